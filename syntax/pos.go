@@ -1,0 +1,178 @@
+package syntax
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// Span is a half-open byte range [Start, End) of a document.
+type Span struct {
+	Start, End int
+}
+
+// Len returns the number of bytes the span covers.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Contains reports whether off lies inside the span; the end offset counts as inside so that a
+// cursor placed just after a token still finds it.
+func (s Span) Contains(off int) bool { return s.Start <= off && off <= s.End }
+
+// Encoding says how a column is counted.
+type Encoding uint8
+
+const (
+	// UTF16 counts UTF-16 code units (the LSP default).
+	UTF16 Encoding = iota
+	// UTF8 counts bytes.
+	UTF8
+	// UTF32 counts Unicode characters (code points); the CLI shows these.
+	UTF32
+)
+
+// Position is a 0-based line and column; the column unit depends on the Encoding used.
+type Position struct {
+	Line, Column int
+}
+
+// LineIndex converts byte offsets to line/column positions and back. Lines end at LF, CRLF or a
+// bare CR. It is the only place in the module that knows about line and column numbers.
+type LineIndex struct {
+	src   string
+	lines []int // start offset of every line
+	ascii bool  // no byte >= 0x80: every unit count equals the byte count
+}
+
+// NewLineIndex indexes the line starts of src.
+func NewLineIndex(src string) *LineIndex {
+	li := &LineIndex{src: src, lines: make([]int, 1, 1+len(src)/32)}
+	ascii := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			li.lines = append(li.lines, i+1)
+		case c == '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			li.lines = append(li.lines, i+1)
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	li.ascii = ascii
+	return li
+}
+
+// Lines returns the number of lines (an empty document has one line).
+func (li *LineIndex) Lines() int { return len(li.lines) }
+
+// LineStart returns the byte offset at which 0-based line starts; out-of-range lines clamp.
+func (li *LineIndex) LineStart(line int) int {
+	if line < 0 {
+		return 0
+	}
+	if line >= len(li.lines) {
+		return len(li.src)
+	}
+	return li.lines[line]
+}
+
+// lineEnd returns the offset of the line break that ends the line (or the end of the text).
+func (li *LineIndex) lineEnd(line int) int {
+	if line+1 >= len(li.lines) {
+		return len(li.src)
+	}
+	end := li.lines[line+1]
+	if end > 0 && li.src[end-1] == '\n' {
+		end--
+	}
+	if end > 0 && li.src[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// Position converts a byte offset to a 0-based line and a column counted in enc. Offsets beyond
+// the text clamp to its end; an offset inside a multi-byte character counts from its start.
+func (li *LineIndex) Position(off int, enc Encoding) Position {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(li.src) {
+		off = len(li.src)
+	}
+	line := sort.Search(len(li.lines), func(i int) bool { return li.lines[i] > off }) - 1
+	start := li.lines[line]
+	if end := li.lineEnd(line); off > end {
+		off = end // inside a CRLF pair: the position of the line break
+	}
+	if li.ascii || enc == UTF8 {
+		return Position{line, off - start}
+	}
+	return Position{line, units(li.src[start:off], enc)}
+}
+
+// Offset converts a 0-based line and a column in enc to a byte offset. A column past the end of
+// the line clamps to the line end; a line past the end clamps to the end of the text.
+func (li *LineIndex) Offset(p Position, enc Encoding) int {
+	if p.Line < 0 {
+		return 0
+	}
+	if p.Line >= len(li.lines) {
+		return len(li.src)
+	}
+	start, end := li.lines[p.Line], li.lineEnd(p.Line)
+	if p.Column <= 0 {
+		return start
+	}
+	if li.ascii || enc == UTF8 {
+		if start+p.Column > end {
+			return end
+		}
+		off := start + p.Column
+		for off > start && off < end && !utf8.RuneStart(li.src[off]) {
+			off-- // never split a character
+		}
+		return off
+	}
+	col := 0
+	for i, r := range li.src[start:end] {
+		if col >= p.Column {
+			return start + i
+		}
+		col += runeUnits(r, enc)
+		if col > p.Column { // the column falls inside a surrogate pair
+			return start + i
+		}
+	}
+	return end
+}
+
+func units(s string, enc Encoding) int {
+	if enc == UTF8 {
+		return len(s)
+	}
+	n := 0
+	for _, r := range s {
+		n += runeUnits(r, enc)
+	}
+	return n
+}
+
+func runeUnits(r rune, enc Encoding) int {
+	switch enc {
+	case UTF8:
+		if r == utf8.RuneError {
+			return 1
+		}
+		return utf8.RuneLen(r)
+	case UTF16:
+		if r >= 0x10000 {
+			return 2
+		}
+		return 1
+	default:
+		return 1
+	}
+}
