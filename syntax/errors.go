@@ -1,0 +1,44 @@
+package syntax
+
+// Error is a syntax error: a byte range, a stable code and a message for people.
+type Error struct {
+	Span    Span
+	Code    string
+	Message string
+	Fix     *Fix // a machine-applicable repair, when the parser knows one
+}
+
+// TextEdit replaces the bytes of Span with NewText.
+type TextEdit struct {
+	Span    Span
+	NewText string
+}
+
+// Fix is a titled set of edits that repairs a problem.
+type Fix struct {
+	Title string
+	Edits []TextEdit
+}
+
+// Stable codes of the parser's errors. docs/diagnostics.md documents each.
+const (
+	CodeUnmatchedClose   = "unmatched-close-paren"
+	CodeUnclosedOpen     = "unclosed-paren"
+	CodeEmptyList        = "empty-list"
+	CodeListHead         = "list-head-is-list"
+	CodeVariableName     = "variable-as-name"
+	CodeTopLevelVariable = "top-level-variable"
+	CodeRuleWithoutHead  = "rule-without-head"
+	CodeMisplacedArrow   = "misplaced-rule-arrow"
+	CodeBadHead          = "invalid-rule-head"
+	CodeBadLiteral       = "invalid-literal"
+	CodeBadCharacter     = "invalid-character"
+	CodeEmptyVariable    = "empty-variable"
+)
+
+// Codes lists every syntax error code.
+var Codes = []string{
+	CodeUnmatchedClose, CodeUnclosedOpen, CodeEmptyList, CodeListHead, CodeVariableName,
+	CodeTopLevelVariable, CodeRuleWithoutHead, CodeMisplacedArrow, CodeBadHead, CodeBadLiteral,
+	CodeBadCharacter, CodeEmptyVariable,
+}

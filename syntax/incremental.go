@@ -1,0 +1,91 @@
+package syntax
+
+// Edit returns the file that results from replacing the bytes [start, end) of f's source with
+// text. Only the top-level items the edit touches are parsed anew; the others are reused, shifted.
+// The result is the same as Parse of the new source (a differential test checks this).
+//
+// Why reuse is sound: scanning is context-free (see scan), and at the top level the parser keeps
+// no state, so parsing from an item start depends only on the text from there on and on whether
+// that start begins a line. An item that ends before the edit is therefore unchanged, except a
+// form left unclosed, whose end depends on the rest of the file: parsing restarts at the first
+// such form. Parsing stops at the first item boundary after the edit that was also a boundary in
+// the old file; from there on both files have the same text and so the same items.
+func (f *File) Edit(start, end int, text string) *File {
+	if start < 0 {
+		start = 0
+	}
+	if end > len(f.src) {
+		end = len(f.src)
+	}
+	if start > end {
+		start = end
+	}
+	src := f.src[:start] + text + f.src[end:]
+	delta := len(text) - (end - start)
+	newEnd := start + len(text) // end of the inserted text in the new source
+
+	// First item to parse anew: the first one that ends at or after the edit start (touching
+	// counts: a token may grow), or an earlier unclosed form.
+	a := len(f.items)
+	for i := range f.items {
+		if f.items[i].unclosed {
+			a = i
+			break
+		}
+	}
+	if len(f.items) > 0 {
+		i := f.itemAt(start)
+		if i > 0 && f.itemEnd(i-1) >= start {
+			i--
+		}
+		a = min(a, i)
+	}
+	from := 0
+	if a < len(f.items) {
+		from = f.items[a].start
+	} else if len(f.items) > 0 {
+		from = len(f.src)
+	}
+	if from > start {
+		from = start
+	}
+
+	// Old item index by old start offset, for the resynchronisation test.
+	b := a
+	stop := func(x int) bool {
+		if x == len(src) {
+			return true
+		}
+		if x-1 < newEnd {
+			return false
+		}
+		old := x - delta
+		for b < len(f.items) && f.items[b].start < old {
+			b++
+		}
+		return b < len(f.items) && f.items[b].start == old
+	}
+
+	p := newParser(src, from)
+	p.copyIt = true
+	nf := &File{src: src}
+	items := make([]item, 0, len(f.items)+4)
+	items = append(items, f.items[:a]...)
+	items = p.parseItems(items, stop)
+	reparsedEnd := len(src)
+	if n := len(items); n > 0 && n > a {
+		reparsedEnd = items[n-1].start + len(items[n-1].text)
+	}
+	if reparsedEnd < len(src) {
+		for _, it := range f.items[b:] {
+			items = append(items, item{it.start + delta, it.unit})
+		}
+		nf.reused = a + len(f.items) - b
+	} else {
+		nf.reused = a
+	}
+	nf.items = items
+	nf.reparsed = Span{from, reparsedEnd}
+	nf.collectErrors()
+	return nf
+}

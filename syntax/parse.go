@@ -1,0 +1,349 @@
+package syntax
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Parse parses src into a lossless tree. It never fails: broken text yields a tree plus errors
+// with exact ranges, and every complete form still gets its tree.
+func Parse(src string) (*File, []Error) {
+	p := newParser(src, 0)
+	f := &File{src: src}
+	f.items = p.parseItems(nil, func(int) bool { return false })
+	f.reparsed = Span{0, len(src)}
+	f.collectErrors()
+	return f, f.errs
+}
+
+type tok struct {
+	start, end int32
+	kind       Kind
+}
+
+// parser turns tokens into items. Tokens are scanned lazily from base; alongside, every '(' is
+// matched with its ')' by the usual stack, so the parser can ask whether a top-level form is ever
+// closed without scanning it twice.
+type parser struct {
+	src    string
+	base   int // where scanning started
+	toks   []tok
+	match  []int32 // per token: for '(' the index of its ')', -1 while unknown or never closed
+	stack  []int32
+	pos    int // scanning position
+	arena  []Node
+	stage  []Node // children of the lists being built, a stack
+	errs   []Error
+	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
+}
+
+func newParser(src string, base int) *parser {
+	est := (len(src) - base) / 4
+	if est > 1<<16 {
+		est = 1 << 16
+	}
+	return &parser{src: src, base: base, pos: base, toks: make([]tok, 0, est), match: make([]int32, 0, est)}
+}
+
+// more scans one token; it reports false at the end of the text.
+func (p *parser) more() bool {
+	if p.pos >= len(p.src) {
+		return false
+	}
+	kind, end := scan(p.src, p.pos)
+	idx := int32(len(p.toks))
+	p.toks = append(p.toks, tok{int32(p.pos), int32(end), kind})
+	p.match = append(p.match, -1)
+	switch kind {
+	case LParen:
+		p.stack = append(p.stack, idx)
+	case RParen:
+		if n := len(p.stack); n > 0 {
+			p.match[p.stack[n-1]] = idx
+			p.stack = p.stack[:n-1]
+		}
+	}
+	p.pos = end
+	return true
+}
+
+func (p *parser) have(k int) bool {
+	for k >= len(p.toks) {
+		if !p.more() {
+			return false
+		}
+	}
+	return true
+}
+
+// parseItems parses top-level items from p.base until the end of the text or until stop says
+// that the item just parsed, ending at the given offset, is a good place to stop.
+func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
+	for k := 0; p.have(k); {
+		t := p.toks[k]
+		start := int(t.start)
+		var next int // token index after the item
+		var end int
+		var u *unit
+		if t.kind == LParen {
+			for p.match[k] < 0 && p.more() {
+			}
+			if m := int(p.match[k]); m >= 0 {
+				next, end = m+1, int(p.toks[m].end)
+			} else {
+				// Never closed: the form ends at the first '(' in column 0 after it.
+				next = len(p.toks)
+				end = len(p.src)
+				for c := k + 1; c < len(p.toks); c++ {
+					if p.toks[c].kind == LParen && atLineStart(p.src, int(p.toks[c].start)) {
+						next, end = c, int(p.toks[c].start)
+						break
+					}
+				}
+			}
+			u = p.form(k, next, start, end)
+		} else {
+			next, end = k+1, int(t.end)
+			u = p.leafItem(t)
+		}
+		items = append(items, item{start, u})
+		k = next
+		if stop(end) {
+			break
+		}
+	}
+	return items
+}
+
+func (p *parser) text(start, end int) string {
+	if p.copyIt {
+		return strings.Clone(p.src[start:end])
+	}
+	return p.src[start:end]
+}
+
+func (p *parser) leafItem(t tok) *unit {
+	start, end := int(t.start), int(t.end)
+	u := &unit{text: p.text(start, end)}
+	u.node = Node{Kind: t.kind, Start: 0, End: int32(end - start)}
+	p.errs = p.errs[:0]
+	switch t.kind {
+	case RParen:
+		p.errorf(0, 1, CodeUnmatchedClose, &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}},
+			"unmatched ')': no '(' is open here")
+	case Variable:
+		if end-start == 1 {
+			p.errorf(0, 1, CodeEmptyVariable, nil, "'?' must be followed by a variable name")
+		} else {
+			p.errorf(0, end-start, CodeTopLevelVariable, nil,
+				"variable %s stands alone at the top level: expected a fact or a rule", u.text)
+		}
+	case Bad:
+		p.badChar(u.text, 0, end-start)
+	}
+	u.errs = p.takeErrors()
+	return u
+}
+
+// form builds the item for the top-level list starting at token k and ending before token next.
+func (p *parser) form(k, next, start, end int) *unit {
+	u := &unit{text: p.text(start, end)}
+	n, _ := p.build(k, next, start)
+	n.End = int32(end - start) // an unclosed form also owns the trivia before the cut
+	u.node = n
+	u.unclosed = n.Unclosed
+	p.errs = p.errs[:0]
+	p.checkForm(u.text, &u.node)
+	u.errs = p.takeErrors()
+	return u
+}
+
+// build makes the List node for the '(' at token k, taking tokens up to limit (exclusive) when
+// its ')' does not come first. Offsets are made relative to base.
+func (p *parser) build(k, limit, base int) (Node, int) {
+	mark := len(p.stage)
+	open := p.toks[k]
+	p.stage = append(p.stage, Node{Kind: LParen, Start: open.start - int32(base), End: open.end - int32(base)})
+	closed := false
+	i := k + 1
+	for i < limit {
+		t := p.toks[i]
+		if t.kind == LParen {
+			var child Node
+			child, i = p.build(i, limit, base)
+			p.stage = append(p.stage, child)
+			continue
+		}
+		p.stage = append(p.stage, Node{Kind: t.kind, Start: t.start - int32(base), End: t.end - int32(base)})
+		i++
+		if t.kind == RParen {
+			closed = true
+			break
+		}
+	}
+	kids := p.alloc(len(p.stage) - mark)
+	copy(kids, p.stage[mark:])
+	p.stage = p.stage[:mark]
+	n := Node{Kind: List, Unclosed: !closed, Start: kids[0].Start, End: kids[len(kids)-1].End, Kids: kids}
+	return n, i
+}
+
+// alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
+func (p *parser) alloc(n int) []Node {
+	if n > len(p.arena) {
+		size := 1024
+		if n > size {
+			size = n
+		}
+		p.arena = make([]Node, size)
+	}
+	s := p.arena[:n:n]
+	p.arena = p.arena[n:]
+	return s
+}
+
+func (p *parser) errorf(start, end int, code string, fix *Fix, format string, args ...any) {
+	p.errs = append(p.errs, Error{Span: Span{start, end}, Code: code, Message: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+func (p *parser) takeErrors() []Error {
+	if len(p.errs) == 0 {
+		return nil
+	}
+	out := make([]Error, len(p.errs))
+	copy(out, p.errs)
+	p.errs = p.errs[:0]
+	return out
+}
+
+func (p *parser) badChar(text string, start, end int) {
+	s := text[start:end]
+	if r, _ := utf8.DecodeRuneInString(s); r != utf8.RuneError && s[0] < utf8.RuneSelf {
+		p.errorf(start, end, CodeBadCharacter, nil, "invalid character U+%04X: control characters may appear only in comments", r)
+		return
+	}
+	p.errorf(start, end, CodeBadCharacter, nil, "invalid UTF-8 byte 0x%02X: non-UTF-8 text may appear only in comments", s[0])
+}
+
+// checkForm reports the structural errors of a top-level form.
+func (p *parser) checkForm(text string, n *Node) {
+	if n.Unclosed {
+		depth, last := 0, n
+		for m := n; m != nil && m.Kind == List && m.Unclosed; {
+			depth++
+			last = m
+			m = lastElement(m)
+		}
+		at := lastMeaningfulEnd(last)
+		msg := "'(' is never closed: 1 ')' is missing"
+		if depth > 1 {
+			msg = fmt.Sprintf("'(' is never closed: %d ')' are missing", depth)
+		}
+		msg += "; the form ends at the next line that starts with '(' or at the end of the file"
+		closing := strings.Repeat(")", depth)
+		p.errorf(int(n.Start), int(n.Start)+1, CodeUnclosedOpen,
+			&Fix{Title: fmt.Sprintf("Insert %q", closing), Edits: []TextEdit{{Span{at, at}, closing}}}, "%s", msg)
+	}
+	head := n.first()
+	if head != nil && head.Kind == Word && text[head.Start:head.End] == "<=" {
+		p.checkRule(text, n)
+		return
+	}
+	p.checkList(text, n)
+}
+
+func (p *parser) checkRule(text string, n *Node) {
+	elems := n.Elements()
+	arrow := elems[0]
+	if len(elems) == 1 {
+		p.errorf(int(arrow.Start), int(arrow.End), CodeRuleWithoutHead, nil,
+			"rule without a head: '<=' must be followed by the head atom and the body literals")
+	}
+	for i, e := range elems[1:] {
+		switch e.Kind {
+		case List:
+			p.checkList(text, e)
+		case Variable:
+			name := text[e.Start:e.End]
+			if name == "?" {
+				p.errorf(int(e.Start), int(e.End), CodeEmptyVariable, nil, "'?' must be followed by a variable name")
+			} else if i == 0 {
+				p.errorf(int(e.Start), int(e.End), CodeBadHead, nil, "the head of a rule must be an atom, found variable %s", name)
+			} else {
+				p.errorf(int(e.Start), int(e.End), CodeBadLiteral, nil,
+					"expected a literal (an atom, (not ...), (distinct ...) or (or ...)), found variable %s", name)
+			}
+		case Word:
+			if text[e.Start:e.End] == "<=" {
+				p.errorf(int(e.Start), int(e.End), CodeMisplacedArrow, nil, "'<=' may only start a top-level rule")
+			}
+		case Bad:
+			p.badChar(text, int(e.Start), int(e.End))
+		}
+	}
+}
+
+// checkList reports structural errors in a list that is not a rule and in everything inside it.
+func (p *parser) checkList(text string, n *Node) {
+	elems := n.Elements()
+	if len(elems) == 0 {
+		if !n.Unclosed {
+			p.errorf(int(n.Start), int(n.End), CodeEmptyList, nil, "empty list '()': expected a relation or function name after '('")
+		}
+		return
+	}
+	for i, e := range elems {
+		switch e.Kind {
+		case List:
+			if i == 0 {
+				p.errorf(int(e.Start), int(e.Start)+1, CodeListHead, nil,
+					"a list cannot start with another list: expected a relation or function name after '('")
+				if len(e.Elements()) == 0 {
+					continue
+				}
+			}
+			p.checkList(text, e)
+		case Variable:
+			name := text[e.Start:e.End]
+			if name == "?" {
+				p.errorf(int(e.Start), int(e.End), CodeEmptyVariable, nil, "'?' must be followed by a variable name")
+			} else if i == 0 {
+				p.errorf(int(e.Start), int(e.End), CodeVariableName, nil,
+					"variable %s where a relation or function name is expected", name)
+			}
+		case Word:
+			if text[e.Start:e.End] == "<=" {
+				p.errorf(int(e.Start), int(e.End), CodeMisplacedArrow, nil, "'<=' may only start a top-level rule")
+			}
+		case Bad:
+			p.badChar(text, int(e.Start), int(e.End))
+		}
+	}
+}
+
+func lastElement(n *Node) *Node {
+	for i := len(n.Kids) - 1; i >= 0; i-- {
+		switch n.Kids[i].Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		return &n.Kids[i]
+	}
+	return nil
+}
+
+// lastMeaningfulEnd returns the end of the last non-trivia leaf of n: where missing ')' go.
+func lastMeaningfulEnd(n *Node) int {
+	for i := len(n.Kids) - 1; i >= 0; i-- {
+		k := &n.Kids[i]
+		if k.Kind.IsTrivia() {
+			continue
+		}
+		if k.Kind == List {
+			return lastMeaningfulEnd(k)
+		}
+		return int(k.End)
+	}
+	return int(n.End)
+}

@@ -1,0 +1,143 @@
+package syntax
+
+import (
+	"sort"
+	"strings"
+)
+
+// Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
+// trivia and elements as children, in source order, so the leaves of a tree cover its text
+// exactly. Offsets are relative to the start of the top-level item that contains the node; the
+// views (Form, Atom, Term, ...) add the item's absolute start.
+type Node struct {
+	Kind       Kind
+	Unclosed   bool  // a List whose ')' is missing
+	Start, End int32 // [Start, End) relative to the item
+	Kids       []Node
+}
+
+// Elements returns the children of a list that carry meaning: everything but the parentheses and
+// trivia.
+func (n *Node) Elements() []*Node {
+	var out []*Node
+	for i := range n.Kids {
+		switch n.Kids[i].Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		out = append(out, &n.Kids[i])
+	}
+	return out
+}
+
+// first returns the first element of a list, or nil.
+func (n *Node) first() *Node {
+	for i := range n.Kids {
+		switch n.Kids[i].Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		return &n.Kids[i]
+	}
+	return nil
+}
+
+// unit is one parsed top-level item. It is immutable once built and shared between the versions
+// of a file that did not touch it.
+type unit struct {
+	text     string  // the item's source text
+	node     Node    // root; Start is 0 and End is len(text)
+	errs     []Error // relative to the item start
+	unclosed bool    // a form cut short by error recovery: its extent depends on the rest of the file
+}
+
+type item struct {
+	start int
+	*unit
+}
+
+// File is a parsed document: a sequence of top-level items (forms, whitespace, comments and
+// stray tokens) that together cover the source byte for byte. A File is immutable; Edit returns
+// a new one.
+type File struct {
+	src      string
+	items    []item
+	errs     []Error
+	lines    *LineIndex
+	reparsed Span // for a File made by Edit: the region that was parsed anew
+	reused   int  // for a File made by Edit: how many items were taken over unchanged
+}
+
+// Source returns the text the file was parsed from.
+func (f *File) Source() string { return f.src }
+
+// Errors returns the syntax errors of the file sorted by position.
+func (f *File) Errors() []Error { return f.errs }
+
+// Lines returns the line index of the source, built on first use.
+func (f *File) Lines() *LineIndex {
+	if f.lines == nil {
+		f.lines = NewLineIndex(f.src)
+	}
+	return f.lines
+}
+
+// Reparsed returns, for a File produced by Edit, the region parsed anew and the number of items
+// reused from the previous version. For a File produced by Parse it is the whole text and 0.
+func (f *File) Reparsed() (Span, int) { return f.reparsed, f.reused }
+
+// Print writes the text covered by the tree's leaves. It equals Source(): the tree is lossless.
+func (f *File) Print(b *strings.Builder) {
+	for _, it := range f.items {
+		printNode(b, it.text, &it.node)
+	}
+}
+
+func printNode(b *strings.Builder, text string, n *Node) {
+	if n.Kind != List {
+		b.WriteString(text[n.Start:n.End])
+		return
+	}
+	for i := range n.Kids {
+		printNode(b, text, &n.Kids[i])
+	}
+}
+
+func (f *File) collectErrors() {
+	f.errs = f.errs[:0]
+	for _, it := range f.items {
+		for _, e := range it.errs {
+			e.Span.Start += it.start
+			e.Span.End += it.start
+			if e.Fix != nil {
+				fix := *e.Fix
+				fix.Edits = make([]TextEdit, len(e.Fix.Edits))
+				for i, te := range e.Fix.Edits {
+					te.Span.Start += it.start
+					te.Span.End += it.start
+					fix.Edits[i] = te
+				}
+				e.Fix = &fix
+			}
+			f.errs = append(f.errs, e)
+		}
+	}
+	sort.SliceStable(f.errs, func(i, j int) bool { return f.errs[i].Span.Start < f.errs[j].Span.Start })
+}
+
+// itemAt returns the index of the item that contains offset off (the last item whose start is
+// <= off).
+func (f *File) itemAt(off int) int {
+	i := sort.Search(len(f.items), func(i int) bool { return f.items[i].start > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return i
+}
+
+func (f *File) itemEnd(i int) int {
+	if i+1 < len(f.items) {
+		return f.items[i+1].start
+	}
+	return len(f.src)
+}

@@ -1,0 +1,410 @@
+package syntax
+
+import "strings"
+
+// Cursor points at a node of a file: the node, the text of its top-level item and the item's
+// absolute start. The typed views below are cursors with a GDL meaning.
+type Cursor struct {
+	n    *Node
+	text string
+	base int
+}
+
+// Valid reports whether the cursor points at a node.
+func (c Cursor) Valid() bool { return c.n != nil }
+
+// Node returns the underlying node (offsets relative to the item).
+func (c Cursor) Node() *Node { return c.n }
+
+// Kind returns the node kind.
+func (c Cursor) Kind() Kind { return c.n.Kind }
+
+// Span returns the node's absolute byte range.
+func (c Cursor) Span() Span { return Span{c.base + int(c.n.Start), c.base + int(c.n.End)} }
+
+// Text returns the node's source text, as written.
+func (c Cursor) Text() string { return c.text[c.n.Start:c.n.End] }
+
+// Elements returns cursors to the meaningful children of a list (no parentheses or trivia).
+func (c Cursor) Elements() []Cursor {
+	if c.n == nil || c.n.Kind != List {
+		return nil
+	}
+	var out []Cursor
+	for i := range c.n.Kids {
+		switch c.n.Kids[i].Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		out = append(out, Cursor{&c.n.Kids[i], c.text, c.base})
+	}
+	return out
+}
+
+// Children returns cursors to all children, trivia and parentheses included.
+func (c Cursor) Children() []Cursor {
+	if c.n == nil {
+		return nil
+	}
+	out := make([]Cursor, len(c.n.Kids))
+	for i := range c.n.Kids {
+		out[i] = Cursor{&c.n.Kids[i], c.text, c.base}
+	}
+	return out
+}
+
+// Head returns the first element of a list, or an invalid cursor.
+func (c Cursor) Head() Cursor {
+	if c.n == nil || c.n.Kind != List {
+		return Cursor{}
+	}
+	if h := c.n.first(); h != nil {
+		return Cursor{h, c.text, c.base}
+	}
+	return Cursor{}
+}
+
+// Symbol views a Symbol or Variable token.
+func (c Cursor) Symbol() Symbol { return Symbol{c} }
+
+// Symbol is a name as written: a constant, relation, function, keyword, number or variable.
+// Symbols compare case-insensitively: use Key for comparisons and Name for display.
+type Symbol struct{ Cursor }
+
+// Name returns the spelling the author wrote.
+func (s Symbol) Name() string { return s.Text() }
+
+// Key returns the case-folded name used to compare symbols.
+func (s Symbol) Key() string { return Fold(s.Text()) }
+
+// IsVariable reports whether the symbol is a variable (?x).
+func (s Symbol) IsVariable() bool { return s.n != nil && s.n.Kind == Variable }
+
+// Fold returns the case-folded form of a symbol. ASCII names (nearly all) are lowered without
+// allocating when already lower case.
+func Fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// TermKind is the kind of a term.
+type TermKind uint8
+
+const (
+	TermInvalid  TermKind = iota // a shape that is not a term (an empty list, a list headed by a list ...)
+	TermConstant                 // a, 123
+	TermVariable                 // ?x
+	TermFunction                 // (f t1 ... tn)
+)
+
+// Term is a term: a constant, a variable or a function term.
+type Term struct{ Cursor }
+
+// Kind returns what kind of term this is.
+func (t Term) Kind() TermKind {
+	switch t.n.Kind {
+	case Word:
+		return TermConstant
+	case Variable:
+		return TermVariable
+	case List:
+		if h := t.Head(); h.Valid() && h.n.Kind == Word {
+			return TermFunction
+		}
+	}
+	return TermInvalid
+}
+
+// Name returns the constant, the variable, or the function name of a function term.
+func (t Term) Name() Symbol {
+	if t.n.Kind == List {
+		return Symbol{t.Head()}
+	}
+	return Symbol{t.Cursor}
+}
+
+// Args returns the arguments of a function term.
+func (t Term) Args() []Term { return argTerms(t.Cursor) }
+
+func argTerms(c Cursor) []Term {
+	if c.n.Kind != List {
+		return nil
+	}
+	el := c.Elements()
+	if len(el) <= 1 {
+		return nil
+	}
+	out := make([]Term, len(el)-1)
+	for i, e := range el[1:] {
+		out[i] = Term{e}
+	}
+	return out
+}
+
+// Atom is a relation applied to terms, `(rel t1 ... tn)`, or a bare proposition `rel`.
+type Atom struct{ Cursor }
+
+// Name returns the relation name (invalid when the atom is malformed).
+func (a Atom) Name() Symbol {
+	if a.n.Kind == List {
+		return Symbol{a.Head()}
+	}
+	return Symbol{a.Cursor}
+}
+
+// Args returns the argument terms.
+func (a Atom) Args() []Term { return argTerms(a.Cursor) }
+
+// Arity returns the number of arguments.
+func (a Atom) Arity() int {
+	if a.n.Kind != List {
+		return 0
+	}
+	n := len(a.Elements()) - 1
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// Parenthesized reports whether the atom is written as a list, like `(terminal)`.
+func (a Atom) Parenthesized() bool { return a.n.Kind == List }
+
+// Valid reports whether the atom has a relation name.
+func (a Atom) Valid() bool {
+	if a.n == nil {
+		return false
+	}
+	if a.n.Kind == Word {
+		return true
+	}
+	h := a.Head()
+	return a.n.Kind == List && h.Valid() && h.n.Kind == Word
+}
+
+// LiteralKind is the kind of a body literal.
+type LiteralKind uint8
+
+const (
+	LitInvalid  LiteralKind = iota // not a literal (a variable, an empty list ...)
+	LitAtom                        // an atom
+	LitNot                         // (not lit)
+	LitDistinct                    // (distinct t1 t2)
+	LitOr                          // (or lit1 ... litn)
+)
+
+// Literal is a rule body literal.
+type Literal struct{ Cursor }
+
+// Kind returns what kind of literal this is. `not`, `distinct` and `or` are recognised
+// case-insensitively; their operand count is checked by the analyzer, not here.
+func (l Literal) Kind() LiteralKind {
+	switch l.n.Kind {
+	case Word:
+		return LitAtom
+	case List:
+		h := l.Head()
+		if !h.Valid() || h.n.Kind != Word {
+			return LitInvalid
+		}
+		switch Fold(h.Text()) {
+		case "not":
+			return LitNot
+		case "distinct":
+			return LitDistinct
+		case "or":
+			return LitOr
+		}
+		return LitAtom
+	}
+	return LitInvalid
+}
+
+// Atom views the literal as an atom (for LitAtom; for the others it is the keyword's list).
+func (l Literal) Atom() Atom { return Atom{l.Cursor} }
+
+// Keyword returns `not`, `distinct` or `or` as written.
+func (l Literal) Keyword() Symbol { return Symbol{l.Head()} }
+
+// Operands returns the literals inside a `not` or an `or`.
+func (l Literal) Operands() []Literal {
+	el := l.Elements()
+	if len(el) <= 1 {
+		return nil
+	}
+	out := make([]Literal, len(el)-1)
+	for i, e := range el[1:] {
+		out[i] = Literal{e}
+	}
+	return out
+}
+
+// Terms returns the operands of a `distinct` as terms.
+func (l Literal) Terms() []Term { return argTerms(l.Cursor) }
+
+// Rule is `(<= head body...)`.
+type Rule struct{ Cursor }
+
+// Arrow returns the `<=` symbol.
+func (r Rule) Arrow() Symbol { return Symbol{r.Head()} }
+
+// RuleHead returns the head atom; ok is false for `(<=)`.
+func (r Rule) RuleHead() (Atom, bool) {
+	el := r.Elements()
+	if len(el) < 2 {
+		return Atom{}, false
+	}
+	return Atom{el[1]}, true
+}
+
+// Body returns the body literals.
+func (r Rule) Body() []Literal {
+	el := r.Elements()
+	if len(el) <= 2 {
+		return nil
+	}
+	out := make([]Literal, len(el)-2)
+	for i, e := range el[2:] {
+		out[i] = Literal{e}
+	}
+	return out
+}
+
+// Form is a top-level form of a file: a rule, a fact, or a malformed form.
+type Form struct {
+	Cursor
+	f   *File
+	idx int // item index
+}
+
+// Forms returns the top-level forms of the file, in order. Stray tokens (an unmatched ')', a
+// lone variable) are not forms.
+func (f *File) Forms() []Form {
+	out := make([]Form, 0, len(f.items)/2)
+	for i := range f.items {
+		it := &f.items[i]
+		if k := it.node.Kind; k == List || k == Word {
+			out = append(out, Form{Cursor{&it.node, it.text, it.start}, f, i})
+		}
+	}
+	return out
+}
+
+// IsRule reports whether the form is a rule `(<= ...)`.
+func (fm Form) IsRule() bool {
+	h := fm.Head()
+	return h.Valid() && h.n.Kind == Word && h.Text() == "<="
+}
+
+// Rule views the form as a rule.
+func (fm Form) Rule() Rule { return Rule{fm.Cursor} }
+
+// Fact views the form as a fact (an atom).
+func (fm Form) Fact() Atom { return Atom{fm.Cursor} }
+
+// Unclosed reports whether the form's '(' was never closed.
+func (fm Form) Unclosed() bool { return fm.n.Unclosed }
+
+// HasErrors reports whether the parser found an error inside this form.
+func (fm Form) HasErrors() bool { return len(fm.f.items[fm.idx].errs) > 0 }
+
+// Doc returns the documentation comment of the form: the comment lines directly above it, with
+// no blank line in between, without their leading semicolons and one following space.
+func (fm Form) Doc() string {
+	items := fm.f.items
+	var lines []string
+	for i := fm.idx - 1; i >= 0; i-- {
+		ws := items[i]
+		if ws.node.Kind != Whitespace || lineBreaks(ws.text) != 1 {
+			break
+		}
+		if i == 0 || items[i-1].node.Kind != Comment {
+			break
+		}
+		c := items[i-1]
+		// Only a comment that starts its line documents; a trailing comment belongs to the
+		// form before it.
+		if i-1 > 0 && !(items[i-2].node.Kind == Whitespace && (lineBreaks(items[i-2].text) > 0 || i-2 == 0)) {
+			break
+		}
+		lines = append(lines, commentText(c.text))
+		i--
+	}
+	for l, r := 0, len(lines)-1; l < r; l, r = l+1, r-1 {
+		lines[l], lines[r] = lines[r], lines[l]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func commentText(c string) string {
+	c = strings.TrimLeft(c, ";")
+	c = strings.TrimPrefix(c, " ")
+	return strings.TrimRight(c, " \t")
+}
+
+func lineBreaks(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			n++
+		case '\r':
+			n++
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		}
+	}
+	return n
+}
+
+// LeafAt returns the token that contains offset off (the one ending there if off falls between
+// two tokens and the earlier one is not trivia), or an invalid cursor. The path to it, outermost
+// first, is returned too.
+func (f *File) LeafAt(off int) (Cursor, []Cursor) {
+	if len(f.items) == 0 {
+		return Cursor{}, nil
+	}
+	i := f.itemAt(off)
+	it := &f.items[i]
+	rel := int32(off - it.start)
+	if rel == 0 && i > 0 && f.items[i-1].node.Kind != Whitespace {
+		it = &f.items[i-1]
+		rel = int32(off - it.start)
+	}
+	var path []Cursor
+	n := &it.node
+	for {
+		path = append(path, Cursor{n, it.text, it.start})
+		if n.Kind != List {
+			return path[len(path)-1], path[:len(path)-1]
+		}
+		var next *Node
+		for k := range n.Kids {
+			kid := &n.Kids[k]
+			if kid.Start <= rel && rel < kid.End {
+				next = kid
+				// Prefer the token that ends at the cursor over whitespace starting there.
+				if kid.Start == rel && k > 0 && kid.Kind == Whitespace && !n.Kids[k-1].Kind.IsTrivia() {
+					next = &n.Kids[k-1]
+				}
+				break
+			}
+			if kid.End == rel && k == len(n.Kids)-1 {
+				next = kid
+			}
+		}
+		if next == nil {
+			return path[len(path)-1], path[:len(path)-1]
+		}
+		n = next
+	}
+}
