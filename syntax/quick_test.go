@@ -28,7 +28,7 @@ func TestQuickIncremental(t *testing.T) {
 			nf := f.Edit(s, e, txt)
 			want, _ := Parse(src[:s] + txt + src[e:])
 			if nf.Dump() != want.Dump() {
-				t.Fatalf("%s: edit %d..%d %q: incremental differs\nfrom %v\nold:%q\ngot:\n%.3000s\nwant:\n%.3000s", path, s, e, txt, nf.reparsed, src[:min(len(src),200)], nf.Dump(), want.Dump())
+				t.Fatalf("%s: edit %d..%d %q: incremental differs\nfrom %v\nold:%q\ngot:\n%.3000s\nwant:\n%.3000s", path, s, e, txt, nf.reparsed, src[:min(len(src), 200)], nf.Dump(), want.Dump())
 			}
 			var sb strings.Builder
 			nf.Print(&sb)
