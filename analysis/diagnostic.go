@@ -1,0 +1,95 @@
+// Package analysis builds the semantic model of a GDL file (symbols, arities, occurrences,
+// the rule dependency graph, its strongly connected components and strata) and runs every check a
+// valid game must pass. It never fails: it returns a model and diagnostics, and a file with syntax
+// errors still gets every check that can run on its complete forms.
+package analysis
+
+import (
+	"sort"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Severity of a diagnostic. The zero value is not a severity: "off" in a config disables a code.
+type Severity uint8
+
+const (
+	SeverityOff Severity = iota
+	Error
+	Warning
+	Info
+	Hint
+)
+
+var severityNames = [...]string{"off", "error", "warning", "info", "hint"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "unknown"
+}
+
+// ParseSeverity parses "error", "warning", "info", "hint" or "off".
+func ParseSeverity(s string) (Severity, bool) {
+	for i, n := range severityNames {
+		if n == s {
+			return Severity(i), true
+		}
+	}
+	return 0, false
+}
+
+// Category groups diagnostics by the stage that found them.
+type Category string
+
+const (
+	CategorySyntax    Category = "syntax"    // the parser
+	CategorySemantics Category = "semantics" // GDL's restrictions: safety, stratification, keywords...
+	CategoryStyle     Category = "style"     // valid but suspicious or unidiomatic
+)
+
+// Related is a secondary location that explains a diagnostic.
+type Related struct {
+	Span    syntax.Span
+	Message string
+}
+
+// Diagnostic is one problem found in a file.
+type Diagnostic struct {
+	Span     syntax.Span
+	Severity Severity
+	Code     string
+	Category Category
+	Message  string
+	Related  []Related
+	Fixes    []syntax.Fix // machine-applicable repairs, best first
+}
+
+// sortDiagnostics orders diagnostics by position, then code, for stable output.
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start < b.Span.Start
+		}
+		if a.Span.End != b.Span.End {
+			return a.Span.End < b.Span.End
+		}
+		return a.Code < b.Code
+	})
+}
+
+// syntaxDiagnostics turns the parser's errors into diagnostics.
+func syntaxDiagnostics(f *syntax.File) []Diagnostic {
+	errs := f.Errors()
+	out := make([]Diagnostic, 0, len(errs))
+	for _, e := range errs {
+		d := Diagnostic{Span: e.Span, Severity: Error, Code: e.Code, Category: CategorySyntax, Message: e.Message}
+		if e.Fix != nil {
+			d.Fixes = []syntax.Fix{*e.Fix}
+		}
+		out = append(out, d)
+	}
+	return out
+}

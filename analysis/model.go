@@ -1,0 +1,315 @@
+package analysis
+
+import (
+	"sort"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Keywords of GDL (case-folded). Relation keywords are relations with a fixed meaning; the
+// connectives are syntax.
+var (
+	RelationKeywords = map[string]int{ // keyword -> arity
+		"role": 1, "init": 1, "true": 1, "does": 2, "next": 1, "legal": 2, "goal": 2,
+		"terminal": 0, "distinct": 2, "base": 1, "input": 2, "sees": 2,
+	}
+	Connectives = map[string]bool{"<=": true, "not": true, "or": true}
+)
+
+// IsKeyword reports whether the folded name is a GDL keyword or connective.
+func IsKeyword(key string) bool {
+	_, rel := RelationKeywords[key]
+	return rel || Connectives[key] || key == "and"
+}
+
+// Clause is a rule or a fact with a well-formed head. Malformed forms (reported by the parser)
+// are not clauses.
+type Clause struct {
+	Index  int // position in Model.Clauses
+	Form   syntax.Form
+	Head   syntax.Atom
+	Body   []syntax.Literal
+	IsRule bool             // written with <=; false for a fact
+	Vars   map[string][]int // variable key -> occurrence indexes, in source order
+}
+
+// Key returns the folded name of the clause's head relation.
+func (c *Clause) Key() string { return c.Head.Name().Key() }
+
+// OccKind says what a symbol occurrence is.
+type OccKind uint8
+
+const (
+	OccRelation OccKind = iota // a relation name in an atom
+	OccFunction                // a function name in a function term
+	OccConstant                // a constant term
+	OccVariable                // a variable
+	OccKeyword                 // a connective: <=, not, or, and the distinct of a literal
+)
+
+// Occurrence is one appearance of a symbol.
+type Occurrence struct {
+	Kind    OccKind
+	Span    syntax.Span
+	Name    string // as written
+	Key     string // case-folded
+	Arity   int    // for relations and functions
+	Clause  int    // index into Model.Clauses
+	Def     bool   // in the head of its clause (for a relation: a definition site)
+	Negated bool   // inside a `not`
+	// Relation is the key of the relation whose atom contains this occurrence (itself for a
+	// relation name); Arg is the argument index within that atom, -1 for the relation name.
+	Relation string
+	Arg      int
+}
+
+// SymbolKind separates the namespaces of a file.
+type SymbolKind uint8
+
+const (
+	RelationSymbol SymbolKind = iota
+	FunctionSymbol
+	ConstantSymbol
+)
+
+// Symbol gathers the occurrences of one name in one namespace.
+type Symbol struct {
+	Kind      SymbolKind
+	Key       string
+	Occs      []int          // occurrence indexes, in source order
+	Spellings map[string]int // spelling -> count
+	Arities   map[int][]int  // arity -> occurrence indexes
+}
+
+// Name returns the most common spelling (ties: the first written).
+func (s *Symbol) Name(m *Model) string {
+	best, n := "", -1
+	for _, i := range s.Occs {
+		sp := m.Occurrences[i].Name
+		if c := s.Spellings[sp]; c > n {
+			best, n = sp, c
+		}
+	}
+	return best
+}
+
+// Edge is a dependency of a clause's head relation on a relation of its body.
+type Edge struct {
+	From, To string
+	Negative bool        // under a `not`
+	Span     syntax.Span // the atom of the body
+	Clause   int
+}
+
+// RoleDecl is a `(role name)` fact.
+type RoleDecl struct {
+	Name string
+	Key  string
+	Span syntax.Span // the role's name
+}
+
+// Model is the semantic model of one file.
+type Model struct {
+	File        *syntax.File
+	Clauses     []*Clause
+	Occurrences []Occurrence // sorted by position
+	Relations   map[string]*Symbol
+	Functions   map[string]*Symbol
+	Constants   map[string]*Symbol
+	Roles       []RoleDecl
+
+	Edges   []Edge
+	Out     map[string][]int // relation -> indexes of its outgoing edges
+	SCCs    [][]string       // strongly connected components, dependencies first
+	SCCOf   map[string]int   // relation -> index into SCCs
+	Stratum map[string]int   // relation -> stratum (negation raises the stratum by one)
+	// Recursive[p] is true when p lies on a cycle (a component of several relations or a
+	// relation that depends on itself).
+	Recursive map[string]bool
+
+	dependsOn map[string]map[string]bool // memo for DependsOn
+}
+
+// NewModel builds the model of f.
+func NewModel(f *syntax.File) *Model {
+	m := &Model{
+		File:      f,
+		Relations: map[string]*Symbol{},
+		Functions: map[string]*Symbol{},
+		Constants: map[string]*Symbol{},
+		Out:       map[string][]int{},
+		dependsOn: map[string]map[string]bool{},
+	}
+	for _, form := range f.Forms() {
+		m.addForm(form)
+	}
+	sort.SliceStable(m.Occurrences, func(i, j int) bool {
+		return m.Occurrences[i].Span.Start < m.Occurrences[j].Span.Start
+	})
+	m.index()
+	m.buildGraph()
+	return m
+}
+
+func (m *Model) addForm(form syntax.Form) {
+	c := &Clause{Index: len(m.Clauses), Form: form, Vars: map[string][]int{}}
+	if form.IsRule() {
+		head, ok := form.Rule().RuleHead()
+		if !ok || !head.Valid() {
+			return
+		}
+		c.IsRule, c.Head, c.Body = true, head, form.Rule().Body()
+		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0)
+	} else {
+		fact := form.Fact()
+		if !fact.Valid() {
+			return
+		}
+		c.Head = fact
+	}
+	m.Clauses = append(m.Clauses, c)
+	m.atom(c, c.Head, true, false)
+	for _, l := range c.Body {
+		m.literal(c, l, false)
+	}
+	if !c.IsRule && c.Head.Name().Key() == "role" && c.Head.Arity() == 1 {
+		if a := c.Head.Args()[0]; a.Kind() == syntax.TermConstant {
+			m.Roles = append(m.Roles, RoleDecl{Name: a.Name().Name(), Key: a.Name().Key(), Span: a.Span()})
+		}
+	}
+}
+
+func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int) {
+	name := cur.Text()
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: syntax.Fold(name), Arity: arity,
+		Clause: c.Index, Def: def, Relation: rel, Arg: arg}
+	m.Occurrences = append(m.Occurrences, o)
+}
+
+// negated marks the occurrences added since mark as being under a `not`.
+func (m *Model) negated(mark int) {
+	for i := mark; i < len(m.Occurrences); i++ {
+		m.Occurrences[i].Negated = true
+	}
+}
+
+func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
+	mark := len(m.Occurrences)
+	switch l.Kind() {
+	case syntax.LitAtom:
+		m.atom(c, l.Atom(), false, neg)
+	case syntax.LitNot, syntax.LitOr:
+		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0)
+		for _, op := range l.Operands() {
+			m.literal(c, op, neg || l.Kind() == syntax.LitNot)
+		}
+	case syntax.LitDistinct:
+		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, len(l.Terms()))
+		for i, t := range l.Terms() {
+			m.term(c, t, false, "distinct", i)
+		}
+	}
+	if neg {
+		m.negated(mark)
+	}
+}
+
+func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
+	if !a.Valid() {
+		return
+	}
+	name := a.Name()
+	key := name.Key()
+	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity())
+	for i, t := range a.Args() {
+		m.term(c, t, def, key, i)
+	}
+}
+
+func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
+	switch t.Kind() {
+	case syntax.TermConstant:
+		m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0)
+	case syntax.TermVariable:
+		m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0)
+	case syntax.TermFunction:
+		m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, len(t.Args()))
+		for _, a := range t.Args() {
+			m.term(c, a, def, rel, arg)
+		}
+	}
+}
+
+// index fills the symbol tables and re-points the clauses' variable lists after sorting.
+func (m *Model) index() {
+	for _, c := range m.Clauses {
+		c.Vars = map[string][]int{}
+	}
+	for i := range m.Occurrences {
+		o := &m.Occurrences[i]
+		var table map[string]*Symbol
+		var kind SymbolKind
+		switch o.Kind {
+		case OccRelation:
+			table, kind = m.Relations, RelationSymbol
+		case OccFunction:
+			table, kind = m.Functions, FunctionSymbol
+		case OccConstant:
+			table, kind = m.Constants, ConstantSymbol
+		case OccVariable:
+			c := m.Clauses[o.Clause]
+			c.Vars[o.Key] = append(c.Vars[o.Key], i)
+			continue
+		default:
+			continue
+		}
+		s := table[o.Key]
+		if s == nil {
+			s = &Symbol{Kind: kind, Key: o.Key, Spellings: map[string]int{}, Arities: map[int][]int{}}
+			table[o.Key] = s
+		}
+		s.Occs = append(s.Occs, i)
+		s.Spellings[o.Name]++
+		s.Arities[o.Arity] = append(s.Arities[o.Arity], i)
+	}
+}
+
+// OccurrenceAt returns the occurrence whose span contains off (a cursor right after a token
+// counts), or nil.
+func (m *Model) OccurrenceAt(off int) *Occurrence {
+	i := sort.Search(len(m.Occurrences), func(i int) bool { return m.Occurrences[i].Span.End >= off })
+	if i < len(m.Occurrences) && m.Occurrences[i].Span.Start <= off {
+		return &m.Occurrences[i]
+	}
+	return nil
+}
+
+// ClauseAt returns the clause whose form contains off, or nil.
+func (m *Model) ClauseAt(off int) *Clause {
+	i := sort.Search(len(m.Clauses), func(i int) bool { return m.Clauses[i].Form.Span().End >= off })
+	if i < len(m.Clauses) && m.Clauses[i].Form.Span().Start <= off {
+		return m.Clauses[i]
+	}
+	return nil
+}
+
+// Definitions returns the clauses whose head relation is key, in source order.
+func (m *Model) Definitions(key string) []*Clause {
+	var out []*Clause
+	for _, c := range m.Clauses {
+		if c.Key() == key {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// IsRole reports whether key (folded) is declared as a role.
+func (m *Model) IsRole(key string) bool {
+	for _, r := range m.Roles {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
