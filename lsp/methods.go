@@ -1,0 +1,57 @@
+package lsp
+
+import "go.lsp.dev/protocol"
+
+// methodTable lists every method the server serves. Adding a feature is adding a line here and
+// a file with its handler; capabilities are derived from this table.
+func methodTable() map[string]method {
+	return map[string]method{
+		// Lifecycle and synchronisation run inline, in arrival order.
+		"initialize":                       {inline: true, handle: handleInitialize},
+		"initialized":                      {inline: true, handle: handleInitialized},
+		"shutdown":                         {inline: true, handle: handleShutdown},
+		"exit":                             {inline: true, handle: handleExit},
+		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
+		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
+		"textDocument/didOpen":             {inline: true, handle: handleDidOpen},
+		"textDocument/didChange":           {inline: true, handle: handleDidChange},
+		"textDocument/didSave":             {inline: true, handle: handleDidSave},
+		"textDocument/didClose":            {inline: true, handle: handleDidClose},
+	}
+}
+
+// capabilities advertises what the method table serves.
+func (s *Server) capabilities(encoding string) serverCapabilities {
+	has := func(m string) bool { _, ok := s.methods[m]; return ok }
+	c := serverCapabilities{
+		PositionEncoding: encoding,
+		TextDocumentSync: textDocumentSyncOptions{
+			OpenClose: true,
+			Change:    protocol.TextDocumentSyncKindIncremental,
+			Save:      &protocol.SaveOptions{IncludeText: false},
+		},
+		HoverProvider:             has("textDocument/hover"),
+		DefinitionProvider:        has("textDocument/definition"),
+		ReferencesProvider:        has("textDocument/references"),
+		DocumentHighlightProvider: has("textDocument/documentHighlight"),
+		DocumentSymbolProvider:    has("textDocument/documentSymbol"),
+		WorkspaceSymbolProvider:   has("workspace/symbol"),
+		FoldingRangeProvider:      has("textDocument/foldingRange"),
+		SelectionRangeProvider:    has("textDocument/selectionRange"),
+		CallHierarchyProvider:     has("textDocument/prepareCallHierarchy"),
+		InlayHintProvider:         has("textDocument/inlayHint"),
+	}
+	if has("textDocument/rename") {
+		c.RenameProvider = &protocol.RenameOptions{PrepareProvider: has("textDocument/prepareRename")}
+	}
+	if has("textDocument/completion") {
+		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?"}}
+	}
+	if has("textDocument/codeAction") {
+		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
+	}
+	if has("textDocument/codeLens") {
+		c.CodeLensProvider = &protocol.CodeLensOptions{}
+	}
+	return c
+}

@@ -1,0 +1,384 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Server is one language-server session on one connection.
+//
+// Concurrency: the jsonrpc2 read loop calls handle for every message in arrival order.
+// Notifications and the lifecycle requests run right there, so document updates apply in order.
+// Every other request takes the current view (immutable snapshots of all open documents) on the
+// read loop and computes its answer on a goroutine of its own, with a context that
+// $/cancelRequest cancels and that a newer version of the request's document supersedes.
+type Server struct {
+	conn   jsonrpc2.Conn
+	log    *log.Logger
+	ctx    context.Context // cancelled when the session ends
+	cancel context.CancelFunc
+
+	mu          sync.Mutex
+	state       lifecycle
+	view        *view                     // replaced, never mutated, on every change
+	inflight    map[jsonrpc2.ID]*inflight // requests being computed
+	exitCode    int
+	clientCaps  clientCapabilities
+	root        string // workspace root directory, if the client named one
+	diagWorkers map[protocol.DocumentURI]context.CancelFunc
+	exited      chan struct{} // closed by the exit notification
+
+	publishMu sync.Mutex // orders publishDiagnostics against document changes
+
+	// methods is the dispatch table; tests may extend a copy of it.
+	methods map[string]method
+}
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// view is what a request sees: the open documents and the session settings at the moment the
+// request arrived. It is immutable.
+type view struct {
+	docs     map[protocol.DocumentURI]*Snapshot
+	enc      syntax.Encoding
+	settings Settings
+}
+
+type inflight struct {
+	cancel context.CancelCauseFunc
+	uri    protocol.DocumentURI
+}
+
+var (
+	errCancelled  = errors.New("request cancelled")
+	errSuperseded = errors.New("document changed")
+)
+
+// method describes how one LSP method is served.
+type method struct {
+	// inline handlers run on the read loop, in order with the notifications; they may change the
+	// server's state. The others run on their own goroutine against the view taken on arrival.
+	inline bool
+	handle func(ctx context.Context, r *request) (any, error)
+}
+
+// request is one incoming call or notification as a handler sees it.
+type request struct {
+	s      *Server
+	method string
+	params json.RawMessage
+	view   *view
+}
+
+// decode unmarshals the parameters into v; failures become InvalidParams.
+func (r *request) decode(v any) error {
+	if len(r.params) == 0 {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: missing params", r.method)
+	}
+	if err := json.Unmarshal(r.params, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", r.method, err)
+	}
+	return nil
+}
+
+// doc returns the snapshot of an open document or an error naming it.
+func (r *request) doc(uri protocol.DocumentURI) (*Snapshot, error) {
+	if s, ok := r.view.docs[uri]; ok {
+		return s, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document not open: %s", r.method, uri)
+}
+
+// NewServer makes a server that logs to logw (stderr; never stdout).
+func NewServer(logw io.Writer) *Server {
+	s := &Server{
+		log:         log.New(logw, "gdl lsp: ", log.Ltime|log.Lmicroseconds),
+		inflight:    map[jsonrpc2.ID]*inflight{},
+		diagWorkers: map[protocol.DocumentURI]context.CancelFunc{},
+		exited:      make(chan struct{}),
+		view:        &view{docs: map[protocol.DocumentURI]*Snapshot{}, enc: syntax.UTF16, settings: defaultSettings()},
+		methods:     methodTable(),
+		exitCode:    1,
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+// Serve runs the session over rwc until the client sends exit or closes the stream. It returns
+// the process exit status: 0 after shutdown then exit, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	src := &errTracker{r: rwc}
+	stream := &tolerantStream{Stream: jsonrpc2.NewStream(readWriteCloser{src, rwc}), src: src, log: s.log}
+	s.conn = jsonrpc2.NewConn(stream)
+	s.conn.Go(ctx, s.handle)
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+		// Stdin cannot be closed under a blocked read; the process ends instead.
+	case <-ctx.Done():
+		s.conn.Close()
+		<-s.conn.Done()
+	}
+	s.cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitCode
+}
+
+// handle is the jsonrpc2 handler. It never returns an error: that would close the connection.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	call, isCall := req.(*jsonrpc2.Call)
+	name := req.Method()
+	r := &request{s: s, method: name, params: json.RawMessage(req.Params())}
+
+	s.mu.Lock()
+	state := s.state
+	r.view = s.view
+	s.mu.Unlock()
+
+	m, known := s.methods[name]
+	switch {
+	case !isCall && name == "exit":
+		// handled below like any inline notification
+	case state == stateNew && name != "initialize":
+		if isCall {
+			s.replyErr(ctx, reply, name, jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "%s before initialize", name))
+		}
+		return nil
+	case state == stateShutdown:
+		if isCall {
+			s.replyErr(ctx, reply, name, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s after shutdown", name))
+		}
+		return nil
+	case !known:
+		if isCall {
+			s.replyErr(ctx, reply, name, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", name))
+		} else if len(name) < 2 || name[:2] != "$/" {
+			s.log.Printf("ignoring unknown notification %s", name)
+		}
+		return nil
+	}
+
+	if m.inline || !isCall {
+		res, err := s.safely(ctx, m, r)
+		if isCall {
+			s.send(ctx, reply, name, res, err)
+		} else if err != nil {
+			s.log.Printf("%s: %v", name, err)
+		}
+		return nil
+	}
+
+	rctx, cancel := context.WithCancelCause(s.ctx)
+	uri := requestURI(r.params)
+	s.mu.Lock()
+	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
+	s.mu.Unlock()
+	go func() {
+		start := time.Now()
+		res, err := s.safely(rctx, m, r)
+		s.mu.Lock()
+		delete(s.inflight, call.ID())
+		s.mu.Unlock()
+		switch context.Cause(rctx) {
+		case errCancelled:
+			res, err = nil, jsonrpc2.Errorf(codeRequestCancelled, "%s cancelled", name)
+		case errSuperseded:
+			res, err = nil, jsonrpc2.Errorf(codeContentModified, "%s: document changed", name)
+		}
+		cancel(nil)
+		if d := time.Since(start); d > time.Second {
+			s.log.Printf("%s took %v", name, d.Round(time.Millisecond))
+		}
+		s.send(s.ctx, reply, name, res, err)
+	}()
+	return nil
+}
+
+// safely runs a handler, turning a panic into an error answer and a log entry with the stack.
+func (s *Server) safely(ctx context.Context, m method, r *request) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Printf("panic in %s: %v\n%s", r.method, p, debug.Stack())
+			res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p)
+		}
+	}()
+	return m.handle(ctx, r)
+}
+
+func (s *Server) send(ctx context.Context, reply jsonrpc2.Replier, name string, res any, err error) {
+	if err != nil {
+		s.replyErr(ctx, reply, name, err)
+		return
+	}
+	if e := reply(ctx, res, nil); e != nil {
+		s.log.Printf("%s: reply: %v", name, e)
+	}
+}
+
+func (s *Server) replyErr(ctx context.Context, reply jsonrpc2.Replier, name string, err error) {
+	var werr *jsonrpc2.Error
+	if !errors.As(err, &werr) {
+		err = jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	}
+	if e := reply(ctx, nil, err); e != nil {
+		s.log.Printf("%s: reply: %v", name, e)
+	}
+}
+
+// cancelRequests cancels in-flight requests with the given cause: the one with id, or, when id
+// is nil, every request about uri.
+func (s *Server) cancelRequests(id *jsonrpc2.ID, uri protocol.DocumentURI, cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id != nil {
+		if f, ok := s.inflight[*id]; ok {
+			f.cancel(cause)
+		}
+		return
+	}
+	for _, f := range s.inflight {
+		if f.uri == uri && uri != "" {
+			f.cancel(cause)
+		}
+	}
+}
+
+// requestURI finds the document a request is about, so that a newer version can supersede it:
+// textDocument.uri, a call hierarchy item's uri, or the uri of a command's argument object.
+func requestURI(params json.RawMessage) protocol.DocumentURI {
+	var p struct {
+		TextDocument struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"textDocument"`
+		Item struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"item"`
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	if p.TextDocument.URI != "" {
+		return p.TextDocument.URI
+	}
+	if p.Item.URI != "" {
+		return p.Item.URI
+	}
+	if len(p.Arguments) > 0 {
+		var a struct {
+			URI protocol.DocumentURI `json:"uri"`
+		}
+		if json.Unmarshal(p.Arguments[0], &a) == nil {
+			return a.URI
+		}
+	}
+	return ""
+}
+
+// notify sends a notification to the client; failures are logged.
+func (s *Server) notify(method string, params any) {
+	if err := s.conn.Notify(s.ctx, method, params); err != nil {
+		s.log.Printf("notify %s: %v", method, err)
+	}
+}
+
+// updateView replaces the view with the result of f applied to a copy of the document map.
+func (s *Server) updateView(f func(docs map[protocol.DocumentURI]*Snapshot, v *view)) *view {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nv := *s.view
+	nv.docs = make(map[protocol.DocumentURI]*Snapshot, len(s.view.docs)+1)
+	for k, d := range s.view.docs {
+		nv.docs[k] = d
+	}
+	f(nv.docs, &nv)
+	s.view = &nv
+	return &nv
+}
+
+func (s *Server) currentView() *view {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}
+
+// errTracker remembers whether the input stream itself failed, which tells a closed or broken
+// input apart from a malformed message on a healthy one.
+type errTracker struct {
+	r   io.Reader
+	mu  sync.Mutex
+	err error
+}
+
+func (t *errTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err != nil {
+		t.mu.Lock()
+		t.err = err
+		t.mu.Unlock()
+	}
+	return n, err
+}
+
+func (t *errTracker) failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err != nil
+}
+
+type readWriteCloser struct {
+	io.Reader
+	wc io.ReadWriteCloser
+}
+
+func (r readWriteCloser) Write(p []byte) (int, error) { return r.wc.Write(p) }
+func (r readWriteCloser) Close() error                { return r.wc.Close() }
+
+// tolerantStream skips a malformed message (bad JSON, a bad header) with a log entry instead of
+// ending the session, as jsonrpc2's connection would.
+type tolerantStream struct {
+	jsonrpc2.Stream
+	src *errTracker
+	log *log.Logger
+}
+
+func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		msg, n, err := t.Stream.Read(ctx)
+		if err == nil || t.src.failed() || ctx.Err() != nil {
+			return msg, n, err
+		}
+		t.log.Printf("skipping malformed message: %v", err)
+	}
+}
+
+// Run serves one session on stdin/stdout and returns the exit status.
+func Run(stdin io.Reader, stdout io.Writer, stderr io.Writer) int {
+	s := NewServer(stderr)
+	return s.Serve(context.Background(), stdio{stdin, stdout})
+}
+
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }

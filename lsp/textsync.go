@@ -1,0 +1,81 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+// Text synchronisation: every notification runs on the read loop, so versions apply in order.
+// Each change makes a new snapshot, supersedes the requests still computing on the old one and
+// schedules fresh diagnostics.
+
+func handleDidOpen(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	d := p.TextDocument
+	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
+	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
+	r.s.cancelRequests(nil, d.URI, errSuperseded)
+	r.s.scheduleDiagnostics(d.URI)
+	return nil, nil
+}
+
+func handleDidChange(ctx context.Context, r *request) (any, error) {
+	var p didChangeParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	uri := p.TextDocument.URI
+	s := r.s
+	var err error
+	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) {
+		old, ok := docs[uri]
+		if !ok {
+			err = errNotOpen(uri)
+			return
+		}
+		var next *Snapshot
+		if next, err = old.edit(p.TextDocument.Version, p.ContentChanges); err == nil {
+			docs[uri] = next
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.cancelRequests(nil, uri, errSuperseded)
+	s.scheduleDiagnostics(uri)
+	return nil, nil
+}
+
+func handleDidSave(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	uri := p.TextDocument.URI
+	if p.Text != "" {
+		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
+			if old, ok := docs[uri]; ok && old.Text() != p.Text {
+				docs[uri] = newSnapshot(uri, old.Version, p.Text, v.enc)
+			}
+		})
+	}
+	r.s.scheduleDiagnostics(uri)
+	return nil, nil
+}
+
+func handleDidClose(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	uri := p.TextDocument.URI
+	s := r.s
+	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
+	s.cancelRequests(nil, uri, errSuperseded)
+	s.closeDocument(uri)
+	return nil, nil
+}
