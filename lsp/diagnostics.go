@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -41,18 +43,32 @@ func errNotOpen(uri protocol.DocumentURI) error {
 	return errors.New("document not open: " + string(uri))
 }
 
-// problems returns every problem of the snapshot: the parser's errors, then the analyzer's.
+// problems returns every problem of the snapshot: the parser's errors and the analyzer's, with
+// their default severities.
 func (s *Snapshot) problems() []problem {
-	errs := s.File.Errors()
-	out := make([]problem, 0, len(errs))
-	for _, e := range errs {
-		p := problem{span: e.Span, code: e.Code, message: e.Message, severity: protocol.DiagnosticSeverityError}
-		if e.Fix != nil {
-			p.fixes = []syntax.Fix{*e.Fix}
+	ds := s.Analysis().Diagnostics
+	out := make([]problem, 0, len(ds))
+	for _, d := range ds {
+		p := problem{span: d.Span, code: d.Code, message: d.Message, severity: lspSeverity(d.Severity), fixes: d.Fixes}
+		for _, r := range d.Related {
+			p.related = append(p.related, relatedInfo{span: r.Span, message: r.Message})
 		}
+		p.unused = strings.HasPrefix(d.Code, "unused-")
 		out = append(out, p)
 	}
 	return out
+}
+
+func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case analysis.Error:
+		return protocol.DiagnosticSeverityError
+	case analysis.Warning:
+		return protocol.DiagnosticSeverityWarning
+	case analysis.Info:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityHint
 }
 
 // diagnostics converts the snapshot's problems to LSP diagnostics under the given settings.

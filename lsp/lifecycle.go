@@ -3,19 +3,14 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
-
-// projectConfigFile is the project's settings file at the workspace root, a JSON object shaped
-// like the client's `gdl` settings section. Client settings override it.
-const projectConfigFile = "gdl.json"
 
 func handleInitialize(ctx context.Context, r *request) (any, error) {
 	var p initializeParams
@@ -78,16 +73,33 @@ func uriPath(u protocol.DocumentURI) (path string) {
 	return uri.URI(u).Filename()
 }
 
+// readProjectConfig overlays the project's gdl.json (looked up from root upwards, as the CLI
+// does) on base.
 func (s *Server) readProjectConfig(root string, base Settings) Settings {
-	data, err := os.ReadFile(filepath.Join(root, projectConfigFile))
+	cfg, err := analysis.FindConfig(root)
 	if err != nil {
+		s.log.Printf("project config: %v", err)
 		return base
 	}
-	out, err := base.merge(data)
-	if err != nil {
-		s.log.Printf("%s: %v", filepath.Join(root, projectConfigFile), err)
+	if cfg == nil {
 		return base
 	}
+	out := base
+	out.Severity = make(map[string]string, len(base.Severity)+len(cfg.Severity))
+	for k, v := range base.Severity {
+		out.Severity[k] = v
+	}
+	for code, sev := range cfg.Severity {
+		out.Severity[code] = sev.String()
+	}
+	pos := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	pos(&out.Eval.TimeoutMs, cfg.Eval.TimeoutMs)
+	pos(&out.Eval.MaxFacts, cfg.Eval.MaxFacts)
+	pos(&out.Eval.MaxTermDepth, cfg.Eval.MaxTermDepth)
 	return out
 }
 

@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"fmt"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -16,6 +18,28 @@ type Snapshot struct {
 	Version int32
 	File    *syntax.File
 	m       mapper
+
+	analyzeOnce sync.Once
+	analyzed    *analysis.Result
+	graphMu     sync.Mutex // Model.DependsOn memoises into a map
+}
+
+// Analysis returns the semantic model and diagnostics of the snapshot, computed on first use
+// with the default severities (settings apply when diagnostics are published).
+func (s *Snapshot) Analysis() *analysis.Result {
+	s.analyzeOnce.Do(func() { s.analyzed = analysis.Analyze(s.File, nil) })
+	return s.analyzed
+}
+
+// Model returns the semantic model.
+func (s *Snapshot) Model() *analysis.Model { return s.Analysis().Model }
+
+// dependsOn reports whether relation from depends on relation to, serialising the model's memo.
+func (s *Snapshot) dependsOn(from, to string) bool {
+	m := s.Model()
+	s.graphMu.Lock()
+	defer s.graphMu.Unlock()
+	return m.DependsOn(from, to)
 }
 
 // newSnapshot parses text from scratch.

@@ -1,0 +1,298 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// This file is the test client: it drives the real gdl binary over real stdio with
+// go.lsp.dev/jsonrpc2 framing and go.lsp.dev/protocol types.
+
+var gdlBinary string // built once by TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gdl-lsp-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	gdlBinary = filepath.Join(dir, "gdl")
+	build := exec.Command("go", "build", "-o", gdlBinary, "github.com/gdl-lsp/gdl/cmd/gdl")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building gdl:", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type testClient struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	conn   jsonrpc2.Conn
+	stdin  io.WriteCloser
+	stderr *syncBuffer
+	done   chan error
+
+	mu       sync.Mutex
+	settings any // answer to workspace/configuration
+	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages []string // window/showMessage and window/logMessage texts
+	notified chan struct{}
+	version  map[protocol.DocumentURI]int32
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type pipeRWC struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (p pipeRWC) Close() error {
+	p.WriteCloser.Close()
+	return p.ReadCloser.Close()
+}
+
+// startServer starts `gdl lsp --stdio` and connects a client to it.
+func startServer(t testing.TB) *testClient {
+	t.Helper()
+	cmd := exec.Command(gdlBinary, "lsp", "--stdio")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testClient{
+		t: t, cmd: cmd, stdin: stdin, stderr: &syncBuffer{}, done: make(chan error, 1),
+		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified: make(chan struct{}, 1),
+		version:  map[protocol.DocumentURI]int32{},
+	}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { c.done <- cmd.Wait() }()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{stdout, stdin}))
+	c.conn.Go(context.Background(), c.handle)
+	t.Cleanup(func() {
+		c.conn.Close()
+		select {
+		case <-c.done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-c.done
+		}
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", c.stderr.String())
+		}
+	})
+	return c
+}
+
+// handle answers the server's requests and records its notifications.
+func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch req.Method() {
+	case "textDocument/publishDiagnostics":
+		var p protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad publishDiagnostics: %v", err)
+		}
+		c.mu.Lock()
+		c.diags[p.URI] = append(c.diags[p.URI], p)
+		c.mu.Unlock()
+	case "window/showMessage", "window/logMessage":
+		var p protocol.ShowMessageParams
+		json.Unmarshal(req.Params(), &p)
+		c.mu.Lock()
+		c.messages = append(c.messages, p.Message)
+		c.mu.Unlock()
+	case "workspace/configuration":
+		var p protocol.ConfigurationParams
+		json.Unmarshal(req.Params(), &p)
+		c.mu.Lock()
+		res := make([]any, len(p.Items))
+		for i := range res {
+			res[i] = c.settings
+		}
+		c.mu.Unlock()
+		return reply(ctx, res, nil)
+	default:
+		if _, isCall := req.(*jsonrpc2.Call); isCall {
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "client: %s", req.Method()))
+		}
+		return nil
+	}
+	select {
+	case c.notified <- struct{}{}:
+	default:
+	}
+	return reply(ctx, nil, nil)
+}
+
+// call sends a request and decodes its result; it fails the test after 20 s.
+func (c *testClient) call(method string, params, result any) error {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := c.conn.Call(ctx, method, params, result)
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.t.Fatalf("%s: no answer in 20 s", method)
+	}
+	return err
+}
+
+func (c *testClient) mustCall(method string, params, result any) {
+	c.t.Helper()
+	if err := c.call(method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *testClient) notify(method string, params any) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// initialize runs the handshake, offering the given position encodings (none: the default).
+func (c *testClient) initialize(encodings ...string) initializeResult {
+	c.t.Helper()
+	params := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   nil,
+		"capabilities": map[string]any{
+			"general":   map[string]any{"positionEncodings": encodings},
+			"workspace": map[string]any{"configuration": true},
+			"textDocument": map[string]any{
+				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+				"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}},
+			},
+		},
+	}
+	var res initializeResult
+	c.mustCall("initialize", params, &res)
+	c.notify("initialized", struct{}{})
+	return res
+}
+
+func (c *testClient) open(uri protocol.DocumentURI, text string) {
+	c.t.Helper()
+	c.mu.Lock()
+	c.version[uri] = 1
+	c.mu.Unlock()
+	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: uri, LanguageID: "gdl", Version: 1, Text: text,
+	}})
+}
+
+// change sends one incremental edit and returns the new version.
+func (c *testClient) change(uri protocol.DocumentURI, r protocol.Range, text string) int32 {
+	c.t.Helper()
+	c.mu.Lock()
+	c.version[uri]++
+	v := c.version[uri]
+	c.mu.Unlock()
+	c.notify("textDocument/didChange", didChangeParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: v},
+		ContentChanges: []contentChange{{Range: &r, Text: text}},
+	})
+	return v
+}
+
+// diagnosticsFor waits for the diagnostics published for the given version of uri (version 0:
+// for the publication that clears a closed document).
+func (c *testClient) diagnosticsFor(uri protocol.DocumentURI, version int32) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		ps := c.diags[uri]
+		for i := len(ps) - 1; i >= 0; i-- {
+			if int32(ps[i].Version) == version {
+				c.mu.Unlock()
+				return ps[i].Diagnostics
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.notified:
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			c.t.Fatalf("no diagnostics for %s version %d (got %d publications)", uri, version, len(ps))
+		}
+	}
+}
+
+// shutdown sends shutdown and exit and returns the server's exit error.
+func (c *testClient) shutdown() error {
+	c.t.Helper()
+	c.mustCall("shutdown", nil, nil)
+	c.notify("exit", nil)
+	select {
+	case err := <-c.done:
+		c.done <- err
+		return err
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("server did not exit")
+	}
+	return nil
+}
+
+func rpcCode(err error) jsonrpc2.Code {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+
+func rng(l1, c1, l2, c2 uint32) protocol.Range {
+	return protocol.Range{Start: pos(l1, c1), End: pos(l2, c2)}
+}
+
+func docID(uri protocol.DocumentURI) protocol.TextDocumentIdentifier {
+	return protocol.TextDocumentIdentifier{URI: uri}
+}
+
+func tdpp(uri protocol.DocumentURI, p protocol.Position) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: docID(uri), Position: p}
+}
