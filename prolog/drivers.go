@@ -1,0 +1,62 @@
+package prolog
+
+// WalkDriver is a program to load after a converted game. walk(Seed, MaxSteps) plays one match
+// with uniformly random legal moves and prints every step in KIF, one fact per line:
+//
+//	state F1 F2 ...
+//	legal ROLE M1 M2 ...      (one line per role, in role order)
+//	terminal true|false
+//	goal ROLE G1 G2 ...       (one line per role, only in terminal states)
+//	does M1 M2 ...            (the joint move chosen, one move per role in role order)
+//
+// and `end` after the last state. A differential test replays the same moves with our evaluator.
+const WalkDriver = `
+gdl_print_list(Tag, L) :- write(Tag), forall(member(X, L), (write(' '), gdl_kif(X))), nl.
+walk(Seed, Max) :-
+    set_random(seed(Seed)),
+    gdl_roles(Rs), gdl_init(S0), walk_step(Rs, S0, 0, Max).
+walk_step(Rs, S, N, Max) :-
+    gdl_set_state(S),
+    gdl_print_list(state, S),
+    findall(R-Ms, (member(R, Rs), gdl_legal(R, Ms)), Legal),
+    forall(member(R-Ms, Legal), (write('legal '), gdl_kif(R), forall(member(M, Ms), (write(' '), gdl_kif(M))), nl)),
+    ( gdl_terminal -> T = true ; T = false ),
+    write('terminal '), write(T), nl,
+    (   T == true
+    ->  forall(member(R, Rs), (gdl_goals(R, Gs), write('goal '), gdl_kif(R), forall(member(G, Gs), (write(' '), gdl_kif(G))), nl)),
+        writeln(end)
+    ;   N >= Max
+    ->  writeln(end)
+    ;   member(_-[], Legal)
+    ->  writeln(end)
+    ;   findall(M, (member(_-Ms, Legal), random_member(M, Ms)), Joint),
+        gdl_print_list(does, Joint),
+        gdl_next(Rs, Joint, S1),
+        N1 is N + 1,
+        walk_step(Rs, S1, N1, Max)
+    ).
+`
+
+// PlayoutDriver is a program to load after a converted game. playouts(N, Seed) runs N random
+// playouts (every role picks a uniformly random legal move until a terminal state, then the
+// goals are read) and prints `playouts N seconds S per_second P`.
+const PlayoutDriver = `
+playouts(N, Seed) :-
+    set_random(seed(Seed)),
+    gdl_roles(Rs), gdl_init(S0),
+    statistics(cputime, T0),
+    forall(between(1, N, _), playout(Rs, S0, 0)),
+    statistics(cputime, T1),
+    T is T1 - T0,
+    ( T > 0 -> P is N / T ; P = inf ),
+    format("playouts ~w seconds ~4f per_second ~1f~n", [N, T, P]).
+playout(Rs, S, D) :-
+    gdl_set_state(S),
+    (   ( gdl_terminal ; D >= 1000 )
+    ->  forall(member(R, Rs), gdl_goals(R, _))
+    ;   findall(M, (member(R, Rs), gdl_legal(R, Ms), random_member(M, Ms)), Joint),
+        gdl_next(Rs, Joint, S1),
+        D1 is D + 1,
+        playout(Rs, S1, D1)
+    ).
+`

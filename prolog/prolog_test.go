@@ -1,0 +1,144 @@
+package prolog_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/prolog"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+const corpus = "../../shared/games"
+
+func needSWI(t testing.TB) string {
+	p, err := exec.LookPath("swipl")
+	if err != nil {
+		t.Skip("SKIPPED: swipl (Debian swi-prolog-nox) is not installed; scripts/test.sh installs it")
+	}
+	return p
+}
+
+func convertFile(t testing.TB, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := syntax.Parse(string(data))
+	out, blocking := prolog.Convert(analysis.Analyze(f, nil))
+	if blocking != nil {
+		t.Fatalf("%s: refused: %v", path, blocking[0].Message)
+	}
+	return out
+}
+
+// runSWI loads program and driver and runs goal, returning standard output.
+func runSWI(t testing.TB, swipl, program, driver, goal string, timeout time.Duration) (string, error) {
+	dir := t.TempDir()
+	pl := filepath.Join(dir, "game.pl")
+	if err := os.WriteFile(pl, []byte(program+driver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, swipl, "-q", "-g", "consult('"+pl+"'),"+goal+",halt", "-t", "halt(1)")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err == nil && strings.Contains(errb.String(), "ERROR") {
+		err = &exec.ExitError{}
+	}
+	if err != nil {
+		return out.String(), &swiError{err, errb.String()}
+	}
+	return out.String(), nil
+}
+
+type swiError struct {
+	err    error
+	stderr string
+}
+
+func (e *swiError) Error() string { return e.err.Error() + ": " + e.stderr }
+
+// TestTicTacToeInProlog checks the converted program against ggp-base's ProverStateMachineTest
+// expectations for ticTacToe.
+func TestTicTacToeInProlog(t *testing.T) {
+	swipl := needSWI(t)
+	path := filepath.Join(corpus, "ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("SKIPPED: ../shared/games is not there")
+	}
+	prog := convertFile(t, path)
+	goal := `gdl_roles(Rs), gdl_print_list(roles, Rs), gdl_init(S0), gdl_set_state(S0),
+	  forall(member(R, Rs), (gdl_legal(R, Ms), length(Ms, N), format("~w ~w~n", [R, N]))),
+	  foldl([J, S, S1]>>(gdl_set_state(S), gdl_next(Rs, J, S1)),
+	    [[mark('1','1'), noop], [noop, mark('1','3')], [mark('3','1'), noop], [noop, mark('2','2')], [mark('2','1'), noop]], S0, SN),
+	  gdl_set_state(SN), ( gdl_terminal -> writeln(terminal) ; writeln(running) ),
+	  forall(member(R, Rs), (gdl_goals(R, Gs), format("goal ~w ~w~n", [R, Gs])))`
+	out, err := runSWI(t, swipl, prog, prolog.WalkDriver, goal, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "roles xplayer oplayer\nxplayer 9\noplayer 1\nterminal\ngoal xplayer [100]\ngoal oplayer [0]\n"
+	if out != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestCorpusLoadsInProlog converts every corpus game and runs a short random walk in SWI-Prolog.
+// It reports how many games ran and which did not, and why.
+func TestCorpusLoadsInProlog(t *testing.T) {
+	swipl := needSWI(t)
+	games := corpusGames(t)
+	if testing.Short() {
+		games = games[:20]
+	}
+	ran, failed := 0, 0
+	for _, g := range games {
+		data, err := os.ReadFile(filepath.Join(corpus, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := syntax.Parse(string(data))
+		prog, blocking := prolog.Convert(analysis.Analyze(f, nil))
+		if blocking != nil {
+			t.Logf("skipped %s: refused: %s", g, blocking[0].Message)
+			continue
+		}
+		out, err := runSWI(t, swipl, prog, prolog.WalkDriver, "walk(1, 3)", 20*time.Second)
+		if err != nil {
+			failed++
+			t.Errorf("%s: SWI-Prolog failed on the converted program: %v", g, err)
+			continue
+		}
+		if !strings.HasPrefix(out, "state") || !strings.HasSuffix(out, "end\n") {
+			failed++
+			t.Errorf("%s: unexpected walk output:\n%s", g, out)
+			continue
+		}
+		ran++
+	}
+	t.Logf("%d corpus games ran in SWI-Prolog, %d failed, %d in all", ran, failed, len(games))
+}
+
+// corpusGames lists the corpus files of kind game.
+func corpusGames(t testing.TB) []string {
+	data, err := os.ReadFile(filepath.Join(corpus, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skip("SKIPPED: ../shared/games/MANIFEST.tsv is not there")
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		cols := strings.Split(line, "\t")
+		if len(cols) == 7 && cols[6] == "game" {
+			out = append(out, cols[0])
+		}
+	}
+	return out
+}
