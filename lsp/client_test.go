@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,40 @@ func startServer(t testing.TB) *testClient {
 			t.Logf("server stderr:\n%s", c.stderr.String())
 		}
 	})
+	return c
+}
+
+// startInProcess runs a Server in this process over an in-memory pipe, with extra methods added
+// to its table; the framing and the dispatcher are the real ones. Benchmarks and the dispatcher
+// tests that need methods which block or panic on purpose use it.
+func startInProcess(t testing.TB, extra map[string]method) *testClient {
+	t.Helper()
+	srvEnd, cliEnd := net.Pipe()
+	s := NewServer(io.Discard)
+	if testing.Verbose() {
+		s = NewServer(os.Stderr)
+	}
+	for k, m := range extra {
+		s.methods[k] = m
+	}
+	c := &testClient{
+		t: t, stderr: &syncBuffer{}, done: make(chan error, 1),
+		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified: make(chan struct{}, 1),
+		version:  map[protocol.DocumentURI]int32{},
+	}
+	go func() {
+		code := s.Serve(context.Background(), srvEnd)
+		srvEnd.Close()
+		if code != 0 {
+			c.done <- fmt.Errorf("exit status %d", code)
+		} else {
+			c.done <- nil
+		}
+	}()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cliEnd))
+	c.conn.Go(context.Background(), c.handle)
+	t.Cleanup(func() { c.conn.Close() })
 	return c
 }
 

@@ -125,7 +125,7 @@ func NewServer(logw io.Writer) *Server {
 // the process exit status: 0 after shutdown then exit, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	src := &errTracker{r: rwc}
-	stream := &tolerantStream{Stream: jsonrpc2.NewStream(readWriteCloser{src, rwc}), src: src, log: s.log}
+	stream := newTolerantStream(jsonrpc2.NewStream(readWriteCloser{src, rwc}), src, s.log)
 	s.conn = jsonrpc2.NewConn(stream)
 	s.conn.Go(ctx, s.handle)
 	select {
@@ -137,6 +137,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 		<-s.conn.Done()
 	}
 	s.cancel()
+	stream.flush(5 * time.Second)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exitCode
@@ -353,11 +354,25 @@ func (r readWriteCloser) Write(p []byte) (int, error) { return r.wc.Write(p) }
 func (r readWriteCloser) Close() error                { return r.wc.Close() }
 
 // tolerantStream skips a malformed message (bad JSON, a bad header) with a log entry instead of
-// ending the session, as jsonrpc2's connection would.
+// ending the session, as jsonrpc2's connection would. Its writes never block the caller: they
+// join a queue that one goroutine writes out in order, so the read loop cannot stall on a client
+// that is itself busy writing to us.
 type tolerantStream struct {
 	jsonrpc2.Stream
 	src *errTracker
 	log *log.Logger
+
+	mu      sync.Mutex
+	queue   []jsonrpc2.Message
+	wake    chan struct{}
+	drained chan struct{} // closed by the writer when it stops
+	closed  bool
+}
+
+func newTolerantStream(inner jsonrpc2.Stream, src *errTracker, logger *log.Logger) *tolerantStream {
+	t := &tolerantStream{Stream: inner, src: src, log: logger, wake: make(chan struct{}, 1), drained: make(chan struct{})}
+	go t.writer()
+	return t
 }
 
 func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -367,6 +382,56 @@ func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 			return msg, n, err
 		}
 		t.log.Printf("skipping malformed message: %v", err)
+	}
+}
+
+func (t *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return 0, errors.New("connection closed")
+	}
+	t.queue = append(t.queue, msg)
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+	return 0, nil
+}
+
+func (t *tolerantStream) writer() {
+	defer close(t.drained)
+	for {
+		t.mu.Lock()
+		batch, closed := t.queue, t.closed
+		t.queue = nil
+		t.mu.Unlock()
+		for _, msg := range batch {
+			if _, err := t.Stream.Write(context.Background(), msg); err != nil {
+				t.log.Printf("write: %v", err)
+			}
+		}
+		if len(batch) == 0 {
+			if closed {
+				return
+			}
+			<-t.wake
+		}
+	}
+}
+
+// flush stops accepting messages and waits (a bounded time) until the queued ones are written.
+func (t *tolerantStream) flush(timeout time.Duration) {
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-t.drained:
+	case <-time.After(timeout):
 	}
 }
 
