@@ -1,0 +1,345 @@
+// The VS Code client of the GDL language server (`gdl lsp`): starts the server, picks GDL among
+// the languages that share `.kif`/`.gdl`, and adds the commands that query and play a game.
+
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from "vscode-languageclient/node";
+import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
+import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult } from "./protocol";
+import { queryAtOffset } from "./query";
+import { RESULT_SCHEME, ResultView } from "./resultView";
+import { resolveServer } from "./serverPath";
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let view: ResultView;
+let extensionPath = "";
+/** The game the commands act on when the active editor is neither a game nor its view. */
+let lastGame: vscode.Uri | undefined;
+/** Documents whose language was already decided by content, so a user's choice is never undone. */
+const decided = new Set<string>();
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
+  output = vscode.window.createOutputChannel("GDL Language Server");
+  view = new ResultView();
+  context.subscriptions.push(
+    output,
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, view),
+    vscode.commands.registerCommand("gdl.restartServer", restartServer),
+    vscode.commands.registerCommand("gdl.runQueryAtCursor", runQueryAtCursor),
+    vscode.commands.registerCommand("gdl.showCurrentState", () => stateCommand(ServerCommands.showState)),
+    vscode.commands.registerCommand("gdl.playJointMove", playJointMove),
+    vscode.commands.registerCommand("gdl.playRandomMove", () => stateCommand(ServerCommands.playRandom)),
+    vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
+    vscode.workspace.onDidOpenTextDocument(chooseLanguage),
+    vscode.window.onDidChangeActiveTextEditor((e) => {
+      if (e && isGame(e.document)) lastGame = e.document.uri;
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("gdl.server.path")) {
+        output.appendLine("gdl.server.path changed: restarting the server.");
+        void restartServer();
+      }
+    }),
+  );
+  for (const doc of vscode.workspace.textDocuments) chooseLanguage(doc);
+  if (vscode.window.activeTextEditor && isGame(vscode.window.activeTextEditor.document)) {
+    lastGame = vscode.window.activeTextEditor.document.uri;
+  }
+  await startServer();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopServer();
+}
+
+function isGame(doc: vscode.TextDocument): boolean {
+  return doc.languageId === "gdl" && (doc.uri.scheme === "file" || doc.uri.scheme === "untitled");
+}
+
+// ---- Server lifecycle -------------------------------------------------------------------------
+
+async function startServer(): Promise<void> {
+  const found = resolveServer({
+    configured: vscode.workspace.getConfiguration("gdl").get<string>("server.path", ""),
+    extensionPath,
+    platform: process.platform,
+    arch: process.arch,
+    envPath: process.env.PATH ?? "",
+    homeDir: os.homedir(),
+    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    isExecutable,
+  });
+  if (!found.ok) {
+    output.appendLine(found.message);
+    const open = "Open Settings";
+    const retry = "Retry";
+    void vscode.window.showErrorMessage(found.message, open, retry).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand("workbench.action.openSettings", "gdl.server.path");
+      if (choice === retry) void restartServer();
+    });
+    return;
+  }
+  output.appendLine(`Starting ${found.path} lsp (found through ${found.source === "setting" ? "gdl.server.path" : found.source}).`);
+  const serverOptions: ServerOptions = { command: found.path, args: ["lsp"] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "gdl" },
+      { scheme: "untitled", language: "gdl" },
+    ],
+    synchronize: { configurationSection: "gdl" },
+    outputChannel: output,
+    diagnosticCollectionName: "gdl",
+    middleware: {
+      // Code lenses run the server's commands directly; show what they return.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        await showCommandResult(command, args[0], result);
+        return result;
+      },
+    },
+  };
+  const c = new LanguageClient("gdl", "GDL Language Server", serverOptions, clientOptions);
+  client = c;
+  try {
+    await c.start();
+  } catch (e) {
+    const message = `The GDL language server (${found.path} lsp) failed to start: ${errorText(e)}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message, "Show Log").then((choice) => {
+      if (choice) output.show();
+    });
+  }
+}
+
+async function stopServer(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (!c) return;
+  try {
+    if (c.state === State.Running) await c.stop(2000);
+    await c.dispose();
+  } catch (e) {
+    output.appendLine(`Stopping the server: ${errorText(e)}`);
+  }
+}
+
+async function restartServer(): Promise<void> {
+  await stopServer();
+  await startServer();
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return false;
+    if (process.platform === "win32") return true;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// ---- Choosing GDL by content ------------------------------------------------------------------
+
+function chooseLanguage(doc: vscode.TextDocument): void {
+  if (doc.uri.scheme !== "file" && doc.uri.scheme !== "untitled") return;
+  if (!hasSharedExtension(doc.fileName)) return;
+  const key = doc.uri.toString();
+  if (decided.has(key)) return;
+  decided.add(key);
+  if (!vscode.workspace.getConfiguration("gdl", doc.uri).get<boolean>("detectByContent", true)) return;
+  const associations = vscode.workspace.getConfiguration("files", doc.uri).get<Record<string, string>>("associations");
+  if (associationDecides(associations, doc.uri.fsPath)) return;
+  const dialect = detectDialect(doc.getText());
+  if (dialect === "gdl" && doc.languageId !== "gdl") {
+    output.appendLine(`${doc.fileName}: content is GDL, switching from ${doc.languageId} to gdl (set files.associations to override).`);
+    void vscode.languages.setTextDocumentLanguage(doc, "gdl");
+  } else if ((dialect === "suo-kif" || dialect === "archicad-gdl") && doc.languageId === "gdl") {
+    const other = otherLanguageFor(path.extname(doc.fileName).toLowerCase()) ?? "plaintext";
+    output.appendLine(`${doc.fileName}: content looks like ${dialect}, not GDL: switching to ${other} (set files.associations to override).`);
+    void vscode.languages.setTextDocumentLanguage(doc, other);
+  }
+}
+
+/** Another installed language that claims the file extension, e.g. a SUO-KIF extension's. */
+function otherLanguageFor(ext: string): string | undefined {
+  for (const x of vscode.extensions.all) {
+    const langs: unknown = x.packageJSON?.contributes?.languages;
+    if (!Array.isArray(langs)) continue;
+    for (const l of langs) {
+      if (l && typeof l.id === "string" && l.id !== "gdl" && Array.isArray(l.extensions)) {
+        if (l.extensions.some((e: unknown) => typeof e === "string" && e.toLowerCase() === ext)) return l.id;
+      }
+    }
+  }
+  return undefined;
+}
+
+// ---- Queries and play ---------------------------------------------------------------------------
+
+/** The game the commands act on: the active game, the game of the active result view, or the
+ * game used last. */
+function currentGame(): vscode.Uri | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  if (doc) {
+    if (isGame(doc)) return doc.uri;
+    const game = ResultView.gameOf(doc.uri);
+    if (game) return vscode.Uri.parse(game);
+  }
+  return lastGame;
+}
+
+function runningClient(): LanguageClient | undefined {
+  if (client && client.state === State.Running) return client;
+  void vscode.window.showErrorMessage("The GDL language server is not running. Run \"GDL: Restart Server\" after fixing the problem reported before.", "Show Log").then((c) => {
+    if (c) output.show();
+  });
+  return undefined;
+}
+
+async function execute(command: string, arg: object): Promise<unknown> {
+  const c = runningClient();
+  if (!c) throw new Error("The GDL language server is not running.");
+  return c.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] });
+}
+
+/** The URI as the server knows it (as sent in textDocument/didOpen). */
+function serverUri(uri: vscode.Uri): string {
+  return client ? client.code2ProtocolConverter.asUri(uri) : uri.toString();
+}
+
+async function showCommandResult(command: string, arg: unknown, result: unknown): Promise<void> {
+  const uri = arg && typeof arg === "object" && typeof (arg as { uri?: unknown }).uri === "string" ? (arg as { uri: string }).uri : undefined;
+  if (!uri) return;
+  if (command === ServerCommands.runQuery) {
+    const query = typeof (arg as { query?: unknown }).query === "string" ? (arg as { query: string }).query : "";
+    const q = toQueryResult(result, query);
+    await view.showQuery(uri, q, await stateAfterQuery(uri));
+    if (q.error) void vscode.window.showWarningMessage(`GDL query ${query}: ${q.error}`);
+  } else if (STATE_COMMANDS.includes(command)) {
+    const s = toGameState(result);
+    await view.showState(uri, s);
+    if (s.error) void vscode.window.showWarningMessage(`GDL: ${s.error}`);
+  }
+}
+
+/** The full state (legal moves, goals) to show under a query's answers; best effort. */
+async function stateAfterQuery(uri: string): Promise<GameState | undefined> {
+  try {
+    const s = toGameState(await execute(ServerCommands.showState, { uri }));
+    return s.error ? undefined : s;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runQueryAtCursor(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isGame(editor.document)) {
+    void vscode.window.showInformationMessage("Open a GDL game and put the cursor on an atom or a rule to run its query.");
+    return;
+  }
+  let query: string | undefined;
+  if (!editor.selection.isEmpty) {
+    query = editor.document.getText(editor.selection).trim();
+  } else {
+    query = queryAtOffset(editor.document.getText(), editor.document.offsetAt(editor.selection.active))?.text;
+  }
+  if (!query) {
+    void vscode.window.showInformationMessage("No atom at the cursor: put it on a fact, a rule's head or a literal, or select the query to run.");
+    return;
+  }
+  const uri = serverUri(editor.document.uri);
+  try {
+    const result = await execute(ServerCommands.runQuery, { uri, query });
+    await showCommandResult(ServerCommands.runQuery, { uri, query }, result);
+  } catch (e) {
+    await failed(uri, `Query ${query} failed`, e);
+  }
+}
+
+async function stateCommand(command: string): Promise<GameState | undefined> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return undefined;
+  }
+  const uri = serverUri(game);
+  try {
+    const result = await execute(command, { uri });
+    await showCommandResult(command, { uri }, result);
+    return toGameState(result);
+  } catch (e) {
+    await failed(uri, `${command} failed`, e);
+    return undefined;
+  }
+}
+
+async function playJointMove(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  const uri = serverUri(game);
+  try {
+    const state = toGameState(await execute(ServerCommands.showState, { uri }));
+    await view.showState(uri, state);
+    if (state.error) {
+      void vscode.window.showWarningMessage(`GDL: ${state.error}`);
+      return;
+    }
+    if (state.terminal) {
+      const reset = "Reset to Initial State";
+      const choice = await vscode.window.showInformationMessage("The game is over: this state is terminal.", reset);
+      if (choice === reset) await stateCommand(ServerCommands.resetState);
+      return;
+    }
+    const byRole = legalMovesByRole(state);
+    const moves: string[] = [];
+    for (const [i, { role, moves: legal }] of byRole.entries()) {
+      if (legal.length === 0) {
+        void vscode.window.showWarningMessage(`GDL: ${role} has no legal move in this state, so no joint move can be played.`);
+        return;
+      }
+      if (legal.length === 1) {
+        moves.push(legal[0]);
+        continue;
+      }
+      const picked = await vscode.window.showQuickPick(legal, {
+        title: `Move for ${role} (${i + 1} of ${byRole.length}, step ${state.step})`,
+        placeHolder: `Pick ${role}'s move`,
+        ignoreFocusOut: true,
+      });
+      if (picked === undefined) return;
+      moves.push(picked);
+    }
+    const result = await execute(ServerCommands.playMove, { uri, moves });
+    await showCommandResult(ServerCommands.playMove, { uri }, result);
+  } catch (e) {
+    await failed(uri, "Playing a joint move failed", e);
+  }
+}
+
+async function failed(uri: string, what: string, e: unknown): Promise<void> {
+  const message = `${what}: ${errorText(e)}`;
+  output.appendLine(message);
+  await view.showError(uri, message);
+  void vscode.window.showErrorMessage(`GDL: ${message}`);
+}

@@ -1,0 +1,70 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { associationDecides, detectDialect, hasSharedExtension } from "../../src/detect";
+
+const gdl = `;;; Tic-tac-toe
+(role xplayer) (role oplayer)
+(init (cell 1 1 b))
+(<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
+(<= terminal (line x))
+`;
+
+const upperGdl = `(ROLE WHITE)\n(<= (LEGAL WHITE NOOP) (TRUE (CONTROL BLACK)))\n`;
+
+const suoKif = `;; SUMO excerpt
+(subclass Animal Organism)
+(documentation Animal EnglishLanguage "An organism with eukaryotic cells.")
+(=> (instance ?A Animal) (exists (?C) (and (instance ?C Cell) (part ?C ?A))))
+(instance Fido Dog)
+`;
+
+const archicad = `! Archicad object: a simple table
+MATERIAL mat
+PEN 1
+BLOCK A, B, ZZYZX
+ADDZ ZZYZX
+DEL 1
+END
+`;
+
+test("GDL games are recognised, in any case", () => {
+  assert.equal(detectDialect(gdl), "gdl");
+  assert.equal(detectDialect(upperGdl), "gdl");
+});
+
+test("one GDL rule alone is enough when nothing else speaks against it", () => {
+  assert.equal(detectDialect("(<= (p ?x) (q ?x))"), "gdl");
+});
+
+test("SUO-KIF ontologies are not GDL", () => {
+  assert.equal(detectDialect(suoKif), "suo-kif");
+});
+
+test("Archicad GDL scripts are not GDL", () => {
+  assert.equal(detectDialect(archicad), "archicad-gdl");
+});
+
+test("words in comments do not count", () => {
+  assert.equal(detectDialect("; (role x) (init y) (legal a b)\n(foo bar)\n"), "unknown");
+});
+
+test("empty or neutral text is unknown, so the choice is left alone", () => {
+  assert.equal(detectDialect(""), "unknown");
+  assert.equal(detectDialect("(a b)\n(c d)\n"), "unknown");
+});
+
+test("only .kif and .gdl are shared extensions", () => {
+  assert.ok(hasSharedExtension("/g/tictactoe.kif"));
+  assert.ok(hasSharedExtension("C:\\g\\TABLE.GDL"));
+  assert.ok(!hasSharedExtension("/g/notes.txt"));
+});
+
+test("files.associations patterns decide the language", () => {
+  assert.ok(associationDecides({ "*.kif": "suo-kif" }, "/w/sumo/Merge.kif"));
+  assert.ok(associationDecides({ "Merge.kif": "suo-kif" }, "/w/sumo/Merge.kif"));
+  assert.ok(associationDecides({ "**/sumo/*.kif": "suo-kif" }, "/w/sumo/Merge.kif"));
+  assert.ok(associationDecides({ "*.{gdl,kif}": "gdl" }, "/w/x.gdl"));
+  assert.ok(!associationDecides({ "**/sumo/*.kif": "suo-kif" }, "/w/games/ttt.kif"));
+  assert.ok(!associationDecides({ "*.txt": "plaintext" }, "/w/ttt.kif"));
+  assert.ok(!associationDecides(undefined, "/w/ttt.kif"));
+});

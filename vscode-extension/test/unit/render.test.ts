@@ -1,0 +1,63 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { legalMovesByRole, toGameState, toQueryResult } from "../../src/protocol";
+import { renderResults } from "../../src/render";
+
+const state = toGameState({
+  roles: ["xplayer", "oplayer"],
+  state: ["(cell 1 1 x)", "(control oplayer)"],
+  step: 1,
+  history: [["(mark 1 1)", "noop"]],
+  terminal: false,
+  legal: { xplayer: ["noop"], oplayer: ["(mark 1 2)", "(mark 2 2)"] },
+  goals: { xplayer: [50], oplayer: [50] },
+});
+
+test("server results are read defensively", () => {
+  const q = toQueryResult({ query: "(legal ?r ?m)", answers: ["(legal a b)", 3], state: "x", elapsedMs: 2 }, "q");
+  assert.deepEqual(q, { query: "(legal ?r ?m)", answers: ["(legal a b)"], state: [], elapsedMs: 2, error: undefined });
+  assert.match(toQueryResult(null, "(p)").error ?? "", /no query result/);
+  assert.match(toGameState("oops").error ?? "", /no game state/);
+  assert.deepEqual(toGameState({ roles: ["r"], legal: { r: "bad" } }).legal, { r: [] });
+});
+
+test("the moves to pick from follow role order", () => {
+  assert.deepEqual(legalMovesByRole(state), [
+    { role: "xplayer", moves: ["noop"] },
+    { role: "oplayer", moves: ["(mark 1 2)", "(mark 2 2)"] },
+  ]);
+  assert.deepEqual(legalMovesByRole(toGameState({ roles: ["a"], legal: {} })), [{ role: "a", moves: [] }]);
+});
+
+test("a query's answers and the state are shown as GDL", () => {
+  const text = renderResults({
+    gameName: "ttt.kif",
+    query: toQueryResult({ query: "(legal ?r ?m)", answers: ["(legal oplayer (mark 1 2))", "(legal xplayer noop)"], state: [], elapsedMs: 1.6 }, ""),
+    state,
+  });
+  assert.match(text, /^; GDL results for ttt\.kif$/m);
+  assert.match(text, /^; ===== Query \(legal \?r \?m\): 2 answers in 2 ms$/m);
+  assert.match(text, /^\(legal oplayer \(mark 1 2\)\)$/m);
+  assert.match(text, /^; ===== State at step 1 \(not terminal\), 2 fluents$/m);
+  assert.match(text, /^\(true \(cell 1 1 x\)\)$/m);
+  assert.match(text, /^\(legal oplayer \(mark 2 2\)\)$/m);
+  assert.match(text, /^\(goal xplayer 50\)$/m);
+  assert.match(text, /^; 1\. xplayer \(mark 1 1\), oplayer noop$/m);
+});
+
+test("no answers, errors and terminal states are said plainly", () => {
+  const none = renderResults({ gameName: "g", query: toQueryResult({ query: "(p ?x)", answers: [], state: ["(a)"], elapsedMs: 0 }, "") });
+  assert.match(none, /0 answers/);
+  assert.match(none, /no answers in the current state/);
+  assert.match(none, /^; ===== Current state, 1 fluent$/m);
+  const bad = renderResults({ gameName: "g", query: toQueryResult({ query: "(p", error: "unbalanced\nparenthesis", elapsedMs: 0 }, "") });
+  assert.match(bad, /^; ===== Query \(p: failed after 0 ms$/m);
+  assert.match(bad, /^; Error: unbalanced$/m);
+  assert.match(bad, /^; parenthesis$/m);
+  const over = renderResults({ gameName: "g", state: toGameState({ roles: ["a"], state: [], step: 9, terminal: true, goals: { a: [100] }, legal: {} }) });
+  assert.match(over, /\(terminal\)/);
+  assert.match(over, /the game is over/);
+  assert.match(over, /^\(goal a 100\)$/m);
+  assert.doesNotMatch(over, /Legal moves/);
+  assert.match(renderResults({ gameName: "g", error: "server stopped" }), /^; Error: server stopped$/m);
+});
