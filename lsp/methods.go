@@ -17,6 +17,25 @@ func methodTable() map[string]method {
 		"textDocument/didChange":           {inline: true, handle: handleDidChange},
 		"textDocument/didSave":             {inline: true, handle: handleDidSave},
 		"textDocument/didClose":            {inline: true, handle: handleDidClose},
+
+		// Features: pure functions of the snapshot taken when the request arrived.
+		"textDocument/hover":                {handle: handleHover},
+		"textDocument/definition":           {handle: handleDefinition},
+		"textDocument/references":           {handle: handleReferences},
+		"textDocument/documentHighlight":    {handle: handleDocumentHighlight},
+		"textDocument/prepareRename":        {handle: handlePrepareRename},
+		"textDocument/rename":               {handle: handleRename},
+		"textDocument/documentSymbol":       {handle: handleDocumentSymbol},
+		"workspace/symbol":                  {handle: handleWorkspaceSymbol},
+		"textDocument/foldingRange":         {handle: handleFoldingRange},
+		"textDocument/selectionRange":       {handle: handleSelectionRange},
+		"textDocument/semanticTokens/full":  {handle: handleSemanticTokensFull},
+		"textDocument/semanticTokens/range": {handle: handleSemanticTokensRange},
+		"textDocument/completion":           {handle: handleCompletion},
+		"textDocument/prepareCallHierarchy": {handle: handlePrepareCallHierarchy},
+		"callHierarchy/incomingCalls":       {handle: handleIncomingCalls},
+		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
+		"textDocument/codeAction":           {handle: handleCodeAction},
 	}
 }
 
@@ -52,6 +71,9 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 	}
 	if has("textDocument/codeLens") {
 		c.CodeLensProvider = &protocol.CodeLensOptions{}
+	}
+	if has("textDocument/semanticTokens/full") {
+		c.SemanticTokensProvider = &semanticTokensOptions{Legend: tokenLegend(), Full: true, Range: has("textDocument/semanticTokens/range")}
 	}
 	return c
 }

@@ -1,0 +1,170 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/analysis"
+)
+
+func handleHover(ctx context.Context, r *request) (any, error) {
+	var p protocol.HoverParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	snap, err := r.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	h := hover(ctx, r.s, r.view, snap, snap.m.offset(p.Position))
+	if h == nil {
+		return nil, nil
+	}
+	return h, nil
+}
+
+// hover describes the symbol at off in Markdown.
+func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int) *protocol.Hover {
+	m := snap.Model()
+	o := occurrenceAt(snap, off)
+	if o == nil {
+		return nil
+	}
+	var b strings.Builder
+	switch {
+	case o.Kind == analysis.OccKeyword:
+		fmt.Fprintf(&b, "**%s** (keyword)\n\n%s", o.Key, keywordDocs[o.Key])
+	case o.Kind == analysis.OccRelation:
+		hoverRelation(&b, snap, o)
+	case o.Kind == analysis.OccVariable:
+		hoverVariable(&b, snap, o)
+	case o.Kind == analysis.OccFunction:
+		sym := m.Functions[o.Key]
+		fmt.Fprintf(&b, "**function** `%s/%d`\n\n%s", sym.Name(m), o.Arity, plural(len(sym.Occs), "occurrence"))
+	case o.Kind == analysis.OccConstant:
+		sym := m.Constants[o.Key]
+		if m.IsRole(o.Key) {
+			for i, r := range m.Roles {
+				if r.Key == o.Key {
+					fmt.Fprintf(&b, "**role** `%s` (player %d of %d, declared on line %d)", r.Name, i+1, len(m.Roles), snap.m.position(r.Span.Start).Line+1)
+					break
+				}
+			}
+			if doc := keywordDocs[o.Key]; doc != "" {
+				fmt.Fprintf(&b, "\n\n%s", doc)
+			}
+		} else {
+			fmt.Fprintf(&b, "**constant** `%s`\n\n%s", sym.Name(m), plural(len(sym.Occs), "occurrence"))
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	rg := snap.m.span(o.Span)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: b.String()}, Range: &rg}
+}
+
+func hoverRelation(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
+	m := snap.Model()
+	sym := m.Relations[o.Key]
+	defs := m.Definitions(o.Key)
+	rules, facts := 0, 0
+	for _, c := range defs {
+		if c.IsRule {
+			rules++
+		} else {
+			facts++
+		}
+	}
+	kind := "relation"
+	if analysis.IsKeyword(o.Key) {
+		kind = "keyword relation"
+	}
+	fmt.Fprintf(b, "**%s** `%s/%d`\n\n", kind, sym.Name(m), o.Arity)
+	if doc := keywordDocs[o.Key]; doc != "" {
+		fmt.Fprintf(b, "%s\n\n", doc)
+	}
+	if len(sym.Arities) > 1 {
+		var as []string
+		for a := range sym.Arities {
+			as = append(as, fmt.Sprint(a))
+		}
+		fmt.Fprintf(b, "Used with several arities: %s.\n\n", strings.Join(sortedStrings(as), ", "))
+	}
+	switch {
+	case len(defs) == 0 && !analysis.IsKeyword(o.Key):
+		b.WriteString("Never defined: no rule or fact has it in its head.\n\n")
+	case len(defs) > 0:
+		var lines []string
+		for i, c := range defs {
+			if i == 8 {
+				lines = append(lines, "...")
+				break
+			}
+			lines = append(lines, fmt.Sprint(snap.m.position(c.Form.Span().Start).Line+1))
+		}
+		fmt.Fprintf(b, "%s, %s; defined on line %s.\n\n", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
+	}
+	for _, c := range defs {
+		if doc := c.Form.Doc(); doc != "" {
+			fmt.Fprintf(b, "---\n\n%s\n\n", doc)
+			break
+		}
+	}
+}
+
+func hoverVariable(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
+	m := snap.Model()
+	bind := bindingOccurrence(m, o)
+	c := m.Clauses[o.Clause]
+	fmt.Fprintf(b, "**variable** `%s`\n\n", o.Name)
+	where := "bound"
+	if bind.Def || bind.Negated || bind.Relation == "distinct" {
+		where = "first occurs (never bound by a positive literal)"
+	}
+	line := snap.m.position(bind.Span.Start).Line + 1
+	if lit := enclosingAtomText(c, bind); lit != "" {
+		fmt.Fprintf(b, "%s on line %d in `%s`", where, line, lit)
+	} else {
+		fmt.Fprintf(b, "%s on line %d", where, line)
+	}
+	fmt.Fprintf(b, "\n\n%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
+}
+
+// enclosingAtomText returns the text of the head or body literal of c that contains o, on one
+// line and shortened.
+func enclosingAtomText(c *analysis.Clause, o *analysis.Occurrence) string {
+	parts := append([]interface{ Text() string }{}, c.Head)
+	spans := []struct{ s, e int }{{c.Head.Span().Start, c.Head.Span().End}}
+	for _, l := range c.Body {
+		parts = append(parts, l)
+		spans = append(spans, struct{ s, e int }{l.Span().Start, l.Span().End})
+	}
+	for i, sp := range spans {
+		if sp.s <= o.Span.Start && o.Span.End <= sp.e {
+			return shorten(strings.Join(strings.Fields(parts[i].Text()), " "), 80)
+		}
+	}
+	return ""
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
