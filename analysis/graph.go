@@ -151,7 +151,11 @@ func (m *Model) InCycle(a, b string) bool {
 }
 
 // DependsOn reports whether relation from depends, directly or transitively, on relation to.
+//
+// It is safe for concurrent use: the model is shared by the language server's requests.
 func (m *Model) DependsOn(from, to string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	memo := m.dependsOn[to]
 	if memo == nil {
 		memo = map[string]bool{}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -127,6 +128,7 @@ type Model struct {
 	// relation that depends on itself).
 	Recursive map[string]bool
 
+	mu        sync.Mutex                 // guards dependsOn
 	dependsOn map[string]map[string]bool // memo for DependsOn
 }
 
