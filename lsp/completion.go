@@ -33,7 +33,8 @@ type completionPlace int
 
 const (
 	placeTopLevel completionPlace = iota // outside every form: a fact or a rule may start here
-	placeLiteral                         // the name of an atom: after '(' at top level, in a rule, in not/or
+	placeHead                            // the name of a fact or rule head: after '(' at top level or as a rule's head
+	placeLiteral                         // the name of a body atom: after '(' in a rule body, in not/or
 	placeBodyItem                        // an element of a rule body written without '('
 	placeFunction                        // the name of a function term: after '(' inside an atom
 	placeTerm                            // an argument of an atom or function term
@@ -83,7 +84,7 @@ func completion(snap *Snapshot, off int, snippets bool) []protocol.CompletionIte
 			add(name, protocol.CompletionItemKindFunction, fmt.Sprintf("relation/%d", arity), snip, "", 1)
 		}
 		for _, kw := range keywordOrder {
-			if place == placeBodyItem && kw == "<=" {
+			if !keywordFits(kw, place) {
 				continue
 			}
 			snip := keywordSnippets[kw]
@@ -96,7 +97,7 @@ func completion(snap *Snapshot, off int, snippets bool) []protocol.CompletionIte
 	switch place {
 	case placeTopLevel:
 		relations(true)
-	case placeLiteral:
+	case placeHead, placeLiteral:
 		relations(false)
 	case placeBodyItem:
 		relations(true)
@@ -169,21 +170,24 @@ func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPla
 	}
 	if afterParen && len(lists) > 0 && lists[len(lists)-1].Span().Start == start-1 {
 		// The word names the list it opens; what matters is where that list sits.
+		self := lists[len(lists)-1]
 		lists = lists[:len(lists)-1]
 		if len(lists) == 0 {
-			return placeLiteral
+			return placeHead
 		}
 		parent := lists[len(lists)-1]
 		switch h := syntax.Fold(parent.Head().Text()); h {
-		case "<=", "not", "or":
+		case "<=":
+			if el := parent.Elements(); len(el) > 1 && el[1].Span() == self.Span() {
+				return placeHead
+			}
+			return placeLiteral
+		case "not", "or":
 			return placeLiteral
 		}
 		return placeFunction
 	}
 	if len(lists) == 0 {
-		if afterParen {
-			return placeLiteral
-		}
 		return placeTopLevel
 	}
 	parent := lists[len(lists)-1]
@@ -194,6 +198,24 @@ func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPla
 		}
 	}
 	return placeTerm
+}
+
+// keywordFits reports whether a keyword may start an atom at place: `init` and `next` only in
+// heads, `true`, `does` and the connectives only in bodies.
+func keywordFits(kw string, place completionPlace) bool {
+	switch place {
+	case placeHead:
+		switch kw {
+		case "true", "does", "not", "distinct", "or":
+			return false
+		}
+	case placeLiteral, placeBodyItem:
+		switch kw {
+		case "<=", "init", "next", "base", "input":
+			return false
+		}
+	}
+	return true
 }
 
 func isSymbolByte(c byte) bool {

@@ -64,7 +64,7 @@ func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int) *pr
 		return nil
 	}
 	rg := snap.m.span(o.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: b.String()}, Range: &rg}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.TrimSpace(b.String())}, Range: &rg}
 }
 
 func hoverRelation(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {

@@ -89,7 +89,7 @@ func semanticTokens(snap *Snapshot, from, to int) []uint32 {
 		case analysis.OccVariable:
 			t.typ = tokVariable
 		}
-		if o.Def && o.Kind != analysis.OccKeyword {
+		if o.Def && t.typ != tokKeyword {
 			t.mods = modDeclaration
 		}
 		toks = append(toks, t)
