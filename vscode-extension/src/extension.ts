@@ -16,7 +16,7 @@ import { associationDecides, detectDialect, hasSharedExtension } from "./detect"
 import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult } from "./protocol";
 import { queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
-import { resolveServer } from "./serverPath";
+import { bundledServerPath, resolveServer } from "./serverPath";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
@@ -70,6 +70,7 @@ function isGame(doc: vscode.TextDocument): boolean {
 // ---- Server lifecycle -------------------------------------------------------------------------
 
 async function startServer(): Promise<void> {
+  makeExecutable(bundledServerPath(extensionPath, process.platform, process.arch));
   const found = resolveServer({
     configured: vscode.workspace.getConfiguration("gdl").get<string>("server.path", ""),
     extensionPath,
@@ -148,6 +149,16 @@ function isExecutable(file: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Some ways of installing a .vsix lose the file mode: give the shipped binary its x bit back. */
+function makeExecutable(file: string): void {
+  if (process.platform === "win32" || !fs.existsSync(file) || isExecutable(file)) return;
+  try {
+    fs.chmodSync(file, 0o755);
+  } catch (e) {
+    output.appendLine(`Could not make ${file} executable: ${errorText(e)}`);
   }
 }
 

@@ -1,0 +1,257 @@
+// Drives the real VS Code workbench (code-server) in Chromium and checks what a person sees.
+// Started by run.sh, which sets CODE_SERVER_URL, E2E_OUT and E2E_WORKSPACE. Each step saves a
+// screenshot NN-name.png in E2E_OUT; the run ends with "N passed, N failed".
+import { chromium } from "playwright-core";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const url = process.env.CODE_SERVER_URL;
+const out = process.env.E2E_OUT;
+const workspace = process.env.E2E_WORKSPACE;
+const GAME = "tictactoe.kif";
+const RESULTS = `${GAME}.results`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+const page = await browser.newPage({ viewport: { width: 1500, height: 1300 } });
+page.setDefaultTimeout(30_000);
+
+let n = 0;
+let passed = 0;
+let failed = 0;
+
+async function shot(name) {
+  const file = join(out, `${String(n).padStart(2, "0")}-${name}.png`);
+  await page.screenshot({ path: file }).catch((e) => console.log(`# screenshot ${file} failed: ${e.message}`));
+}
+
+/** Runs one check; on failure it saves a screenshot and goes on (each step sets up what it needs,
+ * so one failure does not hide the others). */
+async function step(name, fn) {
+  n++;
+  const t0 = Date.now();
+  try {
+    await fn();
+    await shot(name);
+    passed++;
+    console.log(`ok ${n} - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    await shot(`${name}-FAILED`);
+    console.log(`not ok ${n} - ${name}\n# ${String(e && e.stack ? e.stack : e).split("\n").join("\n# ")}`);
+    await page.keyboard.press("Escape").catch(() => {});
+  }
+}
+
+async function finish() {
+  await browser.close().catch(() => {});
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+/** Polls until fn returns a truthy value; the error says what was last seen. */
+async function until(what, fn, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last && last.ok !== false) return last;
+    } catch (e) {
+      last = e.message;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 2000)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Runs a command from the command palette by its title. */
+async function command(title) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ state: "visible" });
+  await page.waitForTimeout(150);
+  await input.press("Enter");
+}
+
+/** The text of the editor whose active tab has this label, in line order (only drawn lines). */
+async function editorText(tabLabel) {
+  return page.evaluate((label) => {
+    for (const group of document.querySelectorAll(".editor-group-container")) {
+      const tab = group.querySelector(".tab.active");
+      if (!tab || !(tab.getAttribute("aria-label") ?? tab.textContent ?? "").includes(label)) continue;
+      const lines = [...group.querySelectorAll(".view-lines .view-line")];
+      lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+      return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).join("\n");
+    }
+    return "";
+  }, tabLabel);
+}
+
+/** Focuses the game's editor and puts the cursor at line:column (1-based). */
+async function goTo(line, column) {
+  await page.keyboard.press("Escape");
+  await page.locator(".editor-group-container", { has: page.locator(`.tab.active[aria-label*="${GAME}"]`) })
+    .locator(".view-lines").first().click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}:${column}`);
+  await page.waitForTimeout(150);
+  await input.press("Enter");
+  await page.waitForTimeout(200);
+}
+
+/** 1-based line and column of the first occurrence of `needle` in the game file. */
+const gameText = readFileSync(join(workspace, GAME), "utf8");
+function where(needle, offsetInNeedle = 0) {
+  const i = gameText.indexOf(needle);
+  if (i < 0) throw new Error(`${needle} is not in the game`);
+  const before = gameText.slice(0, i + offsetInNeedle);
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+
+await step("workbench-loads", async () => {
+  await page.goto(url);
+  await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ state: "visible", timeout: 60_000 });
+});
+
+await step("game-opens-as-gdl-with-colors", async () => {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(GAME);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: GAME }).first().waitFor();
+  await input.press("Enter");
+  await until("the game in an editor", async () => (await editorText(GAME)).includes("(role xplayer)"));
+  await until("the language mode GDL in the status bar", async () =>
+    (await page.locator('[id="status.editor.mode"]').textContent())?.trim() === "GDL");
+  // The grammar colours the rule line: the paren, "<=", "legal", variables and relation names
+  // each get a token class, so the line has several distinct ones.
+  const colors = await until("a coloured rule line", async () => {
+    const c = await page.evaluate(() => {
+      const line = [...document.querySelectorAll(".view-line")].find((l) => l.textContent.replace(/\u00a0/g, " ").includes("(<= (legal ?w"));
+      return line ? [...line.querySelectorAll("span > span")].map((s) => `${s.textContent.replace(/\u00a0/g, " ")}=${s.className}=${getComputedStyle(s).color}`) : [];
+    });
+    // Bracket pair colours come from the editor, not the grammar: count the other tokens only.
+    const grammar = c.filter((x) => !x.includes("bracket-highlighting"));
+    return new Set(grammar.map((x) => x.split("=")[2])).size >= 3 ? c : { ok: false, spans: c };
+  });
+  console.log(`# rule line tokens: ${colors.join(" | ")}`);
+});
+
+await step("server-not-found-message", async () => {
+  const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "GDL language server was not found" });
+  await toast.first().waitFor({ state: "visible", timeout: 60_000 });
+  const text = await toast.first().textContent();
+  if (!text.includes("gdl.server.path")) throw new Error(`the message does not say how to fix it: ${text}`);
+  if (!(await toast.first().locator("a, .monaco-button", { hasText: "Open Settings" }).count())) {
+    throw new Error("the message has no Open Settings button");
+  }
+});
+
+await step("shipped-server-reports-the-error", async () => {
+  // Clearing the setting restarts the extension's client with the server inside the .vsix.
+  writeFileSync(join(workspace, ".vscode", "settings.json"), "{}\n");
+  await command("Notifications: Clear All Notifications");
+  const bad = where("(<= (threat ?p ?w)");
+  await page.keyboard.press("Control+Shift+M");
+  const rows = page.locator(".markers-panel .monaco-list-row");
+  const texts = await until("a Problems entry on the deliberate error", async () => {
+    const t = await rows.allTextContents();
+    return t.some((x) => x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`)) ? t : { ok: false, t };
+  }, 60_000);
+  console.log(`# Problems: ${texts.join(" | ")}`);
+  const row = rows.filter({ hasText: `Ln ${bad.line}` }).first();
+  if ((await row.locator(".codicon-error").count()) === 0) throw new Error(`the entry is not an error: ${await row.textContent()}`);
+  await shot("problems");
+  // Opening the entry reveals the line; its squiggle is drawn.
+  await row.dblclick();
+  await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+});
+
+await step("hover-shows-the-relation-summary", async () => {
+  const p = where("(line ?x) (row", 2);
+  await goTo(p.line, p.column);
+  await page.keyboard.press("Control+K");
+  await page.keyboard.press("Control+I");
+  const hover = page.locator(".monaco-hover-content").first();
+  await hover.waitFor({ state: "visible" });
+  const text = await until("the hover text", async () => {
+    const t = await hover.textContent();
+    return t.includes("line/1") ? t : { ok: false, t };
+  });
+  if (!/Three marks of one player/.test(text)) throw new Error(`the hover lacks the relation's comment: ${text}`);
+});
+
+await step("code-lens-runs-its-query", async () => {
+  await page.keyboard.press("Escape");
+  const lenses = page.locator(".monaco-editor .codelens-decoration a");
+  await lenses.first().waitFor({ state: "visible", timeout: 30_000 });
+  const titles = await lenses.allTextContents();
+  const i = Math.max(0, titles.findIndex((t) => /legal/i.test(t)));
+  await lenses.nth(i).click();
+  const text = await until("answers in the results view", async () => {
+    const t = await editorText(RESULTS);
+    return /; ===== Query .*: \d+ answers? in/.test(t) ? t : { ok: false, t };
+  });
+  if (!/^\(\S/m.test(text.split("; ===== Query")[1] ?? "")) throw new Error(`no answers under the query: ${text}`);
+  console.log(`# lens "${titles[i]}" gave:\n# ${text.split("\n").slice(0, 8).join("\n# ")}`);
+});
+
+await step("run-query-at-cursor", async () => {
+  const p = where("(<= (legal ?w", 1);
+  await goTo(p.line, p.column);
+  await command("GDL: Run Query at Cursor");
+  await until("the legal moves as answers", async () => {
+    const t = await editorText(RESULTS);
+    return /; ===== Query \(legal \?w \(mark \?x \?y\)\): 9 answers/.test(t) && t.includes("(legal xplayer (mark 2 2))") ? t : { ok: false, t };
+  });
+});
+
+await step("show-current-state", async () => {
+  await goTo(1, 1);
+  await command("GDL: Show Current State");
+  await until("the initial state", async () => {
+    const t = await editorText(RESULTS);
+    return /State at step 0 \(not terminal\)/.test(t) && t.includes("(true (cell 2 2 b))") ? t : { ok: false, t };
+  });
+});
+
+await step("play-joint-move-changes-the-state", async () => {
+  await goTo(1, 1);
+  await command("GDL: Play Joint Move");
+  const input = page.locator(".quick-input-widget input");
+  await page.locator(".quick-input-widget", { hasText: "Move for xplayer" }).waitFor({ state: "visible" });
+  await input.fill("(mark 2 2)");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "(mark 2 2)" }).first().waitFor();
+  await shot("play-joint-move-pick");
+  await input.press("Enter");
+  await until("the state after xplayer marks 2 2", async () => {
+    const t = await editorText(RESULTS);
+    return /State at step 1 /.test(t) && t.includes("(true (cell 2 2 x))") && !t.includes("(true (cell 2 2 b))") ? t : { ok: false, t };
+  });
+});
+
+await step("play-random-move", async () => {
+  await command("GDL: Play Random Move");
+  await until("step 2", async () => /State at step 2 /.test(await editorText(RESULTS)));
+});
+
+await step("reset-to-initial-state", async () => {
+  await command("GDL: Reset to Initial State");
+  await until("step 0 again", async () => {
+    const t = await editorText(RESULTS);
+    return /State at step 0 /.test(t) && t.includes("(true (cell 2 2 b))") ? t : { ok: false, t };
+  });
+});
+
+await finish();
