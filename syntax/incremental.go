@@ -66,7 +66,7 @@ func (f *File) Edit(start, end int, text string) *File {
 		return b < len(f.items) && f.items[b].start == old
 	}
 
-	p := newParser(src, from)
+	p := newParser(src, from, 64)
 	p.copyIt = true
 	nf := &File{src: src}
 	items := make([]item, 0, len(f.items)+4)

@@ -9,7 +9,7 @@ import (
 // Parse parses src into a lossless tree. It never fails: broken text yields a tree plus errors
 // with exact ranges, and every complete form still gets its tree.
 func Parse(src string) (*File, []Error) {
-	p := newParser(src, 0)
+	p := newParser(src, 0, len(src)/4)
 	f := &File{src: src}
 	f.items = p.parseItems(nil, func(int) bool { return false })
 	f.reparsed = Span{0, len(src)}
@@ -38,11 +38,9 @@ type parser struct {
 	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
 }
 
-func newParser(src string, base int) *parser {
-	est := (len(src) - base) / 4
-	if est > 1<<16 {
-		est = 1 << 16
-	}
+// newParser returns a parser that starts scanning at base, with room for about est tokens.
+func newParser(src string, base, est int) *parser {
+	est = min(max(est, 16), 1<<16)
 	return &parser{src: src, base: base, pos: base, toks: make([]tok, 0, est), match: make([]int32, 0, est)}
 }
 

@@ -1,0 +1,200 @@
+package syntax
+
+import (
+	goparser "go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// corpusGames returns the texts of the corpus games and their total size.
+func corpusGames(tb testing.TB) ([]string, int) {
+	var texts []string
+	total := 0
+	for _, cf := range corpusKind(tb, "game") {
+		texts = append(texts, cf.src)
+		total += len(cf.src)
+	}
+	return texts, total
+}
+
+// BenchmarkParseCorpus measures full-parse throughput over every game of the shared corpus.
+func BenchmarkParseCorpus(b *testing.B) {
+	texts, total := corpusGames(b)
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, src := range texts {
+			Parse(src)
+		}
+	}
+}
+
+// BenchmarkGoParser parses about as many bytes of Go standard library source with go/parser (with
+// comments), as the yardstick for BenchmarkParseCorpus.
+func BenchmarkGoParser(b *testing.B) {
+	_, want := corpusGames(b)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("SKIP: cannot locate GOROOT with `go env GOROOT`: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	type goFile struct {
+		name string
+		src  []byte
+	}
+	var files []goFile
+	total := 0
+	// A fixed, ordered selection: the packages under go/, then net/, then the rest of src.
+	for _, dir := range []string{"go", "net", "."} {
+		filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || total >= want {
+				return filepath.SkipDir
+			}
+			if d.IsDir() {
+				if d.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			for _, f := range files {
+				if f.name == path {
+					return nil
+				}
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil
+			}
+			if _, err := goparser.ParseFile(token.NewFileSet(), path, data, goparser.ParseComments); err != nil {
+				return nil // build-tagged or deliberately broken files
+			}
+			files = append(files, goFile{path, data})
+			total += len(data)
+			return nil
+		})
+	}
+	if total < want/2 {
+		b.Skipf("SKIP: found only %d bytes of Go source under %s", total, root)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		fset := token.NewFileSet()
+		for _, f := range files {
+			goparser.ParseFile(fset, f.name, f.src, goparser.ParseComments)
+		}
+	}
+}
+
+var reservedWords = map[string]bool{
+	"role": true, "init": true, "true": true, "does": true, "next": true, "legal": true,
+	"goal": true, "terminal": true, "distinct": true, "base": true, "input": true, "<=": true,
+	"not": true, "or": true, "sees": true, "random": true,
+}
+
+// renamed returns src with every non-reserved, non-numeric symbol suffixed with _N, so that
+// concatenated games do not share relations.
+func renamed(src string, n int) string {
+	f, _ := Parse(src)
+	var b strings.Builder
+	b.Grow(len(src) + len(src)/4)
+	suffix := "_" + strconv.Itoa(n)
+	var walk func(text string, nd *Node)
+	walk = func(text string, nd *Node) {
+		if nd.Kind == List {
+			for i := range nd.Kids {
+				walk(text, &nd.Kids[i])
+			}
+			return
+		}
+		s := text[nd.Start:nd.End]
+		b.WriteString(s)
+		if nd.Kind == Word && !reservedWords[Fold(s)] {
+			if _, err := strconv.Atoi(s); err != nil {
+				b.WriteString(suffix)
+			}
+		}
+	}
+	for _, it := range f.items {
+		walk(it.text, &it.node)
+	}
+	return b.String()
+}
+
+// bigFile concatenates renamed corpus games until the text is at least size bytes. Only games
+// without syntax errors are used, so the result is a valid file.
+func bigFile(tb testing.TB, size int) string {
+	texts, _ := corpusGames(tb)
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		src := texts[i%len(texts)]
+		b.WriteString(renamed(src, i))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// middleForm returns the form of f that contains the middle of the text, and a word inside it.
+func middleForm(tb testing.TB, f *File) (Form, Cursor) {
+	mid := len(f.Source()) / 2
+	for _, fm := range f.Forms() {
+		sp := fm.Span()
+		if sp.End < mid || fm.Kind() != List {
+			continue
+		}
+		var word Cursor
+		var find func(c Cursor)
+		find = func(c Cursor) {
+			for _, e := range c.Elements() {
+				if word.Valid() {
+					return
+				}
+				if e.Kind() == Word && e.Text() != "<=" {
+					word = e
+				} else if e.Kind() == List {
+					find(e)
+				}
+			}
+		}
+		find(fm.Cursor)
+		if word.Valid() {
+			return fm, word
+		}
+	}
+	tb.Fatal("no form with a word after the middle of the file")
+	return Form{}, Cursor{}
+}
+
+// BenchmarkEdit400KB measures an edit inside one form of a 400 KB file: typing one character into
+// a relation name, then deleting it again (two edits per iteration).
+func BenchmarkEdit400KB(b *testing.B) {
+	src := bigFile(b, 400<<10)
+	f, errs := Parse(src)
+	if len(errs) > 0 {
+		b.Fatalf("the generated file has syntax errors: %v", errs[0])
+	}
+	_, word := middleForm(b, f)
+	at := word.Span().End
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g := f.Edit(at, at, "x")
+		f = g.Edit(at, at+1, "")
+	}
+	b.StopTimer()
+	if f.Source() != src {
+		b.Fatal("typing and deleting a character did not restore the text")
+	}
+}

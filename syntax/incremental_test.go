@@ -1,0 +1,242 @@
+package syntax
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var editSeed = flag.Int64("editseed", 1, "seed of the random edits of TestIncrementalDifferential")
+
+// sameFile reports how two files differ, or "" when they have the same items, trees and errors.
+// It compares structure directly: Dump is too slow for the inner loop of the differential test.
+func sameFile(got, want *File) string {
+	if got.src != want.src {
+		return "sources differ"
+	}
+	if len(got.items) != len(want.items) {
+		return fmt.Sprintf("%d items, want %d", len(got.items), len(want.items))
+	}
+	for i := range got.items {
+		g, w := got.items[i], want.items[i]
+		if g.start != w.start || g.text != w.text || g.unclosed != w.unclosed {
+			return fmt.Sprintf("item %d: start %d unclosed %v %q, want start %d unclosed %v %q",
+				i, g.start, g.unclosed, clip(g.text), w.start, w.unclosed, clip(w.text))
+		}
+		if !sameNode(&g.node, &w.node) {
+			return fmt.Sprintf("item %d at %d: trees differ", i, g.start)
+		}
+		if !reflect.DeepEqual(g.errs, w.errs) {
+			return fmt.Sprintf("item %d at %d: errors %v, want %v", i, g.start, g.errs, w.errs)
+		}
+	}
+	if len(got.errs) != len(want.errs) || (len(got.errs) > 0 && !reflect.DeepEqual(got.errs, want.errs)) {
+		return fmt.Sprintf("file errors %v, want %v", got.errs, want.errs)
+	}
+	return ""
+}
+
+func sameNode(a, b *Node) bool {
+	if a.Kind != b.Kind || a.Unclosed != b.Unclosed || a.Start != b.Start || a.End != b.End || len(a.Kids) != len(b.Kids) {
+		return false
+	}
+	for i := range a.Kids {
+		if !sameNode(&a.Kids[i], &b.Kids[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}
+
+// randomEdit picks an edit of src: insertions and deletions of text, parentheses (also at the
+// start of a line), splits of a form in two, joins of two forms, comment starts, line breaks of
+// every flavour and a byte-order mark.
+func randomEdit(rng *rand.Rand, src string) (start, end int, text string) {
+	n := len(src)
+	at := rng.Intn(n + 1)
+	snippets := []string{
+		"(", ")", "\n(", "(\n", ")\n(", ")\n\n(", " ", "\n", "\r", "\r\n", ";", "; note\n", ";(",
+		"(role x)", "(<= (p ?x) (q ?x))", "?x", "?", "a", "<=", "(<=)", "()", "((a))", "\t",
+		"\uFEFF", "\xff", "\x01", "é", "😀", "(f (g", "))", "\n;doc\n(d)",
+	}
+	switch r := rng.Intn(10); {
+	case r < 3: // insert a snippet
+		return at, at, snippets[rng.Intn(len(snippets))]
+	case r < 5: // delete a short range
+		return at, min(n, at+1+rng.Intn(12)), ""
+	case r < 6: // replace a short range
+		return at, min(n, at+rng.Intn(8)), snippets[rng.Intn(len(snippets))]
+	case r < 7: // split a form: close it and open a new one at the start of a line
+		return at, at, ")\n("
+	case r < 8: // join two forms: delete from a ')' through the next '('
+		if c := strings.IndexByte(src[at:], ')'); c >= 0 {
+			c += at
+			if o := strings.IndexByte(src[c:], '('); o >= 0 {
+				return c, c + o + 1, ""
+			}
+		}
+		return at, at, " "
+	case r < 9: // delete a whole line, or a line break
+		ls := strings.LastIndexAny(src[:at], "\r\n") + 1
+		le := strings.IndexAny(src[at:], "\r\n")
+		if le < 0 {
+			return ls, n, ""
+		}
+		if rng.Intn(2) == 0 {
+			return at + le, at + le + 1, ""
+		}
+		return ls, at + le + 1, ""
+	default: // delete a large range, or paste a piece of the text elsewhere
+		e := min(n, at+rng.Intn(400))
+		if rng.Intn(2) == 0 {
+			return at, e, ""
+		}
+		p := rng.Intn(n + 1)
+		return p, p, src[at:e]
+	}
+}
+
+// TestIncrementalDifferential applies thousands of random edits to corpus games and to this
+// package's test inputs, each to the result of the previous edit, and checks every result of
+// File.Edit against a fresh Parse of the same text.
+func TestIncrementalDifferential(t *testing.T) {
+	var inputs []corpusFile
+	if _, err := os.Stat(filepath.Join(corpusDir, "MANIFEST.tsv")); err == nil {
+		for i, cf := range loadCorpus(t) {
+			// Every 12th file, the cut-off files (unclosed forms) and the small broken ones.
+			if i%12 == 0 || cf.kind == "other" && (len(cf.src) > 10000 || len(cf.src) < 200) {
+				inputs = append(inputs, cf)
+			}
+		}
+	} else {
+		t.Logf("the shared game corpus is absent (%v): editing only testdata/syntax", err)
+	}
+	local, _ := filepath.Glob("../testdata/syntax/*.kif")
+	for _, path := range local {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, corpusFile{path: path, src: string(data)})
+	}
+	edits := 80
+	if testing.Short() {
+		edits = 10
+	}
+	rng := rand.New(rand.NewSource(*editSeed))
+	total := 0
+	for _, in := range inputs {
+		f, _ := Parse(in.src)
+		for i := 0; i < edits; i++ {
+			src := f.Source()
+			if len(src) > 4*len(in.src)+1000 || rng.Intn(30) == 0 {
+				f, _ = Parse(in.src) // start over before the text drifts too far
+				src = in.src
+			}
+			s, e, text := randomEdit(rng, src)
+			got := f.Edit(s, e, text)
+			newSrc := src[:s] + text + src[e:]
+			want, _ := Parse(newSrc)
+			total++
+			if diff := sameFile(got, want); diff != "" {
+				t.Fatalf("%s: edit %d (seed %d): replacing %d..%d %q with %q: Edit differs from Parse: %s\n"+
+					"reparsed %v\nbefore:\n%s\nafter Edit:\n%s\nafter Parse:\n%s",
+					in.path, i, *editSeed, s, e, src[s:e], text, diff, got.reparsed,
+					clipLines(src, s), clipLines(got.Dump(), -1), clipLines(want.Dump(), -1))
+			}
+			if sp, _ := got.Reparsed(); sp.Start < 0 || sp.End > len(newSrc) || sp.Start > s || sp.End < s+len(text) {
+				t.Fatalf("%s: edit %d..%d %q: reparsed region %v does not cover the edit", in.path, s, e, text, sp)
+			}
+			f = got
+		}
+	}
+	t.Logf("%d random edits on %d inputs agree with a fresh parse", total, len(inputs))
+	if total < 1000 && !testing.Short() {
+		t.Errorf("only %d edits were checked; the corpus or testdata is missing files", total)
+	}
+}
+
+func clipLines(s string, around int) string {
+	if len(s) <= 3000 {
+		return s
+	}
+	if around < 0 {
+		return s[:3000] + "\n..."
+	}
+	lo := max(0, around-1500)
+	return "..." + s[lo:min(len(s), lo+3000)] + "..."
+}
+
+// TestEditReuse checks that an edit inside one form of a large valid file reparses about that
+// form and reuses every other item.
+func TestEditReuse(t *testing.T) {
+	src := bigFile(t, 400<<10)
+	f, errs := Parse(src)
+	if len(errs) > 0 {
+		t.Fatalf("the generated file has syntax errors, first: %v", errs[0])
+	}
+	fm, word := middleForm(t, f)
+	for _, tc := range []struct {
+		name       string
+		start, end int
+		text       string
+	}{
+		{"type a character", word.Span().End, word.Span().End, "x"},
+		{"delete a character", word.Span().Start, word.Span().Start + 1, ""},
+		{"insert a subterm", word.Span().End, word.Span().End, " (f ?y)"},
+		{"insert a comment line", word.Span().End, word.Span().End, " ; comment\n"},
+	} {
+		g := f.Edit(tc.start, tc.end, tc.text)
+		sp, reused := g.Reparsed()
+		form := fm.Span()
+		if sp.Start < form.Start || sp.End > form.End+len(tc.text)+1 {
+			t.Errorf("%s: reparsed %v (%d bytes) for an edit in the form at %v (%d bytes)",
+				tc.name, sp, sp.Len(), form, form.Len())
+		}
+		if reused < len(g.items)-1 {
+			t.Errorf("%s: reused %d of %d items, want all but the edited form", tc.name, reused, len(g.items))
+		}
+		want, _ := Parse(g.Source())
+		if diff := sameFile(g, want); diff != "" {
+			t.Errorf("%s: Edit differs from Parse: %s", tc.name, diff)
+		}
+	}
+}
+
+// TestEditOutOfRange checks that Edit clamps offsets outside the text instead of failing.
+func TestEditOutOfRange(t *testing.T) {
+	src := "(a b)\n(c d)\n"
+	f, _ := Parse(src)
+	for _, tc := range []struct {
+		start, end int
+		text, want string
+	}{
+		{-5, 1, "", "a b)\n(c d)\n"},
+		{100, 200, "(e)", src + "(e)"},
+		{8, 3, "x", "(a xb)\n(c d)\n"}, // start after end: the start moves to the end
+		{0, 0, "", src},
+		{len(src), len(src), "", src},
+	} {
+		g := f.Edit(tc.start, tc.end, tc.text)
+		if g.Source() != tc.want {
+			t.Errorf("Edit(%d, %d, %q) = %q, want %q", tc.start, tc.end, tc.text, g.Source(), tc.want)
+			continue
+		}
+		want, _ := Parse(tc.want)
+		if diff := sameFile(g, want); diff != "" {
+			t.Errorf("Edit(%d, %d, %q): differs from Parse: %s", tc.start, tc.end, tc.text, diff)
+		}
+	}
+}
