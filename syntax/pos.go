@@ -107,6 +107,9 @@ func (li *LineIndex) Position(off int, enc Encoding) Position {
 	if end := li.lineEnd(line); off > end {
 		off = end // inside a CRLF pair: the position of the line break
 	}
+	if !li.ascii {
+		off = charStart(li.src, start, off)
+	}
 	if li.ascii || enc == UTF8 {
 		return Position{line, off - start}
 	}
@@ -130,11 +133,10 @@ func (li *LineIndex) Offset(p Position, enc Encoding) int {
 		if start+p.Column > end {
 			return end
 		}
-		off := start + p.Column
-		for off > start && off < end && !utf8.RuneStart(li.src[off]) {
-			off-- // never split a character
+		if li.ascii {
+			return start + p.Column
 		}
-		return off
+		return charStart(li.src, start, start+p.Column) // never split a character
 	}
 	col := 0
 	for i, r := range li.src[start:end] {
@@ -147,6 +149,24 @@ func (li *LineIndex) Offset(p Position, enc Encoding) int {
 		}
 	}
 	return end
+}
+
+// charStart returns the start of the character that contains offset off, or off itself when it
+// falls between two characters. Characters are what utf8.DecodeRuneInString decodes: a valid
+// sequence, or a single byte of invalid UTF-8. The search does not go back past lineStart.
+func charStart(src string, lineStart, off int) int {
+	if off >= len(src) {
+		return off
+	}
+	for s := off - 1; s >= lineStart && s > off-utf8.UTFMax; s-- {
+		if utf8.RuneStart(src[s]) {
+			if _, n := utf8.DecodeRuneInString(src[s:]); s+n > off {
+				return s
+			}
+			return off
+		}
+	}
+	return off
 }
 
 func units(s string, enc Encoding) int {
