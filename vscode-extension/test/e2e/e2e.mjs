@@ -40,7 +40,8 @@ async function step(name, fn) {
   } catch (e) {
     failed++;
     await shot(`${name}-FAILED`);
-    console.log(`not ok ${n} - ${name}\n# ${String(e && e.stack ? e.stack : e).split("\n").join("\n# ")}`);
+    const lines = String(e && e.stack ? e.stack : e).split("\n").filter((l) => !/^\s+at |\[2m/.test(l));
+    console.log(`not ok ${n} - ${name}\n# ${lines.join("\n# ")}`);
     await page.keyboard.press("Escape").catch(() => {});
   }
 }
@@ -97,8 +98,12 @@ async function editorText(tabLabel) {
 /** Focuses the game's editor and puts the cursor at line:column (1-based). */
 async function goTo(line, column) {
   await page.keyboard.press("Escape");
-  await page.locator(".editor-group-container", { has: page.locator(`.tab.active[aria-label*="${GAME}"]`) })
-    .locator(".view-lines").first().click({ position: { x: 5, y: 5 } });
+  // The game is in the first editor group (views open beside it).
+  await page.keyboard.press("Control+1");
+  await until("the game's editor focused", async () => page.evaluate((game) => {
+    const group = document.activeElement?.closest(".editor-group-container");
+    return !!group?.querySelector(`.tab.active[aria-label*="${game}"]`);
+  }, GAME), 5_000);
   await page.keyboard.press("Control+G");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible" });

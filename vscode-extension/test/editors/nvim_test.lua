@@ -1,0 +1,120 @@
+-- Headless Neovim 0.7 test of the GDL setup in docs/editors.md; run by nvim_test.sh.
+local passed, failed = 0, 0
+local function out(s) io.stdout:write(s .. "\n") end
+local function check(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    out("ok - " .. name)
+  else
+    failed = failed + 1
+    out("not ok - " .. name .. (detail and (": " .. detail) or ""))
+  end
+end
+local function finish()
+  out(string.format("nvim: %d passed, %d failed", passed, failed))
+  vim.cmd(failed == 0 and "qall!" or "cquit 1")
+end
+
+vim.g.gdl_server = os.getenv("GDL_BIN")
+local ok, err = pcall(vim.cmd, "luafile " .. os.getenv("GDL_SETUP"))
+check("the documented setup loads", ok, err)
+if not ok then return finish() end
+
+local project = os.getenv("GDL_PROJECT")
+
+-- Filetype detection by content: the SUO-KIF file stays out, the game is GDL.
+vim.cmd("edit " .. project .. "/ontology.kif")
+check("a SUO-KIF .kif file is not gdl", vim.bo.filetype ~= "gdl", "filetype " .. vim.bo.filetype)
+vim.cmd("edit " .. project .. "/tictactoe.kif")
+local buf = vim.api.nvim_get_current_buf()
+check("the game is detected as gdl", vim.bo.filetype == "gdl", "filetype " .. vim.bo.filetype)
+
+local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local function find(needle)
+  for i, l in ipairs(lines) do
+    local c = l:find(needle, 1, true)
+    if c then return i - 1, c - 1 end
+  end
+  error("not in the game: " .. needle)
+end
+
+local attached = vim.wait(10000, function() return #vim.lsp.buf_get_clients(buf) > 0 end, 20)
+check("the gdl server attaches", attached)
+if not attached then return finish() end
+local client = vim.lsp.buf_get_clients(buf)[next(vim.lsp.buf_get_clients(buf))]
+vim.wait(10000, function() return client.initialized end, 20)
+
+-- The deliberate error: ?w in (threat ?p ?w) is never bound.
+local bad = find("(<= (threat ?p ?w)")
+local got = vim.wait(15000, function()
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if (d.lnum == bad or d.lnum == bad + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
+  end
+  return false
+end, 20)
+local all = {}
+for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
+check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. table.concat(all, " | "))
+
+local function position(needle, delta)
+  local l, c = find(needle)
+  return { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = l, character = c + (delta or 0) } }
+end
+local function request(method, params)
+  local res, e = vim.lsp.buf_request_sync(buf, method, params, 10000)
+  if not res then return nil, e end
+  for _, r in pairs(res) do
+    if r.error then return nil, r.error.message end
+    return r.result
+  end
+end
+
+-- Hover on the relation "line" in (<= (line ?x) (row ?m ?x)).
+local hover, herr = request("textDocument/hover", position("(<= (line ?x) (row", 5))
+local text = ""
+if hover and hover.contents then
+  text = type(hover.contents) == "string" and hover.contents or hover.contents.value or vim.inspect(hover.contents)
+end
+check("hover on a relation shows its summary", text:find("line/1", 1, true) and text:find("Three marks", 1, true), herr or text)
+
+-- Go to definition of "row" lands on the row rule.
+local def_line = find("(<= (row ?m ?x)")
+local defs, derr = request("textDocument/definition", position("(<= (line ?x) (row", 15))
+local hit = false
+if defs then
+  if defs.uri or defs.targetUri then defs = { defs } end
+  for _, d in ipairs(defs) do
+    local r = d.range or d.targetSelectionRange or d.targetRange
+    if r and (r.start.line == def_line) then hit = true end
+  end
+end
+check("go to definition of row lands on line " .. (def_line + 1), hit, derr or vim.inspect(defs))
+
+-- Code lenses: refresh, then run a gdl.runQuery lens and get answers.
+pcall(vim.lsp.codelens.refresh)
+local lens
+vim.wait(10000, function()
+  for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+    if l.command and l.command.command == "gdl.runQuery" then lens = l return true end
+  end
+  pcall(vim.lsp.codelens.refresh)
+  return false
+end, 200)
+check("code lenses carry gdl.runQuery", lens ~= nil, vim.inspect(vim.lsp.codelens.get(buf)))
+if lens then
+  local result, qerr = request("workspace/executeCommand", lens.command)
+  local answers = result and result.answers or {}
+  check("running the lens " .. lens.command.title .. " returns answers", #answers > 0 and not result.error,
+    qerr or vim.inspect(result))
+  -- And through the setup's handler, which shows them in a scratch buffer.
+  vim.lsp.commands["gdl.runQuery"](lens.command, { bufnr = buf, client_id = client.id })
+  local shown = vim.wait(10000, function()
+    local b = vim.fn.bufnr("gdl://query")
+    return b ~= -1 and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 1
+  end, 50)
+  local b = vim.fn.bufnr("gdl://query")
+  check("the setup shows the lens's answers in a window", shown,
+    b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") or "no gdl://query buffer")
+end
+
+finish()
