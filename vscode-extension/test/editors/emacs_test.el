@@ -1,0 +1,82 @@
+;;; emacs_test.el --- batch test of the GDL eglot setup in docs/editors.md  -*- lexical-binding: t -*-
+;; Run by emacs_test.sh.
+(require 'package)
+(package-initialize)
+(require 'cl-lib)
+
+(defvar gdl-test-passed 0)
+(defvar gdl-test-failed 0)
+
+(defun gdl-test-out (s) (princ (concat s "\n")))
+
+(defun gdl-test-check (name ok &optional detail)
+  (if ok
+      (progn (setq gdl-test-passed (1+ gdl-test-passed)) (gdl-test-out (concat "ok - " name)))
+    (setq gdl-test-failed (1+ gdl-test-failed))
+    (gdl-test-out (format "not ok - %s%s" name (if detail (format ": %s" detail) "")))))
+
+(defun gdl-test-finish ()
+  (gdl-test-out (format "emacs: %d passed, %d failed" gdl-test-passed gdl-test-failed))
+  (kill-emacs (if (zerop gdl-test-failed) 0 1)))
+
+(defun gdl-test-wait (seconds pred)
+  "Lets the server talk until PRED is non-nil or SECONDS pass; returns PRED's value."
+  (let ((end (+ (float-time) seconds)) (v nil))
+    (while (and (not (setq v (funcall pred))) (< (float-time) end))
+      (accept-process-output nil 0.1))
+    v))
+
+(defun gdl-test-line-of (needle)
+  (save-excursion (goto-char (point-min)) (search-forward needle) (line-number-at-pos (match-beginning 0))))
+
+(condition-case err
+    (progn
+      (setq gdl-server-command (list (getenv "GDL_BIN") "lsp"))
+      (load-file (getenv "GDL_SETUP"))
+      (gdl-test-check "the documented setup loads" t))
+  (error (gdl-test-check "the documented setup loads" nil (error-message-string err)) (gdl-test-finish)))
+
+(let ((project (getenv "GDL_PROJECT")))
+  (find-file (expand-file-name "ontology.kif" project))
+  (gdl-test-check "a SUO-KIF .kif file is not in gdl-mode" (not (eq major-mode 'gdl-mode)) major-mode)
+  (find-file (expand-file-name "tictactoe.kif" project)))
+(gdl-test-check "the game is in gdl-mode" (eq major-mode 'gdl-mode) major-mode)
+
+;; eglot-ensure waits for the command loop, which batch mode never runs: start eglot directly.
+(condition-case err
+    (apply #'eglot (eglot--guess-contact))
+  (error (gdl-test-check "eglot starts gdl lsp" nil (error-message-string err)) (gdl-test-finish)))
+(gdl-test-check "eglot starts gdl lsp" (gdl-test-wait 10 (lambda () (eglot-current-server))))
+(unless (eglot-current-server) (gdl-test-finish))
+
+;; The deliberate error: ?w in (threat ?p ?w) is never bound.
+(let* ((bad (gdl-test-line-of "(<= (threat ?p ?w)"))
+       (found (gdl-test-wait
+               15 (lambda ()
+                    (flymake-start)
+                    (cl-find-if (lambda (d)
+                                  (and (memq (line-number-at-pos (flymake-diagnostic-beg d)) (list bad (1+ bad)))
+                                       (eq (flymake-diagnostic-type d) 'eglot-error)))
+                                (flymake-diagnostics))))))
+  (gdl-test-check (format "Flymake shows an error on the deliberate mistake (line %d)" bad) found
+                  (mapcar (lambda (d) (format "%d:%s" (line-number-at-pos (flymake-diagnostic-beg d))
+                                              (flymake-diagnostic-text d)))
+                          (flymake-diagnostics))))
+
+;; Hover on the relation "line" in (<= (line ?x) (row ?m ?x)).
+(goto-char (point-min))
+(search-forward "(<= (line ?x) (row")
+(goto-char (+ (match-beginning 0) 6))
+(let* ((hover (condition-case err
+                  (jsonrpc-request (eglot--current-server-or-lose) :textDocument/hover
+                                   (eglot--TextDocumentPositionParams))
+                (error (format "error: %s" (error-message-string err)))))
+       (contents (and (listp hover) (plist-get hover :contents)))
+       (text (cond ((stringp contents) contents)
+                   ((listp contents) (or (plist-get contents :value) (format "%S" contents)))
+                   (t (format "%S" hover)))))
+  (gdl-test-check "hover on a relation shows its summary"
+                  (and (stringp text) (string-match-p "line/1" text) (string-match-p "Three marks" text))
+                  text))
+
+(gdl-test-finish)
