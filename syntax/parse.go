@@ -33,7 +33,9 @@ type parser struct {
 	stack  []int32
 	pos    int // scanning position
 	arena  []Node
-	stage  []Node // children of the lists being built, a stack
+	stage  []Node  // children of the lists being built, a stack
+	marks  []int32 // stage index of the '(' of every list being built
+	frames []checkFrame
 	errs   []Error
 	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
 }
@@ -77,7 +79,36 @@ func (p *parser) have(k int) bool {
 
 // parseItems parses top-level items from p.base until the end of the text or until stop says
 // that the item just parsed, ending at the given offset, is a good place to stop.
+//
+// The fast path builds each form straight from the scanner. Only when a form is still open at the
+// end of the text does it hand over to the token path, which keeps every token and matches
+// parentheses across forms so that the cut of each unclosed form is found without rescanning.
 func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
+	pos := p.base
+	for pos < len(p.src) {
+		kind, e := scan(p.src, pos)
+		var u *unit
+		end := e
+		if kind == LParen {
+			n, fe, ok := p.buildDirect(pos)
+			if !ok {
+				break // never closed: the token path decides where the form ends
+			}
+			end = fe
+			u = p.formUnit(pos, end, n)
+		} else {
+			u = p.leafItem(tok{int32(pos), int32(e), kind})
+		}
+		items = append(items, item{pos, u})
+		pos = end
+		if stop(end) {
+			return items
+		}
+	}
+	if pos >= len(p.src) {
+		return items
+	}
+	p.base, p.pos = pos, pos
 	for k := 0; p.have(k); {
 		t := p.toks[k]
 		start := int(t.start)
@@ -100,7 +131,7 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 					}
 				}
 			}
-			u = p.form(k, next, start, end)
+			u = p.formUnit(start, end, p.build(k, next, start))
 		} else {
 			next, end = k+1, int(t.end)
 			u = p.leafItem(t)
@@ -121,11 +152,25 @@ func (p *parser) text(start, end int) string {
 	return p.src[start:end]
 }
 
+// Units of the most common whitespace items, shared by every file: they are immutable and do not
+// refer to any source.
+var commonSpace = func() map[string]*unit {
+	m := map[string]*unit{}
+	for _, s := range []string{" ", "\n", "\n\n", "\n\n\n", "\r\n", "\r\n\r\n", "\r\n\r\n\r\n", "\r", "\r\r", "\n\t", "\t", "  "} {
+		m[s] = &unit{text: s, node: Node{Kind: Whitespace, End: int32(len(s))}}
+	}
+	return m
+}()
+
 func (p *parser) leafItem(t tok) *unit {
 	start, end := int(t.start), int(t.end)
+	if t.kind == Whitespace && end-start <= 6 {
+		if u := commonSpace[p.src[start:end]]; u != nil {
+			return u
+		}
+	}
 	u := &unit{text: p.text(start, end)}
 	u.node = Node{Kind: t.kind, Start: 0, End: int32(end - start)}
-	p.errs = p.errs[:0]
 	switch t.kind {
 	case RParen:
 		p.errorf(0, 1, CodeUnmatchedClose, &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}},
@@ -144,47 +189,87 @@ func (p *parser) leafItem(t tok) *unit {
 	return u
 }
 
-// form builds the item for the top-level list starting at token k and ending before token next.
-func (p *parser) form(k, next, start, end int) *unit {
+// formUnit makes the item of the top-level form n, which covers [start, end).
+func (p *parser) formUnit(start, end int, n Node) *unit {
 	u := &unit{text: p.text(start, end)}
-	n, _ := p.build(k, next, start)
 	n.End = int32(end - start) // an unclosed form also owns the trivia before the cut
 	u.node = n
 	u.unclosed = n.Unclosed
-	p.errs = p.errs[:0]
 	p.checkForm(u.text, &u.node)
 	u.errs = p.takeErrors()
 	return u
 }
 
-// build makes the List node for the '(' at token k, taking tokens up to limit (exclusive) when
-// its ')' does not come first. Offsets are made relative to base.
-func (p *parser) build(k, limit, base int) (Node, int) {
-	mark := len(p.stage)
-	open := p.toks[k]
-	p.stage = append(p.stage, Node{Kind: LParen, Start: open.start - int32(base), End: open.end - int32(base)})
-	closed := false
-	i := k + 1
-	for i < limit {
-		t := p.toks[i]
-		if t.kind == LParen {
-			var child Node
-			child, i = p.build(i, limit, base)
-			p.stage = append(p.stage, child)
-			continue
-		}
-		p.stage = append(p.stage, Node{Kind: t.kind, Start: t.start - int32(base), End: t.end - int32(base)})
-		i++
-		if t.kind == RParen {
-			closed = true
-			break
+// buildDirect builds the form whose '(' is at pos, scanning as it goes; offsets are relative to
+// pos. ok is false when the text ends before the form is closed.
+func (p *parser) buildDirect(pos int) (n Node, end int, ok bool) {
+	base := pos
+	p.marks = p.marks[:0]
+	stage0 := len(p.stage)
+	for pos < len(p.src) {
+		kind, e := scan(p.src, pos)
+		leaf := Node{Kind: kind, Start: int32(pos - base), End: int32(e - base)}
+		pos = e
+		switch kind {
+		case LParen:
+			p.marks = append(p.marks, int32(len(p.stage)))
+			p.stage = append(p.stage, leaf)
+		case RParen:
+			p.stage = append(p.stage, leaf)
+			list := p.closeList(int(p.marks[len(p.marks)-1]), false)
+			p.marks = p.marks[:len(p.marks)-1]
+			if len(p.marks) == 0 {
+				return list, pos, true
+			}
+			p.stage = append(p.stage, list)
+		default:
+			p.stage = append(p.stage, leaf)
 		}
 	}
+	p.stage = p.stage[:stage0]
+	return Node{}, 0, false
+}
+
+// closeList turns the staged children from mark on into a List node and unstages them.
+func (p *parser) closeList(mark int, unclosed bool) Node {
 	kids := p.alloc(len(p.stage) - mark)
 	copy(kids, p.stage[mark:])
 	p.stage = p.stage[:mark]
-	n := Node{Kind: List, Unclosed: !closed, Start: kids[0].Start, End: kids[len(kids)-1].End, Kids: kids}
-	return n, i
+	return Node{Kind: List, Unclosed: unclosed, Start: kids[0].Start, End: kids[len(kids)-1].End, Kids: kids}
+}
+
+// build makes the List node for the '(' at token k, taking tokens up to limit (exclusive) when
+// its ')' does not come first. Offsets are made relative to base. Lists still open at limit are
+// unclosed; each is the last child of the one around it.
+func (p *parser) build(k, limit, base int) Node {
+	p.marks = p.marks[:0]
+	for i := k; i < limit; i++ {
+		t := p.toks[i]
+		leaf := Node{Kind: t.kind, Start: t.start - int32(base), End: t.end - int32(base)}
+		switch t.kind {
+		case LParen:
+			p.marks = append(p.marks, int32(len(p.stage)))
+			p.stage = append(p.stage, leaf)
+		case RParen:
+			p.stage = append(p.stage, leaf)
+			list := p.closeList(int(p.marks[len(p.marks)-1]), false)
+			p.marks = p.marks[:len(p.marks)-1]
+			if len(p.marks) == 0 {
+				return list
+			}
+			p.stage = append(p.stage, list)
+		default:
+			p.stage = append(p.stage, leaf)
+		}
+	}
+	for {
+		list := p.closeList(int(p.marks[len(p.marks)-1]), true)
+		p.marks = p.marks[:len(p.marks)-1]
+		if len(p.marks) == 0 {
+			return list
+		}
+		p.stage = append(p.stage, list)
+	}
 }
 
 // alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
@@ -252,13 +337,20 @@ func (p *parser) checkForm(text string, n *Node) {
 }
 
 func (p *parser) checkRule(text string, n *Node) {
-	elems := n.Elements()
-	arrow := elems[0]
-	if len(elems) == 1 {
-		p.errorf(int(arrow.Start), int(arrow.End), CodeRuleWithoutHead, nil,
-			"rule without a head: '<=' must be followed by the head atom and the body literals")
-	}
-	for i, e := range elems[1:] {
+	var arrow *Node
+	elem := 0
+	for k := range n.Kids {
+		e := &n.Kids[k]
+		switch e.Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		i := elem - 1 // index among the elements after the arrow
+		elem++
+		if i < 0 {
+			arrow = e
+			continue
+		}
 		switch e.Kind {
 		case List:
 			p.checkList(text, e)
@@ -280,28 +372,51 @@ func (p *parser) checkRule(text string, n *Node) {
 			p.badChar(text, int(e.Start), int(e.End))
 		}
 	}
+	if elem == 1 {
+		p.errorf(int(arrow.Start), int(arrow.End), CodeRuleWithoutHead, nil,
+			"rule without a head: '<=' must be followed by the head atom and the body literals")
+	}
+}
+
+// checkFrame is a list being checked and how far: the next child and the next element index.
+type checkFrame struct {
+	n          *Node
+	kid, elems int
 }
 
 // checkList reports structural errors in a list that is not a rule and in everything inside it.
-func (p *parser) checkList(text string, n *Node) {
-	elems := n.Elements()
-	if len(elems) == 0 {
-		if !n.Unclosed {
-			p.errorf(int(n.Start), int(n.End), CodeEmptyList, nil, "empty list '()': expected a relation or function name after '('")
-		}
+// It walks the tree with an explicit stack, so deep nesting cannot exhaust the goroutine stack.
+func (p *parser) checkList(text string, root *Node) {
+	if p.emptyList(root) {
 		return
 	}
-	for i, e := range elems {
+	stack := append(p.frames[:0], checkFrame{n: root})
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.kid >= len(f.n.Kids) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		e := &f.n.Kids[f.kid]
+		f.kid++
+		switch e.Kind {
+		case Whitespace, Comment, LParen, RParen:
+			continue
+		}
+		i := f.elems
+		f.elems++
 		switch e.Kind {
 		case List:
 			if i == 0 {
 				p.errorf(int(e.Start), int(e.Start)+1, CodeListHead, nil,
 					"a list cannot start with another list: expected a relation or function name after '('")
-				if len(e.Elements()) == 0 {
+				if e.first() == nil {
 					continue
 				}
 			}
-			p.checkList(text, e)
+			if !p.emptyList(e) {
+				stack = append(stack, checkFrame{n: e})
+			}
 		case Variable:
 			name := text[e.Start:e.End]
 			if name == "?" {
@@ -318,6 +433,18 @@ func (p *parser) checkList(text string, n *Node) {
 			p.badChar(text, int(e.Start), int(e.End))
 		}
 	}
+	p.frames = stack[:0]
+}
+
+// emptyList reports whether list n has no elements, and reports '()' as an error.
+func (p *parser) emptyList(n *Node) bool {
+	if n.first() != nil {
+		return false
+	}
+	if !n.Unclosed {
+		p.errorf(int(n.Start), int(n.End), CodeEmptyList, nil, "empty list '()': expected a relation or function name after '('")
+	}
+	return true
 }
 
 func lastElement(n *Node) *Node {
@@ -333,15 +460,19 @@ func lastElement(n *Node) *Node {
 
 // lastMeaningfulEnd returns the end of the last non-trivia leaf of n: where missing ')' go.
 func lastMeaningfulEnd(n *Node) int {
-	for i := len(n.Kids) - 1; i >= 0; i-- {
-		k := &n.Kids[i]
-		if k.Kind.IsTrivia() {
-			continue
+outer:
+	for {
+		for i := len(n.Kids) - 1; i >= 0; i-- {
+			k := &n.Kids[i]
+			if k.Kind.IsTrivia() {
+				continue
+			}
+			if k.Kind == List {
+				n = k
+				continue outer
+			}
+			return int(k.End)
 		}
-		if k.Kind == List {
-			return lastMeaningfulEnd(k)
-		}
-		return int(k.End)
+		return int(n.End)
 	}
-	return int(n.End)
 }
