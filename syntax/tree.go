@@ -93,13 +93,27 @@ func (f *File) Print(b *strings.Builder) {
 	}
 }
 
+// printNode writes the leaves of n in order. It walks with an explicit stack, so that deep
+// nesting cannot exhaust the goroutine stack.
 func printNode(b *strings.Builder, text string, n *Node) {
-	if n.Kind != List {
-		b.WriteString(text[n.Start:n.End])
-		return
+	type frame struct {
+		n   *Node
+		kid int
 	}
-	for i := range n.Kids {
-		printNode(b, text, &n.Kids[i])
+	stack := []frame{{n, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.n.Kind != List {
+			b.WriteString(text[f.n.Start:f.n.End])
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if f.kid >= len(f.n.Kids) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		f.kid++
+		stack = append(stack, frame{&f.n.Kids[f.kid-1], 0})
 	}
 }
 
