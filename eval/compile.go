@@ -1,0 +1,551 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// layer says what a relation's facts depend on, and so how long they stay valid.
+type layer uint8
+
+const (
+	layerStatic layer = iota // neither true nor does: computed once per game
+	layerState               // true but not does: computed once per state
+	layerMove                // does: computed once per state and joint move
+)
+
+// Pattern node kinds. A pattern is a term with variables, numbered per rule.
+const (
+	pConst uint8 = iota // a ground constant (or a ground term)
+	pVar                // a variable (in build patterns; match patterns use pBind/pCheck)
+	pFunc               // a function term (or an atom) with argument patterns
+	pBind               // match: bind the variable to the term found here
+	pCheck              // match: the term here must equal the variable's value
+)
+
+type pnode struct {
+	kind uint8
+	t    Term   // pConst
+	v    int    // variable slot
+	fn   uint32 // pFunc
+	args []*pnode
+}
+
+// Literal kinds after disjunctions are expanded and negations pushed inward.
+const (
+	litPos      uint8 = iota // a positive atom: binds variables
+	litNeg                   // (not atom): all variables bound
+	litCheck                 // (not (not atom)): a test that binds nothing
+	litDistinct              // (distinct a b)
+	litEqual                 // (not (distinct a b))
+)
+
+type lit struct {
+	kind uint8
+	rel  *relation // atoms
+	atom *pnode    // atoms
+	a, b *pnode    // distinct / equal
+}
+
+// rule is one clause, or one disjunct of a clause with `or` in its body.
+type rule struct {
+	rel      *relation
+	head     *pnode
+	body     []lit
+	nvars    int
+	varNames []string
+	span     syntax.Span // the clause's form
+	clause   int
+}
+
+type relation struct {
+	name  string // display spelling
+	arity int
+	fn    uint32 // the functor of its atoms
+	rules []*rule
+	scc   int
+	layer layer
+
+	facts []Term
+	gen   uint64 // facts whose stamp equals gen belong to the relation
+	idxs  []*index
+	bySig map[string]*index
+
+	refused []analysis.Diagnostic // non-nil: the relation's meaning is undefined
+}
+
+func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }
+
+// component is a strongly connected component of the relation graph.
+type component struct {
+	rels      []*relation
+	rules     []*rule
+	recursive bool
+	layer     layer
+	deps      []int // components used directly
+	planned   bool
+	full      []*plan // one plan per rule, every atom over all facts
+	delta     []*plan // recursive components: one plan per rule and recursive body atom
+	done      uint64  // epoch in which the facts were computed (static: any non-zero)
+	needs     []int   // this and everything it depends on, dependencies first (lazily)
+}
+
+// compiler turns the analysed clauses into relations and rules.
+type compiler struct {
+	g     *Game
+	res   *analysis.Result
+	lines *syntax.LineIndex
+}
+
+// relation returns the relation for name/arity, creating it on first use.
+func (g *Game) relation(name string, arity int) *relation {
+	fn := g.st.functor(g.st.sym(name), arity)
+	if r, ok := g.relByFn[fn]; ok {
+		return r
+	}
+	r := &relation{name: g.st.syms[g.st.fns[fn].sym], arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
+	r.gen = g.newGen()
+	g.relByFn[fn] = r
+	g.rels = append(g.rels, r)
+	return r
+}
+
+// term converts a syntax term into a pattern, numbering variables in vars.
+func (c *compiler) term(t syntax.Term, vars map[string]int, names *[]string) (*pnode, error) {
+	switch t.Kind() {
+	case syntax.TermConstant:
+		return &pnode{kind: pConst, t: c.g.st.constant(t.Name().Name())}, nil
+	case syntax.TermVariable:
+		return varNode(t.Name().Key(), t.Name().Name(), vars, names), nil
+	case syntax.TermFunction:
+		args := t.Args()
+		if len(args) == 0 {
+			return &pnode{kind: pConst, t: c.g.st.constant(t.Name().Name())}, nil
+		}
+		fn := c.g.st.functor(c.g.st.sym(t.Name().Name()), len(args))
+		return c.compound(fn, args, vars, names)
+	}
+	return nil, fmt.Errorf("%q is not a term", t.Text())
+}
+
+func varNode(key, name string, vars map[string]int, names *[]string) *pnode {
+	v, ok := vars[key]
+	if !ok {
+		v = len(vars)
+		vars[key] = v
+		*names = append(*names, name)
+	}
+	return &pnode{kind: pVar, v: v}
+}
+
+// compound builds fn(args...), folding it into a constant when it is ground.
+func (c *compiler) compound(fn uint32, args []syntax.Term, vars map[string]int, names *[]string) (*pnode, error) {
+	n := &pnode{kind: pFunc, fn: fn, args: make([]*pnode, len(args))}
+	ground := true
+	for i, a := range args {
+		p, err := c.term(a, vars, names)
+		if err != nil {
+			return nil, err
+		}
+		n.args[i] = p
+		ground = ground && p.kind == pConst
+	}
+	if ground {
+		ids := make([]Term, len(args))
+		for i, p := range n.args {
+			ids[i] = p.t
+		}
+		return &pnode{kind: pConst, t: c.g.st.intern(fn, ids)}, nil
+	}
+	return n, nil
+}
+
+// atom converts an atom into its relation and pattern.
+func (c *compiler) atom(a syntax.Atom, vars map[string]int, names *[]string) (*relation, *pnode, error) {
+	if !a.Valid() {
+		return nil, nil, fmt.Errorf("%q is not an atom", a.Text())
+	}
+	rel := c.g.relation(a.Name().Name(), a.Arity())
+	if a.Arity() == 0 {
+		return rel, &pnode{kind: pConst, t: c.g.st.intern(rel.fn, nil)}, nil
+	}
+	p, err := c.compound(rel.fn, a.Args(), vars, names)
+	return rel, p, err
+}
+
+// maxDisjuncts bounds the expansion of `or` into separate rules.
+const maxDisjuncts = 4096
+
+// expand turns a body literal into a disjunction of conjunctions of simple literals.
+func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
+	switch l.Kind() {
+	case syntax.LitAtom:
+		rel, p, err := c.atom(l.Atom(), vars, names)
+		if err != nil {
+			return nil, err
+		}
+		return [][]lit{{{kind: litPos, rel: rel, atom: p}}}, nil
+	case syntax.LitDistinct:
+		a, b, err := c.pair(l, vars, names)
+		if err != nil {
+			return nil, err
+		}
+		return [][]lit{{{kind: litDistinct, a: a, b: b}}}, nil
+	case syntax.LitOr:
+		var out [][]lit
+		for _, op := range l.Operands() {
+			alts, err := c.expand(op, vars, names)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, alts...)
+			if len(out) > maxDisjuncts {
+				return nil, fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
+			}
+		}
+		return out, nil
+	case syntax.LitNot:
+		ops := l.Operands()
+		if len(ops) != 1 {
+			return nil, fmt.Errorf("`not` takes one literal, not %d", len(ops))
+		}
+		return c.negate(ops[0], vars, names)
+	}
+	return nil, fmt.Errorf("%q is not a literal", l.Text())
+}
+
+// negate returns the disjunctive normal form of (not l).
+func (c *compiler) negate(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
+	switch l.Kind() {
+	case syntax.LitAtom:
+		rel, p, err := c.atom(l.Atom(), vars, names)
+		if err != nil {
+			return nil, err
+		}
+		return [][]lit{{{kind: litNeg, rel: rel, atom: p}}}, nil
+	case syntax.LitDistinct:
+		a, b, err := c.pair(l, vars, names)
+		if err != nil {
+			return nil, err
+		}
+		return [][]lit{{{kind: litEqual, a: a, b: b}}}, nil
+	case syntax.LitOr: // not (a or b) = not a and not b
+		out := [][]lit{nil}
+		for _, op := range l.Operands() {
+			alts, err := c.negate(op, vars, names)
+			if err != nil {
+				return nil, err
+			}
+			if out, err = product(out, alts); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case syntax.LitNot:
+		ops := l.Operands()
+		if len(ops) != 1 {
+			return nil, fmt.Errorf("`not` takes one literal, not %d", len(ops))
+		}
+		alts, err := c.expand(ops[0], vars, names)
+		if err != nil {
+			return nil, err
+		}
+		// A doubly negated literal is a test: it binds nothing.
+		for _, conj := range alts {
+			for i := range conj {
+				if conj[i].kind == litPos {
+					conj[i].kind = litCheck
+				}
+			}
+		}
+		return alts, nil
+	}
+	return nil, fmt.Errorf("%q is not a literal", l.Text())
+}
+
+func (c *compiler) pair(l syntax.Literal, vars map[string]int, names *[]string) (*pnode, *pnode, error) {
+	ts := l.Terms()
+	if len(ts) != 2 {
+		return nil, nil, fmt.Errorf("`distinct` takes two terms, not %d", len(ts))
+	}
+	a, err := c.term(ts[0], vars, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := c.term(ts[1], vars, names)
+	return a, b, err
+}
+
+func product(a, b [][]lit) ([][]lit, error) {
+	if len(a)*len(b) > maxDisjuncts {
+		return nil, fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
+	}
+	out := make([][]lit, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			conj := make([]lit, 0, len(x)+len(y))
+			conj = append(append(conj, x...), y...)
+			out = append(out, conj)
+		}
+	}
+	return out, nil
+}
+
+// body expands a whole rule body.
+func (c *compiler) body(ls []syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
+	out := [][]lit{nil}
+	for _, l := range ls {
+		alts, err := c.expand(l, vars, names)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = product(out, alts); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// edb relations are given by the state and the joint move; rules may not define them.
+func isEDB(key string) bool { return key == "true" || key == "does" }
+
+// compile builds the relations and rules of the analysed file, and marks the relations whose
+// meaning is undefined.
+func (c *compiler) compile() {
+	g, m := c.g, c.res.Model
+	// Display spellings: the first occurrence of each symbol in the file.
+	for _, o := range m.Occurrences {
+		switch o.Kind {
+		case analysis.OccRelation, analysis.OccFunction, analysis.OccConstant:
+			g.st.sym(o.Name)
+		}
+	}
+	g.trueRel = g.relation("true", 1)
+	g.doesRel = g.relation("does", 2)
+
+	refusedClause := map[int][]analysis.Diagnostic{}
+	for _, d := range c.res.Diagnostics {
+		if d.Severity != analysis.Error {
+			continue
+		}
+		blocking := d.Category == analysis.CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation"
+		if !blocking {
+			continue
+		}
+		if cl := m.ClauseAt(d.Span.Start); cl != nil && cl.Form.Span().Contains(d.Span.End) {
+			refusedClause[cl.Index] = append(refusedClause[cl.Index], d)
+		}
+	}
+	for _, cl := range m.Clauses {
+		head := cl.Head
+		key := head.Name().Key()
+		if isEDB(key) || analysis.Connectives[key] || key == "distinct" {
+			continue // reported by the analyzer; such clauses have no meaning to evaluate
+		}
+		vars := map[string]int{}
+		var names []string
+		rel, hp, err := c.atom(head, vars, &names)
+		if err != nil {
+			continue
+		}
+		if ds := refusedClause[cl.Index]; ds != nil {
+			rel.refused = append(rel.refused, ds...)
+			continue
+		}
+		alts, err := c.body(cl.Body, vars, &names)
+		if err != nil {
+			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", err.Error()))
+			continue
+		}
+		for _, conj := range alts {
+			r := &rule{rel: rel, head: hp, body: conj, nvars: len(vars), varNames: names, span: cl.Form.Span(), clause: cl.Index}
+			if v := unsafeVar(r); v >= 0 {
+				rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "unsafe-variable",
+					fmt.Sprintf("variable %s of this rule is not bound by a positive atom of its body", names[v])))
+				break
+			}
+			rel.rules = append(rel.rules, r)
+		}
+	}
+	g.roleRel = g.relation("role", 1)
+	g.initRel = g.relation("init", 1)
+	g.legalRel = g.relation("legal", 2)
+	g.nextRel = g.relation("next", 1)
+	g.goalRel = g.relation("goal", 2)
+	g.terminalRel = g.relation("terminal", 0)
+	g.seesRel = g.relation("sees", 2)
+	g.components()
+}
+
+func (c *compiler) diag(span syntax.Span, code, msg string) analysis.Diagnostic {
+	return analysis.Diagnostic{Span: span, Severity: analysis.Error, Code: code, Category: analysis.CategorySemantics, Message: msg}
+}
+
+// unsafeVar returns a variable of r that no positive body atom binds, or -1.
+func unsafeVar(r *rule) int {
+	bound := make([]bool, r.nvars)
+	for _, l := range r.body {
+		if l.kind == litPos {
+			markVars(l.atom, bound, true)
+		}
+	}
+	used := make([]bool, r.nvars)
+	markVars(r.head, used, true)
+	for _, l := range r.body {
+		switch l.kind {
+		case litNeg, litCheck:
+			markVars(l.atom, used, true)
+		case litDistinct, litEqual:
+			markVars(l.a, used, true)
+			markVars(l.b, used, true)
+		}
+	}
+	for v := range used {
+		if used[v] && !bound[v] {
+			return v
+		}
+	}
+	return -1
+}
+
+func markVars(p *pnode, set []bool, val bool) {
+	switch p.kind {
+	case pVar, pBind, pCheck:
+		set[p.v] = val
+	case pFunc:
+		for _, a := range p.args {
+			markVars(a, set, val)
+		}
+	}
+}
+
+// components computes the strongly connected components of the relation graph (dependencies
+// first), their layers, and which relations are refused because something they use is.
+func (g *Game) components() {
+	index := map[*relation]int{}
+	low := map[*relation]int{}
+	on := map[*relation]bool{}
+	var stack []*relation
+	next := 0
+	deps := func(r *relation) []*relation {
+		var out []*relation
+		for _, ru := range r.rules {
+			for _, l := range ru.body {
+				if l.rel != nil {
+					out = append(out, l.rel)
+				}
+			}
+		}
+		return out
+	}
+	var visit func(r *relation)
+	visit = func(r *relation) {
+		index[r], low[r] = next, next
+		next++
+		stack = append(stack, r)
+		on[r] = true
+		for _, w := range deps(r) {
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[r] = min(low[r], low[w])
+			} else if on[w] {
+				low[r] = min(low[r], index[w])
+			}
+		}
+		if low[r] == index[r] {
+			comp := &component{}
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				w.scc = len(g.comps)
+				comp.rels = append(comp.rels, w)
+				if w == r {
+					break
+				}
+			}
+			sort.Slice(comp.rels, func(i, j int) bool { return comp.rels[i].fn < comp.rels[j].fn })
+			g.comps = append(g.comps, comp)
+		}
+	}
+	for _, r := range g.rels {
+		if _, seen := index[r]; !seen {
+			visit(r)
+		}
+	}
+	for id, comp := range g.comps {
+		seenDep := map[int]bool{}
+		var refused []analysis.Diagnostic
+		for _, r := range comp.rels {
+			refused = append(refused, r.refused...)
+		}
+		for _, r := range comp.rels {
+			switch r {
+			case g.trueRel:
+				comp.layer = max(comp.layer, layerState)
+			case g.doesRel:
+				comp.layer = max(comp.layer, layerMove)
+			}
+			comp.rules = append(comp.rules, r.rules...)
+			for _, ru := range r.rules {
+				for _, l := range ru.body {
+					if l.rel == nil {
+						continue
+					}
+					d := l.rel.scc
+					if d == id {
+						comp.recursive = true
+						if l.kind != litPos {
+							refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
+								Code: "unstratified-negation", Category: analysis.CategorySemantics,
+								Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
+						}
+						continue
+					}
+					dc := g.comps[d]
+					comp.layer = max(comp.layer, dc.layer)
+					if !seenDep[d] {
+						seenDep[d] = true
+						comp.deps = append(comp.deps, d)
+					}
+					if dc.rels[0].refused != nil && len(refused) == 0 {
+						refused = append(refused, dc.rels[0].refused...)
+					}
+				}
+			}
+		}
+		for _, r := range comp.rels {
+			r.layer = comp.layer
+			if len(refused) > 0 {
+				r.refused = refused
+			}
+		}
+	}
+}
+
+// needs returns the components c depends on, itself last, dependencies first.
+func (g *Game) needs(c int) []int {
+	comp := g.comps[c]
+	if comp.needs != nil {
+		return comp.needs
+	}
+	seen := map[int]bool{}
+	var out []int
+	var walk func(int)
+	walk = func(i int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		for _, d := range g.comps[i].deps {
+			walk(d)
+		}
+		out = append(out, i)
+	}
+	walk(c)
+	comp.needs = out
+	return out
+}

@@ -1,0 +1,393 @@
+package eval
+
+import (
+	"context"
+	"time"
+)
+
+// newGen returns a fresh generation number: fact stamps and epochs are never reused.
+func (g *Game) newGen() uint64 {
+	g.gen++
+	return g.gen
+}
+
+// resetRel empties a relation in O(1) for its facts (their stamps go stale) and O(buckets) for
+// its indexes.
+func (g *Game) resetRel(r *relation) {
+	r.gen = g.newGen()
+	r.facts = r.facts[:0]
+	for _, ix := range r.idxs {
+		ix.reset()
+	}
+}
+
+// add inserts fact t into r; it reports whether t is new.
+func (g *Game) add(r *relation, t Term) bool {
+	if int(t) >= len(g.stamp) {
+		n := max(1024, len(g.st.terms)*2)
+		stamp := make([]uint64, n)
+		copy(stamp, g.stamp)
+		g.stamp = stamp
+	}
+	if g.stamp[t] == r.gen {
+		return false
+	}
+	g.stamp[t] = r.gen
+	pos := len(r.facts)
+	r.facts = append(r.facts, t)
+	for _, ix := range r.idxs {
+		ix.insert(g.st, t, pos)
+	}
+	return true
+}
+
+func (g *Game) has(r *relation, t Term) bool {
+	return t != 0 && int(t) < len(g.stamp) && g.stamp[t] == r.gen
+}
+
+// build instantiates p; it interns the terms it makes.
+func (g *Game) build(p *pnode, env []Term) Term {
+	switch p.kind {
+	case pConst:
+		return p.t
+	case pVar, pBind, pCheck:
+		return env[p.v]
+	}
+	base := len(g.scratch)
+	for _, a := range p.args {
+		v := g.build(a, env)
+		g.scratch = append(g.scratch, v)
+	}
+	t := g.st.intern(p.fn, g.scratch[base:])
+	g.scratch = g.scratch[:base]
+	return t
+}
+
+// lookup instantiates p without interning: 0 when the term was never made, so it is no fact.
+func (g *Game) lookup(p *pnode, env []Term) Term {
+	switch p.kind {
+	case pConst:
+		return p.t
+	case pVar, pBind, pCheck:
+		return env[p.v]
+	}
+	base := len(g.scratch)
+	for _, a := range p.args {
+		v := g.lookup(a, env)
+		if v == 0 {
+			g.scratch = g.scratch[:base]
+			return 0
+		}
+		g.scratch = append(g.scratch, v)
+	}
+	t := g.st.find(p.fn, g.scratch[base:])
+	g.scratch = g.scratch[:base]
+	return t
+}
+
+// match unifies the match pattern p with the ground term t, binding variables in env.
+func (g *Game) match(p *pnode, t Term, env []Term) bool {
+	switch p.kind {
+	case pConst:
+		return p.t == t
+	case pBind:
+		env[p.v] = t
+		return true
+	case pCheck:
+		return env[p.v] == t
+	}
+	r := &g.st.terms[t]
+	if r.fn != p.fn {
+		return false
+	}
+	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	for i, a := range p.args {
+		if !g.match(a, args[i], env) {
+			return false
+		}
+	}
+	return true
+}
+
+// equal compares two instantiated patterns without building them.
+func (g *Game) equal(a, b *pnode, env []Term) bool {
+	if a.kind == pFunc && b.kind == pFunc {
+		if a.fn != b.fn {
+			return false
+		}
+		for i := range a.args {
+			if !g.equal(a.args[i], b.args[i], env) {
+				return false
+			}
+		}
+		return true
+	}
+	if a.kind == pFunc {
+		a, b = b, a
+	}
+	var t Term
+	if a.kind == pConst {
+		t = a.t
+	} else {
+		t = env[a.v]
+	}
+	if b.kind != pFunc {
+		if b.kind == pConst {
+			return t == b.t
+		}
+		return t == env[b.v]
+	}
+	r := &g.st.terms[t]
+	if r.fn != b.fn {
+		return false
+	}
+	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	for i, x := range b.args {
+		if !g.equal(&pnode{kind: pConst, t: args[i]}, x, env) {
+			return false
+		}
+	}
+	return true
+}
+
+// budget is the state of one evaluation call's limits.
+type budget struct {
+	ctx      context.Context
+	deadline time.Time
+	facts    int // derived facts so far
+	work     uint32
+}
+
+func (g *Game) begin(ctx context.Context) {
+	g.bud = budget{ctx: ctx}
+	if g.lim.Timeout > 0 {
+		g.bud.deadline = time.Now().Add(g.lim.Timeout)
+	}
+}
+
+// check stops the evaluation when the context is done or the time is up.
+func (g *Game) check(p *plan) error {
+	if err := g.bud.ctx.Err(); err != nil {
+		return g.limitErr(LimitCanceled, p, err)
+	}
+	if !g.bud.deadline.IsZero() && time.Now().After(g.bud.deadline) {
+		return g.limitErr(LimitTime, p, nil)
+	}
+	return nil
+}
+
+// run evaluates one plan.
+func (g *Game) run(p *plan) error { return g.join(p, 0) }
+
+func (g *Game) join(p *plan, i int) error {
+	g.bud.work++
+	if g.bud.work&0x3fff == 0 {
+		if err := g.check(p); err != nil {
+			return err
+		}
+	}
+	if i == len(p.steps) {
+		return g.emit(p)
+	}
+	s := &p.steps[i]
+	env := p.env
+	switch s.op {
+	case opScan:
+		if s.idx == nil {
+			facts := s.rel.facts
+			lo, hi := 0, len(facts)
+			if s.delta {
+				lo, hi = p.lo, p.hi
+			}
+			for j := lo; j < hi; j++ {
+				if g.match(s.pat, facts[j], env) {
+					if err := g.join(p, i+1); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		ix := s.idx
+		if ix.nkeys == 0 {
+			n := len(ix.facts)
+			for e := 0; e < n; e++ {
+				if s.delta {
+					if pos := int(ix.pos[e]); pos < p.lo || pos >= p.hi {
+						continue
+					}
+				}
+				if g.match(s.pat, ix.facts[e], env) {
+					if err := g.join(p, i+1); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		h := uint64(0x2545F4914F6CDD1D)
+		for _, v := range s.keys {
+			h ^= uint64(env[v])
+			h *= 0xBF58476D1CE4E5B9
+			h ^= h >> 31
+		}
+		hh := uint32(h ^ h>>32)
+		for e := ix.heads[hh&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
+			if ix.hashes[e-1] != hh {
+				continue
+			}
+			if s.delta {
+				pos := int(ix.pos[e-1])
+				if pos >= p.hi {
+					continue
+				}
+				if pos < p.lo {
+					break
+				}
+			}
+			if g.match(s.pat, ix.facts[e-1], env) {
+				if err := g.join(p, i+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case opProbe:
+		if g.has(s.rel, g.lookup(s.pat, env)) {
+			return g.join(p, i+1)
+		}
+	case opNot:
+		if !g.has(s.rel, g.lookup(s.pat, env)) {
+			return g.join(p, i+1)
+		}
+	case opDistinct:
+		if !g.equal(s.a, s.b, env) {
+			return g.join(p, i+1)
+		}
+	case opEqual:
+		if g.equal(s.a, s.b, env) {
+			return g.join(p, i+1)
+		}
+	}
+	return nil
+}
+
+// emit derives the head of p's rule for the current bindings.
+func (g *Game) emit(p *plan) error {
+	if p.answers != nil {
+		p.answers(p.env)
+		return nil
+	}
+	t := g.build(p.head, p.env)
+	r := p.rule.rel
+	if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
+		return g.limitErr(LimitDepth, p, nil).withFact(g, t)
+	}
+	if g.add(r, t) {
+		g.bud.facts++
+		if g.bud.facts > g.lim.MaxFacts {
+			return g.limitErr(LimitFacts, p, nil)
+		}
+	}
+	return nil
+}
+
+// evalComponent computes the facts of one component, its dependencies being computed.
+func (g *Game) evalComponent(ci int) error {
+	c := g.comps[ci]
+	if len(c.rules) == 0 {
+		return nil
+	}
+	if err := g.check(nil); err != nil {
+		return err
+	}
+	if !c.planned {
+		g.planComponent(ci)
+	}
+	for _, r := range c.rels {
+		g.resetRel(r)
+	}
+	for _, p := range c.full {
+		if err := g.run(p); err != nil {
+			return err
+		}
+	}
+	if !c.recursive {
+		return nil
+	}
+	lo := make([]int, len(c.rels))
+	hi := make([]int, len(c.rels))
+	slot := func(r *relation) int {
+		for i, x := range c.rels {
+			if x == r {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, r := range c.rels {
+		hi[i] = len(r.facts)
+	}
+	for {
+		changed := false
+		for i := range c.rels {
+			if hi[i] > lo[i] {
+				changed = true
+			}
+		}
+		if !changed {
+			return nil
+		}
+		for _, p := range c.delta {
+			k := slot(p.steps[0].rel)
+			if hi[k] == lo[k] {
+				continue
+			}
+			p.lo, p.hi = lo[k], hi[k]
+			if err := g.run(p); err != nil {
+				return err
+			}
+		}
+		for i, r := range c.rels {
+			lo[i], hi[i] = hi[i], len(r.facts)
+		}
+	}
+}
+
+func (g *Game) isDone(c *component) bool {
+	switch c.layer {
+	case layerStatic:
+		return c.done != 0
+	case layerState:
+		return c.done == g.stateEpoch
+	}
+	return c.done == g.moveEpoch
+}
+
+// ensure computes relation r (and what it uses) in the current state and joint move.
+func (g *Game) ensure(r *relation) error {
+	if r.refused != nil {
+		return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
+	}
+	if r.scc < 0 {
+		return nil
+	}
+	for _, ci := range g.needs(r.scc) {
+		c := g.comps[ci]
+		if g.isDone(c) {
+			continue
+		}
+		if err := g.evalComponent(ci); err != nil {
+			return err
+		}
+		switch c.layer {
+		case layerStatic:
+			c.done = 1
+		case layerState:
+			c.done = g.stateEpoch
+		default:
+			c.done = g.moveEpoch
+		}
+	}
+	return nil
+}

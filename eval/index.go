@@ -1,0 +1,165 @@
+package eval
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Filter node kinds of an index: what a fact must look like to be in it, and which subterms
+// are its key.
+const (
+	fAny   uint8 = iota // anything (a variable bound later)
+	fConst              // exactly this term
+	fFunc               // this functor, with argument filters
+	fKey                // a key: the value of a variable bound before the lookup
+)
+
+type fnode struct {
+	kind uint8
+	t    Term
+	fn   uint32
+	key  int
+	args []*fnode
+}
+
+// index holds the facts of a relation that fit one pattern shape (functors and constants),
+// hashed on the subterms the pattern binds before the lookup. With no key it is simply the list
+// of fitting facts. Entries are chained newest first, so a walk started before an insertion is
+// not disturbed by it, and a walk over a range of fact positions can stop early.
+type index struct {
+	filter *fnode
+	nkeys  int
+	heads  []int32 // per bucket: entry+1 of the newest entry, 0 when empty
+	next   []int32 // per entry: entry+1 of the next older entry in the bucket
+	hashes []uint32
+	facts  []Term
+	pos    []int32 // position of the fact in its relation's list
+	keybuf []Term
+}
+
+func (ix *index) reset() {
+	ix.next = ix.next[:0]
+	ix.hashes = ix.hashes[:0]
+	ix.facts = ix.facts[:0]
+	ix.pos = ix.pos[:0]
+	if ix.nkeys > 0 {
+		clear(ix.heads)
+	}
+}
+
+func hashKeys(keys []Term) uint32 {
+	h := uint64(0x2545F4914F6CDD1D)
+	for _, k := range keys {
+		h ^= uint64(k)
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	return uint32(h ^ h>>32)
+}
+
+// fits reports whether fact t has the index's shape, collecting its key values.
+func (ix *index) fits(st *store, f *fnode, t Term) bool {
+	switch f.kind {
+	case fAny:
+		return true
+	case fConst:
+		return f.t == t
+	case fKey:
+		ix.keybuf[f.key] = t
+		return true
+	}
+	r := &st.terms[t]
+	if r.fn != f.fn {
+		return false
+	}
+	args := st.args[r.args : r.args+uint32(r.arity)]
+	for i, a := range f.args {
+		if !ix.fits(st, a, args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *index) insert(st *store, t Term, pos int) {
+	if !ix.fits(st, ix.filter, t) {
+		return
+	}
+	e := int32(len(ix.facts))
+	ix.facts = append(ix.facts, t)
+	ix.pos = append(ix.pos, int32(pos))
+	if ix.nkeys == 0 {
+		return
+	}
+	h := hashKeys(ix.keybuf)
+	ix.hashes = append(ix.hashes, h)
+	if len(ix.facts) > len(ix.heads) {
+		ix.rehash()
+		return
+	}
+	b := h & uint32(len(ix.heads)-1)
+	ix.next = append(ix.next, ix.heads[b])
+	ix.heads[b] = e + 1
+}
+
+func (ix *index) rehash() {
+	n := max(16, len(ix.heads)*2)
+	for n < len(ix.facts) {
+		n *= 2
+	}
+	ix.heads = make([]int32, n)
+	ix.next = ix.next[:0]
+	mask := uint32(n - 1)
+	for e, h := range ix.hashes {
+		b := h & mask
+		ix.next = append(ix.next, ix.heads[b])
+		ix.heads[b] = int32(e) + 1
+	}
+}
+
+// signature names an index by its filter, so plans that need the same index share it.
+func (f *fnode) signature(b *strings.Builder) {
+	switch f.kind {
+	case fAny:
+		b.WriteByte('_')
+	case fConst:
+		b.WriteByte('c')
+		b.WriteString(strconv.Itoa(int(f.t)))
+	case fKey:
+		b.WriteByte('k')
+	case fFunc:
+		b.WriteByte('f')
+		b.WriteString(strconv.Itoa(int(f.fn)))
+		b.WriteByte('(')
+		for _, a := range f.args {
+			a.signature(b)
+			b.WriteByte(' ')
+		}
+		b.WriteByte(')')
+	}
+}
+
+// indexFor returns the relation's index with this filter, building it over the facts already
+// there when it is new.
+func (g *Game) indexFor(r *relation, f *fnode, nkeys int) *index {
+	var b strings.Builder
+	f.signature(&b)
+	sig := b.String()
+	if ix, ok := r.bySig[sig]; ok {
+		return ix
+	}
+	ix := &index{filter: f, nkeys: nkeys, keybuf: make([]Term, nkeys)}
+	if nkeys > 0 {
+		ix.heads = make([]int32, 16)
+	}
+	for i, t := range r.facts {
+		ix.insert(g.st, t, i)
+	}
+	r.bySig[sig] = ix
+	r.idxs = append(r.idxs, ix)
+	return ix
+}
+
+// count returns how many facts of the index fit its filter (the size a scan would see with
+// nothing bound).
+func (ix *index) count() int { return len(ix.facts) }

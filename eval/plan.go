@@ -1,0 +1,222 @@
+package eval
+
+// Step operations of a join plan.
+const (
+	opScan     uint8 = iota // enumerate the facts of an atom, binding its unbound variables
+	opProbe                 // a ground positive atom: look it up
+	opNot                   // a ground negated atom: it must be absent
+	opDistinct              // two ground terms must differ
+	opEqual                 // two ground terms must be equal
+)
+
+type step struct {
+	op    uint8
+	rel   *relation
+	pat   *pnode // opScan: match pattern; opProbe/opNot: build pattern
+	idx   *index // opScan: nil scans every fact of rel
+	keys  []int  // opScan with idx: the variables whose values form the key, in key order
+	delta bool   // opScan: only the facts in the plan's delta range
+	a, b  *pnode // opDistinct/opEqual
+}
+
+// plan is a rule's body in evaluation order. Every variable a step reads was bound by an
+// earlier step: safety guarantees such an order exists.
+type plan struct {
+	rule  *rule
+	steps []step
+	head  *pnode
+	env   []Term
+	lo    int // delta range of the delta step
+	hi    int
+	// query plans collect answers instead of deriving a head
+	answers func(env []Term)
+}
+
+// unknownSize is the size assumed for a relation of the component being planned, whose facts
+// do not exist yet.
+const unknownSize = 1000
+
+// planRule orders r's body. deltaLit is the body literal that ranges over the newest facts of a
+// recursive component (it goes first), or -1. comp is the component being planned (its
+// relations are still empty), or -1.
+func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
+	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars)}
+	bound := make([]bool, r.nvars)
+	done := make([]bool, len(r.body))
+	place := func(i int, delta bool) {
+		done[i] = true
+		l := &r.body[i]
+		switch l.kind {
+		case litPos:
+			if allBound(l.atom, bound) {
+				p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
+				return
+			}
+			s := step{op: opScan, rel: l.rel, delta: delta}
+			var keys []int
+			f := filterOf(l.atom, bound, &keys)
+			if !trivial(f) {
+				s.idx = g.indexFor(l.rel, f, len(keys))
+				s.keys = keys
+			}
+			s.pat = matchPattern(l.atom, bound)
+			p.steps = append(p.steps, s)
+		case litNeg:
+			p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
+		case litCheck:
+			p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
+		case litDistinct:
+			p.steps = append(p.steps, step{op: opDistinct, a: l.a, b: l.b})
+		case litEqual:
+			p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
+		}
+	}
+	if deltaLit >= 0 {
+		place(deltaLit, true)
+	}
+	for {
+		// Tests first, as soon as their variables are bound: they only remove work.
+		progress := true
+		for progress {
+			progress = false
+			for i := range r.body {
+				l := &r.body[i]
+				if done[i] {
+					continue
+				}
+				ready := false
+				switch l.kind {
+				case litNeg, litCheck:
+					ready = allBound(l.atom, bound)
+				case litDistinct, litEqual:
+					ready = allBound(l.a, bound) && allBound(l.b, bound)
+				case litPos:
+					ready = allBound(l.atom, bound)
+				}
+				if ready {
+					place(i, false)
+					progress = true
+				}
+			}
+		}
+		best, bestCost := -1, 0.0
+		for i := range r.body {
+			l := &r.body[i]
+			if done[i] || l.kind != litPos {
+				continue
+			}
+			if c := g.estimate(l, bound, comp); best < 0 || c < bestCost {
+				best, bestCost = i, c
+			}
+		}
+		if best < 0 {
+			break
+		}
+		place(best, false)
+	}
+	return p
+}
+
+// estimate guesses how many facts a scan of l yields with the variables bound so far.
+func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
+	var keys []int
+	f := filterOf(l.atom, bound, &keys)
+	n := float64(unknownSize)
+	if l.rel.scc != comp {
+		n = 0
+		ix := &index{filter: f, nkeys: len(keys), keybuf: make([]Term, len(keys))}
+		for _, t := range l.rel.facts {
+			if ix.fits(g.st, f, t) {
+				n++
+			}
+		}
+	}
+	for range keys {
+		n /= 6
+	}
+	return n
+}
+
+func allBound(p *pnode, bound []bool) bool {
+	switch p.kind {
+	case pVar, pBind, pCheck:
+		return bound[p.v]
+	case pFunc:
+		for _, a := range p.args {
+			if !allBound(a, bound) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// filterOf returns the index filter of pattern p given the bound variables, appending the key
+// variables in key order.
+func filterOf(p *pnode, bound []bool, keys *[]int) *fnode {
+	switch p.kind {
+	case pConst:
+		return &fnode{kind: fConst, t: p.t}
+	case pVar:
+		if bound[p.v] {
+			*keys = append(*keys, p.v)
+			return &fnode{kind: fKey, key: len(*keys) - 1}
+		}
+		return &fnode{kind: fAny}
+	}
+	f := &fnode{kind: fFunc, fn: p.fn, args: make([]*fnode, len(p.args))}
+	for i, a := range p.args {
+		f.args[i] = filterOf(a, bound, keys)
+	}
+	return f
+}
+
+// trivial reports whether every fact of the relation passes the filter: an atom whose
+// arguments are all unbound variables.
+func trivial(f *fnode) bool {
+	if f.kind != fFunc {
+		return f.kind == fAny
+	}
+	for _, a := range f.args {
+		if a.kind != fAny {
+			return false
+		}
+	}
+	return true
+}
+
+// matchPattern turns p into a match pattern, marking the variables it binds.
+func matchPattern(p *pnode, bound []bool) *pnode {
+	switch p.kind {
+	case pConst:
+		return p
+	case pVar:
+		if bound[p.v] {
+			return &pnode{kind: pCheck, v: p.v}
+		}
+		bound[p.v] = true
+		return &pnode{kind: pBind, v: p.v}
+	}
+	n := &pnode{kind: pFunc, fn: p.fn, args: make([]*pnode, len(p.args))}
+	for i, a := range p.args {
+		n.args[i] = matchPattern(a, bound)
+	}
+	return n
+}
+
+// planComponent plans every rule of a component, with the relations it uses already computed.
+func (g *Game) planComponent(ci int) {
+	c := g.comps[ci]
+	for _, r := range c.rules {
+		c.full = append(c.full, g.planRule(r, -1, ci))
+		if !c.recursive {
+			continue
+		}
+		for i, l := range r.body {
+			if l.kind == litPos && l.rel.scc == ci {
+				c.delta = append(c.delta, g.planRule(r, i, ci))
+			}
+		}
+	}
+	c.planned = true
+}

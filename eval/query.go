@@ -1,0 +1,215 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Query is a compiled question: one or more body literals (atoms, `not`, `distinct`, `or`)
+// with variables, like `(legal ?r ?m)`, `terminal` or `(true (cell ?x ?y b)) (not (p ?x))`.
+type Query struct {
+	text  string
+	lits  []syntax.Literal
+	vars  []string // variable names as first written
+	rules []*rule  // the query's disjuncts, each a rule without head
+	plans []*plan
+	rels  []*relation
+	move  bool
+	g     *Game
+}
+
+// Answer is one solution of a query: the values of its variables, in the order of Vars.
+type Answer struct {
+	Values []Term
+}
+
+// Vars returns the query's variables in order of first appearance, as written.
+func (q *Query) Vars() []string { return q.vars }
+
+// NeedsMove reports whether the query depends on `does`: its answers are about a joint move
+// played in a state (like `next` and `sees`), not about a state alone.
+func (q *Query) NeedsMove() bool { return q.move }
+
+// Text returns the query as given.
+func (q *Query) Text() string { return q.text }
+
+// ParseQuery compiles a query. Every variable of the query must occur in a positive atom
+// (as in a safe rule), so that its answers are ground.
+func (g *Game) ParseQuery(text string) (*Query, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f, _ := syntax.Parse(text)
+	for _, e := range f.Errors() {
+		return nil, fmt.Errorf("query %q: %s at offset %d", text, e.Message, e.Span.Start)
+	}
+	q := &Query{text: text, g: g}
+	for _, form := range f.Forms() {
+		q.lits = append(q.lits, syntax.Literal{Cursor: form.Cursor})
+	}
+	if len(q.lits) == 0 {
+		return nil, fmt.Errorf("query %q: no literal", text)
+	}
+	c := &compiler{g: g}
+	vars := map[string]int{}
+	var names []string
+	alts, err := c.body(q.lits, vars, &names)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %v", text, err)
+	}
+	q.vars = names
+	seen := map[*relation]bool{}
+	for _, conj := range alts {
+		r := &rule{body: conj, nvars: len(vars), varNames: names}
+		bound := make([]bool, len(vars))
+		for _, l := range conj {
+			if l.kind == litPos {
+				markVars(l.atom, bound, true)
+			}
+		}
+		for v, b := range bound {
+			if !b {
+				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
+			}
+		}
+		q.rules = append(q.rules, r)
+		for _, l := range conj {
+			if l.rel != nil && !seen[l.rel] {
+				seen[l.rel] = true
+				q.rels = append(q.rels, l.rel)
+				g.attach(l.rel)
+				if l.rel.layer == layerMove {
+					q.move = true
+				}
+			}
+		}
+	}
+	return q, nil
+}
+
+// attach gives a relation first seen in a query (so unknown to the game, and empty) its own
+// component.
+func (g *Game) attach(r *relation) {
+	if r.scc >= 0 {
+		return
+	}
+	r.scc = len(g.comps)
+	g.comps = append(g.comps, &component{rels: []*relation{r}})
+}
+
+// Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
+// Answers are distinct and in derivation order.
+func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if q.g != g {
+		return nil, fmt.Errorf("query %q belongs to another game", q.text)
+	}
+	if joint != nil && len(joint) != len(g.roles) {
+		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+	}
+	g.begin(ctx)
+	g.useState(s)
+	g.useMove(joint)
+	for _, r := range q.rels {
+		if err := g.ensure(r); err != nil {
+			return nil, g.fail(err)
+		}
+	}
+	if q.plans == nil {
+		for _, r := range q.rules {
+			q.plans = append(q.plans, g.planRule(r, -1, -1))
+		}
+	}
+	var out []Answer
+	seen := map[string]bool{}
+	key := make([]byte, 0, 4*len(q.vars))
+	for _, p := range q.plans {
+		p.answers = func(env []Term) {
+			key = key[:0]
+			for _, v := range env {
+				key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+			}
+			if seen[string(key)] {
+				return
+			}
+			seen[string(key)] = true
+			out = append(out, Answer{Values: slices.Clone(env)})
+		}
+		err := g.run(p)
+		p.answers = nil
+		if err != nil {
+			return nil, g.fail(err)
+		}
+	}
+	return out, nil
+}
+
+// Format writes an answer as the query instantiated by it, in canonical KIF: a 0-ary atom as its
+// bare name, literals of a conjunction separated by a space.
+func (q *Query) Format(a Answer) string {
+	g := q.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	idx := map[string]int{}
+	for i, v := range q.vars {
+		idx[syntax.Fold(v)] = i
+	}
+	var b strings.Builder
+	for i, l := range q.lits {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		g.formatNode(&b, l.Cursor, a, idx, true)
+	}
+	return b.String()
+}
+
+// Binding returns the value of each variable as text, in the order of Vars.
+func (q *Query) Binding(a Answer) []string {
+	out := make([]string, len(a.Values))
+	for i, v := range a.Values {
+		out[i] = q.g.String(v)
+	}
+	return out
+}
+
+func (g *Game) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int, atomPos bool) {
+	switch c.Kind() {
+	case syntax.Variable:
+		if i, ok := idx[syntax.Fold(c.Text())]; ok && i < len(a.Values) {
+			g.st.format(b, a.Values[i])
+			return
+		}
+		b.WriteString(c.Text())
+	case syntax.Word:
+		b.WriteString(g.spelling(c.Text()))
+	case syntax.List:
+		el := c.Elements()
+		if len(el) == 1 && el[0].Kind() == syntax.Word {
+			b.WriteString(g.spelling(el[0].Text())) // (terminal), (f): the bare name
+			return
+		}
+		b.WriteByte('(')
+		for i, e := range el {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			g.formatNode(b, e, a, idx, false)
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteString(c.Text())
+	}
+}
+
+// spelling returns the game's spelling of a symbol, or name itself for one the game lacks.
+func (g *Game) spelling(name string) string {
+	if id, ok := g.st.symIdx[syntax.Fold(name)]; ok {
+		return g.st.syms[id]
+	}
+	return name
+}
