@@ -163,6 +163,22 @@ await step("server-not-found-message", async () => {
   }
 });
 
+await step("suo-kif-file-is-not-gdl", async () => {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill("ontology.kif");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "ontology.kif" }).first().waitFor();
+  await input.press("Enter");
+  await until("the ontology in an editor", async () => (await editorText("ontology.kif")).includes("(subclass Game Activity)"));
+  // .kif is GDL's by extension; the content check hands this SUO-KIF file to plain text.
+  await until("a language other than GDL", async () => {
+    const mode = (await page.locator('[id="status.editor.mode"]').textContent())?.trim();
+    return mode && mode !== "GDL" ? mode : { ok: false, mode };
+  }, 10_000);
+  await command("View: Close Editor");
+});
+
 await step("shipped-server-reports-the-error", async () => {
   // Clearing the setting restarts the extension's client with the server inside the .vsix.
   writeFileSync(join(workspace, ".vscode", "settings.json"), "{}\n");
