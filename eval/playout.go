@@ -1,0 +1,198 @@
+package eval
+
+import (
+	"context"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kinds of violations a playout can find.
+const (
+	ViolationNoLegalMove = "no-legal-move" // a role has no legal move in a non-terminal state
+	ViolationGoal        = "goal"          // a role has no goal value, or several, in a terminal state
+	ViolationDepth       = "depth-limit"   // the playout reached the depth limit without a terminal state
+)
+
+// Violation is a breach of GDL's well-formedness found by a playout, with the joint moves that
+// reach it from the initial state.
+type Violation struct {
+	Kind   string
+	Role   string // the role concerned ("" for ViolationDepth)
+	Detail string // for people: "no goal value", "goal values 0 and 100", ...
+	Moves  [][]Term
+}
+
+// PlayoutResult is one random playout.
+type PlayoutResult struct {
+	Moves      [][]Term // the joint moves played
+	Terminal   bool     // it ended in a terminal state
+	Goals      [][]Term // in the last state if terminal, indexed like Roles
+	Violations []Violation
+}
+
+// Playout plays uniformly random legal moves for every role (the GDL-II role `random`
+// included) from the initial state until a terminal state, a violation, or maxDepth joint moves.
+func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*PlayoutResult, error) {
+	s, err := g.Initial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &PlayoutResult{}
+	joint := make([]Term, len(g.roles))
+	for depth := 0; ; depth++ {
+		term, err := g.Terminal(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if term {
+			res.Terminal = true
+			if res.Goals, err = g.Goals(ctx, s); err != nil {
+				return nil, err
+			}
+			for i, vs := range res.Goals {
+				if len(vs) == 1 {
+					if _, ok := g.Int(vs[0]); ok {
+						continue
+					}
+				}
+				detail := "no goal value"
+				if len(vs) == 1 {
+					detail = "goal value " + g.String(vs[0]) + " is not an integer"
+				} else if len(vs) > 1 {
+					detail = "goal values " + strings.Join(g.Strings(vs), " and ")
+				}
+				res.Violations = append(res.Violations, Violation{Kind: ViolationGoal, Role: g.String(g.roles[i]), Detail: detail, Moves: res.Moves})
+			}
+			return res, nil
+		}
+		if depth >= maxDepth {
+			res.Violations = append(res.Violations, Violation{Kind: ViolationDepth,
+				Detail: "no terminal state after " + strconv.Itoa(maxDepth) + " joint moves", Moves: res.Moves})
+			return res, nil
+		}
+		legal, err := g.Legal(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		stuck := false
+		for i, ms := range legal {
+			if len(ms) == 0 {
+				stuck = true
+				res.Violations = append(res.Violations, Violation{Kind: ViolationNoLegalMove, Role: g.String(g.roles[i]),
+					Detail: "no legal move in a non-terminal state", Moves: res.Moves})
+				continue
+			}
+			joint[i] = ms[rng.IntN(len(ms))]
+		}
+		if stuck {
+			return res, nil
+		}
+		res.Moves = append(res.Moves, append([]Term(nil), joint...))
+		if s, err = g.Next(ctx, s, joint); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// PlayOptions configure Play.
+type PlayOptions struct {
+	Playouts int
+	Seed     uint64
+	MaxDepth int // joint moves per playout before it counts as a depth-limit violation
+}
+
+// ViolationCount is one kind of violation (per kind, role and detail) with the number of
+// playouts that hit it and the shortest joint-move sequence that reaches it.
+type ViolationCount struct {
+	Violation
+	Count int
+}
+
+// PlayStats summarises random playouts.
+type PlayStats struct {
+	Playouts   int
+	Elapsed    time.Duration
+	PerSecond  float64
+	MeanLength float64 // joint moves per playout
+	MinLength  int
+	MaxLength  int
+	Terminal   int              // playouts that ended in a terminal state
+	Roles      []string         // in role order
+	Goals      []map[string]int // per role: goal value -> number of terminal playouts with it
+	Violations []ViolationCount // in order of first discovery
+}
+
+// Play runs opts.Playouts random playouts from one seeded generator and gathers statistics.
+func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
+	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
+	st := &PlayStats{}
+	for _, r := range g.roles {
+		st.Roles = append(st.Roles, g.String(r))
+		st.Goals = append(st.Goals, map[string]int{})
+	}
+	seen := map[string]int{}
+	total := 0
+	start := time.Now()
+	for i := 0; i < opts.Playouts; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res, err := g.Playout(ctx, rng, opts.MaxDepth)
+		if err != nil {
+			return nil, err
+		}
+		n := len(res.Moves)
+		total += n
+		if i == 0 || n < st.MinLength {
+			st.MinLength = n
+		}
+		st.MaxLength = max(st.MaxLength, n)
+		if res.Terminal {
+			st.Terminal++
+			for r, vs := range res.Goals {
+				if len(vs) == 1 {
+					st.Goals[r][g.String(vs[0])]++
+				}
+			}
+		}
+		for _, v := range res.Violations {
+			key := v.Kind + "\x00" + v.Role + "\x00" + v.Detail
+			if j, ok := seen[key]; ok {
+				st.Violations[j].Count++
+				if len(v.Moves) < len(st.Violations[j].Moves) {
+					st.Violations[j].Moves = v.Moves
+				}
+				continue
+			}
+			seen[key] = len(st.Violations)
+			st.Violations = append(st.Violations, ViolationCount{Violation: v, Count: 1})
+		}
+		st.Playouts++
+	}
+	st.Elapsed = time.Since(start)
+	if st.Playouts > 0 {
+		st.MeanLength = float64(total) / float64(st.Playouts)
+		if secs := st.Elapsed.Seconds(); secs > 0 {
+			st.PerSecond = float64(st.Playouts) / secs
+		}
+	}
+	return st, nil
+}
+
+// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
+func (g *Game) FormatJoint(joint []Term) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, m := range joint {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		g.st.format(&b, m)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
