@@ -1,15 +1,18 @@
 package syntax
 
+import "unicode/utf8"
+
 // Edit returns the file that results from replacing the bytes [start, end) of f's source with
 // text. Only the top-level items the edit touches are parsed anew; the others are reused, shifted.
 // The result is the same as Parse of the new source (a differential test checks this).
 //
-// Why reuse is sound: scanning is context-free (see scan), and at the top level the parser keeps
-// no state, so parsing from an item start depends only on the text from there on and on whether
-// that start begins a line. An item that ends before the edit is therefore unchanged, except a
-// form left unclosed, whose end depends on the rest of the file: parsing restarts at the first
-// such form. Parsing stops at the first item boundary after the edit that was also a boundary in
-// the old file; from there on both files have the same text and so the same items.
+// Why reuse is sound: scanning is context-free (see scan) but for a lookahead of at most
+// utf8.UTFMax bytes, and at the top level the parser keeps no state, so parsing from an item
+// start depends only on the text from there on and on whether that start begins a line. An item
+// that ends before the edit (by more than the lookahead) is therefore unchanged, except a form
+// left unclosed, whose end depends on the rest of the file: parsing restarts at the first such
+// form. Parsing stops at the first item boundary after the edit that was also a boundary in the
+// old file; from there on both files have the same text and so the same items.
 func (f *File) Edit(start, end int, text string) *File {
 	if start < 0 {
 		start = 0
@@ -25,7 +28,7 @@ func (f *File) Edit(start, end int, text string) *File {
 	newEnd := start + len(text) // end of the inserted text in the new source
 
 	// First item to parse anew: the first one that ends at or after the edit start (touching
-	// counts: a token may grow), or an earlier unclosed form.
+	// counts: a token may grow), or a little before it (see below), or an earlier unclosed form.
 	a := len(f.items)
 	for i := range f.items {
 		if f.items[i].unclosed {
@@ -34,8 +37,11 @@ func (f *File) Edit(start, end int, text string) *File {
 		}
 	}
 	if len(f.items) > 0 {
+		// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
+		// whether a non-ASCII character continues a symbol. So an item that ends less than
+		// utf8.UTFMax bytes before the edit may grow or shrink too.
 		i := f.itemAt(start)
-		if i > 0 && f.itemEnd(i-1) >= start {
+		for i > 0 && f.itemEnd(i-1) > start-utf8.UTFMax {
 			i--
 		}
 		a = min(a, i)

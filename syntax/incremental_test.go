@@ -70,6 +70,7 @@ func randomEdit(rng *rand.Rand, src string) (start, end int, text string) {
 		"(", ")", "\n(", "(\n", ")\n(", ")\n\n(", " ", "\n", "\r", "\r\n", ";", "; note\n", ";(",
 		"(role x)", "(<= (p ?x) (q ?x))", "?x", "?", "a", "<=", "(<=)", "()", "((a))", "\t",
 		"\uFEFF", "\xff", "\x01", "é", "😀", "(f (g", "))", "\n;doc\n(d)",
+		"\xc3", "\xa9", "\xf0\x9f", "\x98\x80", "\xef\xbb", "\xbf", // halves of characters
 	}
 	switch r := rng.Intn(10); {
 	case r < 3: // insert a snippet
@@ -237,6 +238,31 @@ func TestEditOutOfRange(t *testing.T) {
 		want, _ := Parse(tc.want)
 		if diff := sameFile(g, want); diff != "" {
 			t.Errorf("Edit(%d, %d, %q): differs from Parse: %s", tc.start, tc.end, tc.text, diff)
+		}
+	}
+}
+
+// TestEditExhaustiveSmall applies every insertion of a set of snippets at every offset, and every
+// deletion of up to 4 bytes, to small texts whose tokens are decided by their neighbours: halves
+// of UTF-8 characters, a byte-order mark split in two, CR and LF pairs, an unclosed form.
+func TestEditExhaustiveSmall(t *testing.T) {
+	texts := []string{
+		"00\xd30", "(ab \xc3 cd)\n(\xc3\xa9)", "x\xef\xbb\xbfy\xef\xbb", "(a\r\n(b)\r(c ; d\n)",
+		"(a (b\n(c)) ?x)\n;\xf0\x9f\x98\x80\n\xf0\x9f(e)", "a\xe2\x82",
+	}
+	snippets := []string{"", "(", ")", "\n", "\r", "\xc3", "\xa9", "\xa9)", "\xbb\xbf", "\xef", "\x82\xac", "\x9f\x98\x80", ";", "\n("}
+	for _, src := range texts {
+		f, _ := Parse(src)
+		for s := 0; s <= len(src); s++ {
+			for e := s; e <= min(len(src), s+4); e++ {
+				for _, text := range snippets {
+					got := f.Edit(s, e, text)
+					want, _ := Parse(src[:s] + text + src[e:])
+					if diff := sameFile(got, want); diff != "" {
+						t.Fatalf("Edit(%d, %d, %q) of %q: %s", s, e, text, src, diff)
+					}
+				}
+			}
 		}
 	}
 }
