@@ -192,6 +192,13 @@ func (g *Game) join(p *plan, i int) error {
 	s := &p.steps[i]
 	env := p.env
 	switch s.op {
+	case opKnown:
+		if g.has(s.rel, g.lookup(s.pat, env)) {
+			return nil
+		}
+		err := g.join(p, i+1)
+		p.jump = -1
+		return err
 	case opScan:
 		if s.idx == nil {
 			facts := s.rel.facts
@@ -201,7 +208,7 @@ func (g *Game) join(p *plan, i int) error {
 			}
 			for j := lo; j < hi; j++ {
 				if g.match(s.pat, facts[j], env) {
-					if err := g.join(p, i+1); err != nil {
+					if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 						return err
 					}
 				}
@@ -218,7 +225,7 @@ func (g *Game) join(p *plan, i int) error {
 					}
 				}
 				if g.match(s.pat, ix.facts[e], env) {
-					if err := g.join(p, i+1); err != nil {
+					if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 						return err
 					}
 				}
@@ -246,7 +253,7 @@ func (g *Game) join(p *plan, i int) error {
 				}
 			}
 			if g.match(s.pat, ix.facts[e-1], env) {
-				if err := g.join(p, i+1); err != nil {
+				if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 					return err
 				}
 			}
@@ -283,6 +290,7 @@ func (g *Game) emit(p *plan) error {
 	if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, t)
 	}
+	p.jump = p.known
 	if g.add(r, t) {
 		g.bud.facts++
 		if g.bud.facts > g.lim.MaxFacts {
@@ -292,6 +300,13 @@ func (g *Game) emit(p *plan) error {
 	return nil
 }
 
+// A dynamic component is planned on its first evaluation, with the facts of the initial state,
+// and planned again on these evaluations, with the facts of states met later in the game.
+const (
+	replanAt1 = 16
+	replanAt2 = 512
+)
+
 // evalComponent computes the facts of one component, its dependencies being computed.
 func (g *Game) evalComponent(ci int) error {
 	c := g.comps[ci]
@@ -300,6 +315,10 @@ func (g *Game) evalComponent(ci int) error {
 	}
 	if err := g.check(nil); err != nil {
 		return err
+	}
+	c.evals++
+	if c.layer != layerStatic && (c.evals == replanAt1 || c.evals == replanAt2) {
+		c.planned, c.full, c.delta = false, nil, nil
 	}
 	if !c.planned {
 		g.planComponent(ci)

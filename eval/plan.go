@@ -7,6 +7,7 @@ const (
 	opNot                   // a ground negated atom: it must be absent
 	opDistinct              // two ground terms must differ
 	opEqual                 // two ground terms must be equal
+	opKnown                 // the head is bound: skip if it is already a fact; once derived, stop here
 )
 
 type step struct {
@@ -28,6 +29,8 @@ type plan struct {
 	env   []Term
 	lo    int // delta range of the delta step
 	hi    int
+	known int // the opKnown step, or -1
+	jump  int // during a join: unwind to this step (after the head was derived), -1 if not
 	// query plans collect answers instead of deriving a head
 	answers func(env []Term)
 }
@@ -40,7 +43,7 @@ const unknownSize = 1000
 // recursive component (it goes first), or -1. comp is the component being planned (its
 // relations are still empty), or -1.
 func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
-	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars)}
+	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1}
 	bound := make([]bool, r.nvars)
 	done := make([]bool, len(r.body))
 	place := func(i int, delta bool) {
@@ -74,7 +77,22 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 	if deltaLit >= 0 {
 		place(deltaLit, true)
 	}
+	// Once the head is bound, the rest of the body only decides whether it holds: skip it when
+	// the head is known, and stop enumerating once it is derived.
+	headKnown := func() {
+		if p.known >= 0 || r.head == nil || !allBound(r.head, bound) {
+			return
+		}
+		for i := range r.body {
+			if !done[i] {
+				p.known = len(p.steps)
+				p.steps = append(p.steps, step{op: opKnown, rel: r.rel, pat: r.head})
+				return
+			}
+		}
+	}
 	for {
+		headKnown()
 		// Tests first, as soon as their variables are bound: they only remove work.
 		progress := true
 		for progress {
@@ -117,24 +135,40 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 	return p
 }
 
-// estimate guesses how many facts a scan of l yields with the variables bound so far.
+// estimate guesses how many facts a scan of l yields with the variables bound so far: the
+// facts that fit the pattern's shape divided by the number of distinct key values among them,
+// counted on the facts there are now.
 func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
-	n := float64(unknownSize)
-	if l.rel.scc != comp {
-		n = 0
-		ix := &index{filter: f, nkeys: len(keys), keybuf: make([]Term, len(keys))}
-		for _, t := range l.rel.facts {
-			if ix.fits(g.st, f, t) {
-				n++
+	if l.rel.scc == comp {
+		n := float64(unknownSize)
+		for range keys {
+			n /= 4
+		}
+		return n
+	}
+	ix := &index{filter: f, nkeys: len(keys), keybuf: make([]Term, len(keys))}
+	n := 0
+	distinct := map[string]bool{}
+	var kb []byte
+	for _, t := range l.rel.facts {
+		if !ix.fits(g.st, f, t) {
+			continue
+		}
+		n++
+		if len(keys) > 0 {
+			kb = kb[:0]
+			for _, k := range ix.keybuf {
+				kb = append(kb, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
 			}
+			distinct[string(kb)] = true
 		}
 	}
-	for range keys {
-		n /= 6
+	if len(distinct) > 1 {
+		return float64(n) / float64(len(distinct))
 	}
-	return n
+	return float64(n)
 }
 
 func allBound(p *pnode, bound []bool) bool {
