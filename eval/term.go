@@ -34,14 +34,14 @@ type store struct {
 	fnIdx  map[functor]uint32
 	terms  []termRec // terms[0] is unused: Term 0 is "no term"
 	args   []Term
-	table  []Term // open addressing over term hashes; 0 = empty slot
+	table  []uint64 // open addressing: hash<<32 | term, 0 = empty slot
 	count  int
 }
 
 func newStore() *store {
 	s := &store{symIdx: map[string]uint32{}, fnIdx: map[functor]uint32{}}
 	s.terms = make([]termRec, 1, 1024)
-	s.table = make([]Term, 1024)
+	s.table = make([]uint64, 1024)
 	return s
 }
 
@@ -84,19 +84,19 @@ func (s *store) find(fn uint32, args []Term) Term {
 	h := hashTerm(fn, args)
 	mask := uint32(len(s.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		t := s.table[i]
-		if t == 0 {
+		e := s.table[i]
+		if e == 0 {
 			return 0
 		}
-		if s.same(t, h, fn, args) {
-			return t
+		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
+			return Term(e)
 		}
 	}
 }
 
 func (s *store) same(t Term, h, fn uint32, args []Term) bool {
 	r := &s.terms[t]
-	if r.hash != h || r.fn != fn || int(r.arity) != len(args) {
+	if r.fn != fn || int(r.arity) != len(args) {
 		return false
 	}
 	ta := s.args[r.args : r.args+uint32(r.arity)]
@@ -114,12 +114,12 @@ func (s *store) intern(fn uint32, args []Term) Term {
 	mask := uint32(len(s.table) - 1)
 	i := h & mask
 	for ; ; i = (i + 1) & mask {
-		t := s.table[i]
-		if t == 0 {
+		e := s.table[i]
+		if e == 0 {
 			break
 		}
-		if s.same(t, h, fn, args) {
-			return t
+		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
+			return Term(e)
 		}
 	}
 	depth := uint16(0)
@@ -134,7 +134,7 @@ func (s *store) intern(fn uint32, args []Term) Term {
 	t := Term(len(s.terms))
 	s.terms = append(s.terms, termRec{fn: fn, args: uint32(len(s.args)), arity: uint16(len(args)), depth: depth, hash: h})
 	s.args = append(s.args, args...)
-	s.table[i] = t
+	s.table[i] = uint64(h)<<32 | uint64(t)
 	s.count++
 	if s.count*2 > len(s.table) {
 		s.grow()
@@ -143,14 +143,15 @@ func (s *store) intern(fn uint32, args []Term) Term {
 }
 
 func (s *store) grow() {
-	table := make([]Term, len(s.table)*2)
+	table := make([]uint64, len(s.table)*2)
 	mask := uint32(len(table) - 1)
 	for t := 1; t < len(s.terms); t++ {
-		i := s.terms[t].hash & mask
+		h := s.terms[t].hash
+		i := h & mask
 		for table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		table[i] = Term(t)
+		table[i] = uint64(h)<<32 | uint64(t)
 	}
 	s.table = table
 }
