@@ -1,6 +1,9 @@
 package syntax
 
-import "unicode/utf8"
+import (
+	"sort"
+	"unicode/utf8"
+)
 
 // Edit returns the file that results from replacing the bytes [start, end) of f's source with
 // text. Only the top-level items the edit touches are parsed anew; the others are reused, shifted.
@@ -30,11 +33,8 @@ func (f *File) Edit(start, end int, text string) *File {
 	// First item to parse anew: the first one that ends at or after the edit start (touching
 	// counts: a token may grow), or a little before it (see below), or an earlier unclosed form.
 	a := len(f.items)
-	for i := range f.items {
-		if f.items[i].unclosed {
-			a = i
-			break
-		}
+	if len(f.unclosed) > 0 {
+		a = f.unclosed[0]
 	}
 	if len(f.items) > 0 {
 		// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
@@ -82,16 +82,39 @@ func (f *File) Edit(start, end int, text string) *File {
 	if n := len(items); n > 0 && n > a {
 		reparsedEnd = items[n-1].start + len(items[n-1].text)
 	}
+
+	// Errors and unclosed forms: those of the items before a, those of the new items, and those
+	// of the reused tail, shifted. Errors lie inside their items, so the old errors split at item
+	// boundaries.
+	firstOld := sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= from })
+	nf.errs = append(make([]Error, 0, len(f.errs)+4), f.errs[:firstOld]...)
+	for _, it := range items[a:] {
+		nf.errs = appendItemErrors(nf.errs, it)
+	}
+	for i := a; i < len(items); i++ {
+		if items[i].unclosed {
+			nf.unclosed = append(nf.unclosed, i)
+		}
+	}
 	if reparsedEnd < len(src) {
+		tail := len(items)
 		for _, it := range f.items[b:] {
 			items = append(items, item{it.start + delta, it.unit})
 		}
 		nf.reused = a + len(f.items) - b
+		oldTail := f.items[b].start
+		for _, e := range f.errs[sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= oldTail }):] {
+			nf.errs = append(nf.errs, shiftError(e, delta))
+		}
+		for _, i := range f.unclosed {
+			if i >= b {
+				nf.unclosed = append(nf.unclosed, i-b+tail)
+			}
+		}
 	} else {
 		nf.reused = a
 	}
 	nf.items = items
 	nf.reparsed = Span{from, reparsedEnd}
-	nf.collectErrors()
 	return nf
 }

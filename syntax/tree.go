@@ -63,6 +63,7 @@ type File struct {
 	src      string
 	items    []item
 	errs     []Error
+	unclosed []int // indices of the items that are unclosed forms, in order
 	lines    *LineIndex
 	reparsed Span // for a File made by Edit: the region that was parsed anew
 	reused   int  // for a File made by Edit: how many items were taken over unchanged
@@ -117,26 +118,44 @@ func printNode(b *strings.Builder, text string, n *Node) {
 	}
 }
 
+// collectErrors gathers the errors and the unclosed forms of every item.
 func (f *File) collectErrors() {
 	f.errs = f.errs[:0]
-	for _, it := range f.items {
-		for _, e := range it.errs {
-			e.Span.Start += it.start
-			e.Span.End += it.start
-			if e.Fix != nil {
-				fix := *e.Fix
-				fix.Edits = make([]TextEdit, len(e.Fix.Edits))
-				for i, te := range e.Fix.Edits {
-					te.Span.Start += it.start
-					te.Span.End += it.start
-					fix.Edits[i] = te
-				}
-				e.Fix = &fix
-			}
-			f.errs = append(f.errs, e)
+	f.unclosed = f.unclosed[:0]
+	for i, it := range f.items {
+		f.errs = appendItemErrors(f.errs, it)
+		if it.unclosed {
+			f.unclosed = append(f.unclosed, i)
 		}
 	}
-	sort.SliceStable(f.errs, func(i, j int) bool { return f.errs[i].Span.Start < f.errs[j].Span.Start })
+}
+
+// appendItemErrors appends the errors of an item, made absolute and sorted by position.
+func appendItemErrors(dst []Error, it item) []Error {
+	n := len(dst)
+	for _, e := range it.errs {
+		dst = append(dst, shiftError(e, it.start))
+	}
+	added := dst[n:]
+	sort.SliceStable(added, func(i, j int) bool { return added[i].Span.Start < added[j].Span.Start })
+	return dst
+}
+
+// shiftError moves an error, and the edits of its fix, by d bytes.
+func shiftError(e Error, d int) Error {
+	e.Span.Start += d
+	e.Span.End += d
+	if e.Fix != nil {
+		fix := *e.Fix
+		fix.Edits = make([]TextEdit, len(e.Fix.Edits))
+		for i, te := range e.Fix.Edits {
+			te.Span.Start += d
+			te.Span.End += d
+			fix.Edits[i] = te
+		}
+		e.Fix = &fix
+	}
+	return e
 }
 
 // itemAt returns the index of the item that contains offset off (the last item whose start is
