@@ -95,6 +95,19 @@ async function editorText(tabLabel) {
   }, tabLabel);
 }
 
+/** Opens a workspace file with Quick Open and waits until its text shows. */
+async function openFile(name, expectText) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(name);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor();
+  await page.waitForTimeout(150);
+  await input.press("Enter");
+  await until(`${name} in an editor`, async () => (await editorText(name)).includes(expectText));
+}
+
 /** Focuses the game's editor and puts the cursor at line:column (1-based). */
 async function goTo(line, column) {
   await page.keyboard.press("Escape");
@@ -130,13 +143,7 @@ await step("workbench-loads", async () => {
 });
 
 await step("game-opens-as-gdl-with-colors", async () => {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(GAME);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: GAME }).first().waitFor();
-  await input.press("Enter");
-  await until("the game in an editor", async () => (await editorText(GAME)).includes("(role xplayer)"));
+  await openFile(GAME, "(role xplayer)");
   await until("the language mode GDL in the status bar", async () =>
     (await page.locator('[id="status.editor.mode"]').textContent())?.trim() === "GDL");
   // The grammar colours the rule line: the paren, "<=", "legal", variables and relation names
@@ -164,19 +171,14 @@ await step("server-not-found-message", async () => {
 });
 
 await step("suo-kif-file-is-not-gdl", async () => {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible" });
-  await input.fill("ontology.kif");
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: "ontology.kif" }).first().waitFor();
-  await input.press("Enter");
-  await until("the ontology in an editor", async () => (await editorText("ontology.kif")).includes("(subclass Game Activity)"));
+  await openFile("ontology.kif", "(subclass Game Activity)");
   // .kif is GDL's by extension; the content check hands this SUO-KIF file to plain text.
   await until("a language other than GDL", async () => {
     const mode = (await page.locator('[id="status.editor.mode"]').textContent())?.trim();
     return mode && mode !== "GDL" ? mode : { ok: false, mode };
   }, 10_000);
   await command("View: Close Editor");
+  await openFile(GAME, "(role xplayer)");
 });
 
 await step("shipped-server-reports-the-error", async () => {
@@ -214,7 +216,9 @@ await step("hover-shows-the-relation-summary", async () => {
 });
 
 await step("code-lens-runs-its-query", async () => {
-  await page.keyboard.press("Escape");
+  // Scroll to the legal rule: its query has answers in the initial state.
+  const p = where("(<= (legal ?w", 1);
+  await goTo(p.line, p.column);
   const lenses = page.locator(".monaco-editor .codelens-decoration a");
   await lenses.first().waitFor({ state: "visible", timeout: 30_000 });
   const titles = await lenses.allTextContents();

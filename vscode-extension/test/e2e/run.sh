@@ -80,6 +80,7 @@ cat >"$T/u/User/settings.json" <<'JSON'
   "extensions.autoUpdate": false,
   "telemetry.telemetryLevel": "off",
   "editor.minimap.enabled": false,
+  "workbench.editor.enablePreview": false,
   "chat.commandCenter.enabled": false,
   "workbench.secondarySideBar.defaultVisibility": "hidden"
 }
