@@ -186,15 +186,34 @@ func BenchmarkEdit400KB(b *testing.B) {
 	}
 	_, word := middleForm(b, f)
 	at := word.Span().End
-	b.SetBytes(int64(len(src)))
+	items := len(f.items)
+	var reparsed, reused int
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		g := f.Edit(at, at, "x")
 		f = g.Edit(at, at+1, "")
+		sp, n := f.Reparsed()
+		reparsed, reused = sp.Len(), n
 	}
 	b.StopTimer()
 	if f.Source() != src {
 		b.Fatal("typing and deleting a character did not restore the text")
+	}
+	b.ReportMetric(float64(len(src)), "file-bytes")
+	b.ReportMetric(float64(reparsed), "reparsed-bytes")
+	b.ReportMetric(float64(items-reused), "items-parsed")
+}
+
+// BenchmarkParseForm parses the text of the form that BenchmarkEdit400KB edits on its own: the
+// part of an edit's cost that follows the form.
+func BenchmarkParseForm(b *testing.B) {
+	f, _ := Parse(bigFile(b, 400<<10))
+	fm, _ := middleForm(b, f)
+	text := fm.Text()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(text)
 	}
 }

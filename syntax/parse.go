@@ -33,6 +33,7 @@ type parser struct {
 	stack  []int32
 	pos    int // scanning position
 	arena  []Node
+	block  int     // size of the last arena block
 	stage  []Node  // children of the lists being built, a stack
 	marks  []int32 // stage index of the '(' of every list being built
 	frames []checkFrame
@@ -275,11 +276,9 @@ func (p *parser) build(k, limit, base int) Node {
 // alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
 func (p *parser) alloc(n int) []Node {
 	if n > len(p.arena) {
-		size := 1024
-		if n > size {
-			size = n
-		}
-		p.arena = make([]Node, size)
+		// Blocks grow from small (an edit reparses one form) to 1024 nodes (a whole file).
+		p.block = min(max(2*p.block, 64), 1024)
+		p.arena = make([]Node, max(p.block, n))
 	}
 	s := p.arena[:n:n]
 	p.arena = p.arena[n:]
