@@ -217,3 +217,23 @@ func BenchmarkParseForm(b *testing.B) {
 		Parse(text)
 	}
 }
+
+// BenchmarkEditUnclosed400KB measures typing inside a form that is not closed yet: a new line
+// starting with '(' at the middle of a 400 KB file, with a name being typed after it.
+func BenchmarkEditUnclosed400KB(b *testing.B) {
+	src := bigFile(b, 400<<10)
+	f, _ := Parse(src)
+	fm, _ := middleForm(b, f)
+	at := fm.Span().Start
+	f = f.Edit(at, at, "(p\n")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g := f.Edit(at+2, at+2, "x")
+		f = g.Edit(at+2, at+3, "")
+	}
+	b.StopTimer()
+	sp, _ := f.Reparsed()
+	b.ReportMetric(float64(len(f.Source())), "file-bytes")
+	b.ReportMetric(float64(sp.Len()), "reparsed-bytes")
+}

@@ -47,6 +47,9 @@ func FuzzParse(f *testing.F) {
 		for off := 0; off <= len(src); off += step {
 			leaf, path := file.LeafAt(off)
 			if leaf.Valid() {
+				if leaf.Kind() == List {
+					t.Fatalf("LeafAt(%d) returned a list, not a token", off)
+				}
 				sp := leaf.Span()
 				if sp.Start > off || off > sp.End {
 					t.Fatalf("LeafAt(%d) = %v, which does not touch the offset", off, sp)

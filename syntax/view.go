@@ -373,6 +373,7 @@ func (f *File) LeafAt(off int) (Cursor, []Cursor) {
 	if len(f.items) == 0 {
 		return Cursor{}, nil
 	}
+	off = min(max(off, 0), len(f.src)) // offsets outside the text clamp to it
 	i := f.itemAt(off)
 	it := &f.items[i]
 	rel := int32(off - it.start)

@@ -89,6 +89,13 @@ func TestLeafAt(t *testing.T) {
 	if leaf.Kind() != Whitespace || leaf.Span() != (Span{2, 4}) || len(path) != 1 || path[0].Span() != (Span{0, 6}) {
 		t.Errorf("LeafAt(3) = %s %v, path %d", leaf.Kind(), leaf.Span(), len(path))
 	}
+	// Offsets outside the text clamp to it.
+	if leaf, _ := f.LeafAt(-3); leaf.Kind() != LParen || leaf.Span() != (Span{0, 1}) {
+		t.Errorf("LeafAt(-3) = %s %v, want the first '('", leaf.Kind(), leaf.Span())
+	}
+	if leaf, _ := f.LeafAt(len(src) + 7); leaf.Kind() != RParen || leaf.Span().End != len(src) {
+		t.Errorf("LeafAt past the end = %s %v, want the last ')'", leaf.Kind(), leaf.Span())
+	}
 	empty, _ := Parse("")
 	if leaf, path := empty.LeafAt(0); leaf.Valid() || path != nil {
 		t.Errorf("LeafAt in an empty file must be invalid")
