@@ -74,6 +74,8 @@ func (f *File) Edit(start, end int, text string) *File {
 
 	p := newParser(src, from, 64)
 	p.copyIt = true
+	p.oracle = &balanceOracle{old: f, delta: delta, newEnd: newEnd, b: a}
+	p.oracle.advance(0)
 	nf := &File{src: src}
 	items := make([]item, 0, len(f.items)+4)
 	items = append(items, f.items[:a]...)
@@ -116,5 +118,56 @@ func (f *File) Edit(start, end int, text string) *File {
 	}
 	nf.items = items
 	nf.reparsed = Span{from, reparsedEnd}
+	if reparsedEnd < len(src) {
+		// The balances of the reused tail carry over: they depend only on the text after them.
+		f.mu.Lock()
+		if f.sufLow != nil {
+			v := max(f.sufValid, b)
+			tail := len(items) - (len(f.items) - b)
+			nf.sufLow = make([]int32, len(items)+1)
+			copy(nf.sufLow[tail+v-b:], f.sufLow[v:])
+			nf.sufValid = tail + v - b
+		}
+		f.mu.Unlock()
+	}
 	return nf
+}
+
+// balanceOracle tells the parser of an edited file, at a point after the edit where the new text
+// continues as the old text did from one of its item starts, whether a '(' open there at a given
+// depth is ever closed: the old file knows the lowest balance of the rest of the text.
+type balanceOracle struct {
+	old    *File
+	delta  int // new offset - old offset after the edit
+	newEnd int // end of the inserted text in the new source
+	b      int // the first old item whose start, shifted, is >= next
+	next   int // the next offset in the new text where the oracle may know the answer
+}
+
+// advance moves next to the first usable old item start at or after pos.
+func (o *balanceOracle) advance(pos int) {
+	pos = max(pos, o.newEnd+1) // the byte before the point must be old text too
+	for o.b < len(o.old.items) && o.old.items[o.b].start+o.delta < pos {
+		o.b++
+	}
+	if o.b < len(o.old.items) {
+		o.next = o.old.items[o.b].start + o.delta
+	} else {
+		o.next = int(^uint(0) >> 1)
+	}
+}
+
+// closes reports, for scanning position pos with depth parentheses still open, whether the
+// outermost of them is ever closed; known is false when pos is not a point the oracle knows.
+func (o *balanceOracle) closes(pos, depth int) (closes, known bool) {
+	if pos != o.next {
+		if pos < o.next {
+			return false, false
+		}
+		o.advance(pos)
+		if pos != o.next {
+			return false, false
+		}
+	}
+	return int(o.old.suffixLow(o.b))+depth <= 0, true
 }

@@ -266,3 +266,35 @@ func TestEditExhaustiveSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestEditUnclosedSequence types a new form into the middle of a large file, with the form left
+// open for a while, closes it far away, reopens it, and so on: the edits where Edit decides from
+// the old file's parenthesis balances that a form is never closed, or is closed later on.
+func TestEditUnclosedSequence(t *testing.T) {
+	src := bigFile(t, 60<<10)
+	f, _ := Parse(src)
+	fm, _ := middleForm(t, f)
+	at := fm.Span().Start
+	far := len(src) - 10
+	type edit struct {
+		start, end int
+		text       string
+	}
+	steps := []edit{
+		{at, at, "(p\n"}, {at + 2, at + 2, "x"}, {at + 3, at + 3, " (q"}, {at + 6, at + 6, " a"},
+		{far, far, ")"},       // closes the innermost open list far away
+		{far + 5, far + 5, ")"}, // and the outer one
+		{far, far + 1, ""}, {at + 2, at + 2, ")"}, {at + 2, at + 3, ""},
+		{0, 0, "("}, {1, 1, "z"}, {0, 2, ""}, // an unclosed form at the very start
+		{at, at, ")"}, {at, at + 1, ""}, {at, at + 3, ""},
+	}
+	for i, e := range steps {
+		old := f.Source()
+		got := f.Edit(e.start, e.end, e.text)
+		want, _ := Parse(old[:e.start] + e.text + old[e.end:])
+		if diff := sameFile(got, want); diff != "" {
+			t.Fatalf("step %d: Edit(%d, %d, %q): %s", i, e.start, e.end, e.text, diff)
+		}
+		f = got
+	}
+}

@@ -39,6 +39,7 @@ type parser struct {
 	frames []checkFrame
 	errs   []Error
 	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
+	oracle *balanceOracle
 }
 
 // newParser returns a parser that starts scanning at base, with room for about est tokens.
@@ -67,6 +68,23 @@ func (p *parser) more() bool {
 	}
 	p.pos = end
 	return true
+}
+
+// neverCloses reports whether the oracle knows, at the current scanning position, that the '('
+// at token k (still open) is never closed.
+func (p *parser) neverCloses(k int) bool {
+	if p.oracle == nil || p.pos < p.oracle.next {
+		return false
+	}
+	depth := 0
+	for i := len(p.stack) - 1; i >= 0; i-- {
+		depth++
+		if int(p.stack[i]) == k {
+			closes, known := p.oracle.closes(p.pos, depth)
+			return known && !closes
+		}
+	}
+	return false
 }
 
 func (p *parser) have(k int) bool {
@@ -117,19 +135,21 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 		var end int
 		var u *unit
 		if t.kind == LParen {
-			for p.match[k] < 0 && p.more() {
+			for p.match[k] < 0 && !p.neverCloses(k) && p.more() {
 			}
 			if m := int(p.match[k]); m >= 0 {
 				next, end = m+1, int(p.toks[m].end)
 			} else {
 				// Never closed: the form ends at the first '(' in column 0 after it.
-				next = len(p.toks)
-				end = len(p.src)
-				for c := k + 1; c < len(p.toks); c++ {
+				next = -1
+				for c := k + 1; p.have(c); c++ {
 					if p.toks[c].kind == LParen && atLineStart(p.src, int(p.toks[c].start)) {
 						next, end = c, int(p.toks[c].start)
 						break
 					}
+				}
+				if next < 0 {
+					next, end = len(p.toks), len(p.src)
 				}
 			}
 			u = p.formUnit(start, end, p.build(k, next, start))
@@ -174,6 +194,7 @@ func (p *parser) leafItem(t tok) *unit {
 	u.node = Node{Kind: t.kind, Start: 0, End: int32(end - start)}
 	switch t.kind {
 	case RParen:
+		u.net, u.low = -1, -1
 		p.errorf(0, 1, CodeUnmatchedClose, &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}},
 			"unmatched ')': no '(' is open here")
 	case Variable:
@@ -196,6 +217,9 @@ func (p *parser) formUnit(start, end int, n Node) *unit {
 	n.End = int32(end - start) // an unclosed form also owns the trivia before the cut
 	u.node = n
 	u.unclosed = n.Unclosed
+	for m := &u.node; m != nil && m.Kind == List && m.Unclosed; m = lastElement(m) {
+		u.net++ // the parentheses left open
+	}
 	p.checkForm(u.text, &u.node)
 	u.errs = p.takeErrors()
 	return u
@@ -225,6 +249,11 @@ func (p *parser) buildDirect(pos int) (n Node, end int, ok bool) {
 			p.stage = append(p.stage, list)
 		default:
 			p.stage = append(p.stage, leaf)
+		}
+		if p.oracle != nil && pos >= p.oracle.next {
+			if closes, known := p.oracle.closes(pos, len(p.marks)); known && !closes {
+				break // never closed: stop scanning now
+			}
 		}
 	}
 	p.stage = p.stage[:stage0]

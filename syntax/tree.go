@@ -3,6 +3,7 @@ package syntax
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
@@ -49,6 +50,9 @@ type unit struct {
 	node     Node    // root; Start is 0 and End is len(text)
 	errs     []Error // relative to the item start
 	unclosed bool    // a form cut short by error recovery: its extent depends on the rest of the file
+	// Parenthesis balance of the item's tokens: net is the number of '(' minus the number of
+	// ')', low the lowest running balance over its prefixes (the empty one included, so <= 0).
+	net, low int32
 }
 
 type item struct {
@@ -67,6 +71,29 @@ type File struct {
 	lines    *LineIndex
 	reparsed Span // for a File made by Edit: the region that was parsed anew
 	reused   int  // for a File made by Edit: how many items were taken over unchanged
+
+	// sufLow[i] is the lowest running parenthesis balance over the prefixes of the text from
+	// item i to the end. Edit uses it to tell, without scanning the rest of the file, that a
+	// form is never closed. It is filled lazily from the end: entries from sufValid on are valid.
+	mu       sync.Mutex
+	sufLow   []int32
+	sufValid int
+}
+
+// suffixLow returns sufLow[i], computing what is missing.
+func (f *File) suffixLow(i int) int32 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sufLow == nil {
+		f.sufLow = make([]int32, len(f.items)+1)
+		f.sufValid = len(f.items)
+	}
+	for ; f.sufValid > i; f.sufValid-- {
+		j := f.sufValid - 1
+		u := f.items[j].unit
+		f.sufLow[j] = min(u.low, u.net+f.sufLow[j+1])
+	}
+	return f.sufLow[i]
 }
 
 // Source returns the text the file was parsed from.
