@@ -177,6 +177,7 @@ await step("suo-kif-file-is-not-gdl", async () => {
     const mode = (await page.locator('[id="status.editor.mode"]').textContent())?.trim();
     return mode && mode !== "GDL" ? mode : { ok: false, mode };
   }, 10_000);
+  await shot("suo-kif-opened-as-plain-text");
   await command("View: Close Editor");
   await openFile(GAME, "(role xplayer)");
 });
@@ -199,6 +200,8 @@ await step("shipped-server-reports-the-error", async () => {
   // Opening the entry reveals the line; its squiggle is drawn.
   await row.dblclick();
   await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+  await shot("squiggle");
+  await command("View: Hide Panel"); // room for the results view in the next steps
 });
 
 await step("hover-shows-the-relation-summary", async () => {
