@@ -21,6 +21,7 @@ import { bundledServerPath, resolveServer } from "./serverPath";
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let view: ResultView;
+let status: vscode.LanguageStatusItem;
 let extensionPath = "";
 /** The game the commands act on when the active editor is neither a game nor its view. */
 let lastGame: vscode.Uri | undefined;
@@ -31,7 +32,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("GDL Language Server");
   view = new ResultView();
+  status = vscode.languages.createLanguageStatusItem("gdl.server", { language: "gdl" });
+  status.name = "GDL Language Server";
+  setStatus("starting", vscode.LanguageStatusSeverity.Information);
   context.subscriptions.push(
+    status,
     output,
     view,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, view),
@@ -82,6 +87,7 @@ async function startServer(): Promise<void> {
     isExecutable,
   });
   if (!found.ok) {
+    setStatus("not found", vscode.LanguageStatusSeverity.Error);
     output.appendLine(found.message);
     const open = "Open Settings";
     const retry = "Retry";
@@ -112,15 +118,28 @@ async function startServer(): Promise<void> {
   };
   const c = new LanguageClient("gdl", "GDL Language Server", serverOptions, clientOptions);
   client = c;
+  c.onDidChangeState((e) => {
+    if (client !== c) return;
+    if (e.newState === State.Running) setStatus(`running (${found.path})`, vscode.LanguageStatusSeverity.Information);
+    else if (e.newState === State.Stopped) setStatus("stopped", vscode.LanguageStatusSeverity.Warning);
+  });
   try {
     await c.start();
   } catch (e) {
     const message = `The GDL language server (${found.path} lsp) failed to start: ${errorText(e)}`;
+    setStatus("failed to start", vscode.LanguageStatusSeverity.Error);
     output.appendLine(message);
     void vscode.window.showErrorMessage(message, "Show Log").then((choice) => {
       if (choice) output.show();
     });
   }
+}
+
+/** The language status item (the "{}" next to the language mode) says how the server is. */
+function setStatus(text: string, severity: vscode.LanguageStatusSeverity): void {
+  status.text = `GDL server: ${text}`;
+  status.severity = severity;
+  status.command = { title: "Restart", command: "gdl.restartServer" };
 }
 
 async function stopServer(): Promise<void> {
