@@ -25,6 +25,8 @@ let status: vscode.LanguageStatusItem;
 let extensionPath = "";
 /** The game the commands act on when the active editor is neither a game nor its view. */
 let lastGame: vscode.Uri | undefined;
+/** Client-side forwarders for server commands the server did not advertise (see startServer). */
+let forwarders: vscode.Disposable[] = [];
 /** Documents whose language was already decided by content, so a user's choice is never undone. */
 const decided = new Set<string>();
 
@@ -125,6 +127,7 @@ async function startServer(): Promise<void> {
   });
   try {
     await c.start();
+    registerForwarders(c);
   } catch (e) {
     const message = `The GDL language server (${found.path} lsp) failed to start: ${errorText(e)}`;
     setStatus("failed to start", vscode.LanguageStatusSeverity.Error);
@@ -142,7 +145,28 @@ function setStatus(text: string, severity: vscode.LanguageStatusSeverity): void 
   status.command = { title: "Restart", command: "gdl.restartServer" };
 }
 
+/**
+ * vscode-languageclient registers the commands a server lists in executeCommandProvider; code
+ * lenses name gdl.runQuery. A server that runs the commands without listing them would leave the
+ * lenses with "command not found": forward the missing ones ourselves.
+ */
+function registerForwarders(c: LanguageClient): void {
+  const advertised = new Set(c.initializeResult?.capabilities.executeCommandProvider?.commands ?? []);
+  for (const command of Object.values(ServerCommands)) {
+    if (advertised.has(command)) continue;
+    forwarders.push(
+      vscode.commands.registerCommand(command, async (arg: { uri?: string }) => {
+        const result = await execute(command, arg ?? {});
+        await showCommandResult(command, arg, result);
+        return result;
+      }),
+    );
+  }
+}
+
 async function stopServer(): Promise<void> {
+  for (const f of forwarders) f.dispose();
+  forwarders = [];
   const c = client;
   client = undefined;
   if (!c) return;
