@@ -72,7 +72,8 @@ const bom = '\uFEFF'
 //
 // Tokenisation does not depend on where scanning started: every token boundary is decided by the
 // bytes around it, so scanning from any token start gives the same tokens as scanning from the
-// beginning. The incremental parser relies on this.
+// beginning. A token's end depends on at most utf8.UTFMax bytes after it (whether a non-ASCII
+// character that follows is well formed). The incremental parser relies on both.
 func scan(src string, pos int) (Kind, int) {
 	c := src[pos]
 	switch classes[c] {
