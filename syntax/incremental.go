@@ -13,10 +13,19 @@ import (
 // utf8.UTFMax bytes, and at the top level the parser keeps no state, so parsing from an item
 // start depends only on the text from there on and on whether that start begins a line. An item
 // that ends before the edit (by more than the lookahead) is therefore unchanged, except a form
-// left unclosed, whose end depends on the rest of the file: parsing restarts at the first such
-// form. Parsing stops at the first item boundary after the edit that was also a boundary in the
-// old file; from there on both files have the same text and so the same items.
+// left unclosed if the edit closes it: its end depends on the rest of the file. The parenthesis
+// balance of every item tells whether that happened, and if so parsing restarts at that form.
+// Parsing stops at the first item boundary after the edit that was also a boundary in the old
+// file; from there on both files have the same text and so the same items. While parsing, the
+// balances of the old items after the edit tell whether a form still open is ever closed, so
+// that typing into an unclosed form does not rescan the rest of the file.
 func (f *File) Edit(start, end int, text string) *File {
+	return f.edit(start, end, text, -1)
+}
+
+// edit implements Edit. Parsing starts at the item the edit touches, or at item restart when
+// that is >= 0 and earlier.
+func (f *File) edit(start, end int, text string, restart int) *File {
 	if start < 0 {
 		start = 0
 	}
@@ -31,10 +40,10 @@ func (f *File) Edit(start, end int, text string) *File {
 	newEnd := start + len(text) // end of the inserted text in the new source
 
 	// First item to parse anew: the first one that ends at or after the edit start (touching
-	// counts: a token may grow), or a little before it (see below), or an earlier unclosed form.
+	// counts: a token may grow), or a little before it (see below), or restart.
 	a := len(f.items)
-	if len(f.unclosed) > 0 {
-		a = f.unclosed[0]
+	if restart >= 0 {
+		a = restart
 	}
 	if len(f.items) > 0 {
 		// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
@@ -84,6 +93,11 @@ func (f *File) Edit(start, end int, text string) *File {
 	if n := len(items); n > 0 && n > a {
 		reparsedEnd = items[n-1].start + len(items[n-1].text)
 	}
+	if restart < 0 {
+		if u := f.closedUnclosed(items, a, b, reparsedEnd < len(src)); u >= 0 {
+			return f.edit(start, end, text, u)
+		}
+	}
 
 	// Errors and unclosed forms: those of the items before a, those of the new items, and those
 	// of the reused tail, shifted. Errors lie inside their items, so the old errors split at item
@@ -92,6 +106,11 @@ func (f *File) Edit(start, end int, text string) *File {
 	nf.errs = append(make([]Error, 0, len(f.errs)+4), f.errs[:firstOld]...)
 	for _, it := range items[a:] {
 		nf.errs = appendItemErrors(nf.errs, it)
+	}
+	for _, i := range f.unclosed {
+		if i < a {
+			nf.unclosed = append(nf.unclosed, i)
+		}
 	}
 	for i := a; i < len(items); i++ {
 		if items[i].unclosed {
@@ -131,6 +150,40 @@ func (f *File) Edit(start, end int, text string) *File {
 		f.mu.Unlock()
 	}
 	return nf
+}
+
+// closedUnclosed returns the first unclosed form before item a that the edit closes, or -1.
+// items holds the items before a and the new ones; b is the first old item reused after them when
+// tail is true. An unclosed form before the edit keeps its extent (its cut, the next '(' in
+// column 0, comes before the edit) unless a ')' after it now closes it: that is the case when
+// the lowest running balance of the new text after it drops to minus its open parentheses.
+func (f *File) closedUnclosed(items []item, a, b int, tail bool) int {
+	first := -1
+	for _, u := range f.unclosed {
+		if u < a {
+			first = u
+		}
+		break
+	}
+	if first < 0 {
+		return -1
+	}
+	var low int32
+	if tail {
+		low = f.suffixLow(b)
+	}
+	for j := len(items) - 1; j >= a; j-- {
+		low = min(items[j].low, items[j].net+low)
+	}
+	closed := -1
+	for j := a - 1; j >= first; j-- {
+		it := items[j].unit
+		if it.unclosed && it.net+low <= 0 {
+			closed = j
+		}
+		low = min(it.low, it.net+low)
+	}
+	return closed
 }
 
 // balanceOracle tells the parser of an edited file, at a point after the edit where the new text

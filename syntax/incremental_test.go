@@ -216,6 +216,34 @@ func TestEditReuse(t *testing.T) {
 	}
 }
 
+// TestEditReuseAfterUnclosed checks that a form left unclosed near the start of a large file does
+// not make every later edit reparse the file from there.
+func TestEditReuseAfterUnclosed(t *testing.T) {
+	src := "(init (unclosed\n" + bigFile(t, 400<<10)
+	f, errs := Parse(src)
+	if len(errs) != 1 || errs[0].Code != CodeUnclosedOpen {
+		t.Fatalf("errors %v, want one unclosed-paren", errs)
+	}
+	fm, word := middleForm(t, f)
+	at := word.Span().End
+	g := f.Edit(at, at, "x")
+	sp, reused := g.Reparsed()
+	if sp.Start < fm.Span().Start || sp.End > fm.Span().End+1 || reused < len(g.items)-1 {
+		t.Errorf("reparsed %v and reused %d of %d items for an edit in the form at %v", sp, reused, len(g.items), fm.Span())
+	}
+	// Two ')' after a form close the two lists left open at the start: reparse from there.
+	h := g.Edit(fm.Span().End+1, fm.Span().End+1, "))")
+	if sp, _ := h.Reparsed(); sp.Start != 0 {
+		t.Errorf("an edit that closes the first form reparsed only %v", sp)
+	}
+	for _, x := range []*File{g, h} {
+		want, _ := Parse(x.Source())
+		if diff := sameFile(x, want); diff != "" {
+			t.Errorf("Edit differs from Parse: %s", diff)
+		}
+	}
+}
+
 // TestEditOutOfRange checks that Edit clamps offsets outside the text instead of failing.
 func TestEditOutOfRange(t *testing.T) {
 	src := "(a b)\n(c d)\n"
@@ -282,7 +310,7 @@ func TestEditUnclosedSequence(t *testing.T) {
 	}
 	steps := []edit{
 		{at, at, "(p\n"}, {at + 2, at + 2, "x"}, {at + 3, at + 3, " (q"}, {at + 6, at + 6, " a"},
-		{far, far, ")"},       // closes the innermost open list far away
+		{far, far, ")"},         // closes the innermost open list far away
 		{far + 5, far + 5, ")"}, // and the outer one
 		{far, far + 1, ""}, {at + 2, at + 2, ")"}, {at + 2, at + 3, ""},
 		{0, 0, "("}, {1, 1, "z"}, {0, 2, ""}, // an unclosed form at the very start
