@@ -87,7 +87,7 @@ type component struct {
 	layer     layer
 	deps      []int // components used directly
 	planned   bool
-	evals     int // evaluations so far (dynamic components are replanned as facts become typical)
+	evals     int     // evaluations so far (dynamic components are replanned as facts become typical)
 	full      []*plan // one plan per rule, every atom over all facts
 	delta     []*plan // recursive components: one plan per rule and recursive body atom
 	done      uint64  // epoch in which the facts were computed (static: any non-zero)

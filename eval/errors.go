@@ -101,7 +101,7 @@ func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
 }
 
 func (e *LimitError) withFact(g *Game, t Term) *LimitError {
-	s := g.String(t)
+	s := g.str(t) // the lock is held
 	if len(s) > 120 {
 		s = s[:120] + "..."
 	}

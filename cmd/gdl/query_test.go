@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// buildGDL builds the real binary for tests that drive it over stdio.
+func buildGDL(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gdl")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// gdl runs the binary and returns stdout, stderr and the exit status.
+func gdl(t *testing.T, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+type expectBlock struct {
+	line    int // of the moves: line
+	moves   string
+	query   string
+	answers []string
+}
+
+// readExpect parses a .expect file: blocks of `moves:`, `query:` and answer lines, separated by
+// blank lines; lines starting with ';' are comments.
+func readExpect(t *testing.T, path string) []expectBlock {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []expectBlock
+	var cur *expectBlock
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for i, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, ";"):
+		case strings.TrimSpace(line) == "":
+			flush()
+		case strings.HasPrefix(line, "moves:"):
+			flush()
+			cur = &expectBlock{line: i + 1, moves: strings.TrimSpace(strings.TrimPrefix(line, "moves:"))}
+		case strings.HasPrefix(line, "query:"):
+			if cur == nil {
+				t.Fatalf("%s:%d: query: without moves:", path, i+1)
+			}
+			cur.query = strings.TrimSpace(strings.TrimPrefix(line, "query:"))
+		default:
+			if cur == nil || cur.query == "" {
+				t.Fatalf("%s:%d: answer outside a block: %q", path, i+1, line)
+			}
+			cur.answers = append(cur.answers, line)
+		}
+	}
+	flush()
+	return out
+}
+
+// TestExpectations runs every block of testdata/games/*.expect through `gdl query` and compares
+// the output with the hand-checked answers.
+func TestExpectations(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/games/*.expect")
+	if len(files) == 0 {
+		t.Fatal("no testdata/games/*.expect files")
+	}
+	bin := buildGDL(t)
+	for _, ef := range files {
+		game := strings.TrimSuffix(ef, ".expect") + ".kif"
+		t.Run(filepath.Base(game), func(t *testing.T) {
+			for _, b := range readExpect(t, ef) {
+				args := []string{"query", game, b.query}
+				if b.moves != "" {
+					args = append(args, "--moves", b.moves)
+				}
+				stdout, stderr, code := gdl(t, bin, args...)
+				if code != 0 {
+					t.Errorf("%s:%d: gdl %s: exit %d\n%s", ef, b.line, strings.Join(args, " "), code, stderr)
+					continue
+				}
+				want := ""
+				if len(b.answers) > 0 {
+					want = strings.Join(b.answers, "\n") + "\n"
+				}
+				if stdout != want {
+					t.Errorf("%s:%d: moves %q query %s:\ngot:\n%s\nwant:\n%s", ef, b.line, b.moves, b.query,
+						stdout, strings.Join(b.answers, "\n"))
+				}
+			}
+		})
+	}
+}
+
+const tttGame = "../../testdata/games/tictactoe.kif"
+
+func TestQueryIllegalMove(t *testing.T) {
+	bin := buildGDL(t)
+	_, stderr, code := gdl(t, bin, "query", tttGame, "(legal ?r ?m)", "--moves", "((mark 1 1) noop) ((mark 2 2) noop)")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "(mark 2 2) is not a legal move of role xplayer") || !strings.Contains(stderr, "joint move 2") {
+		t.Errorf("stderr does not name the joint move, role and move: %s", stderr)
+	}
+	_, stderr, code = gdl(t, bin, "query", tttGame, "terminal", "--moves", "((mark 1 1))")
+	if code != 2 || !strings.Contains(stderr, "2 roles") {
+		t.Errorf("a joint move with one move for two roles: exit %d, stderr %s", code, stderr)
+	}
+}
+
+func TestQueryJSONAndConjunction(t *testing.T) {
+	bin := buildGDL(t)
+	stdout, stderr, code := gdl(t, bin, "query", "--format", "json", tttGame,
+		"(true (cell ?x 1 ?m)) (distinct ?m b)", "--moves", "((mark 2 1) noop)")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Moves   []string
+		State   []string
+		Queries []struct {
+			Query   string
+			Vars    []string
+			Answers []struct {
+				Text     string
+				Bindings map[string]string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(out.Queries) != 1 || len(out.Queries[0].Answers) != 1 {
+		t.Fatalf("want one query with one answer: %s", stdout)
+	}
+	a := out.Queries[0].Answers[0]
+	if a.Text != "(true (cell 2 1 x)) (distinct x b)" || a.Bindings["?x"] != "2" || a.Bindings["?m"] != "x" {
+		t.Errorf("answer %+v", a)
+	}
+	if len(out.Moves) != 1 || out.Moves[0] != "((mark 2 1) noop)" {
+		t.Errorf("moves %v", out.Moves)
+	}
+}
+
+func TestQueryRefusesUnsafeGame(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "unsafe.kif")
+	src := "(role r)\n(p a)\n(<= (q ?x ?y) (p ?x))\n(<= (s ?x) (p ?x))\n"
+	if err := os.WriteFile(game, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildGDL(t)
+	_, stderr, code := gdl(t, bin, "query", game, "(q ?x ?y)")
+	if code != 1 || !strings.Contains(stderr, "unsafe") || !strings.Contains(stderr, "unsafe.kif:3:") {
+		t.Errorf("unsafe rule: exit %d, stderr %s", code, stderr)
+	}
+	// A relation that does not need the unsafe rule still answers.
+	stdout, stderr, code := gdl(t, bin, "query", game, "(s ?x)")
+	if code != 0 || stdout != "(s a)\n" {
+		t.Errorf("safe relation: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+}
+
+func TestQueryDepthLimit(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "grow.kif")
+	if err := os.WriteFile(game, []byte("(role r)\n(p 0)\n(<= (p (s ?x)) (p ?x))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildGDL(t)
+	_, stderr, code := gdl(t, bin, "query", game, "(p ?x)")
+	if code != 1 || !strings.Contains(stderr, "term depth limit") || !strings.Contains(stderr, "p/1") || !strings.Contains(stderr, "line 3") {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
