@@ -40,12 +40,13 @@ type parser struct {
 	errs   []Error
 	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
 	oracle *balanceOracle
+	est    int // tokens to make room for when the token path starts
 }
 
-// newParser returns a parser that starts scanning at base, with room for about est tokens.
+// newParser returns a parser that starts scanning at base. est is the number of tokens to make
+// room for if the token path is needed (most files never need it).
 func newParser(src string, base, est int) *parser {
-	est = min(max(est, 16), 1<<16)
-	return &parser{src: src, base: base, pos: base, toks: make([]tok, 0, est), match: make([]int32, 0, est)}
+	return &parser{src: src, base: base, pos: base, est: min(max(est, 16), 1<<16)}
 }
 
 // more scans one token; it reports false at the end of the text.
@@ -128,6 +129,10 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 		return items
 	}
 	p.base, p.pos = pos, pos
+	if p.toks == nil {
+		est := min(p.est, (len(p.src)-pos)/4+16)
+		p.toks, p.match = make([]tok, 0, est), make([]int32, 0, est)
+	}
 	for k := 0; p.have(k); {
 		t := p.toks[k]
 		start := int(t.start)
