@@ -8,10 +8,14 @@ import (
 	"time"
 )
 
+// isRandom reports whether r is GDL-II's `random` role, which plays uniformly at random and
+// needs no goal value.
+func (g *Game) isRandom(r Term) bool { return strings.EqualFold(g.String(r), "random") }
+
 // Kinds of violations a playout can find.
 const (
 	ViolationNoLegalMove = "no-legal-move" // a role has no legal move in a non-terminal state
-	ViolationGoal        = "goal"          // a role has no goal value, or several, in a terminal state
+	ViolationGoal        = "goal"          // a role (but GDL-II's random) has no goal value, or several, in a terminal state
 	ViolationDepth       = "depth-limit"   // the playout reached the depth limit without a terminal state
 )
 
@@ -58,6 +62,9 @@ func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*Play
 					}
 				}
 				detail := "no goal value"
+				if len(vs) == 0 && g.isRandom(g.roles[i]) {
+					continue // GDL-II's random role has no goals
+				}
 				if len(vs) == 1 {
 					detail = "goal value " + g.String(vs[0]) + " is not an integer"
 				} else if len(vs) > 1 {

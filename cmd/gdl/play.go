@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/eval"
+)
+
+func init() {
+	register("play", command{
+		summary: "random playouts: speed, lengths, goal values and rule violations",
+		run:     runPlay,
+	})
+}
+
+const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--format text|json]
+
+Plays N random playouts of GAME (every role, random included, picks a uniformly random legal
+move) and reports playouts per second, playout lengths, the goal values reached per role, and
+every violation found: a role without a legal move in a non-terminal state, a terminal state
+where a role has no goal value or more than one, a playout that reaches the depth limit. Each
+violation comes with the shortest joint-move sequence found that reaches it, usable with
+'gdl query GAME ... --moves'. Exit status: 0 no violation, 1 violations or an evaluation error,
+2 usage or I/O problems.
+`
+
+type playJSON struct {
+	Game       string             `json:"game"`
+	Playouts   int                `json:"playouts"`
+	Seed       uint64             `json:"seed"`
+	Seconds    float64            `json:"seconds"`
+	PerSecond  float64            `json:"playouts_per_second"`
+	MeanLength float64            `json:"mean_length"`
+	MinLength  int                `json:"min_length"`
+	MaxLength  int                `json:"max_length"`
+	Terminal   int                `json:"terminal"`
+	Roles      []string           `json:"roles"`
+	Goals      map[string][]goalN `json:"goals"`
+	Violations []violationJSON    `json:"violations"`
+}
+
+type goalN struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+type violationJSON struct {
+	Kind   string   `json:"kind"`
+	Role   string   `json:"role,omitempty"`
+	Detail string   `json:"detail"`
+	Count  int      `json:"count"`
+	Moves  []string `json:"moves"`
+}
+
+func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	playouts := fs.Int("playouts", 1000, "number of random playouts")
+	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)")
+	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
+	format := fs.String("format", "text", "output format: text or json")
+	ef := addEvalFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, playUsage)
+		fs.PrintDefaults()
+	}
+	pos, err := interleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "gdl play: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	if *playouts < 1 || *maxDepth < 1 {
+		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
+		return 2
+	}
+	g, res, path, err := loadGame(pos[0], stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		return 2
+	}
+	g.SetLimits(ef.limits())
+	if len(g.Roles()) == 0 {
+		fmt.Fprintf(stderr, "gdl play: %s: the game has no role\n", path)
+		return 1
+	}
+	st, err := g.Play(context.Background(), eval.PlayOptions{Playouts: *playouts, Seed: *seed, MaxDepth: *maxDepth})
+	if err != nil {
+		reportEvalError(stderr, "play", path, res, err)
+		return 1
+	}
+	out := playJSON{
+		Game: path, Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
+		MeanLength: st.MeanLength, MinLength: st.MinLength, MaxLength: st.MaxLength, Terminal: st.Terminal,
+		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{},
+	}
+	for i, r := range st.Roles {
+		gs := []goalN{}
+		for v, n := range st.Goals[i] {
+			gs = append(gs, goalN{v, n})
+		}
+		slices.SortFunc(gs, func(a, b goalN) int { return compareValues(a.Value, b.Value) })
+		out.Goals[r] = gs
+	}
+	for _, v := range st.Violations {
+		vj := violationJSON{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count, Moves: movesText(g, v.Moves)}
+		out.Violations = append(out.Violations, vj)
+	}
+	status := 0
+	if len(out.Violations) > 0 {
+		status = 1
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "gdl play: %v\n", err)
+			return 2
+		}
+		return status
+	}
+	fmt.Fprintf(stdout, "%s: %d playouts in %.3fs, %.1f playouts/s (seed %d)\n", path, out.Playouts, out.Seconds, out.PerSecond, *seed)
+	fmt.Fprintf(stdout, "length: mean %.2f, min %d, max %d joint moves; %d of %d ended in a terminal state\n",
+		out.MeanLength, out.MinLength, out.MaxLength, out.Terminal, out.Playouts)
+	fmt.Fprintln(stdout, "goal values (value: playouts):")
+	for _, r := range out.Roles {
+		var parts []string
+		for _, gn := range out.Goals[r] {
+			parts = append(parts, fmt.Sprintf("%s: %d", gn.Value, gn.Count))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "none")
+		}
+		fmt.Fprintf(stdout, "  %s  %s\n", r, strings.Join(parts, ", "))
+	}
+	if len(out.Violations) == 0 {
+		fmt.Fprintln(stdout, "violations: none")
+		return 0
+	}
+	fmt.Fprintf(stdout, "violations: %d\n", len(out.Violations))
+	for _, v := range out.Violations {
+		who := ""
+		if v.Role != "" {
+			who = " (role " + v.Role + ")"
+		}
+		fmt.Fprintf(stdout, "  %s%s: %s, in %d playouts; shortest:\n    --moves '%s'\n", v.Kind, who, v.Detail, v.Count, strings.Join(v.Moves, " "))
+	}
+	return status
+}
+
+// compareValues orders goal values numerically when both are integers.
+func compareValues(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return x - y
+	}
+	return strings.Compare(a, b)
+}
