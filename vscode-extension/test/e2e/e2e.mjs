@@ -182,6 +182,8 @@ await step("suo-kif-file-is-not-gdl", async () => {
   await openFile(GAME, "(role xplayer)");
 });
 
+let errorCode;
+
 await step("shipped-server-reports-the-error", async () => {
   // Clearing the setting restarts the extension's client with the server inside the .vsix.
   writeFileSync(join(workspace, ".vscode", "settings.json"), "{}\n");
@@ -194,7 +196,8 @@ await step("shipped-server-reports-the-error", async () => {
     return t.some((x) => x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`)) ? t : { ok: false, t };
   }, 60_000);
   console.log(`# Problems: ${texts.join(" | ")}`);
-  const row = rows.filter({ hasText: `Ln ${bad.line}` }).first();
+  const row = rows.filter({ hasText: new RegExp(`Ln (${bad.line}|${bad.line + 1}),`) }).first();
+  errorCode = /gdl\(([^)]+)\)/.exec(await row.textContent())?.[1];
   if ((await row.locator(".codicon-error").count()) === 0) throw new Error(`the entry is not an error: ${await row.textContent()}`);
   await shot("problems");
   // Opening the entry reveals the line; its squiggle is drawn.
@@ -202,6 +205,20 @@ await step("shipped-server-reports-the-error", async () => {
   await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
   await shot("squiggle");
   await command("View: Hide Panel"); // room for the results view in the next steps
+});
+
+await step("severity-setting-reaches-the-server", async () => {
+  if (!errorCode) throw new Error("the Problems entry shows no diagnostic code");
+  const bad = where("(<= (threat ?p ?w)");
+  const onBadLine = async () => (await page.locator(".markers-panel .monaco-list-row").allTextContents())
+    .some((x) => x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`));
+  await page.keyboard.press("Control+Shift+M");
+  writeFileSync(join(workspace, ".vscode", "settings.json"), JSON.stringify({ "gdl.severity": { [errorCode]: "off" } }, null, 2));
+  await until(`no ${errorCode} entry once it is "off"`, async () => !(await onBadLine()));
+  await shot("severity-off");
+  writeFileSync(join(workspace, ".vscode", "settings.json"), "{}\n");
+  await until(`the ${errorCode} entry back`, onBadLine);
+  await command("View: Hide Panel");
 });
 
 await step("hover-shows-the-relation-summary", async () => {
