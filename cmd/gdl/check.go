@@ -1,0 +1,253 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func init() {
+	register("check", command{
+		summary: "report syntax and semantic problems of game descriptions",
+		run:     runCheck,
+	})
+}
+
+// jsonDiagnostic is one element of `gdl check --format json`. Other tools read it: fields are
+// only ever added.
+type jsonDiagnostic struct {
+	File      string        `json:"file"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	EndLine   int           `json:"endLine"`
+	EndColumn int           `json:"endColumn"`
+	Severity  string        `json:"severity"`
+	Code      string        `json:"code"`
+	Category  string        `json:"category"`
+	Message   string        `json:"message"`
+	Related   []jsonRelated `json:"related,omitempty"`
+	Fixes     []jsonFix     `json:"fixes,omitempty"`
+}
+
+type jsonRelated struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Message   string `json:"message"`
+}
+
+type jsonFix struct {
+	Title string     `json:"title"`
+	Edits []jsonEdit `json:"edits"`
+}
+
+type jsonEdit struct {
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	NewText   string `json:"newText"`
+}
+
+// checked is the result for one input.
+type checked struct {
+	path  string
+	lines *syntax.LineIndex
+	diags []analysis.Diagnostic
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("check", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	format := fl.String("format", "text", "output format: text or json")
+	list := fl.Bool("list", false, "list every diagnostic code with its default severity and exit")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gdl check [--format text|json] PATH...\n\n"+
+			"Checks game descriptions. PATH is a file, a directory (every *.kif and *.gdl below it)\n"+
+			"or - for standard input. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
+			"Severities can be changed per code in a gdl.json file (see README.md).")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *list {
+		listCodes(stdout)
+		return 0
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "gdl check: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	if fl.NArg() == 0 {
+		fl.Usage()
+		return 2
+	}
+	files, err := expandPaths(fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl check: %v\n", err)
+		return 2
+	}
+	var results []checked
+	for _, path := range files {
+		r, err := checkOne(path, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "gdl check: %v\n", err)
+			return 2
+		}
+		results = append(results, r)
+	}
+	errorsFound := false
+	for _, r := range results {
+		for _, d := range r.diags {
+			if d.Severity == analysis.Error {
+				errorsFound = true
+			}
+		}
+	}
+	if *format == "json" {
+		writeJSON(stdout, results)
+	} else {
+		writeText(stdout, results)
+	}
+	if errorsFound {
+		return 1
+	}
+	return 0
+}
+
+// expandPaths turns the arguments into the list of files to check, in a stable order: each
+// argument in turn, a directory's GDL files sorted by path.
+func expandPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if a == "-" {
+			out = append(out, a)
+			continue
+		}
+		info, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && isGDLFile(p) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func isGDLFile(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".kif" || ext == ".gdl"
+}
+
+func checkOne(path string, stdin io.Reader) (checked, error) {
+	var data []byte
+	var err error
+	dir := filepath.Dir(path)
+	shown := path
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+		dir, shown = ".", "<stdin>"
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return checked{}, err
+	}
+	cfg, err := analysis.FindConfig(dir)
+	if err != nil {
+		return checked{}, fmt.Errorf("config for %s: %v", shown, err)
+	}
+	f, _ := syntax.Parse(string(data))
+	res := analysis.Analyze(f, cfg)
+	return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, nil
+}
+
+// pos converts a byte offset to a 1-based line and a 1-based column counted in characters.
+func pos(li *syntax.LineIndex, off int) (int, int) {
+	p := li.Position(off, syntax.UTF32)
+	return p.Line + 1, p.Column + 1
+}
+
+func writeText(w io.Writer, results []checked) {
+	for _, r := range results {
+		for _, d := range r.diags {
+			line, col := pos(r.lines, d.Span.Start)
+			fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", r.path, line, col, d.Severity, d.Message, d.Code)
+			for _, rel := range d.Related {
+				l, c := pos(r.lines, rel.Span.Start)
+				fmt.Fprintf(w, "%s:%d:%d: note: %s\n", r.path, l, c, rel.Message)
+			}
+		}
+	}
+}
+
+func writeJSON(w io.Writer, results []checked) {
+	out := []jsonDiagnostic{}
+	for _, r := range results {
+		for _, d := range r.diags {
+			line, col := pos(r.lines, d.Span.Start)
+			endLine, endCol := pos(r.lines, d.Span.End)
+			jd := jsonDiagnostic{
+				File: r.path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
+				Severity: d.Severity.String(), Code: d.Code, Category: string(d.Category), Message: d.Message,
+			}
+			for _, rel := range d.Related {
+				l, c := pos(r.lines, rel.Span.Start)
+				el, ec := pos(r.lines, rel.Span.End)
+				jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
+			}
+			for _, fx := range d.Fixes {
+				jf := jsonFix{Title: fx.Title, Edits: []jsonEdit{}}
+				for _, e := range fx.Edits {
+					l, c := pos(r.lines, e.Span.Start)
+					el, ec := pos(r.lines, e.Span.End)
+					jf.Edits = append(jf.Edits, jsonEdit{l, c, el, ec, e.NewText})
+				}
+				jd.Fixes = append(jd.Fixes, jf)
+			}
+			out = append(out, jd)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(out)
+}
+
+func listCodes(w io.Writer) {
+	for _, c := range syntax.Codes {
+		fmt.Fprintf(w, "%-26s %-8s syntax     %s\n", c, "error", analysis.SyntaxSummary(c))
+	}
+	for _, c := range analysis.Checks {
+		fmt.Fprintf(w, "%-26s %-8s %-10s %s\n", c.Code, c.Severity, c.Category, c.Summary)
+	}
+}

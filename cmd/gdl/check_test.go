@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gdlIn runs the binary with standard input.
+func gdlIn(t *testing.T, bin, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", bin, args, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+const validGame = `(role robot)
+(init (cell a))
+(<= (legal robot (go ?x)) (true (cell ?x)))
+(<= (next (cell ?x)) (does robot (go ?x)))
+(<= terminal (true (cell b)))
+(goal robot 100)
+`
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckCLI(t *testing.T) {
+	bin := buildGDL(t)
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.kif", validGame)
+	// The error sits after non-ASCII text: columns count characters, not bytes.
+	bad := writeFile(t, dir, "sub/bad.gdl", "; é ü\n(role robot) (ä) ))\n")
+	writeFile(t, dir, "sub/notes.txt", "(((")
+
+	t.Run("valid file exits 0 and prints nothing", func(t *testing.T) {
+		out, errOut, code := gdl(t, bin, "check", good)
+		if code != 0 || out != "" || errOut != "" {
+			t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("text format, character columns, exit 1", func(t *testing.T) {
+		out, _, code := gdl(t, bin, "check", bad)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1\n%s", code, out)
+		}
+		for _, col := range []string{"18", "19"} {
+			want := bad + ":2:" + col + ": error: unmatched ')': no '(' is open here [unmatched-close-paren]\n"
+			if !strings.Contains(out, want) {
+				t.Fatalf("missing %q in\n%s", want, out)
+			}
+		}
+	})
+	t.Run("directory walk finds .kif and .gdl, sorted by file then position", func(t *testing.T) {
+		out, _, code := gdl(t, bin, "check", dir)
+		if code != 1 {
+			t.Fatalf("exit %d", code)
+		}
+		lastPos := map[string]int{}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.Contains(l, "notes.txt") {
+				t.Fatal("checked a .txt file")
+			}
+			if !strings.HasPrefix(l, bad+":") {
+				t.Fatalf("unexpected diagnostic %q (only %s has problems)", l, bad)
+			}
+			file := strings.SplitN(l, ":", 2)[0]
+			if p := lineCol(l); p < lastPos[file] {
+				t.Fatalf("not sorted by position: %q", l)
+			} else {
+				lastPos[file] = p
+			}
+		}
+	})
+	t.Run("json format", func(t *testing.T) {
+		out, _, code := gdl(t, bin, "check", "--format", "json", bad)
+		if code != 1 {
+			t.Fatalf("exit %d", code)
+		}
+		var ds []map[string]any
+		if err := json.Unmarshal([]byte(out), &ds); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		found := false
+		for _, d := range ds {
+			for _, k := range []string{"file", "line", "column", "endLine", "endColumn", "severity", "code", "category", "message"} {
+				if _, ok := d[k]; !ok {
+					t.Fatalf("field %s missing in %v", k, d)
+				}
+			}
+			if d["code"] == "unmatched-close-paren" && d["line"] == 2.0 && d["column"] == 18.0 && d["endColumn"] == 19.0 {
+				found = true
+				if d["category"] != "syntax" || d["severity"] != "error" {
+					t.Fatalf("wrong category or severity: %v", d)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("unmatched-close-paren at 2:18-2:19 not found in\n%s", out)
+		}
+		out, _, code = gdl(t, bin, "check", "--format", "json", good)
+		if code != 0 || strings.TrimSpace(out) != "[]" {
+			t.Fatalf("valid file: exit %d, %q", code, out)
+		}
+	})
+	t.Run("standard input", func(t *testing.T) {
+		out, _, code := gdlIn(t, bin, "(role x", "check", "-")
+		if code != 1 || !strings.HasPrefix(out, "<stdin>:1:1: error: '(' is never closed") {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+	})
+	t.Run("missing path is an I/O error naming it", func(t *testing.T) {
+		_, errOut, code := gdl(t, bin, "check", filepath.Join(dir, "nope.kif"))
+		if code != 2 || !strings.Contains(errOut, "nope.kif") {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+	})
+	t.Run("usage errors exit 2", func(t *testing.T) {
+		if _, _, code := gdl(t, bin, "check"); code != 2 {
+			t.Fatalf("no path: exit %d", code)
+		}
+		if _, _, code := gdl(t, bin, "check", "--format", "xml", good); code != 2 {
+			t.Fatalf("bad format: exit %d", code)
+		}
+		if _, _, code := gdl(t, bin, "nonsense"); code != 2 {
+			t.Fatalf("unknown command: exit %d", code)
+		}
+	})
+	t.Run("gdl.json changes severities and turns codes off", func(t *testing.T) {
+		proj := t.TempDir()
+		writeFile(t, proj, "gdl.json", `{"severity": {"unmatched-close-paren": "warning", "empty-list": "off"}}`)
+		p := writeFile(t, proj, "games/g.kif", validGame+"(foo ()) )\n")
+		out, _, code := gdl(t, bin, "check", p)
+		if code != 0 {
+			t.Fatalf("a warning only must exit 0, got %d\n%s", code, out)
+		}
+		if !strings.Contains(out, "warning: unmatched ')'") || strings.Contains(out, "empty-list") {
+			t.Fatalf("config not applied:\n%s", out)
+		}
+		writeFile(t, proj, "gdl.json", `{"severity": {"unmatched-close-paren": "loud"}}`)
+		_, errOut, code := gdl(t, bin, "check", p)
+		if code != 2 || !strings.Contains(errOut, "gdl.json") {
+			t.Fatalf("bad config: exit %d, %q", code, errOut)
+		}
+	})
+	t.Run("--list names every code", func(t *testing.T) {
+		out, _, code := gdl(t, bin, "check", "--list")
+		if code != 0 || !strings.Contains(out, "unclosed-paren") {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+	})
+}
+
+// lineCol extracts "line:col" of a text diagnostic as a comparable number.
+func lineCol(l string) int {
+	parts := strings.SplitN(l, ":", 4)
+	if len(parts) < 3 {
+		return 0
+	}
+	var line, col int
+	for _, c := range parts[1] {
+		line = line*10 + int(c-'0')
+	}
+	for _, c := range parts[2] {
+		col = col*10 + int(c-'0')
+	}
+	return line*100000 + col
+}
