@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The project's test command: everything CI checks, in order. Installs what it needs (Debian
+# packages, npm packages) on a fresh machine and skips installs that are already there.
+#
+#   bash scripts/test.sh          everything
+#   bash scripts/test.sh go       only the Go checks (format, vet, build, tests)
+#
+# Needs ../shared/games beside the repository for the corpus tests (they skip, saying so,
+# without it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+
+section() { printf '\n=== %s\n' "$*"; }
+
+# --- System packages -------------------------------------------------------------------------
+# swi-prolog-nox: the independent engine of the evaluator's differential test;
+# neovim, emacs-nox + elpa-eglot: the real editor clients of the language-server tests.
+section "System packages"
+need=()
+command -v swipl >/dev/null || need+=(swi-prolog-nox)
+if [ "$what" = all ]; then
+	command -v nvim >/dev/null || need+=(neovim)
+	command -v emacs >/dev/null || need+=(emacs-nox)
+	dpkg -s elpa-eglot >/dev/null 2>&1 || need+=(elpa-eglot)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+	if [ "$(id -u)" = 0 ]; then
+		echo "apt-get install ${need[*]}"
+		apt-get update -q >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+	else
+		echo "not root: cannot install ${need[*]}; the tests that need them will skip"
+	fi
+else
+	echo "all present"
+fi
+
+# --- Go --------------------------------------------------------------------------------------
+section "Go toolchain"
+go version
+
+section "gofmt"
+unformatted=$(find . -name '*.go' -not -path './node_modules/*' -not -path './vscode-extension/node_modules/*' -print0 | xargs -0 gofmt -l)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"
+	echo "$unformatted"
+	exit 1
+fi
+echo "ok"
+
+section "go vet"
+go vet ./...
+
+section "go build"
+go build ./...
+
+section "go test (with the race detector)"
+go test -race -timeout 45m ./...
+
+if [ "$what" = go ]; then
+	exit 0
+fi
+
+# --- Editors ---------------------------------------------------------------------------------
+# npm ci, the extension's grammar/type-check/unit tests, then the real editors: the VS Code
+# workbench (code-server driven by Chromium), Neovim and Emacs, each against the built server.
+section "Editor clients"
+bash vscode-extension/test/all.sh
