@@ -1,0 +1,77 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// corpusGames lists the corpus files of kind `game` from MANIFEST.tsv.
+func corpusGames(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) >= 7 && cols[6] == "game" {
+			out = append(out, cols[0])
+		}
+	}
+	return out
+}
+
+// TestCorpusPlayouts plays every game of the corpus for a few random playouts under tight
+// limits. Nothing may panic or hang; the only errors allowed are a refusal (a game whose rules
+// have no defined meaning) and a limit (a game too big for the limits); every game with an
+// initial state must reach a terminal state or a reported violation.
+func TestCorpusPlayouts(t *testing.T) {
+	games := corpusGames(t)
+	if testing.Short() {
+		games = games[:len(games)/8]
+	}
+	var refused, limited, played int
+	for _, path := range games {
+		src, err := os.ReadFile(filepath.Join(corpusDir, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := Load(string(src))
+		g.SetLimits(Limits{Timeout: time.Second, MaxFacts: 1_000_000})
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+		rng := rand.New(rand.NewPCG(1, 1))
+		for i := 0; i < 2; i++ {
+			res, err := g.Playout(ctx, rng, 300)
+			var ref *RefusedError
+			var lim *LimitError
+			switch {
+			case errors.As(err, &ref):
+				refused++
+				t.Logf("%s: refused: %v", path, err)
+			case errors.As(err, &lim):
+				limited++
+				t.Logf("%s: %v", path, err)
+			case err != nil:
+				t.Errorf("%s: %v", path, err)
+			case !res.Terminal && len(res.Violations) == 0:
+				t.Errorf("%s: a playout ended without a terminal state or a violation", path)
+			default:
+				played++
+				continue
+			}
+			break
+		}
+		cancel()
+	}
+	t.Logf("%d games: %d playouts, %d refused, %d stopped by a limit", len(games), played, refused, limited)
+}
