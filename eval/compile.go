@@ -75,6 +75,8 @@ type relation struct {
 	bySig map[string]*index
 
 	refused []analysis.Diagnostic // non-nil: the relation's meaning is undefined
+
+	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
 }
 
 func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }

@@ -45,6 +45,52 @@ func (g *Game) has(r *relation, t Term) bool {
 	return t != 0 && int(t) < len(g.stamp) && g.stamp[t] == r.gen
 }
 
+// wrap returns the atom (r t) of a unary relation, interning it when create is set (else 0 when
+// it was never made). A per-relation table saves the hash lookup for the most frequent atoms:
+// those of true, next and init.
+func (g *Game) wrap(r *relation, t Term, create bool) Term {
+	if t == 0 {
+		return 0
+	}
+	if int(t) < len(r.wraps) {
+		if a := r.wraps[t]; a != 0 {
+			return a
+		}
+	}
+	var a Term
+	args := [1]Term{t}
+	if create {
+		a = g.st.intern(r.fn, args[:])
+	} else if a = g.st.find(r.fn, args[:]); a == 0 {
+		return 0
+	}
+	if int(t) >= len(r.wraps) {
+		n := max(256, len(g.st.terms)*2)
+		w := make([]Term, n)
+		copy(w, r.wraps)
+		r.wraps = w
+	}
+	r.wraps[t] = a
+	return a
+}
+
+// atomOf instantiates the atom pattern p of relation r, without interning when create is unset.
+func (g *Game) atomOf(r *relation, p *pnode, env []Term, create bool) Term {
+	if r.arity == 1 && p.kind == pFunc {
+		var t Term
+		if create {
+			t = g.build(p.args[0], env)
+		} else {
+			t = g.lookup(p.args[0], env)
+		}
+		return g.wrap(r, t, create)
+	}
+	if create {
+		return g.build(p, env)
+	}
+	return g.lookup(p, env)
+}
+
 // build instantiates p; it interns the terms it makes.
 func (g *Game) build(p *pnode, env []Term) Term {
 	switch p.kind {
@@ -193,7 +239,7 @@ func (g *Game) join(p *plan, i int) error {
 	env := p.env
 	switch s.op {
 	case opKnown:
-		if g.has(s.rel, g.lookup(s.pat, env)) {
+		if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return nil
 		}
 		err := g.join(p, i+1)
@@ -260,11 +306,11 @@ func (g *Game) join(p *plan, i int) error {
 		}
 		return nil
 	case opProbe:
-		if g.has(s.rel, g.lookup(s.pat, env)) {
+		if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return g.join(p, i+1)
 		}
 	case opNot:
-		if !g.has(s.rel, g.lookup(s.pat, env)) {
+		if !g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return g.join(p, i+1)
 		}
 	case opDistinct:
@@ -285,8 +331,8 @@ func (g *Game) emit(p *plan) error {
 		p.answers(p.env)
 		return nil
 	}
-	t := g.build(p.head, p.env)
 	r := p.rule.rel
+	t := g.atomOf(r, p.head, p.env, true)
 	if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, t)
 	}

@@ -151,10 +151,8 @@ func (g *Game) useState(s *State) {
 		g.stateEpoch = g.newGen()
 		g.resetRel(g.trueRel)
 		for _, f := range s.fluents {
-			g.scratch = append(g.scratch[:0], f)
-			g.add(g.trueRel, g.st.intern(g.trueRel.fn, g.scratch))
+			g.add(g.trueRel, g.wrap(g.trueRel, f, true))
 		}
-		g.scratch = g.scratch[:0]
 		g.curMove = []Term{0} // force the reset below
 	}
 	g.useMove(nil)
