@@ -331,3 +331,27 @@ func TestEditUnclosedSequence(t *testing.T) {
 		f = got
 	}
 }
+
+// TestEditConcurrent edits one File from several goroutines at once: a File is immutable to its
+// users, and the balances it computes lazily are guarded (run with -race).
+func TestEditConcurrent(t *testing.T) {
+	src := "(init (open\n(a b)\n(c (d e))\n(f)\n"
+	for i := 0; i < 50; i++ {
+		src += "(p" + strings.Repeat(" x", i%7) + ")\n"
+	}
+	f, _ := Parse(src)
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			at := len(src) - 10*(g+1)
+			e := f.Edit(at, at, "(q")
+			want, _ := Parse(src[:at] + "(q" + src[at:])
+			done <- sameFile(e, want)
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if diff := <-done; diff != "" {
+			t.Error(diff)
+		}
+	}
+}
