@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFmtCLI(t *testing.T) {
+	bin := buildGDL(t)
+	dir := t.TempDir()
+	messy := writeFile(t, dir, "messy.kif", "(role a) (role b)\n(<= (p ?x) (q ?x))\n")
+	tidy := "(role a)\n(role b)\n(<= (p ?x)\n    (q ?x))\n"
+	broken := writeFile(t, dir, "broken.kif", "(role a\n")
+
+	out, _, code := gdl(t, bin, "fmt", messy)
+	if code != 0 || out != tidy {
+		t.Fatalf("stdout: exit %d\n%q", code, out)
+	}
+	out, _, code = gdl(t, bin, "fmt", "--check", messy)
+	if code != 1 || strings.TrimSpace(out) != messy {
+		t.Fatalf("--check: exit %d, %q", code, out)
+	}
+	if _, _, code = gdl(t, bin, "fmt", "-w", messy); code != 0 {
+		t.Fatalf("-w: exit %d", code)
+	}
+	if data, _ := os.ReadFile(messy); string(data) != tidy {
+		t.Fatalf("-w wrote %q", data)
+	}
+	if out, _, code = gdl(t, bin, "fmt", "--check", messy); code != 0 || out != "" {
+		t.Fatalf("--check after -w: exit %d, %q", code, out)
+	}
+	_, errOut, code := gdl(t, bin, "fmt", "-w", broken)
+	if code != 1 || !strings.Contains(errOut, "broken.kif") {
+		t.Fatalf("broken: exit %d, %q", code, errOut)
+	}
+	if data, _ := os.ReadFile(broken); string(data) != "(role a\n" {
+		t.Fatalf("a broken file was changed: %q", data)
+	}
+	out, _, code = gdlIn(t, bin, "(f  a)", "fmt", "-")
+	if code != 0 || out != "(f a)" {
+		t.Fatalf("stdin: exit %d, %q", code, out)
+	}
+	if _, _, code = gdl(t, bin, "fmt", filepath.Join(dir, "missing.kif")); code != 2 {
+		t.Fatalf("missing file: exit %d", code)
+	}
+}
