@@ -365,6 +365,8 @@ func (g *Game) evalComponent(ci int) error {
 	c.evals++
 	if c.layer != layerStatic && (c.evals == replanAt1 || c.evals == replanAt2) {
 		c.planned, c.full, c.delta = false, nil, nil
+		g.planComponent(ci)
+		g.dropUnusedIndexes()
 	}
 	if !c.planned {
 		g.planComponent(ci)
@@ -417,6 +419,39 @@ func (g *Game) evalComponent(ci int) error {
 			lo[i], hi[i] = hi[i], len(r.facts)
 		}
 	}
+}
+
+// dropUnusedIndexes stops maintaining the indexes that no plan reads any more (after a
+// replanning). Query plans made before are planned again on their next use.
+func (g *Game) dropUnusedIndexes() {
+	used := map[*index]bool{}
+	for _, c := range g.comps {
+		for _, set := range [][]*plan{c.full, c.delta} {
+			for _, p := range set {
+				for _, s := range p.steps {
+					if s.idx != nil {
+						used[s.idx] = true
+					}
+				}
+			}
+		}
+	}
+	for _, r := range g.rels {
+		kept := r.idxs[:0]
+		for _, ix := range r.idxs {
+			if used[ix] {
+				kept = append(kept, ix)
+			}
+		}
+		clear(r.idxs[len(kept):])
+		r.idxs = kept
+		for sig, ix := range r.bySig {
+			if !used[ix] {
+				delete(r.bySig, sig)
+			}
+		}
+	}
+	g.planGen++
 }
 
 func (g *Game) isDone(c *component) bool {

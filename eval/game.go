@@ -33,6 +33,7 @@ type Game struct {
 	roles   []Term
 	roleIdx map[Term]int
 
+	planGen uint64 // changes when indexes are dropped: plans made before must be made again
 	lim     Limits
 	bud     budget
 	gen     uint64

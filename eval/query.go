@@ -20,6 +20,7 @@ type Query struct {
 	rels  []*relation
 	move  bool
 	g     *Game
+	gen   uint64 // the Game's planGen when the plans were made
 }
 
 // Answer is one solution of a query: the values of its variables, in the order of Vars.
@@ -119,7 +120,8 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			return nil, g.fail(err)
 		}
 	}
-	if q.plans == nil {
+	if q.plans == nil || q.gen != g.planGen {
+		q.plans, q.gen = nil, g.planGen
 		for _, r := range q.rules {
 			q.plans = append(q.plans, g.planRule(r, -1, -1))
 		}
