@@ -22,8 +22,13 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "", "target language: prolog (SWI-Prolog)")
+	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) prints a random match step by step)\n"+
+		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog GAME\n\nWrites the game as an SWI-Prolog program on standard output.")
+		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--driver walk|playouts] GAME\n\n"+
+			"Writes the game as an SWI-Prolog program on standard output, for example:\n"+
+			"  gdl convert --to prolog --driver playouts game.kif > game.pl\n"+
+			"  swipl -q -g 'playouts(1000, 1), halt' game.pl")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,6 +36,12 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *to != "prolog" {
 		fmt.Fprintf(stderr, "gdl convert: --to must be prolog, not %q\n", *to)
+		return 2
+	}
+	drivers := map[string]string{"": "", "walk": prolog.WalkDriver, "playouts": prolog.PlayoutDriver}
+	extra, ok := drivers[*driver]
+	if !ok {
+		fmt.Fprintf(stderr, "gdl convert: --driver must be walk or playouts, not %q\n", *driver)
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -62,6 +73,6 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (unsafe or unstratified rules); fix the errors above\n", path)
 		return 1
 	}
-	io.WriteString(stdout, out)
+	io.WriteString(stdout, out+extra)
 	return 0
 }
