@@ -153,3 +153,29 @@ func FuzzEdit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEditTwice applies two edits in a row, the second to the result of the first, so that what
+// an edited File carries over (errors, unclosed forms, parenthesis balances) is checked too.
+func FuzzEditTwice(f *testing.F) {
+	for i, s := range fuzzSeeds(f) {
+		f.Add(s, uint16(i*5), uint16(i), "(", uint16(i*11), uint16(2), ")")
+	}
+	f.Fuzz(func(t *testing.T, src string, at1, n1 uint16, text1 string, at2, n2 uint16, text2 string) {
+		file, _ := Parse(src)
+		// Find the balances of the first file from the end, as a file that was edited before has.
+		if len(file.items) > 0 {
+			file.suffixLow(len(file.items) / 2)
+		}
+		s1 := int(at1) % (len(src) + 1)
+		e1 := min(len(src), s1+int(n1)%64)
+		mid := file.Edit(s1, e1, text1)
+		src2 := mid.Source()
+		s2 := int(at2) % (len(src2) + 1)
+		e2 := min(len(src2), s2+int(n2)%64)
+		got := mid.Edit(s2, e2, text2)
+		want, _ := Parse(src2[:s2] + text2 + src2[e2:])
+		if diff := sameFile(got, want); diff != "" {
+			t.Fatalf("Edit(%d, %d, %q) then Edit(%d, %d, %q) of %q: %s", s1, e1, text1, s2, e2, text2, src, diff)
+		}
+	})
+}
