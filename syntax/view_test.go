@@ -184,3 +184,42 @@ func TestUnclosedFix(t *testing.T) {
 		t.Errorf("unmatched ')' fix: %v", errs)
 	}
 }
+
+func TestItemsAndChildren(t *testing.T) {
+	src := "; c\n(p (f a) ?x) )\n"
+	f, _ := Parse(src)
+	pos := 0
+	var kinds []Kind
+	for _, it := range f.Items() {
+		if it.Span().Start != pos {
+			t.Fatalf("item %v does not start at %d", it.Span(), pos)
+		}
+		pos = it.Span().End
+		kinds = append(kinds, it.Kind())
+	}
+	if pos != len(src) {
+		t.Errorf("items cover %d of %d bytes", pos, len(src))
+	}
+	want := []Kind{Comment, Whitespace, List, Whitespace, RParen, Whitespace}
+	if len(kinds) != len(want) {
+		t.Fatalf("item kinds %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Errorf("item %d is %s, want %s", i, kinds[i], want[i])
+		}
+	}
+	form := f.Forms()[0]
+	if n := len(form.Children()); n != 7 { // ( p _ (f a) _ ?x )
+		t.Errorf("%d children, want 7", n)
+	}
+	if n := len(form.Node().Elements()); n != 3 {
+		t.Errorf("%d elements, want 3", n)
+	}
+	if sp := form.Span(); sp.Len() != len("(p (f a) ?x)") {
+		t.Errorf("form span %v", sp)
+	}
+	if k := Kind(200).String(); k != "Kind(?)" {
+		t.Errorf("unknown kind prints %q", k)
+	}
+}
