@@ -32,6 +32,7 @@ type pnode struct {
 	v    int    // variable slot
 	fn   uint32 // pFunc
 	args []*pnode
+	flat bool // pFunc whose arguments are all constants or variables
 }
 
 // Literal kinds after disjunctions are expanded and negations pushed inward.
@@ -155,6 +156,10 @@ func (c *compiler) compound(fn uint32, args []syntax.Term, vars map[string]int, 
 		}
 		n.args[i] = p
 		ground = ground && p.kind == pConst
+	}
+	n.flat = true
+	for _, a := range n.args {
+		n.flat = n.flat && a.kind != pFunc
 	}
 	if ground {
 		ids := make([]Term, len(args))

@@ -117,6 +117,18 @@ func (g *Game) lookup(p *pnode, env []Term) Term {
 	case pVar, pBind, pCheck:
 		return env[p.v]
 	}
+	if p.flat && len(p.args) <= 8 {
+		// The common case, a function term of constants and variables, without recursion.
+		var buf [8]Term
+		for i, a := range p.args {
+			if a.kind == pConst {
+				buf[i] = a.t
+			} else {
+				buf[i] = env[a.v]
+			}
+		}
+		return g.st.find(p.fn, buf[:len(p.args)])
+	}
 	base := len(g.scratch)
 	for _, a := range p.args {
 		v := g.lookup(a, env)

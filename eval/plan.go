@@ -231,7 +231,7 @@ func matchPattern(p *pnode, bound []bool) *pnode {
 		bound[p.v] = true
 		return &pnode{kind: pBind, v: p.v}
 	}
-	n := &pnode{kind: pFunc, fn: p.fn, args: make([]*pnode, len(p.args))}
+	n := &pnode{kind: pFunc, fn: p.fn, args: make([]*pnode, len(p.args)), flat: p.flat}
 	for i, a := range p.args {
 		n.args[i] = matchPattern(a, bound)
 	}
