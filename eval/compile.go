@@ -33,6 +33,7 @@ type pnode struct {
 	fn   uint32 // pFunc
 	args []*pnode
 	flat bool // pFunc whose arguments are all constants or variables
+	cap  int  // match patterns: 1 + the slot that receives the term matched here, 0 for none
 }
 
 // Literal kinds after disjunctions are expanded and negations pushed inward.

@@ -164,6 +164,9 @@ func (g *Game) match(p *pnode, t Term, env []Term) bool {
 			return false
 		}
 	}
+	if p.cap > 0 {
+		env[p.cap-1] = t
+	}
 	return true
 }
 

@@ -132,7 +132,82 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 		}
 		place(best, false)
 	}
+	p.head = g.captureHead(p, r.head)
 	return p
+}
+
+// captureHead lets the head reuse subterms the body matched whole, as in the frame rule
+// (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) ...): the scan records the ID of the term
+// it matched for (cell ?x ?y ?p), and the head takes it instead of building it again.
+func (g *Game) captureHead(p *plan, h *pnode) *pnode {
+	if h == nil || h.kind != pFunc {
+		return h
+	}
+	out := &pnode{kind: pFunc, fn: h.fn, flat: h.flat, args: make([]*pnode, len(h.args))}
+	for i, a := range h.args {
+		out.args[i] = a
+		if a.kind != pFunc {
+			continue
+		}
+		if m := findSame(p, a); m != nil {
+			if m.cap == 0 {
+				m.cap = len(p.env) + 1
+				p.env = append(p.env, 0)
+			}
+			out.args[i] = &pnode{kind: pVar, v: m.cap - 1}
+		} else {
+			out.args[i] = g.captureHead(p, a)
+		}
+	}
+	return out
+}
+
+// findSame returns a match pattern node of a scan of p with the same structure as a.
+func findSame(p *plan, a *pnode) *pnode {
+	var walk func(m *pnode) *pnode
+	walk = func(m *pnode) *pnode {
+		if m.kind != pFunc {
+			return nil
+		}
+		if samePattern(m, a) {
+			return m
+		}
+		for _, x := range m.args {
+			if f := walk(x); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	for _, s := range p.steps {
+		if s.op == opScan {
+			if f := walk(s.pat); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// samePattern compares a match pattern with a build pattern.
+func samePattern(m, a *pnode) bool {
+	switch a.kind {
+	case pConst:
+		return m.kind == pConst && m.t == a.t
+	case pVar:
+		return (m.kind == pBind || m.kind == pCheck) && m.v == a.v
+	case pFunc:
+		if m.kind != pFunc || m.fn != a.fn || len(m.args) != len(a.args) {
+			return false
+		}
+		for i := range a.args {
+			if !samePattern(m.args[i], a.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // estimate guesses how many facts a scan of l yields with the variables bound so far: the
