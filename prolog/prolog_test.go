@@ -49,6 +49,7 @@ func runSWI(t testing.TB, swipl, program, driver, goal string, timeout time.Dura
 	cmd := exec.CommandContext(ctx, swipl, "-q", "-g", "consult('"+pl+"'),"+goal+",halt", "-t", "halt(1)")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	if err == nil && strings.Contains(errb.String(), "ERROR") {
 		err = &exec.ExitError{}
