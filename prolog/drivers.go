@@ -39,15 +39,14 @@ walk_step(Rs, S, N, Max) :-
 
 // PlayoutDriver is a program to load after a converted game. playouts(N, Seed) runs N random
 // playouts (every role picks a uniformly random legal move until a terminal state, then the
-// goals are read) and prints `playouts N seconds S per_second P`, timing the loop by the clock
-// as gdl play does.
+// goals are read) and prints `playouts N seconds S per_second P`, timing the loop in CPU seconds.
 const PlayoutDriver = `
 playouts(N, Seed) :-
     set_random(seed(Seed)),
     gdl_roles(Rs), gdl_init(S0),
-    get_time(T0),
+    statistics(cputime, T0),
     forall(between(1, N, _), playout(Rs, S0, 0)),
-    get_time(T1),
+    statistics(cputime, T1),
     T is T1 - T0,
     ( T > 0 -> P is N / T ; P = inf ),
     format("playouts ~w seconds ~4f per_second ~1f~n", [N, T, P]).

@@ -3,7 +3,9 @@
 # translation plus a random-playout driver with the same loop: every role picks a uniformly
 # random legal move until a terminal state, then the goals are read), side by side in one run,
 # on ticTacToe and connectFour (ggp-base) and breakthrough (ggp-repository). Prints the ratios.
-# Both sides time the playout loop only, by the clock (not start-up, loading or compilation).
+# Both sides time the playout loop only (not start-up, loading or compilation): SWI-Prolog in CPU
+# seconds, gdl play by the clock, which on a busy machine can only understate gdl. The CPU-time
+# figures of both sides come from `go test ./eval -bench Playout` (see docs/performance.md).
 #
 #   bash scripts/bench-playouts.sh [rounds]
 #
