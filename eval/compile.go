@@ -507,7 +507,7 @@ func (g *Game) components() {
 					d := l.rel.scc
 					if d == id {
 						comp.recursive = true
-						if l.kind != litPos {
+						if l.kind != litPos && !hasCode(refused, "unstratified-negation") {
 							refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
 								Code: "unstratified-negation", Category: analysis.CategorySemantics,
 								Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
@@ -533,6 +533,15 @@ func (g *Game) components() {
 			}
 		}
 	}
+}
+
+func hasCode(ds []analysis.Diagnostic, code string) bool {
+	for _, d := range ds {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // needs returns the components c depends on, itself last, dependencies first.
