@@ -83,12 +83,21 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 		if p.known >= 0 || r.head == nil || !allBound(r.head, bound) {
 			return
 		}
+		// Worth it when the head is a constant (the check is one array read) or when a scan
+		// remains, which could derive the head many times.
+		worth := r.head.kind == pConst
+		remains := false
 		for i := range r.body {
 			if !done[i] {
-				p.known = len(p.steps)
-				p.steps = append(p.steps, step{op: opKnown, rel: r.rel, pat: r.head})
-				return
+				remains = true
+				if l := &r.body[i]; l.kind == litPos && !allBound(l.atom, bound) {
+					worth = true
+				}
 			}
+		}
+		if remains && worth {
+			p.known = len(p.steps)
+			p.steps = append(p.steps, step{op: opKnown, rel: r.rel, pat: r.head})
 		}
 	}
 	for {
