@@ -92,42 +92,6 @@ func TestTicTacToeInProlog(t *testing.T) {
 	}
 }
 
-// TestCorpusLoadsInProlog converts every corpus game and runs a short random walk in SWI-Prolog.
-// It reports how many games ran and which did not, and why.
-func TestCorpusLoadsInProlog(t *testing.T) {
-	swipl := needSWI(t)
-	games := corpusGames(t)
-	if testing.Short() {
-		games = games[:20]
-	}
-	ran, failed := 0, 0
-	for _, g := range games {
-		data, err := os.ReadFile(filepath.Join(corpus, g))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _ := syntax.Parse(string(data))
-		prog, blocking := prolog.Convert(analysis.Analyze(f, nil))
-		if blocking != nil {
-			t.Logf("skipped %s: refused: %s", g, blocking[0].Message)
-			continue
-		}
-		out, err := runSWI(t, swipl, prog, prolog.WalkDriver, "walk(1, 3)", 20*time.Second)
-		if err != nil {
-			failed++
-			t.Errorf("%s: SWI-Prolog failed on the converted program: %v", g, err)
-			continue
-		}
-		if !strings.HasPrefix(out, "state") || !strings.HasSuffix(out, "end\n") {
-			failed++
-			t.Errorf("%s: unexpected walk output:\n%s", g, out)
-			continue
-		}
-		ran++
-	}
-	t.Logf("%d corpus games ran in SWI-Prolog, %d failed, %d in all", ran, failed, len(games))
-}
-
 // corpusGames lists the corpus files of kind game.
 func corpusGames(t testing.TB) []string {
 	data, err := os.ReadFile(filepath.Join(corpus, "MANIFEST.tsv"))
