@@ -436,3 +436,27 @@ func diff(got, want []string) []string {
 	}
 	return out
 }
+
+// GGP-Base's StaticValidationTest rejects test_case_3b, 3e and 3f as unsafe. The evaluator
+// refuses exactly the relations that need the unsafe rules, with unsafe-variable diagnostics.
+func TestProverUnsafeRefused(t *testing.T) {
+	for _, c := range []struct{ file, query string }{
+		{"test_case_3b", "(distinctCell 1 1 1 2)"},
+		{"test_case_3e", "(goal ?r ?v)"},
+		{"test_case_3f", "(goal ?r ?v)"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			m := load(t, ggpTest+c.file+".kif")
+			_, err := m.try(c.query)
+			var ref *RefusedError
+			if !errors.As(err, &ref) || !hasCode(ref.Diagnostics, "unsafe-variable") {
+				t.Fatalf("%s: %v, want a refusal with unsafe-variable", c.query, err)
+			}
+		})
+	}
+	// The safe part of test_case_3b still plays.
+	m := load(t, ggpTest+"test_case_3b.kif")
+	if s := m.init(); !m.terminal(s) {
+		t.Error("test_case_3b starts terminal")
+	}
+}
