@@ -19,6 +19,7 @@ type Query struct {
 	plans []*plan
 	rels  []*relation
 	move  bool
+	state bool
 	g     *Game
 	gen   uint64 // the Game's planGen when the plans were made
 }
@@ -34,6 +35,10 @@ func (q *Query) Vars() []string { return q.vars }
 // NeedsMove reports whether the query depends on `does`: its answers are about a joint move
 // played in a state (like `next` and `sees`), not about a state alone.
 func (q *Query) NeedsMove() bool { return q.move }
+
+// NeedsState reports whether the query depends on `true` (or `does`); when it does not, its
+// answers are the same in every state.
+func (q *Query) NeedsState() bool { return q.state }
 
 // Text returns the query as given.
 func (q *Query) Text() string { return q.text }
@@ -84,6 +89,9 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 				g.attach(l.rel)
 				if l.rel.layer == layerMove {
 					q.move = true
+				}
+				if l.rel.layer != layerStatic {
+					q.state = true
 				}
 			}
 		}

@@ -188,6 +188,23 @@ func TestQueryRefusesUnsafeGame(t *testing.T) {
 	}
 }
 
+func TestQueryWithoutInitialState(t *testing.T) {
+	game := filepath.Join(t.TempDir(), "noinit.kif")
+	src := "(role r) (p a)\n(<= (init (q ?x)) (p ?y))\n"
+	if err := os.WriteFile(game, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildGDL(t)
+	stdout, stderr, code := gdl(t, bin, "query", game, "(role ?r)", "(p ?x)")
+	if code != 0 || stdout != "(p a)\n(role r)\n" {
+		t.Errorf("static queries with a refused init: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	_, stderr, code = gdl(t, bin, "query", game, "(true ?f)")
+	if code != 1 || !strings.Contains(stderr, "init/1 has no defined meaning") {
+		t.Errorf("a state query with a refused init: exit %d, stderr %s", code, stderr)
+	}
+}
+
 func TestQueryDepthLimit(t *testing.T) {
 	dir := t.TempDir()
 	game := filepath.Join(dir, "grow.kif")
