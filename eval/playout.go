@@ -107,7 +107,7 @@ func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*Play
 type PlayOptions struct {
 	Playouts int
 	Seed     uint64
-	MaxDepth int // joint moves per playout before it counts as a depth-limit violation
+	MaxDepth int // joint moves per playout before it counts as a depth-limit violation (0: 1000)
 }
 
 // ViolationCount is one kind of violation (per kind, role and detail) with the number of
@@ -133,6 +133,9 @@ type PlayStats struct {
 
 // Play runs opts.Playouts random playouts from one seeded generator and gathers statistics.
 func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = 1000
+	}
 	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
 	st := &PlayStats{}
 	for _, r := range g.roles {
