@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -54,21 +55,44 @@ func (g *Game) dumpPlans() string {
 	return b.String()
 }
 
-func TestDumpPlans(t *testing.T) {
+// TestPlansAfterReplanning checks the plans connectFour ends up with: in the initial state the
+// board is empty, so the first plan of `line` may start anywhere; after replanning on later states
+// every scan of a cell must read an index keyed on a bound coordinate. GDL_DUMP=game.kif prints
+// the plans of another game instead (go test -run PlansAfter -v).
+func TestPlansAfterReplanning(t *testing.T) {
 	path := os.Getenv("GDL_DUMP")
-	if path == "" {
-		t.Skip("set GDL_DUMP to a game file to print its join plans")
+	var g *Game
+	if path != "" {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ = Load(string(src))
+	} else {
+		g = corpusGame(t, "ggp-org__ggp-base/games/games/connectFour/connectFour.kif")
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := Load(string(src))
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 5; i++ {
 		if _, err := g.Playout(context.Background(), rng, 1000); err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Log("\n" + g.dumpPlans())
+	dump := g.dumpPlans()
+	if path != "" {
+		t.Log("\n" + dump)
+		return
+	}
+	lineRule := regexp.MustCompile(`(?m)^comp \d+ layer 1 \(line \?0\) <=\n((?:    .*\n)+)`)
+	rules := lineRule.FindAllStringSubmatch(dump, -1)
+	if len(rules) != 4 {
+		t.Fatalf("want 4 plans of line, got %d:\n%s", len(rules), dump)
+	}
+	for _, r := range rules {
+		for _, st := range strings.Split(strings.TrimSpace(r[1]), "\n") {
+			st = strings.TrimSpace(st)
+			if strings.HasPrefix(st, "scan (true (cell") && !strings.Contains(st, "keys=1") && !strings.Contains(st, "keys=2") {
+				t.Errorf("unkeyed scan of the board in a plan of line:\n%s", r[1])
+			}
+		}
+	}
 }
