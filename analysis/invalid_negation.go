@@ -1,0 +1,61 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func init() {
+	register(&Check{
+		Code:     "invalid-negation",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary:  "not applied to something other than one atom: (not (or ...)), (not (not ...)), (not ?x), or not with several operands.",
+		Example:  "(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))",
+		Fix:      "Negate atoms only: (not (or a b)) is (not a) (not b); (not (not a)) is a.",
+		Run: func(m *Model, r *Reporter) {
+			forEachNot(m, func(l syntax.Literal) {
+				ops := l.Operands()
+				if len(ops) != 1 {
+					r.Report(l.Span(), fmt.Sprintf("not takes exactly one atom, found %d operands", len(ops)), nil)
+					return
+				}
+				switch op := ops[0]; op.Kind() {
+				case syntax.LitAtom, syntax.LitDistinct:
+				case syntax.LitNot:
+					r.Report(op.Span(), "double negation: not applied to a not; (not (not a)) means a", nil)
+				case syntax.LitOr:
+					r.Report(op.Span(), "not applied to an or: negate each branch instead, (not (or a b)) is (not a) (not b)", nil)
+				default:
+					r.Report(op.Span(), "not must be applied to an atom, found "+op.Text(), nil)
+				}
+			})
+		},
+	})
+	register(&Check{
+		Code:     "negated-distinct",
+		Severity: Warning,
+		Category: CategoryStyle,
+		Summary:  "(not (distinct a b)): accepted by most players but not GDL; it means a and b are the same term.",
+		Example:  "(<= (same ?x ?y) (cell ?x) (cell ?y) (not (distinct ?x ?y)))",
+		Fix:      "Use one variable for both terms: (<= (same ?x ?x) (cell ?x)).",
+		Run: func(m *Model, r *Reporter) {
+			forEachNot(m, func(l syntax.Literal) {
+				if ops := l.Operands(); len(ops) == 1 && ops[0].Kind() == syntax.LitDistinct {
+					r.Report(l.Span(), "negated distinct: GDL has no equality test; use the same variable for both terms instead", nil)
+				}
+			})
+		},
+	})
+}
+
+func forEachNot(m *Model, fn func(l syntax.Literal)) {
+	for _, c := range m.Clauses {
+		walkLiterals(c, func(v literalVisit) {
+			if v.Lit.Kind() == syntax.LitNot {
+				fn(v.Lit)
+			}
+		})
+	}
+}

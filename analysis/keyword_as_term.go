@@ -1,0 +1,66 @@
+package analysis
+
+func init() {
+	register(&Check{
+		Code:     "keyword-as-term",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary:  "A GDL keyword used as a constant or function name, or a connective (distinct, not, or) defined by a fact or rule.",
+		Example:  "(init (control not))",
+		Fix:      "Rename the constant or function (for example not -> nought).",
+		Run: func(m *Model, r *Reporter) {
+			for _, o := range m.Occurrences {
+				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" {
+					what := "constant"
+					if o.Kind == OccFunction {
+						what = "function name"
+					}
+					r.Report(o.Span, o.Name+" is a GDL keyword and cannot be used as a "+what, nil)
+				}
+			}
+			for _, c := range m.Clauses {
+				switch k := c.Key(); k {
+				case "distinct", "not", "or", "<=":
+					verb := "defined by a rule"
+					if !c.IsRule {
+						verb = "stated as a fact"
+					}
+					span := c.Head.Span()
+					if !c.IsRule {
+						span = c.Form.Span()
+					}
+					r.Report(span, k+" is a GDL connective and cannot be "+verb, nil)
+				}
+			}
+		},
+	})
+}
+
+// isGDLKeyword reports whether key is a relation keyword or connective of GDL (not `and`, which
+// is no GDL word at all).
+func isGDLKeyword(key string) bool {
+	_, rel := RelationKeywords[key]
+	return rel || Connectives[key]
+}
+
+// lateKeywords became keywords with GDL's 2010 revision; older games use them as ordinary names,
+// which players of that time accept: a warning of its own.
+var lateKeywords = map[string]bool{"base": true, "input": true}
+
+func init() {
+	register(&Check{
+		Code:     "late-keyword-as-term",
+		Severity: Warning,
+		Category: CategoryStyle,
+		Summary:  "base or input used as a constant or function name. They became GDL keywords in 2010; older games use them freely, newer players may misread them.",
+		Example:  "(init (cell 1 base))",
+		Fix:      "Rename the constant or function (for example base -> foundation).",
+		Run: func(m *Model, r *Reporter) {
+			for _, o := range m.Occurrences {
+				if (o.Kind == OccConstant || o.Kind == OccFunction) && lateKeywords[o.Key] && o.Relation != "and" {
+					r.Report(o.Span, o.Name+" has been a GDL keyword since 2010; as a constant or function name it confuses newer players", nil)
+				}
+			}
+		},
+	})
+}

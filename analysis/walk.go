@@ -1,0 +1,48 @@
+package analysis
+
+import "github.com/gdl-lsp/gdl/syntax"
+
+// literalVisit is one literal met by walkLiterals: the literal, whether it sits under a `not`,
+// and the `or` or `not` that contains it directly (invalid when it is a body literal).
+type literalVisit struct {
+	Lit     syntax.Literal
+	Negated bool
+	Parent  syntax.Literal
+}
+
+// walkLiterals calls fn for every body literal of the clause and every literal nested in a
+// `not` or an `or`, outermost first.
+func walkLiterals(c *Clause, fn func(v literalVisit)) {
+	var walk func(l syntax.Literal, neg bool, parent syntax.Literal)
+	walk = func(l syntax.Literal, neg bool, parent syntax.Literal) {
+		fn(literalVisit{l, neg, parent})
+		switch l.Kind() {
+		case syntax.LitNot:
+			for _, op := range l.Operands() {
+				walk(op, true, l)
+			}
+		case syntax.LitOr:
+			for _, op := range l.Operands() {
+				walk(op, neg, l)
+			}
+		}
+	}
+	for _, l := range c.Body {
+		walk(l, false, syntax.Literal{})
+	}
+}
+
+// walkTerms calls fn for every term of an atom's arguments, nested function arguments included.
+func walkTerms(ts []syntax.Term, fn func(t syntax.Term)) {
+	for _, t := range ts {
+		fn(t)
+		if t.Kind() == syntax.TermFunction {
+			walkTerms(t.Args(), fn)
+		}
+	}
+}
+
+// replace is a fix that replaces one span with new text.
+func replace(title string, span syntax.Span, text string) syntax.Fix {
+	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: span, NewText: text}}}
+}
