@@ -118,6 +118,9 @@ type Model struct {
 	Functions   map[string]*Symbol
 	Constants   map[string]*Symbol
 	Roles       []RoleDecl
+	// Broken holds the relations that forms with syntax errors seem to define; those forms are
+	// not clauses.
+	Broken map[string]bool
 
 	Edges   []Edge
 	Out     map[string][]int // relation -> indexes of its outgoing edges
@@ -140,6 +143,7 @@ func NewModel(f *syntax.File) *Model {
 		Functions: map[string]*Symbol{},
 		Constants: map[string]*Symbol{},
 		Out:       map[string][]int{},
+		Broken:    map[string]bool{},
 		dependsOn: map[string]map[string]bool{},
 	}
 	for _, form := range f.Forms() {
@@ -154,6 +158,14 @@ func NewModel(f *syntax.File) *Model {
 }
 
 func (m *Model) addForm(form syntax.Form) {
+	if form.HasErrors() {
+		// Checks run on complete forms only; remember what the broken form was meant to
+		// define so that nothing calls that relation undefined while the author types.
+		if key := BrokenHeadKey(form); key != "" {
+			m.Broken[key] = true
+		}
+		return
+	}
 	c := &Clause{Index: len(m.Clauses), Form: form, Vars: map[string][]int{}}
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
@@ -310,6 +322,39 @@ func (m *Model) Definitions(key string) []*Clause {
 func (m *Model) IsRole(key string) bool {
 	for _, r := range m.Roles {
 		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// BrokenHeadKey guesses the relation a form with syntax errors defines: the name after `<=`, or
+// the form's own head.
+func BrokenHeadKey(form syntax.Form) string {
+	c := form.Cursor
+	if form.IsRule() {
+		el := c.Elements()
+		if len(el) < 2 {
+			return ""
+		}
+		c = el[1]
+	}
+	if c.Kind() == syntax.Word {
+		return syntax.Fold(c.Text())
+	}
+	if h := c.Head(); h.Valid() && h.Kind() == syntax.Word {
+		return syntax.Fold(h.Text())
+	}
+	return ""
+}
+
+// Defines reports whether some clause, or a form with syntax errors, defines relation key.
+func (m *Model) Defines(key string) bool {
+	if m.Broken[key] {
+		return true
+	}
+	for _, c := range m.Clauses {
+		if c.Key() == key {
 			return true
 		}
 	}

@@ -113,6 +113,7 @@ func (g *Game) relation(name string, arity int) *relation {
 	}
 	r := &relation{name: g.st.syms[g.st.fns[fn].sym], arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
 	r.gen = g.newGen()
+	r.refused = append(r.refused, g.broken[syntax.Fold(name)]...)
 	g.relByFn[fn] = r
 	g.rels = append(g.rels, r)
 	return r
@@ -330,6 +331,23 @@ func (c *compiler) compile() {
 		switch o.Kind {
 		case analysis.OccRelation, analysis.OccFunction, analysis.OccConstant:
 			g.st.sym(o.Name)
+		}
+	}
+	// Forms with syntax errors are not clauses. The relations they were meant to define are
+	// refused with the parser's errors, so that no answer silently misses a rule being typed.
+	g.broken = map[string][]analysis.Diagnostic{}
+	for _, fm := range m.File.Forms() {
+		if !fm.HasErrors() {
+			continue
+		}
+		key := analysis.BrokenHeadKey(fm)
+		if key == "" {
+			continue
+		}
+		for _, d := range c.res.Diagnostics {
+			if d.Category == analysis.CategorySyntax && fm.Span().Contains(d.Span.Start) {
+				g.broken[key] = append(g.broken[key], d)
+			}
 		}
 	}
 	g.trueRel = g.relation("true", 1)

@@ -33,7 +33,9 @@ type Game struct {
 	roles   []Term
 	roleIdx map[Term]int
 
-	planGen uint64 // changes when indexes are dropped: plans made before must be made again
+	planGen uint64                           // changes when indexes are dropped: plans made before must be made again
+	broken  map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
+
 	lim     Limits
 	bud     budget
 	gen     uint64

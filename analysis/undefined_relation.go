@@ -1,0 +1,67 @@
+package analysis
+
+import "fmt"
+
+// inputs are relations a game may use without defining them: the state and the joint move are
+// given by the game manager, and distinct is built in.
+var inputs = map[string]bool{"true": true, "does": true, "distinct": true}
+
+// managerReads are relations the game manager reads although no rule of the game uses them.
+var managerReads = map[string]bool{"role": true, "init": true, "next": true, "legal": true, "goal": true,
+	"terminal": true, "base": true, "input": true, "sees": true}
+
+func init() {
+	register(&Check{
+		Code:     "undefined-relation",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary:  "A relation is used in a rule body but no fact or rule defines it, so it never holds.",
+		Example:  "(<= (legal white noop) (true (control black)) (ready white))   ; ready is defined nowhere",
+		Fix:      "Define the relation, or correct the name (spelling and arity).",
+		Run: func(m *Model, r *Reporter) {
+			defined := map[string]bool{}
+			for _, c := range m.Clauses {
+				defined[c.Key()] = true
+			}
+			for k := range m.Broken {
+				defined[k] = true
+			}
+			for _, o := range m.Occurrences {
+				if o.Kind != OccRelation || o.Def || inputs[o.Key] || defined[o.Key] || o.Key == "and" {
+					continue
+				}
+				msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
+				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
+					msg += "; it never holds"
+				}
+				r.Report(o.Span, msg, nil)
+			}
+		},
+	})
+	register(&Check{
+		Code:     "unused-relation",
+		Severity: Warning,
+		Category: CategoryStyle,
+		Summary:  "A relation is defined but no rule uses it and the game manager does not read it.",
+		Example:  "(adjacent a b)   ; no rule mentions adjacent",
+		Fix:      "Remove the relation, or use it where it was meant to be used.",
+		Run: func(m *Model, r *Reporter) {
+			used := map[string]bool{}
+			for _, o := range m.Occurrences {
+				if o.Kind == OccRelation && !o.Def {
+					used[o.Key] = true
+				}
+			}
+			reported := map[string]bool{}
+			for _, c := range m.Clauses {
+				k := c.Key()
+				if used[k] || managerReads[k] || reported[k] || IsKeyword(k) {
+					continue
+				}
+				reported[k] = true
+				name := c.Head.Name()
+				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Name()), nil)
+			}
+		},
+	})
+}
