@@ -186,7 +186,7 @@ func (w *clauseWriter) literal(l syntax.Literal) string {
 		}
 		parts := make([]string, len(ops))
 		for i, op := range ops {
-			parts[i] = w.conj(safeOrder([]syntax.Literal{op}, nil))
+			parts[i] = w.conj([]syntax.Literal{op})
 		}
 		return "( " + strings.Join(parts, " ; ") + " )"
 	}
@@ -208,112 +208,7 @@ func writeClause(b *strings.Builder, c *analysis.Clause) {
 		fmt.Fprintf(b, "%s.\n", head)
 		return
 	}
-	fmt.Fprintf(b, "%s :-\n    %s.\n", head, strings.ReplaceAll(w.conj(safeOrder(c.Body, nil)), ", ", ",\n    "))
-}
-
-// safeOrder returns the literals in an order in which every `not` and `distinct` comes after the
-// literals binding its variables, otherwise keeping the author's order. bound holds variables
-// bound before the first literal.
-func safeOrder(body []syntax.Literal, bound map[string]bool) []syntax.Literal {
-	b := map[string]bool{}
-	for k := range bound {
-		b[k] = true
-	}
-	var out, pending []syntax.Literal
-	flush := func() {
-		for progress := true; progress; {
-			progress = false
-			for i, l := range pending {
-				if ready(l, b) {
-					out = append(out, l)
-					binds(l, b)
-					pending = append(pending[:i:i], pending[i+1:]...)
-					progress = true
-					break
-				}
-			}
-		}
-	}
-	for _, l := range body {
-		if ready(l, b) {
-			out = append(out, l)
-			binds(l, b)
-			flush()
-		} else {
-			pending = append(pending, l)
-		}
-	}
-	return append(out, pending...)
-}
-
-// ready reports whether a literal can run with the variables in b bound.
-func ready(l syntax.Literal, b map[string]bool) bool {
-	switch l.Kind() {
-	case syntax.LitAtom:
-		return true
-	case syntax.LitNot, syntax.LitDistinct:
-		for _, v := range literalVars(l) {
-			if !b[v] {
-				return false
-			}
-		}
-		return true
-	case syntax.LitOr:
-		// Each branch is a single literal: an atom binds its own variables; a `not` or
-		// `distinct` branch needs its variables bound before the disjunction.
-		for _, op := range l.Operands() {
-			if op.Kind() != syntax.LitAtom && !ready(op, b) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
-}
-
-// binds adds the variables a literal binds: those of a positive atom, or those every branch of
-// an `or` binds.
-func binds(l syntax.Literal, b map[string]bool) {
-	switch l.Kind() {
-	case syntax.LitAtom:
-		for _, v := range literalVars(l) {
-			b[v] = true
-		}
-	case syntax.LitOr:
-		var common map[string]bool
-		for _, op := range l.Operands() {
-			nb := map[string]bool{}
-			binds(op, nb)
-			if common == nil {
-				common = nb
-				continue
-			}
-			for k := range common {
-				if !nb[k] {
-					delete(common, k)
-				}
-			}
-		}
-		for k := range common {
-			b[k] = true
-		}
-	}
-}
-
-func literalVars(l syntax.Literal) []string {
-	var out []string
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		if c.Kind() == syntax.Variable {
-			out = append(out, c.Symbol().Key())
-			return
-		}
-		for _, e := range c.Elements() {
-			walk(e)
-		}
-	}
-	walk(l.Cursor)
-	return out
+	fmt.Fprintf(b, "%s :-\n    %s.\n", head, strings.ReplaceAll(w.conj(analysis.SafeOrder(c.Body)), ", ", ",\n    "))
 }
 
 // library is appended to every program: helpers that set the state and the joint move and read

@@ -1,0 +1,137 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Variable binding, shared by the safety check, the order hint, the Prolog translation and the
+// evaluator's planner: which variables a literal binds and which it needs bound.
+
+// LiteralVars returns the keys of the variables of a literal, in order of appearance, with
+// repetitions.
+func LiteralVars(c syntax.Cursor) []string {
+	var out []string
+	var walk func(c syntax.Cursor)
+	walk = func(c syntax.Cursor) {
+		if c.Kind() == syntax.Variable {
+			out = append(out, c.Symbol().Key())
+			return
+		}
+		for _, e := range c.Elements() {
+			walk(e)
+		}
+	}
+	walk(c)
+	return out
+}
+
+// Binds adds to b the variables a literal binds when it succeeds: those of a positive atom, or
+// those that every branch of an `or` binds. `not` and `distinct` bind nothing.
+func Binds(l syntax.Literal, b map[string]bool) {
+	switch l.Kind() {
+	case syntax.LitAtom:
+		for _, v := range LiteralVars(l.Cursor) {
+			b[v] = true
+		}
+	case syntax.LitOr:
+		var common map[string]bool
+		for _, op := range l.Operands() {
+			nb := map[string]bool{}
+			Binds(op, nb)
+			if common == nil {
+				common = nb
+				continue
+			}
+			for k := range common {
+				if !nb[k] {
+					delete(common, k)
+				}
+			}
+		}
+		for k := range common {
+			b[k] = true
+		}
+	}
+}
+
+// Ready reports whether a literal can run left to right with the variables of b bound: a
+// `not` or `distinct` needs all its variables bound; an `or` needs that of its branches that
+// are not atoms.
+func Ready(l syntax.Literal, b map[string]bool) bool {
+	switch l.Kind() {
+	case syntax.LitNot, syntax.LitDistinct:
+		for _, v := range LiteralVars(l.Cursor) {
+			if !b[v] {
+				return false
+			}
+		}
+	case syntax.LitOr:
+		for _, op := range l.Operands() {
+			if op.Kind() != syntax.LitAtom && !Ready(op, b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SafeOrder returns the body in an order in which every `not` and `distinct` comes right after
+// the literals that bind its variables, otherwise keeping the author's order. Literals that can
+// never be ready (an unsafe rule) keep their relative order at the end.
+func SafeOrder(body []syntax.Literal) []syntax.Literal {
+	b := map[string]bool{}
+	var out, pending []syntax.Literal
+	flush := func() {
+		for progress := true; progress; {
+			progress = false
+			for i, l := range pending {
+				if Ready(l, b) {
+					out = append(out, l)
+					Binds(l, b)
+					pending = append(pending[:i:i], pending[i+1:]...)
+					progress = true
+					break
+				}
+			}
+		}
+	}
+	for _, l := range body {
+		if Ready(l, b) {
+			out = append(out, l)
+			Binds(l, b)
+			flush()
+		} else {
+			pending = append(pending, l)
+		}
+	}
+	return append(out, pending...)
+}
+
+// TermKey returns a canonical text of a term or atom: case-folded names, single spaces.
+func TermKey(c syntax.Cursor) string {
+	var b strings.Builder
+	var walk func(c syntax.Cursor)
+	walk = func(c syntax.Cursor) {
+		if c.Kind() != syntax.List {
+			b.WriteString(syntax.Fold(c.Text()))
+			return
+		}
+		el := c.Elements()
+		if len(el) == 1 { // (f) is the constant f
+			walk(el[0])
+			return
+		}
+		b.WriteByte('(')
+		for i, e := range el {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			walk(e)
+		}
+		b.WriteByte(')')
+	}
+	walk(c)
+	return b.String()
+}

@@ -1,0 +1,115 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func init() {
+	register(&Check{
+		Code:     "order-hint",
+		Severity: Hint,
+		Category: CategoryStyle,
+		Summary: "A not or distinct comes before the literal that binds its variables. GDL does not care, " +
+			"but left-to-right (Prolog-based) players give wrong answers.",
+		Example: "(<= (free ?x) (not (true (taken ?x))) (cell ?x))",
+		Fix:     "Move the not or distinct after the literals that bind its variables (the quick fix reorders the body).",
+		Run: func(m *Model, r *Reporter) {
+			for _, c := range m.Clauses {
+				if c.IsRule {
+					orderHint(c, r)
+				}
+			}
+		},
+	})
+}
+
+func orderHint(c *Clause, r *Reporter) {
+	all := boundVars(c)
+	b := map[string]bool{}
+	var early []syntax.Literal
+	for _, l := range c.Body {
+		if !Ready(l, b) {
+			// Only a hint when the rule is safe: the variables are bound later on.
+			late := true
+			for _, v := range LiteralVars(l.Cursor) {
+				if !b[v] && !all[v] {
+					late = false
+				}
+			}
+			if late {
+				early = append(early, l)
+			}
+		}
+		Binds(l, b)
+	}
+	if len(early) == 0 {
+		return
+	}
+	var fixes []syntax.Fix
+	if fix, ok := reorderFix(c); ok {
+		fixes = append(fixes, fix)
+	}
+	for _, l := range early {
+		var names []string
+		seen := map[string]bool{}
+		bb := map[string]bool{}
+		for _, x := range c.Body {
+			if x.Span() == l.Span() {
+				break
+			}
+			Binds(x, bb)
+		}
+		for _, v := range variablesOf(l.Cursor) {
+			if !bb[syntax.Fold(v)] && !seen[syntax.Fold(v)] {
+				seen[syntax.Fold(v)] = true
+				names = append(names, v)
+			}
+		}
+		r.Report(l.Span(), "this literal uses "+strings.Join(names, ", ")+" before a literal binds it: players that evaluate left to right get it wrong; move it after the literal that binds it", nil, fixes...)
+	}
+}
+
+// variablesOf returns the spellings of the variables of a cursor, in order.
+func variablesOf(c syntax.Cursor) []string {
+	var out []string
+	var walk func(c syntax.Cursor)
+	walk = func(c syntax.Cursor) {
+		if c.Kind() == syntax.Variable {
+			out = append(out, c.Text())
+			return
+		}
+		for _, e := range c.Elements() {
+			walk(e)
+		}
+	}
+	walk(c)
+	return out
+}
+
+// reorderFix rewrites the body in SafeOrder, keeping each literal's text and the layout between
+// literals. It gives up when comments sit between the literals.
+func reorderFix(c *Clause) (syntax.Fix, bool) {
+	body := c.Body
+	ordered := SafeOrder(body)
+	start, end := body[0].Span().Start, body[len(body)-1].Span().End
+	for _, k := range c.Form.Children() {
+		if k.Kind() == syntax.Comment && k.Span().Start > start && k.Span().Start < end {
+			return syntax.Fix{}, false
+		}
+	}
+	src := c.Form.Text()
+	base := c.Form.Span().Start
+	var b strings.Builder
+	for i, l := range ordered {
+		if i > 0 {
+			// the separator that stood before the i-th literal in the original
+			prev, next := body[i-1].Span().End-base, body[i].Span().Start-base
+			b.WriteString(src[prev:next])
+		}
+		b.WriteString(l.Text())
+	}
+	return syntax.Fix{Title: "Reorder the body so every variable is bound before it is tested",
+		Edits: []syntax.TextEdit{{Span: syntax.Span{Start: start, End: end}, NewText: b.String()}}}, true
+}
