@@ -1,0 +1,36 @@
+package analysis
+
+func init() {
+	register(&Check{
+		Code:     "keyword-placement",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary: "A keyword where GDL forbids it: true or does defined by a fact or rule; init, next, base or input used " +
+			"in a rule body; role defined by a rule.",
+		Example: "(<= (legal ?p noop) (role ?p) (next (control ?p)))",
+		Fix: "true and does are given by the game manager: use them in bodies only. Use true instead of init or next " +
+			"in bodies. Declare roles as facts.",
+		Run: func(m *Model, r *Reporter) {
+			for _, c := range m.Clauses {
+				name := c.Head.Name()
+				switch k := name.Key(); {
+				case k == "true" || k == "does":
+					r.Report(name.Span(), k+" cannot be defined by a fact or rule: the game manager provides the state and the moves", nil)
+				case k == "role" && c.IsRule:
+					r.Report(name.Span(), "role must be declared by ground facts, not defined by a rule", nil)
+				}
+			}
+			for _, o := range m.Occurrences {
+				if o.Kind != OccRelation || o.Def {
+					continue
+				}
+				switch o.Key {
+				case "init", "next":
+					r.Report(o.Span, o.Name+" cannot be used in a rule body: use (true ...) to test the current state", nil)
+				case "base", "input":
+					r.Report(o.Span, o.Name+" cannot be used in a rule body: it only describes the game to the game manager", nil)
+				}
+			}
+		},
+	})
+}

@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// forbiddenDeps lists, for each keyword relation, the relations it must not depend on.
+var forbiddenDeps = []struct {
+	rel     string
+	targets []string
+	why     string
+}{
+	{"init", []string{"true", "does", "next", "legal", "goal", "terminal"}, "the initial state cannot depend on a state or a move"},
+	{"role", []string{"true", "does", "next", "legal", "goal", "terminal"}, "the roles cannot depend on a state or a move"},
+	{"base", []string{"true", "does", "next", "legal", "goal", "terminal"}, "the base propositions cannot depend on a state or a move"},
+	{"input", []string{"true", "does", "next", "legal", "goal", "terminal"}, "the possible moves cannot depend on a state or a move"},
+	{"legal", []string{"does"}, "legal moves cannot depend on the moves being made"},
+	{"goal", []string{"does"}, "goals cannot depend on the moves being made"},
+	{"terminal", []string{"does"}, "termination cannot depend on the moves being made"},
+}
+
+func init() {
+	register(&Check{
+		Code:     "state-dependent",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary: "init, role, base or input depends on true, does, next, legal, goal or terminal; or legal, goal or terminal " +
+			"depends on does.",
+		Example: "(<= (legal ?p (mark ?x)) (does ?p (mark ?x)))",
+		Fix:     "Compute the relation from facts and the state only: what depends on does belongs in next (or sees).",
+		Run: func(m *Model, r *Reporter) {
+			for _, fd := range forbiddenDeps {
+				for _, c := range m.Definitions(fd.rel) {
+					for _, target := range fd.targets {
+						for _, ei := range m.Out[fd.rel] {
+							e := m.Edges[ei]
+							if e.Clause != c.Index || (e.To != target && !m.DependsOn(e.To, target)) {
+								continue
+							}
+							var related []Related
+							chain := []string{fd.rel}
+							if e.To != target {
+								for _, pe := range m.PathTo(e.To, target) {
+									related = append(related, Related{Span: pe.Span, Message: fmt.Sprintf("%s depends on %s here", pe.From, pe.To)})
+									chain = append(chain, pe.From)
+								}
+							}
+							chain = append(chain, target)
+							msg := fmt.Sprintf("%s depends on %s: %s", fd.rel, target, fd.why)
+							if len(chain) > 2 {
+								msg = fmt.Sprintf("%s depends on %s through %s: %s", fd.rel, target, strings.Join(chain, " -> "), fd.why)
+							}
+							r.Report(e.Span, msg, related)
+							break
+						}
+					}
+				}
+			}
+		},
+	})
+}

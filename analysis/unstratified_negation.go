@@ -1,0 +1,43 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func init() {
+	register(&Check{
+		Code:     "unstratified-negation",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary:  "A negated literal whose relation depends on the rule's own head: negation inside a dependency cycle has no defined meaning.",
+		Example:  "(<= (goal robot 0) (not (goal robot 100)))",
+		Fix: "Break the cycle: define the negated condition through a relation that does not depend on the head, " +
+			"e.g. (<= (goal robot 0) (not (won robot))) with (<= (goal robot 100) (won robot)).",
+		Run: func(m *Model, r *Reporter) {
+			for _, c := range m.Clauses {
+				p := c.Key()
+				walkLiterals(c, func(v literalVisit) {
+					if !v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
+						return
+					}
+					q := v.Lit.Atom().Name().Key()
+					if m.SCCOf[p] != m.SCCOf[q] {
+						return
+					}
+					if p == q {
+						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Name()), nil)
+						return
+					}
+					var related []Related
+					for _, e := range m.PathTo(q, p) {
+						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", e.From, e.To)})
+					}
+					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
+						v.Lit.Atom().Name().Name(), c.Head.Name().Name(), q, p), related)
+				})
+			}
+		},
+	})
+}
