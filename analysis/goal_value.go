@@ -22,7 +22,7 @@ func init() {
 				v := c.Head.Args()[1]
 				switch v.Kind() {
 				case syntax.TermConstant:
-					if n, err := strconv.Atoi(v.Text()); err != nil || n < 0 || n > 100 || v.Text() != strconv.Itoa(n) {
+					if n, err := strconv.Atoi(v.Text()); err != nil || n < 0 || n > 100 || v.Text()[0] == '+' {
 						r.Report(v.Span(), "goal value "+v.Text()+" is not an integer from 0 to 100", nil)
 					}
 				case syntax.TermFunction:

@@ -1,5 +1,7 @@
 package analysis
 
+import "fmt"
+
 func init() {
 	register(&Check{
 		Code:     "keyword-as-term",
@@ -52,13 +54,17 @@ func init() {
 		Code:     "late-keyword-as-term",
 		Severity: Warning,
 		Category: CategoryStyle,
-		Summary:  "base or input used as a constant or function name. They became GDL keywords in 2010; older games use them freely, newer players may misread them.",
+		Summary:  "base or input used as a constant or function name, or as a relation with another arity. They became GDL keywords in 2010; older games use them freely, newer players may misread them.",
 		Example:  "(init (cell 1 base))",
 		Fix:      "Rename the constant or function (for example base -> foundation).",
 		Run: func(m *Model, r *Reporter) {
 			for _, o := range m.Occurrences {
 				if (o.Kind == OccConstant || o.Kind == OccFunction) && lateKeywords[o.Key] && o.Relation != "and" {
 					r.Report(o.Span, o.Name+" has been a GDL keyword since 2010; as a constant or function name it confuses newer players", nil)
+				}
+				if o.Kind == OccRelation && lateKeywords[o.Key] && o.Arity != RelationKeywords[o.Key] {
+					r.Report(o.Span, fmt.Sprintf("%s has been a GDL keyword of %d arguments since 2010; used with %d it confuses newer players",
+						o.Name, RelationKeywords[o.Key], o.Arity), nil)
 				}
 			}
 		},

@@ -1,0 +1,86 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+)
+
+func init() {
+	register(&Check{
+		Code:     "arity-mismatch",
+		Severity: Warning,
+		Category: CategorySemantics,
+		Summary: "A relation or function used with different numbers of arguments. GDL treats them as different " +
+			"symbols, which is almost never what the author meant.",
+		Example: "(init (cell 1 1 b))\n(<= (next (cell ?x ?y)) (true (cell ?x ?y)))",
+		Fix:     "Use one number of arguments for each name everywhere.",
+		Run: func(m *Model, r *Reporter) {
+			for _, table := range []map[string]*Symbol{m.Relations, m.Functions} {
+				for _, key := range sortedKeys(table) {
+					s := table[key]
+					if len(s.Arities) < 2 {
+						continue
+					}
+					if _, kw := RelationKeywords[key]; kw && s.Kind == RelationSymbol {
+						continue // keyword-arity reports these against the fixed arity
+					}
+					major := majorityArity(s)
+					first := m.Occurrences[s.Arities[major][0]]
+					what := "relation"
+					if s.Kind == FunctionSymbol {
+						what = "function"
+					}
+					for a, occs := range s.Arities {
+						if a == major {
+							continue
+						}
+						for _, i := range occs {
+							o := m.Occurrences[i]
+							r.Report(o.Span, fmt.Sprintf("%s %s has %d arguments here but %d elsewhere", what, o.Name, a, major),
+								[]Related{{Span: first.Span, Message: fmt.Sprintf("%s with %d arguments", first.Name, major)}})
+						}
+					}
+				}
+			}
+		},
+	})
+	register(&Check{
+		Code:     "keyword-arity",
+		Severity: Error,
+		Category: CategorySemantics,
+		Summary:  "A GDL keyword with the wrong number of arguments (role 1, init 1, true 1, does 2, next 1, legal 2, goal 2, terminal 0, distinct 2, base 1, input 2, sees 2).",
+		Example:  "(<= (legal ?p) (role ?p))",
+		Fix:      "Give the keyword its fixed number of arguments, e.g. (legal ?p noop).",
+		Run: func(m *Model, r *Reporter) {
+			for _, o := range m.Occurrences {
+				want, kw := RelationKeywords[o.Key]
+				if !kw || o.Arity == want || lateKeywords[o.Key] {
+					continue
+				}
+				if o.Kind == OccRelation || (o.Kind == OccKeyword && o.Key == "distinct") {
+					r.Report(o.Span, fmt.Sprintf("%s takes %d arguments, not %d", o.Name, want, o.Arity), nil)
+				}
+			}
+		},
+	})
+}
+
+// majorityArity returns the arity used most often (ties: the one seen first).
+func majorityArity(s *Symbol) int {
+	best, n, first := -1, -1, 0
+	for a, occs := range s.Arities {
+		if len(occs) > n || (len(occs) == n && occs[0] < first) {
+			best, n, first = a, len(occs), occs[0]
+		}
+	}
+	return best
+}
+
+func sortedKeys(t map[string]*Symbol) []string {
+	out := make([]string, 0, len(t))
+	for k := range t {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,31 @@
+package analysis
+
+import "fmt"
+
+func init() {
+	register(&Check{
+		Code:     "relation-and-function",
+		Severity: Warning,
+		Category: CategoryStyle,
+		Summary: "A name used both as a relation and as a function (or a relation and a constant). It is legal, " +
+			"but players that index symbols by name can confuse the two, and readers do.",
+		Example: "(<= (control ?p) (true (control ?p)))",
+		Fix:     "Rename one of the two, for example the relation control -> inControl.",
+		Run: func(m *Model, r *Reporter) {
+			for _, key := range sortedKeys(m.Relations) {
+				if IsKeyword(key) {
+					continue
+				}
+				f := m.Functions[key]
+				if f == nil {
+					continue
+				}
+				rel := m.Relations[key]
+				first := m.Occurrences[rel.Occs[0]]
+				fo := m.Occurrences[f.Occs[0]]
+				r.Report(first.Span, fmt.Sprintf("%s is used as a relation here and as a function elsewhere", first.Name),
+					[]Related{{Span: fo.Span, Message: fmt.Sprintf("%s as a function", fo.Name)}})
+			}
+		},
+	})
+}
