@@ -63,7 +63,7 @@ var SyntaxDocs = map[string]CodeDoc{
 	},
 	syntax.CodeBadCharacter: {
 		"A control character or invalid UTF-8 outside a comment.",
-		"(role white\x07)",
+		"(role white<BEL>)   ; <BEL> stands for the control character U+0007",
 		"Delete the character; non-ASCII text is fine in comments.",
 	},
 	syntax.CodeEmptyVariable: {

@@ -1,0 +1,81 @@
+package analysis
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// TestDocs keeps docs/diagnostics.md in step with the registry: it is generated from the checks'
+// own documentation and the parser's codes. Refresh with `go test ./analysis -run TestDocs -update`.
+func TestDocs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`# Diagnostics
+
+Every problem ` + "`gdl check`" + ` and the language server report has a stable code, listed here with
+its default severity, an example of code that triggers it, and the fix. This file is generated
+from the checks themselves (` + "`go test ./analysis -run TestDocs -update`" + `).
+
+Severities: **error** (the game is invalid: players will reject it or disagree on its meaning;
+` + "`gdl check`" + ` exits 1), **warning** (valid but suspicious, or a quirk that some players accept),
+**info**, and **hint** (style; editors show it faintly).
+
+A project can change the severity of any code, or turn it off, in a ` + "`gdl.json`" + ` file in the
+game's folder or any folder above it:
+
+` + "```json" + `
+{
+  "severity": {"order-hint": "off", "unused-relation": "error"}
+}
+` + "```" + `
+
+Diagnostics that know their repair carry it as a fix: ` + "`gdl check --format json`" + ` lists its
+edits, and editors offer it as a quick fix.
+
+`)
+	b.WriteString("## Syntax (the parser)\n\n")
+	codes := append([]string(nil), syntax.Codes...)
+	sort.Strings(codes)
+	for _, c := range codes {
+		d, ok := SyntaxDocs[c]
+		if !ok {
+			t.Errorf("syntax code %s has no documentation in SyntaxDocs", c)
+		}
+		writeDoc(&b, c, Error, CategorySyntax, d.Summary, d.Example, d.Fix)
+	}
+	b.WriteString("## Semantics and style (the checks)\n\n")
+	for _, c := range Checks {
+		if c.Summary == "" || c.Example == "" || c.Fix == "" {
+			t.Errorf("check %s lacks a summary, example or fix", c.Code)
+		}
+		writeDoc(&b, c.Code, c.Severity, c.Category, c.Summary, c.Example, c.Fix)
+	}
+	const path = "../docs/diagnostics.md"
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	have, err := os.ReadFile(path)
+	if err != nil || string(have) != b.String() {
+		t.Fatalf("docs/diagnostics.md is out of date: run go test ./analysis -run TestDocs -update")
+	}
+}
+
+func writeDoc(b *strings.Builder, code string, sev Severity, cat Category, summary, example, fix string) {
+	fmt.Fprintf(b, "### %s\n\n%s Default severity: **%s**. Category: %s.\n\n", code, summary, sev, cat)
+	fmt.Fprintf(b, "```gdl\n%s\n```\n\n", example)
+	// The message the example produces, as users will see it.
+	f, _ := syntax.Parse(example)
+	for _, d := range Analyze(f, nil).Diagnostics {
+		if d.Code == code {
+			fmt.Fprintf(b, "Message: `%s`\n\n", d.Message)
+			break
+		}
+	}
+	fmt.Fprintf(b, "Fix: %s\n\n", fix)
+}
