@@ -30,12 +30,14 @@ type Clause struct {
 	Form   syntax.Form
 	Head   syntax.Atom
 	Body   []syntax.Literal
-	IsRule bool             // written with <=; false for a fact
+	IsRule bool // written with <=; false for a fact
+	key    string
+	visits []literalVisit   // every literal, nested ones included, outermost first
 	Vars   map[string][]int // variable key -> occurrence indexes, in source order
 }
 
 // Key returns the folded name of the clause's head relation.
-func (c *Clause) Key() string { return c.Head.Name().Key() }
+func (c *Clause) Key() string { return c.key }
 
 // OccKind says what a symbol occurrence is.
 type OccKind uint8
@@ -131,6 +133,7 @@ type Model struct {
 	// relation that depends on itself).
 	Recursive map[string]bool
 
+	folded    map[string]string          // spelling -> case-folded key, while building
 	mu        sync.Mutex                 // guards dependsOn
 	dependsOn map[string]map[string]bool // memo for DependsOn
 }
@@ -146,12 +149,16 @@ func NewModel(f *syntax.File) *Model {
 		Broken:    map[string]bool{},
 		dependsOn: map[string]map[string]bool{},
 	}
+	m.Occurrences = make([]Occurrence, 0, len(f.Source())/3)
+	m.folded = map[string]string{}
 	for _, form := range f.Forms() {
 		m.addForm(form)
 	}
-	sort.SliceStable(m.Occurrences, func(i, j int) bool {
-		return m.Occurrences[i].Span.Start < m.Occurrences[j].Span.Start
-	})
+	// Occurrences are added in source order; sort only if that ever stops being true.
+	less := func(i, j int) bool { return m.Occurrences[i].Span.Start < m.Occurrences[j].Span.Start }
+	if !sort.SliceIsSorted(m.Occurrences, less) {
+		sort.SliceStable(m.Occurrences, less)
+	}
 	m.index()
 	m.buildGraph()
 	return m
@@ -181,6 +188,8 @@ func (m *Model) addForm(form syntax.Form) {
 		}
 		c.Head = fact
 	}
+	c.key = c.Head.Name().Key()
+	c.visits = literalVisits(c.Body)
 	m.Clauses = append(m.Clauses, c)
 	m.atom(c, c.Head, true, false)
 	for _, l := range c.Body {
@@ -195,7 +204,12 @@ func (m *Model) addForm(form syntax.Form) {
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int) {
 	name := cur.Text()
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: syntax.Fold(name), Arity: arity,
+	key, ok := m.folded[name]
+	if !ok {
+		key = syntax.Fold(name)
+		m.folded[name] = key
+	}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
 		Clause: c.Index, Def: def, Relation: rel, Arg: arg}
 	m.Occurrences = append(m.Occurrences, o)
 }

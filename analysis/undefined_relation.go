@@ -13,9 +13,9 @@ var managerReads = map[string]bool{"role": true, "init": true, "next": true, "le
 func init() {
 	register(&Check{
 		Code:     "undefined-relation",
-		Severity: Error,
+		Severity: Warning,
 		Category: CategorySemantics,
-		Summary:  "A relation is used in a rule body but no fact or rule defines it, so it never holds.",
+		Summary:  "A relation is used in a rule body but no fact or rule defines it, so it never holds. Usually a typo; ggp-base's own tests rely on it being allowed.",
 		Example:  "(<= (legal white noop) (true (control black)) (ready white))   ; ready is defined nowhere",
 		Fix:      "Define the relation, or correct the name (spelling and arity).",
 		Run: func(m *Model, r *Reporter) {

@@ -13,9 +13,17 @@ type literalVisit struct {
 // walkLiterals calls fn for every body literal of the clause and every literal nested in a
 // `not` or an `or`, outermost first.
 func walkLiterals(c *Clause, fn func(v literalVisit)) {
+	for _, v := range c.visits {
+		fn(v)
+	}
+}
+
+// literalVisits lists the literals walkLiterals visits; the model computes it once per clause.
+func literalVisits(body []syntax.Literal) []literalVisit {
+	var out []literalVisit
 	var walk func(l syntax.Literal, neg bool, parent syntax.Literal)
 	walk = func(l syntax.Literal, neg bool, parent syntax.Literal) {
-		fn(literalVisit{l, neg, parent})
+		out = append(out, literalVisit{l, neg, parent})
 		switch l.Kind() {
 		case syntax.LitNot:
 			for _, op := range l.Operands() {
@@ -27,9 +35,10 @@ func walkLiterals(c *Clause, fn func(v literalVisit)) {
 			}
 		}
 	}
-	for _, l := range c.Body {
+	for _, l := range body {
 		walk(l, false, syntax.Literal{})
 	}
+	return out
 }
 
 // walkTerms calls fn for every term of an atom's arguments, nested function arguments included.

@@ -30,7 +30,15 @@ func (c Cursor) Elements() []Cursor {
 	if c.n == nil || c.n.Kind != List {
 		return nil
 	}
-	var out []Cursor
+	n := 0
+	for i := range c.n.Kids {
+		switch c.n.Kids[i].Kind {
+		case Whitespace, Comment, LParen, RParen:
+		default:
+			n++
+		}
+	}
+	out := make([]Cursor, 0, n)
 	for i := range c.n.Kids {
 		switch c.n.Kids[i].Kind {
 		case Whitespace, Comment, LParen, RParen:
@@ -215,12 +223,12 @@ func (l Literal) Kind() LiteralKind {
 		if !h.Valid() || h.n.Kind != Word {
 			return LitInvalid
 		}
-		switch Fold(h.Text()) {
-		case "not":
+		switch t := h.Text(); {
+		case strings.EqualFold(t, "not"):
 			return LitNot
-		case "distinct":
+		case strings.EqualFold(t, "distinct"):
 			return LitDistinct
-		case "or":
+		case strings.EqualFold(t, "or"):
 			return LitOr
 		}
 		return LitAtom

@@ -1,0 +1,59 @@
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func TestConfig(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := FindConfig(deep); c != nil || err != nil {
+		t.Fatalf("no config: got %v, %v", c, err)
+	}
+	os.WriteFile(filepath.Join(root, "a", ConfigFileName), []byte(`{"severity": {"empty-body": "error", "order-hint": "off"}, "eval": {"timeoutMs": 500}}`), 0o644)
+	c, err := FindConfig(deep)
+	if err != nil || c == nil {
+		t.Fatalf("config not found walking up: %v", err)
+	}
+	if c.Eval.TimeoutMs != 500 {
+		t.Errorf("eval limits not read: %+v", c.Eval)
+	}
+	f, _ := syntax.Parse("(role r)\n(<= (legal r go))\n(<= (next x) (does r go))\n(<= terminal (true x))\n(goal r 100)\n" +
+		"(<= (next y) (not (true z)) (true (w ?q)) (not (true (v ?q))))\n(<= (next z) (not (true (v ?q))) (true (w ?q)))\n")
+	res := Analyze(f, c)
+	var sawEmpty bool
+	for _, d := range res.Diagnostics {
+		if d.Code == "order-hint" {
+			t.Errorf("order-hint is off but reported")
+		}
+		if d.Code == "empty-body" {
+			sawEmpty = d.Severity == Error
+		}
+	}
+	if !sawEmpty {
+		t.Errorf("empty-body not raised to error: %v", res.Diagnostics)
+	}
+	if def := Analyze(f, nil); func() bool {
+		for _, d := range def.Diagnostics {
+			if d.Code == "order-hint" {
+				return false
+			}
+		}
+		return true
+	}() {
+		t.Errorf("without config, order-hint must be reported")
+	}
+	for _, bad := range []string{`{"severity": {"no-such-code": "error"}}`, `{"severity": {"empty-body": "loud"}}`, `{`} {
+		if _, err := ParseConfig("gdl.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), "gdl.json") {
+			t.Errorf("%s: want an error naming the file, got %v", bad, err)
+		}
+	}
+}
