@@ -196,13 +196,16 @@ await step("shipped-server-reports-the-error", async () => {
     return t.some((x) => x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`)) ? t : { ok: false, t };
   }, 60_000);
   console.log(`# Problems: ${texts.join(" | ")}`);
-  const row = rows.filter({ hasText: new RegExp(`Ln (${bad.line}|${bad.line + 1}),`) }).first();
-  errorCode = /gdl\(([^)]+)\)/.exec(await row.textContent())?.[1];
-  if ((await row.locator(".codicon-error").count()) === 0) throw new Error(`the entry is not an error: ${await row.textContent()}`);
+  const row = rows.filter({ hasText: new RegExp(`Ln (${bad.line}|${bad.line + 1}),`), has: page.locator(".codicon-error") }).first();
+  // The row reads "<message>gdl<code>[Ln l, Col c]" (source and code are separate elements).
+  errorCode = /gdl\(?([a-z0-9-]+)\)?\s*\[Ln/.exec(await row.textContent())?.[1];
+  if ((await row.count()) === 0) throw new Error("no entry with error severity on that line");
   await shot("problems");
   // Opening the entry reveals the line; its squiggle is drawn.
   await row.dblclick();
   await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+  await page.keyboard.press("Home"); // drop the selection that would cover the squiggle
+  await page.waitForTimeout(300);
   await shot("squiggle");
   await command("View: Hide Panel"); // room for the results view in the next steps
 });
@@ -211,7 +214,7 @@ await step("severity-setting-reaches-the-server", async () => {
   if (!errorCode) throw new Error("the Problems entry shows no diagnostic code");
   const bad = where("(<= (threat ?p ?w)");
   const onBadLine = async () => (await page.locator(".markers-panel .monaco-list-row").allTextContents())
-    .some((x) => x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`));
+    .some((x) => x.includes(errorCode) && (x.includes(`Ln ${bad.line},`) || x.includes(`Ln ${bad.line + 1},`)));
   await page.keyboard.press("Control+Shift+M");
   writeFileSync(join(workspace, ".vscode", "settings.json"), JSON.stringify({ "gdl.severity": { [errorCode]: "off" } }, null, 2));
   await until(`no ${errorCode} entry once it is "off"`, async () => !(await onBadLine()));
