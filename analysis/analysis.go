@@ -10,10 +10,16 @@ type Result struct {
 	Diagnostics []Diagnostic
 }
 
-// Analyze builds the semantic model of f and runs every registered check. cfg may be nil; its
+// Analyze builds the semantic model of f and runs every registered check on its complete forms. cfg may be nil; its
 // severity overrides apply to every diagnostic, including the parser's, and "off" drops a code.
 func Analyze(f *syntax.File, cfg *Config) *Result {
 	m := NewModel(f)
+	// Checks run on complete forms only: a form being typed is reported by the parser, not
+	// picked apart by every check.
+	checked := m
+	if m.incomplete {
+		checked = completeModel(f)
+	}
 	var ds []Diagnostic
 	for _, d := range syntaxDiagnostics(f) {
 		d.Severity = cfg.severityFor(d.Code, d.Severity)
@@ -27,7 +33,7 @@ func Analyze(f *syntax.File, cfg *Config) *Result {
 			continue
 		}
 		r := &Reporter{check: c, severity: sev}
-		c.Run(m, r)
+		c.Run(checked, r)
 		ds = append(ds, r.out...)
 	}
 	sortDiagnostics(ds)

@@ -120,8 +120,7 @@ type Model struct {
 	Functions   map[string]*Symbol
 	Constants   map[string]*Symbol
 	Roles       []RoleDecl
-	// Broken holds the relations that forms with syntax errors seem to define; those forms are
-	// not clauses.
+	// Broken holds the relations that forms with syntax errors seem to define.
 	Broken map[string]bool
 
 	Edges   []Edge
@@ -133,21 +132,30 @@ type Model struct {
 	// relation that depends on itself).
 	Recursive map[string]bool
 
-	folded    map[string]string          // spelling -> case-folded key, while building
-	mu        sync.Mutex                 // guards dependsOn
-	dependsOn map[string]map[string]bool // memo for DependsOn
+	folded       map[string]string          // spelling -> case-folded key, while building
+	completeOnly bool                       // forms with syntax errors are left out
+	incomplete   bool                       // some form has syntax errors
+	mu           sync.Mutex                 // guards dependsOn
+	dependsOn    map[string]map[string]bool // memo for DependsOn
 }
 
-// NewModel builds the model of f.
-func NewModel(f *syntax.File) *Model {
+// NewModel builds the model of f, for navigation: forms with syntax errors take part as far as
+// their shape allows, so hover, definition and completion work in a rule being typed.
+func NewModel(f *syntax.File) *Model { return newModel(f, false) }
+
+// completeModel builds the model of the complete forms of f only: the checks run on it.
+func completeModel(f *syntax.File) *Model { return newModel(f, true) }
+
+func newModel(f *syntax.File, completeOnly bool) *Model {
 	m := &Model{
-		File:      f,
-		Relations: map[string]*Symbol{},
-		Functions: map[string]*Symbol{},
-		Constants: map[string]*Symbol{},
-		Out:       map[string][]int{},
-		Broken:    map[string]bool{},
-		dependsOn: map[string]map[string]bool{},
+		File:         f,
+		Relations:    map[string]*Symbol{},
+		Functions:    map[string]*Symbol{},
+		Constants:    map[string]*Symbol{},
+		Out:          map[string][]int{},
+		Broken:       map[string]bool{},
+		completeOnly: completeOnly,
+		dependsOn:    map[string]map[string]bool{},
 	}
 	m.Occurrences = make([]Occurrence, 0, len(f.Source())/3)
 	m.folded = map[string]string{}
@@ -166,12 +174,15 @@ func NewModel(f *syntax.File) *Model {
 
 func (m *Model) addForm(form syntax.Form) {
 	if form.HasErrors() {
-		// Checks run on complete forms only; remember what the broken form was meant to
-		// define so that nothing calls that relation undefined while the author types.
+		// Remember what the broken form was meant to define so that nothing calls that
+		// relation undefined while the author types.
 		if key := BrokenHeadKey(form); key != "" {
 			m.Broken[key] = true
 		}
-		return
+		m.incomplete = true
+		if m.completeOnly {
+			return
+		}
 	}
 	c := &Clause{Index: len(m.Clauses), Form: form, Vars: map[string][]int{}}
 	if form.IsRule() {

@@ -36,6 +36,10 @@ func methodTable() map[string]method {
 		"callHierarchy/incomingCalls":       {handle: handleIncomingCalls},
 		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
 		"textDocument/codeAction":           {handle: handleCodeAction},
+		"textDocument/codeLens":             {handle: handleCodeLens},
+		"textDocument/inlayHint":            {handle: handleInlayHint},
+		"textDocument/formatting":           {handle: handleFormatting},
+		"workspace/executeCommand":          {handle: handleExecuteCommand},
 	}
 }
 
@@ -72,6 +76,10 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 	if has("textDocument/codeLens") {
 		c.CodeLensProvider = &protocol.CodeLensOptions{}
 	}
+	if has("workspace/executeCommand") {
+		c.ExecuteCommandProvider = &protocol.ExecuteCommandOptions{Commands: serverCommands}
+	}
+	c.DocumentFormattingProvider = has("textDocument/formatting")
 	if has("textDocument/semanticTokens/full") {
 		c.SemanticTokensProvider = &semanticTokensOptions{Legend: tokenLegend(), Full: true, Range: has("textDocument/semanticTokens/range")}
 	}

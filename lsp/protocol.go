@@ -36,6 +36,12 @@ type clientCapabilities struct {
 	} `json:"general,omitempty"`
 	Workspace *struct {
 		Configuration bool `json:"configuration,omitempty"`
+		CodeLens      *struct {
+			RefreshSupport bool `json:"refreshSupport,omitempty"`
+		} `json:"codeLens,omitempty"`
+		InlayHint *struct {
+			RefreshSupport bool `json:"refreshSupport,omitempty"`
+		} `json:"inlayHint,omitempty"`
 	} `json:"workspace,omitempty"`
 	TextDocument *struct {
 		Hover *struct {
@@ -65,25 +71,26 @@ type initializeResult struct {
 }
 
 type serverCapabilities struct {
-	PositionEncoding          string                                `json:"positionEncoding,omitempty"`
-	TextDocumentSync          textDocumentSyncOptions               `json:"textDocumentSync"`
-	HoverProvider             bool                                  `json:"hoverProvider,omitempty"`
-	DefinitionProvider        bool                                  `json:"definitionProvider,omitempty"`
-	ReferencesProvider        bool                                  `json:"referencesProvider,omitempty"`
-	DocumentHighlightProvider bool                                  `json:"documentHighlightProvider,omitempty"`
-	DocumentSymbolProvider    bool                                  `json:"documentSymbolProvider,omitempty"`
-	WorkspaceSymbolProvider   bool                                  `json:"workspaceSymbolProvider,omitempty"`
-	FoldingRangeProvider      bool                                  `json:"foldingRangeProvider,omitempty"`
-	SelectionRangeProvider    bool                                  `json:"selectionRangeProvider,omitempty"`
-	CallHierarchyProvider     bool                                  `json:"callHierarchyProvider,omitempty"`
-	RenameProvider            *protocol.RenameOptions               `json:"renameProvider,omitempty"`
-	CompletionProvider        *protocol.CompletionOptions           `json:"completionProvider,omitempty"`
-	CodeActionProvider        *protocol.CodeActionOptions           `json:"codeActionProvider,omitempty"`
-	CodeLensProvider          *protocol.CodeLensOptions             `json:"codeLensProvider,omitempty"`
-	ExecuteCommandProvider    *protocol.ExecuteCommandOptions       `json:"executeCommandProvider,omitempty"`
-	SemanticTokensProvider    *semanticTokensOptions                `json:"semanticTokensProvider,omitempty"`
-	InlayHintProvider         bool                                  `json:"inlayHintProvider,omitempty"`
-	Workspace                 *protocol.ServerCapabilitiesWorkspace `json:"workspace,omitempty"`
+	PositionEncoding           string                                `json:"positionEncoding,omitempty"`
+	TextDocumentSync           textDocumentSyncOptions               `json:"textDocumentSync"`
+	HoverProvider              bool                                  `json:"hoverProvider,omitempty"`
+	DefinitionProvider         bool                                  `json:"definitionProvider,omitempty"`
+	ReferencesProvider         bool                                  `json:"referencesProvider,omitempty"`
+	DocumentHighlightProvider  bool                                  `json:"documentHighlightProvider,omitempty"`
+	DocumentSymbolProvider     bool                                  `json:"documentSymbolProvider,omitempty"`
+	WorkspaceSymbolProvider    bool                                  `json:"workspaceSymbolProvider,omitempty"`
+	FoldingRangeProvider       bool                                  `json:"foldingRangeProvider,omitempty"`
+	SelectionRangeProvider     bool                                  `json:"selectionRangeProvider,omitempty"`
+	CallHierarchyProvider      bool                                  `json:"callHierarchyProvider,omitempty"`
+	RenameProvider             *protocol.RenameOptions               `json:"renameProvider,omitempty"`
+	CompletionProvider         *protocol.CompletionOptions           `json:"completionProvider,omitempty"`
+	CodeActionProvider         *protocol.CodeActionOptions           `json:"codeActionProvider,omitempty"`
+	CodeLensProvider           *protocol.CodeLensOptions             `json:"codeLensProvider,omitempty"`
+	ExecuteCommandProvider     *protocol.ExecuteCommandOptions       `json:"executeCommandProvider,omitempty"`
+	SemanticTokensProvider     *semanticTokensOptions                `json:"semanticTokensProvider,omitempty"`
+	InlayHintProvider          bool                                  `json:"inlayHintProvider,omitempty"`
+	DocumentFormattingProvider bool                                  `json:"documentFormattingProvider,omitempty"`
+	Workspace                  *protocol.ServerCapabilitiesWorkspace `json:"workspace,omitempty"`
 }
 
 type textDocumentSyncOptions struct {

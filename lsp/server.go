@@ -41,6 +41,8 @@ type Server struct {
 
 	publishMu sync.Mutex // orders publishDiagnostics against document changes
 
+	games sessions // the joint moves played in each document (its current state)
+
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
 }

@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -22,6 +23,9 @@ type Snapshot struct {
 	analyzeOnce sync.Once
 	analyzed    *analysis.Result
 	graphMu     sync.Mutex // Model.DependsOn memoises into a map
+
+	gameOnce sync.Once
+	game     *eval.Game
 }
 
 // Analysis returns the semantic model and diagnostics of the snapshot, computed on first use

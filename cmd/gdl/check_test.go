@@ -127,7 +127,7 @@ func TestCheckCLI(t *testing.T) {
 	})
 	t.Run("standard input", func(t *testing.T) {
 		out, _, code := gdlIn(t, bin, "(role x", "check", "-")
-		if code != 1 || !strings.HasPrefix(out, "<stdin>:1:1: error: '(' is never closed") {
+		if code != 1 || !strings.Contains(out, "<stdin>:1:1: error: '(' is never closed") {
 			t.Fatalf("exit %d\n%s", code, out)
 		}
 	})

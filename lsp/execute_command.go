@@ -1,0 +1,160 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/eval"
+)
+
+// serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
+var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.resetState"}
+
+type commandArgs struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Query string               `json:"query"`
+	Moves []string             `json:"moves"`
+}
+
+func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
+	var p struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	var args commandArgs
+	if len(p.Arguments) > 0 {
+		if err := json.Unmarshal(p.Arguments[0], &args); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", p.Command, err)
+		}
+	}
+	snap, err := r.doc(args.URI)
+	if err != nil {
+		return nil, err
+	}
+	g := snap.Game()
+	ctx, cancel := evalContext(ctx, g, r.view.settings.Eval)
+	defer cancel()
+	history := r.s.games.history(args.URI)
+	switch p.Command {
+	case "gdl.runQuery":
+		return runQuery(ctx, r, g, history, args)
+	case "gdl.showState":
+	case "gdl.resetState":
+		history = nil
+	case "gdl.playMove", "gdl.playRandom":
+		pos, err := replay(ctx, g, history)
+		if err != nil {
+			return gameState{Roles: []string{}, State: []string{}, History: [][]string{}, Error: err.Error()}, nil
+		}
+		move := args.Moves
+		if p.Command == "gdl.playRandom" {
+			if move, err = randomMove(ctx, g, pos); err != nil {
+				st := describe(ctx, g, pos)
+				st.Error = err.Error()
+				return st, nil
+			}
+		}
+		joint, err := parseJoint(g, move)
+		if err == nil {
+			_, err = g.NextLegal(ctx, pos.state, joint)
+		}
+		if err != nil {
+			st := describe(ctx, g, pos)
+			st.Error = err.Error()
+			return st, nil
+		}
+		history = append(pos.played, canonicalMove(g, joint))
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
+	}
+	pos, err := replay(ctx, g, history)
+	if err != nil {
+		return gameState{Roles: []string{}, State: []string{}, History: [][]string{}, Error: err.Error()}, nil
+	}
+	r.s.games.set(args.URI, pos.played)
+	st := describe(ctx, g, pos)
+	// Lenses, hints and hovers now show the new state.
+	r.s.refreshEvaluations()
+	return st, nil
+}
+
+func runQuery(ctx context.Context, r *request, g *eval.Game, history [][]string, args commandArgs) (any, error) {
+	start := time.Now()
+	res := queryResult{Query: args.Query, State: []string{}, Answers: []string{}}
+	pos, err := replay(ctx, g, history)
+	if err == nil {
+		res.State = g.Strings(pos.state.Fluents())
+		var answers []string
+		answers, err = ask(ctx, g, pos, args.Query)
+		if answers != nil {
+			res.Answers = answers
+		}
+	}
+	if err != nil {
+		res.Error = err.Error()
+	}
+	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	// A client that cannot show the result still gets it in its log.
+	msg := fmt.Sprintf("%s: %d answers in %.1f ms", res.Query, len(res.Answers), res.ElapsedMs)
+	if res.Error != "" {
+		msg = fmt.Sprintf("%s: %s", res.Query, res.Error)
+	} else if len(res.Answers) > 0 {
+		msg += "\n" + strings.Join(res.Answers, "\n")
+	}
+	r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: msg})
+	return res, nil
+}
+
+func parseJoint(g *eval.Game, moves []string) ([]eval.Term, error) {
+	if len(moves) != len(g.Roles()) {
+		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves given", len(g.Roles()), len(moves))
+	}
+	joint := make([]eval.Term, len(moves))
+	for i, m := range moves {
+		t, err := g.ParseTerm(m)
+		if err != nil {
+			return nil, fmt.Errorf("move %q of %s: %v", m, g.String(g.Roles()[i]), err)
+		}
+		joint[i] = t
+	}
+	return joint, nil
+}
+
+func canonicalMove(g *eval.Game, joint []eval.Term) []string {
+	out := make([]string, len(joint))
+	for i, t := range joint {
+		out[i] = g.String(t)
+	}
+	return out
+}
+
+// randomMove picks a uniformly random legal move for every role.
+func randomMove(ctx context.Context, g *eval.Game, pos *position) ([]string, error) {
+	if t, err := g.Terminal(ctx, pos.state); err != nil {
+		return nil, err
+	} else if t {
+		return nil, fmt.Errorf("the current state is terminal: no move to play")
+	}
+	legal, err := g.Legal(ctx, pos.state)
+	if err != nil {
+		return nil, err
+	}
+	move := make([]string, len(legal))
+	for i, ms := range legal {
+		if len(ms) == 0 {
+			return nil, fmt.Errorf("role %s has no legal move in the current state", g.String(g.Roles()[i]))
+		}
+		move[i] = g.String(ms[rand.IntN(len(ms))])
+	}
+	return move, nil
+}
