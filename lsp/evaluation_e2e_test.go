@@ -49,6 +49,13 @@ func TestEvaluationOverStdio(t *testing.T) {
 		t.Fatalf("runQuery: %+v", res)
 	}
 
+	// Hovering legal shows its answers in the current state.
+	var h protocol.Hover
+	c.mustCall("textDocument/hover", tdpp(uri, positionOf(t, text, "(legal ?player (mark", 1)), &h)
+	if !strings.Contains(h.Contents.Value, "In the initial state, 10 answers") || !strings.Contains(h.Contents.Value, "`(legal xplayer (mark 1 1))`") {
+		t.Errorf("hover of legal: %s", h.Contents.Value)
+	}
+
 	// Play a joint move: the state, the lenses and the queries follow.
 	var st gameState
 	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.playMove",

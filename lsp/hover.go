@@ -39,6 +39,7 @@ func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int) *pr
 		fmt.Fprintf(&b, "**%s** (keyword)\n\n%s", o.Key, keywordDocs[o.Key])
 	case o.Kind == analysis.OccRelation:
 		hoverRelation(&b, snap, o)
+		hoverAnswers(ctx, s, v, snap, o, &b)
 	case o.Kind == analysis.OccVariable:
 		hoverVariable(&b, snap, o)
 	case o.Kind == analysis.OccFunction:
@@ -167,4 +168,46 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// evaluatedInHover lists the relations whose hover shows their answers in the current state.
+var evaluatedInHover = map[string]bool{"init": true, "legal": true, "goal": true, "terminal": true, "role": true}
+
+// hoverAnswers appends the relation's answers in the document's current state, truncated.
+func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *analysis.Occurrence, b *strings.Builder) {
+	if !evaluatedInHover[o.Key] || s == nil || v == nil {
+		return // marker tests ask for the static part only
+	}
+	g := snap.Game()
+	limits := v.settings.Eval
+	if limits.TimeoutMs <= 0 || limits.TimeoutMs > int(lensBudget.Milliseconds()) {
+		limits.TimeoutMs = int(lensBudget.Milliseconds())
+	}
+	ectx, cancel := evalContext(ctx, g, limits)
+	defer cancel()
+	pos, err := replay(ectx, g, s.games.history(snap.URI))
+	if err != nil {
+		fmt.Fprintf(b, "\n\n---\n\nNot evaluated: %v", err)
+		return
+	}
+	answers, err := ask(ectx, g, pos, queryFor(o.Name, o.Arity))
+	where := "initial state"
+	if len(pos.played) > 0 {
+		where = fmt.Sprintf("current state (after %s)", plural(len(pos.played), "joint move"))
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(b, "\n\n---\n\nNot evaluated: %v", err)
+	case o.Arity == 0:
+		fmt.Fprintf(b, "\n\n---\n\nIn the %s: **%v**", where, len(answers) > 0)
+	default:
+		fmt.Fprintf(b, "\n\n---\n\nIn the %s, %s:\n\n", where, plural(len(answers), "answer"))
+		for i, a := range answers {
+			if i == 12 {
+				fmt.Fprintf(b, "- … and %d more\n", len(answers)-12)
+				break
+			}
+			fmt.Fprintf(b, "- `%s`\n", a)
+		}
+	}
 }
