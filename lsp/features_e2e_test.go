@@ -42,7 +42,7 @@ func TestFeaturesOverStdio(t *testing.T) {
 		"highlight": caps.DocumentHighlightProvider, "symbols": caps.DocumentSymbolProvider,
 		"workspaceSymbols": caps.WorkspaceSymbolProvider, "folding": caps.FoldingRangeProvider,
 		"selection": caps.SelectionRangeProvider, "callHierarchy": caps.CallHierarchyProvider,
-		"rename": caps.RenameProvider != nil && caps.RenameProvider.PrepareProvider,
+		"rename":     caps.RenameProvider != nil && caps.RenameProvider.PrepareProvider,
 		"completion": caps.CompletionProvider != nil, "codeAction": caps.CodeActionProvider != nil,
 		"semanticTokens": caps.SemanticTokensProvider != nil && caps.SemanticTokensProvider.Full,
 	} {

@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Benchmarks, not timed tests: `go test ./lsp -run '^$' -bench .` prints the numbers that
+// docs/performance.md records. Each reports its 95th percentile as p95-ms.
+
+// corpusDir is the shared corpus beside the repository; benchmarks that need it skip without it.
+const corpusDir = "../../shared/games"
+
+// benchInputs are the largest corpus games and a generated 400 KB game.
+func benchInputs(b *testing.B) map[string]string {
+	out := map[string]string{"generated-400KB": generatedGame(400 << 10)}
+	for _, name := range []string{
+		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
+		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
+	} {
+		data, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			b.Logf("skipping corpus game %s: %v (the shared corpus is not beside the repository)", name, err)
+			continue
+		}
+		out[filepath.Base(name)] = string(data)
+	}
+	return out
+}
+
+// generatedGame writes a valid game of about size bytes: a board game skeleton plus many
+// layered relations over a successor chain, so rules depend on each other as in real games.
+func generatedGame(size int) string {
+	var b strings.Builder
+	b.WriteString("; generated benchmark game\n(role red)\n(role blue)\n(init (control red))\n")
+	b.WriteString("(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n")
+	b.WriteString("(<= (legal ?r (step ?n)) (true (control ?r)) (num ?n))\n")
+	b.WriteString("(<= (next (control blue)) (true (control red)))\n(<= (next (control red)) (true (control blue)))\n")
+	b.WriteString("(<= terminal (true (count 100)))\n(<= (goal ?r 50) (role ?r))\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "(num %d)\n(succ %d %d)\n", i, i, i+1)
+	}
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "; layer %d\n(<= (rel%d ?x ?y)\n    (succ ?x ?z)\n    (rel%d ?z ?y)\n    (not (blocked%d ?x)))\n", i, i, i/2, i%7)
+		fmt.Fprintf(&b, "(<= (rel%d ?x ?x) (num ?x) (distinct ?x 0))\n(blocked%d %d)\n", i, i%7, i%100)
+	}
+	return b.String()
+}
+
+func p95(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return float64(ds[len(ds)*95/100]) / float64(time.Millisecond)
+}
+
+// BenchmarkDidChangeToDiagnostics measures, through the real dispatcher and framing in process,
+// the time from sending a one-character edit to receiving the diagnostics of that version.
+func BenchmarkDidChangeToDiagnostics(b *testing.B) {
+	for name, text := range benchInputs(b) {
+		b.Run(fmt.Sprintf("%s-%dKB", name, len(text)>>10), func(b *testing.B) {
+			c := startInProcess(b, nil)
+			c.initialize()
+			uri := protocol.DocumentURI("file:///bench/" + name)
+			c.open(uri, text)
+			c.diagnosticsFor(uri, 1)
+			// Type inside a rule in the middle of the file: insert then delete a character.
+			mid := strings.Index(text[len(text)/2:], "(<= ") + len(text)/2 + 4
+			p := syntax.NewLineIndex(text).Position(mid, syntax.UTF16)
+			at := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Column)}
+			var ds []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				var v int32
+				if i%2 == 0 {
+					v = c.change(uri, protocol.Range{Start: at, End: at}, "x")
+				} else {
+					v = c.change(uri, protocol.Range{Start: at, End: protocol.Position{Line: at.Line, Character: at.Character + 1}}, "")
+				}
+				c.diagnosticsFor(uri, v)
+				ds = append(ds, time.Since(start))
+			}
+			b.ReportMetric(p95(ds), "p95-ms")
+		})
+	}
+}
+
+// BenchmarkNavigation measures hover, definition and references on the symbols of a file,
+// cycling through all of its occurrences (the analysis is computed once per version and is
+// not part of the measurement).
+func BenchmarkNavigation(b *testing.B) {
+	for name, text := range benchInputs(b) {
+		snap := newSnapshot(protocol.DocumentURI("file:///bench/"+name), 1, text, syntax.UTF16)
+		occs := snap.Model().Occurrences
+		if len(occs) == 0 {
+			b.Fatalf("%s: no occurrences", name)
+		}
+		for _, feature := range []string{"hover", "definition", "references"} {
+			b.Run(fmt.Sprintf("%s/%s-%dKB", feature, name, len(text)>>10), func(b *testing.B) {
+				var ds []time.Duration
+				ctx := context.Background()
+				for i := 0; i < b.N; i++ {
+					o := occs[(i*7919)%len(occs)]
+					off := o.Span.Start + 1
+					start := time.Now()
+					switch feature {
+					case "hover":
+						hover(ctx, nil, nil, snap, off)
+					case "definition":
+						definition(snap, off)
+					case "references":
+						references(snap, off, true)
+					}
+					ds = append(ds, time.Since(start))
+				}
+				b.ReportMetric(p95(ds), "p95-ms")
+			})
+		}
+	}
+}
+
+// BenchmarkOpenCorpus opens every corpus game in one server, waits for all their diagnostics
+// and reports the heap that stays in use.
+func BenchmarkOpenCorpus(b *testing.B) {
+	var files []string
+	filepath.Walk(corpusDir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && (strings.HasSuffix(path, ".kif") || strings.HasSuffix(path, ".gdl")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Skipf("skipping: no corpus games in %s (the shared corpus is not beside the repository)", corpusDir)
+	}
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c := startInProcess(b, nil)
+		c.initialize()
+		total := 0
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total += len(data)
+			c.open(protocol.DocumentURI("file://"+f), string(data))
+		}
+		for _, f := range files {
+			c.diagnosticsFor(protocol.DocumentURI("file://"+f), 1)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+		b.ReportMetric(float64(total)/(1<<20), "text-MB")
+		b.ReportMetric(float64(len(files)), "files")
+		c.shutdown()
+	}
+}
