@@ -36,8 +36,8 @@ func init() {
 						}
 						for _, i := range occs {
 							o := m.Occurrences[i]
-							r.Report(o.Span, fmt.Sprintf("%s %s has %d arguments here but %d elsewhere", what, o.Name, a, major),
-								[]Related{{Span: first.Span, Message: fmt.Sprintf("%s with %d arguments", first.Name, major)}})
+							r.Report(o.Span, fmt.Sprintf("%s %s has %s here but %d elsewhere", what, o.Name, counted(a, "argument", "arguments"), major),
+								[]Related{{Span: first.Span, Message: fmt.Sprintf("%s with %s", first.Name, counted(major, "argument", "arguments"))}})
 						}
 					}
 				}
@@ -58,7 +58,7 @@ func init() {
 					continue
 				}
 				if o.Kind == OccRelation || (o.Kind == OccKeyword && o.Key == "distinct") {
-					r.Report(o.Span, fmt.Sprintf("%s takes %d arguments, not %d", o.Name, want, o.Arity), nil)
+					r.Report(o.Span, fmt.Sprintf("%s takes %s, not %d", o.Name, counted(want, "argument", "arguments"), o.Arity), nil)
 				}
 			}
 		},

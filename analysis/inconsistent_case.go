@@ -50,7 +50,7 @@ func init() {
 				}
 				for _, i := range occs {
 					if o := m.Occurrences[i]; o.Name != major {
-						r.Report(o.Span, fmt.Sprintf("%s is spelled %s elsewhere (%d times)", o.Name, major, n), nil, fix)
+						r.Report(o.Span, fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, major, counted(n, "time", "times")), nil, fix)
 					}
 				}
 			}
