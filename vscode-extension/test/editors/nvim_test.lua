@@ -100,7 +100,9 @@ vim.wait(10000, function()
   pcall(vim.lsp.codelens.refresh)
   return false
 end, 200)
-check("code lenses carry gdl.runQuery", lens ~= nil, vim.inspect(vim.lsp.codelens.get(buf)))
+local direct, lerr = request("textDocument/codeLens", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+check("code lenses carry gdl.runQuery", lens ~= nil,
+  "codelens.get: " .. vim.inspect(vim.lsp.codelens.get(buf)) .. "; textDocument/codeLens: " .. (lerr or vim.inspect(direct)):sub(1, 600))
 if lens then
   local result, qerr = request("workspace/executeCommand", lens.command)
   local answers = result and result.answers or {}
