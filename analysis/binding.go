@@ -13,18 +13,32 @@ import (
 // repetitions.
 func LiteralVars(c syntax.Cursor) []string {
 	var out []string
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		if c.Kind() == syntax.Variable {
-			out = append(out, c.Symbol().Key())
-			return
-		}
-		for _, e := range c.Elements() {
-			walk(e)
+	forEachVar(c, func(name string, _ syntax.Span) { out = append(out, syntax.Fold(name)) })
+	return out
+}
+
+// forEachVar calls fn with the spelling and the span of every variable under c, in source order.
+// It walks the nodes directly: building cursors for every element allocates, and the checks run
+// this over every literal of every rule on each keystroke.
+func forEachVar(c syntax.Cursor, fn func(name string, span syntax.Span)) {
+	if !c.Valid() {
+		return
+	}
+	n := c.Node()
+	text, base := c.Text(), c.Span().Start
+	var walk func(k *syntax.Node)
+	walk = func(k *syntax.Node) {
+		switch k.Kind {
+		case syntax.Variable:
+			s, e := int(k.Start-n.Start), int(k.End-n.Start)
+			fn(text[s:e], syntax.Span{Start: base + s, End: base + e})
+		case syntax.List:
+			for i := range k.Kids {
+				walk(&k.Kids[i])
+			}
 		}
 	}
-	walk(c)
-	return out
+	walk(n)
 }
 
 // Binds adds to b the variables a literal binds when it succeeds: those of a positive atom, or
@@ -32,9 +46,7 @@ func LiteralVars(c syntax.Cursor) []string {
 func Binds(l syntax.Literal, b map[string]bool) {
 	switch l.Kind() {
 	case syntax.LitAtom:
-		for _, v := range LiteralVars(l.Cursor) {
-			b[v] = true
-		}
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.Fold(name)] = true })
 	case syntax.LitOr:
 		var common map[string]bool
 		for _, op := range l.Operands() {
@@ -62,11 +74,9 @@ func Binds(l syntax.Literal, b map[string]bool) {
 func Ready(l syntax.Literal, b map[string]bool) bool {
 	switch l.Kind() {
 	case syntax.LitNot, syntax.LitDistinct:
-		for _, v := range LiteralVars(l.Cursor) {
-			if !b[v] {
-				return false
-			}
-		}
+		ready := true
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { ready = ready && b[syntax.Fold(name)] })
+		return ready
 	case syntax.LitOr:
 		for _, op := range l.Operands() {
 			if op.Kind() != syntax.LitAtom && !Ready(op, b) {

@@ -74,31 +74,17 @@ func orderHint(c *Clause, r *Reporter) {
 // variablesOf returns the spellings of the variables of a cursor, in order.
 func variablesOf(c syntax.Cursor) []string {
 	var out []string
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		if c.Kind() == syntax.Variable {
-			out = append(out, c.Text())
-			return
-		}
-		for _, e := range c.Elements() {
-			walk(e)
-		}
-	}
-	walk(c)
+	forEachVar(c, func(name string, _ syntax.Span) { out = append(out, name) })
 	return out
 }
 
-// reorderFix rewrites the body in SafeOrder, keeping each literal's text and the layout between
-// literals. It gives up when comments sit between the literals.
+// reorderFix rewrites the body in SafeOrder, keeping each literal's text (comments inside it
+// included) and the layout between literals: whitespace and comments between two literals stay
+// where they were. A comment always ends at a line break, so it never swallows a literal.
 func reorderFix(c *Clause) (syntax.Fix, bool) {
 	body := c.Body
 	ordered := SafeOrder(body)
 	start, end := body[0].Span().Start, body[len(body)-1].Span().End
-	for _, k := range c.Form.Children() {
-		if k.Kind() == syntax.Comment && k.Span().Start > start && k.Span().Start < end {
-			return syntax.Fix{}, false
-		}
-	}
 	src := c.Form.Text()
 	base := c.Form.Span().Start
 	var b strings.Builder

@@ -40,20 +40,12 @@ func boundVars(c *Clause) map[string]bool {
 func checkSafety(m *Model, c *Clause, r *Reporter) {
 	bound := boundVars(c)
 	unsafe := func(cur syntax.Cursor, where string, fixes ...syntax.Fix) {
-		var walk func(cur syntax.Cursor)
-		walk = func(cur syntax.Cursor) {
-			if cur.Kind() == syntax.Variable {
-				if !bound[cur.Symbol().Key()] {
-					r.Report(cur.Span(), fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
-						cur.Text(), where), nil, fixes...)
-				}
-				return
+		forEachVar(cur, func(name string, span syntax.Span) {
+			if !bound[syntax.Fold(name)] {
+				r.Report(span, fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
+					name, where), nil, fixes...)
 			}
-			for _, e := range cur.Elements() {
-				walk(e)
-			}
-		}
-		walk(cur)
+		})
 	}
 	unsafe(c.Head.Cursor, "the head")
 	walkLiterals(c, func(v literalVisit) {
@@ -80,25 +72,24 @@ func checkSafety(m *Model, c *Clause, r *Reporter) {
 func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool) (syntax.Fix, bool) {
 	var safe []string
 	seen := map[string]bool{}
-	hasUnsafe := false
-	var walk func(cur syntax.Cursor)
-	walk = func(cur syntax.Cursor) {
-		if cur.Kind() == syntax.Variable {
-			k := cur.Symbol().Key()
-			if !bound[k] {
-				hasUnsafe = true
-			} else if !seen[k] {
-				seen[k] = true
-				safe = append(safe, cur.Text())
+	hasUnsafe, elsewhere := false, false
+	forEachVar(a.Cursor, func(name string, _ syntax.Span) {
+		k := syntax.Fold(name)
+		if !bound[k] {
+			hasUnsafe = true
+			// Projecting the variable away only keeps the author's meaning when the negated
+			// atom is its only occurrence (an unsafe head variable stays unsafe otherwise).
+			for _, oi := range c.Vars[k] {
+				if sp := m.Occurrences[oi].Span; sp.Start < a.Span().Start || sp.End > a.Span().End {
+					elsewhere = true
+				}
 			}
-			return
+		} else if !seen[k] {
+			seen[k] = true
+			safe = append(safe, name)
 		}
-		for _, e := range cur.Elements() {
-			walk(e)
-		}
-	}
-	walk(a.Cursor)
-	if !hasUnsafe {
+	})
+	if !hasUnsafe || elsewhere {
 		return syntax.Fix{}, false
 	}
 	name := helperName(m, a)
