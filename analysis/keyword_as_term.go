@@ -12,7 +12,7 @@ func init() {
 		Fix:      "Rename the constant or function (for example not -> nought).",
 		Run: func(m *Model, r *Reporter) {
 			for _, o := range m.Occurrences {
-				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" {
+				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" && !isDoesPercept(o) {
 					what := "constant"
 					if o.Kind == OccFunction {
 						what = "function name"
