@@ -35,37 +35,85 @@ func recursionRestriction(m *Model, c *Clause, r *Reporter) {
 	for _, t := range c.Head.Args() {
 		headArgs[TermKey(t.Cursor)] = true
 	}
-	// Variables bound by positive atoms whose relation is not in a cycle with p.
+	// Variables bound by positive atoms whose relation is not in a cycle with p. Inside an `or`,
+	// a branch stands for its own rule (the body with that branch), so an atom of a branch may
+	// also use what that branch binds; the rest of the body sees only what every branch binds.
+	var binds func(l syntax.Literal, b map[string]bool)
+	binds = func(l syntax.Literal, b map[string]bool) {
+		switch l.Kind() {
+		case syntax.LitAtom:
+			if a := l.Atom(); a.Valid() && !m.InCycle(p, a.Name().Key()) {
+				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.Fold(name)] = true })
+			}
+		case syntax.LitOr:
+			var common map[string]bool
+			for _, op := range l.Operands() {
+				nb := map[string]bool{}
+				binds(op, nb)
+				if common != nil {
+					for k := range common {
+						if !nb[k] {
+							delete(common, k)
+						}
+					}
+				} else {
+					common = nb
+				}
+			}
+			for k := range common {
+				b[k] = true
+			}
+		}
+	}
 	outside := map[string]bool{}
-	walkLiterals(c, func(v literalVisit) {
-		if v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
-			return
-		}
-		if q := v.Lit.Atom().Name().Key(); !m.InCycle(p, q) {
-			for _, k := range LiteralVars(v.Lit.Cursor) {
-				outside[k] = true
+	for _, l := range c.Body {
+		binds(l, outside)
+	}
+	var visit func(l syntax.Literal, outside map[string]bool)
+	visit = func(l syntax.Literal, outside map[string]bool) {
+		switch l.Kind() {
+		case syntax.LitOr:
+			for _, op := range l.Operands() {
+				inner := outside
+				nb := map[string]bool{}
+				binds(op, nb)
+				if len(nb) > 0 {
+					inner = make(map[string]bool, len(outside)+len(nb))
+					for k := range outside {
+						inner[k] = true
+					}
+					for k := range nb {
+						inner[k] = true
+					}
+				}
+				visit(op, inner)
+			}
+		case syntax.LitAtom:
+			if l.Atom().Valid() {
+				checkRecursiveAtom(m, p, l.Atom(), headArgs, outside, r)
 			}
 		}
-	})
-	walkLiterals(c, func(v literalVisit) {
-		if v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
-			return
+	}
+	for _, l := range c.Body {
+		visit(l, outside)
+	}
+}
+
+// checkRecursiveAtom reports the arguments of a body atom a, in a cycle with the head relation
+// p, that are not ground, not a head argument and not a variable of outside.
+func checkRecursiveAtom(m *Model, p string, a syntax.Atom, headArgs, outside map[string]bool, r *Reporter) {
+	if !m.InCycle(p, a.Name().Key()) {
+		return
+	}
+	for _, s := range a.Args() {
+		vars := LiteralVars(s.Cursor)
+		if len(vars) == 0 || headArgs[TermKey(s.Cursor)] {
+			continue
 		}
-		a := v.Lit.Atom()
-		q := a.Name().Key()
-		if !m.InCycle(p, q) {
-			return
+		if s.Kind() == syntax.TermVariable && outside[s.Name().Key()] {
+			continue
 		}
-		for _, s := range a.Args() {
-			vars := LiteralVars(s.Cursor)
-			if len(vars) == 0 || headArgs[TermKey(s.Cursor)] {
-				continue
-			}
-			if s.Kind() == syntax.TermVariable && outside[s.Name().Key()] {
-				continue
-			}
-			r.Report(s.Span(), fmt.Sprintf("argument %s of the recursive atom %s is neither ground, nor an argument of the head, nor a variable bound by an atom outside the recursion: the recursion may not terminate",
-				s.Text(), a.Name().Name()), nil)
-		}
-	})
+		r.Report(s.Span(), fmt.Sprintf("argument %s of the recursive atom %s is neither ground, nor an argument of the head, nor a variable bound by an atom outside the recursion: the recursion may not terminate",
+			s.Text(), a.Name().Name()), nil)
+	}
 }
