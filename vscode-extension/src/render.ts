@@ -55,7 +55,8 @@ export function renderState(s: GameState): string[] {
         for (const m of moves) out.push(`(legal ${role} ${m})`);
       }
     }
-    if (s.terminal || Object.keys(s.goals).length > 0) {
+    // Goals matter in terminal states; elsewhere they are shown only when some role has one.
+    if (s.terminal || Object.values(s.goals).some((g) => g.length > 0)) {
       if (!s.terminal) out.push("; ----- Goals");
       for (const role of s.roles) {
         const g = s.goals[role] ?? [];

@@ -39,6 +39,8 @@ export class ResultView implements vscode.TextDocumentContentProvider {
 
   async showState(gameUri: string, s: GameState): Promise<void> {
     const m = this.model(gameUri);
+    // A move or a reset makes the last query's answers stale: drop them rather than mislead.
+    if (m.state && (m.state.step !== s.step || m.state.history.length !== s.history.length)) m.query = undefined;
     m.state = s;
     m.error = undefined;
     await this.reveal(gameUri);

@@ -45,6 +45,12 @@ test("a query's answers and the state are shown as GDL", () => {
   assert.match(text, /^; 1\. xplayer \(mark 1 1\), oplayer noop$/m);
 });
 
+test("goals of a non-terminal state are shown only when some role has one", () => {
+  const noGoals = renderResults({ gameName: "g", state: toGameState({ roles: ["a", "b"], state: [], step: 1, legal: { a: ["x"], b: ["y"] }, goals: { a: [], b: [] } }) });
+  assert.doesNotMatch(noGoals, /Goals|goal value/);
+  assert.match(renderResults({ gameName: "g", state }), /^; ----- Goals$/m);
+});
+
 test("no answers, errors and terminal states are said plainly", () => {
   const none = renderResults({ gameName: "g", query: toQueryResult({ query: "(p ?x)", answers: [], state: ["(a)"], elapsedMs: 0 }, "") });
   assert.match(none, /0 answers/);
