@@ -1,15 +1,23 @@
 package analysis
 
-import "github.com/gdl-lsp/gdl/syntax"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // A game needs roles, legal moves, goals and a terminal condition. Each missing one is reported
 // once, at the start of the file, so the problem shows even in an empty editor.
 func init() {
+	// what is the message; its %[1]s is the first role's name (white when there is none).
 	for _, k := range []struct{ key, what, example string }{
-		{"role", "no role is declared: a game needs at least one (role name) fact", "(role white)"},
-		{"legal", "no legal rule: without one no player can ever move", "(<= (legal white (mark ?x)) (true (free ?x)))"},
-		{"goal", "no goal rule: a game must say what each role scores", "(<= (goal white 100) (true (won white)))"},
-		{"terminal", "no terminal rule: the game can never end", "(<= terminal (true (step 10)))"},
+		{"role", "no role is declared: add a fact (role name) for each player", "(role white)"},
+		{"legal", "no legal rule: no player can ever move; add the moves of each role, e.g. (<= (legal %[1]s (mark ?x)) (true (free ?x)))",
+			"(<= (legal white (mark ?x)) (true (free ?x)))"},
+		{"goal", "no goal rule: a game must say what each role scores; add e.g. (<= (goal %[1]s 100) (true (won %[1]s)))",
+			"(<= (goal white 100) (true (won white)))"},
+		{"terminal", "no terminal rule: the game can never end; add e.g. (<= terminal (true (step 10)))", "(<= terminal (true (step 10)))"},
 	} {
 		k := k
 		register(&Check{
@@ -17,16 +25,39 @@ func init() {
 			Severity: Error,
 			Category: CategorySemantics,
 			Summary:  "The game defines no " + k.key + ".",
-			Example:  "; a file without any " + k.key + " fact or rule",
+			Example:  exampleWithout(k.key),
 			Fix:      "Add one, for example " + k.example + ".",
 			Run: func(m *Model, r *Reporter) {
 				if len(m.File.Forms()) == 0 {
 					return // a new, empty file is not a broken game yet
 				}
 				if !m.Defines(k.key) {
-					r.Report(syntax.Span{}, k.what, nil)
+					role := "white"
+					if len(m.Roles) > 0 {
+						role = m.Roles[0].Name
+					}
+					r.Report(syntax.Span{}, strings.ReplaceAll(k.what, "%[1]s", role), nil)
 				}
 			},
 		})
 	}
+}
+
+// exampleWithout is a small game in which only the given keyword is missing.
+func exampleWithout(key string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "; a game without %s\n", key)
+	for _, l := range []struct{ key, text string }{
+		{"role", "(role white)"},
+		{"", "(init (step 1))"},
+		{"", "(<= (next (step 2)) (true (step 1)))"},
+		{"legal", "(legal white wait)"},
+		{"goal", "(goal white 100)"},
+		{"terminal", "(<= terminal (true (step 2)))"},
+	} {
+		if l.key != key {
+			b.WriteString(l.text + "\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
