@@ -45,14 +45,18 @@ edits, and editors offer it as a quick fix.
 		if !ok {
 			t.Errorf("syntax code %s has no documentation in SyntaxDocs", c)
 		}
-		writeDoc(&b, c, Error, CategorySyntax, d.Summary, d.Example, d.Fix)
+		if !writeDoc(&b, c, Error, CategorySyntax, d.Summary, d.Example, d.Fix) {
+			t.Errorf("the example of syntax code %s does not produce it", c)
+		}
 	}
 	b.WriteString("## Semantics and style (the checks)\n\n")
 	for _, c := range Checks {
 		if c.Summary == "" || c.Example == "" || c.Fix == "" {
 			t.Errorf("check %s lacks a summary, example or fix", c.Code)
 		}
-		writeDoc(&b, c.Code, c.Severity, c.Category, c.Summary, c.Example, c.Fix)
+		if !writeDoc(&b, c.Code, c.Severity, c.Category, c.Summary, c.Example, c.Fix) {
+			t.Errorf("the example of check %s does not produce it", c.Code)
+		}
 	}
 	const path = "../docs/diagnostics.md"
 	if *update {
@@ -66,16 +70,21 @@ edits, and editors offer it as a quick fix.
 	}
 }
 
-func writeDoc(b *strings.Builder, code string, sev Severity, cat Category, summary, example, fix string) {
+// writeDoc writes the section of one code and reports whether its example produces that code.
+// In examples, <BEL> stands for the control character U+0007, which a Markdown file cannot show.
+func writeDoc(b *strings.Builder, code string, sev Severity, cat Category, summary, example, fix string) bool {
 	fmt.Fprintf(b, "### %s\n\n%s Default severity: **%s**. Category: %s.\n\n", code, summary, sev, cat)
 	fmt.Fprintf(b, "```gdl\n%s\n```\n\n", example)
 	// The message the example produces, as users will see it.
-	f, _ := syntax.Parse(example)
+	f, _ := syntax.Parse(strings.ReplaceAll(example, "<BEL>", "\a"))
+	found := false
 	for _, d := range Analyze(f, nil).Diagnostics {
 		if d.Code == code {
 			fmt.Fprintf(b, "Message: `%s`\n\n", d.Message)
+			found = true
 			break
 		}
 	}
 	fmt.Fprintf(b, "Fix: %s\n\n", fix)
+	return found
 }
