@@ -57,3 +57,48 @@ func TestConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigNearest: the gdl.json nearest to the file wins, syntax codes can be overridden too,
+// and the errors name the offending code or value.
+func TestConfigNearest(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "games", "mine")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, text string) {
+		if err := os.WriteFile(filepath.Join(dir, ConfigFileName), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(root, `{"severity": {"empty-body": "off"}}`)
+	write(deep, `{"severity": {"empty-list": "warning", "unused-relation": "off"}}`)
+	c, err := FindConfig(deep)
+	if err != nil || c == nil || c.Path != filepath.Join(deep, ConfigFileName) {
+		t.Fatalf("want the nearest gdl.json, got %+v, %v", c, err)
+	}
+	f, _ := syntax.Parse("(role r)\n(<= (legal r go))\n(<= (next x) (does r go))\n(<= terminal (true x))\n(goal r 100)\n" +
+		"(<= (p ()) (true x))\n")
+	var saw []string
+	for _, d := range Analyze(f, c).Diagnostics {
+		saw = append(saw, d.Code+"/"+d.Severity.String())
+	}
+	got := strings.Join(saw, " ")
+	// The upper file is not merged in: empty-body keeps its default severity.
+	for _, want := range []string{"empty-list/warning", "empty-body/warning"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %s, got %s", want, got)
+		}
+	}
+	if strings.Contains(got, "unused-relation") {
+		t.Errorf("unused-relation is off, got %s", got)
+	}
+	for bad, want := range map[string]string{
+		`{"severity": {"no-such-code": "error"}}`: `"no-such-code"`,
+		`{"severity": {"empty-body": "loud"}}`:    `"loud"`,
+	} {
+		if _, err := ParseConfig("gdl.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want an error naming %s, got %v", bad, want, err)
+		}
+	}
+}
