@@ -24,6 +24,9 @@ func init() {
 					if _, kw := RelationKeywords[key]; kw && s.Kind == RelationSymbol {
 						continue // keyword-arity reports these against the fixed arity
 					}
+					if s = withoutOldDeclarations(m, s); len(s.Arities) < 2 {
+						continue
+					}
 					major := majorityArity(s)
 					first := m.Occurrences[s.Arities[major][0]]
 					what := "relation"
@@ -63,6 +66,24 @@ func init() {
 			}
 		},
 	})
+}
+
+// withoutOldDeclarations returns s without its occurrences inside base or input facts of the
+// pre-2010 forms, like (base step (val 1 2 3)): their argument lists are domains, not terms, and
+// late-keyword-as-term already reports those facts.
+func withoutOldDeclarations(m *Model, s *Symbol) *Symbol {
+	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
+	for a, occs := range s.Arities {
+		for _, i := range occs {
+			o := m.Occurrences[i]
+			if h := m.Clauses[o.Clause].Head; o.Def && o.Arg >= 0 && lateKeywords[o.Relation] &&
+				h.Arity() != RelationKeywords[o.Relation] {
+				continue
+			}
+			out.Arities[a] = append(out.Arities[a], i)
+		}
+	}
+	return out
 }
 
 // majorityArity returns the arity used most often (ties: the one seen first).
