@@ -7,8 +7,10 @@ func init() {
 		Code:     "relation-and-function",
 		Severity: Warning,
 		Category: CategoryStyle,
-		Summary: "A name used both as a relation and as a function (or a relation and a constant). It is legal, " +
-			"but players that index symbols by name can confuse the two, and readers do.",
+		Summary: "A name used both as a relation and as a function, such as a relation cell beside fluents " +
+			"(true (cell ...)). It is legal, but players that index symbols by name can confuse the two, and " +
+			"readers do; ggp-base's validator warns. Names shared by a relation and a constant are common " +
+			"and not reported.",
 		Example: "(<= (control ?p) (true (control ?p)))",
 		Fix:     "Rename one of the two, for example the relation control -> inControl.",
 		Run: func(m *Model, r *Reporter) {
