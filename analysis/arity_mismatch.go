@@ -11,7 +11,8 @@ func init() {
 		Severity: Warning,
 		Category: CategorySemantics,
 		Summary: "A relation or function used with different numbers of arguments. GDL treats them as different " +
-			"symbols, which is almost never what the author meant.",
+			"symbols, which is almost never what the author meant; players accept it, so it is a warning, as in " +
+			"ggp-base's validator.",
 		Example: "(init (cell 1 1 b))\n(<= (next (cell ?x ?y)) (true (cell ?x ?y)))",
 		Fix:     "Use one number of arguments for each name everywhere.",
 		Run: func(m *Model, r *Reporter) {
