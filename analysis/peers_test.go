@@ -3,6 +3,7 @@ package analysis
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -124,4 +125,43 @@ func firstError(res *Result) string {
 		}
 	}
 	return ""
+}
+
+// TestGDLValidationExactlyOne: gdl-validation's misplaced-keyword files are fragments, not games;
+// apart from the missing-role/legal/goal/terminal of a fragment, each has exactly its one error.
+// Its commentEof file (";;;" without a newline) has no forms and gets no diagnostic at all.
+func TestGDLValidationExactlyOne(t *testing.T) {
+	dir := "AlexLandau__gdl-validation/testgames/"
+	for _, n := range []string{"misplacedDatalogKeyword1", "misplacedDatalogKeyword2", "misplacedDatalogKeyword3"} {
+		res, _ := analyzeCorpusFile(t, dir+n+".kif")
+		var others []string
+		for _, d := range res.Diagnostics {
+			if d.Severity == Error && !strings.HasPrefix(d.Code, "missing-") {
+				others = append(others, d.Code)
+			}
+		}
+		if len(others) != 1 || others[0] != "keyword-as-term" {
+			t.Errorf("%s: want exactly one keyword-as-term error, got %v", n, others)
+		}
+	}
+	res, _ := analyzeCorpusFile(t, dir+"commentEof.kif")
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("commentEof: want no diagnostic, got %v", res.Diagnostics)
+	}
+}
+
+// TestLibGDLGamesParse: libgdl's GameParsingTest parses every game of data/games, and its parser
+// rejects unsafe, unstratified and incomplete games, so none of them may get an error from us.
+func TestLibGDLGamesParse(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(corpusDir, "sumedhghaisas__libgdl/data/games/*.kif"))
+	if len(paths) == 0 {
+		t.Skipf("SKIPPED: %s has no libgdl games (../shared/games is needed beside the repository)", corpusDir)
+	}
+	for _, p := range paths {
+		rel, _ := filepath.Rel(corpusDir, p)
+		res, _ := analyzeCorpusFile(t, rel)
+		if c := count(res, Error, ""); c > 0 {
+			t.Errorf("%s parses in libgdl; we report %d errors, first: %s", rel, c, firstError(res))
+		}
+	}
 }
