@@ -54,8 +54,11 @@ log "packaging the extension with $GDL_BIN"
 T=$(mktemp -d "${TMPDIR:-/tmp}/gdl-e2e.XXXXXX")
 export HOME="$T/home" XDG_CONFIG_HOME="$T/cfg" XDG_DATA_HOME="$T/share" XDG_CACHE_HOME="$T/cache"
 mkdir -p "$HOME"
-# No `gdl` on PATH: the workbench must use the binary shipped in the .vsix.
-export PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do [ -n "$d" ] && [ ! -x "$d/gdl" ] && printf '%s:' "$d"; done)
+# No `gdl` on PATH, so that the workbench uses the binary shipped in the .vsix (a directory that
+# also holds node stays; the check after the run reads which binary the extension started).
+export PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
+  if [ -n "$d" ] && { [ ! -x "$d/gdl" ] || [ -x "$d/node" ]; }; then printf '%s:' "$d"; fi
+done)
 PATH=${PATH%:}
 
 log "installing the .vsix"
@@ -95,8 +98,6 @@ CS_PID=$!
 cleanup() {
   kill -- -"$CS_PID" 2>/dev/null || true
   wait "$CS_PID" 2>/dev/null || true
-  # Keep the extension host's log (the output channel) next to the screenshots.
-  find "$T/u/logs" -name '*GDL*' -exec cp {} "$OUT/" \; 2>/dev/null || true
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -107,5 +108,15 @@ for _ in $(seq 1 120); do
 done
 
 log "driving the workbench"
+status=0
 CODE_SERVER_URL="http://127.0.0.1:$PORT/?folder=$WS" E2E_OUT="$OUT" E2E_WORKSPACE="$WS" \
-  node "$HERE/e2e.mjs"
+  node "$HERE/e2e.mjs" || status=$?
+# The extension's output channel, next to the screenshots: it names the server it started.
+find "$T/u/logs" -name '*GDL Language Server*' -exec cat {} + >"$OUT/gdl-output-channel.log" 2>/dev/null || true
+if grep -q "server/linux-x64/gdl lsp (found through bundled)" "$OUT/gdl-output-channel.log"; then
+  echo "ok - the extension started the server shipped in the .vsix"
+else
+  echo "not ok - the extension did not start the server shipped in the .vsix (see $OUT/gdl-output-channel.log)"
+  status=1
+fi
+exit $status
