@@ -79,6 +79,9 @@ type relation struct {
 	refused []analysis.Diagnostic // non-nil: the relation's meaning is undefined
 
 	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
+
+	demand    *demand // non-nil: evaluated per subgoal, on demand (demand.go)
+	mayDemand bool    // static relation to switch to demand-driven evaluation if it proves big
 }
 
 func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }
@@ -96,6 +99,7 @@ type component struct {
 	delta     []*plan // recursive components: one plan per rule and recursive body atom
 	done      uint64  // epoch in which the facts were computed (static: any non-zero)
 	needs     []int   // this and everything it depends on, dependencies first (lazily)
+	demanded  bool    // its relation is evaluated on demand, never as a whole
 }
 
 // compiler turns the analysed clauses into relations and rules.
@@ -405,6 +409,7 @@ func (c *compiler) compile() {
 	g.terminalRel = g.relation("terminal", 0)
 	g.seesRel = g.relation("sees", 2)
 	g.components()
+	g.chooseDemanded()
 }
 
 func (c *compiler) diag(span syntax.Span, code, msg string) analysis.Diagnostic {
@@ -576,6 +581,9 @@ func (g *Game) needs(c int) []int {
 			return
 		}
 		seen[i] = true
+		if i != c && g.comps[i].demanded {
+			return // evaluated per subgoal, with what it uses (ensureBody)
+		}
 		for _, d := range g.comps[i].deps {
 			walk(d)
 		}

@@ -10,6 +10,12 @@
 // with bound or constant subterms reads an index specialised to the pattern's shape and keyed
 // on its bound subterms. Recursive components are evaluated semi-naively.
 //
+// Relations that would be huge computed whole but are only asked with some arguments bound
+// (non-recursive ones of four or more arguments depending on the state, and static ones that
+// prove to have more than 100,000 facts) are evaluated on demand instead: a step reading one
+// solves the subgoal of the caller's bound arguments by running the relation's rules with them
+// bound, and memoises the answers for the game, state or joint move (demand.go).
+//
 // Facts are kept by layer: static ones (not depending on `true` or `does`) once per game,
 // state ones once per state, move ones once per state and joint move, and each only when a
 // question needs it. Every call takes a context and obeys Limits (time, derived facts, term

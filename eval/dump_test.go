@@ -31,7 +31,7 @@ func (g *Game) patString(p *pnode) string {
 
 func (g *Game) dumpPlans() string {
 	var b strings.Builder
-	ops := []string{"scan", "probe", "not", "distinct", "equal", "known"}
+	ops := []string{"scan", "probe", "not", "distinct", "equal", "known", "call", "call-probe", "call-not"}
 	for ci, c := range g.comps {
 		for _, set := range [][]*plan{c.full, c.delta} {
 			for _, p := range set {

@@ -336,6 +336,8 @@ func (g *Game) join(p *plan, i int) error {
 		if g.equal(s.a, s.b, env) {
 			return g.join(p, i+1)
 		}
+	case opCall, opCallProbe, opCallNot:
+		return g.runCall(p, i, s)
 	}
 	return nil
 }
@@ -344,6 +346,7 @@ func (g *Game) join(p *plan, i int) error {
 func (g *Game) emit(p *plan) error {
 	if p.answers != nil {
 		p.answers(p.env)
+		p.jump = p.known
 		return nil
 	}
 	r := p.rule.rel
@@ -354,6 +357,9 @@ func (g *Game) emit(p *plan) error {
 	p.jump = p.known
 	if g.add(r, t) {
 		g.bud.facts++
+		if r.mayDemand && len(r.facts) > staticDemandCap {
+			return errSwitchDemand
+		}
 		if g.bud.facts > g.lim.MaxFacts {
 			return g.limitErr(LimitFacts, p, nil)
 		}
@@ -440,6 +446,20 @@ func (g *Game) evalComponent(ci int) error {
 // replanning). Query plans made before are planned again on their next use.
 func (g *Game) dropUnusedIndexes() {
 	used := map[*index]bool{}
+	for _, r := range g.rels {
+		if r.demand == nil {
+			continue
+		}
+		for _, ps := range r.demand.plans {
+			for _, p := range ps {
+				for _, s := range p.steps {
+					if s.idx != nil {
+						used[s.idx] = true
+					}
+				}
+			}
+		}
+	}
 	for _, c := range g.comps {
 		for _, set := range [][]*plan{c.full, c.delta} {
 			for _, p := range set {
@@ -484,15 +504,21 @@ func (g *Game) ensure(r *relation) error {
 	if r.refused != nil {
 		return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
 	}
-	if r.scc < 0 {
+	if r.scc < 0 || r.demand != nil {
 		return nil
 	}
 	for _, ci := range g.needs(r.scc) {
 		c := g.comps[ci]
-		if g.isDone(c) {
+		if c.demanded || g.isDone(c) {
 			continue
 		}
+		before := g.bud.facts
 		if err := g.evalComponent(ci); err != nil {
+			if err == errSwitchDemand {
+				g.switchToDemand(c)
+				g.bud.facts = before
+				continue
+			}
 			return err
 		}
 		switch c.layer {

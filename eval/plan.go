@@ -8,6 +8,9 @@ const (
 	opDistinct              // two ground terms must differ
 	opEqual                 // two ground terms must be equal
 	opKnown                 // the head is bound: skip if it is already a fact; once derived, stop here
+	opCall                  // a demanded relation: solve the subgoal of the bound arguments, match each answer
+	opCallProbe             // a demanded relation, every argument bound: the subgoal must have an answer
+	opCallNot               // a demanded relation under not: the subgoal must have no answer
 )
 
 type step struct {
@@ -18,6 +21,8 @@ type step struct {
 	keys  []int  // opScan with idx: the variables whose values form the key, in key order
 	delta bool   // opScan: only the facts in the plan's delta range
 	a, b  *pnode // opDistinct/opEqual
+	mask  uint64   // opCall*: the argument positions bound in the subgoal
+	bargs []*pnode // opCall*: build patterns of the bound arguments, in position order
 }
 
 // plan is a rule's body in evaluation order. Every variable a step reads was bound by an
@@ -33,6 +38,8 @@ type plan struct {
 	jump  int // during a join: unwind to this step (after the head was derived), -1 if not
 	// query plans collect answers instead of deriving a head
 	answers func(env []Term)
+	// plans of demanded relations: match patterns of the head arguments bound by the subgoal
+	headArgs []*pnode
 }
 
 // unknownSize is the size assumed for a relation of the component being planned, whose facts
@@ -43,14 +50,26 @@ const unknownSize = 1000
 // recursive component (it goes first), or -1. comp is the component being planned (its
 // relations are still empty), or -1.
 func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
+	return g.planRuleBound(r, deltaLit, comp, make([]bool, r.nvars))
+}
+
+// planRuleBound is planRule with the variables in bound already bound when the body starts.
+func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
 	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1}
-	bound := make([]bool, r.nvars)
 	done := make([]bool, len(r.body))
 	place := func(i int, delta bool) {
 		done[i] = true
 		l := &r.body[i]
 		switch l.kind {
 		case litPos:
+			if l.rel.demand != nil {
+				op := opCall
+				if allBound(l.atom, bound) {
+					op = opCallProbe
+				}
+				p.steps = append(p.steps, g.callStep(op, l, bound))
+				return
+			}
 			if allBound(l.atom, bound) {
 				p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
 				return
@@ -65,8 +84,16 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 			s.pat = matchPattern(l.atom, bound)
 			p.steps = append(p.steps, s)
 		case litNeg:
+			if l.rel.demand != nil {
+				p.steps = append(p.steps, g.callStep(opCallNot, l, bound))
+				return
+			}
 			p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
 		case litCheck:
+			if l.rel.demand != nil {
+				p.steps = append(p.steps, g.callStep(opCallProbe, l, bound))
+				return
+			}
 			p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
 		case litDistinct:
 			p.steps = append(p.steps, step{op: opDistinct, a: l.a, b: l.b})
@@ -225,6 +252,17 @@ func samePattern(m, a *pnode) bool {
 func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
+	if l.rel.demand != nil {
+		nb := 0
+		if l.atom.kind == pFunc {
+			for _, a := range l.atom.args {
+				if allBound(a, bound) {
+					nb++
+				}
+			}
+		}
+		return demandEstimate(l.rel.arity, nb)
+	}
 	if l.rel.scc == comp {
 		n := float64(unknownSize)
 		for range keys {
