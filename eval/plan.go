@@ -2,25 +2,25 @@ package eval
 
 // Step operations of a join plan.
 const (
-	opScan     uint8 = iota // enumerate the facts of an atom, binding its unbound variables
-	opProbe                 // a ground positive atom: look it up
-	opNot                   // a ground negated atom: it must be absent
-	opDistinct              // two ground terms must differ
-	opEqual                 // two ground terms must be equal
-	opKnown                 // the head is bound: skip if it is already a fact; once derived, stop here
-	opCall                  // a demanded relation: solve the subgoal of the bound arguments, match each answer
-	opCallProbe             // a demanded relation, every argument bound: the subgoal must have an answer
-	opCallNot               // a demanded relation under not: the subgoal must have no answer
+	opScan      uint8 = iota // enumerate the facts of an atom, binding its unbound variables
+	opProbe                  // a ground positive atom: look it up
+	opNot                    // a ground negated atom: it must be absent
+	opDistinct               // two ground terms must differ
+	opEqual                  // two ground terms must be equal
+	opKnown                  // the head is bound: skip if it is already a fact; once derived, stop here
+	opCall                   // a demanded relation: solve the subgoal of the bound arguments, match each answer
+	opCallProbe              // a demanded relation, every argument bound: the subgoal must have an answer
+	opCallNot                // a demanded relation under not: the subgoal must have no answer
 )
 
 type step struct {
 	op    uint8
 	rel   *relation
-	pat   *pnode // opScan: match pattern; opProbe/opNot: build pattern
-	idx   *index // opScan: nil scans every fact of rel
-	keys  []int  // opScan with idx: the variables whose values form the key, in key order
-	delta bool   // opScan: only the facts in the plan's delta range
-	a, b  *pnode // opDistinct/opEqual
+	pat   *pnode   // opScan: match pattern; opProbe/opNot: build pattern
+	idx   *index   // opScan: nil scans every fact of rel
+	keys  []int    // opScan with idx: the variables whose values form the key, in key order
+	delta bool     // opScan: only the facts in the plan's delta range
+	a, b  *pnode   // opDistinct/opEqual
 	mask  uint64   // opCall*: the argument positions bound in the subgoal
 	bargs []*pnode // opCall*: build patterns of the bound arguments, in position order
 }
