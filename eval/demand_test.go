@@ -79,7 +79,6 @@ func TestDemand(t *testing.T) {
 	eq(t, "quad", ask("(quad 1 2 3 ?d) (n ?d) (not (distinct ?d 4))"), "(quad 1 2 3 4) (n 4) (not (distinct 4 4))")
 }
 
-
 func sortStrings(xs []string) []string {
 	out := append([]string(nil), xs...)
 	for i := range out {
