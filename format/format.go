@@ -35,7 +35,7 @@ func File(f *syntax.File) string {
 	for i, it := range items {
 		switch it.Kind() {
 		case syntax.Whitespace:
-			breaks := lineBreaks(it.Text())
+			breaks := syntax.LineBreaks(it.Text())
 			switch {
 			case i == 0: // leading blank space goes
 			case i == len(items)-1: // trailing: keep one final newline if there was one
@@ -120,7 +120,7 @@ func (p *printer) rule(c syntax.Cursor) {
 		case syntax.LParen, syntax.RParen, syntax.Whitespace:
 			continue
 		case syntax.Comment:
-			if i > 0 && kids[i-1].Kind() == syntax.Whitespace && lineBreaks(kids[i-1].Text()) > 0 || p.atLineStart() {
+			if i > 0 && kids[i-1].Kind() == syntax.Whitespace && syntax.LineBreaks(kids[i-1].Text()) > 0 || p.atLineStart() {
 				p.newline()
 				p.write(Indent)
 			} else {
@@ -185,20 +185,4 @@ func (p *printer) flat(c syntax.Cursor, cont string) {
 		first, lastComment = false, false
 	}
 	p.write(")")
-}
-
-func lineBreaks(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\n':
-			n++
-		case '\r':
-			n++
-			if i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-		}
-	}
-	return n
 }

@@ -331,7 +331,7 @@ func (fm Form) Doc() string {
 	var lines []string
 	for i := fm.idx - 1; i >= 0; i-- {
 		ws := items[i]
-		if ws.node.Kind != Whitespace || lineBreaks(ws.text) != 1 {
+		if ws.node.Kind != Whitespace || LineBreaks(ws.text) != 1 {
 			break
 		}
 		if i == 0 || items[i-1].node.Kind != Comment {
@@ -340,7 +340,7 @@ func (fm Form) Doc() string {
 		c := items[i-1]
 		// Only a comment that starts its line documents; a trailing comment belongs to the
 		// form before it.
-		if i-1 > 0 && !(items[i-2].node.Kind == Whitespace && (lineBreaks(items[i-2].text) > 0 || i-2 == 0)) {
+		if i-1 > 0 && !(items[i-2].node.Kind == Whitespace && (LineBreaks(items[i-2].text) > 0 || i-2 == 0)) {
 			break
 		}
 		lines = append(lines, commentText(c.text))
@@ -358,7 +358,8 @@ func commentText(c string) string {
 	return strings.TrimRight(c, " \t")
 }
 
-func lineBreaks(s string) int {
+// LineBreaks counts the line breaks of s (LF, CRLF and bare CR each count once).
+func LineBreaks(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {

@@ -169,16 +169,11 @@ func isGDLFile(p string) bool {
 }
 
 func checkOne(path string, stdin io.Reader) (checked, error) {
-	var data []byte
-	var err error
 	dir := filepath.Dir(path)
-	shown := path
 	if path == "-" {
-		data, err = io.ReadAll(stdin)
-		dir, shown = ".", "<stdin>"
-	} else {
-		data, err = os.ReadFile(path)
+		dir = "."
 	}
+	data, shown, err := readInput(path, stdin)
 	if err != nil {
 		return checked{}, err
 	}

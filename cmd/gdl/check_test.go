@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// gdlIn runs the binary with standard input.
+// gdlIn runs the binary with standard input; gdl (query_test.go) is the same without input.
 func gdlIn(t *testing.T, bin, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/prolog"
@@ -48,15 +47,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	path := fs.Arg(0)
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(stdin)
-		path = "<stdin>"
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, path, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl convert: %v\n", err)
 		return 2

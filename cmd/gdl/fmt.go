@@ -44,14 +44,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, path := range files {
-		var data []byte
-		shown := path
-		if path == "-" {
-			data, err = io.ReadAll(stdin)
-			shown = "<stdin>"
-		} else {
-			data, err = os.ReadFile(path)
-		}
+		data, shown, err := readInput(path, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
 			return 2

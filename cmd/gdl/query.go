@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -77,14 +76,7 @@ func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // loadGame reads, analyses and compiles a game; path "-" reads stdin.
 func loadGame(path string, stdin io.Reader) (*eval.Game, *analysis.Result, string, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(stdin)
-		path = "<stdin>"
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, path, err := readInput(path, stdin)
 	if err != nil {
 		return nil, nil, path, err
 	}

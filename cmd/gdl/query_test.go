@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -24,17 +23,7 @@ func buildGDL(t *testing.T) string {
 // gdl runs the binary and returns stdout, stderr and the exit status.
 func gdl(t *testing.T, bin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", bin, args, err)
-	}
-	return stdout.String(), stderr.String(), code
+	return gdlIn(t, bin, "", args...)
 }
 
 type expectBlock struct {
