@@ -138,7 +138,7 @@ func boundSomewhere(ru *rule, i int, headBound bool) bool {
 
 // demandEstimate is the size assumed for a scan of a demanded relation with nb of its
 // arguments bound: large when nothing is bound, so that the planner binds arguments first.
-func demandEstimate(arity, nb int) float64 {
+func demandEstimate(nb int) float64 {
 	n := 1e6
 	for range nb {
 		n /= 16
@@ -171,7 +171,7 @@ func (g *Game) callStep(op uint8, l *lit, bound []bool) step {
 	return s
 }
 
-// demandLayerEpoch is the epoch in which r's answers stay valid.
+// demandEpoch is the epoch in which r's answers stay valid.
 func (g *Game) demandEpoch(r *relation) uint64 {
 	switch r.layer {
 	case layerStatic:

@@ -261,7 +261,7 @@ func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 				}
 			}
 		}
-		return demandEstimate(l.rel.arity, nb)
+		return demandEstimate(nb)
 	}
 	if l.rel.scc == comp {
 		n := float64(unknownSize)
