@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // gdlIn runs the binary with standard input; gdl (query_test.go) is the same without input.
@@ -167,8 +170,38 @@ func TestCheckCLI(t *testing.T) {
 	})
 	t.Run("--list names every code", func(t *testing.T) {
 		out, _, code := gdl(t, bin, "check", "--list")
-		if code != 0 || !strings.Contains(out, "unclosed-paren") {
+		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, out)
+		}
+		codes := append([]string{}, syntax.Codes...)
+		for _, c := range analysis.Checks {
+			codes = append(codes, c.Code)
+		}
+		for _, c := range codes {
+			if !strings.Contains(out, c+" ") {
+				t.Errorf("--list misses %s", c)
+			}
+		}
+	})
+	t.Run("several paths: files sorted within a directory, arguments in order", func(t *testing.T) {
+		tree := t.TempDir()
+		z := writeFile(t, tree, "z.kif", "(role a))\n")
+		m := writeFile(t, tree, "m.kif", "(role a))\n")
+		ab := writeFile(t, tree, "a/b.gdl", "(role a))\n")
+		out, _, code := gdlIn(t, bin, "(role a))\n", "check", bad, tree, "-")
+		if code != 1 {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		var files []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			f := strings.SplitN(l, ":", 2)[0]
+			if len(files) == 0 || files[len(files)-1] != f {
+				files = append(files, f)
+			}
+		}
+		want := []string{bad, ab, m, z, "<stdin>"}
+		if strings.Join(files, " ") != strings.Join(want, " ") {
+			t.Fatalf("files in order %v, want %v\n%s", files, want, out)
 		}
 	})
 }
