@@ -183,6 +183,24 @@ func TestCheckCLI(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the README's quick-start example reports what the README says", func(t *testing.T) {
+		example := filepath.Join("..", "..", "testdata", "examples", "tictactoe-bug.kif")
+		out, _, code := gdl(t, bin, "check", example)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1\n%s", code, out)
+		}
+		var errs []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.Contains(l, ": error: ") {
+				pos := strings.SplitN(strings.TrimPrefix(l, example+":"), ": ", 2)[0]
+				errs = append(errs, pos+" "+l[strings.LastIndex(l, "["):])
+			}
+		}
+		want := "41:23 [unsafe-variable], 108:1 [unclosed-paren]"
+		if got := strings.Join(errs, ", "); got != want {
+			t.Fatalf("errors %s, want %s (README.md quick start)\n%s", got, want, out)
+		}
+	})
 	t.Run("several paths: files sorted within a directory, arguments in order", func(t *testing.T) {
 		tree := t.TempDir()
 		z := writeFile(t, tree, "z.kif", "(role a))\n")
