@@ -51,8 +51,11 @@ func TestCases(t *testing.T) {
 		if got != c.want {
 			t.Errorf("format(%q):\n got %q\nwant %q", c.in, got, c.want)
 		}
-		if again, _ := Source(got); again != got {
-			t.Errorf("not idempotent on %q: %q", got, again)
+		if again, err := Source(got); err != nil || again != got {
+			t.Errorf("not idempotent on %q: %q, %v", got, again, err)
+		}
+		if meaning(got) != meaning(c.in) {
+			t.Errorf("format(%q) changed the tokens", c.in)
 		}
 	}
 	if _, err := Source("(role a"); err != ErrSyntax {
@@ -108,7 +111,9 @@ func TestCorpusIdempotent(t *testing.T) {
 		if meaning(once) != meaning(string(src)) {
 			t.Errorf("%s: formatting changed the tokens", cols[0])
 		}
-		if twice, _ := Source(once); twice != once {
+		if twice, err := Source(once); err != nil {
+			t.Errorf("%s: the formatted file does not parse: %v", cols[0], err)
+		} else if twice != once {
 			t.Errorf("%s: formatting is not idempotent", cols[0])
 		}
 		n++
