@@ -42,6 +42,23 @@ func TestFmtCLI(t *testing.T) {
 	if code != 0 || out != "(f a)" {
 		t.Fatalf("stdin: exit %d, %q", code, out)
 	}
+	tree := t.TempDir()
+	writeFile(t, tree, "a.kif", "(role a)\n")
+	b := writeFile(t, tree, "sub/b.gdl", "(role  b)\n")
+	writeFile(t, tree, "sub/c.txt", "(role  c)\n")
+	out, _, code = gdl(t, bin, "fmt", "--check", tree)
+	if code != 1 || out != b+"\n" {
+		t.Fatalf("--check on a directory: exit %d, %q (want only %s)", code, out, b)
+	}
+	if _, _, code = gdl(t, bin, "fmt", "-w", tree); code != 0 {
+		t.Fatalf("-w on a directory: exit %d", code)
+	}
+	if data, _ := os.ReadFile(b); string(data) != "(role b)\n" {
+		t.Fatalf("-w on a directory wrote %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(tree, "sub/c.txt")); string(data) != "(role  c)\n" {
+		t.Fatalf("a .txt file was changed: %q", data)
+	}
 	if _, _, code = gdl(t, bin, "fmt", filepath.Join(dir, "missing.kif")); code != 2 {
 		t.Fatalf("missing file: exit %d", code)
 	}
