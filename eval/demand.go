@@ -151,17 +151,18 @@ func demandEstimate(nb int) float64 {
 // callStep makes the step that reads demanded relation l.rel: the caller's bound arguments form
 // the subgoal, and the answers are matched against the literal's pattern.
 func (g *Game) callStep(op uint8, l *lit, bound []bool) step {
-	s := step{op: op, rel: l.rel}
+	sg := &subgoal{}
+	s := step{op: op, rel: l.rel, call: sg}
 	if l.atom.kind == pConst {
 		for _, a := range g.st.argsOf(l.atom.t) {
-			s.bargs = append(s.bargs, &pnode{kind: pConst, t: a})
+			sg.bargs = append(sg.bargs, &pnode{kind: pConst, t: a})
 		}
-		s.mask = full(len(s.bargs))
+		sg.mask = full(len(sg.bargs))
 	} else if l.atom.kind == pFunc {
 		for j, a := range l.atom.args {
 			if allBound(a, bound) {
-				s.mask |= 1 << uint(j)
-				s.bargs = append(s.bargs, a)
+				sg.mask |= 1 << uint(j)
+				sg.bargs = append(sg.bargs, a)
 			}
 		}
 	}
@@ -326,10 +327,10 @@ func (g *Game) runCall(p *plan, i int, s *step) error {
 	env := p.env
 	var buf [8]Term
 	vals := buf[:0]
-	for _, a := range s.bargs {
+	for _, a := range s.call.bargs {
 		vals = append(vals, g.build(a, env))
 	}
-	ans, err := g.solve(s.rel, s.mask, vals)
+	ans, err := g.solve(s.rel, s.call.mask, vals)
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,13 @@ type step struct {
 	keys  []int    // opScan with idx: the variables whose values form the key, in key order
 	delta bool     // opScan: only the facts in the plan's delta range
 	a, b  *pnode   // opDistinct/opEqual
-	mask  uint64   // opCall*: the argument positions bound in the subgoal
-	bargs []*pnode // opCall*: build patterns of the bound arguments, in position order
+	call  *subgoal // opCall*: the subgoal's shape
+}
+
+// subgoal is the shape of the subgoal a step asks of a demanded relation.
+type subgoal struct {
+	mask  uint64   // the argument positions bound
+	bargs []*pnode // build patterns of the bound arguments, in position order
 }
 
 // plan is a rule's body in evaluation order. Every variable a step reads was bound by an
