@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gdl-lsp/gdl/internal/cputime"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -28,9 +29,11 @@ func BenchmarkAnalyzeLargest(b *testing.B) {
 		f, _ := syntax.Parse(string(data))
 		b.Run(filepath.Base(g.path), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			start := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				Analyze(f, nil)
 			}
+			cputime.Report(b, start, b.N)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -15,18 +16,32 @@ func init() {
 		Example:  "(init (Cell 1 1 b))\n(<= (next (cell ?x ?y ?c)) (true (cell ?x ?y ?c)))",
 		Fix:      "Spell the symbol one way everywhere (the quick fix uses the most common spelling).",
 		Run: func(m *Model, r *Reporter) {
-			// Constants, functions and relations share one name space for spelling purposes.
-			byKey := map[string][]int{}
+			// Constants, functions and relations share one name space for spelling purposes. Only
+			// the keys written in two spellings somewhere need their occurrences gathered.
+			tables := []map[string]*Symbol{m.Relations, m.Functions, m.Constants}
 			var keys []string
-			for i, o := range m.Occurrences {
-				if o.Kind == OccVariable || o.Kind == OccKeyword {
-					continue
+			byKey := map[string][]int{}
+			for _, table := range tables {
+				for k := range table {
+					if _, done := byKey[k]; done {
+						continue
+					}
+					byKey[k] = nil
+					if !mixedSpelling(tables, k) {
+						continue
+					}
+					var occs []int
+					for _, t := range tables {
+						if sym := t[k]; sym != nil {
+							occs = append(occs, sym.Occs...)
+						}
+					}
+					sort.Ints(occs)
+					byKey[k] = occs
+					keys = append(keys, k)
 				}
-				if byKey[o.Key] == nil {
-					keys = append(keys, o.Key)
-				}
-				byKey[o.Key] = append(byKey[o.Key], i)
 			}
+			sort.Slice(keys, func(i, j int) bool { return byKey[keys[i]][0] < byKey[keys[j]][0] })
 			for _, k := range keys {
 				occs := byKey[k]
 				count := map[string]int{}
@@ -56,4 +71,21 @@ func init() {
 			}
 		},
 	})
+}
+
+// mixedSpelling reports whether key is written in more than one spelling across the tables.
+func mixedSpelling(tables []map[string]*Symbol, key string) bool {
+	first := ""
+	for _, t := range tables {
+		if sym := t[key]; sym != nil {
+			for sp := range sym.Spellings {
+				if first == "" {
+					first = sp
+				} else if sp != first {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

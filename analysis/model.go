@@ -60,6 +60,9 @@ type Occurrence struct {
 	Clause  int    // index into Model.Clauses
 	Def     bool   // in the head of its clause (for a relation: a definition site)
 	Negated bool   // inside a `not`
+	// Parenthesized is true for a relation or function name at the head of a list: `(p ...)`,
+	// `(f ...)`; false for a bare proposition like `terminal`.
+	Parenthesized bool
 	// Relation is the key of the relation whose atom contains this occurrence (itself for a
 	// relation name); Arg is the argument index within that atom, -1 for the relation name.
 	Relation string
@@ -157,9 +160,10 @@ func newModel(f *syntax.File, completeOnly bool) *Model {
 		completeOnly: completeOnly,
 		dependsOn:    map[string]map[string]bool{},
 	}
-	m.Occurrences = make([]Occurrence, 0, len(f.Source())/3)
+	forms := f.Forms()
+	m.Occurrences = make([]Occurrence, 0, symbolCount(forms))
 	m.folded = map[string]string{}
-	for _, form := range f.Forms() {
+	for _, form := range forms {
 		m.addForm(form)
 	}
 	// Occurrences are added in source order; sort only if that ever stops being true.
@@ -191,7 +195,7 @@ func (m *Model) addForm(form syntax.Form) {
 			return
 		}
 		c.IsRule, c.Head, c.Body = true, head, form.Rule().Body()
-		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0)
+		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
 	} else {
 		fact := form.Fact()
 		if !fact.Valid() {
@@ -213,16 +217,48 @@ func (m *Model) addForm(form syntax.Form) {
 	}
 }
 
-func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int) {
+func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
-	key, ok := m.folded[name]
-	if !ok {
-		key = syntax.Fold(name)
-		m.folded[name] = key
-	}
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
-		Clause: c.Index, Def: def, Relation: rel, Arg: arg}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: m.fold(name), Arity: arity,
+		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
 	m.Occurrences = append(m.Occurrences, o)
+}
+
+// fold returns the case-folded key of a name. Names already in lower case (nearly all) are
+// their own key; the others are folded once per spelling.
+func (m *Model) fold(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			key, ok := m.folded[name]
+			if !ok {
+				key = syntax.Fold(name)
+				m.folded[name] = key
+			}
+			return key
+		}
+	}
+	return name
+}
+
+// symbolCount returns the number of words and variables of the forms: an upper bound of the
+// number of occurrences, so that the occurrence table is allocated once.
+func symbolCount(forms []syntax.Form) int {
+	n := 0
+	var walk func(k *syntax.Node)
+	walk = func(k *syntax.Node) {
+		switch k.Kind {
+		case syntax.Word, syntax.Variable:
+			n++
+		case syntax.List:
+			for i := range k.Kids {
+				walk(&k.Kids[i])
+			}
+		}
+	}
+	for _, f := range forms {
+		walk(f.Node())
+	}
+	return n
 }
 
 // negated marks the occurrences added since mark as being under a `not`.
@@ -234,17 +270,17 @@ func (m *Model) negated(mark int) {
 
 func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 	mark := len(m.Occurrences)
-	switch l.Kind() {
+	switch k := l.Kind(); k {
 	case syntax.LitAtom:
 		m.atom(c, l.Atom(), false, neg)
 	case syntax.LitNot, syntax.LitOr:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0)
-		for _, op := range l.Operands() {
-			m.literal(c, op, neg || l.Kind() == syntax.LitNot)
+		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0, false)
+		for _, op := range l.OperandSeq() {
+			m.literal(c, op, neg || k == syntax.LitNot)
 		}
 	case syntax.LitDistinct:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, len(l.Terms()))
-		for i, t := range l.Terms() {
+		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
+		for i, t := range l.TermSeq() {
 			m.term(c, t, false, "distinct", i)
 		}
 	}
@@ -258,9 +294,9 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 		return
 	}
 	name := a.Name()
-	key := name.Key()
-	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity())
-	for i, t := range a.Args() {
+	key := m.fold(name.Text())
+	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
+	for i, t := range a.ArgSeq() {
 		m.term(c, t, def, key, i)
 	}
 }
@@ -268,12 +304,12 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
 	switch t.Kind() {
 	case syntax.TermConstant:
-		m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0)
+		m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0, false)
 	case syntax.TermVariable:
-		m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0)
+		m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false)
 	case syntax.TermFunction:
-		m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, len(t.Args()))
-		for _, a := range t.Args() {
+		m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true)
+		for _, a := range t.ArgSeq() {
 			m.term(c, a, def, rel, arg)
 		}
 	}

@@ -2,6 +2,14 @@ package analysis
 
 import "github.com/gdl-lsp/gdl/syntax"
 
+// enclosingList returns the span of the list whose head is the token at span.
+func enclosingList(f *syntax.File, span syntax.Span) syntax.Span {
+	if _, path := f.LeafAt(span.Start); len(path) > 0 {
+		return path[len(path)-1].Span()
+	}
+	return span
+}
+
 func init() {
 	register(&Check{
 		Code:     "unnecessary-parentheses",
@@ -11,34 +19,21 @@ func init() {
 		Example:  "(<= (terminal) (true (step 10)))",
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
 		Run: func(m *Model, r *Reporter) {
-			atom := func(a syntax.Atom) {
-				if a.Valid() && a.Parenthesized() && a.Arity() == 0 {
-					name := a.Name().Name()
-					r.Report(a.Span(), "unnecessary parentheses around "+name+": a relation without arguments is written "+name,
-						nil, replace("Write "+name, a.Span(), name))
+			for _, o := range m.Occurrences {
+				if !o.Parenthesized || o.Arity != 0 {
+					continue
 				}
-			}
-			terms := func(ts []syntax.Term) {
-				walkTerms(ts, func(t syntax.Term) {
-					if t.Kind() == syntax.TermFunction && len(t.Args()) == 0 {
-						name := t.Name().Name()
-						r.Report(t.Span(), "unnecessary parentheses around the constant "+name,
-							nil, replace("Write "+name, t.Span(), name))
-					}
-				})
-			}
-			for _, c := range m.Clauses {
-				atom(c.Head)
-				terms(c.Head.Args())
-				walkLiterals(c, func(v literalVisit) {
-					switch v.Lit.Kind() {
-					case syntax.LitAtom:
-						atom(v.Lit.Atom())
-						terms(v.Lit.Atom().Args())
-					case syntax.LitDistinct:
-						terms(v.Lit.Terms())
-					}
-				})
+				var msg string
+				switch o.Kind {
+				case OccRelation:
+					msg = "unnecessary parentheses around " + o.Name + ": a relation without arguments is written " + o.Name
+				case OccFunction:
+					msg = "unnecessary parentheses around the constant " + o.Name
+				default:
+					continue
+				}
+				span := enclosingList(m.File, o.Span)
+				r.Report(span, msg, nil, replace("Write "+o.Name, span, o.Name))
 			}
 		},
 	})

@@ -1,6 +1,9 @@
 package syntax
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Cursor points at a node of a file: the node, the text of its top-level item and the item's
 // absolute start. The typed views below are cursors with a GDL meaning.
@@ -27,24 +30,95 @@ func (c Cursor) Text() string { return c.text[c.n.Start:c.n.End] }
 
 // Elements returns cursors to the meaningful children of a list (no parentheses or trivia).
 func (c Cursor) Elements() []Cursor {
-	if c.n == nil || c.n.Kind != List {
+	n := elementCount(c.n)
+	if n == 0 {
 		return nil
-	}
-	n := 0
-	for i := range c.n.Kids {
-		switch c.n.Kids[i].Kind {
-		case Whitespace, Comment, LParen, RParen:
-		default:
-			n++
-		}
 	}
 	out := make([]Cursor, 0, n)
 	for i := range c.n.Kids {
-		switch c.n.Kids[i].Kind {
-		case Whitespace, Comment, LParen, RParen:
+		if isElement(c.n.Kids[i].Kind) {
+			out = append(out, Cursor{&c.n.Kids[i], c.text, c.base})
+		}
+	}
+	return out
+}
+
+// isElement reports whether a child of a list carries meaning (is not a parenthesis or trivia).
+func isElement(k Kind) bool {
+	switch k {
+	case Whitespace, Comment, LParen, RParen:
+		return false
+	}
+	return true
+}
+
+// elementCount returns the number of meaningful children of a list node (0 for a token).
+func elementCount(n *Node) int {
+	if n == nil || n.Kind != List {
+		return 0
+	}
+	k := 0
+	for i := range n.Kids {
+		if isElement(n.Kids[i].Kind) {
+			k++
+		}
+	}
+	return k
+}
+
+// element returns the i-th meaningful child of a list, or an invalid cursor.
+func (c Cursor) element(i int) Cursor {
+	if c.n == nil || c.n.Kind != List {
+		return Cursor{}
+	}
+	for k := range c.n.Kids {
+		if isElement(c.n.Kids[k].Kind) {
+			if i == 0 {
+				return Cursor{&c.n.Kids[k], c.text, c.base}
+			}
+			i--
+		}
+	}
+	return Cursor{}
+}
+
+// elementSeq yields the meaningful children of a list after the first skip of them, numbered
+// from 0, as views of type T, without allocating.
+func elementSeq[T ~struct{ Cursor }](c Cursor, skip int) iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		if c.n == nil || c.n.Kind != List {
+			return
+		}
+		i := -skip
+		for k := range c.n.Kids {
+			if !isElement(c.n.Kids[k].Kind) {
+				continue
+			}
+			if i >= 0 && !yield(i, T{Cursor{&c.n.Kids[k], c.text, c.base}}) {
+				return
+			}
+			i++
+		}
+	}
+}
+
+// elementsFrom returns the meaningful children of a list after the first skip of them, as views
+// of type T, in one allocation (nil when there are none). The typed views are all a Cursor.
+func elementsFrom[T ~struct{ Cursor }](c Cursor, skip int) []T {
+	n := elementCount(c.n) - skip
+	if n <= 0 {
+		return nil
+	}
+	out := make([]T, 0, n)
+	for i := range c.n.Kids {
+		if !isElement(c.n.Kids[i].Kind) {
 			continue
 		}
-		out = append(out, Cursor{&c.n.Kids[i], c.text, c.base})
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, T{Cursor{&c.n.Kids[i], c.text, c.base}})
 	}
 	return out
 }
@@ -142,20 +216,14 @@ func (t Term) Name() Symbol {
 // Args returns the arguments of a function term.
 func (t Term) Args() []Term { return argTerms(t.Cursor) }
 
-func argTerms(c Cursor) []Term {
-	if c.n.Kind != List {
-		return nil
-	}
-	el := c.Elements()
-	if len(el) <= 1 {
-		return nil
-	}
-	out := make([]Term, len(el)-1)
-	for i, e := range el[1:] {
-		out[i] = Term{e}
-	}
-	return out
-}
+func argTerms(c Cursor) []Term { return elementsFrom[Term](c, 1) }
+
+// Arity returns the number of arguments of a function term (0 for a constant or variable).
+func (t Term) Arity() int { return max(elementCount(t.n)-1, 0) }
+
+// ArgSeq yields the arguments of a function term with their indexes, like Args without
+// allocating.
+func (t Term) ArgSeq() iter.Seq2[int, Term] { return elementSeq[Term](t.Cursor, 1) }
 
 // Atom is a relation applied to terms, `(rel t1 ... tn)`, or a bare proposition `rel`.
 type Atom struct{ Cursor }
@@ -171,16 +239,12 @@ func (a Atom) Name() Symbol {
 // Args returns the argument terms.
 func (a Atom) Args() []Term { return argTerms(a.Cursor) }
 
+// ArgSeq yields the argument terms with their indexes, like Args without allocating.
+func (a Atom) ArgSeq() iter.Seq2[int, Term] { return elementSeq[Term](a.Cursor, 1) }
+
 // Arity returns the number of arguments.
 func (a Atom) Arity() int {
-	if a.n.Kind != List {
-		return 0
-	}
-	n := len(a.Elements()) - 1
-	if n < 0 {
-		return 0
-	}
-	return n
+	return max(elementCount(a.n)-1, 0)
 }
 
 // Parenthesized reports whether the atom is written as a list, like `(terminal)`.
@@ -243,17 +307,15 @@ func (l Literal) Atom() Atom { return Atom{l.Cursor} }
 func (l Literal) Keyword() Symbol { return Symbol{l.Head()} }
 
 // Operands returns the literals inside a `not` or an `or`.
-func (l Literal) Operands() []Literal {
-	el := l.Elements()
-	if len(el) <= 1 {
-		return nil
-	}
-	out := make([]Literal, len(el)-1)
-	for i, e := range el[1:] {
-		out[i] = Literal{e}
-	}
-	return out
-}
+func (l Literal) Operands() []Literal { return elementsFrom[Literal](l.Cursor, 1) }
+
+// OperandSeq yields the literals inside a `not` or an `or` with their indexes, like Operands
+// without allocating.
+func (l Literal) OperandSeq() iter.Seq2[int, Literal] { return elementSeq[Literal](l.Cursor, 1) }
+
+// TermSeq yields the operands of a `distinct` as terms with their indexes, like Terms without
+// allocating.
+func (l Literal) TermSeq() iter.Seq2[int, Term] { return elementSeq[Term](l.Cursor, 1) }
 
 // Terms returns the operands of a `distinct` as terms.
 func (l Literal) Terms() []Term { return argTerms(l.Cursor) }
@@ -266,25 +328,12 @@ func (r Rule) Arrow() Symbol { return Symbol{r.Head()} }
 
 // RuleHead returns the head atom; ok is false for `(<=)`.
 func (r Rule) RuleHead() (Atom, bool) {
-	el := r.Elements()
-	if len(el) < 2 {
-		return Atom{}, false
-	}
-	return Atom{el[1]}, true
+	h := r.element(1)
+	return Atom{h}, h.Valid()
 }
 
 // Body returns the body literals.
-func (r Rule) Body() []Literal {
-	el := r.Elements()
-	if len(el) <= 2 {
-		return nil
-	}
-	out := make([]Literal, len(el)-2)
-	for i, e := range el[2:] {
-		out[i] = Literal{e}
-	}
-	return out
-}
+func (r Rule) Body() []Literal { return elementsFrom[Literal](r.Cursor, 2) }
 
 // Form is a top-level form of a file: a rule, a fact, or a malformed form.
 type Form struct {
