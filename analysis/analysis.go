@@ -1,46 +1,154 @@
 package analysis
 
 import (
+	"context"
+
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Result is what Analyze returns: the model and every diagnostic, sorted by position.
+// Result is what Analyze returns: the model the checks ran on and every diagnostic, sorted by
+// position.
 type Result struct {
+	// Model is the model of the file's complete forms: when some forms have syntax errors they
+	// are left out (see Model.Incomplete; NewModel takes them in as far as their shape allows).
 	Model       *Model
 	Diagnostics []Diagnostic
+
+	// local holds, per form, what the per-clause checks found (default severities, absolute
+	// spans of this version), for the analysis of the next version to reuse.
+	local map[*syntax.Node]formDiagnostics
 }
 
-// Analyze builds the semantic model of f and runs every registered check on its complete forms. cfg may be nil; its
-// severity overrides apply to every diagnostic, including the parser's, and "off" drops a code.
+// formDiagnostics is what the per-clause checks found in one form that started at start.
+type formDiagnostics struct {
+	start int
+	diags []Diagnostic
+}
+
+// Analyze builds the semantic model of f and runs every registered check on its complete forms.
+// cfg may be nil; its severity overrides apply to every diagnostic, including the parser's, and
+// "off" drops a code. It never fails.
 func Analyze(f *syntax.File, cfg *Config) *Result {
-	m := NewModel(f)
+	res, _ := AnalyzeContext(context.Background(), f, cfg, nil)
+	return res
+}
+
+// AnalyzeContext is Analyze for the language server. It reuses what prev (the analysis of an
+// earlier version of the document, or nil) found in the forms that the incremental parser
+// shared between the two versions, and gives up as soon as it notices that ctx is done,
+// returning ctx's error: the analysis of a version the user has typed past is not worth
+// finishing. The result equals Analyze's.
+func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Result) (*Result, error) {
+	var pm *Model
+	if prev != nil {
+		pm = prev.Model
+	}
 	// Checks run on complete forms only: a form being typed is reported by the parser, not
 	// picked apart by every check.
-	checked := m
-	if m.incomplete {
-		checked = completeModel(f)
+	m, err := newModel(ctx, f, true, pm)
+	if err != nil {
+		return nil, err
 	}
+	res := &Result{Model: m, local: make(map[*syntax.Node]formDiagnostics, len(m.Clauses))}
 	var ds []Diagnostic
-	for _, d := range syntaxDiagnostics(f) {
-		d.Severity = cfg.severityFor(d.Code, d.Severity)
-		if d.Severity != SeverityOff {
+	keep := func(d Diagnostic) {
+		if d.Severity = cfg.severityFor(d.Code, d.Severity); d.Severity != SeverityOff {
 			ds = append(ds, d)
 		}
 	}
+	for _, d := range syntaxDiagnostics(f) {
+		keep(d)
+	}
+	for i, c := range m.Clauses {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		node, start := c.Form.Node(), c.Form.Span().Start
+		fd, reused := formDiagnostics{}, false
+		if prev != nil {
+			fd, reused = prev.local[node]
+		}
+		if reused {
+			fd = fd.moved(start)
+		} else {
+			fd = formDiagnostics{start: start, diags: clauseDiagnostics(m, c)}
+		}
+		res.local[node] = fd
+		for _, d := range fd.diags {
+			keep(d)
+		}
+	}
 	for _, c := range Checks {
+		if c.Run == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sev := cfg.severityFor(c.Code, c.Severity)
 		if sev == SeverityOff {
 			continue
 		}
 		r := &Reporter{check: c, severity: sev}
-		c.Run(checked, r)
+		c.Run(m, r)
 		ds = append(ds, r.out...)
 	}
 	sortDiagnostics(ds)
-	return &Result{Model: m, Diagnostics: ds}
+	res.Diagnostics = ds
+	return res, nil
 }
 
-// Check is one semantic check. Each lives in its own file and is listed in Checks.
+// clauseDiagnostics runs every per-clause check on c, with default severities.
+func clauseDiagnostics(m *Model, c *Clause) []Diagnostic {
+	var out []Diagnostic
+	for _, ch := range Checks {
+		if ch.Clause != nil {
+			r := &Reporter{check: ch, severity: ch.Severity, out: out}
+			ch.Clause(m, c, r)
+			out = r.out
+		}
+	}
+	return out
+}
+
+// moved returns fd for its form starting at start: every span, related location and fix edit
+// moves with the form.
+func (fd formDiagnostics) moved(start int) formDiagnostics {
+	d := start - fd.start
+	if d == 0 || len(fd.diags) == 0 {
+		return formDiagnostics{start: start, diags: fd.diags}
+	}
+	shift := func(s syntax.Span) syntax.Span { return syntax.Span{Start: s.Start + d, End: s.End + d} }
+	out := make([]Diagnostic, len(fd.diags))
+	for i, x := range fd.diags {
+		x.Span = shift(x.Span)
+		if x.Related != nil {
+			rel := make([]Related, len(x.Related))
+			for j, r := range x.Related {
+				rel[j] = Related{Span: shift(r.Span), Message: r.Message}
+			}
+			x.Related = rel
+		}
+		if x.Fixes != nil {
+			fixes := make([]syntax.Fix, len(x.Fixes))
+			for j, f := range x.Fixes {
+				f.Edits = append([]syntax.TextEdit(nil), f.Edits...)
+				for k := range f.Edits {
+					f.Edits[k].Span = shift(f.Edits[k].Span)
+				}
+				fixes[j] = f
+			}
+			x.Fixes = fixes
+		}
+		out[i] = x
+	}
+	return formDiagnostics{start: start, diags: out}
+}
+
+// Check is one semantic check. Each lives in its own file and is listed in Checks. A check sets
+// exactly one of Run and Clause.
 type Check struct {
 	Code     string   // stable kebab-case code
 	Severity Severity // default severity
@@ -48,7 +156,12 @@ type Check struct {
 	Summary  string // one line for documentation and `gdl check --list`
 	Example  string // a short bad example for docs/diagnostics.md
 	Fix      string // how to fix it, for docs/diagnostics.md
-	Run      func(m *Model, r *Reporter)
+	// Run checks the whole file.
+	Run func(m *Model, r *Reporter)
+	// Clause checks one clause and reads nothing but that clause: its syntax, its occurrences
+	// (Clause.Occurrences) and its variables. What it reports is kept with the form and reused,
+	// in the language server, for as long as the form is unchanged.
+	Clause func(m *Model, c *Clause, r *Reporter)
 }
 
 // Reporter collects one check's diagnostics.

@@ -14,27 +14,25 @@ func init() {
 		Summary:  "An empty (or), or an or nested directly inside another or.",
 		Example:  "(<= (p ?x) (q ?x) (or (r ?x) (or (s ?x) (t ?x))))",
 		Fix:      "Remove an empty or; write the branches of an inner or as branches of the outer one (the quick fix does).",
-		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				walkLiterals(c, func(v literalVisit) {
-					if v.Lit.Kind() != syntax.LitOr {
-						return
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			walkLiterals(c, func(v literalVisit) {
+				if v.Lit.Kind() != syntax.LitOr {
+					return
+				}
+				ops := v.Lit.Operands()
+				if len(ops) == 0 {
+					r.Report(v.Lit.Span(), "empty disjunction: (or) has no branch and can never hold", nil)
+					return
+				}
+				if v.Parent.Valid() && v.Parent.Kind() == syntax.LitOr {
+					texts := make([]string, len(ops))
+					for i, op := range ops {
+						texts[i] = op.Text()
 					}
-					ops := v.Lit.Operands()
-					if len(ops) == 0 {
-						r.Report(v.Lit.Span(), "empty disjunction: (or) has no branch and can never hold", nil)
-						return
-					}
-					if v.Parent.Valid() && v.Parent.Kind() == syntax.LitOr {
-						texts := make([]string, len(ops))
-						for i, op := range ops {
-							texts[i] = op.Text()
-						}
-						r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil,
-							replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, " ")))
-					}
-				})
-			}
+					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil,
+						replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, " ")))
+				}
+			})
 		},
 	})
 }

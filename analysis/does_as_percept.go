@@ -10,8 +10,8 @@ func init() {
 			"terms and atoms alike take it for a move.",
 		Example: "(<= (sees candidate (does candidate ?m))\n    (does candidate ?m))",
 		Fix:     "Name the percept with an ordinary function, e.g. (sees candidate (played ?m)).",
-		Run: func(m *Model, r *Reporter) {
-			for _, o := range m.Occurrences {
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			for _, o := range c.Occurrences(m) {
 				if isDoesPercept(o) {
 					r.Report(o.Span, o.Name+" names a percept here; does is a GDL keyword, an ordinary function name is clearer", nil)
 				}

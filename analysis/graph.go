@@ -6,15 +6,10 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// buildGraph collects the dependency edges (head relation -> body relation), the strongly
-// connected components, the strata and the recursive relations.
+// buildGraph indexes the dependency edges (head relation -> body relation, collected per clause
+// by addForm) and computes the strongly connected components, the strata and the recursive
+// relations.
 func (m *Model) buildGraph() {
-	for _, c := range m.Clauses {
-		from := c.Key()
-		for _, l := range c.Body {
-			m.edges(c, from, l, false)
-		}
-	}
 	for i, e := range m.Edges {
 		m.Out[e.From] = append(m.Out[e.From], i)
 	}

@@ -14,8 +14,8 @@ func init() {
 		Summary:  "not applied to something other than one atom: (not (or ...)), (not (not ...)), (not ?x), or not with several operands.",
 		Example:  "(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))",
 		Fix:      "Negate atoms only: (not (or a b)) is (not a) (not b); (not (not a)) is a.",
-		Run: func(m *Model, r *Reporter) {
-			forEachNot(m, func(l syntax.Literal) {
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			forEachNot(c, func(l syntax.Literal) {
 				ops := l.Operands()
 				if len(ops) != 1 {
 					r.Report(l.Span(), fmt.Sprintf("not takes exactly one atom, found %d operands", len(ops)), nil)
@@ -35,12 +35,11 @@ func init() {
 	})
 }
 
-func forEachNot(m *Model, fn func(l syntax.Literal)) {
-	for _, c := range m.Clauses {
-		walkLiterals(c, func(v literalVisit) {
-			if v.Lit.Kind() == syntax.LitNot {
-				fn(v.Lit)
-			}
-		})
-	}
+// forEachNot calls fn with every `not` literal of the clause, nested ones included.
+func forEachNot(c *Clause, fn func(l syntax.Literal)) {
+	walkLiterals(c, func(v literalVisit) {
+		if v.Lit.Kind() == syntax.LitNot {
+			fn(v.Lit)
+		}
+	})
 }

@@ -8,8 +8,8 @@ func init() {
 		Summary:  "A GDL keyword used as a constant or function name, or a connective (distinct, not, or) defined by a fact or rule.",
 		Example:  "(init (control not))",
 		Fix:      "Rename the constant or function (for example not -> nought).",
-		Run: func(m *Model, r *Reporter) {
-			for _, o := range m.Occurrences {
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			for _, o := range c.Occurrences(m) {
 				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" && !isDoesPercept(o) {
 					what := "constant"
 					if o.Kind == OccFunction {
@@ -18,19 +18,17 @@ func init() {
 					r.Report(o.Span, o.Name+" is a GDL keyword and cannot be used as a "+what, nil)
 				}
 			}
-			for _, c := range m.Clauses {
-				switch k := c.Key(); k {
-				case "distinct", "not", "or", "<=":
-					verb := "defined by a rule"
-					if !c.IsRule {
-						verb = "stated as a fact"
-					}
-					span := c.Head.Span()
-					if !c.IsRule {
-						span = c.Form.Span()
-					}
-					r.Report(span, k+" is a GDL connective and cannot be "+verb, nil)
+			switch k := c.Key(); k {
+			case "distinct", "not", "or", "<=":
+				verb := "defined by a rule"
+				if !c.IsRule {
+					verb = "stated as a fact"
 				}
+				span := c.Head.Span()
+				if !c.IsRule {
+					span = c.Form.Span()
+				}
+				r.Report(span, k+" is a GDL connective and cannot be "+verb, nil)
 			}
 		},
 	})

@@ -14,8 +14,8 @@ func init() {
 		Summary:  "base or input used as a constant or function name, or as a relation with another arity. They became GDL keywords in 2010; older games use them freely, newer players may misread them.",
 		Example:  "(init (cell 1 base))",
 		Fix:      "Rename the constant or function (for example base -> foundation).",
-		Run: func(m *Model, r *Reporter) {
-			for _, o := range m.Occurrences {
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			for _, o := range c.Occurrences(m) {
 				if (o.Kind == OccConstant || o.Kind == OccFunction) && lateKeywords[o.Key] && o.Relation != "and" {
 					r.Report(o.Span, o.Name+" has been a GDL keyword since 2010; as a constant or function name it confuses newer players", nil)
 				}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"sort"
 	"sync"
 
@@ -34,7 +35,12 @@ type Clause struct {
 	key    string
 	visits []literalVisit   // every literal, nested ones included, outermost first
 	Vars   map[string][]int // variable key -> occurrence indexes, in source order
+
+	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
 }
+
+// Occurrences returns the clause's occurrences, in source order.
+func (c *Clause) Occurrences(m *Model) []Occurrence { return m.Occurrences[c.occLo:c.occHi] }
 
 // Key returns the folded name of the clause's head relation.
 func (c *Clause) Key() string { return c.key }
@@ -135,6 +141,10 @@ type Model struct {
 	// relation that depends on itself).
 	Recursive map[string]bool
 
+	// parts records, per form (keyed by its syntax node, which the incremental parser shares
+	// between versions), where its clause, occurrences and edges are, so that the model of the
+	// next version can copy them instead of walking the form again.
+	parts        map[*syntax.Node]formPart
 	folded       map[string]string          // spelling -> case-folded key, while building
 	completeOnly bool                       // forms with syntax errors are left out
 	incomplete   bool                       // some form has syntax errors
@@ -142,14 +152,29 @@ type Model struct {
 	dependsOn    map[string]map[string]bool // memo for DependsOn
 }
 
+// formPart says what one form contributed to a model.
+type formPart struct {
+	start          int // the form's start offset in that model's file
+	clause         int // its clause's index, or -1 when it makes no clause
+	occLo, occHi   int // its occurrences
+	edgeLo, edgeHi int // its dependency edges
+}
+
 // NewModel builds the model of f, for navigation: forms with syntax errors take part as far as
 // their shape allows, so hover, definition and completion work in a rule being typed.
-func NewModel(f *syntax.File) *Model { return newModel(f, false) }
+func NewModel(f *syntax.File) *Model {
+	m, _ := newModel(context.Background(), f, false, nil)
+	return m
+}
 
-// completeModel builds the model of the complete forms of f only: the checks run on it.
-func completeModel(f *syntax.File) *Model { return newModel(f, true) }
+// Incomplete reports whether some form of the file has syntax errors.
+func (m *Model) Incomplete() bool { return m.incomplete }
 
-func newModel(f *syntax.File, completeOnly bool) *Model {
+// newModel builds the model of f; with completeOnly, forms with syntax errors are left out (the
+// checks run on that model). Forms that f shares with prev's file (the incremental parser reused
+// them) are copied from prev rather than walked again; prev may be nil. It gives up, returning
+// ctx's error, when ctx is done.
+func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Model) (*Model, error) {
 	m := &Model{
 		File:         f,
 		Relations:    map[string]*Symbol{},
@@ -160,23 +185,29 @@ func newModel(f *syntax.File, completeOnly bool) *Model {
 		completeOnly: completeOnly,
 		dependsOn:    map[string]map[string]bool{},
 	}
+	if prev != nil && prev.completeOnly != completeOnly {
+		prev = nil
+	}
 	forms := f.Forms()
+	m.parts = make(map[*syntax.Node]formPart, len(forms))
 	m.Occurrences = make([]Occurrence, 0, symbolCount(forms))
 	m.folded = map[string]string{}
-	for _, form := range forms {
-		m.addForm(form)
+	for i, form := range forms {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		m.addForm(form, prev)
 	}
-	// Occurrences are added in source order; sort only if that ever stops being true.
-	less := func(i, j int) bool { return m.Occurrences[i].Span.Start < m.Occurrences[j].Span.Start }
-	if !sort.SliceIsSorted(m.Occurrences, less) {
-		sort.SliceStable(m.Occurrences, less)
-	}
+	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
+	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	m.index()
 	m.buildGraph()
-	return m
+	return m, nil
 }
 
-func (m *Model) addForm(form syntax.Form) {
+func (m *Model) addForm(form syntax.Form, prev *Model) {
 	if form.HasErrors() {
 		// Remember what the broken form was meant to define so that nothing calls that
 		// relation undefined while the author types.
@@ -188,14 +219,22 @@ func (m *Model) addForm(form syntax.Form) {
 			return
 		}
 	}
-	c := &Clause{Index: len(m.Clauses), Form: form, Vars: map[string][]int{}}
+	part := formPart{start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
+	defer func() {
+		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
+		m.parts[form.Node()] = part
+		if part.clause >= 0 {
+			c := m.Clauses[part.clause]
+			c.occLo, c.occHi = part.occLo, part.occHi
+		}
+	}()
+	c := &Clause{Index: len(m.Clauses), Form: form}
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
 		if !ok || !head.Valid() {
 			return
 		}
 		c.IsRule, c.Head, c.Body = true, head, form.Rule().Body()
-		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
 	} else {
 		fact := form.Fact()
 		if !fact.Valid() {
@@ -203,18 +242,49 @@ func (m *Model) addForm(form syntax.Form) {
 		}
 		c.Head = fact
 	}
+	part.clause = c.Index
 	c.key = c.Head.Name().Key()
 	c.visits = literalVisits(c.Body)
 	m.Clauses = append(m.Clauses, c)
-	m.atom(c, c.Head, true, false)
-	for _, l := range c.Body {
-		m.literal(c, l, false)
-	}
-	if !c.IsRule && c.Head.Name().Key() == "role" && c.Head.Arity() == 1 {
+	if !c.IsRule && c.key == "role" && c.Head.Arity() == 1 {
 		if a := c.Head.Args()[0]; a.Kind() == syntax.TermConstant {
 			m.Roles = append(m.Roles, RoleDecl{Name: a.Name().Name(), Key: a.Name().Key(), Span: a.Span()})
 		}
 	}
+	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
+		// The parser reused the form: its occurrences and edges are the previous version's,
+		// moved by the distance the form moved.
+		d := part.start - old.start
+		for _, o := range prev.Occurrences[old.occLo:old.occHi] {
+			o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
+			m.Occurrences = append(m.Occurrences, o)
+		}
+		for _, e := range prev.Edges[old.edgeLo:old.edgeHi] {
+			e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
+			m.Edges = append(m.Edges, e)
+		}
+		return
+	}
+	if c.IsRule {
+		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
+	}
+	m.atom(c, c.Head, true, false)
+	for _, l := range c.Body {
+		m.literal(c, l, false)
+	}
+	for _, l := range c.Body {
+		m.edges(c, c.key, l, false)
+	}
+}
+
+// partOf returns what form contributed to m, if m's file has the very same form (shared by the
+// incremental parser). m may be nil.
+func (m *Model) partOf(form syntax.Form) (formPart, bool) {
+	if m == nil {
+		return formPart{}, false
+	}
+	p, ok := m.parts[form.Node()]
+	return p, ok
 }
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {

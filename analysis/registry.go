@@ -7,6 +7,9 @@ import "sort"
 var Checks []*Check
 
 func register(c *Check) {
+	if (c.Run == nil) == (c.Clause == nil) {
+		panic("analysis: check must set exactly one of Run and Clause: " + c.Code)
+	}
 	for _, o := range Checks {
 		if o.Code == c.Code {
 			panic("analysis: check registered twice: " + c.Code)

@@ -18,8 +18,8 @@ func init() {
 		Summary:  "A relation or constant without arguments written in parentheses, like (terminal). Most players accept it, some do not.",
 		Example:  "(<= (terminal) (true (step 10)))",
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
-		Run: func(m *Model, r *Reporter) {
-			for _, o := range m.Occurrences {
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			for _, o := range c.Occurrences(m) {
 				if !o.Parenthesized || o.Arity != 0 {
 					continue
 				}

@@ -8,16 +8,14 @@ func init() {
 		Summary:  "A fact contains a variable; facts must be ground.",
 		Example:  "(cell ?x 1 b)",
 		Fix:      "Write one fact per value, or make it a rule whose body binds the variable.",
-		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				if c.IsRule {
-					continue
-				}
-				for _, occs := range c.Vars {
-					for _, i := range occs {
-						o := m.Occurrences[i]
-						r.Report(o.Span, "variable "+o.Name+" in a fact: facts must be ground; write a rule whose body binds "+o.Name+", or use a constant", nil)
-					}
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			if c.IsRule {
+				return
+			}
+			for _, occs := range c.Vars {
+				for _, i := range occs {
+					o := m.Occurrences[i]
+					r.Report(o.Span, "variable "+o.Name+" in a fact: facts must be ground; write a rule whose body binds "+o.Name+", or use a constant", nil)
 				}
 			}
 		},

@@ -18,7 +18,7 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 	if len(p.Context.Only) > 0 && !kindWanted(p.Context.Only, protocol.QuickFix) {
 		return []protocol.CodeAction{}, nil
 	}
-	return quickFixes(snap, r.view.settings, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)), nil
+	return quickFixes(ctx, snap, r.view.settings, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
 }
 
 func kindWanted(only []protocol.CodeActionKind, k protocol.CodeActionKind) bool {
@@ -32,9 +32,13 @@ func kindWanted(only []protocol.CodeActionKind, k protocol.CodeActionKind) bool 
 
 // quickFixes turns every fix the analyzer attached to a problem touching [start, end] into a
 // quick fix that carries its diagnostic.
-func quickFixes(snap *Snapshot, settings Settings, start, end int) []protocol.CodeAction {
+func quickFixes(ctx context.Context, snap *Snapshot, settings Settings, start, end int) ([]protocol.CodeAction, error) {
+	probs, err := snap.problems(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := []protocol.CodeAction{}
-	for _, p := range snap.problems() {
+	for _, p := range probs {
 		if len(p.fixes) == 0 || p.span.End < start || p.span.Start > end {
 			continue
 		}
@@ -54,5 +58,5 @@ func quickFixes(snap *Snapshot, settings Settings, start, end int) []protocol.Co
 			})
 		}
 	}
-	return out
+	return out, nil
 }

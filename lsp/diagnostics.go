@@ -44,9 +44,13 @@ func errNotOpen(uri protocol.DocumentURI) error {
 }
 
 // problems returns every problem of the snapshot: the parser's errors and the analyzer's, with
-// their default severities.
-func (s *Snapshot) problems() []problem {
-	ds := s.Analysis().Diagnostics
+// their default severities. It gives up when ctx is done.
+func (s *Snapshot) problems(ctx context.Context) ([]problem, error) {
+	res, err := s.analysis(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ds := res.Diagnostics
 	out := make([]problem, 0, len(ds))
 	for _, d := range ds {
 		p := problem{span: d.Span, code: d.Code, message: d.Message, severity: lspSeverity(d.Severity), fixes: d.Fixes}
@@ -56,7 +60,7 @@ func (s *Snapshot) problems() []problem {
 		p.unused = strings.HasPrefix(d.Code, "unused-")
 		out = append(out, p)
 	}
-	return out
+	return out, nil
 }
 
 func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
@@ -71,16 +75,20 @@ func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityHint
 }
 
-// diagnostics converts the snapshot's problems to LSP diagnostics under the given settings.
-func diagnostics(snap *Snapshot, settings Settings) []protocol.Diagnostic {
-	probs := snap.problems()
+// diagnostics converts the snapshot's problems to LSP diagnostics under the given settings. It
+// gives up when ctx is done.
+func diagnostics(ctx context.Context, snap *Snapshot, settings Settings) ([]protocol.Diagnostic, error) {
+	probs, err := snap.problems(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]protocol.Diagnostic, 0, len(probs))
 	for _, p := range probs {
 		if d, ok := toDiagnostic(snap, settings, p); ok {
 			out = append(out, d)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func toDiagnostic(snap *Snapshot, settings Settings, p problem) (protocol.Diagnostic, bool) {
@@ -145,7 +153,10 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				s.log.Printf("panic computing diagnostics of %s: %v\n%s", uri, p, debug.Stack())
 			}
 		}()
-		diags := diagnostics(snap, v.settings)
+		diags, err := diagnostics(ctx, snap, v.settings)
+		if err != nil {
+			return // a newer version or a closed document cancelled it
+		}
 		s.publishMu.Lock()
 		defer s.publishMu.Unlock()
 		if ctx.Err() != nil || s.currentView().docs[uri] != snap {

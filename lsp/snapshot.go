@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/protocol"
 
@@ -20,9 +22,14 @@ type Snapshot struct {
 	File    *syntax.File
 	m       mapper
 
-	analyzeOnce sync.Once
-	analyzed    *analysis.Result
-	graphMu     sync.Mutex // Model.DependsOn memoises into a map
+	analyzeMu sync.Mutex // held while the analysis is computed, so it is computed once
+	analyzed  atomic.Pointer[analysis.Result]
+	// base is the analysis of an earlier version, whose results for the forms this version
+	// shares with it are reused; dropped once this version is analysed.
+	base    atomic.Pointer[analysis.Result]
+	navOnce sync.Once
+	nav     *analysis.Model
+	graphMu sync.Mutex // Model.DependsOn memoises into a map
 
 	gameOnce sync.Once
 	game     *eval.Game
@@ -31,12 +38,48 @@ type Snapshot struct {
 // Analysis returns the semantic model and diagnostics of the snapshot, computed on first use
 // with the default severities (settings apply when diagnostics are published).
 func (s *Snapshot) Analysis() *analysis.Result {
-	s.analyzeOnce.Do(func() { s.analyzed = analysis.Analyze(s.File, nil) })
-	return s.analyzed
+	res, _ := s.analysis(context.Background())
+	return res
 }
 
-// Model returns the semantic model.
-func (s *Snapshot) Model() *analysis.Model { return s.Analysis().Model }
+// analysis is Analysis that gives up when ctx is done (the diagnostics of a version the user has
+// already typed past are not worth finishing); a later call computes it again.
+func (s *Snapshot) analysis(ctx context.Context) (*analysis.Result, error) {
+	if res := s.analyzed.Load(); res != nil {
+		return res, nil
+	}
+	s.analyzeMu.Lock()
+	defer s.analyzeMu.Unlock()
+	if res := s.analyzed.Load(); res != nil {
+		return res, nil
+	}
+	res, err := analysis.AnalyzeContext(ctx, s.File, nil, s.base.Load())
+	if err != nil {
+		return nil, err
+	}
+	s.analyzed.Store(res)
+	s.base.Store(nil)
+	return res, nil
+}
+
+// lastAnalysis returns the newest analysis this snapshot has or builds on, for the next version
+// to reuse; nil if there is none yet.
+func (s *Snapshot) lastAnalysis() *analysis.Result {
+	if res := s.analyzed.Load(); res != nil {
+		return res
+	}
+	return s.base.Load()
+}
+
+// Model returns the semantic model for navigation: forms with syntax errors take part as far
+// as their shape allows, so hover, definition and completion work in a rule being typed.
+func (s *Snapshot) Model() *analysis.Model {
+	if m := s.Analysis().Model; !m.Incomplete() {
+		return m
+	}
+	s.navOnce.Do(func() { s.nav = analysis.NewModel(s.File) })
+	return s.nav
+}
 
 // dependsOn reports whether relation from depends on relation to, serialising the model's memo.
 func (s *Snapshot) dependsOn(from, to string) bool {
@@ -81,5 +124,7 @@ func (s *Snapshot) edit(version int32, changes []contentChange) (*Snapshot, erro
 		}
 		lines = f.Lines()
 	}
-	return snapshotOf(s.URI, version, f, s.m.enc), nil
+	next := snapshotOf(s.URI, version, f, s.m.enc)
+	next.base.Store(s.lastAnalysis())
+	return next, nil
 }

@@ -287,13 +287,20 @@ func (l Literal) Kind() LiteralKind {
 		if !h.Valid() || h.n.Kind != Word {
 			return LitInvalid
 		}
-		switch t := h.Text(); {
-		case strings.EqualFold(t, "not"):
-			return LitNot
-		case strings.EqualFold(t, "distinct"):
-			return LitDistinct
-		case strings.EqualFold(t, "or"):
-			return LitOr
+		// Most literals are atoms: compare only names of the keywords' lengths.
+		switch t := h.Text(); len(t) {
+		case 2:
+			if strings.EqualFold(t, "or") {
+				return LitOr
+			}
+		case 3:
+			if strings.EqualFold(t, "not") {
+				return LitNot
+			}
+		case 8:
+			if strings.EqualFold(t, "distinct") {
+				return LitDistinct
+			}
 		}
 		return LitAtom
 	}

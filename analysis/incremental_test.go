@@ -1,0 +1,162 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// TestIncrementalEqualsFull edits games at random and checks, after every edit, that the
+// analysis reusing the previous version's (AnalyzeContext with prev) equals a fresh Analyze:
+// the same diagnostics, occurrences, clauses, edges, components and strata. Reuse goes on from
+// version to version, as in the language server.
+func TestIncrementalEqualsFull(t *testing.T) {
+	inputs := map[string]string{}
+	own, _ := filepath.Glob("../testdata/games/*.kif")
+	for _, p := range own {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(p)] = string(data)
+	}
+	// A spread of corpus games, small to large, when the corpus is there.
+	if _, err := os.Stat(filepath.Join(corpusDir, "MANIFEST.tsv")); err == nil {
+		games := corpusGameFiles(t)
+		sort.Strings(games)
+		for i := 0; i < len(games); i += 20 {
+			src, err := os.ReadFile(filepath.Join(corpusDir, games[i]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs[games[i]] = string(src)
+		}
+	} else {
+		t.Logf("corpus games skipped (%v): only testdata games are edited", err)
+	}
+	names := make([]string, 0, len(inputs))
+	for n := range inputs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	rng := rand.New(rand.NewSource(1))
+	edits, reused := 0, 0
+	for _, name := range names {
+		f, _ := syntax.Parse(inputs[name])
+		prev := Analyze(f, nil)
+		for i := 0; i < 40; i++ {
+			start, end, text := semanticEdit(rng, f.Source())
+			f = f.Edit(start, end, text)
+			got, err := AnalyzeContext(context.Background(), f, nil, prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Analyze(f, nil)
+			if diff := sameResult(got, want); diff != "" {
+				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
+			}
+			_, n := f.Reparsed()
+			reused += n
+			edits++
+			prev = got
+		}
+	}
+	if reused == 0 {
+		t.Fatal("no form was ever reused: the test does not exercise incremental analysis")
+	}
+	t.Logf("%d edits over %d games, %d items reused by the parser", edits, len(names), reused)
+}
+
+// TestCancelledAnalysis checks that a cancelled context stops the analysis with its error.
+func TestCancelledAnalysis(t *testing.T) {
+	data, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := syntax.Parse(string(data))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, err := AnalyzeContext(ctx, f, nil, nil); err != context.Canceled || res != nil {
+		t.Fatalf("AnalyzeContext with a cancelled context = %v, %v; want nil, context.Canceled", res, err)
+	}
+}
+
+// semanticEdit picks an edit that changes what a game means: a name typed into or deleted from a
+// form, a literal added or removed, a form broken, closed, added, removed or duplicated.
+func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
+	n := len(src)
+	at := rng.Intn(n + 1)
+	forms := []string{
+		"\n(<= (p ?x) (q ?x) (not (r ?x)))\n", "\n(role extra)\n", "\n(<= (legal extra noop) (true (on ?y)))\n",
+		"\n(<= terminal (p a))\n", "\n(q a)\n(r (f a))\n", "\n(<= (goal extra 150) (p ?z))\n",
+		"\n(<= (q ?x) (p ?x))\n", "\n(<= (Cell ?x) (p ?X))\n", "\n(<= (p ?x) (or (q ?x) (r ?x)))\n",
+	}
+	switch r := rng.Intn(10); {
+	case r < 3: // type a character or a space
+		return at, at, string("aZ?( )x1"[rng.Intn(8)])
+	case r < 5: // delete a short range
+		return at, min(n, at+1+rng.Intn(8)), ""
+	case r < 7: // add a form
+		return at, at, forms[rng.Intn(len(forms))]
+	case r < 8: // delete from one line start to a later one (removes or merges forms)
+		s := strings.LastIndexByte(src[:at], '\n') + 1
+		e := strings.IndexByte(src[at:], '\n')
+		if e < 0 {
+			return s, n, ""
+		}
+		return s, at + e, ""
+	case r < 9: // duplicate a line
+		s := strings.LastIndexByte(src[:at], '\n') + 1
+		e := strings.IndexByte(src[at:], '\n')
+		if e < 0 {
+			e = n - at
+		}
+		return s, s, src[s:at+e] + "\n"
+	default: // a parenthesis
+		return at, at, string("()"[rng.Intn(2)])
+	}
+}
+
+// sameResult reports how two analyses differ, or "".
+func sameResult(got, want *Result) string {
+	if g, w := fmt.Sprintf("%+v", got.Diagnostics), fmt.Sprintf("%+v", want.Diagnostics); g != w {
+		return fmt.Sprintf("diagnostics\n got %s\nwant %s", g, w)
+	}
+	gm, wm := got.Model, want.Model
+	if !reflect.DeepEqual(gm.Occurrences, wm.Occurrences) {
+		return "occurrences differ"
+	}
+	for i := 1; i < len(gm.Occurrences); i++ {
+		if gm.Occurrences[i-1].Span.Start >= gm.Occurrences[i].Span.Start {
+			return fmt.Sprintf("occurrences %d and %d are out of order", i-1, i)
+		}
+	}
+	if len(gm.Clauses) != len(wm.Clauses) {
+		return fmt.Sprintf("%d clauses, want %d", len(gm.Clauses), len(wm.Clauses))
+	}
+	for i, c := range gm.Clauses {
+		w := wm.Clauses[i]
+		if c.Form.Span() != w.Form.Span() || c.Key() != w.Key() || c.occLo != w.occLo || c.occHi != w.occHi ||
+			!reflect.DeepEqual(c.Vars, w.Vars) {
+			return fmt.Sprintf("clause %d differs", i)
+		}
+	}
+	if !reflect.DeepEqual(gm.Edges, wm.Edges) {
+		return "edges differ"
+	}
+	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) {
+		return "components or strata differ"
+	}
+	if !reflect.DeepEqual(gm.Roles, wm.Roles) || !reflect.DeepEqual(gm.Broken, wm.Broken) {
+		return "roles or broken forms differ"
+	}
+	return ""
+}
