@@ -1,12 +1,14 @@
 package analysis
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/gdl-lsp/gdl/internal/cputime"
+	"github.com/gdl-lsp/gdl/internal/gengame"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -32,6 +34,38 @@ func BenchmarkAnalyzeLargest(b *testing.B) {
 			start := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				Analyze(f, nil)
+			}
+			cputime.Report(b, start, b.N)
+		})
+	}
+}
+
+// BenchmarkReanalyze measures what the language server does per keystroke: one character typed
+// into (or deleted from) a rule in the middle of a file, the incremental reparse, and the
+// analysis that reuses the previous version's results for the forms the parser reused.
+func BenchmarkReanalyze(b *testing.B) {
+	inputs := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
+	if data, err := os.ReadFile(filepath.Join(corpusDir, "ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif")); err == nil {
+		inputs["duplicateStateLarge-67KB"] = string(data)
+	}
+	for name, src := range inputs {
+		b.Run(name, func(b *testing.B) {
+			f, _ := syntax.Parse(src)
+			prev := Analyze(f, nil)
+			at := gengame.MiddleRule(src)
+			start := cputime.Now()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if i%2 == 0 {
+					f = f.Edit(at, at, "x")
+				} else {
+					f = f.Edit(at, at+1, "")
+				}
+				res, err := AnalyzeContext(context.Background(), f, nil, prev)
+				if err != nil {
+					b.Fatal(err)
+				}
+				prev = res
 			}
 			cputime.Report(b, start, b.N)
 		})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -131,7 +132,7 @@ func sameResult(got, want *Result) string {
 		return fmt.Sprintf("diagnostics\n got %s\nwant %s", g, w)
 	}
 	gm, wm := got.Model, want.Model
-	if !reflect.DeepEqual(gm.Occurrences, wm.Occurrences) {
+	if !slices.Equal(gm.Occurrences, wm.Occurrences) {
 		return "occurrences differ"
 	}
 	for i := 1; i < len(gm.Occurrences); i++ {
@@ -149,7 +150,7 @@ func sameResult(got, want *Result) string {
 			return fmt.Sprintf("clause %d differs", i)
 		}
 	}
-	if !reflect.DeepEqual(gm.Edges, wm.Edges) {
+	if !slices.Equal(gm.Edges, wm.Edges) {
 		return "edges differ"
 	}
 	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) {

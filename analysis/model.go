@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -141,10 +142,12 @@ type Model struct {
 	// relation that depends on itself).
 	Recursive map[string]bool
 
-	// parts records, per form (keyed by its syntax node, which the incremental parser shares
-	// between versions), where its clause, occurrences and edges are, so that the model of the
-	// next version can copy them instead of walking the form again.
-	parts        map[*syntax.Node]formPart
+	// parts records, per form, where its clause, occurrences and edges are, so that the model of
+	// the next version can copy them instead of walking the form again. A form that the
+	// incremental parser shares between versions carries the number of its part in the latest
+	// model built from it (its stamp: the model's id, then the part's index).
+	parts        []formPart
+	id           uint32
 	folded       map[string]string          // spelling -> case-folded key, while building
 	completeOnly bool                       // forms with syntax errors are left out
 	incomplete   bool                       // some form has syntax errors
@@ -188,12 +191,21 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	if prev != nil && prev.completeOnly != completeOnly {
 		prev = nil
 	}
-	forms := f.Forms()
-	m.parts = make(map[*syntax.Node]formPart, len(forms))
-	m.Occurrences = make([]Occurrence, 0, symbolCount(forms))
+	if completeOnly { // only the checks' models stamp forms; see parts
+		m.id = modelIDs.Add(1)
+	}
+	if prev != nil {
+		m.parts = make([]formPart, 0, len(prev.parts)+16)
+		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
+		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
+		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
+	} else {
+		m.Occurrences = make([]Occurrence, 0, symbolCount(f))
+	}
 	m.folded = map[string]string{}
-	for i, form := range forms {
-		if i%256 == 255 {
+	i := 0
+	for form := range f.FormSeq() {
+		if i++; i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -222,7 +234,10 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	part := formPart{start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
 	defer func() {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
-		m.parts[form.Node()] = part
+		if m.id != 0 {
+			form.SetStamp(uint64(m.id)<<32 | uint64(len(m.parts)))
+		}
+		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
 			c := m.Clauses[part.clause]
 			c.occLo, c.occHi = part.occLo, part.occHi
@@ -278,14 +293,20 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 }
 
 // partOf returns what form contributed to m, if m's file has the very same form (shared by the
-// incremental parser). m may be nil.
+// incremental parser) and the form's stamp still names m. m may be nil.
 func (m *Model) partOf(form syntax.Form) (formPart, bool) {
-	if m == nil {
+	if m == nil || m.id == 0 {
 		return formPart{}, false
 	}
-	p, ok := m.parts[form.Node()]
-	return p, ok
+	st := form.Stamp()
+	if uint32(st>>32) != m.id || int(uint32(st)) >= len(m.parts) {
+		return formPart{}, false
+	}
+	return m.parts[uint32(st)], true
 }
+
+// modelIDs numbers the models that stamp forms.
+var modelIDs atomic.Uint32
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
@@ -310,9 +331,9 @@ func (m *Model) fold(name string) string {
 	return name
 }
 
-// symbolCount returns the number of words and variables of the forms: an upper bound of the
-// number of occurrences, so that the occurrence table is allocated once.
-func symbolCount(forms []syntax.Form) int {
+// symbolCount returns the number of words and variables of the forms of f: an upper bound of
+// the number of occurrences, so that the occurrence table is allocated once.
+func symbolCount(f *syntax.File) int {
 	n := 0
 	var walk func(k *syntax.Node)
 	walk = func(k *syntax.Node) {
@@ -325,8 +346,8 @@ func symbolCount(forms []syntax.Form) int {
 			}
 		}
 	}
-	for _, f := range forms {
-		walk(f.Node())
+	for form := range f.FormSeq() {
+		walk(form.Node())
 	}
 	return n
 }

@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/internal/gengame"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -24,7 +25,7 @@ const corpusDir = "../../shared/games"
 
 // benchInputs are the largest corpus games and a generated 400 KB game.
 func benchInputs(b *testing.B) map[string]string {
-	out := map[string]string{"generated-400KB": generatedGame(400 << 10)}
+	out := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
 	for _, name := range []string{
 		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
 		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
@@ -37,25 +38,6 @@ func benchInputs(b *testing.B) map[string]string {
 		out[filepath.Base(name)] = string(data)
 	}
 	return out
-}
-
-// generatedGame writes a valid game of about size bytes: a board game skeleton plus many
-// layered relations over a successor chain, so rules depend on each other as in real games.
-func generatedGame(size int) string {
-	var b strings.Builder
-	b.WriteString("; generated benchmark game\n(role red)\n(role blue)\n(init (control red))\n")
-	b.WriteString("(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n")
-	b.WriteString("(<= (legal ?r (step ?n)) (true (control ?r)) (num ?n))\n")
-	b.WriteString("(<= (next (control blue)) (true (control red)))\n(<= (next (control red)) (true (control blue)))\n")
-	b.WriteString("(<= terminal (true (count 100)))\n(<= (goal ?r 50) (role ?r))\n")
-	for i := 0; i < 100; i++ {
-		fmt.Fprintf(&b, "(num %d)\n(succ %d %d)\n", i, i, i+1)
-	}
-	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "; layer %d\n(<= (rel%d ?x ?y)\n    (succ ?x ?z)\n    (rel%d ?z ?y)\n    (not (blocked%d ?x)))\n", i, i, i/2, i%7)
-		fmt.Fprintf(&b, "(<= (rel%d ?x ?x) (num ?x) (distinct ?x 0))\n(blocked%d %d)\n", i, i%7, i%100)
-	}
-	return b.String()
 }
 
 func p95(ds []time.Duration) float64 {
@@ -77,7 +59,7 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 			c.open(uri, text)
 			c.diagnosticsFor(uri, 1)
 			// Type inside a rule in the middle of the file: insert then delete a character.
-			mid := strings.Index(text[len(text)/2:], "(<= ") + len(text)/2 + 4
+			mid := gengame.MiddleRule(text)
 			p := syntax.NewLineIndex(text).Position(mid, syntax.UTF16)
 			at := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Column)}
 			var ds []time.Duration

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
@@ -53,6 +54,8 @@ type unit struct {
 	// Parenthesis balance of the item's tokens: net is the number of '(' minus the number of
 	// ')', low the lowest running balance over its prefixes (the empty one included, so <= 0).
 	net, low int32
+	// stamp is a number a later layer attaches to the form (Form.SetStamp).
+	stamp atomic.Uint64
 }
 
 type item struct {

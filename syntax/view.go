@@ -362,6 +362,30 @@ func (f *File) Forms() []Form {
 	return out
 }
 
+// FormSeq yields the top-level forms of the file in order, like Forms without allocating.
+func (f *File) FormSeq() iter.Seq[Form] {
+	return func(yield func(Form) bool) {
+		for i := range f.items {
+			it := &f.items[i]
+			if k := it.node.Kind; k == List || k == Word {
+				if !yield(Form{Cursor{&it.node, it.text, it.start}, f, i}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Stamp returns the number last attached to the form with SetStamp, or 0.
+//
+// A form's syntax is immutable and shared by every version of a file that did not touch it, and
+// so is its stamp: the analyzer records there where it put what it derived from the form, so
+// that the analysis of the next version finds it without a lookup table. Safe for concurrent use.
+func (fm Form) Stamp() uint64 { return fm.f.items[fm.idx].stamp.Load() }
+
+// SetStamp attaches a number to the form (see Stamp).
+func (fm Form) SetStamp(v uint64) { fm.f.items[fm.idx].stamp.Store(v) }
+
 // IsRule reports whether the form is a rule `(<= ...)`.
 func (fm Form) IsRule() bool {
 	h := fm.Head()
