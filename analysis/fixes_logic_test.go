@@ -144,3 +144,29 @@ func TestOrderHintFix(t *testing.T) {
 		clean(t, got, "order-hint")
 	}
 }
+
+// An or whose not needs a variable bound only after the or: the hint names that variable only
+// (not ?y, which the or binds itself), and the fix moves the or after the atom binding ?x.
+func TestOrderHintFixInsideOr(t *testing.T) {
+	rule := `(<= (legal robot (mark ?i ?j))
+    (or (index ?k) (not (true (line red ?i ?j))))
+    (index ?i)
+    (index ?j))`
+	src := strings.Replace(fixGame, "%s", rule, 1)
+	d, fix := onlyFix(t, analyzeText(src), "order-hint")
+	if got := src[d.Span.Start:d.Span.End]; got != "(or (index ?k) (not (true (line red ?i ?j))))" {
+		t.Fatalf("range %q", got)
+	}
+	if !strings.Contains(d.Message, "uses ?i, ?j before") {
+		t.Errorf("message %q, want it to name ?i, ?j", d.Message)
+	}
+	got := applyFix(src, fix)
+	want := strings.Replace(fixGame, "%s", `(<= (legal robot (mark ?i ?j))
+    (index ?i)
+    (index ?j)
+    (or (index ?k) (not (true (line red ?i ?j)))))`, 1)
+	if got != want {
+		t.Fatalf("fixed text:\n%s\nwant:\n%s", got, want)
+	}
+	clean(t, got, "order-hint")
+}
