@@ -87,6 +87,33 @@ func Ready(l syntax.Literal, b map[string]bool) bool {
 	return true
 }
 
+// needsBound returns the keys of the variables that must be bound before a literal can run left
+// to right, in order of appearance, without repetitions: all those of a `not` or a `distinct`,
+// those the `not`s and `distinct`s inside an `or` need, none for an atom. Ready(l, b) holds
+// exactly when b binds all of them.
+func needsBound(l syntax.Literal) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(l syntax.Literal)
+	walk = func(l syntax.Literal) {
+		switch l.Kind() {
+		case syntax.LitNot, syntax.LitDistinct:
+			forEachVar(l.Cursor, func(name string, _ syntax.Span) {
+				if k := syntax.Fold(name); !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			})
+		case syntax.LitOr:
+			for _, op := range l.Operands() {
+				walk(op)
+			}
+		}
+	}
+	walk(l)
+	return out
+}
+
 // SafeOrder returns the body in an order in which every `not` and `distinct` comes right after
 // the literals that bind its variables, otherwise keeping the author's order. Literals that can
 // never be ready (an unsafe rule) keep their relative order at the end.

@@ -1,10 +1,14 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ConfigFileName is the project configuration file, looked up from the checked file's folder
@@ -18,6 +22,10 @@ const ConfigFileName = "gdl.json"
 //	  "severity": {"order-hint": "off", "unused-relation": "error"},
 //	  "eval": {"timeoutMs": 2000, "maxFacts": 1000000, "maxTermDepth": 64}
 //	}
+//
+// Both keys are optional. Anything else (an unknown key, a severity that is not one of error,
+// warning, info, hint, off, an unknown code, a limit that is not a non-negative integer) is an
+// error naming the file, the line and the column.
 type Config struct {
 	Path     string              `json:"-"` // where it was read from; empty for defaults
 	Severity map[string]Severity `json:"-"`
@@ -31,29 +39,193 @@ type EvalLimits struct {
 	MaxTermDepth int `json:"maxTermDepth,omitempty"`
 }
 
-type configFile struct {
-	Severity map[string]string `json:"severity"`
-	Eval     EvalLimits        `json:"eval"`
-}
-
-// ParseConfig reads a configuration from JSON text; path is used in error messages.
+// ParseConfig reads a configuration from JSON text; path is used in error messages, which have
+// the form path:line:column: message.
 func ParseConfig(path string, data []byte) (*Config, error) {
-	var cf configFile
-	if err := json.Unmarshal(data, &cf); err != nil {
+	// Syntax first: json.Unmarshal reports offsets from the start of the file, while the
+	// decoder's token stream reports some of them from the start of the current value.
+	var v interface{}
+	if err := json.Unmarshal(data, &v); err != nil {
+		var se *json.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		off := int(se.Offset) - 1 // the offset counts the byte at fault
+		msg := se.Error()
+		if off >= len(data)-1 && strings.Contains(msg, "end of JSON input") {
+			off, msg = len(data), "unexpected end of the file"
+		}
+		line, col := lineCol(data, max(off, 0))
+		return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %s", path, line, col, msg)
+	}
+	p := &configParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	p.dec.UseNumber()
+	c := &Config{Path: path, Severity: map[string]Severity{}}
+	if err := p.parse(c); err != nil {
+		var ce *configError
+		if errors.As(err, &ce) {
+			line, col := lineCol(data, ce.off)
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, line, col, ce.msg)
+		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	c := &Config{Path: path, Severity: map[string]Severity{}, Eval: cf.Eval}
-	for code, s := range cf.Severity {
-		sev, ok := ParseSeverity(s)
-		if !ok {
-			return nil, fmt.Errorf("%s: severity of %q must be error, warning, info, hint or off, not %q", path, code, s)
-		}
-		if !KnownCode(code) {
-			return nil, fmt.Errorf("%s: unknown diagnostic code %q (see docs/diagnostics.md)", path, code)
-		}
-		c.Severity[code] = sev
-	}
 	return c, nil
+}
+
+// configError is a problem at a byte offset of the file.
+type configError struct {
+	off int
+	msg string
+}
+
+func (e *configError) Error() string { return e.msg }
+
+// configParser walks the JSON tokens of gdl.json, keeping the offset of each token so that
+// every error points at the key or value at fault.
+type configParser struct {
+	data []byte
+	dec  *json.Decoder
+}
+
+// next returns the next token and the offset where it starts.
+func (p *configParser) next() (json.Token, int, error) {
+	off := p.skip(int(p.dec.InputOffset()))
+	tok, err := p.dec.Token()
+	if err == io.EOF {
+		return nil, len(p.data), &configError{len(p.data), "unexpected end of the file"}
+	} else if err != nil { // the text is valid JSON (ParseConfig checked): not expected
+		return nil, off, &configError{off, "invalid JSON: " + err.Error()}
+	}
+	return tok, off, nil
+}
+
+// skip moves off past whitespace and the separators , and : that the decoder consumes
+// silently before a token.
+func (p *configParser) skip(off int) int {
+	for off < len(p.data) && strings.IndexByte(" \t\r\n,:", p.data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// object reads a JSON object, calling member for each key with the key's offset. what names
+// the object in messages.
+func (p *configParser) object(what string, member func(key string, off int) error) error {
+	tok, off, err := p.next()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return &configError{off, what + " must be a JSON object {...}, not " + describe(tok)}
+	}
+	seen := map[string]bool{}
+	for p.dec.More() {
+		tok, off, err := p.next()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return &configError{off, fmt.Sprintf("%q is given twice in %s", key, what)}
+		}
+		seen[key] = true
+		if err := member(key, off); err != nil {
+			return err
+		}
+	}
+	_, _, err = p.next() // the closing brace
+	return err
+}
+
+var evalLimitKeys = []string{"maxFacts", "maxTermDepth", "timeoutMs"}
+
+func (p *configParser) parse(c *Config) error {
+	err := p.object("the configuration", func(key string, off int) error {
+		switch key {
+		case "severity":
+			return p.object(`"severity"`, func(code string, off int) error {
+				tok, voff, err := p.next()
+				if err != nil {
+					return err
+				}
+				s, ok := tok.(string)
+				sev, valid := ParseSeverity(s)
+				if !ok || !valid {
+					return &configError{voff, fmt.Sprintf("severity of %q must be \"error\", \"warning\", \"info\", \"hint\" or \"off\", not %s",
+						code, describe(tok))}
+				}
+				if !KnownCode(code) {
+					return &configError{off, fmt.Sprintf("unknown diagnostic code %q (gdl check --list and docs/diagnostics.md list them)", code)}
+				}
+				c.Severity[code] = sev
+				return nil
+			})
+		case "eval":
+			return p.object(`"eval"`, func(key string, off int) error {
+				var field *int
+				switch key {
+				case "timeoutMs":
+					field = &c.Eval.TimeoutMs
+				case "maxFacts":
+					field = &c.Eval.MaxFacts
+				case "maxTermDepth":
+					field = &c.Eval.MaxTermDepth
+				default:
+					return &configError{off, fmt.Sprintf("unknown key %q in \"eval\" (known: %s)", key, strings.Join(evalLimitKeys, ", "))}
+				}
+				tok, voff, err := p.next()
+				if err != nil {
+					return err
+				}
+				n, ok := tok.(json.Number)
+				v, err := n.Int64()
+				if !ok || err != nil || v < 0 || v > 1<<31-1 {
+					return &configError{voff, fmt.Sprintf("eval.%s must be a non-negative integer (0 means the default), not %s", key, describe(tok))}
+				}
+				*field = int(v)
+				return nil
+			})
+		default:
+			return &configError{off, fmt.Sprintf("unknown key %q (known: eval, severity)", key)}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// describe shows a JSON token in a message.
+func describe(tok json.Token) string {
+	switch v := tok.(type) {
+	case nil:
+		return "null"
+	case json.Delim:
+		switch v {
+		case '{':
+			return "an object"
+		case '[':
+			return "an array"
+		}
+		return fmt.Sprintf("%q", string(v))
+	case string:
+		return fmt.Sprintf("%q", v)
+	case json.Number:
+		return v.String()
+	case bool:
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprint(tok)
+}
+
+// lineCol gives the 1-based line and column (in characters) of a byte offset.
+func lineCol(data []byte, off int) (int, int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return line, 1 + len([]rune(string(data[start:off])))
 }
 
 // FindConfig looks for gdl.json in dir and its parents. It returns nil and no error when there is

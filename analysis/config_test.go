@@ -102,3 +102,39 @@ func TestConfigNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigErrors: every mistake in gdl.json is an error naming the file, the line and the
+// column of the key or value at fault, and the key or value itself.
+func TestConfigErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"{\n  \"severities\": {\"order-hint\": \"off\"}\n}", `gdl.json:2:3: unknown key "severities"`},
+		{`{"eval": {"timeoutMs": -5}}`, `gdl.json:1:24: eval.timeoutMs must be a non-negative integer (0 means the default), not -5`},
+		{`{"eval": {"maxFacts": 1.5}}`, `gdl.json:1:23: eval.maxFacts must be a non-negative integer`},
+		{`{"eval": {"maxTermDepth": "64"}}`, `gdl.json:1:27: eval.maxTermDepth must be a non-negative integer (0 means the default), not "64"`},
+		{`{"eval": {"timeout": 5}}`, `gdl.json:1:11: unknown key "timeout" in "eval"`},
+		{"{\"severity\": {\n\t\"order-hint\": \"loud\"}}", `gdl.json:2:16: severity of "order-hint" must be "error", "warning", "info", "hint" or "off", not "loud"`},
+		{`{"severity": {"order-hint": 1}}`, `gdl.json:1:29: severity of "order-hint" must be`},
+		{`{"severity": {"no-such-code": "error"}}`, `gdl.json:1:15: unknown diagnostic code "no-such-code"`},
+		{`{"severity": ["order-hint"]}`, `gdl.json:1:14: "severity" must be a JSON object {...}, not an array`},
+		{`{"eval": null}`, `gdl.json:1:10: "eval" must be a JSON object {...}, not null`},
+		{`[]`, `gdl.json:1:1: the configuration must be a JSON object {...}, not an array`},
+		{`{"severity": {}, "severity": {}}`, `gdl.json:1:18: "severity" is given twice in the configuration`},
+		{`{} {}`, `gdl.json:1:4: invalid JSON: invalid character '{' after top-level value`},
+		{`{"severity": {"order-hint": "off",}}`, `gdl.json:1:35: invalid JSON`},
+		{`{"severity": {`, `gdl.json:1:15: invalid JSON: unexpected end of the file`},
+		{``, `gdl.json:1:1: invalid JSON: unexpected end of the file`},
+		{`{"a" 1}`, `gdl.json:1:6: invalid JSON: invalid character '1' after object key`},
+		{"{\n  \"eval\": {}\n} x", `gdl.json:3:3: invalid JSON: invalid character 'x' after top-level value`},
+	} {
+		_, err := ParseConfig("gdl.json", []byte(c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", c.text, err, c.want)
+		}
+	}
+	// Valid files, with every key, none, or zero limits (the defaults).
+	for _, text := range []string{`{}`, " {\n} \n", `{"eval": {"timeoutMs": 0, "maxFacts": 10, "maxTermDepth": 3}, "severity": {"empty-list": "off"}}`} {
+		if _, err := ParseConfig("gdl.json", []byte(text)); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}

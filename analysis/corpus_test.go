@@ -25,7 +25,7 @@ var defectNotes = map[string]string{
 	"unsafe-variable":       "a variable bound by no positive atom (rules written for (and ...) or Prolog evaluation)",
 	"unstratified-negation": "negation through recursion, typically (<= (goal r 0) (not (goal r 100)))",
 	"variable-in-fact":      "a fact with variables (base declarations written as patterns)",
-	"goal-value":            "a goal value outside 0..100",
+	"goal-value":            "a goal value that is not one of the constants 0..100 (00 is not 0)",
 	"state-dependent":       "a keyword depends on the state or the moves where GDL forbids it",
 }
 

@@ -144,3 +144,118 @@ func TestOrderHintFix(t *testing.T) {
 		clean(t, got, "order-hint")
 	}
 }
+
+// An or whose not needs a variable bound only after the or: the hint names that variable only
+// (not ?y, which the or binds itself), and the fix moves the or after the atom binding ?x.
+func TestOrderHintFixInsideOr(t *testing.T) {
+	rule := `(<= (legal robot (mark ?i ?j))
+    (or (index ?k) (not (true (line red ?i ?j))))
+    (index ?i)
+    (index ?j))`
+	src := strings.Replace(fixGame, "%s", rule, 1)
+	d, fix := onlyFix(t, analyzeText(src), "order-hint")
+	if got := src[d.Span.Start:d.Span.End]; got != "(or (index ?k) (not (true (line red ?i ?j))))" {
+		t.Fatalf("range %q", got)
+	}
+	if !strings.Contains(d.Message, "uses ?i, ?j before") {
+		t.Errorf("message %q, want it to name ?i, ?j", d.Message)
+	}
+	got := applyFix(src, fix)
+	want := strings.Replace(fixGame, "%s", `(<= (legal robot (mark ?i ?j))
+    (index ?i)
+    (index ?j)
+    (or (index ?k) (not (true (line red ?i ?j)))))`, 1)
+	if got != want {
+		t.Fatalf("fixed text:\n%s\nwant:\n%s", got, want)
+	}
+	clean(t, got, "order-hint")
+}
+
+// TestUnsafeHelperNames applies every fix of one analysis at once: two different negated atoms
+// over line get two helpers, the same atom with other variable names shares the first, moves
+// give doesSomething and doesMark, and HASLINE, taken in another spelling, is avoided.
+// Applying the fixes one by one, re-analysing in between as an editor does, reuses the helper
+// the first fix added instead of defining a second one.
+func TestUnsafeHelperNames(t *testing.T) {
+	rules := `(<= (HASLINE ?i) (index ?i))
+(<= (legal robot (mark ?i ?j))
+    (index ?i)
+    (index ?j)
+    (HASLINE ?i)
+    (not (true (line ?anyColor ?i ?j)))) ; taken?
+(<= (legal robot (fill ?i))
+    (index ?i)
+    (not (true (line red ?i ?anyJ))))
+(<= (legal robot (cross ?x ?y))
+    (index ?x)
+    (index ?y)
+    (not (true (line ?k ?x ?y))))
+(<= (next (idle ?r))
+    (role ?r)
+    (not (does ?r ?m)))
+(<= (next (unmarked ?i))
+    (index ?i)
+    (not (does robot (mark ?i ?j))))`
+	src := strings.Replace(fixGame, "%s", rules, 1)
+	res := analyzeText(src)
+	got, applied := applyAllFixes(src, res.Diagnostics)
+	if len(applied) != 5 {
+		t.Fatalf("%d fixes applied, want 5: %+v", len(applied), res.Diagnostics)
+	}
+	want := strings.Replace(fixGame, "%s", `(<= (HASLINE ?i) (index ?i))
+(<= (legal robot (mark ?i ?j))
+    (index ?i)
+    (index ?j)
+    (HASLINE ?i)
+    (not (hasLine2 ?i ?j))) ; taken?
+(<= (hasLine2 ?i ?j)
+    (true (line ?anyColor ?i ?j)))
+(<= (legal robot (fill ?i))
+    (index ?i)
+    (not (hasLine3 ?i)))
+(<= (hasLine3 ?i)
+    (true (line red ?i ?anyJ)))
+(<= (legal robot (cross ?x ?y))
+    (index ?x)
+    (index ?y)
+    (not (hasLine2 ?x ?y)))
+(<= (next (idle ?r))
+    (role ?r)
+    (not (doesSomething ?r)))
+(<= (doesSomething ?r)
+    (does ?r ?m))
+(<= (next (unmarked ?i))
+    (index ?i)
+    (not (doesMark ?i)))
+(<= (doesMark ?i)
+    (does robot (mark ?i ?j)))`, 1)
+	if got != want {
+		t.Fatalf("all fixes at once:\n%s\nwant:\n%s", got, want)
+	}
+	clean(t, got, "unsafe-variable")
+
+	// One by one, the last diagnostic first, re-analysing after each fix.
+	seq := src
+	for {
+		var last *Diagnostic
+		for _, d := range analyzeText(seq).Diagnostics {
+			if d.Code == "unsafe-variable" && len(d.Fixes) > 0 {
+				d := d
+				last = &d
+			}
+		}
+		if last == nil {
+			break
+		}
+		seq = applyFix(seq, last.Fixes[0])
+	}
+	for _, h := range []string{"hasLine2", "hasLine3", "doesSomething", "doesMark"} {
+		if n := strings.Count(seq, "(<= ("+h+" "); n != 1 {
+			t.Errorf("one by one: %s defined %d times, want once:\n%s", h, n, seq)
+		}
+	}
+	if strings.Count(seq, "(not (hasLine2 ") != 2 {
+		t.Errorf("one by one: the two negations of the same atom must share hasLine2:\n%s", seq)
+	}
+	clean(t, seq, "unsafe-variable")
+}

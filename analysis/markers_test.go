@@ -27,7 +27,9 @@ type marker struct {
 
 // TestCheckMarkers runs the analyzer over every case in testdata/check and compares its
 // diagnostics with the `; want` markers beside the offending tokens: every marker must be matched
-// and every diagnostic must have a marker.
+// and every diagnostic must have a marker. The severity, message, related locations and fixes
+// of every diagnostic are compared with NAME.golden beside the case (refresh with -update after
+// reading the difference).
 func TestCheckMarkers(t *testing.T) {
 	files, err := filepath.Glob("../testdata/check/*.kif")
 	if err != nil || len(files) == 0 {
@@ -51,6 +53,7 @@ func TestCheckMarkers(t *testing.T) {
 					}
 				}
 			}
+			checkGolden(t, strings.TrimSuffix(path, ".kif")+".golden", goldenDiagnostics(src, lines, res.Diagnostics))
 			var got []marker
 			for _, d := range res.Diagnostics {
 				p := lines.Position(d.Span.Start, syntax.UTF8)
@@ -89,5 +92,60 @@ func TestCheckMarkers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// goldenDiagnostics writes every diagnostic in full, one per line with its range, the text
+// under it, severity, code and message; then its related locations and its fixes' edits.
+func goldenDiagnostics(src string, lines *syntax.LineIndex, ds []Diagnostic) string {
+	var b strings.Builder
+	at := func(sp syntax.Span) string {
+		p, q := lines.Position(sp.Start, syntax.UTF32), lines.Position(sp.End, syntax.UTF32)
+		return fmt.Sprintf("%d:%d-%d:%d %q", p.Line+1, p.Column+1, q.Line+1, q.Column+1, src[sp.Start:sp.End])
+	}
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %s %s: %s\n", at(d.Span), d.Severity, d.Code, d.Message)
+		for _, r := range d.Related {
+			fmt.Fprintf(&b, "    related %s: %s\n", at(r.Span), r.Message)
+		}
+		for _, f := range d.Fixes {
+			fmt.Fprintf(&b, "    fix %q\n", f.Title)
+			for _, e := range f.Edits {
+				fmt.Fprintf(&b, "        %s -> %q\n", at(e.Span), e.NewText)
+			}
+		}
+	}
+	return b.String()
+}
+
+// checkGolden compares got with the golden file, or rewrites it under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./analysis -run TestCheckMarkers -update to create it)", err)
+	}
+	if string(want) == got {
+		return
+	}
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Errorf("%s: line %d differs (run with -update if the change is right):\n got: %s\nwant: %s", path, i+1, g, w)
+			return
+		}
 	}
 }

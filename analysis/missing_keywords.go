@@ -8,7 +8,7 @@ import (
 )
 
 // A game needs roles, legal moves, goals and a terminal condition. Each missing one is reported
-// once, at the start of the file, so the problem shows even in an empty editor.
+// once, on the first line of the file's first form, where an editor shows it at the top.
 func init() {
 	// what is the message; its %[1]s is the first role's name (white when there is none).
 	for _, k := range []struct{ key, what, example string }{
@@ -36,11 +36,47 @@ func init() {
 					if len(m.Roles) > 0 {
 						role = m.Roles[0].Name
 					}
-					r.Report(syntax.Span{}, strings.ReplaceAll(k.what, "%[1]s", role), nil)
+					r.Report(firstFormLine(m.File), strings.ReplaceAll(k.what, "%[1]s", role), nil)
 				}
 			},
 		})
 	}
+}
+
+// firstFormLine returns the span of the file's first form, cut after the last token on its
+// first line (comments and blanks left out): the whole form when it fits on one line.
+func firstFormLine(f *syntax.File) syntax.Span {
+	forms := f.Forms()
+	if len(forms) == 0 {
+		return syntax.Span{}
+	}
+	sp := forms[0].Span()
+	i := strings.IndexAny(f.Source()[sp.Start:sp.End], "\r\n")
+	if i < 0 {
+		return sp
+	}
+	lineEnd := sp.Start + i
+	end := sp.Start
+	var walk func(c syntax.Cursor)
+	walk = func(c syntax.Cursor) {
+		for _, k := range c.Children() {
+			s := k.Span()
+			if s.Start >= lineEnd {
+				return
+			}
+			switch k.Kind() {
+			case syntax.Whitespace, syntax.Comment:
+			case syntax.List:
+				walk(k)
+			default:
+				if s.End <= lineEnd && s.End > end {
+					end = s.End
+				}
+			}
+		}
+	}
+	walk(forms[0].Cursor)
+	return syntax.Span{Start: sp.Start, End: end}
 }
 
 // exampleWithout is a small game in which only the given keyword is missing.

@@ -28,53 +28,53 @@ func init() {
 func orderHint(c *Clause, r *Reporter) {
 	all := boundVars(c)
 	b := map[string]bool{}
-	var early []syntax.Literal
+	type early struct {
+		lit   syntax.Literal
+		names []string // the variables it needs that are not bound yet, as first written
+	}
+	var hints []early
 	for _, l := range c.Body {
 		if !Ready(l, b) {
-			// Only a hint when the rule is safe: the variables are bound later on.
+			// Only a hint when the rule is safe: every variable the literal needs bound (those
+			// of a not or distinct, also inside an or) is bound later in the body.
 			late := true
-			for _, v := range LiteralVars(l.Cursor) {
-				if !b[v] && !all[v] {
-					late = false
+			var missing []string
+			for _, v := range needsBound(l) {
+				if !b[v] {
+					late = late && all[v]
+					missing = append(missing, v)
 				}
 			}
 			if late {
-				early = append(early, l)
+				hints = append(hints, early{l, spellings(l.Cursor, missing)})
 			}
 		}
 		Binds(l, b)
 	}
-	if len(early) == 0 {
+	if len(hints) == 0 {
 		return
 	}
 	var fixes []syntax.Fix
 	if fix, ok := reorderFix(c); ok {
 		fixes = append(fixes, fix)
 	}
-	for _, l := range early {
-		var names []string
-		seen := map[string]bool{}
-		bb := map[string]bool{}
-		for _, x := range c.Body {
-			if x.Span() == l.Span() {
-				break
-			}
-			Binds(x, bb)
-		}
-		for _, v := range variablesOf(l.Cursor) {
-			if !bb[syntax.Fold(v)] && !seen[syntax.Fold(v)] {
-				seen[syntax.Fold(v)] = true
-				names = append(names, v)
-			}
-		}
-		r.Report(l.Span(), "this literal uses "+strings.Join(names, ", ")+" before a literal binds it: players that evaluate left to right get it wrong; move it after the literal that binds it", nil, fixes...)
+	for _, h := range hints {
+		r.Report(h.lit.Span(), "this literal uses "+strings.Join(h.names, ", ")+" before a literal binds it: players that evaluate left to right get it wrong; move it after the literal that binds it", nil, fixes...)
 	}
 }
 
-// variablesOf returns the spellings of the variables of a cursor, in order.
-func variablesOf(c syntax.Cursor) []string {
-	var out []string
-	forEachVar(c, func(name string, _ syntax.Span) { out = append(out, name) })
+// spellings returns the spelling of each variable key as first written under c.
+func spellings(c syntax.Cursor, keys []string) []string {
+	first := map[string]string{}
+	forEachVar(c, func(name string, _ syntax.Span) {
+		if k := syntax.Fold(name); first[k] == "" {
+			first[k] = name
+		}
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = first[k]
+	}
 	return out
 }
 

@@ -22,9 +22,21 @@ func init() {
 				if f == nil {
 					continue
 				}
+				// Inside (and ...), which and-not-gdl reports, the literals parse as function
+				// terms of a relation and: they are not functions.
+				fi := -1
+				for _, i := range f.Occs {
+					if m.Occurrences[i].Relation != "and" {
+						fi = i
+						break
+					}
+				}
+				if fi < 0 {
+					continue
+				}
 				rel := m.Relations[key]
 				first := m.Occurrences[rel.Occs[0]]
-				fo := m.Occurrences[f.Occs[0]]
+				fo := m.Occurrences[fi]
 				r.Report(first.Span, fmt.Sprintf("%s is used as a relation here and as a function elsewhere", first.Name),
 					[]Related{{Span: fo.Span, Message: fmt.Sprintf("%s as a function", fo.Name)}})
 			}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -16,11 +17,15 @@ func init() {
 		Summary:  "A variable of the head, of a not or of a distinct that no positive atom of the body binds. The rule has no defined meaning.",
 		Example:  "(<= (legal ?p noop) (not (true (control ?p))))",
 		Fix: "Add a positive literal that binds the variable, e.g. (role ?p). For a variable that only " +
-			"occurs in a negated atom, the quick fix moves the atom into a helper relation and negates that.",
+			"occurs in a negated atom, the quick fix moves the atom into a helper relation and negates that: " +
+			"(not (true (line ?c ?i ?j))) becomes (not (hasLine ?i ?j)) with (<= (hasLine ?i ?j) (true (line ?c ?i ?j))). " +
+			"Helpers are named after the atom (hasLine, doesMark, doesSomething), never take a name the file uses, " +
+			"and one atom (up to renaming its variables) gets one helper, so all fixes of a file can be applied at once.",
 		Run: func(m *Model, r *Reporter) {
+			helpers := &helperNames{m: m}
 			for _, c := range m.Clauses {
 				if c.IsRule {
-					checkSafety(m, c, r)
+					checkSafety(m, c, r, helpers)
 				}
 			}
 		},
@@ -37,7 +42,7 @@ func boundVars(c *Clause) map[string]bool {
 	return b
 }
 
-func checkSafety(m *Model, c *Clause, r *Reporter) {
+func checkSafety(m *Model, c *Clause, r *Reporter, helpers *helperNames) {
 	bound := boundVars(c)
 	unsafe := func(cur syntax.Cursor, where string, fixes ...syntax.Fix) {
 		forEachVar(cur, func(name string, span syntax.Span) {
@@ -58,7 +63,7 @@ func checkSafety(m *Model, c *Clause, r *Reporter) {
 				return // reported by invalid-negation; inner atoms are visited on their own
 			}
 			var fixes []syntax.Fix
-			if fix, ok := helperFix(m, c, ops[0].Atom(), bound); ok {
+			if fix, ok := helperFix(m, c, ops[0].Atom(), bound, helpers); ok {
 				fixes = append(fixes, fix)
 			}
 			unsafe(ops[0].Cursor, "a negated atom", fixes...)
@@ -69,7 +74,7 @@ func checkSafety(m *Model, c *Clause, r *Reporter) {
 // helperFix turns (not (rel ... ?unsafe ... ?safe ...)) into (not (helper ?safe ...)) with a new
 // rule (<= (helper ?safe ...) (rel ... ?unsafe ... ?safe ...)): the unsafe variables are
 // projected away, which is what the author meant ("no value of ?unsafe makes it true").
-func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool) (syntax.Fix, bool) {
+func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helpers *helperNames) (syntax.Fix, bool) {
 	var safe []string
 	seen := map[string]bool{}
 	hasUnsafe, elsewhere := false, false
@@ -92,38 +97,233 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool) (synta
 	if !hasUnsafe || elsewhere {
 		return syntax.Fix{}, false
 	}
-	name := helperName(m, a)
+	h := helpers.helperFor(c, a, bound)
+	head := h.name
+	if len(safe) > 0 {
+		head = "(" + h.name + " " + strings.Join(safe, " ") + ")"
+	}
+	edits := []syntax.TextEdit{{Span: a.Span(), NewText: head}}
+	title := "Negate the helper relation " + h.name + ", which already says this"
+	if h.rule != "" {
+		edits = append(edits, syntax.TextEdit{Span: syntax.Span{Start: h.at, End: h.at}, NewText: h.rule})
+		title = "Move the negated atom into a helper relation " + h.name
+	}
+	return syntax.Fix{Title: title, Edits: edits}, true
+}
+
+// helper is the relation that stands for one negated atom, up to the renaming of variables.
+type helper struct {
+	name string
+	rule string // the rule to add, "" when the file already defines the helper
+	at   int    // where the rule goes: after the first clause that needs it
+}
+
+// helperNames gives helper relations their names for one analysis of a file. Different negated
+// atoms get different names, the same atom (up to renaming its variables) the same one, so
+// that applying every fix of the file at once keeps its meaning: each fix that needs a new
+// helper inserts the same rule at the same place. A name never clashes, in any spelling, with
+// a symbol of the file (forms with syntax errors included) or a keyword; a helper the file
+// already defines (one rule, the same atom) is reused.
+type helperNames struct {
+	m        *Model
+	taken    map[string]bool    // folded names of the file's symbols and of the helpers so far
+	existing map[string]string  // shape -> name of a relation of the file that is that helper
+	byShape  map[string]*helper // shape -> the helper given out in this analysis
+}
+
+// helperFor returns the helper for atom a of clause c, whose bound variables are given.
+func (h *helperNames) helperFor(c *Clause, a syntax.Atom, bound map[string]bool) *helper {
+	if h.taken == nil {
+		h.index()
+	}
+	shape := atomShape(a.Cursor, bound)
+	if name, ok := h.existing[shape]; ok {
+		return &helper{name: name}
+	}
+	if x := h.byShape[shape]; x != nil {
+		return x
+	}
+	base := helperBase(a)
+	name := base
+	for i := 2; h.taken[syntax.Fold(name)]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	h.taken[syntax.Fold(name)] = true
+	var safe []string
+	seen := map[string]bool{}
+	forEachVar(a.Cursor, func(v string, _ syntax.Span) {
+		if k := syntax.Fold(v); bound[k] && !seen[k] {
+			seen[k] = true
+			safe = append(safe, v)
+		}
+	})
 	head := name
 	if len(safe) > 0 {
 		head = "(" + name + " " + strings.Join(safe, " ") + ")"
 	}
-	rule := "\n(<= " + head + "\n    " + a.Text() + ")"
-	end := c.Form.Span().End
-	return syntax.Fix{
-		Title: "Move the negated atom into a helper relation " + name,
-		Edits: []syntax.TextEdit{
-			{Span: a.Span(), NewText: head},
-			{Span: syntax.Span{Start: end, End: end}, NewText: rule},
-		},
-	}, true
+	at, nl := afterClause(h.m.File.Source(), c.Form.Span().End)
+	x := &helper{name: name, rule: nl + "(<= " + head + nl + "    " + a.Text() + ")", at: at}
+	h.byShape[shape] = x
+	return x
 }
 
-// helperName derives a fresh relation name from the atom: (true (line ...)) gives hasLine.
-func helperName(m *Model, a syntax.Atom) string {
-	base := a.Name().Name()
-	if k := a.Name().Key(); (k == "true" || k == "does") && len(a.Args()) > 0 {
-		base = a.Args()[len(a.Args())-1].Name().Name()
-		if k == "true" {
-			base = a.Args()[0].Name().Name()
+// afterClause returns where a new rule goes after a clause ending at end: at the end of its last
+// line when only blanks and a comment follow it there (the comment stays with its clause),
+// right after it otherwise; and the line break to write, the one that ends that line.
+func afterClause(src string, end int) (int, string) {
+	i := end
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i < len(src) && src[i] == ';' {
+		for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+			i++
 		}
 	}
-	rs := []rune(strings.TrimLeft(base, "?"))
+	switch {
+	case strings.HasPrefix(src[i:], "\r\n"):
+		return i, "\r\n"
+	case strings.HasPrefix(src[i:], "\r"):
+		return i, "\r"
+	case i < len(src) && src[i] == '\n':
+		return i, "\n"
+	case i == len(src):
+		return i, firstLineBreak(src)
+	}
+	return end, firstLineBreak(src)
+}
+
+// firstLineBreak returns the file's first line break, LF when it has none.
+func firstLineBreak(src string) string {
+	if i := strings.IndexAny(src, "\r\n"); i >= 0 && src[i] == '\r' {
+		if strings.HasPrefix(src[i:], "\r\n") {
+			return "\r\n"
+		}
+		return "\r"
+	}
+	return "\n"
+}
+
+// index collects the names in use and the helpers the file already has.
+func (h *helperNames) index() {
+	h.taken, h.existing, h.byShape = map[string]bool{}, map[string]string{}, map[string]*helper{}
+	for k := range RelationKeywords {
+		h.taken[k] = true
+	}
+	for k := range Connectives {
+		h.taken[k] = true
+	}
+	var words func(c syntax.Cursor)
+	words = func(c syntax.Cursor) {
+		switch c.Kind() {
+		case syntax.Word:
+			h.taken[syntax.Fold(c.Text())] = true
+		case syntax.List:
+			for _, e := range c.Elements() {
+				words(e)
+			}
+		}
+	}
+	for _, f := range h.m.File.Forms() {
+		words(f.Cursor)
+	}
+	// A relation defined by exactly one rule (<= (p ?v1 ... ?vn) atom), whose head lists
+	// distinct variables in the order the atom first uses them, is the helper of that atom.
+	count := map[string]int{}
+	for _, c := range h.m.Clauses {
+		count[c.Key()]++
+	}
+	for _, c := range h.m.Clauses {
+		k := c.Key()
+		if count[k] != 1 || h.m.Broken[k] || IsKeyword(k) || !c.IsRule || len(c.Body) != 1 || c.Body[0].Kind() != syntax.LitAtom {
+			continue
+		}
+		var head []string
+		inHead := map[string]bool{}
+		for _, t := range c.Head.Args() {
+			if t.Kind() != syntax.TermVariable || inHead[t.Name().Key()] {
+				head = nil
+				break
+			}
+			inHead[t.Name().Key()] = true
+			head = append(head, t.Name().Key())
+		}
+		if len(head) != c.Head.Arity() {
+			continue
+		}
+		body := c.Body[0].Atom()
+		var order []string
+		seen := map[string]bool{}
+		forEachVar(body.Cursor, func(v string, _ syntax.Span) {
+			if k := syntax.Fold(v); inHead[k] && !seen[k] {
+				seen[k] = true
+				order = append(order, k)
+			}
+		})
+		if strings.Join(order, " ") != strings.Join(head, " ") {
+			continue
+		}
+		if shape := atomShape(body.Cursor, inHead); h.existing[shape] == "" {
+			h.existing[shape] = c.Head.Name().Name()
+		}
+	}
+}
+
+// atomShape is the canonical text of an atom with its variables renamed in order of first
+// appearance: ?s1, ?s2... for those in bound (the helper's arguments), ?u1, ?u2... for the
+// others. Two atoms with the same shape have the same helper.
+func atomShape(c syntax.Cursor, bound map[string]bool) string {
+	names := map[string]string{}
+	ns, nu := 0, 0
+	key := TermKey(c)
+	var b strings.Builder
+	for i := 0; i < len(key); {
+		if key[i] != '?' {
+			b.WriteByte(key[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(key) && key[j] != ' ' && key[j] != ')' && key[j] != '(' {
+			j++
+		}
+		v := key[i:j]
+		n, ok := names[v]
+		if !ok {
+			if bound[v] {
+				ns++
+				n = "?s" + strconv.Itoa(ns)
+			} else {
+				nu++
+				n = "?u" + strconv.Itoa(nu)
+			}
+			names[v] = n
+		}
+		b.WriteString(n)
+		i = j
+	}
+	return b.String()
+}
+
+// helperBase derives a helper's name from the atom: (true (line ...)) gives hasLine, (does ?r
+// (mark ...)) doesMark, (does ?r ?m) doesSomething, (true ?f) hasFluent, (cell ...) hasCell.
+func helperBase(a syntax.Atom) string {
+	prefix, word := "has", a.Name().Name()
+	switch k, args := a.Name().Key(), a.Args(); {
+	case k == "true" && len(args) == 1:
+		word = "fluent"
+		if args[0].Kind() != syntax.TermVariable {
+			word = args[0].Name().Name()
+		}
+	case k == "does" && len(args) == 2:
+		prefix, word = "does", "something"
+		if args[1].Kind() != syntax.TermVariable {
+			word = args[1].Name().Name()
+		}
+	}
+	rs := []rune(word)
 	if len(rs) > 0 {
 		rs[0] = unicode.ToUpper(rs[0])
 	}
-	name := "has" + string(rs)
-	for i := 2; m.Defines(syntax.Fold(name)) || m.Relations[syntax.Fold(name)] != nil; i++ {
-		name = fmt.Sprintf("has%s%d", string(rs), i)
-	}
-	return name
+	return prefix + string(rs)
 }

@@ -1,6 +1,10 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // managerReads are relations the game manager reads although no rule of the game uses them.
 var managerReads = map[string]bool{"role": true, "init": true, "next": true, "legal": true, "goal": true,
@@ -11,13 +15,16 @@ func init() {
 		Code:     "unused-relation",
 		Severity: Warning,
 		Category: CategoryStyle,
-		Summary:  "A relation is defined but no rule uses it and the game manager does not read it.",
-		Example:  "(adjacent a b)   ; no rule mentions adjacent",
-		Fix:      "Remove the relation, or use it where it was meant to be used.",
+		Summary: "A relation is defined but no rule uses it and the game manager does not read it. Uses in a " +
+			"form with syntax errors count, so a rule being typed does not make its relations flicker.",
+		Example: "(adjacent a b)   ; no rule mentions adjacent",
+		Fix:     "Remove the relation, or use it where it was meant to be used.",
 		Run: func(m *Model, r *Reporter) {
-			used := map[string]bool{}
+			used := brokenBodyRelations(m.File)
 			for _, o := range m.Occurrences {
-				if o.Kind == OccRelation && !o.Def {
+				// Inside (and ...), reported by and-not-gdl, the literals parse as function
+				// terms of a relation and; they are meant as uses.
+				if (o.Kind == OccRelation || o.Kind == OccFunction && o.Relation == "and") && !o.Def {
 					used[o.Key] = true
 				}
 			}
@@ -33,4 +40,42 @@ func init() {
 			}
 		},
 	})
+}
+
+// brokenBodyRelations returns the relations that the bodies of forms with syntax errors seem to
+// use: a best-effort reading of whatever the parser made of the body literals (atoms, and the
+// atoms inside not, or and and).
+func brokenBodyRelations(f *syntax.File) map[string]bool {
+	used := map[string]bool{}
+	var lit func(c syntax.Cursor)
+	lit = func(c syntax.Cursor) {
+		switch c.Kind() {
+		case syntax.Word:
+			used[syntax.Fold(c.Text())] = true
+		case syntax.List:
+			el := c.Elements()
+			if len(el) == 0 || el[0].Kind() != syntax.Word {
+				return
+			}
+			switch k := syntax.Fold(el[0].Text()); k {
+			case "not", "or", "and":
+				for _, e := range el[1:] {
+					lit(e)
+				}
+			default:
+				used[k] = true
+			}
+		}
+	}
+	for _, form := range f.Forms() {
+		if !form.HasErrors() || !form.IsRule() {
+			continue
+		}
+		if el := form.Elements(); len(el) > 2 {
+			for _, e := range el[2:] {
+				lit(e)
+			}
+		}
+	}
+	return used
 }

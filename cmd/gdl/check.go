@@ -94,20 +94,26 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	files, err := expandPaths(fl.Args())
-	if err != nil {
+	// An input that cannot be read is reported on stderr and makes the exit status 2, but the
+	// others are still checked and printed.
+	ioFailed := false
+	files, errs := expandPaths(fl.Args())
+	for _, err := range errs {
 		fmt.Fprintf(stderr, "gdl check: %v\n", err)
-		return 2
+		ioFailed = true
 	}
 	var results []checked
 	for _, path := range files {
 		r, err := checkOne(path, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl check: %v\n", err)
-			return 2
+			ioFailed = true
+			continue
 		}
 		results = append(results, r)
 	}
+	// Sorted by file, then position (Analyze sorts each file's diagnostics by position).
+	sort.SliceStable(results, func(i, j int) bool { return results[i].path < results[j].path })
 	errorsFound := false
 	for _, r := range results {
 		for _, d := range r.diags {
@@ -121,46 +127,60 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		writeText(stdout, results)
 	}
-	if errorsFound {
+	switch {
+	case ioFailed:
+		return 2
+	case errorsFound:
 		return 1
 	}
 	return 0
 }
 
-// expandPaths turns the arguments into the list of files to check, in a stable order: each
-// argument in turn, a directory's GDL files sorted by path.
-func expandPaths(args []string) ([]string, error) {
+// expandPaths turns the arguments into the files to check: files and - as given, a directory's
+// GDL files below it. A path named twice is checked once. An argument that does not exist or a
+// directory that cannot be walked is an error; the others are still returned.
+func expandPaths(args []string) ([]string, []error) {
 	var out []string
+	var errs []error
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
 	for _, a := range args {
 		if a == "-" {
-			out = append(out, a)
+			add(a)
 			continue
 		}
 		info, err := os.Stat(a)
 		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			out = append(out, a)
+			errs = append(errs, err)
 			continue
 		}
-		var found []string
+		if !info.IsDir() {
+			add(a)
+			continue
+		}
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				errs = append(errs, err)
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
 			}
 			if !d.IsDir() && isGDLFile(p) {
-				found = append(found, p)
+				add(p)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
-		sort.Strings(found)
-		out = append(out, found...)
 	}
-	return out, nil
+	return out, errs
 }
 
 func isGDLFile(p string) bool {

@@ -37,9 +37,12 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	files, err := expandPaths(fl.Args())
-	if err != nil {
+	// fmt rewrites files: with a path it cannot read it writes nothing at all.
+	files, errs := expandPaths(fl.Args())
+	for _, err := range errs {
 		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
+	}
+	if len(errs) > 0 {
 		return 2
 	}
 	status := 0
