@@ -81,6 +81,20 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 		}
 	}
 	for _, c := range Checks {
+		if c.Amend == nil || cfg.severityFor(c.Code, c.Severity) == SeverityOff {
+			continue
+		}
+		var mine []*Diagnostic
+		for i := range ds {
+			if ds[i].Code == c.Code && ds[i].Category != CategorySyntax {
+				mine = append(mine, &ds[i])
+			}
+		}
+		if len(mine) > 0 {
+			c.Amend(m, mine)
+		}
+	}
+	for _, c := range Checks {
 		if c.Run == nil {
 			continue
 		}
@@ -162,6 +176,11 @@ type Check struct {
 	// (Clause.Occurrences) and its variables. What it reports is kept with the form and reused,
 	// in the language server, for as long as the form is unchanged.
 	Clause func(m *Model, c *Clause, r *Reporter)
+	// Amend, for a Clause check, completes that check's diagnostics of the whole file (in source
+	// order) with what needs the whole file, such as fixes whose new names must not clash with
+	// any name of the file. It runs on every analysis, on copies: the diagnostics kept with the
+	// forms stay as Clause reported them.
+	Amend func(m *Model, ds []*Diagnostic)
 }
 
 // Reporter collects one check's diagnostics.

@@ -12,20 +12,18 @@ func init() {
 		Example: "(<= (legal ?p noop) (role ?p) (next (control ?p)))",
 		Fix: "true and does are given by the game manager: use them in bodies only. Use true instead of init or next " +
 			"in bodies. Declare roles as facts whose argument is a constant, like (role white).",
-		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				name := c.Head.Name()
-				switch k := name.Key(); {
-				case k == "true" || k == "does":
-					r.Report(name.Span(), k+" cannot be defined by a fact or rule: the game manager provides the state and the moves", nil)
-				case k == "role" && c.IsRule:
-					r.Report(name.Span(), "role must be declared by ground facts, not defined by a rule", nil)
-				case k == "role" && c.Head.Arity() == 1 && c.Head.Args()[0].Kind() == syntax.TermFunction:
-					a := c.Head.Args()[0]
-					r.Report(a.Span(), "a role must be a constant, not the function term "+a.Text()+": players name roles by constants", nil)
-				}
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			name := c.Head.Name()
+			switch k := name.Key(); {
+			case k == "true" || k == "does":
+				r.Report(name.Span(), k+" cannot be defined by a fact or rule: the game manager provides the state and the moves", nil)
+			case k == "role" && c.IsRule:
+				r.Report(name.Span(), "role must be declared by ground facts, not defined by a rule", nil)
+			case k == "role" && c.Head.Arity() == 1 && c.Head.Args()[0].Kind() == syntax.TermFunction:
+				a := c.Head.Args()[0]
+				r.Report(a.Span(), "a role must be a constant, not the function term "+a.Text()+": players name roles by constants", nil)
 			}
-			for _, o := range m.Occurrences {
+			for _, o := range c.Occurrences(m) {
 				if o.Kind != OccRelation || o.Def {
 					continue
 				}

@@ -15,11 +15,9 @@ func init() {
 			"but left-to-right (Prolog-based) players give wrong answers.",
 		Example: "(<= (free ?x) (not (true (taken ?x))) (cell ?x))",
 		Fix:     "Move the not or distinct after the literals that bind its variables (the quick fix reorders the body).",
-		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				if c.IsRule {
-					orderHint(c, r)
-				}
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			if c.IsRule {
+				orderHint(c, r)
 			}
 		},
 	})

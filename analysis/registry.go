@@ -10,6 +10,9 @@ func register(c *Check) {
 	if (c.Run == nil) == (c.Clause == nil) {
 		panic("analysis: check must set exactly one of Run and Clause: " + c.Code)
 	}
+	if c.Amend != nil && c.Clause == nil {
+		panic("analysis: only a Clause check may have Amend: " + c.Code)
+	}
 	for _, o := range Checks {
 		if o.Code == c.Code {
 			panic("analysis: check registered twice: " + c.Code)

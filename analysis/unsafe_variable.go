@@ -21,15 +21,57 @@ func init() {
 			"(not (true (line ?c ?i ?j))) becomes (not (hasLine ?i ?j)) with (<= (hasLine ?i ?j) (true (line ?c ?i ?j))). " +
 			"Helpers are named after the atom (hasLine, doesMark, doesSomething), never take a name the file uses, " +
 			"and one atom (up to renaming its variables) gets one helper, so all fixes of a file can be applied at once.",
-		Run: func(m *Model, r *Reporter) {
-			helpers := &helperNames{m: m}
-			for _, c := range m.Clauses {
-				if c.IsRule {
-					checkSafety(m, c, r, helpers)
-				}
+		Clause: func(m *Model, c *Clause, r *Reporter) {
+			if c.IsRule {
+				checkSafety(c, r)
 			}
 		},
+		Amend: addHelperFixes,
 	})
+}
+
+// addHelperFixes gives each unsafe variable of a negated atom the fix that moves the atom into
+// a helper relation. It runs on the whole file, after the per-clause check: a helper's name must
+// not clash with any name of the file, and the same atom must get the same helper everywhere.
+func addHelperFixes(m *Model, ds []*Diagnostic) {
+	helpers := &helperNames{m: m}
+	var atom syntax.Atom // the negated atom of the diagnostics before, and its fix
+	var fix *syntax.Fix
+	for _, d := range ds {
+		c := m.ClauseAt(d.Span.Start)
+		if c == nil {
+			continue
+		}
+		if !atom.Valid() || !atom.Span().Contains(d.Span.Start) {
+			atom, fix = negatedAtomAt(c, d.Span), nil
+			if !atom.Valid() {
+				continue
+			}
+			if f, ok := helperFix(m, c, atom, boundVars(c), helpers); ok {
+				fix = &f
+			}
+		}
+		if fix != nil {
+			d.Fixes = append(d.Fixes[:len(d.Fixes):len(d.Fixes)], *fix)
+		}
+	}
+}
+
+// negatedAtomAt returns the atom of the clause's (not atom) literal that contains span, or an
+// invalid atom.
+func negatedAtomAt(c *Clause, span syntax.Span) syntax.Atom {
+	var out syntax.Atom
+	walkLiterals(c, func(v literalVisit) {
+		if v.Lit.Kind() != syntax.LitNot || out.Valid() {
+			return
+		}
+		if ops := v.Lit.Operands(); len(ops) == 1 && ops[0].Kind() == syntax.LitAtom {
+			if a := ops[0].Atom(); a.Span().Contains(span.Start) && a.Span().Contains(span.End-1) {
+				out = a
+			}
+		}
+	})
+	return out
 }
 
 // boundVars returns the variables that the body binds: those of its positive atoms and those
@@ -42,13 +84,13 @@ func boundVars(c *Clause) map[string]bool {
 	return b
 }
 
-func checkSafety(m *Model, c *Clause, r *Reporter, helpers *helperNames) {
+func checkSafety(c *Clause, r *Reporter) {
 	bound := boundVars(c)
-	unsafe := func(cur syntax.Cursor, where string, fixes ...syntax.Fix) {
+	unsafe := func(cur syntax.Cursor, where string) {
 		forEachVar(cur, func(name string, span syntax.Span) {
 			if !bound[syntax.Fold(name)] {
 				r.Report(span, fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
-					name, where), nil, fixes...)
+					name, where), nil)
 			}
 		})
 	}
@@ -62,11 +104,7 @@ func checkSafety(m *Model, c *Clause, r *Reporter, helpers *helperNames) {
 			if len(ops) != 1 || ops[0].Kind() != syntax.LitAtom {
 				return // reported by invalid-negation; inner atoms are visited on their own
 			}
-			var fixes []syntax.Fix
-			if fix, ok := helperFix(m, c, ops[0].Atom(), bound, helpers); ok {
-				fixes = append(fixes, fix)
-			}
-			unsafe(ops[0].Cursor, "a negated atom", fixes...)
+			unsafe(ops[0].Cursor, "a negated atom") // the helper fix comes from addHelperFixes
 		}
 	})
 }
