@@ -28,7 +28,7 @@ func init() {
 			Example:  exampleWithout(k.key),
 			Fix:      "Add one, for example " + k.example + ".",
 			Run: func(m *Model, r *Reporter) {
-				if len(m.File.Forms()) == 0 {
+				if _, ok := firstForm(m.File); !ok {
 					return // a new, empty file is not a broken game yet
 				}
 				if !m.Defines(k.key) {
@@ -46,11 +46,11 @@ func init() {
 // firstFormLine returns the span of the file's first form, cut after the last token on its
 // first line (comments and blanks left out): the whole form when it fits on one line.
 func firstFormLine(f *syntax.File) syntax.Span {
-	forms := f.Forms()
-	if len(forms) == 0 {
+	first, ok := firstForm(f)
+	if !ok {
 		return syntax.Span{}
 	}
-	sp := forms[0].Span()
+	sp := first.Span()
 	i := strings.IndexAny(f.Source()[sp.Start:sp.End], "\r\n")
 	if i < 0 {
 		return sp
@@ -75,7 +75,7 @@ func firstFormLine(f *syntax.File) syntax.Span {
 			}
 		}
 	}
-	walk(forms[0].Cursor)
+	walk(first.Cursor)
 	return syntax.Span{Start: sp.Start, End: end}
 }
 
@@ -96,4 +96,12 @@ func exampleWithout(key string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// firstForm returns the file's first form; ok is false when it has none.
+func firstForm(f *syntax.File) (syntax.Form, bool) {
+	for fm := range f.FormSeq() {
+		return fm, true
+	}
+	return syntax.Form{}, false
 }

@@ -239,10 +239,13 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 		}
 		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
-			c := m.Clauses[part.clause]
-			c.occLo, c.occHi = part.occLo, part.occHi
+			m.Clauses[part.clause].occHi = part.occHi
 		}
 	}()
+	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
+		part.clause = m.reuseClause(form, prev, old)
+		return
+	}
 	c := &Clause{Index: len(m.Clauses), Form: form}
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
@@ -261,25 +264,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	c.key = c.Head.Name().Key()
 	c.visits = literalVisits(c.Body)
 	m.Clauses = append(m.Clauses, c)
-	if !c.IsRule && c.key == "role" && c.Head.Arity() == 1 {
-		if a := c.Head.Args()[0]; a.Kind() == syntax.TermConstant {
-			m.Roles = append(m.Roles, RoleDecl{Name: a.Name().Name(), Key: a.Name().Key(), Span: a.Span()})
-		}
-	}
-	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
-		// The parser reused the form: its occurrences and edges are the previous version's,
-		// moved by the distance the form moved.
-		d := part.start - old.start
-		for _, o := range prev.Occurrences[old.occLo:old.occHi] {
-			o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
-			m.Occurrences = append(m.Occurrences, o)
-		}
-		for _, e := range prev.Edges[old.edgeLo:old.edgeHi] {
-			e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
-			m.Edges = append(m.Edges, e)
-		}
-		return
-	}
+	m.addRole(c)
+	c.occLo = len(m.Occurrences)
 	if c.IsRule {
 		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
 	}
@@ -289,6 +275,71 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	}
 	for _, l := range c.Body {
 		m.edges(c, c.key, l, false)
+	}
+	for i := c.occLo; i < len(m.Occurrences); i++ {
+		if o := &m.Occurrences[i]; o.Kind == OccVariable {
+			if c.Vars == nil {
+				c.Vars = map[string][]int{}
+			}
+			c.Vars[o.Key] = append(c.Vars[o.Key], i)
+		}
+	}
+}
+
+// reuseClause adds the clause of a form that the parser reused since prev was built, moving
+// what prev derived from it (part old) by the distance the form moved instead of walking the
+// form again. It returns the new clause's index.
+func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
+	oc := prev.Clauses[old.clause]
+	d := form.Span().Start - old.start
+	c := &Clause{Index: len(m.Clauses), Form: form, IsRule: oc.IsRule, key: oc.key,
+		Head: syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}}
+	if oc.Body != nil {
+		c.Body = make([]syntax.Literal, len(oc.Body))
+		for i, l := range oc.Body {
+			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
+		}
+	}
+	if oc.visits != nil {
+		c.visits = make([]literalVisit, len(oc.visits))
+		for i, v := range oc.visits {
+			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
+				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}}
+		}
+	}
+	m.Clauses = append(m.Clauses, c)
+	m.addRole(c)
+	c.occLo = len(m.Occurrences)
+	for _, o := range prev.Occurrences[old.occLo:old.occHi] {
+		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
+		m.Occurrences = append(m.Occurrences, o)
+	}
+	for _, e := range prev.Edges[old.edgeLo:old.edgeHi] {
+		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
+		m.Edges = append(m.Edges, e)
+	}
+	// The variables' occurrence indexes move by as many places as the clause's first occurrence.
+	if shift := c.occLo - old.occLo; shift == 0 {
+		c.Vars = oc.Vars // never changed once built: shared
+	} else if oc.Vars != nil {
+		c.Vars = make(map[string][]int, len(oc.Vars))
+		for k, is := range oc.Vars {
+			moved := make([]int, len(is))
+			for i, x := range is {
+				moved[i] = x + shift
+			}
+			c.Vars[k] = moved
+		}
+	}
+	return c.Index
+}
+
+// addRole records c if it is a role fact.
+func (m *Model) addRole(c *Clause) {
+	if !c.IsRule && c.key == "role" && c.Head.Arity() == 1 {
+		if a := c.Head.Args()[0]; a.Kind() == syntax.TermConstant {
+			m.Roles = append(m.Roles, RoleDecl{Name: a.Name().Name(), Key: a.Name().Key(), Span: a.Span()})
+		}
 	}
 }
 
@@ -406,11 +457,8 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
 	}
 }
 
-// index fills the symbol tables and re-points the clauses' variable lists after sorting.
+// index fills the symbol tables.
 func (m *Model) index() {
-	for _, c := range m.Clauses {
-		c.Vars = map[string][]int{}
-	}
 	for i := range m.Occurrences {
 		o := &m.Occurrences[i]
 		var table map[string]*Symbol
@@ -422,10 +470,6 @@ func (m *Model) index() {
 			table, kind = m.Functions, FunctionSymbol
 		case OccConstant:
 			table, kind = m.Constants, ConstantSymbol
-		case OccVariable:
-			c := m.Clauses[o.Clause]
-			c.Vars[o.Key] = append(c.Vars[o.Key], i)
-			continue
 		default:
 			continue
 		}

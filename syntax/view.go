@@ -28,6 +28,17 @@ func (c Cursor) Span() Span { return Span{c.base + int(c.n.Start), c.base + int(
 // Text returns the node's source text, as written.
 func (c Cursor) Text() string { return c.text[c.n.Start:c.n.End] }
 
+// Moved returns the cursor of the same node in a version of the file in which the node's
+// top-level item starts d bytes later: the incremental parser shares untouched items, nodes
+// included, between versions, so what was derived from them can be moved instead of derived
+// again.
+func (c Cursor) Moved(d int) Cursor {
+	if c.n != nil {
+		c.base += d
+	}
+	return c
+}
+
 // Elements returns cursors to the meaningful children of a list (no parentheses or trivia).
 func (c Cursor) Elements() []Cursor {
 	n := elementCount(c.n)
