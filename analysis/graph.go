@@ -34,13 +34,13 @@ func (m *Model) edges(c *Clause, from string, l syntax.Literal, neg bool) {
 	}
 }
 
-// nodes returns every relation of the graph in a deterministic order.
-func (m *Model) nodes() []string {
-	seen := map[string]bool{}
+// nodes returns every relation of the graph in a deterministic order, and each one's position.
+func (m *Model) nodes() ([]string, map[string]int) {
+	id := make(map[string]int, len(m.Relations))
 	var out []string
 	add := func(k string) {
-		if !seen[k] {
-			seen[k] = true
+		if _, ok := id[k]; !ok {
+			id[k] = len(out)
 			out = append(out, k)
 		}
 	}
@@ -50,28 +50,46 @@ func (m *Model) nodes() []string {
 	for _, e := range m.Edges {
 		add(e.To)
 	}
-	return out
+	return out, id
 }
 
 // components runs Tarjan's algorithm. Components come out in reverse topological order of the
-// condensation, that is dependencies first, which is the order evaluation needs.
+// condensation, that is dependencies first, which is the order evaluation needs. It works on
+// relation numbers; the exported maps are filled at the end.
 func (m *Model) components() {
-	m.SCCOf = map[string]int{}
-	m.Recursive = map[string]bool{}
-	index := map[string]int{}
-	low := map[string]int{}
-	onStack := map[string]bool{}
-	var stack []string
-	next := 0
-	var visit func(v string)
-	visit = func(v string) {
+	names, id := m.nodes()
+	n := len(names)
+	// The edges as adjacency lists of relation numbers, in one array (CSR).
+	start := make([]int32, n+1)
+	from := make([]int32, len(m.Edges))
+	to := make([]int32, len(m.Edges))
+	for i, e := range m.Edges {
+		from[i], to[i] = int32(id[e.From]), int32(id[e.To])
+		start[from[i]+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	adj := make([]int32, len(m.Edges))
+	fill := append([]int32(nil), start[:n]...)
+	for i := range m.Edges {
+		adj[fill[from[i]]] = to[i]
+		fill[from[i]]++
+	}
+	index := make([]int32, n) // 0: not visited; else visiting order + 1
+	low := make([]int32, n)
+	onStack := make([]bool, n)
+	comp := make([]int32, n)
+	var stack []int32
+	next := int32(1)
+	var visit func(v int32)
+	visit = func(v int32) {
 		index[v], low[v] = next, next
 		next++
 		stack = append(stack, v)
 		onStack[v] = true
-		for _, ei := range m.Out[v] {
-			w := m.Edges[ei].To
-			if _, seen := index[w]; !seen {
+		for _, w := range adj[start[v]:start[v+1]] {
+			if index[w] == 0 {
 				visit(w)
 				low[v] = min(low[v], low[w])
 			} else if onStack[w] {
@@ -79,33 +97,36 @@ func (m *Model) components() {
 			}
 		}
 		if low[v] == index[v] {
-			var comp []string
+			var members []string
+			cid := int32(len(m.SCCs))
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[w] = false
-				comp = append(comp, w)
+				comp[w] = cid
+				members = append(members, names[w])
 				if w == v {
 					break
 				}
 			}
-			sort.Strings(comp)
-			id := len(m.SCCs)
-			for _, w := range comp {
-				m.SCCOf[w] = id
-			}
-			m.SCCs = append(m.SCCs, comp)
+			sort.Strings(members)
+			m.SCCs = append(m.SCCs, members)
 		}
 	}
-	for _, v := range m.nodes() {
-		if _, seen := index[v]; !seen {
+	for v := range int32(n) {
+		if index[v] == 0 {
 			visit(v)
 		}
 	}
-	for _, e := range m.Edges {
-		if m.SCCOf[e.From] == m.SCCOf[e.To] {
-			m.Recursive[e.From] = true
-			m.Recursive[e.To] = true
+	m.SCCOf = make(map[string]int, n)
+	for v, name := range names {
+		m.SCCOf[name] = int(comp[v])
+	}
+	m.Recursive = map[string]bool{}
+	for i := range m.Edges {
+		if comp[from[i]] == comp[to[i]] {
+			m.Recursive[names[from[i]]] = true
+			m.Recursive[names[to[i]]] = true
 		}
 	}
 }
