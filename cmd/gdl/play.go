@@ -90,6 +90,10 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
 		return 2
 	}
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		return 2
+	}
 	g, res, path, err := loadGame(pos[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
