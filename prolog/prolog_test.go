@@ -78,7 +78,9 @@ func (e *swiError) Error() string { return e.err.Error() + ": " + e.stderr }
 // swiTimeout is a run of SWI-Prolog stopped because it took longer than its time limit.
 type swiTimeout struct{ after time.Duration }
 
-func (e *swiTimeout) Error() string { return fmt.Sprintf("SWI-Prolog did not finish within %s", e.after) }
+func (e *swiTimeout) Error() string {
+	return fmt.Sprintf("SWI-Prolog did not finish within %s", e.after)
+}
 
 // TestTicTacToeInProlog checks the converted program against ggp-base's ProverStateMachineTest
 // expectations for ticTacToe.
