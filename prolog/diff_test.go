@@ -18,19 +18,22 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// The differential test's walks: up to walkSteps joint moves. So that long games are followed
-// for as long as the whole test can afford, SWI-Prolog stops a walk (after the step it is in) once
-// it has used walkBudget of CPU time, and the evaluator stops replaying it (after the step it is
-// in) once it has used replayBudget of wall time; the steps done are compared. A walk still
-// running after walkHardLimit (one step that never ends) is killed, and its finished steps are
-// compared; an evaluator call still running at replayLimit is a skip.
-const (
-	walkSteps     = 200
-	walkBudget    = 2 * time.Second
-	walkHardLimit = 30 * time.Second
-	replayBudget  = 4 * time.Second
-	replayLimit   = 30 * time.Second
-)
+// walkLimits bound one game of the differential test. A walk has up to steps joint moves. So
+// that long games are followed for as long as the whole test can afford, SWI-Prolog stops a walk
+// (after the step it is in) once it has used budget of CPU time, and the evaluator stops replaying
+// it (after the step it is in) once it has used replayBudget of wall time; the steps done are
+// compared. A walk still running after hard (one step that never ends) is killed and its
+// finished steps are compared; an evaluator call still running at replayHard is a skip.
+type walkLimits struct {
+	steps                    int
+	budget, hard             time.Duration
+	replayBudget, replayHard time.Duration
+}
+
+// corpusLimits keep the whole prolog package test within about four minutes on the team's
+// 2-core machine shared with other jobs (docs/performance.md has the measurements).
+var corpusLimits = walkLimits{steps: 200, budget: 2 * time.Second, hard: 30 * time.Second,
+	replayBudget: 4 * time.Second, replayHard: 30 * time.Second}
 
 // With the whole corpus (581 games of kind game, or more), at least this many must be compared:
 // a change that makes games skip fails the test instead of shrinking it silently.
@@ -183,6 +186,7 @@ func TestDifferentialAgainstSWIProlog(t *testing.T) {
 				start := time.Now()
 				r := diffGame(t, swipl, g, seed)
 				r.name, r.elapsed = g, time.Since(start)
+
 				record(r)
 			})
 		}
@@ -205,6 +209,16 @@ func TestDifferentialAgainstSWIProlog(t *testing.T) {
 	}
 }
 
+// failed marks a game whose comparison failed (the subtest reports why): neither compared nor
+// skipped.
+const failed = "FAILED (a mismatch or an error of SWI-Prolog, reported above)"
+
+// reporter is where compareProgram reports failures: the test, or a recorder in the tests of the
+// differential test itself.
+type reporter interface {
+	Errorf(format string, args ...any)
+}
+
 // diffGame compares one corpus game. Mismatches and failures of SWI-Prolog fail t; a game that
 // cannot be compared comes back with the reason in skip.
 func diffGame(t *testing.T, swipl, name string, seed int) gameResult {
@@ -217,21 +231,29 @@ func diffGame(t *testing.T, swipl, name string, seed int) gameResult {
 	if blocking != nil {
 		return gameResult{skip: "refused by convert, no defined meaning (" + blocking[0].Code + ")"}
 	}
+	return compareProgram(t, t, swipl, game, prog, seed, corpusLimits)
+}
+
+// compareProgram walks prog (the game's translation) in SWI-Prolog and replays the walk with the
+// evaluator. Any failure of SWI-Prolog (an error in the program, a missing predicate, output the
+// walk driver does not print) and any mismatch is reported to rep; only time-outs and the
+// evaluator's refusals and limits come back as skips.
+func compareProgram(t testing.TB, rep reporter, swipl string, game *eval.Game, prog string, seed int, lim walkLimits) gameResult {
 	swiStart := time.Now()
-	w, err := walkSWI(t, swipl, prog, seed, walkSteps, walkBudget, walkHardLimit)
+	w, err := walkSWI(t, swipl, prog, seed, lim.steps, lim.budget, lim.hard)
 	swi := time.Since(swiStart)
 	end := w.end
 	var timeout *swiTimeout
 	switch {
 	case errors.As(err, &timeout) && len(w.steps) == 0:
-		return gameResult{skip: fmt.Sprintf("SWI-Prolog did not finish the initial state within the hard limit of %s", walkHardLimit)}
+		return gameResult{skip: fmt.Sprintf("SWI-Prolog did not finish the initial state within the hard limit of %s", lim.hard), swi: swi}
 	case errors.As(err, &timeout):
 		end = "hard time-out"
 	case err != nil:
-		t.Errorf("seed %d: SWI-Prolog failed on the converted program: %v", seed, err)
-		return gameResult{skip: "failed"}
+		rep.Errorf("seed %d: SWI-Prolog failed on the converted program: %v", seed, err)
+		return gameResult{skip: failed, swi: swi}
 	}
-	n, err := replay(game, w.steps, replayBudget)
+	n, err := replay(game, w.steps, lim.replayBudget, lim.replayHard)
 	var refused *eval.RefusedError
 	var limit *eval.LimitError
 	switch {
@@ -242,16 +264,16 @@ func diffGame(t *testing.T, swipl, name string, seed int) gameResult {
 		return gameResult{steps: n, end: end, swi: swi}
 	case errors.As(err, &refused):
 		// Prolog runs rules GDL gives no meaning; the evaluator refuses them.
-		return gameResult{skip: "refused by the evaluator, no defined meaning"}
+		return gameResult{skip: "refused by the evaluator, no defined meaning", swi: swi}
 	case errors.As(err, &limit) && !errors.Is(err, context.DeadlineExceeded):
 		// Bottom-up evaluation derives the whole model, which a top-down prover never asks
 		// for; some invalid games make it infinite.
-		return gameResult{skip: "stopped by an evaluation limit (" + limit.Limit + ")"}
+		return gameResult{skip: "stopped by an evaluation limit (" + limit.Limit + ")", swi: swi}
 	case errors.Is(err, context.DeadlineExceeded):
-		return gameResult{skip: fmt.Sprintf("evaluator slower than %s for the first steps", replayLimit)}
+		return gameResult{skip: fmt.Sprintf("evaluator slower than %s for the first steps", lim.replayHard), swi: swi}
 	}
-	t.Errorf("seed %d: %v", seed, err)
-	return gameResult{skip: "failed"}
+	rep.Errorf("seed %d: %v", seed, err)
+	return gameResult{skip: failed, swi: swi}
 }
 
 // summarize describes the results: counts, the walks' ends, the skips with the games' names.
@@ -270,8 +292,8 @@ func summarize(results []gameResult) ([]string, int) {
 		ends[r.end] = append(ends[r.end], r.name)
 		slow = append(slow, r)
 	}
-	lines := []string{fmt.Sprintf("compared %d of %d corpus games with SWI-Prolog (%d states; state, legal moves, terminal and goals at every step; walks of up to %d joint moves, %s of SWI-Prolog CPU time each)",
-		compared, len(results), steps, walkSteps, walkBudget)}
+	lines := []string{fmt.Sprintf("compared %d of %d corpus games with SWI-Prolog (%d states; state, legal moves, terminal and goals at every step; walks of up to %d joint moves, at most %s of SWI-Prolog CPU time and %s of replay each)",
+		compared, len(results), steps, corpusLimits.steps, corpusLimits.budget, corpusLimits.replayBudget)}
 	var endKeys []string
 	for k := range ends {
 		endKeys = append(endKeys, k)
@@ -327,9 +349,10 @@ func writeSummary(t *testing.T, title string, lines []string) {
 // replay plays the walk's joint moves with the evaluator and compares every step with SWI-Prolog's:
 // the state, each role's legal moves, terminal, and each role's goal values. It returns the
 // number of states that agreed; when budget (if not 0) has passed, it stops after the state it is
-// in, so that number can be smaller than the walk's.
-func replay(g *eval.Game, walk []step, budget time.Duration) (int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), replayLimit)
+// in, so that number can be smaller than the walk's. An evaluation still running at hard fails
+// with the context's deadline.
+func replay(g *eval.Game, walk []step, budget, hard time.Duration) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), hard)
 	defer cancel()
 	start := time.Now()
 	s, err := g.Initial(ctx)
