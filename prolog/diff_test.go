@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -166,7 +167,14 @@ type gameResult struct {
 // comparing the state, every role's legal moves, terminal and every role's goals at every step.
 // An error of SWI-Prolog on a converted program fails the test: only a time-out is a skip.
 func TestDifferentialAgainstSWIProlog(t *testing.T) {
+	const title = "prolog: differential test against SWI-Prolog"
+	if _, err := exec.LookPath("swipl"); err != nil {
+		writeSummary(t, title, []string{"SKIPPED: swipl (Debian swi-prolog-nox) is not installed"})
+	}
 	swipl := needSWI(t)
+	if _, err := os.Stat(filepath.Join(corpus, "MANIFEST.tsv")); err != nil {
+		writeSummary(t, title, []string{"SKIPPED: ../shared/games is not there"})
+	}
 	games := corpusGames(t)
 	if testing.Short() {
 		games = games[:30]
@@ -186,7 +194,6 @@ func TestDifferentialAgainstSWIProlog(t *testing.T) {
 				start := time.Now()
 				r := diffGame(t, swipl, g, seed)
 				r.name, r.elapsed = g, time.Since(start)
-
 				record(r)
 			})
 		}
@@ -196,17 +203,29 @@ func TestDifferentialAgainstSWIProlog(t *testing.T) {
 		return
 	}
 	lines, compared := summarize(results)
+	floor, ok := floorCheck(compared, len(games), testing.Short())
+	if !ok {
+		t.Errorf("%s; see the skips below", floor)
+	}
+	lines = append(lines, floor)
 	for _, l := range lines {
 		t.Log(l)
 	}
-	writeSummary(t, "prolog: differential test against SWI-Prolog", lines)
+	writeSummary(t, title, lines)
+}
+
+// floorCheck says whether enough games were compared: with the full corpus, at least minCompared
+// (not checked with -short, which runs 30 games, or with a partial corpus).
+func floorCheck(compared, games int, short bool) (string, bool) {
 	switch {
-	case testing.Short():
-	case len(games) < fullCorpus:
-		t.Logf("the corpus has %d games, not the full %d: the floor of %d compared games is not checked", len(games), fullCorpus, minCompared)
+	case short:
+		return "-short: the first 30 games only, the floor of compared games is not checked", true
+	case games < fullCorpus:
+		return fmt.Sprintf("the corpus has %d games, not the full %d: the floor of %d compared games is not checked", games, fullCorpus, minCompared), true
 	case compared < minCompared:
-		t.Errorf("only %d of %d corpus games were compared with SWI-Prolog, fewer than the floor of %d; see the skips above", compared, len(games), minCompared)
+		return fmt.Sprintf("FAILED: only %d of %d corpus games were compared with SWI-Prolog, fewer than the floor of %d", compared, games, minCompared), false
 	}
+	return fmt.Sprintf("at least %d games must be compared: ok", minCompared), true
 }
 
 // failed marks a game whose comparison failed (the subtest reports why): neither compared nor

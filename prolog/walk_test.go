@@ -3,6 +3,7 @@ package prolog_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -201,5 +202,36 @@ func TestNameCollisions(t *testing.T) {
 	}
 	if _, err := replay(g, w.steps, 0, 20*time.Second); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFloorAndSummary: with the full corpus, fewer compared games than the floor fail the
+// differential test; the summary reaches the file that scripts/test.sh prints.
+func TestFloorAndSummary(t *testing.T) {
+	for _, c := range []struct {
+		compared, games int
+		short, ok       bool
+	}{
+		{minCompared, fullCorpus, false, true},
+		{minCompared - 1, fullCorpus, false, false},
+		{0, fullCorpus, false, false},
+		{0, fullCorpus + 10, false, false},
+		{0, fullCorpus, true, true},
+		{0, 100, false, true},
+	} {
+		if line, ok := floorCheck(c.compared, c.games, c.short); ok != c.ok {
+			t.Errorf("%d of %d (short %v): ok %v, want %v (%s)", c.compared, c.games, c.short, ok, c.ok, line)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "summary")
+	t.Setenv("GDL_TEST_SUMMARY", path)
+	writeSummary(t, "first", []string{"a", "b"})
+	writeSummary(t, "second", []string{"c"})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "first\n  a\n  b\nsecond\n  c\n"; string(data) != want {
+		t.Errorf("summary file %q, want %q", data, want)
 	}
 }
