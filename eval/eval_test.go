@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -173,6 +175,39 @@ func TestDemandSwitchesCaller(t *testing.T) {
 	`)
 	m.g.SetLimits(Limits{MaxFacts: 250_000})
 	eq(t, "goal", m.goals(m.init(), "p"), "100")
+}
+
+// A limit reached in a reachable state ends that playout with a violation that names the moves
+// reaching it; Play goes on with the other playouts. A refusal is still an error.
+func TestPlayoutEvaluationError(t *testing.T) {
+	data, err := os.ReadFile("../testdata/games/growing.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := Load(string(data))
+	g.SetLimits(Limits{MaxDepth: 4})
+	st, err := g.Play(bg, PlayOptions{Playouts: 30, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Playouts != 30 || len(st.Violations) != 1 {
+		t.Fatalf("%d playouts, violations %+v", st.Playouts, st.Violations)
+	}
+	v := st.Violations[0]
+	var lim *LimitError
+	if v.Kind != ViolationEval || !errors.As(v.Err, &lim) || lim.Limit != LimitDepth || lim.Relation != "next/1" || len(v.Moves) != 4 {
+		t.Errorf("violation %+v", v)
+	}
+	if st.Terminal == 0 || st.Terminal+v.Count != 30 || st.Goals[0]["100"] != st.Terminal {
+		t.Errorf("terminal %d, eval errors %d, goals %v", st.Terminal, v.Count, st.Goals)
+	}
+
+	refused, _ := Load("(role r) (init (c ?x)) (legal r go) (<= terminal (true (c 1)))")
+	if _, err := refused.Playout(bg, rand.New(rand.NewPCG(1, 1)), 10); err == nil {
+		t.Error("a refused initial state gave no error")
+	} else if r := (*RefusedError)(nil); !errors.As(err, &r) {
+		t.Errorf("refusal: %v", err)
+	}
 }
 
 func TestSpellingAndCase(t *testing.T) {
