@@ -161,21 +161,21 @@ type ViolationCount struct {
 
 // PlayStats summarises random playouts.
 type PlayStats struct {
-	Playouts   int
-	Elapsed    time.Duration // wall time of the playouts
-	PerSecond  float64       // playouts per wall-clock second
+	Playouts  int
+	Elapsed   time.Duration // wall time of the playouts
+	PerSecond float64       // playouts per wall-clock second
 	// CPU is the CPU time the process used during the playouts (every thread: the garbage
 	// collector's work counts), the figure to compare with a Prolog system's statistics(cputime);
 	// zero when the system does not report it. PerCPUSecond is playouts per CPU second.
 	CPU          time.Duration
 	PerCPUSecond float64
-	MeanLength float64 // joint moves per playout
-	MinLength  int
-	MaxLength  int
-	Terminal   int              // playouts that ended in a terminal state
-	Roles      []string         // in role order
-	Goals      []map[string]int // per role: goal value -> number of terminal playouts with it
-	Violations []ViolationCount // in order of first discovery
+	MeanLength   float64 // joint moves per playout
+	MinLength    int
+	MaxLength    int
+	Terminal     int              // playouts that ended in a terminal state
+	Roles        []string         // in role order
+	Goals        []map[string]int // per role: goal value -> number of terminal playouts with it
+	Violations   []ViolationCount // in order of first discovery
 }
 
 // Play runs opts.Playouts random playouts from one seeded generator and gathers statistics.
