@@ -21,7 +21,8 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "", "target language: prolog (SWI-Prolog)")
-	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) prints a random match step by step)\n"+
+	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
+		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
 		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--driver walk|playouts] GAME\n\n"+
