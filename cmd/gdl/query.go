@@ -33,8 +33,10 @@ Every joint move must be legal, and played in a state that is not terminal.
 A query that depends on does (next, sees, ...) is answered for the last joint move, in the state
 it was played in; without --moves it has no answers.
 Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
+A query of a relation the game never mentions, or with an arity it never uses, is an error.
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
-evaluation limit was reached, 2 usage or I/O problems.
+evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
+unknown relation or arity included).
 `
 
 // evalFlags are the evaluation limits shared by query and play.
