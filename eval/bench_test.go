@@ -5,18 +5,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// cpuTime returns the user and system CPU time of the process so far.
+// cpuTime returns the user and system CPU time of the process so far (0 where unknown).
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := processCPU()
+	return d
 }
 
 // corpusDir is the shared corpus, beside the repository.

@@ -33,8 +33,9 @@ func corpusGames(t *testing.T) []string {
 
 // TestCorpusPlayouts plays every game of the corpus for a few random playouts under tight
 // limits. Nothing may panic or hang; the only errors allowed are a refusal (a game whose rules
-// have no defined meaning) and a limit (a game too big for the limits); every game with an
-// initial state must reach a terminal state or a reported violation.
+// have no defined meaning) and the end of the game's time (a game too slow for it); a limit
+// of one evaluation (a game too big for the limits) must come back as a violation; every playout
+// must reach a terminal state or a reported violation.
 func TestCorpusPlayouts(t *testing.T) {
 	games := corpusGames(t)
 	if testing.Short() {
@@ -58,13 +59,20 @@ func TestCorpusPlayouts(t *testing.T) {
 			case errors.As(err, &ref):
 				refused++
 				t.Logf("%s: refused: %v", path, err)
-			case errors.As(err, &lim):
+			case errors.As(err, &lim) && lim.Limit == LimitCanceled:
 				limited++
 				t.Logf("%s: %v", path, err)
 			case err != nil:
 				t.Errorf("%s: %v", path, err)
 			case !res.Terminal && len(res.Violations) == 0:
 				t.Errorf("%s: a playout ended without a terminal state or a violation", path)
+			case len(res.Violations) > 0 && res.Violations[len(res.Violations)-1].Kind == ViolationEval:
+				v := res.Violations[len(res.Violations)-1]
+				if !errors.As(v.Err, &lim) || lim.Limit == LimitCanceled {
+					t.Errorf("%s: an evaluation error that is not a limit: %v", path, v.Err)
+				}
+				limited++
+				t.Logf("%s: after %d joint moves: %s", path, len(v.Moves), v.Detail)
 			default:
 				played++
 				continue

@@ -217,7 +217,7 @@ func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	}
 	gen := g.newGen()
 	var ans []Term
-	var emitErr error
+	whole := g.wholeCandidate
 	for _, p := range plans {
 		env := p.env
 		clear(env)
@@ -236,29 +236,31 @@ func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 		if !ok {
 			continue
 		}
-		p.answers = func(env []Term) {
+		p.answers = func(env []Term) error {
 			t := g.atomOf(r, p.head, env, true)
 			if dd := int(g.st.terms[t].depth) - 1; dd > g.lim.MaxDepth {
-				emitErr = g.limitErr(LimitDepth, p, nil).withFact(g, t)
-				return
+				return g.limitErr(LimitDepth, p, nil).withFact(g, t)
 			}
 			g.growStamp(t)
 			if g.stamp[t] == gen {
-				return
+				return nil
 			}
 			g.stamp[t] = gen
 			ans = append(ans, t)
+			if whole && len(ans) > staticDemandCap {
+				// The caller is a static relation being computed whole, and asks a subgoal
+				// that is too big: demand the caller too, so it binds this subgoal's arguments.
+				return errSwitchDemand
+			}
 			g.bud.facts++
 			if g.bud.facts > g.lim.MaxFacts {
-				emitErr = g.limitErr(LimitFacts, p, nil)
+				return g.limitErr(LimitFacts, p, nil)
 			}
+			return nil
 		}
 		err := g.join(p, 0)
 		p.answers = nil
 		p.jump = -1
-		if err == nil {
-			err = emitErr
-		}
 		if err != nil {
 			return nil, err
 		}

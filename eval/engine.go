@@ -345,9 +345,8 @@ func (g *Game) join(p *plan, i int) error {
 // emit derives the head of p's rule for the current bindings.
 func (g *Game) emit(p *plan) error {
 	if p.answers != nil {
-		p.answers(p.env)
 		p.jump = p.known
-		return nil
+		return p.answers(p.env)
 	}
 	r := p.rule.rel
 	t := g.atomOf(r, p.head, p.env, true)
@@ -513,7 +512,11 @@ func (g *Game) ensure(r *relation) error {
 			continue
 		}
 		before := g.bud.facts
-		if err := g.evalComponent(ci); err != nil {
+		outer := g.wholeCandidate
+		g.wholeCandidate = !c.recursive && len(c.rels) == 1 && c.rels[0].mayDemand
+		err := g.evalComponent(ci)
+		g.wholeCandidate = outer
+		if err != nil {
 			if err == errSwitchDemand {
 				g.switchToDemand(c)
 				g.bud.facts = before

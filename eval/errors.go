@@ -12,14 +12,15 @@ import (
 // Limits bound one evaluation call (one Legal, Next, Ask, ... or one playout step). A zero
 // field takes the value of DefaultLimits.
 type Limits struct {
-	Timeout  time.Duration // wall time per call; DefaultLimits has none (the context may have a deadline)
-	MaxFacts int           // facts derived per call (facts computed once per game count in the call that needs them)
+	Timeout  time.Duration // wall time per call (the context's deadline, if any, applies as well)
+	MaxFacts int           // facts derived plus query answers per call (facts computed once per game count in the call that needs them)
 	MaxDepth int           // nesting depth of a derived term: a constant has depth 0, (f a) depth 1
 }
 
 // DefaultLimits are generous for every game of the corpus and stop runaway rules within
-// seconds.
-var DefaultLimits = Limits{MaxFacts: 5_000_000, MaxDepth: 256}
+// seconds. Every evaluation has a time limit: a zero Timeout means DefaultLimits.Timeout, so an
+// invalid rule cannot hang a caller that forgot to set one or to pass a context with a deadline.
+var DefaultLimits = Limits{Timeout: 10 * time.Second, MaxFacts: 5_000_000, MaxDepth: 256}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxFacts <= 0 {
@@ -51,6 +52,7 @@ type LimitError struct {
 	Span     syntax.Span // the rule being evaluated (zero Span if none)
 	Line     int         // 1-based line of the rule, 0 if none
 	Fact     string      // for LimitDepth: the start of the term that was too deep
+	Query    string      // for LimitFacts: the query whose answers passed the limit ("" if none)
 	Cause    error       // for LimitCanceled: the context's error
 }
 
@@ -65,6 +67,9 @@ func (e *LimitError) Error() string {
 		fmt.Fprintf(&b, "evaluation stopped: more than %s facts derived", e.Value)
 	case LimitDepth:
 		fmt.Fprintf(&b, "evaluation stopped: term depth limit %s exceeded", e.Value)
+	}
+	if e.Query != "" {
+		fmt.Fprintf(&b, " (answers included) while answering %s", e.Query)
 	}
 	if e.Relation != "" {
 		fmt.Fprintf(&b, " while deriving %s", e.Relation)

@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -74,7 +76,6 @@ func TestSemantics(t *testing.T) {
 		{"(ok)", []string{"ok"}},
 		{"(late ?x)", []string{"(late 3)", "(late 4)"}},
 		{"(lt ?x 3) (not (lt ?x 2))", []string{"(lt 2 3) (not (lt 2 2))"}},
-		{"(unknown ?x)", nil},
 	}
 	for _, c := range cases {
 		got, err := m.try(c.query)
@@ -86,6 +87,126 @@ func TestSemantics(t *testing.T) {
 	}
 	if _, err := m.try("(not (lt ?x 2))"); err == nil || !strings.Contains(err.Error(), "?x") {
 		t.Errorf("an unsafe query must be refused naming the variable: %v", err)
+	}
+}
+
+// TestQueryNames: a query of a relation the game never mentions, or with an arity it never
+// uses, is an error naming what the game has; relations it mentions without defining are empty.
+func TestQueryNames(t *testing.T) {
+	m := loadSrc(t, `
+		(role r) (init (cell a))
+		(<= (legal r (go ?x)) (true (cell ?x)) (not (blocked ?x)))
+		(<= (next (cell ?x)) (does r (go ?x)))
+		(<= terminal (true (cell b)))
+		(goal r 100)
+		(step 1) (step 1 2)
+	`)
+	cases := []struct {
+		query string
+		err   string   // substring of the error; "" for none
+		want  []string // answers when there is no error
+	}{
+		{"(blocked ?x)", "", nil},
+		{"(sees ?r ?p)", "", nil},
+		{"(base ?p)", "", nil},
+		{"(and (step ?x) (step ?x ?y))", "", []string{"(and (step 1) (step 1 2))"}},
+		{"(and (step ?x) (and (step ?x ?y)))", "", []string{"(and (step 1) (and (step 1 2)))"}},
+		{"(legl ?r ?m)", "unknown relation legl/2: the game does not mention it (did you mean legal?)", nil},
+		{"(legal ?r)", "legal has arity 2 in this game, not 1", nil},
+		{"(step ?a ?b ?c)", "step has arity 1 or 2 in this game, not 3", nil},
+		{"(cell ?x)", "unknown relation cell/1: in this game cell is a function of arity 1, not a relation", nil},
+		{"(go ?x)", "in this game go is a function of arity 1", nil},
+		{"a", "unknown relation a/0: in this game a is a constant, not a relation", nil},
+		{"(step ?x) (not (zzz ?x))", "unknown relation zzz/1: the game does not mention it", nil},
+		{"(step ?x) (or (step ?x 2) (zzz ?x))", "unknown relation zzz/1", nil},
+		{"(step ?x) (not (and (step ?x 2)))", "(and ...) is only a conjunction at the top of a query", nil},
+	}
+	for _, c := range cases {
+		got, err := m.try(c.query)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.query, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.query, err, c.err)
+		case c.err == "":
+			eq(t, c.query, got, c.want...)
+		}
+	}
+	// A failed query leaves no trace: the unknown relation stays unknown.
+	if _, err := m.try("(legl ?r ?m)"); err == nil {
+		t.Error("second query of legl: no error")
+	}
+}
+
+// Every evaluation has a time limit: limits without one take DefaultLimits' timeout.
+func TestDefaultTimeLimit(t *testing.T) {
+	if DefaultLimits.Timeout <= 0 {
+		t.Fatalf("DefaultLimits has no time limit: %+v", DefaultLimits)
+	}
+	m := loadSrc(t, "(role r)")
+	for _, l := range []Limits{{}, {MaxFacts: 10}, {Timeout: -time.Second}} {
+		m.g.SetLimits(l)
+		if m.g.lim.Timeout != DefaultLimits.Timeout {
+			t.Errorf("SetLimits(%+v): timeout %v, want %v", l, m.g.lim.Timeout, DefaultLimits.Timeout)
+		}
+	}
+	if g, _ := Load("(role r)"); g.lim.Timeout != DefaultLimits.Timeout {
+		t.Errorf("a new game's timeout is %v", g.lim.Timeout)
+	}
+}
+
+// A static relation computed whole that asks a demanded relation with nothing bound, for more
+// than staticDemandCap answers, is itself switched to demand: sudoku's exactlyOne/10 asks
+// exactlyFirst/10 (43 million facts) so, and its goal in any state took minutes, then stopped at
+// a limit. Here big/6 has 295,245 facts, small/6 asks it with nothing bound, and the goal asks
+// small with every argument bound by the state.
+func TestDemandSwitchesCaller(t *testing.T) {
+	m := loadSrc(t, `
+		(role p) (init (v 1 2 3 4 5 6)) (legal p go) (<= (next (v 1 2 3 4 5 6)) (does p go))
+		(i 1) (i 2) (i 3) (i 4) (i 5) (i 6) (i 7) (i 8) (i 9)
+		(<= (big ?z ?a ?b ?c ?d ?e) (i ?z) (i ?a) (i ?b) (i ?c) (i ?d) (i ?e)
+			(distinct ?z ?b) (distinct ?z ?c) (distinct ?z ?d) (distinct ?z ?e))
+		(<= (small ?z ?a ?b ?c ?d ?e) (big ?z ?a ?b ?c ?d ?e))
+		(<= (small ?z ?a ?b ?c ?d ?e) (big ?z ?b ?a ?c ?d ?e))
+		(<= found (true (v ?z ?a ?b ?c ?d ?e)) (small ?z ?a ?b ?c ?d ?e))
+		(<= (goal p 100) found)
+		(<= (goal p 0) (not found))
+		(<= terminal (true (v 9 9 9 9 9 9)))
+	`)
+	m.g.SetLimits(Limits{MaxFacts: 250_000})
+	eq(t, "goal", m.goals(m.init(), "p"), "100")
+}
+
+// A limit reached in a reachable state ends that playout with a violation that names the moves
+// reaching it; Play goes on with the other playouts. A refusal is still an error.
+func TestPlayoutEvaluationError(t *testing.T) {
+	data, err := os.ReadFile("../testdata/games/growing.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := Load(string(data))
+	g.SetLimits(Limits{MaxDepth: 4})
+	st, err := g.Play(bg, PlayOptions{Playouts: 30, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Playouts != 30 || len(st.Violations) != 1 {
+		t.Fatalf("%d playouts, violations %+v", st.Playouts, st.Violations)
+	}
+	v := st.Violations[0]
+	var lim *LimitError
+	if v.Kind != ViolationEval || !errors.As(v.Err, &lim) || lim.Limit != LimitDepth || lim.Relation != "next/1" || len(v.Moves) != 4 {
+		t.Errorf("violation %+v", v)
+	}
+	if st.Terminal == 0 || st.Terminal+v.Count != 30 || st.Goals[0]["100"] != st.Terminal {
+		t.Errorf("terminal %d, eval errors %d, goals %v", st.Terminal, v.Count, st.Goals)
+	}
+
+	refused, _ := Load("(role r) (init (c ?x)) (legal r go) (<= terminal (true (c 1)))")
+	if _, err := refused.Playout(bg, rand.New(rand.NewPCG(1, 1)), 10); err == nil {
+		t.Error("a refused initial state gave no error")
+	} else if r := (*RefusedError)(nil); !errors.As(err, &r) {
+		t.Errorf("refusal: %v", err)
 	}
 }
 
@@ -129,6 +250,19 @@ func TestLimits(t *testing.T) {
 	m.g.SetLimits(Limits{})
 	if got, err := m.try("(t 1 2 3 4 ?e)"); err != nil || len(got) != 10 {
 		t.Fatalf("after the limit: %v %v", got, err)
+	}
+
+	// Query answers count against MaxFacts like derived facts: a cross product of three
+	// relations has 1,000 answers and no derived fact.
+	m.g.SetLimits(Limits{MaxFacts: 500})
+	_, err = m.try("(n ?a) (n ?b) (n ?c)")
+	if !errors.As(err, &lim) || lim.Limit != LimitFacts || lim.Query != "(n ?a) (n ?b) (n ?c)" ||
+		!strings.Contains(err.Error(), "more than 500 facts derived (answers included) while answering (n ?a) (n ?b) (n ?c)") {
+		t.Fatalf("answers: %v", err)
+	}
+	m.g.SetLimits(Limits{MaxFacts: 1000})
+	if got, err := m.try("(n ?a) (n ?b) (n ?c)"); err != nil || len(got) != 1000 {
+		t.Fatalf("1,000 answers under a limit of 1,000: %d, %v", len(got), err)
 	}
 
 	slow := "(role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)\n" +

@@ -33,14 +33,21 @@ type Game struct {
 	roles   []Term
 	roleIdx map[Term]int
 
+	// known maps each relation the game mentions (and every GDL keyword relation) to the arities
+	// it is used with; functions does the same for function names and constants (arity 0).
+	known, functions map[string]map[int]bool
+
 	planGen uint64                           // changes when indexes are dropped: plans made before must be made again
 	broken  map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
 
-	lim     Limits
-	bud     budget
-	gen     uint64
-	stamp   []uint64 // per term: the generation of the relation it is a fact of
-	scratch []Term
+	lim Limits
+	bud budget
+	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
+	// computed whole: a subgoal it asks that proves too big switches it to demand.
+	wholeCandidate bool
+	gen            uint64
+	stamp          []uint64 // per term: the generation of the relation it is a fact of
+	scratch        []Term
 
 	empty      *State
 	initial    *State
@@ -75,6 +82,31 @@ func Compile(res *analysis.Result) *Game {
 			g.roleIdx[t] = len(g.roles)
 			g.roles = append(g.roles, t)
 		}
+	}
+	g.known, g.functions = map[string]map[int]bool{}, map[string]map[int]bool{}
+	note := func(m map[string]map[int]bool, key string, arity int) {
+		if m[key] == nil {
+			m[key] = map[int]bool{}
+		}
+		m[key][arity] = true
+	}
+	for key, a := range analysis.RelationKeywords {
+		if key != "distinct" {
+			note(g.known, key, a)
+		}
+	}
+	for key, sym := range res.Model.Relations {
+		for a := range sym.Arities {
+			note(g.known, key, a)
+		}
+	}
+	for key, sym := range res.Model.Functions {
+		for a := range sym.Arities {
+			note(g.functions, key, a)
+		}
+	}
+	for key := range res.Model.Constants {
+		note(g.functions, key, 0)
 	}
 	g.empty = &State{}
 	g.stateEpoch, g.moveEpoch = g.newGen(), g.newGen()

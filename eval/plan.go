@@ -41,8 +41,9 @@ type plan struct {
 	hi    int
 	known int // the opKnown step, or -1
 	jump  int // during a join: unwind to this step (after the head was derived), -1 if not
-	// query plans collect answers instead of deriving a head
-	answers func(env []Term)
+	// query plans and demanded subgoals collect answers instead of deriving a head; an error
+	// (a limit) stops the join
+	answers func(env []Term) error
 	// plans of demanded relations: match patterns of the head arguments bound by the subgoal
 	headArgs []*pnode
 }

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -17,15 +19,43 @@ const (
 	ViolationNoLegalMove = "no-legal-move" // a role has no legal move in a non-terminal state
 	ViolationGoal        = "goal"          // a role (but GDL-II's random) has no goal value, or several, in a terminal state
 	ViolationDepth       = "depth-limit"   // the playout reached the depth limit without a terminal state
+	ViolationEval        = "eval-error"    // evaluating a reachable state stopped at a limit (term depth, facts, time)
 )
 
 // Violation is a breach of GDL's well-formedness found by a playout, with the joint moves that
 // reach it from the initial state.
 type Violation struct {
 	Kind   string
-	Role   string // the role concerned ("" for ViolationDepth)
-	Detail string // for people: "no goal value", "goal values 0 and 100", ...
+	Role   string // the role concerned ("" for ViolationDepth and ViolationEval)
+	Detail string // for people: "no goal value", "goal values 0 and 100", the evaluation error, ...
 	Moves  [][]Term
+	Err    error // for ViolationEval: the error (a *LimitError, ...)
+	key    string
+}
+
+// sameKind says which violations Play counts together: the same kind, role and detail, and for
+// an evaluation error the same limit and rule (the term that was too deep differs per playout).
+func (v *Violation) sameKind() string {
+	if v.key != "" {
+		return v.key
+	}
+	return v.Kind + "\x00" + v.Role + "\x00" + v.Detail
+}
+
+// evalViolation turns an evaluation error into a violation, unless the error is about the
+// whole game (a refusal: its rules have no defined meaning) or the caller's context: those
+// stop the playouts and are returned as they are.
+func (g *Game) evalViolation(ctx context.Context, err error, what string, moves [][]Term) (Violation, error) {
+	var ref *RefusedError
+	if errors.As(err, &ref) || ctx.Err() != nil {
+		return Violation{}, err
+	}
+	v := Violation{Kind: ViolationEval, Detail: what + ": " + err.Error(), Moves: moves, Err: err}
+	var lim *LimitError
+	if errors.As(err, &lim) {
+		v.key = fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", v.Kind, what, lim.Limit, lim.Relation, lim.Line)
+	}
+	return v, nil
 }
 
 // PlayoutResult is one random playout.
@@ -38,22 +68,34 @@ type PlayoutResult struct {
 
 // Playout plays uniformly random legal moves for every role (the GDL-II role `random`
 // included) from the initial state until a terminal state, a violation, or maxDepth joint moves.
+// An evaluation that stops at a limit in a reachable state ends the playout with a ViolationEval
+// carrying the joint moves that reach it; a refusal (the rules needed have no defined meaning)
+// and the end of ctx are returned as errors.
 func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*PlayoutResult, error) {
+	res := &PlayoutResult{}
+	stop := func(err error, what string) (*PlayoutResult, error) {
+		v, err := g.evalViolation(ctx, err, what, res.Moves)
+		if err != nil {
+			return nil, err
+		}
+		res.Violations = append(res.Violations, v)
+		return res, nil
+	}
 	s, err := g.Initial(ctx)
 	if err != nil {
-		return nil, err
+		return stop(err, "initial state")
 	}
-	res := &PlayoutResult{}
 	joint := make([]Term, len(g.roles))
 	for depth := 0; ; depth++ {
 		term, err := g.Terminal(ctx, s)
 		if err != nil {
-			return nil, err
+			return stop(err, "terminal")
 		}
 		if term {
 			res.Terminal = true
 			if res.Goals, err = g.Goals(ctx, s); err != nil {
-				return nil, err
+				res.Goals = nil
+				return stop(err, "goals")
 			}
 			for i, vs := range res.Goals {
 				if len(vs) == 1 {
@@ -81,7 +123,7 @@ func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*Play
 		}
 		legal, err := g.Legal(ctx, s)
 		if err != nil {
-			return nil, err
+			return stop(err, "legal moves")
 		}
 		stuck := false
 		for i, ms := range legal {
@@ -98,7 +140,7 @@ func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*Play
 		}
 		res.Moves = append(res.Moves, append([]Term(nil), joint...))
 		if s, err = g.Next(ctx, s, joint); err != nil {
-			return nil, err
+			return stop(err, "next state")
 		}
 	}
 }
@@ -119,16 +161,21 @@ type ViolationCount struct {
 
 // PlayStats summarises random playouts.
 type PlayStats struct {
-	Playouts   int
-	Elapsed    time.Duration
-	PerSecond  float64
-	MeanLength float64 // joint moves per playout
-	MinLength  int
-	MaxLength  int
-	Terminal   int              // playouts that ended in a terminal state
-	Roles      []string         // in role order
-	Goals      []map[string]int // per role: goal value -> number of terminal playouts with it
-	Violations []ViolationCount // in order of first discovery
+	Playouts  int
+	Elapsed   time.Duration // wall time of the playouts
+	PerSecond float64       // playouts per wall-clock second
+	// CPU is the CPU time the process used during the playouts (every thread: the garbage
+	// collector's work counts), the figure to compare with a Prolog system's statistics(cputime);
+	// zero when the system does not report it. PerCPUSecond is playouts per CPU second.
+	CPU          time.Duration
+	PerCPUSecond float64
+	MeanLength   float64 // joint moves per playout
+	MinLength    int
+	MaxLength    int
+	Terminal     int              // playouts that ended in a terminal state
+	Roles        []string         // in role order
+	Goals        []map[string]int // per role: goal value -> number of terminal playouts with it
+	Violations   []ViolationCount // in order of first discovery
 }
 
 // Play runs opts.Playouts random playouts from one seeded generator and gathers statistics.
@@ -145,6 +192,7 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	seen := map[string]int{}
 	total := 0
 	start := time.Now()
+	cpu0, cpuOK := processCPU()
 	for i := 0; i < opts.Playouts; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -168,11 +216,11 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 			}
 		}
 		for _, v := range res.Violations {
-			key := v.Kind + "\x00" + v.Role + "\x00" + v.Detail
+			key := v.sameKind()
 			if j, ok := seen[key]; ok {
 				st.Violations[j].Count++
 				if len(v.Moves) < len(st.Violations[j].Moves) {
-					st.Violations[j].Moves = v.Moves
+					st.Violations[j].Violation = v
 				}
 				continue
 			}
@@ -182,10 +230,16 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 		st.Playouts++
 	}
 	st.Elapsed = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		st.CPU = cpu1 - cpu0
+	}
 	if st.Playouts > 0 {
 		st.MeanLength = float64(total) / float64(st.Playouts)
 		if secs := st.Elapsed.Seconds(); secs > 0 {
 			st.PerSecond = float64(st.Playouts) / secs
+		}
+		if secs := st.CPU.Seconds(); secs > 0 {
+			st.PerCPUSecond = float64(st.Playouts) / secs
 		}
 	}
 	return st, nil

@@ -13,9 +13,10 @@ import (
 // with variables, like `(legal ?r ?m)`, `terminal` or `(true (cell ?x ?y b)) (not (p ?x))`.
 type Query struct {
 	text  string
-	lits  []syntax.Literal
-	vars  []string // variable names as first written
-	rules []*rule  // the query's disjuncts, each a rule without head
+	shown []syntax.Literal // the query's forms, as written (for Format)
+	lits  []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
+	vars  []string         // variable names as first written
+	rules []*rule          // the query's disjuncts, each a rule without head
 	plans []*plan
 	rels  []*relation
 	move  bool
@@ -54,10 +55,17 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 	}
 	q := &Query{text: text, g: g}
 	for _, form := range f.Forms() {
-		q.lits = append(q.lits, syntax.Literal{Cursor: form.Cursor})
+		l := syntax.Literal{Cursor: form.Cursor}
+		q.shown = append(q.shown, l)
+		q.lits = append(q.lits, conjuncts(l)...)
 	}
 	if len(q.lits) == 0 {
 		return nil, fmt.Errorf("query %q: no literal", text)
+	}
+	for _, l := range q.lits {
+		if err := g.checkLiteral(l); err != nil {
+			return nil, fmt.Errorf("query %q: %v", text, err)
+		}
 	}
 	c := &compiler{g: g}
 	vars := map[string]int{}
@@ -99,6 +107,124 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 	return q, nil
 }
 
+// conjuncts flattens a query form written as a conjunction, (and l1 ... ln), into its literals
+// (and is not GDL, but it is how people write a conjunction); any other form is one literal.
+func conjuncts(l syntax.Literal) []syntax.Literal {
+	if l.Kind() != syntax.LitAtom || l.Cursor.Kind() != syntax.List || l.Atom().Name().Key() != "and" {
+		return []syntax.Literal{l}
+	}
+	var out []syntax.Literal
+	for _, op := range l.Operands() {
+		out = append(out, conjuncts(op)...)
+	}
+	return out
+}
+
+// checkLiteral refuses a query literal that names a relation the game never mentions, or with
+// an arity the game never uses for it: such a query would silently have no answers. Relations
+// the game mentions without defining them (a fluent never set, a keyword such as sees or base)
+// are fine: their answers are legitimately none.
+func (g *Game) checkLiteral(l syntax.Literal) error {
+	switch l.Kind() {
+	case syntax.LitNot, syntax.LitOr:
+		for _, op := range l.Operands() {
+			if err := g.checkLiteral(op); err != nil {
+				return err
+			}
+		}
+		return nil
+	case syntax.LitAtom:
+	default:
+		return nil // distinct, and malformed literals the compiler reports
+	}
+	a := l.Atom()
+	key, arity := a.Name().Key(), a.Arity()
+	arities, known := g.known[key]
+	if known && arities[arity] {
+		return nil
+	}
+	name := a.Name().Name()
+	if known {
+		return fmt.Errorf("%s has arity %s in this game, not %d", name, orList(sortedKeys(arities)), arity)
+	}
+	if key == "and" {
+		return fmt.Errorf("(and ...) is only a conjunction at the top of a query; inside not and or, write the literals of a conjunction one after another in a rule of the game")
+	}
+	msg := fmt.Sprintf("unknown relation %s/%d: the game does not mention it", name, arity)
+	if fs, ok := g.functions[key]; ok {
+		what := "a constant"
+		if ar := sortedKeys(fs); len(ar) > 1 || ar[0] > 0 {
+			what = "a function of arity " + orList(ar)
+		}
+		msg = fmt.Sprintf("unknown relation %s/%d: in this game %s is %s, not a relation", name, arity, name, what)
+	}
+	if s := g.suggest(key); s != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// suggest returns the known relation closest to key (ties: the first in byte order), or "" when
+// none is close: at most two edits away, and one edit per three characters of key.
+func (g *Game) suggest(key string) string {
+	best, bestD := "", 3
+	for k := range g.known {
+		d := editDistance(key, k)
+		if 3*d > len(key)+1 {
+			continue
+		}
+		if d < bestD || d == bestD && best != "" && k < best {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return g.spelling(best)
+}
+
+// editDistance is the Levenshtein distance of a and b (in bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// orList writes 1, 2 or 3.
+func orList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
 // attach gives a relation first seen in a query (so unknown to the game, and empty) its own
 // component.
 func (g *Game) attach(r *relation) {
@@ -138,16 +264,24 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 	seen := map[string]bool{}
 	key := make([]byte, 0, 4*len(q.vars))
 	for _, p := range q.plans {
-		p.answers = func(env []Term) {
+		p.answers = func(env []Term) error {
 			key = key[:0]
 			for _, v := range env {
 				key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 			}
 			if seen[string(key)] {
-				return
+				return nil
 			}
 			seen[string(key)] = true
 			out = append(out, Answer{Values: slices.Clone(env)})
+			// Answers are held in memory like derived facts, and count against the same limit.
+			g.bud.facts++
+			if g.bud.facts > g.lim.MaxFacts {
+				e := g.limitErr(LimitFacts, p, nil)
+				e.Query = q.text
+				return e
+			}
+			return nil
 		}
 		err := g.run(p)
 		p.answers = nil
@@ -169,7 +303,7 @@ func (q *Query) Format(a Answer) string {
 		idx[syntax.Fold(v)] = i
 	}
 	var b strings.Builder
-	for i, l := range q.lits {
+	for i, l := range q.shown {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

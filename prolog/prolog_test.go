@@ -2,6 +2,8 @@ package prolog_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,7 +39,9 @@ func convertFile(t testing.TB, path string) string {
 	return out
 }
 
-// runSWI loads program and driver and runs goal, returning standard output.
+// runSWI loads program and driver and runs goal, returning standard output. A run that does not
+// end within timeout (wall time) gives a *swiTimeout with the output printed until then; any other
+// failure, including an ERROR message from SWI-Prolog, gives a *swiError with its stderr.
 func runSWI(t testing.TB, swipl, program, driver, goal string, timeout time.Duration) (string, error) {
 	dir := t.TempDir()
 	pl := filepath.Join(dir, "game.pl")
@@ -51,8 +55,11 @@ func runSWI(t testing.TB, swipl, program, driver, goal string, timeout time.Dura
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return out.String(), &swiTimeout{timeout}
+	}
 	if err == nil && strings.Contains(errb.String(), "ERROR") {
-		err = &exec.ExitError{}
+		err = errors.New("SWI-Prolog reported an error")
 	}
 	if err != nil {
 		return out.String(), &swiError{err, errb.String()}
@@ -60,12 +67,20 @@ func runSWI(t testing.TB, swipl, program, driver, goal string, timeout time.Dura
 	return out.String(), nil
 }
 
+// swiError is a run of SWI-Prolog that failed: an error in the program or the goal.
 type swiError struct {
 	err    error
 	stderr string
 }
 
 func (e *swiError) Error() string { return e.err.Error() + ": " + e.stderr }
+
+// swiTimeout is a run of SWI-Prolog stopped because it took longer than its time limit.
+type swiTimeout struct{ after time.Duration }
+
+func (e *swiTimeout) Error() string {
+	return fmt.Sprintf("SWI-Prolog did not finish within %s", e.after)
+}
 
 // TestTicTacToeInProlog checks the converted program against ggp-base's ProverStateMachineTest
 // expectations for ticTacToe.

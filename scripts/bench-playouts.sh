@@ -3,9 +3,10 @@
 # translation plus a random-playout driver with the same loop: every role picks a uniformly
 # random legal move until a terminal state, then the goals are read), side by side in one run,
 # on ticTacToe and connectFour (ggp-base) and breakthrough (ggp-repository). Prints the ratios.
-# Both sides time the playout loop only (not start-up, loading or compilation): SWI-Prolog in CPU
-# seconds, gdl play by the clock, which on a busy machine can only understate gdl. The CPU-time
-# figures of both sides come from `go test ./eval -bench Playout` (see docs/performance.md).
+# Both sides time the playout loop only (not start-up, loading or compilation), in CPU seconds of
+# their process: SWI-Prolog by statistics(cputime), gdl play by getrusage (every thread, so the
+# garbage collector's work counts against gdl). CPU time is also steadier than wall time on a
+# machine shared with other jobs; gdl's wall-clock figure is printed beside it.
 #
 #   bash scripts/bench-playouts.sh [rounds]
 #
@@ -22,7 +23,7 @@ go build -o "$T/gdl" ./cmd/gdl
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-14s %12s %12s %8s\n' game "gdl play/s" "swipl/s" ratio
+printf '%-14s %14s %14s %8s %14s\n' game "gdl /CPU s" "swipl /CPU s" ratio "gdl /wall s"
 for spec in \
 	"ticTacToe ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif 4000 2000" \
 	"connectFour ggp-org__ggp-base/games/games/connectFour/connectFour.kif 1000 300" \
@@ -31,15 +32,18 @@ for spec in \
 	name=$1 path=$games/$2 ngdl=$3 nswi=$4
 	"$T/gdl" convert --to prolog --driver playouts "$path" > "$T/$name.pl"
 	: > "$T/$name.gdl.txt"
+	: > "$T/$name.wall.txt"
 	: > "$T/$name.swi.txt"
 	for r in $(seq "$rounds"); do
-		"$T/gdl" play "$path" --playouts "$ngdl" --seed "$r" --format json |
-			awk -F: '/"playouts_per_second"/ { gsub(/[ ,]/, "", $2); print $2 }' >> "$T/$name.gdl.txt"
+		"$T/gdl" play "$path" --playouts "$ngdl" --seed "$r" --format json > "$T/$name.json"
+		awk -F: '/"playouts_per_cpu_second"/ { gsub(/[ ,]/, "", $2); print $2 }' "$T/$name.json" >> "$T/$name.gdl.txt"
+		awk -F: '/"playouts_per_second"/ { gsub(/[ ,]/, "", $2); print $2 }' "$T/$name.json" >> "$T/$name.wall.txt"
 		swipl -q -g "consult('$T/$name.pl'),playouts($nswi,$r),halt" -t 'halt(1)' |
 			awk '{ print $NF }' >> "$T/$name.swi.txt"
 	done
 	g=$(median < "$T/$name.gdl.txt")
+	w=$(median < "$T/$name.wall.txt")
 	s=$(median < "$T/$name.swi.txt")
-	printf '%-14s %12.1f %12.1f %7.2fx\n' "$name" "$g" "$s" "$(echo "$g $s" | awk '{ print $1 / $2 }')"
+	printf '%-14s %14.1f %14.1f %7.2fx %14.1f\n' "$name" "$g" "$s" "$(echo "$g $s" | awk '{ print $1 / $2 }')" "$w"
 done
-echo "(medians of $rounds rounds; goal: at least 3x SWI-Prolog on each)"
+echo "(playouts per CPU second, medians of $rounds rounds; the ratio compares CPU figures; goal: at least 3x SWI-Prolog on each)"

@@ -21,16 +21,23 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "", "target language: prolog (SWI-Prolog)")
-	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) prints a random match step by step)\n"+
+	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
+		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
 		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--driver walk|playouts] GAME\n\n"+
-			"Writes the game as an SWI-Prolog program on standard output, for example:\n"+
+			"Writes the game as an SWI-Prolog program on standard output. Flags may come before or\n"+
+			"after GAME. A game with syntax errors, unsafe rules or negation through recursion has no\n"+
+			"defined meaning: it is refused with its diagnostics (exit status 1). For example:\n"+
 			"  gdl convert --to prolog --driver playouts game.kif > game.pl\n"+
 			"  swipl -q -g 'playouts(1000, 1), halt' game.pl")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := interleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
 	if *to != "prolog" {
@@ -43,11 +50,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl convert: --driver must be walk or playouts, not %q\n", *driver)
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		fs.Usage()
 		return 2
 	}
-	data, path, err := readInput(fs.Arg(0), stdin)
+	data, path, err := readInput(pos[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl convert: %v\n", err)
 		return 2
@@ -56,12 +63,8 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	res := analysis.Analyze(f, nil)
 	out, blocking := prolog.Convert(res)
 	if len(blocking) > 0 {
-		lines := f.Lines()
-		for _, d := range blocking {
-			p := lines.Position(d.Span.Start, syntax.UTF32)
-			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", path, p.Line+1, p.Column+1, d.Severity, d.Message, d.Code)
-		}
-		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (unsafe or unstratified rules); fix the errors above\n", path)
+		printDiagnostics(stderr, path, f.Lines(), blocking)
+		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, or unsafe or unstratified rules); fix the errors above\n", path)
 		return 1
 	}
 	io.WriteString(stdout, out+extra)

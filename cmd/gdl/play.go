@@ -23,12 +23,13 @@ func init() {
 const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--format text|json]
 
 Plays N random playouts of GAME (every role, random included, picks a uniformly random legal
-move) and reports playouts per second, playout lengths, the goal values reached per role, and
-every violation found: a role without a legal move in a non-terminal state, a terminal state
-where a role has no goal value or more than one, a playout that reaches the depth limit. Each
-violation comes with the shortest joint-move sequence found that reaches it, usable with
-'gdl query GAME ... --moves'. Exit status: 0 no violation, 1 violations or an evaluation error,
-2 usage or I/O problems.
+move) and reports playouts per second (of wall time and of the process's CPU time), playout
+lengths, the goal values reached per role, and every violation found: a role without a legal
+move in a non-terminal state, a terminal state where a role has no goal value or more than one,
+a playout that reaches the depth limit, an evaluation stopped by a limit (term depth, facts,
+time) in a reachable state. Each violation comes with the shortest joint-move sequence found
+that reaches it, usable with 'gdl query GAME ... --moves'. Exit status: 0 no violation, 1
+violations or a game whose rules have no defined meaning, 2 usage or I/O problems.
 `
 
 type playJSON struct {
@@ -37,6 +38,8 @@ type playJSON struct {
 	Seed       uint64             `json:"seed"`
 	Seconds    float64            `json:"seconds"`
 	PerSecond  float64            `json:"playouts_per_second"`
+	CPUSeconds float64            `json:"cpu_seconds"`
+	PerCPU     float64            `json:"playouts_per_cpu_second"`
 	MeanLength float64            `json:"mean_length"`
 	MinLength  int                `json:"min_length"`
 	MaxLength  int                `json:"max_length"`
@@ -90,6 +93,10 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
 		return 2
 	}
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		return 2
+	}
 	g, res, path, err := loadGame(pos[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
@@ -107,6 +114,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	out := playJSON{
 		Game: path, Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
+		CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond,
 		MeanLength: st.MeanLength, MinLength: st.MinLength, MaxLength: st.MaxLength, Terminal: st.Terminal,
 		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{},
 	}
@@ -135,7 +143,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return status
 	}
-	fmt.Fprintf(stdout, "%s: %d playouts in %.3fs, %.1f playouts/s (seed %d)\n", path, out.Playouts, out.Seconds, out.PerSecond, *seed)
+	fmt.Fprintf(stdout, "%s: %d playouts in %.3fs wall, %.3fs CPU: %.1f playouts/s, %.1f per CPU second (seed %d)\n",
+		path, out.Playouts, out.Seconds, out.CPUSeconds, out.PerSecond, out.PerCPU, *seed)
 	fmt.Fprintf(stdout, "length: mean %.2f, min %d, max %d joint moves; %d of %d ended in a terminal state\n",
 		out.MeanLength, out.MinLength, out.MaxLength, out.Terminal, out.Playouts)
 	fmt.Fprintln(stdout, "goal values (value: playouts):")

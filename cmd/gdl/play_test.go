@@ -136,8 +136,66 @@ func TestPlayStopsRunawayRules(t *testing.T) {
 		(<= (grow ?x (g ?x)) (true (s ?x)))
 		(<= (grow ?x (g ?y)) (grow ?x ?y))
 		(<= terminal (true (s done)))`)
-	_, stderr, code := gdl(t, bin, "play", game, "--playouts", "1")
-	if code != 1 || !strings.Contains(stderr, "term depth limit") || !strings.Contains(stderr, "grow/2") {
-		t.Errorf("exit %d, stderr %s", code, stderr)
+	stdout, stderr, code := gdl(t, bin, "play", game, "--playouts", "1")
+	if code != 1 || !strings.Contains(stdout, "eval-error") || !strings.Contains(stdout, "term depth limit") || !strings.Contains(stdout, "grow/2") {
+		t.Errorf("exit %d, stdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+// An evaluation stopped by a limit in a reachable state is a violation with the joint moves that
+// reach it; the other playouts' statistics are still reported.
+func TestPlayEvaluationError(t *testing.T) {
+	bin := buildGDL(t)
+	game := "../../testdata/games/growing.kif"
+	out, code := playJSONOf(t, bin, game, "--playouts", "40", "--seed", "3", "--max-term-depth", "4")
+	if code != 1 || out.Playouts != 40 || len(out.Violations) != 1 {
+		t.Fatalf("exit %d, %+v", code, out)
+	}
+	v := out.Violations[0]
+	if v.Kind != "eval-error" || !strings.Contains(v.Detail, "term depth limit 4") || !strings.Contains(v.Detail, "next/1") ||
+		strings.Join(v.Moves, " ") != "(grow) (grow) (grow) (grow)" {
+		t.Errorf("violation %+v", v)
+	}
+	// A playout either stops at once (terminal, goal 100) or grows until the limit.
+	if out.Terminal == 0 || out.Terminal+v.Count != 40 || out.MinLength != 1 || out.MaxLength != 4 {
+		t.Errorf("terminal %d + eval errors %d of 40; lengths %d to %d", out.Terminal, v.Count, out.MinLength, out.MaxLength)
+	}
+	if g := out.Goals["player"]; len(g) != 1 || g[0].Value != "100" || g[0].Count != out.Terminal {
+		t.Errorf("goals %+v", g)
+	}
+	// The moves reproduce the error.
+	_, stderr, code := gdl(t, bin, "query", game, "(true ?f)", "--max-term-depth", "4", "--moves", strings.Join(v.Moves, " "))
+	if code != 1 || !strings.Contains(stderr, "term depth limit 4") {
+		t.Errorf("query with the violation's moves: exit %d, %s", code, stderr)
+	}
+	// Under the default limits the growth stops at depth 256, the same way.
+	out, code = playJSONOf(t, bin, game, "--playouts", "10", "--seed", "3")
+	if code != 1 || len(out.Violations) != 1 || out.Violations[0].Kind != "eval-error" || len(out.Violations[0].Moves) != 256 {
+		t.Errorf("default limits: exit %d, %+v", code, out.Violations)
+	}
+}
+
+// gdl play reports CPU time beside wall time.
+func TestPlayCPUTime(t *testing.T) {
+	bin := buildGDL(t)
+	stdout, stderr, code := gdl(t, bin, "play", "--format", "json", tttGame, "--playouts", "2000")
+	var out struct {
+		Playouts   int
+		Seconds    float64
+		CPUSeconds float64 `json:"cpu_seconds"`
+		PerCPU     float64 `json:"playouts_per_cpu_second"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if out.CPUSeconds <= 0 || out.PerCPU <= 0 {
+		t.Fatalf("no CPU time: %s", stdout)
+	}
+	if r := out.PerCPU * out.CPUSeconds / float64(out.Playouts); r < 0.99 || r > 1.01 {
+		t.Errorf("playouts per CPU second %v and CPU seconds %v do not make %d playouts", out.PerCPU, out.CPUSeconds, out.Playouts)
+	}
+	stdout, _, _ = gdl(t, bin, "play", tttGame, "--playouts", "20")
+	if !strings.Contains(stdout, "s CPU:") || !strings.Contains(stdout, "per CPU second") {
+		t.Errorf("text output without CPU time:\n%s", stdout)
 	}
 }

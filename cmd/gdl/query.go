@@ -29,11 +29,14 @@ Evaluates each QUERY, a KIF literal or conjunction of literals such as '(legal ?
 'terminal', in the initial state of GAME, or in the state reached by the joint moves. A joint
 move is a KIF list of one move per role in role order, like the GGP PLAY message:
   --moves '((mark 1 1) noop) (noop (mark 2 2))'
+Every joint move must be legal, and played in a state that is not terminal.
 A query that depends on does (next, sees, ...) is answered for the last joint move, in the state
 it was played in; without --moves it has no answers.
 Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
+A query of a relation the game never mentions, or with an arity it never uses, is an error.
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
-evaluation limit was reached, 2 usage or I/O problems.
+evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
+unknown relation or arity included).
 `
 
 // evalFlags are the evaluation limits shared by query and play.
@@ -45,10 +48,21 @@ type evalFlags struct {
 
 func addEvalFlags(fs *flag.FlagSet) evalFlags {
 	return evalFlags{
-		timeout:  fs.Duration("timeout", 10*time.Second, "time limit of one evaluation (0: none)"),
+		timeout:  fs.Duration("timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
 		maxFacts: fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth: fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
+}
+
+// check refuses limits that would leave an evaluation unbounded.
+func (e evalFlags) check() error {
+	if *e.timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive, not %v: every evaluation has a time limit", *e.timeout)
+	}
+	if *e.maxFacts <= 0 || *e.maxDepth <= 0 {
+		return fmt.Errorf("--max-facts and --max-term-depth must be positive")
+	}
+	return nil
 }
 
 func (e evalFlags) limits() eval.Limits {
@@ -88,15 +102,27 @@ func loadGame(path string, stdin io.Reader) (*eval.Game, *analysis.Result, strin
 func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, err error) {
 	var ref *eval.RefusedError
 	if errors.As(err, &ref) {
-		lines := res.Model.File.Lines()
-		for _, d := range ref.Diagnostics {
-			p := lines.Position(d.Span.Start, syntax.UTF32)
-			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", path, p.Line+1, p.Column+1, d.Severity, d.Message, d.Code)
-		}
+		printDiagnostics(stderr, path, res.Model.File.Lines(), ref.Diagnostics)
 		fmt.Fprintf(stderr, "gdl %s: %s: %s has no defined meaning (unsafe or unstratified rules, or syntax errors); fix the errors above\n", cmd, path, ref.Relation)
 		return
 	}
 	fmt.Fprintf(stderr, "gdl %s: %s: %v\n", cmd, path, err)
+}
+
+// printDiagnostics writes diagnostics as `path:line:col: severity: message [code]`, in source
+// order, each once.
+func printDiagnostics(w io.Writer, path string, lines *syntax.LineIndex, ds []analysis.Diagnostic) {
+	ds = slices.Clone(ds)
+	slices.SortStableFunc(ds, func(a, b analysis.Diagnostic) int { return a.Span.Start - b.Span.Start })
+	seen := map[string]bool{}
+	for _, d := range ds {
+		p := lines.Position(d.Span.Start, syntax.UTF32)
+		line := fmt.Sprintf("%s:%d:%d: %s: %s [%s]", path, p.Line+1, p.Column+1, d.Severity, d.Message, d.Code)
+		if !seen[line] {
+			seen[line] = true
+			fmt.Fprintln(w, line)
+		}
+	}
 }
 
 type queryResult struct {
@@ -133,6 +159,10 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl query: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return 2
 	}
 	g, res, path, err := loadGame(pos[0], stdin)
@@ -172,6 +202,19 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var prev *eval.State
 	var last []eval.Term
 	for i, joint := range joints {
+		term, err := g.Terminal(ctx, state)
+		if err != nil {
+			reportEvalError(stderr, "query", path, res, err)
+			return 1
+		}
+		if term {
+			after := "the initial state is terminal"
+			if i > 0 {
+				after = fmt.Sprintf("the state after joint move %d is terminal", i)
+			}
+			fmt.Fprintf(stderr, "gdl query: joint move %d %s: %s; the game is over, so no move can be played\n", i+1, g.FormatJoint(joint), after)
+			return 1
+		}
 		next, err := g.NextLegal(ctx, state, joint)
 		if err != nil {
 			var ill *eval.IllegalMoveError
