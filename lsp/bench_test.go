@@ -118,7 +118,7 @@ func BenchmarkNavigation(b *testing.B) {
 					start := time.Now()
 					switch feature {
 					case "hover":
-						hover(ctx, nil, nil, snap, off)
+						hover(ctx, nil, nil, snap, off, true)
 					case "definition":
 						definition(snap, off)
 					case "references":

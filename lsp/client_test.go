@@ -226,21 +226,29 @@ func (c *testClient) notify(method string, params any) {
 	}
 }
 
-// initialize runs the handshake, offering the given position encodings (none: the default).
+// initialize runs the handshake, offering the given position encodings (none: the default),
+// with the capabilities of a modern client (configuration pull, hierarchical symbols, snippets).
 func (c *testClient) initialize(encodings ...string) initializeResult {
 	c.t.Helper()
-	params := map[string]any{
-		"processId": os.Getpid(),
-		"rootUri":   nil,
-		"capabilities": map[string]any{
-			"general":   map[string]any{"positionEncodings": encodings},
-			"workspace": map[string]any{"configuration": true},
-			"textDocument": map[string]any{
-				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
-				"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}},
-			},
+	return c.initializeWith(map[string]any{
+		"general":   map[string]any{"positionEncodings": encodings},
+		"workspace": map[string]any{"configuration": true},
+		"textDocument": map[string]any{
+			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}},
 		},
-	}
+	})
+}
+
+// initializeWith runs the handshake with the given client capabilities and no workspace.
+func (c *testClient) initializeWith(caps map[string]any) initializeResult {
+	c.t.Helper()
+	return c.initializeParams(map[string]any{"processId": os.Getpid(), "rootUri": nil, "capabilities": caps})
+}
+
+// initializeParams runs the handshake with the given initialize parameters.
+func (c *testClient) initializeParams(params map[string]any) initializeResult {
+	c.t.Helper()
 	var res initializeResult
 	c.mustCall("initialize", params, &res)
 	c.notify("initialized", struct{}{})

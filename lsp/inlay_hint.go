@@ -10,7 +10,8 @@ import (
 )
 
 // Inlay hints show evaluated results where they are defined: after each init fact whether it
-// holds in the current state, and after each legal rule the moves it contributes there.
+// holds in the current state, and after each legal rule or fact the moves it contributes there
+// (a fact contributes its one move in every state; the hint still says which move and role).
 func handleInlayHint(ctx context.Context, r *request) (any, error) {
 	var p inlayHintParams
 	if err := r.decode(&p); err != nil {
@@ -58,7 +59,7 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 				label, tip = "✗ not now", "This fluent does not hold in the current state (moves were played)."
 			}
 		case "legal":
-			if !c.IsRule || c.Head.Arity() != 2 || ectx.Err() != nil {
+			if c.Head.Arity() != 2 || ectx.Err() != nil {
 				continue
 			}
 			answers, err := ask(ectx, g, pos, headQuery(c.Head))
