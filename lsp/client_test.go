@@ -51,12 +51,14 @@ type testClient struct {
 	stderr *syncBuffer
 	done   chan error
 
-	mu       sync.Mutex
-	settings any // answer to workspace/configuration
-	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	messages []string // window/showMessage and window/logMessage texts
-	notified chan struct{}
-	version  map[protocol.DocumentURI]int32
+	mu          sync.Mutex
+	settings    any           // answer to workspace/configuration, as it is when the request arrives
+	configDelay time.Duration // delays the answer to the next workspace/configuration request
+	configAsked chan struct{} // signalled when a workspace/configuration request arrives
+	diags       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages    []string // window/showMessage and window/logMessage texts
+	notified    chan struct{}
+	version     map[protocol.DocumentURI]int32
 }
 
 type syncBuffer struct {
@@ -100,9 +102,10 @@ func startServer(t testing.TB) *testClient {
 	}
 	c := &testClient{
 		t: t, cmd: cmd, stdin: stdin, stderr: &syncBuffer{}, done: make(chan error, 1),
-		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
-		notified: make(chan struct{}, 1),
-		version:  map[protocol.DocumentURI]int32{},
+		diags:       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified:    make(chan struct{}, 1),
+		version:     map[protocol.DocumentURI]int32{},
+		configAsked: make(chan struct{}, 1),
 	}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
@@ -141,9 +144,10 @@ func startInProcess(t testing.TB, extra map[string]method) *testClient {
 	}
 	c := &testClient{
 		t: t, stderr: &syncBuffer{}, done: make(chan error, 1),
-		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
-		notified: make(chan struct{}, 1),
-		version:  map[protocol.DocumentURI]int32{},
+		diags:       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified:    make(chan struct{}, 1),
+		version:     map[protocol.DocumentURI]int32{},
+		configAsked: make(chan struct{}, 1),
 	}
 	go func() {
 		code := s.Serve(context.Background(), srvEnd)
@@ -185,7 +189,20 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		for i := range res {
 			res[i] = c.settings
 		}
+		delay := c.configDelay
+		c.configDelay = 0
 		c.mu.Unlock()
+		select {
+		case c.configAsked <- struct{}{}:
+		default:
+		}
+		if delay > 0 {
+			go func() {
+				time.Sleep(delay)
+				reply(ctx, res, nil)
+			}()
+			return nil
+		}
 		return reply(ctx, res, nil)
 	default:
 		if _, isCall := req.(*jsonrpc2.Call); isCall {

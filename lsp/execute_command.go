@@ -44,10 +44,17 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	g := snap.Game()
 	ctx, cancel := evalContext(ctx, g, r.view.settings.Eval)
 	defer cancel()
+	if p.Command == "gdl.runQuery" {
+		return runQuery(ctx, r, g, r.s.games.history(args.URI), args)
+	}
+	// The state commands read the history, play on it and write it back, in the document's turn.
+	release, err := r.s.games.take(ctx, args.URI)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	history := r.s.games.history(args.URI)
 	switch p.Command {
-	case "gdl.runQuery":
-		return runQuery(ctx, r, g, history, args)
 	case "gdl.showState":
 	case "gdl.resetState":
 		history = nil

@@ -20,10 +20,12 @@ import (
 // new rules; when a move is no longer legal the state stops there and says why.
 
 // sessions holds the joint moves played per document. Moves are KIF texts, one per role, so
-// they survive recompilation.
+// they survive recompilation. A state command reads the history, plays on it and writes it back:
+// it holds the document's turn (take) throughout, so concurrent commands cannot lose a move.
 type sessions struct {
 	mu    sync.Mutex
 	moves map[protocol.DocumentURI][][]string
+	turns map[protocol.DocumentURI]chan struct{}
 }
 
 func (ss *sessions) history(uri protocol.DocumentURI) [][]string {
@@ -43,6 +45,27 @@ func (ss *sessions) set(uri protocol.DocumentURI, h [][]string) {
 		return
 	}
 	ss.moves[uri] = h
+}
+
+// take waits for the document's turn to change its state and returns the function that gives
+// it back; it fails when ctx ends first (the command was cancelled or superseded).
+func (ss *sessions) take(ctx context.Context, uri protocol.DocumentURI) (func(), error) {
+	ss.mu.Lock()
+	if ss.turns == nil {
+		ss.turns = map[protocol.DocumentURI]chan struct{}{}
+	}
+	turn, ok := ss.turns[uri]
+	if !ok {
+		turn = make(chan struct{}, 1)
+		ss.turns[uri] = turn
+	}
+	ss.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 // Game returns the snapshot's compiled game, built on first use.

@@ -104,7 +104,8 @@ func (s *Server) readProjectConfig(root string, base Settings) Settings {
 }
 
 func handleInitialized(ctx context.Context, r *request) (any, error) {
-	go r.s.refreshSettings()
+	seq := r.s.nextSettingsSeq()
+	go r.s.refreshSettings(seq)
 	return nil, nil
 }
 
@@ -114,15 +115,26 @@ func handleDidChangeConfiguration(ctx context.Context, r *request) (any, error) 
 		Settings json.RawMessage `json:"settings"`
 	}
 	_ = json.Unmarshal(r.params, &p)
-	go r.s.refreshSettings(p.Settings)
+	seq := r.s.nextSettingsSeq()
+	go r.s.refreshSettings(seq, p.Settings)
 	return nil, nil
+}
+
+// nextSettingsSeq numbers a settings refresh in arrival order (it runs on the read loop).
+func (s *Server) nextSettingsSeq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settingsSeq++
+	return s.settingsSeq
 }
 
 // refreshSettings rebuilds the settings from the project file and the client's `gdl` section
 // (pulled with workspace/configuration when the client supports it, else taken from a pushed
 // didChangeConfiguration), then recomputes the diagnostics of every open document. It runs off
-// the read loop because the client's answer arrives through it.
-func (s *Server) refreshSettings(pushed ...json.RawMessage) {
+// the read loop because the client's answer arrives through it. Refreshes may finish out of
+// order: one that finishes after a newer one (seq) has been applied is dropped, so older
+// settings never overwrite newer ones.
+func (s *Server) refreshSettings(seq uint64, pushed ...json.RawMessage) {
 	s.mu.Lock()
 	root := s.root
 	pull := s.clientCaps.Workspace != nil && s.clientCaps.Workspace.Configuration
@@ -153,7 +165,19 @@ func (s *Server) refreshSettings(pushed ...json.RawMessage) {
 	} else {
 		settings = merged
 	}
-	v := s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) { v.settings = settings })
+	stale := false
+	v := s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) {
+		if seq < s.settingsApplied {
+			stale = true
+			return
+		}
+		s.settingsApplied = seq
+		v.settings = settings
+	})
+	if stale {
+		s.log.Printf("dropping settings refresh %d: a newer one was applied", seq)
+		return
+	}
 	for uri := range v.docs {
 		s.scheduleDiagnostics(uri)
 	}
