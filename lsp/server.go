@@ -38,9 +38,9 @@ type Server struct {
 	root        string // workspace root directory, if the client named one
 	diagWorkers map[protocol.DocumentURI]context.CancelFunc
 
-	settingsSeq     uint64 // refreshes of the settings started, in arrival order
-	settingsApplied uint64 // the newest refresh applied
-	exited      chan struct{} // closed by the exit notification
+	settingsSeq     uint64        // refreshes of the settings started, in arrival order
+	settingsApplied uint64        // the newest refresh applied
+	exited          chan struct{} // closed by the exit notification
 
 	publishMu sync.Mutex // orders publishDiagnostics against document changes
 
