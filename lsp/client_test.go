@@ -51,14 +51,16 @@ type testClient struct {
 	stderr *syncBuffer
 	done   chan error
 
-	mu          sync.Mutex
-	settings    any           // answer to workspace/configuration, as it is when the request arrives
-	configDelay time.Duration // delays the answer to the next workspace/configuration request
-	configAsked chan struct{} // signalled when a workspace/configuration request arrives
-	diags       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	messages    []string // window/showMessage and window/logMessage texts
-	notified    chan struct{}
-	version     map[protocol.DocumentURI]int32
+	mu            sync.Mutex
+	settings      any           // answer to workspace/configuration, as it is when the request arrives
+	configDelay   time.Duration // delays the answer to the next workspace/configuration request
+	configAsked   chan struct{} // signalled when a workspace/configuration request arrives
+	diags         map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages      []string          // window/showMessage and window/logMessage texts
+	requests      []string          // the methods of the server\'s other requests (refresh, registerCapability)
+	registrations []json.RawMessage // client/registerCapability params
+	notified      chan struct{}
+	version       map[protocol.DocumentURI]int32
 }
 
 type syncBuffer struct {
@@ -204,6 +206,13 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 			return nil
 		}
 		return reply(ctx, res, nil)
+	case "workspace/codeLens/refresh", "workspace/inlayHint/refresh", "client/registerCapability":
+		c.mu.Lock()
+		c.requests = append(c.requests, req.Method())
+		if req.Method() == "client/registerCapability" {
+			c.registrations = append(c.registrations, append(json.RawMessage(nil), req.Params()...))
+		}
+		c.mu.Unlock()
 	default:
 		if _, isCall := req.(*jsonrpc2.Call); isCall {
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "client: %s", req.Method()))
@@ -355,4 +364,34 @@ func docID(uri protocol.DocumentURI) protocol.TextDocumentIdentifier {
 
 func tdpp(uri protocol.DocumentURI, p protocol.Position) protocol.TextDocumentPositionParams {
 	return protocol.TextDocumentPositionParams{TextDocument: docID(uri), Position: p}
+}
+
+// lenses asks for the code lenses of uri and resolves each, as VS Code and Neovim do.
+func (c *testClient) lenses(uri protocol.DocumentURI) []protocol.CodeLens {
+	c.t.Helper()
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}, &lenses)
+	for i, l := range lenses {
+		if l.Command != nil {
+			c.t.Fatalf("lens %d resolved before codeLens/resolve: %+v", i, l.Command)
+		}
+		c.mustCall("codeLens/resolve", l, &lenses[i])
+		if lenses[i].Command == nil {
+			c.t.Fatalf("codeLens/resolve left lens %d without a command", i)
+		}
+	}
+	return lenses
+}
+
+// count returns how many requests of the given method the server sent.
+func (c *testClient) count(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, m := range c.requests {
+		if m == method {
+			n++
+		}
+	}
+	return n
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -68,12 +67,6 @@ func (ss *sessions) take(ctx context.Context, uri protocol.DocumentURI) (func(),
 	}
 }
 
-// Game returns the snapshot's compiled game, built on first use.
-func (s *Snapshot) Game() *eval.Game {
-	s.gameOnce.Do(func() { s.game = eval.Compile(s.Analysis()) })
-	return s.game
-}
-
 // evalContext bounds one evaluation by the user's limits.
 func evalContext(ctx context.Context, g *eval.Game, st EvalSettings) (context.Context, context.CancelFunc) {
 	g.SetLimits(eval.Limits{MaxFacts: st.MaxFacts, MaxDepth: st.MaxTermDepth})
@@ -83,13 +76,12 @@ func evalContext(ctx context.Context, g *eval.Game, st EvalSettings) (context.Co
 	return context.WithCancel(ctx)
 }
 
-// position is a document's current state: the state reached by replaying the history, the state
-// before the last joint move and that move (for questions about does, next and sees).
+// position is a document's current state: the state reached by replaying the history.
 type position struct {
-	state, prev *eval.State
-	last        []eval.Term
-	played      [][]string // the moves actually replayed
-	err         error      // why the replay stopped early, if it did
+	state   *eval.State
+	fluents []string   // the state's propositions, sorted
+	played  [][]string // the moves actually replayed
+	err     error      // why the replay stopped early, if it did
 }
 
 // replay computes the current state of a document from its history.
@@ -99,6 +91,7 @@ func replay(ctx context.Context, g *eval.Game, history [][]string) (*position, e
 		return nil, err
 	}
 	p := &position{state: s}
+	defer func() { p.fluents = g.Strings(p.state.Fluents()) }()
 	for i, move := range history {
 		joint := make([]eval.Term, len(move))
 		for k, m := range move {
@@ -112,7 +105,7 @@ func replay(ctx context.Context, g *eval.Game, history [][]string) (*position, e
 			p.err = fmt.Errorf("move %d (%s) no longer applies: %v", i+1, strings.Join(move, " "), err)
 			return p, nil
 		}
-		p.prev, p.last, p.state = p.state, joint, next
+		p.state = next
 		p.played = append(p.played, move)
 	}
 	return p, nil
@@ -139,7 +132,7 @@ func describe(ctx context.Context, g *eval.Game, p *position) gameState {
 	if gs.History == nil {
 		gs.History = [][]string{}
 	}
-	gs.State = g.Strings(p.state.Fluents())
+	gs.State = p.fluents
 	var errs []string
 	if p.err != nil {
 		errs = append(errs, p.err.Error())
@@ -174,35 +167,103 @@ func describe(ctx context.Context, g *eval.Game, p *position) gameState {
 	return gs
 }
 
-// queryResult is the result of gdl.runQuery.
+// queryResult is the result of gdl.runQuery. A query about a joint move (one that depends on
+// does, like next and sees) is answered after each legal joint move of the current state: ByMove
+// has the answers per joint move (at most JointMoves of them, in the order of the roles' legal
+// moves), and Answers those that hold after at least one.
 type queryResult struct {
-	Query     string   `json:"query"`
-	State     []string `json:"state"`
-	Answers   []string `json:"answers"`
-	ElapsedMs float64  `json:"elapsedMs"`
-	Error     string   `json:"error,omitempty"`
+	Query      string        `json:"query"`
+	State      []string      `json:"state"`
+	Answers    []string      `json:"answers"`
+	ElapsedMs  float64       `json:"elapsedMs"`
+	ByMove     []moveAnswers `json:"byMove,omitempty"`
+	JointMoves int           `json:"jointMoves,omitempty"`
+	Error      string        `json:"error,omitempty"`
 }
 
-// ask evaluates a KIF query in the document's current state. Questions about does (next, sees)
-// are answered for the last joint move, in the state it was played in.
-func ask(ctx context.Context, g *eval.Game, p *position, text string) ([]string, error) {
+// moveAnswers are the answers of a query about a joint move after one joint move.
+type moveAnswers struct {
+	Move    []string `json:"move"` // one move per role, in role order
+	Answers []string `json:"answers"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// queryAnswers is what a query gives in a state.
+type queryAnswers struct {
+	answers    []string
+	needsMove  bool
+	byMove     []moveAnswers // for a query about a joint move
+	jointMoves int           // legal joint moves in the state
+	stopped    error         // why not every joint move was evaluated
+	played     int           // the joint moves played to reach the state
+}
+
+// Caps on the joint moves a query about a joint move is evaluated after: lenses are best effort;
+// a query run on purpose goes further.
+const (
+	lensJointMoves    = 64
+	commandJointMoves = 1000
+)
+
+// evaluate answers a KIF query in the position's state. A query about a joint move is answered
+// after each legal joint move of the state, the first maxMoves of them.
+func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMoves int) (*queryAnswers, error) {
 	q, err := g.ParseQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	s, joint := p.state, []eval.Term(nil)
-	if q.NeedsMove() {
-		if p.last == nil {
-			return nil, errors.New(text + " depends on does: play a joint move first (it is answered for the last move)")
+	if !q.NeedsMove() {
+		answers, err := askIn(ctx, g, p.state, nil, q)
+		if err != nil {
+			return nil, err
 		}
-		s, joint = p.prev, p.last
+		return &queryAnswers{answers: answers}, nil
 	}
+	moves, total, err := jointMoves(ctx, g, p.state, maxMoves)
+	if err != nil {
+		return nil, err
+	}
+	res := &queryAnswers{needsMove: true, jointMoves: total}
+	union := map[string]bool{}
+	for _, joint := range moves {
+		if ctx.Err() != nil {
+			res.stopped = context.Cause(ctx)
+			break
+		}
+		ma := moveAnswers{Move: canonicalMove(g, joint), Answers: []string{}}
+		answers, err := askIn(ctx, g, p.state, joint, q)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.stopped = err
+				break
+			}
+			ma.Error = err.Error()
+		}
+		for _, a := range answers {
+			ma.Answers = append(ma.Answers, a)
+			union[a] = true
+		}
+		res.byMove = append(res.byMove, ma)
+	}
+	for a := range union {
+		res.answers = append(res.answers, a)
+	}
+	sort.Strings(res.answers)
+	if len(res.byMove) < total && res.stopped == nil {
+		res.stopped = fmt.Errorf("only the first %d of %d joint moves are evaluated", len(res.byMove), total)
+	}
+	return res, nil
+}
+
+// askIn evaluates a query in state s with the joint move joint (nil: none); the answers are
+// distinct and sorted.
+func askIn(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, q *eval.Query) ([]string, error) {
 	answers, err := g.Ask(ctx, s, joint, q)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	var out []string
+	out := []string{}
 	for _, a := range answers {
 		if t := q.Format(a); !seen[t] {
 			seen[t] = true
@@ -211,6 +272,41 @@ func ask(ctx context.Context, g *eval.Game, p *position, text string) ([]string,
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// jointMoves lists the legal joint moves of state s (one legal move per role, roles in order,
+// each role's moves in derivation order), the first max of them, and how many there are.
+func jointMoves(ctx context.Context, g *eval.Game, s *eval.State, max int) ([][]eval.Term, int, error) {
+	legal, err := g.Legal(ctx, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := 1
+	for _, ms := range legal {
+		total *= len(ms)
+		if total > 1<<30 {
+			total = 1 << 30
+		}
+	}
+	if len(legal) == 0 {
+		total = 0
+	}
+	var out [][]eval.Term
+	idx := make([]int, len(legal))
+	for len(out) < total && len(out) < max {
+		joint := make([]eval.Term, len(legal))
+		for i, ms := range legal {
+			joint[i] = ms[idx[i]]
+		}
+		out = append(out, joint)
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(legal[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out, total, nil
 }
 
 // summarize shortens a list of answers for a title or hover: the first few, then a count.
@@ -244,4 +340,29 @@ func (s *Server) refreshEvaluations() {
 			}
 		}(method)
 	}
+}
+
+// refreshWhenDone asks the client to fetch lenses and hints again once r, an evaluation a lens,
+// hint or hover could not wait for, has finished. Refreshes that fall close together are sent
+// once.
+func (s *Server) refreshWhenDone(r *result) {
+	go func() {
+		select {
+		case <-r.done:
+		case <-s.ctx.Done():
+			return
+		}
+		s.refreshMu.Lock()
+		defer s.refreshMu.Unlock()
+		if s.refreshPending {
+			return
+		}
+		s.refreshPending = true
+		time.AfterFunc(100*time.Millisecond, func() {
+			s.refreshMu.Lock()
+			s.refreshPending = false
+			s.refreshMu.Unlock()
+			s.refreshEvaluations()
+		})
+	}()
 }

@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -244,42 +246,32 @@ func plural(n int, what string) string {
 // evaluatedInHover lists the relations whose hover shows their answers in the current state.
 var evaluatedInHover = map[string]bool{"init": true, "legal": true, "goal": true, "terminal": true, "role": true}
 
+// hoverBudget bounds how long a hover waits for its evaluation. A hover must come at once; an
+// evaluation that takes longer (the first legal of chess after its rules changed) goes on in the
+// background, and the hover says so: the next one shows the answers.
+const hoverBudget = 100 * time.Millisecond
+
 // hoverAnswers appends the relation's answers in the document's current state, truncated.
 func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *analysis.Occurrence, b *markup) {
 	if !evaluatedInHover[o.Key] || s == nil || v == nil {
 		return // marker tests ask for the static part only
 	}
-	g := snap.Game()
-	limits := v.settings.Eval
-	if limits.TimeoutMs <= 0 || limits.TimeoutMs > int(lensBudget.Milliseconds()) {
-		limits.TimeoutMs = int(lensBudget.Milliseconds())
-	}
-	ectx, cancel := evalContext(ctx, g, limits)
-	defer cancel()
-	pos, err := replay(ectx, g, s.games.history(snap.URI))
-	if err != nil {
-		b.printf("\n\n")
-		b.rule()
-		b.printf("Not evaluated: %v", err)
-		return
-	}
-	answers, err := ask(ectx, g, pos, queryFor(o.Name, o.Arity))
-	where := "initial state"
-	if len(pos.played) > 0 {
-		where = fmt.Sprintf("current state (after %s)", plural(len(pos.played), "joint move"))
-	}
+	history := s.games.history(snap.URI)
+	where := stateName(len(history))
+	cg := s.gameOf(snap)
+	val, err := cg.answers(history, v.settingsFor(snap.URI).Eval, queryFor(o.Name, o.Arity)).wait(ctx, hoverBudget)
+	b.printf("\n\n")
+	b.rule()
 	switch {
+	case errors.Is(err, errStillRunning):
+		b.printf("Evaluating in the %s… (still running; hover again for the answers)", where)
 	case err != nil:
-		b.printf("\n\n")
-		b.rule()
-		b.printf("Not evaluated: %v", err)
+		b.printf("Not evaluated: %s", cg.explain(snap, err))
 	case o.Arity == 0:
-		b.printf("\n\n")
-		b.rule()
-		b.printf("In the %s: %s", where, b.bold(fmt.Sprint(len(answers) > 0)))
+		b.printf("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(len(val.(*queryAnswers).answers) > 0)))
 	default:
-		b.printf("\n\n")
-		b.rule()
+		answers := val.(*queryAnswers).answers
+		where = stateName(val.(*queryAnswers).played)
 		b.printf("In the %s, %s:\n\n", where, plural(len(answers), "answer"))
 		for i, a := range answers {
 			if i == 12 {
@@ -289,4 +281,12 @@ func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *an
 			b.printf("- %s\n", b.code(a))
 		}
 	}
+}
+
+// stateName names the state reached after played joint moves.
+func stateName(played int) string {
+	if played == 0 {
+		return "initial state"
+	}
+	return fmt.Sprintf("current state (after %s)", plural(played, "joint move"))
 }

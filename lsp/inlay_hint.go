@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -26,19 +28,23 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 		return hints, nil
 	}
 	from, to := snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)
-	g := snap.Game()
-	limits := r.view.settings.Eval
-	if limits.TimeoutMs <= 0 || limits.TimeoutMs > int(lensBudget.Milliseconds()) {
-		limits.TimeoutMs = int(lensBudget.Milliseconds())
-	}
-	ectx, cancel := evalContext(ctx, g, limits)
-	defer cancel()
-	pos, err := replay(ectx, g, r.s.games.history(p.TextDocument.URI))
+	limits := r.view.settingsFor(snap.URI).Eval
+	history := r.s.games.history(snap.URI)
+	cg := r.s.gameOf(snap)
+	// The hints of a range share one budget; those whose evaluation is still running are left
+	// out and the client is asked to refresh when it is done.
+	deadline := time.Now().Add(lensBudget)
+	pres := cg.position(history, limits)
+	pv, err := pres.wait(ctx, time.Until(deadline))
 	if err != nil {
+		if errors.Is(err, errStillRunning) {
+			r.s.refreshWhenDone(pres)
+		}
 		return hints, nil
 	}
+	pos := pv.(*position)
 	state := map[string]bool{}
-	for _, f := range g.Strings(pos.state.Fluents()) {
+	for _, f := range pos.fluents {
 		state[strings.ToLower(f)] = true
 	}
 	for _, c := range snap.Model().Clauses {
@@ -59,13 +65,18 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 				label, tip = "✗ not now", "This fluent does not hold in the current state (moves were played)."
 			}
 		case "legal":
-			if c.Head.Arity() != 2 || ectx.Err() != nil {
+			if c.Head.Arity() != 2 {
 				continue
 			}
-			answers, err := ask(ectx, g, pos, headQuery(c.Head))
+			res := cg.answers(history, limits, headQuery(c.Head))
+			val, err := res.wait(ctx, time.Until(deadline))
+			if errors.Is(err, errStillRunning) {
+				r.s.refreshWhenDone(res)
+			}
 			if err != nil {
 				continue
 			}
+			answers := val.(*queryAnswers).answers
 			label = "→ " + plural(len(answers), "move")
 			if len(answers) > 0 {
 				label += ": " + summarize(moves(answers), 3)

@@ -37,6 +37,7 @@ func methodTable() map[string]method {
 		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
 		"textDocument/codeAction":           {handle: handleCodeAction},
 		"textDocument/codeLens":             {handle: handleCodeLens},
+		"codeLens/resolve":                  {handle: handleCodeLensResolve},
 		"textDocument/inlayHint":            {handle: handleInlayHint},
 		"textDocument/formatting":           {handle: handleFormatting},
 		"workspace/executeCommand":          {handle: handleExecuteCommand},
@@ -74,7 +75,7 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
 	}
 	if has("textDocument/codeLens") {
-		c.CodeLensProvider = &protocol.CodeLensOptions{}
+		c.CodeLensProvider = &protocol.CodeLensOptions{ResolveProvider: has("codeLens/resolve")}
 	}
 	if has("workspace/executeCommand") {
 		c.ExecuteCommandProvider = &protocol.ExecuteCommandOptions{Commands: serverCommands}

@@ -44,7 +44,11 @@ type Server struct {
 
 	publishMu sync.Mutex // orders publishDiagnostics against document changes
 
-	games sessions // the joint moves played in each document (its current state)
+	games         sessions  // the joint moves played in each document (its current state)
+	compiledGames gameCache // the compiled game of each open document
+
+	refreshMu      sync.Mutex
+	refreshPending bool // a refresh of lenses and hints is scheduled
 
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
@@ -268,7 +272,8 @@ func (s *Server) cancelRequests(id *jsonrpc2.ID, uri protocol.DocumentURI, cause
 }
 
 // requestURI finds the document a request is about, so that a newer version can supersede it:
-// textDocument.uri, a call hierarchy item's uri, or the uri of a command's argument object.
+// textDocument.uri, a call hierarchy item's uri, the uri of a command's argument object, or the
+// uri in a code lens's data.
 func requestURI(params json.RawMessage) protocol.DocumentURI {
 	var p struct {
 		TextDocument struct {
@@ -278,6 +283,9 @@ func requestURI(params json.RawMessage) protocol.DocumentURI {
 			URI protocol.DocumentURI `json:"uri"`
 		} `json:"item"`
 		Arguments []json.RawMessage `json:"arguments"`
+		Data      struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"data"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		return ""
@@ -296,7 +304,7 @@ func requestURI(params json.RawMessage) protocol.DocumentURI {
 			return a.URI
 		}
 	}
-	return ""
+	return p.Data.URI
 }
 
 // notify sends a notification to the client; failures are logged.

@@ -16,6 +16,9 @@ type Settings struct {
 	Eval     EvalSettings      `json:"eval"`
 	CodeLens struct {
 		Enable bool `json:"enable"`
+		// Resolve: titles are computed in codeLens/resolve (false: in codeLens, for clients
+		// that never resolve a lens).
+		Resolve bool `json:"resolve"`
 	} `json:"codeLens"`
 	InlayHints struct {
 		Enable bool `json:"enable"`
@@ -33,6 +36,7 @@ func defaultSettings() Settings {
 	var s Settings
 	s.Eval = EvalSettings{TimeoutMs: 2000, MaxFacts: 1000000, MaxTermDepth: 64}
 	s.CodeLens.Enable = true
+	s.CodeLens.Resolve = true
 	s.InlayHints.Enable = true
 	return s
 }
@@ -51,7 +55,8 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 			MaxTermDepth *int `json:"maxTermDepth"`
 		} `json:"eval"`
 		CodeLens struct {
-			Enable *bool `json:"enable"`
+			Enable  *bool `json:"enable"`
+			Resolve *bool `json:"resolve"`
 		} `json:"codeLens"`
 		InlayHints struct {
 			Enable *bool `json:"enable"`
@@ -84,6 +89,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	if in.CodeLens.Enable != nil {
 		out.CodeLens.Enable = *in.CodeLens.Enable
 	}
+	if in.CodeLens.Resolve != nil {
+		out.CodeLens.Resolve = *in.CodeLens.Resolve
+	}
 	if in.InlayHints.Enable != nil {
 		out.InlayHints.Enable = *in.InlayHints.Enable
 	}
@@ -106,3 +114,6 @@ func (s Settings) severity(code string, def protocol.DiagnosticSeverity) (protoc
 	}
 	return def, true
 }
+
+// settingsFor returns the settings that apply to a document.
+func (v *view) settingsFor(uri protocol.DocumentURI) Settings { return v.settings }
