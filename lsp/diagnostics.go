@@ -145,7 +145,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				s.log.Printf("panic computing diagnostics of %s: %v\n%s", uri, p, debug.Stack())
 			}
 		}()
-		diags := diagnostics(snap, v.settings)
+		diags := diagnostics(snap, v.settingsFor(uri))
 		s.publishMu.Lock()
 		defer s.publishMu.Unlock()
 		if ctx.Err() != nil || s.currentView().docs[uri] != snap {

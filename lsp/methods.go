@@ -13,10 +13,12 @@ func methodTable() map[string]method {
 		"exit":                             {inline: true, handle: handleExit},
 		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
 		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
-		"textDocument/didOpen":             {inline: true, handle: handleDidOpen},
-		"textDocument/didChange":           {inline: true, handle: handleDidChange},
-		"textDocument/didSave":             {inline: true, handle: handleDidSave},
-		"textDocument/didClose":            {inline: true, handle: handleDidClose},
+		"workspace/didChangeWatchedFiles":  {inline: true, handle: handleDidChangeWatchedFiles},
+		// Synchronisation sends gdl.json documents apart (config.go), GDL to textsync.go.
+		"textDocument/didOpen":   {inline: true, handle: routeDidOpen},
+		"textDocument/didChange": {inline: true, handle: routeDidChange},
+		"textDocument/didSave":   {inline: true, handle: routeDidSave},
+		"textDocument/didClose":  {inline: true, handle: routeDidClose},
 
 		// Features: pure functions of the snapshot taken when the request arrived.
 		"textDocument/hover":                {handle: handleHover},

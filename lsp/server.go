@@ -35,7 +35,8 @@ type Server struct {
 	inflight    map[jsonrpc2.ID]*inflight // requests being computed
 	exitCode    int
 	clientCaps  clientCapabilities
-	root        string // workspace root directory, if the client named one
+	folders     []string // workspace folder directories the client named (may be none)
+	watching    bool     // the client watches gdl.json and game files for us
 	diagWorkers map[protocol.DocumentURI]context.CancelFunc
 
 	settingsSeq     uint64        // refreshes of the settings started, in arrival order
@@ -43,6 +44,12 @@ type Server struct {
 	exited          chan struct{} // closed by the exit notification
 
 	publishMu sync.Mutex // orders publishDiagnostics against document changes
+
+	configs  *configCache  // gdl.json per folder
+	configMu sync.Mutex    // serialises re-reading the configuration
+	reports  configReports // open gdl.json documents and the problems shown
+
+	index *workspaceIndex // the game files of the workspace folders, for workspace/symbol
 
 	games         sessions  // the joint moves played in each document (its current state)
 	compiledGames gameCache // the compiled game of each open document
@@ -67,7 +74,8 @@ const (
 type view struct {
 	docs     map[protocol.DocumentURI]*Snapshot
 	enc      syntax.Encoding
-	settings Settings
+	settings Settings     // defaults and the client's settings; see settingsFor
+	configs  *configCache // the project configuration (gdl.json) per folder
 }
 
 type inflight struct {
@@ -127,6 +135,9 @@ func NewServer(logw io.Writer) *Server {
 		exitCode:    1,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.configs = newConfigCache(s.reportBrokenConfig)
+	s.index = newWorkspaceIndex(s.watchingFiles)
+	s.view.configs = s.configs
 	return s
 }
 
@@ -183,6 +194,12 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		} else if len(name) < 2 || name[:2] != "$/" {
 			s.log.Printf("ignoring unknown notification %s", name)
 		}
+		return nil
+	}
+
+	if isCall && !m.inline && name != "workspace/executeCommand" && s.isConfigDoc(requestURI(r.params)) {
+		// A gdl.json document is synchronised for its diagnostics only; it is not GDL.
+		s.send(ctx, reply, name, nil, nil)
 		return nil
 	}
 

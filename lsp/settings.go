@@ -8,7 +8,8 @@ import (
 )
 
 // Settings are the user's choices, read from the client's `gdl` configuration section and the
-// project config file. The zero value is not useful; start from defaultSettings.
+// project config file (view.settingsFor combines them per document). The zero value is not
+// useful; start from defaultSettings.
 type Settings struct {
 	// Severity overrides the severity of diagnostic codes: "error", "warning", "info", "hint"
 	// or "off".
@@ -114,6 +115,3 @@ func (s Settings) severity(code string, def protocol.DiagnosticSeverity) (protoc
 	}
 	return def, true
 }
-
-// settingsFor returns the settings that apply to a document.
-func (v *view) settingsFor(uri protocol.DocumentURI) Settings { return v.settings }
