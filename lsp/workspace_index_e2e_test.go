@@ -72,7 +72,7 @@ func TestWorkspaceSymbolsOnDisk(t *testing.T) {
 		protocol.FileEvent{URI: fileURI(gamma), Type: protocol.FileChangeTypeChanged},
 		protocol.FileEvent{URI: fileURI(filepath.Join(dir, "node_modules", "pkg", "m.kif")), Type: protocol.FileChangeTypeCreated},
 	)
-	if got := strings.Join(query("gamma"), " ")+"|"+strings.Join(query("hidden"), " "); got != "gamma_changed/1@c.kif|" {
+	if got := strings.Join(query("gamma"), " ") + "|" + strings.Join(query("hidden"), " "); got != "gamma_changed/1@c.kif|" {
 		t.Errorf("after a change: %s", got)
 	}
 	// Closing the open document: its file on disk counts again.
