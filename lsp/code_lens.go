@@ -24,6 +24,12 @@ import (
 // the client is asked to refresh its lenses when it is done.
 const lensBudget = 300 * time.Millisecond
 
+// lensEvalLimit bounds each lens's evaluation in the background (the user's time limit applies
+// if it is lower). A relation that takes longer, like chess's queen_move_ig with 300,000 facts
+// (1.6 s), gets no count; running the lens evaluates it under the user's limit. A lens about a
+// joint move counts what the joint moves evaluated in time give.
+const lensEvalLimit = time.Second
+
 // lensData is what an unresolved lens carries to codeLens/resolve.
 type lensData struct {
 	URI   protocol.DocumentURI `json:"uri"`
@@ -96,17 +102,25 @@ func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
 func (s *Server) lensCommand(ctx context.Context, v *view, snap *Snapshot, d lensData, budget time.Duration) *protocol.Command {
 	history := s.games.history(snap.URI)
 	cg := s.gameOf(snap)
-	res := cg.answers(history, v.settingsFor(snap.URI).Eval, d.Query)
+	limits := v.settingsFor(snap.URI).Eval
+	limits.TimeoutMs = min(limits.TimeoutMs, int(lensEvalLimit/time.Millisecond))
+	res := cg.answers(history, limits, d.Query, background)
 	val, err := res.wait(ctx, max(budget, 0))
 	var title string
 	switch {
 	case errors.Is(err, errStillRunning):
 		title = d.Key + ": evaluating…"
 		s.refreshWhenDone(res)
+	case errors.Is(err, context.DeadlineExceeded):
+		title = fmt.Sprintf("%s: not counted (over %v)", d.Key, time.Duration(limits.TimeoutMs)*time.Millisecond)
 	case err != nil:
 		title = d.Key + ": run query"
 	default:
-		title = lensTitle(d, val.(*queryAnswers))
+		qa := val.(*queryAnswers)
+		title = lensTitle(d, qa)
+		if qa.needsMove && len(qa.byMove) == 0 && errors.Is(qa.stopped, context.DeadlineExceeded) {
+			title = fmt.Sprintf("%s: not counted (over %v)", d.Key, time.Duration(limits.TimeoutMs)*time.Millisecond)
+		}
 	}
 	return &protocol.Command{Title: title, Command: "gdl.runQuery",
 		Arguments: []interface{}{commandArgs{URI: snap.URI, Query: d.Query}}}
@@ -118,9 +132,9 @@ func (s *Server) lensCommand(ctx context.Context, v *view, snap *Snapshot, d len
 func lensTitle(d lensData, qa *queryAnswers) string {
 	if !qa.needsMove {
 		if d.Arity == 0 {
-			return fmt.Sprintf("%s: %v", d.Key, len(qa.answers) > 0)
+			return fmt.Sprintf("%s: %v", d.Key, qa.count > 0)
 		}
-		return fmt.Sprintf("%s: %s", d.Key, plural(len(qa.answers), "answer"))
+		return fmt.Sprintf("%s: %s", d.Key, plural(qa.count, "answer"))
 	}
 	n := len(qa.byMove)
 	if qa.jointMoves == 0 {
@@ -130,8 +144,7 @@ func lensTitle(d lensData, qa *queryAnswers) string {
 		return d.Key + ": run query"
 	}
 	lo, hi, holds := -1, 0, 0
-	for _, m := range qa.byMove {
-		k := len(m.Answers)
+	for _, k := range qa.moveCounts {
 		if lo < 0 || k < lo {
 			lo = k
 		}

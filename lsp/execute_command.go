@@ -102,7 +102,7 @@ func runQuery(ctx context.Context, r *request, g *eval.Game, history [][]string,
 	if err == nil {
 		res.State = pos.fluents
 		var qa *queryAnswers
-		if qa, err = evaluate(ctx, g, pos, args.Query, commandJointMoves); err == nil {
+		if qa, err = evaluate(ctx, g, pos, args.Query, commandJointMoves, 0); err == nil {
 			if qa.answers != nil {
 				res.Answers = qa.answers
 			}

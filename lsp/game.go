@@ -190,34 +190,39 @@ type moveAnswers struct {
 
 // queryAnswers is what a query gives in a state.
 type queryAnswers struct {
-	answers    []string
+	count      int      // distinct answers
+	answers    []string // spelled out: all of them sorted, or the first keep in derivation order
 	needsMove  bool
 	byMove     []moveAnswers // for a query about a joint move
+	moveCounts []int         // the count of answers after each joint move of byMove
 	jointMoves int           // legal joint moves in the state
 	stopped    error         // why not every joint move was evaluated
 	played     int           // the joint moves played to reach the state
 }
 
-// Caps on the joint moves a query about a joint move is evaluated after: lenses are best effort;
-// a query run on purpose goes further.
+// Caps on the joint moves a query about a joint move is evaluated after (lenses are best effort;
+// a query run on purpose goes further), and on the answers a memoised result spells out (chess's
+// queen_move_ig has 300,000; a hover shows 12).
 const (
 	lensJointMoves    = 64
 	commandJointMoves = 1000
+	keptAnswers       = 1000
 )
 
 // evaluate answers a KIF query in the position's state. A query about a joint move is answered
-// after each legal joint move of the state, the first maxMoves of them.
-func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMoves int) (*queryAnswers, error) {
+// after each legal joint move of the state, the first maxMoves of them. keep > 0 bounds the
+// answers spelled out per list.
+func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMoves, keep int) (*queryAnswers, error) {
 	q, err := g.ParseQuery(text)
 	if err != nil {
 		return nil, err
 	}
 	if !q.NeedsMove() {
-		answers, err := askIn(ctx, g, p.state, nil, q)
+		answers, n, err := askIn(ctx, g, p.state, nil, q, keep)
 		if err != nil {
 			return nil, err
 		}
-		return &queryAnswers{answers: answers}, nil
+		return &queryAnswers{count: n, answers: answers}, nil
 	}
 	moves, total, err := jointMoves(ctx, g, p.state, maxMoves)
 	if err != nil {
@@ -231,7 +236,7 @@ func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMo
 			break
 		}
 		ma := moveAnswers{Move: canonicalMove(g, joint), Answers: []string{}}
-		answers, err := askIn(ctx, g, p.state, joint, q)
+		answers, n, err := askIn(ctx, g, p.state, joint, q, keep)
 		if err != nil {
 			if ctx.Err() != nil {
 				res.stopped = err
@@ -244,23 +249,30 @@ func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMo
 			union[a] = true
 		}
 		res.byMove = append(res.byMove, ma)
+		res.moveCounts = append(res.moveCounts, n)
 	}
 	for a := range union {
 		res.answers = append(res.answers, a)
 	}
 	sort.Strings(res.answers)
+	res.count = len(res.answers)
 	if len(res.byMove) < total && res.stopped == nil {
 		res.stopped = fmt.Errorf("only the first %d of %d joint moves are evaluated", len(res.byMove), total)
 	}
 	return res, nil
 }
 
-// askIn evaluates a query in state s with the joint move joint (nil: none); the answers are
-// distinct and sorted.
-func askIn(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, q *eval.Query) ([]string, error) {
+// askIn evaluates a query in state s with the joint move joint (nil: none). It returns the
+// answers spelled out, sorted (keep > 0 and more answers than keep: the first keep in derivation
+// order), and how many there are.
+func askIn(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, q *eval.Query, keep int) ([]string, int, error) {
 	answers, err := g.Ask(ctx, s, joint, q)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	n := len(answers)
+	if keep > 0 && n > keep {
+		answers = answers[:keep]
 	}
 	seen := map[string]bool{}
 	out := []string{}
@@ -270,8 +282,11 @@ func askIn(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, 
 			out = append(out, t)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	if keep <= 0 || n <= keep {
+		sort.Strings(out)
+		n = len(out)
+	}
+	return out, n, nil
 }
 
 // jointMoves lists the legal joint moves of state s (one legal move per role, roles in order,

@@ -23,11 +23,13 @@ import (
 // forms changes nothing the evaluator sees, and the game, with the facts it has derived and the
 // answers computed on it, carries over to the new version.
 //
-// Hovers, code lenses and inlay hints ask for results through memo: the first request starts the
-// evaluation on a goroutine of its own, bounded by the user's time limit and cancelled when the
-// document moves on to other clauses; every request waits for it only as long as its own budget
-// allows and otherwise says that the evaluation is still running. A Game serialises its calls,
-// so nothing on a request's path calls the game directly: it would wait behind a long evaluation.
+// Hovers, code lenses and inlay hints ask for results through memo: the first request queues
+// the evaluation, and one worker per game runs the queue, each evaluation under the user's time
+// limit counted from when it starts. A Game serialises its calls anyway; the queue lets what a
+// person is waiting for (a hover, the hints on screen) go before the lenses, which are many and
+// best effort. Every request waits only as long as its own budget allows and otherwise says that
+// the evaluation is still running. The queue is dropped when the document moves on to other
+// clauses. Nothing on a request's path calls the game directly: it would wait behind the worker.
 
 // compiledGame is a game compiled from one version of a document and shared by the later
 // versions with the same clauses.
@@ -38,15 +40,36 @@ type compiledGame struct {
 	ctx    context.Context   // ends when no version of the document uses this game any more
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	results map[string]*result
+	mu         sync.Mutex
+	results    map[string]*result
+	urgent     []*job // asked for by a hover or inlay hints
+	background []*job // asked for by code lenses
+	working    bool   // the worker goroutine runs
 }
 
 // result is one memoised evaluation.
 type result struct {
 	done chan struct{} // closed when val and err are set
+	once sync.Once
 	val  any
 	err  error
+}
+
+func newResult() *result { return &result{done: make(chan struct{})} }
+
+func (r *result) finish(val any, err error) {
+	r.once.Do(func() {
+		r.val, r.err = val, err
+		close(r.done)
+	})
+}
+
+// job is a queued evaluation.
+type job struct {
+	key     string
+	r       *result
+	timeout time.Duration
+	f       func(ctx context.Context) (any, error)
 }
 
 // maxResults bounds the results kept per game; past it the memo starts afresh.
@@ -140,38 +163,117 @@ func (s *Server) dropGame(uri protocol.DocumentURI) {
 	}
 }
 
-// memo returns the result for key, starting f on a goroutine of its own if no request asked for
-// it yet. f runs with the game's context bounded by timeout; a panic in it becomes its error.
-func (c *compiledGame) memo(key string, timeout time.Duration, f func(ctx context.Context) (any, error)) *result {
+// memo returns the result for key, queueing f if no request asked for it yet; first (urgent)
+// puts it before the lenses' jobs, moving a queued one forward. The worker runs f with the game's context and timeout.
+func (c *compiledGame) memo(key string, first bool, timeout time.Duration, f func(ctx context.Context) (any, error)) *result {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if r, ok := c.results[key]; ok {
-		c.mu.Unlock()
+		if first && !r.ready() {
+			for i, j := range c.background {
+				if j.key == key {
+					c.background = append(c.background[:i:i], c.background[i+1:]...)
+					c.urgent = append(c.urgent, j)
+					break
+				}
+			}
+		}
 		return r
 	}
 	if len(c.results) >= maxResults {
 		c.results = map[string]*result{}
 	}
-	r := &result{done: make(chan struct{})}
+	r := newResult()
 	c.results[key] = r
-	c.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(c.ctx, timeout)
-		defer cancel()
-		defer close(r.done)
-		defer func() {
-			if p := recover(); p != nil {
-				r.val, r.err = nil, fmt.Errorf("internal error: %v", p)
+	j := &job{key: key, r: r, timeout: timeout, f: f}
+	if first {
+		c.urgent = append(c.urgent, j)
+	} else {
+		c.background = append(c.background, j)
+	}
+	if !c.working {
+		c.working = true
+		go c.work()
+	}
+	return r
+}
+
+// work runs the queued jobs, urgent ones first, until the queue is empty or the game is
+// dropped (then the jobs left end with the game's error and are forgotten).
+func (c *compiledGame) work() {
+	for {
+		c.mu.Lock()
+		if c.ctx.Err() != nil {
+			left := append(c.urgent, c.background...)
+			c.urgent, c.background, c.working = nil, nil, false
+			for _, j := range left {
+				delete(c.results, j.key)
 			}
-		}()
-		r.val, r.err = f(ctx)
-		if r.err != nil && c.ctx.Err() != nil {
+			c.mu.Unlock()
+			for _, j := range left {
+				j.r.finish(nil, context.Cause(c.ctx))
+			}
+			return
+		}
+		var j *job
+		switch {
+		case len(c.urgent) > 0:
+			j, c.urgent = c.urgent[0], c.urgent[1:]
+		case len(c.background) > 0:
+			j, c.background = c.background[0], c.background[1:]
+		default:
+			c.working = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		if j.r.ready() {
+			continue // computed meanwhile by another job (see now)
+		}
+		ctx, cancel := context.WithTimeout(c.ctx, j.timeout)
+		val, err := c.run(ctx, j.f)
+		cancel()
+		if err != nil && c.ctx.Err() != nil {
 			// The game was dropped: do not keep a result that only says so.
 			c.mu.Lock()
-			delete(c.results, key)
+			delete(c.results, j.key)
 			c.mu.Unlock()
 		}
+		j.r.finish(val, err)
+	}
+}
+
+// run calls f, turning a panic into its error.
+func (c *compiledGame) run(ctx context.Context, f func(ctx context.Context) (any, error)) (val any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			val, err = nil, fmt.Errorf("internal error: %v", p)
+		}
 	}()
-	return r
+	return f(ctx)
+}
+
+// now returns the result for key within a job (on the worker): computed here, under the job's
+// context, unless it is known already.
+func (c *compiledGame) now(ctx context.Context, key string, f func(ctx context.Context) (any, error)) (any, error) {
+	c.mu.Lock()
+	r, ok := c.results[key]
+	if !ok {
+		r = newResult()
+		c.results[key] = r
+	}
+	c.mu.Unlock()
+	if !r.ready() {
+		val, err := c.run(ctx, f)
+		if err != nil {
+			c.mu.Lock()
+			delete(c.results, key) // a later job tries again, under its own time limit
+			c.mu.Unlock()
+		}
+		r.finish(val, err)
+	}
+	<-r.done
+	return r.val, r.err
 }
 
 // errStillRunning says that an evaluation did not finish within the caller's budget; it goes on
@@ -218,28 +320,41 @@ func evalTimeout(st EvalSettings) time.Duration {
 	return 2 * time.Second
 }
 
-// position returns the memoised current state for a history.
-func (c *compiledGame) position(history [][]string, st EvalSettings) *result {
-	return c.memo(fmt.Sprintf("position %v %s", st, historyKey(history)), evalTimeout(st), func(ctx context.Context) (any, error) {
+// Priorities of memo requests.
+const (
+	urgent     = true  // a hover or inlay hints: someone is looking
+	background = false // a code lens
+)
+
+func positionKey(history [][]string, st EvalSettings) string {
+	return fmt.Sprintf("position %v %s", st, historyKey(history))
+}
+
+func (c *compiledGame) replayFn(history [][]string, st EvalSettings) func(ctx context.Context) (any, error) {
+	return func(ctx context.Context) (any, error) {
 		ectx, cancel := evalContext(ctx, c.g, st)
 		defer cancel()
 		return replay(ectx, c.g, history)
-	})
+	}
+}
+
+// position returns the memoised current state for a history: a *position.
+func (c *compiledGame) position(history [][]string, st EvalSettings) *result {
+	return c.memo(positionKey(history, st), urgent, evalTimeout(st), c.replayFn(history, st))
 }
 
 // answers returns the memoised answers of a query in the current state of a history: a
-// *queryAnswers.
-func (c *compiledGame) answers(history [][]string, st EvalSettings, query string) *result {
-	return c.memo(fmt.Sprintf("answers %v %s %s", st, historyKey(history), query), evalTimeout(st), func(ctx context.Context) (any, error) {
-		pr := c.position(history, st)
-		pv, err := pr.wait(ctx, evalTimeout(st))
+// *queryAnswers with at most keptAnswers answers spelled out.
+func (c *compiledGame) answers(history [][]string, st EvalSettings, query string, priority bool) *result {
+	return c.memo(fmt.Sprintf("answers %v %s %s", st, historyKey(history), query), priority, evalTimeout(st), func(ctx context.Context) (any, error) {
+		pv, err := c.now(ctx, positionKey(history, st), c.replayFn(history, st))
 		if err != nil {
 			return nil, err
 		}
 		pos := pv.(*position)
 		ectx, cancel := evalContext(ctx, c.g, st)
 		defer cancel()
-		qa, err := evaluate(ectx, c.g, pos, query, lensJointMoves)
+		qa, err := evaluate(ectx, c.g, pos, query, lensJointMoves, keptAnswers)
 		if qa != nil {
 			qa.played = len(pos.played)
 		}

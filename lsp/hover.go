@@ -259,7 +259,7 @@ func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *an
 	history := s.games.history(snap.URI)
 	where := stateName(len(history))
 	cg := s.gameOf(snap)
-	val, err := cg.answers(history, v.settingsFor(snap.URI).Eval, queryFor(o.Name, o.Arity)).wait(ctx, hoverBudget)
+	val, err := cg.answers(history, v.settingsFor(snap.URI).Eval, queryFor(o.Name, o.Arity), urgent).wait(ctx, hoverBudget)
 	b.printf("\n\n")
 	b.rule()
 	switch {
@@ -268,14 +268,18 @@ func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *an
 	case err != nil:
 		b.printf("Not evaluated: %s", cg.explain(snap, err))
 	case o.Arity == 0:
-		b.printf("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(len(val.(*queryAnswers).answers) > 0)))
+		b.printf("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(val.(*queryAnswers).count > 0)))
 	default:
-		answers := val.(*queryAnswers).answers
-		where = stateName(val.(*queryAnswers).played)
-		b.printf("In the %s, %s:\n\n", where, plural(len(answers), "answer"))
+		qa := val.(*queryAnswers)
+		answers := qa.answers
+		which := ""
+		if len(answers) < qa.count {
+			which = " (the first derived)"
+		}
+		b.printf("In the %s, %s%s:\n\n", stateName(qa.played), plural(qa.count, "answer"), which)
 		for i, a := range answers {
 			if i == 12 {
-				b.printf("- … and %d more\n", len(answers)-12)
+				b.printf("- … and %d more\n", qa.count-12)
 				break
 			}
 			b.printf("- %s\n", b.code(a))

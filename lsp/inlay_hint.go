@@ -68,7 +68,7 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 			if c.Head.Arity() != 2 {
 				continue
 			}
-			res := cg.answers(history, limits, headQuery(c.Head))
+			res := cg.answers(history, limits, headQuery(c.Head), urgent)
 			val, err := res.wait(ctx, time.Until(deadline))
 			if errors.Is(err, errStillRunning) {
 				r.s.refreshWhenDone(res)
@@ -76,8 +76,9 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 			if err != nil {
 				continue
 			}
-			answers := val.(*queryAnswers).answers
-			label = "→ " + plural(len(answers), "move")
+			qa := val.(*queryAnswers)
+			answers := qa.answers
+			label = "→ " + plural(qa.count, "move")
 			if len(answers) > 0 {
 				label += ": " + summarize(moves(answers), 3)
 			}
