@@ -31,7 +31,11 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
-	build := exec.Command("go", "build", "-o", gdlBinary, "github.com/gdl-lsp/gdl/cmd/gdl")
+	args := []string{"build", "-o", gdlBinary}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/gdl-lsp/gdl/cmd/gdl")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building gdl:", err)
@@ -110,6 +114,9 @@ func startServer(t testing.TB) *testClient {
 		configAsked: make(chan struct{}, 1),
 	}
 	cmd.Stderr = c.stderr
+	if raceBuild {
+		cmd.Env = append(os.Environ(), "GORACE=halt_on_error=1")
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

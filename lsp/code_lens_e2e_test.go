@@ -182,3 +182,42 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 	t.Fatalf("timed out waiting for %s", what)
 }
+
+// TestLimitLineAfterCommentEdit: after lines of comments are added above, the game carries over,
+// and an evaluation stopped by a limit names the rule's line in the edited text.
+func TestLimitLineAfterCommentEdit(t *testing.T) {
+	c := startServer(t)
+	c.mu.Lock()
+	c.settings = map[string]any{"eval": map[string]any{"maxFacts": 100}}
+	c.mu.Unlock()
+	c.initialize()
+	const uri = "file:///w/limit.kif"
+	c.open(uri, reachGame(50))
+	c.diagnosticsFor(uri, 1)
+	// The limit must apply before the first evaluation (the facts of reach are derived once per
+	// game): a refresh after the open republishes once the settings are in.
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	c.waitPublication(uri, "a publication after the settings refresh", func(protocol.PublishDiagnosticsParams) bool {
+		return c.publications(uri) >= 2
+	})
+	lineOf := func() int {
+		var res queryResult
+		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.runQuery",
+			Arguments: []interface{}{map[string]any{"uri": uri, "query": "(reach ?x ?y)"}}}, &res)
+		var line int
+		i := strings.Index(res.Error, "by the rule on line ")
+		if i < 0 {
+			return -1
+		}
+		fmt.Sscanf(res.Error[i+len("by the rule on line "):], "%d", &line)
+		return line
+	}
+	before := lineOf()
+	if before != 4 && before != 5 {
+		t.Fatalf("limit error on line %d, want a reach rule (line 4 or 5)", before)
+	}
+	c.change(uri, rng(0, 0, 0, 0), "; a comment\n; and another\n")
+	if after := lineOf(); after != before+2 {
+		t.Errorf("after two comment lines above: line %d, want %d", after, before+2)
+	}
+}

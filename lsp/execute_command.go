@@ -41,11 +41,12 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := r.s.gameOf(snap).g
+	cg := r.s.gameOf(snap)
+	g := cg.g
 	ctx, cancel := evalContext(ctx, g, r.view.settingsFor(snap.URI).Eval)
 	defer cancel()
 	if p.Command == "gdl.runQuery" {
-		return runQuery(ctx, r, g, r.s.games.history(args.URI), args)
+		return runQuery(ctx, r, cg, snap, r.s.games.history(args.URI), args)
 	}
 	// The state commands read the history, play on it and write it back, in the document's turn.
 	release, err := r.s.games.take(ctx, args.URI)
@@ -95,7 +96,8 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	return st, nil
 }
 
-func runQuery(ctx context.Context, r *request, g *eval.Game, history [][]string, args commandArgs) (any, error) {
+func runQuery(ctx context.Context, r *request, cg *compiledGame, snap *Snapshot, history [][]string, args commandArgs) (any, error) {
+	g := cg.g
 	start := time.Now()
 	res := queryResult{Query: args.Query, State: []string{}, Answers: []string{}}
 	pos, err := replay(ctx, g, history)
@@ -114,7 +116,7 @@ func runQuery(ctx context.Context, r *request, g *eval.Game, history [][]string,
 		}
 	}
 	if err != nil {
-		res.Error = err.Error()
+		res.Error = cg.explain(snap, err)
 	}
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	// A client that cannot show the result still gets it in its log.
