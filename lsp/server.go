@@ -197,7 +197,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 
-	if isCall && !m.inline && name != "workspace/executeCommand" && s.isConfigDoc(requestURI(r.params)) {
+	var uri protocol.DocumentURI
+	if isCall && !m.inline {
+		uri = requestURI(r.params)
+	}
+	if isCall && !m.inline && name != "workspace/executeCommand" && s.isConfigDoc(uri) {
 		// A gdl.json document is synchronised for its diagnostics only; it is not GDL.
 		s.send(ctx, reply, name, nil, nil)
 		return nil
@@ -214,7 +218,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 
 	rctx, cancel := context.WithCancelCause(s.ctx)
-	uri := requestURI(r.params)
 	s.mu.Lock()
 	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
 	s.mu.Unlock()
