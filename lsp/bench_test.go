@@ -100,7 +100,7 @@ func BenchmarkNavigation(b *testing.B) {
 					start := time.Now()
 					switch feature {
 					case "hover":
-						hover(ctx, nil, nil, snap, off)
+						hover(ctx, nil, nil, snap, off, true)
 					case "definition":
 						definition(snap, off)
 					case "references":
@@ -151,5 +151,134 @@ func BenchmarkOpenCorpus(b *testing.B) {
 		b.ReportMetric(float64(total)/(1<<20), "text-MB")
 		b.ReportMetric(float64(len(files)), "files")
 		c.shutdown()
+	}
+}
+
+// BenchmarkEvaluatedHover measures, through the real dispatcher in process, a hover on `legal`
+// that shows its answers in the initial state:
+//   - warm: the answers of this version are known;
+//   - after-comment-edit: the first hover after a comment changed (the game carries over);
+//   - after-clause-edit: the first hover after a clause changed (a new game: it answers within
+//     the hover budget, saying the evaluation is still running when it is), with answers-ms, the
+//     time from the edit until a hover shows the answers.
+func BenchmarkEvaluatedHover(b *testing.B) {
+	inputs := map[string]string{}
+	if data, err := os.ReadFile("../testdata/games/tictactoe.kif"); err == nil {
+		inputs["tictactoe.kif"] = string(data)
+	}
+	if data, err := os.ReadFile(filepath.Join(corpusDir, "ggp-org__ggp-repository/war/root/games/chess/chess.kif")); err == nil {
+		inputs["chess.kif"] = string(data)
+	} else {
+		b.Logf("skipping chess.kif: %v (the shared corpus is not beside the repository)", err)
+	}
+	for name, text := range inputs {
+		for _, mode := range []string{"warm", "after-comment-edit", "after-clause-edit"} {
+			b.Run(name+"/"+mode, func(b *testing.B) {
+				c := startInProcess(b, nil)
+				c.initialize()
+				uri := protocol.DocumentURI("file:///bench/" + name)
+				doc := text + "\n"
+				c.open(uri, doc)
+				c.diagnosticsFor(uri, 1)
+				off := strings.Index(strings.ToLower(doc), "(legal ") + 2
+				p := syntax.NewLineIndex(doc).Position(off, syntax.UTF16)
+				at := tdppBench(uri, uint32(p.Line), uint32(p.Column))
+				hover := func() string {
+					var h protocol.Hover
+					c.mustCall("textDocument/hover", at, &h)
+					return h.Contents.Value
+				}
+				answered := func(s string) bool { return strings.Contains(s, "In the initial state") }
+				for !answered(hover()) {
+					time.Sleep(5 * time.Millisecond)
+				}
+				last := syntax.NewLineIndex(doc).Position(len(doc), syntax.UTF16)
+				end := protocol.Position{Line: uint32(last.Line), Character: uint32(last.Column)}
+				var ds, toAnswers []time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					start := time.Now()
+					switch mode {
+					case "after-comment-edit":
+						c.change(uri, protocol.Range{Start: end, End: end}, fmt.Sprintf("; edit %d\n", i))
+					case "after-clause-edit":
+						c.change(uri, protocol.Range{Start: end, End: end}, fmt.Sprintf("(bench_fact %d)\n", i))
+					}
+					end.Line++
+					end.Character = 0
+					if mode == "warm" {
+						end.Line--
+						start = time.Now()
+					}
+					b.StartTimer()
+					h := hover()
+					ds = append(ds, time.Since(start))
+					b.StopTimer()
+					for !answered(h) {
+						time.Sleep(2 * time.Millisecond)
+						h = hover()
+					}
+					toAnswers = append(toAnswers, time.Since(start))
+					b.StartTimer()
+				}
+				b.ReportMetric(p95(ds), "p95-ms")
+				b.ReportMetric(p95(toAnswers), "answers-p95-ms")
+			})
+		}
+	}
+}
+
+func tdppBench(uri protocol.DocumentURI, line, char uint32) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: line, Character: char}}
+}
+
+// BenchmarkCodeLens measures on chess textDocument/codeLens (listing the lenses) and resolving
+// every lens of the document in the same state (warm: the answers are known after the first
+// round).
+func BenchmarkCodeLens(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(corpusDir, "ggp-org__ggp-repository/war/root/games/chess/chess.kif"))
+	if err != nil {
+		b.Skipf("skipping: %v (the shared corpus is not beside the repository)", err)
+	}
+	c := startInProcess(b, nil)
+	c.initialize()
+	uri := protocol.DocumentURI("file:///bench/chess.kif")
+	c.open(uri, string(data))
+	c.diagnosticsFor(uri, 1)
+	list := func() []protocol.CodeLens {
+		var lenses []protocol.CodeLens
+		c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &lenses)
+		return lenses
+	}
+	resolveAll := func(lenses []protocol.CodeLens) (pending int) {
+		for _, l := range lenses {
+			var r protocol.CodeLens
+			c.mustCall("codeLens/resolve", l, &r)
+			if strings.HasSuffix(r.Command.Title, "evaluating…") {
+				pending++
+			}
+		}
+		return pending
+	}
+	for resolveAll(list()) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, mode := range []string{"list", "resolve-all"} {
+		b.Run(mode, func(b *testing.B) {
+			var ds []time.Duration
+			lenses := list()
+			b.ReportMetric(float64(len(lenses)), "lenses")
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if mode == "list" {
+					list()
+				} else {
+					resolveAll(lenses)
+				}
+				ds = append(ds, time.Since(start))
+			}
+			b.ReportMetric(p95(ds), "p95-ms")
+		})
 	}
 }

@@ -31,7 +31,11 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
-	build := exec.Command("go", "build", "-o", gdlBinary, "github.com/gdl-lsp/gdl/cmd/gdl")
+	args := []string{"build", "-o", gdlBinary}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/gdl-lsp/gdl/cmd/gdl")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building gdl:", err)
@@ -51,12 +55,16 @@ type testClient struct {
 	stderr *syncBuffer
 	done   chan error
 
-	mu       sync.Mutex
-	settings any // answer to workspace/configuration
-	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	messages []string // window/showMessage and window/logMessage texts
-	notified chan struct{}
-	version  map[protocol.DocumentURI]int32
+	mu            sync.Mutex
+	settings      any           // answer to workspace/configuration, as it is when the request arrives
+	configDelay   time.Duration // delays the answer to the next workspace/configuration request
+	configAsked   chan struct{} // signalled when a workspace/configuration request arrives
+	diags         map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages      []string          // window/showMessage and window/logMessage texts
+	requests      []string          // the methods of the server\'s other requests (refresh, registerCapability)
+	registrations []json.RawMessage // client/registerCapability params
+	notified      chan struct{}
+	version       map[protocol.DocumentURI]int32
 }
 
 type syncBuffer struct {
@@ -100,11 +108,15 @@ func startServer(t testing.TB) *testClient {
 	}
 	c := &testClient{
 		t: t, cmd: cmd, stdin: stdin, stderr: &syncBuffer{}, done: make(chan error, 1),
-		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
-		notified: make(chan struct{}, 1),
-		version:  map[protocol.DocumentURI]int32{},
+		diags:       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified:    make(chan struct{}, 1),
+		version:     map[protocol.DocumentURI]int32{},
+		configAsked: make(chan struct{}, 1),
 	}
 	cmd.Stderr = c.stderr
+	if raceBuild {
+		cmd.Env = append(os.Environ(), "GORACE=halt_on_error=1")
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +153,10 @@ func startInProcess(t testing.TB, extra map[string]method) *testClient {
 	}
 	c := &testClient{
 		t: t, stderr: &syncBuffer{}, done: make(chan error, 1),
-		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
-		notified: make(chan struct{}, 1),
-		version:  map[protocol.DocumentURI]int32{},
+		diags:       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		notified:    make(chan struct{}, 1),
+		version:     map[protocol.DocumentURI]int32{},
+		configAsked: make(chan struct{}, 1),
 	}
 	go func() {
 		code := s.Serve(context.Background(), srvEnd)
@@ -185,8 +198,28 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		for i := range res {
 			res[i] = c.settings
 		}
+		delay := c.configDelay
+		c.configDelay = 0
 		c.mu.Unlock()
+		select {
+		case c.configAsked <- struct{}{}:
+		default:
+		}
+		if delay > 0 {
+			go func() {
+				time.Sleep(delay)
+				reply(ctx, res, nil)
+			}()
+			return nil
+		}
 		return reply(ctx, res, nil)
+	case "workspace/codeLens/refresh", "workspace/inlayHint/refresh", "client/registerCapability":
+		c.mu.Lock()
+		c.requests = append(c.requests, req.Method())
+		if req.Method() == "client/registerCapability" {
+			c.registrations = append(c.registrations, append(json.RawMessage(nil), req.Params()...))
+		}
+		c.mu.Unlock()
 	default:
 		if _, isCall := req.(*jsonrpc2.Call); isCall {
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "client: %s", req.Method()))
@@ -226,21 +259,29 @@ func (c *testClient) notify(method string, params any) {
 	}
 }
 
-// initialize runs the handshake, offering the given position encodings (none: the default).
+// initialize runs the handshake, offering the given position encodings (none: the default),
+// with the capabilities of a modern client (configuration pull, hierarchical symbols, snippets).
 func (c *testClient) initialize(encodings ...string) initializeResult {
 	c.t.Helper()
-	params := map[string]any{
-		"processId": os.Getpid(),
-		"rootUri":   nil,
-		"capabilities": map[string]any{
-			"general":   map[string]any{"positionEncodings": encodings},
-			"workspace": map[string]any{"configuration": true},
-			"textDocument": map[string]any{
-				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
-				"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}},
-			},
+	return c.initializeWith(map[string]any{
+		"general":   map[string]any{"positionEncodings": encodings},
+		"workspace": map[string]any{"configuration": true},
+		"textDocument": map[string]any{
+			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}},
 		},
-	}
+	})
+}
+
+// initializeWith runs the handshake with the given client capabilities and no workspace.
+func (c *testClient) initializeWith(caps map[string]any) initializeResult {
+	c.t.Helper()
+	return c.initializeParams(map[string]any{"processId": os.Getpid(), "rootUri": nil, "capabilities": caps})
+}
+
+// initializeParams runs the handshake with the given initialize parameters.
+func (c *testClient) initializeParams(params map[string]any) initializeResult {
+	c.t.Helper()
 	var res initializeResult
 	c.mustCall("initialize", params, &res)
 	c.notify("initialized", struct{}{})
@@ -330,4 +371,34 @@ func docID(uri protocol.DocumentURI) protocol.TextDocumentIdentifier {
 
 func tdpp(uri protocol.DocumentURI, p protocol.Position) protocol.TextDocumentPositionParams {
 	return protocol.TextDocumentPositionParams{TextDocument: docID(uri), Position: p}
+}
+
+// lenses asks for the code lenses of uri and resolves each, as VS Code and Neovim do.
+func (c *testClient) lenses(uri protocol.DocumentURI) []protocol.CodeLens {
+	c.t.Helper()
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}, &lenses)
+	for i, l := range lenses {
+		if l.Command != nil {
+			c.t.Fatalf("lens %d resolved before codeLens/resolve: %+v", i, l.Command)
+		}
+		c.mustCall("codeLens/resolve", l, &lenses[i])
+		if lenses[i].Command == nil {
+			c.t.Fatalf("codeLens/resolve left lens %d without a command", i)
+		}
+	}
+	return lenses
+}
+
+// count returns how many requests of the given method the server sent.
+func (c *testClient) count(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, m := range c.requests {
+		if m == method {
+			n++
+		}
+	}
+	return n
 }

@@ -153,7 +153,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				s.log.Printf("panic computing diagnostics of %s: %v\n%s", uri, p, debug.Stack())
 			}
 		}()
-		diags, err := diagnostics(ctx, snap, v.settings)
+		diags, err := diagnostics(ctx, snap, v.settingsFor(uri))
 		if err != nil {
 			return // a newer version or a closed document cancelled it
 		}

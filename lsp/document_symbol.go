@@ -19,7 +19,34 @@ func handleDocumentSymbol(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return documentSymbols(snap), nil
+	syms := documentSymbols(snap)
+	if !r.s.hierarchicalSymbols() {
+		return flatSymbols(snap.URI, syms), nil
+	}
+	return syms, nil
+}
+
+// hierarchicalSymbols reports whether the client takes DocumentSymbol trees; clients that do not
+// say so get the flat SymbolInformation list of LSP 3.0.
+func (s *Server) hierarchicalSymbols() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	td := s.clientCaps.TextDocument
+	return td != nil && td.DocumentSymbol != nil && td.DocumentSymbol.HierarchicalDocumentSymbolSupport
+}
+
+// flatSymbols lists the outline as SymbolInformation: each relation, then its clauses with the
+// relation as their container.
+func flatSymbols(uri protocol.DocumentURI, syms []protocol.DocumentSymbol) []protocol.SymbolInformation {
+	out := []protocol.SymbolInformation{}
+	for _, s := range syms {
+		out = append(out, protocol.SymbolInformation{Name: s.Name, Kind: s.Kind, Location: protocol.Location{URI: uri, Range: s.Range}})
+		for _, c := range s.Children {
+			out = append(out, protocol.SymbolInformation{Name: c.Name, Kind: c.Kind,
+				Location: protocol.Location{URI: uri, Range: c.Range}, ContainerName: s.Name})
+		}
+	}
+	return out
 }
 
 // documentSymbols is the outline: one entry per relation, in the order of its first clause,

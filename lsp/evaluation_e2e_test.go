@@ -26,8 +26,7 @@ func TestEvaluationOverStdio(t *testing.T) {
 	c.open(uri, text)
 	c.diagnosticsFor(uri, 1)
 
-	var lenses []protocol.CodeLens
-	c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}, &lenses)
+	lenses := c.lenses(uri)
 	titles := map[string]protocol.CodeLens{}
 	for _, l := range lenses {
 		titles[strings.SplitN(l.Command.Title, ":", 2)[0]] = l
@@ -66,8 +65,7 @@ func TestEvaluationOverStdio(t *testing.T) {
 	if !contains(st.State, "(cell 1 1 x)") || !contains(st.State, "(control oplayer)") {
 		t.Fatalf("state after (mark 1 1): %v", st.State)
 	}
-	c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}, &lenses)
-	for _, l := range lenses {
+	for _, l := range c.lenses(uri) {
 		if strings.HasPrefix(l.Command.Title, "legal:") && l.Command.Title != "legal: 9 answers" {
 			t.Errorf("legal lens after a move: %q", l.Command.Title)
 		}
@@ -75,8 +73,13 @@ func TestEvaluationOverStdio(t *testing.T) {
 	res = queryResult{}
 	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.runQuery",
 		Arguments: []interface{}{map[string]any{"uri": uri, "query": "(next (cell 1 1 ?c))"}}}, &res)
-	if len(res.Answers) != 1 || res.Answers[0] != "(next (cell 1 1 x))" {
-		t.Fatalf("next for the last move: %+v", res)
+	// A query about a joint move is answered after each legal joint move of the current state:
+	// oplayer's 8 marks, xplayer's noop.
+	if len(res.Answers) != 1 || res.Answers[0] != "(next (cell 1 1 x))" || len(res.ByMove) != 8 || res.JointMoves != 8 {
+		t.Fatalf("next after the legal joint moves: %+v", res)
+	}
+	if m := res.ByMove[0]; len(m.Move) != 2 || m.Move[0] != "noop" || len(m.Answers) != 1 {
+		t.Fatalf("next after the first joint move: %+v", m)
 	}
 
 	// An illegal move is refused with a reason; the state stays.

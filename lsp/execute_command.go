@@ -41,13 +41,21 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := snap.Game()
-	ctx, cancel := evalContext(ctx, g, r.view.settings.Eval)
+	cg := r.s.gameOf(snap)
+	g := cg.g
+	ctx, cancel := evalContext(ctx, g, r.view.settingsFor(snap.URI).Eval)
 	defer cancel()
+	if p.Command == "gdl.runQuery" {
+		return runQuery(ctx, r, cg, snap, r.s.games.history(args.URI), args)
+	}
+	// The state commands read the history, play on it and write it back, in the document's turn.
+	release, err := r.s.games.take(ctx, args.URI)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	history := r.s.games.history(args.URI)
 	switch p.Command {
-	case "gdl.runQuery":
-		return runQuery(ctx, r, g, history, args)
 	case "gdl.showState":
 	case "gdl.resetState":
 		history = nil
@@ -88,31 +96,62 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	return st, nil
 }
 
-func runQuery(ctx context.Context, r *request, g *eval.Game, history [][]string, args commandArgs) (any, error) {
+func runQuery(ctx context.Context, r *request, cg *compiledGame, snap *Snapshot, history [][]string, args commandArgs) (any, error) {
+	g := cg.g
 	start := time.Now()
 	res := queryResult{Query: args.Query, State: []string{}, Answers: []string{}}
 	pos, err := replay(ctx, g, history)
 	if err == nil {
-		res.State = g.Strings(pos.state.Fluents())
-		var answers []string
-		answers, err = ask(ctx, g, pos, args.Query)
-		if answers != nil {
-			res.Answers = answers
+		res.State = pos.fluents
+		var qa *queryAnswers
+		if qa, err = evaluate(ctx, g, pos, args.Query, commandJointMoves, 0); err == nil {
+			if qa.answers != nil {
+				res.Answers = qa.answers
+			}
+			res.ByMove, res.JointMoves = qa.byMove, qa.jointMoves
+			if qa.needsMove && res.ByMove == nil {
+				res.ByMove = []moveAnswers{}
+			}
+			err = qa.stopped
 		}
 	}
 	if err != nil {
-		res.Error = err.Error()
+		res.Error = cg.explain(snap, err)
 	}
 	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	// A client that cannot show the result still gets it in its log.
-	msg := fmt.Sprintf("%s: %d answers in %.1f ms", res.Query, len(res.Answers), res.ElapsedMs)
-	if res.Error != "" {
-		msg = fmt.Sprintf("%s: %s", res.Query, res.Error)
-	} else if len(res.Answers) > 0 {
-		msg += "\n" + strings.Join(res.Answers, "\n")
-	}
-	r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: msg})
+	r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.text()})
 	return res, nil
+}
+
+// text is the result as a log message: a summary line, then the answers, grouped by joint move
+// for a query about a joint move.
+func (res queryResult) text() string {
+	var b strings.Builder
+	if res.ByMove != nil {
+		fmt.Fprintf(&b, "%s: answered after %d of %d legal joint moves in %.1f ms", res.Query, len(res.ByMove), res.JointMoves, res.ElapsedMs)
+	} else {
+		fmt.Fprintf(&b, "%s: %d answers in %.1f ms", res.Query, len(res.Answers), res.ElapsedMs)
+	}
+	if res.Error != "" {
+		fmt.Fprintf(&b, " (%s)", res.Error)
+	}
+	if res.ByMove != nil {
+		for _, m := range res.ByMove {
+			fmt.Fprintf(&b, "\nafter %s: %s", strings.Join(m.Move, " "), plural(len(m.Answers), "answer"))
+			if m.Error != "" {
+				fmt.Fprintf(&b, " (%s)", m.Error)
+			}
+			for _, a := range m.Answers {
+				b.WriteString("\n  " + a)
+			}
+		}
+		return b.String()
+	}
+	for _, a := range res.Answers {
+		b.WriteString("\n" + a)
+	}
+	return b.String()
 }
 
 func parseJoint(g *eval.Game, moves []string) ([]eval.Term, error) {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,10 +19,12 @@ import (
 // new rules; when a move is no longer legal the state stops there and says why.
 
 // sessions holds the joint moves played per document. Moves are KIF texts, one per role, so
-// they survive recompilation.
+// they survive recompilation. A state command reads the history, plays on it and writes it back:
+// it holds the document's turn (take) throughout, so concurrent commands cannot lose a move.
 type sessions struct {
 	mu    sync.Mutex
 	moves map[protocol.DocumentURI][][]string
+	turns map[protocol.DocumentURI]chan struct{}
 }
 
 func (ss *sessions) history(uri protocol.DocumentURI) [][]string {
@@ -45,10 +46,25 @@ func (ss *sessions) set(uri protocol.DocumentURI, h [][]string) {
 	ss.moves[uri] = h
 }
 
-// Game returns the snapshot's compiled game, built on first use.
-func (s *Snapshot) Game() *eval.Game {
-	s.gameOnce.Do(func() { s.game = eval.Compile(s.Analysis()) })
-	return s.game
+// take waits for the document's turn to change its state and returns the function that gives
+// it back; it fails when ctx ends first (the command was cancelled or superseded).
+func (ss *sessions) take(ctx context.Context, uri protocol.DocumentURI) (func(), error) {
+	ss.mu.Lock()
+	if ss.turns == nil {
+		ss.turns = map[protocol.DocumentURI]chan struct{}{}
+	}
+	turn, ok := ss.turns[uri]
+	if !ok {
+		turn = make(chan struct{}, 1)
+		ss.turns[uri] = turn
+	}
+	ss.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 // evalContext bounds one evaluation by the user's limits.
@@ -60,13 +76,12 @@ func evalContext(ctx context.Context, g *eval.Game, st EvalSettings) (context.Co
 	return context.WithCancel(ctx)
 }
 
-// position is a document's current state: the state reached by replaying the history, the state
-// before the last joint move and that move (for questions about does, next and sees).
+// position is a document's current state: the state reached by replaying the history.
 type position struct {
-	state, prev *eval.State
-	last        []eval.Term
-	played      [][]string // the moves actually replayed
-	err         error      // why the replay stopped early, if it did
+	state   *eval.State
+	fluents []string   // the state's propositions, sorted
+	played  [][]string // the moves actually replayed
+	err     error      // why the replay stopped early, if it did
 }
 
 // replay computes the current state of a document from its history.
@@ -76,6 +91,7 @@ func replay(ctx context.Context, g *eval.Game, history [][]string) (*position, e
 		return nil, err
 	}
 	p := &position{state: s}
+	defer func() { p.fluents = g.Strings(p.state.Fluents()) }()
 	for i, move := range history {
 		joint := make([]eval.Term, len(move))
 		for k, m := range move {
@@ -89,7 +105,7 @@ func replay(ctx context.Context, g *eval.Game, history [][]string) (*position, e
 			p.err = fmt.Errorf("move %d (%s) no longer applies: %v", i+1, strings.Join(move, " "), err)
 			return p, nil
 		}
-		p.prev, p.last, p.state = p.state, joint, next
+		p.state = next
 		p.played = append(p.played, move)
 	}
 	return p, nil
@@ -116,7 +132,7 @@ func describe(ctx context.Context, g *eval.Game, p *position) gameState {
 	if gs.History == nil {
 		gs.History = [][]string{}
 	}
-	gs.State = g.Strings(p.state.Fluents())
+	gs.State = p.fluents
 	var errs []string
 	if p.err != nil {
 		errs = append(errs, p.err.Error())
@@ -151,43 +167,161 @@ func describe(ctx context.Context, g *eval.Game, p *position) gameState {
 	return gs
 }
 
-// queryResult is the result of gdl.runQuery.
+// queryResult is the result of gdl.runQuery. A query about a joint move (one that depends on
+// does, like next and sees) is answered after each legal joint move of the current state: ByMove
+// has the answers per joint move (at most JointMoves of them, in the order of the roles' legal
+// moves), and Answers those that hold after at least one.
 type queryResult struct {
-	Query     string   `json:"query"`
-	State     []string `json:"state"`
-	Answers   []string `json:"answers"`
-	ElapsedMs float64  `json:"elapsedMs"`
-	Error     string   `json:"error,omitempty"`
+	Query      string        `json:"query"`
+	State      []string      `json:"state"`
+	Answers    []string      `json:"answers"`
+	ElapsedMs  float64       `json:"elapsedMs"`
+	ByMove     []moveAnswers `json:"byMove,omitempty"`
+	JointMoves int           `json:"jointMoves,omitempty"`
+	Error      string        `json:"error,omitempty"`
 }
 
-// ask evaluates a KIF query in the document's current state. Questions about does (next, sees)
-// are answered for the last joint move, in the state it was played in.
-func ask(ctx context.Context, g *eval.Game, p *position, text string) ([]string, error) {
+// moveAnswers are the answers of a query about a joint move after one joint move.
+type moveAnswers struct {
+	Move    []string `json:"move"` // one move per role, in role order
+	Answers []string `json:"answers"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// queryAnswers is what a query gives in a state.
+type queryAnswers struct {
+	count      int      // distinct answers
+	answers    []string // spelled out: all of them sorted, or the first keep in derivation order
+	needsMove  bool
+	byMove     []moveAnswers // for a query about a joint move
+	moveCounts []int         // the count of answers after each joint move of byMove
+	jointMoves int           // legal joint moves in the state
+	stopped    error         // why not every joint move was evaluated
+	played     int           // the joint moves played to reach the state
+}
+
+// Caps on the joint moves a query about a joint move is evaluated after (lenses are best effort;
+// a query run on purpose goes further), and on the answers a memoised result spells out (chess's
+// queen_move_ig has 300,000; a hover shows 12).
+const (
+	lensJointMoves    = 64
+	commandJointMoves = 1000
+	keptAnswers       = 1000
+)
+
+// evaluate answers a KIF query in the position's state. A query about a joint move is answered
+// after each legal joint move of the state, the first maxMoves of them. keep > 0 bounds the
+// answers spelled out per list.
+func evaluate(ctx context.Context, g *eval.Game, p *position, text string, maxMoves, keep int) (*queryAnswers, error) {
 	q, err := g.ParseQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	s, joint := p.state, []eval.Term(nil)
-	if q.NeedsMove() {
-		if p.last == nil {
-			return nil, errors.New(text + " depends on does: play a joint move first (it is answered for the last move)")
+	if !q.NeedsMove() {
+		answers, n, err := askIn(ctx, g, p.state, nil, q, keep)
+		if err != nil {
+			return nil, err
 		}
-		s, joint = p.prev, p.last
+		return &queryAnswers{count: n, answers: answers}, nil
 	}
-	answers, err := g.Ask(ctx, s, joint, q)
+	moves, total, err := jointMoves(ctx, g, p.state, maxMoves)
 	if err != nil {
 		return nil, err
 	}
+	res := &queryAnswers{needsMove: true, jointMoves: total}
+	union := map[string]bool{}
+	for _, joint := range moves {
+		if ctx.Err() != nil {
+			res.stopped = context.Cause(ctx)
+			break
+		}
+		ma := moveAnswers{Move: canonicalMove(g, joint), Answers: []string{}}
+		answers, n, err := askIn(ctx, g, p.state, joint, q, keep)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.stopped = err
+				break
+			}
+			ma.Error = err.Error()
+		}
+		for _, a := range answers {
+			ma.Answers = append(ma.Answers, a)
+			union[a] = true
+		}
+		res.byMove = append(res.byMove, ma)
+		res.moveCounts = append(res.moveCounts, n)
+	}
+	for a := range union {
+		res.answers = append(res.answers, a)
+	}
+	sort.Strings(res.answers)
+	res.count = len(res.answers)
+	if len(res.byMove) < total && res.stopped == nil {
+		res.stopped = fmt.Errorf("only the first %d of %d joint moves are evaluated", len(res.byMove), total)
+	}
+	return res, nil
+}
+
+// askIn evaluates a query in state s with the joint move joint (nil: none). It returns the
+// answers spelled out, sorted (keep > 0 and more answers than keep: the first keep in derivation
+// order), and how many there are.
+func askIn(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, q *eval.Query, keep int) ([]string, int, error) {
+	answers, err := g.Ask(ctx, s, joint, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := len(answers)
+	if keep > 0 && n > keep {
+		answers = answers[:keep]
+	}
 	seen := map[string]bool{}
-	var out []string
+	out := []string{}
 	for _, a := range answers {
 		if t := q.Format(a); !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	if keep <= 0 || n <= keep {
+		sort.Strings(out)
+		n = len(out)
+	}
+	return out, n, nil
+}
+
+// jointMoves lists the legal joint moves of state s (one legal move per role, roles in order,
+// each role's moves in derivation order), the first max of them, and how many there are.
+func jointMoves(ctx context.Context, g *eval.Game, s *eval.State, max int) ([][]eval.Term, int, error) {
+	legal, err := g.Legal(ctx, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := 1
+	for _, ms := range legal {
+		total *= len(ms)
+		if total > 1<<30 {
+			total = 1 << 30
+		}
+	}
+	if len(legal) == 0 {
+		total = 0
+	}
+	var out [][]eval.Term
+	idx := make([]int, len(legal))
+	for len(out) < total && len(out) < max {
+		joint := make([]eval.Term, len(legal))
+		for i, ms := range legal {
+			joint[i] = ms[idx[i]]
+		}
+		out = append(out, joint)
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(legal[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out, total, nil
 }
 
 // summarize shortens a list of answers for a title or hover: the first few, then a count.
@@ -221,4 +355,29 @@ func (s *Server) refreshEvaluations() {
 			}
 		}(method)
 	}
+}
+
+// refreshWhenDone asks the client to fetch lenses and hints again once r, an evaluation a lens,
+// hint or hover could not wait for, has finished. Refreshes that fall close together are sent
+// once.
+func (s *Server) refreshWhenDone(r *result) {
+	go func() {
+		select {
+		case <-r.done:
+		case <-s.ctx.Done():
+			return
+		}
+		s.refreshMu.Lock()
+		defer s.refreshMu.Unlock()
+		if s.refreshPending {
+			return
+		}
+		s.refreshPending = true
+		time.AfterFunc(100*time.Millisecond, func() {
+			s.refreshMu.Lock()
+			s.refreshPending = false
+			s.refreshMu.Unlock()
+			s.refreshEvaluations()
+		})
+	}()
 }

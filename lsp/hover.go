@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -19,56 +21,126 @@ func handleHover(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := hover(ctx, r.s, r.view, snap, snap.m.offset(p.Position))
+	h := hover(ctx, r.s, r.view, snap, snap.m.offset(p.Position), r.s.hoverMarkdown())
 	if h == nil {
 		return nil, nil
 	}
 	return h, nil
 }
 
-// hover describes the symbol at off in Markdown.
-func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int) *protocol.Hover {
+// hoverMarkdown reports whether the client shows hovers in Markdown. Its contentFormat lists the
+// formats it takes in order of preference; without the capability we send Markdown, which every
+// client we know renders.
+func (s *Server) hoverMarkdown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	td := s.clientCaps.TextDocument
+	if td == nil || td.Hover == nil || len(td.Hover.ContentFormat) == 0 {
+		return true
+	}
+	for _, f := range td.Hover.ContentFormat {
+		switch protocol.MarkupKind(f) {
+		case protocol.Markdown:
+			return true
+		case protocol.PlainText:
+			return false
+		}
+	}
+	return false
+}
+
+// markup writes hover text in Markdown or, for a client that shows plain text only, without
+// markup characters.
+type markup struct {
+	md bool
+	b  strings.Builder
+}
+
+func (m *markup) printf(format string, args ...any) { fmt.Fprintf(&m.b, format, args...) }
+
+// code marks s as code.
+func (m *markup) code(s string) string {
+	if m.md {
+		return "`" + s + "`"
+	}
+	return s
+}
+
+// bold marks s as strong.
+func (m *markup) bold(s string) string {
+	if m.md {
+		return "**" + s + "**"
+	}
+	return s
+}
+
+// rule starts a section with a horizontal line (in plain text, the blank line before it is
+// enough).
+func (m *markup) rule() {
+	if m.md {
+		m.b.WriteString("---\n\n")
+	}
+}
+
+// ours converts one of our own Markdown texts (keyword documentation, which marks code with
+// backticks only) for the client. Users' doc comments are shown as written.
+func (m *markup) ours(s string) string {
+	if m.md {
+		return s
+	}
+	return strings.ReplaceAll(s, "`", "")
+}
+
+func (m *markup) kind() protocol.MarkupKind {
+	if m.md {
+		return protocol.Markdown
+	}
+	return protocol.PlainText
+}
+
+// hover describes the symbol at off, in Markdown when md is set, else in plain text.
+func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int, md bool) *protocol.Hover {
 	m := snap.Model()
 	o := occurrenceAt(snap, off)
 	if o == nil {
 		return nil
 	}
-	var b strings.Builder
+	b := &markup{md: md}
 	switch {
 	case o.Kind == analysis.OccKeyword:
-		fmt.Fprintf(&b, "**%s** (keyword)\n\n%s", o.Key, keywordDocs[o.Key])
+		b.printf("%s (keyword)\n\n%s", b.bold(o.Key), b.ours(keywordDocs[o.Key]))
 	case o.Kind == analysis.OccRelation:
-		hoverRelation(&b, snap, o)
-		hoverAnswers(ctx, s, v, snap, o, &b)
+		hoverRelation(b, snap, o)
+		hoverAnswers(ctx, s, v, snap, o, b)
 	case o.Kind == analysis.OccVariable:
-		hoverVariable(&b, snap, o)
+		hoverVariable(b, snap, o)
 	case o.Kind == analysis.OccFunction:
 		sym := m.Functions[o.Key]
-		fmt.Fprintf(&b, "**function** `%s/%d`\n\n%s", sym.Name(m), o.Arity, plural(len(sym.Occs), "occurrence"))
+		b.printf("%s %s\n\n%s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)), plural(len(sym.Occs), "occurrence"))
 	case o.Kind == analysis.OccConstant:
 		sym := m.Constants[o.Key]
 		if m.IsRole(o.Key) {
 			for i, r := range m.Roles {
 				if r.Key == o.Key {
-					fmt.Fprintf(&b, "**role** `%s` (player %d of %d, declared on line %d)", r.Name, i+1, len(m.Roles), snap.m.position(r.Span.Start).Line+1)
+					b.printf("%s %s (player %d of %d, declared on line %d)", b.bold("role"), b.code(r.Name), i+1, len(m.Roles), snap.m.position(r.Span.Start).Line+1)
 					break
 				}
 			}
 			if doc := keywordDocs[o.Key]; doc != "" {
-				fmt.Fprintf(&b, "\n\n%s", doc)
+				b.printf("\n\n%s", b.ours(doc))
 			}
 		} else {
-			fmt.Fprintf(&b, "**constant** `%s`\n\n%s", sym.Name(m), plural(len(sym.Occs), "occurrence"))
+			b.printf("%s %s\n\n%s", b.bold("constant"), b.code(sym.Name(m)), plural(len(sym.Occs), "occurrence"))
 		}
 	}
-	if b.Len() == 0 {
+	if b.b.Len() == 0 {
 		return nil
 	}
 	rg := snap.m.span(o.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: strings.TrimSpace(b.String())}, Range: &rg}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: b.kind(), Value: strings.TrimSpace(b.b.String())}, Range: &rg}
 }
 
-func hoverRelation(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
+func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	m := snap.Model()
 	sym := m.Relations[o.Key]
 	defs := m.Definitions(o.Key)
@@ -84,20 +156,20 @@ func hoverRelation(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
 	if analysis.IsKeyword(o.Key) {
 		kind = "keyword relation"
 	}
-	fmt.Fprintf(b, "**%s** `%s/%d`\n\n", kind, sym.Name(m), o.Arity)
+	b.printf("%s %s\n\n", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
 	if doc := keywordDocs[o.Key]; doc != "" {
-		fmt.Fprintf(b, "%s\n\n", doc)
+		b.printf("%s\n\n", b.ours(doc))
 	}
 	if len(sym.Arities) > 1 {
 		var as []string
 		for a := range sym.Arities {
 			as = append(as, fmt.Sprint(a))
 		}
-		fmt.Fprintf(b, "Used with several arities: %s.\n\n", strings.Join(sortedStrings(as), ", "))
+		b.printf("Used with several arities: %s.\n\n", strings.Join(sortedStrings(as), ", "))
 	}
 	switch {
 	case len(defs) == 0 && !analysis.IsKeyword(o.Key):
-		b.WriteString("Never defined: no rule or fact has it in its head.\n\n")
+		b.printf("Never defined: no rule or fact has it in its head.\n\n")
 	case len(defs) > 0:
 		var lines []string
 		for i, c := range defs {
@@ -107,32 +179,33 @@ func hoverRelation(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
 			}
 			lines = append(lines, fmt.Sprint(snap.m.position(c.Form.Span().Start).Line+1))
 		}
-		fmt.Fprintf(b, "%s, %s; defined on line %s.\n\n", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
+		b.printf("%s, %s; defined on line %s.\n\n", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
 	}
 	for _, c := range defs {
 		if doc := c.Form.Doc(); doc != "" {
-			fmt.Fprintf(b, "---\n\n%s\n\n", doc)
+			b.rule()
+			b.printf("%s\n\n", doc)
 			break
 		}
 	}
 }
 
-func hoverVariable(b *strings.Builder, snap *Snapshot, o *analysis.Occurrence) {
+func hoverVariable(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	m := snap.Model()
 	bind := bindingOccurrence(m, o)
 	c := m.Clauses[o.Clause]
-	fmt.Fprintf(b, "**variable** `%s`\n\n", o.Name)
+	b.printf("%s %s\n\n", b.bold("variable"), b.code(o.Name))
 	where := "bound"
 	if bind.Def || bind.Negated || bind.Relation == "distinct" {
 		where = "first occurs (never bound by a positive literal)"
 	}
 	line := snap.m.position(bind.Span.Start).Line + 1
 	if lit := enclosingAtomText(c, bind); lit != "" {
-		fmt.Fprintf(b, "%s on line %d in `%s`", where, line, lit)
+		b.printf("%s on line %d in %s", where, line, b.code(lit))
 	} else {
-		fmt.Fprintf(b, "%s on line %d", where, line)
+		b.printf("%s on line %d", where, line)
 	}
-	fmt.Fprintf(b, "\n\n%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
+	b.printf("\n\n%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
 }
 
 // enclosingAtomText returns the text of the head or body literal of c that contains o, on one
@@ -173,41 +246,51 @@ func plural(n int, what string) string {
 // evaluatedInHover lists the relations whose hover shows their answers in the current state.
 var evaluatedInHover = map[string]bool{"init": true, "legal": true, "goal": true, "terminal": true, "role": true}
 
+// hoverBudget bounds how long a hover waits for its evaluation. A hover must come at once; an
+// evaluation that takes longer (the first legal of chess after its rules changed) goes on in the
+// background, and the hover says so: the next one shows the answers.
+const hoverBudget = 100 * time.Millisecond
+
 // hoverAnswers appends the relation's answers in the document's current state, truncated.
-func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *analysis.Occurrence, b *strings.Builder) {
+func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *analysis.Occurrence, b *markup) {
 	if !evaluatedInHover[o.Key] || s == nil || v == nil {
 		return // marker tests ask for the static part only
 	}
-	g := snap.Game()
-	limits := v.settings.Eval
-	if limits.TimeoutMs <= 0 || limits.TimeoutMs > int(lensBudget.Milliseconds()) {
-		limits.TimeoutMs = int(lensBudget.Milliseconds())
-	}
-	ectx, cancel := evalContext(ctx, g, limits)
-	defer cancel()
-	pos, err := replay(ectx, g, s.games.history(snap.URI))
-	if err != nil {
-		fmt.Fprintf(b, "\n\n---\n\nNot evaluated: %v", err)
-		return
-	}
-	answers, err := ask(ectx, g, pos, queryFor(o.Name, o.Arity))
-	where := "initial state"
-	if len(pos.played) > 0 {
-		where = fmt.Sprintf("current state (after %s)", plural(len(pos.played), "joint move"))
-	}
+	history := s.games.history(snap.URI)
+	where := stateName(len(history))
+	cg := s.gameOf(snap)
+	val, err := cg.answers(history, v.settingsFor(snap.URI).Eval, queryFor(o.Name, o.Arity), urgent).wait(ctx, hoverBudget)
+	b.printf("\n\n")
+	b.rule()
 	switch {
+	case errors.Is(err, errStillRunning):
+		b.printf("Evaluating in the %s… (still running; hover again for the answers)", where)
 	case err != nil:
-		fmt.Fprintf(b, "\n\n---\n\nNot evaluated: %v", err)
+		b.printf("Not evaluated: %s", cg.explain(snap, err))
 	case o.Arity == 0:
-		fmt.Fprintf(b, "\n\n---\n\nIn the %s: **%v**", where, len(answers) > 0)
+		b.printf("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(val.(*queryAnswers).count > 0)))
 	default:
-		fmt.Fprintf(b, "\n\n---\n\nIn the %s, %s:\n\n", where, plural(len(answers), "answer"))
+		qa := val.(*queryAnswers)
+		answers := qa.answers
+		which := ""
+		if len(answers) < qa.count {
+			which = " (the first derived)"
+		}
+		b.printf("In the %s, %s%s:\n\n", stateName(qa.played), plural(qa.count, "answer"), which)
 		for i, a := range answers {
 			if i == 12 {
-				fmt.Fprintf(b, "- … and %d more\n", len(answers)-12)
+				b.printf("- … and %d more\n", qa.count-12)
 				break
 			}
-			fmt.Fprintf(b, "- `%s`\n", a)
+			b.printf("- %s\n", b.code(a))
 		}
 	}
+}
+
+// stateName names the state reached after played joint moves.
+func stateName(played int) string {
+	if played == 0 {
+		return "initial state"
+	}
+	return fmt.Sprintf("current state (after %s)", plural(played, "joint move"))
 }

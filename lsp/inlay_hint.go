@@ -2,15 +2,18 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Inlay hints show evaluated results where they are defined: after each init fact whether it
-// holds in the current state, and after each legal rule the moves it contributes there.
+// holds in the current state, and after each legal rule or fact the moves it contributes there
+// (a fact contributes its one move in every state; the hint still says which move and role).
 func handleInlayHint(ctx context.Context, r *request) (any, error) {
 	var p inlayHintParams
 	if err := r.decode(&p); err != nil {
@@ -25,19 +28,23 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 		return hints, nil
 	}
 	from, to := snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)
-	g := snap.Game()
-	limits := r.view.settings.Eval
-	if limits.TimeoutMs <= 0 || limits.TimeoutMs > int(lensBudget.Milliseconds()) {
-		limits.TimeoutMs = int(lensBudget.Milliseconds())
-	}
-	ectx, cancel := evalContext(ctx, g, limits)
-	defer cancel()
-	pos, err := replay(ectx, g, r.s.games.history(p.TextDocument.URI))
+	limits := r.view.settingsFor(snap.URI).Eval
+	history := r.s.games.history(snap.URI)
+	cg := r.s.gameOf(snap)
+	// The hints of a range share one budget; those whose evaluation is still running are left
+	// out and the client is asked to refresh when it is done.
+	deadline := time.Now().Add(lensBudget)
+	pres := cg.position(history, limits)
+	pv, err := pres.wait(ctx, time.Until(deadline))
 	if err != nil {
+		if errors.Is(err, errStillRunning) {
+			r.s.refreshWhenDone(pres)
+		}
 		return hints, nil
 	}
+	pos := pv.(*position)
 	state := map[string]bool{}
-	for _, f := range g.Strings(pos.state.Fluents()) {
+	for _, f := range pos.fluents {
 		state[strings.ToLower(f)] = true
 	}
 	for _, c := range snap.Model().Clauses {
@@ -58,14 +65,20 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 				label, tip = "✗ not now", "This fluent does not hold in the current state (moves were played)."
 			}
 		case "legal":
-			if !c.IsRule || c.Head.Arity() != 2 || ectx.Err() != nil {
+			if c.Head.Arity() != 2 {
 				continue
 			}
-			answers, err := ask(ectx, g, pos, headQuery(c.Head))
+			res := cg.answers(history, limits, headQuery(c.Head), urgent)
+			val, err := res.wait(ctx, time.Until(deadline))
+			if errors.Is(err, errStillRunning) {
+				r.s.refreshWhenDone(res)
+			}
 			if err != nil {
 				continue
 			}
-			label = "→ " + plural(len(answers), "move")
+			qa := val.(*queryAnswers)
+			answers := qa.answers
+			label = "→ " + plural(qa.count, "move")
 			if len(answers) > 0 {
 				label += ": " + summarize(moves(answers), 3)
 			}

@@ -8,7 +8,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -22,11 +21,7 @@ func handleInitialize(ctx context.Context, r *request) (any, error) {
 	if p.Capabilities.General != nil {
 		enc = negotiateEncoding(p.Capabilities.General.PositionEncodings)
 	}
-	root := rootDir(p.InitializeParams)
-	settings := defaultSettings()
-	if root != "" {
-		settings = s.readProjectConfig(root, settings)
-	}
+	folders := workspaceFolders(p.InitializeParams)
 	s.mu.Lock()
 	if s.state != stateNew {
 		s.mu.Unlock()
@@ -34,10 +29,9 @@ func handleInitialize(ctx context.Context, r *request) (any, error) {
 	}
 	s.state = stateRunning
 	s.clientCaps = p.Capabilities
-	s.root = root
+	s.folders = folders
 	nv := *s.view
 	nv.enc = enc
-	nv.settings = settings
 	s.view = &nv
 	s.mu.Unlock()
 	return initializeResult{
@@ -49,15 +43,25 @@ func handleInitialize(ctx context.Context, r *request) (any, error) {
 // Version is the server version reported to clients.
 const Version = "0.1.0"
 
-func rootDir(p protocol.InitializeParams) string {
-	u := p.RootURI
-	if len(p.WorkspaceFolders) > 0 {
-		u = protocol.DocumentURI(p.WorkspaceFolders[0].URI)
+// workspaceFolders returns the directories of the workspace folders, else of the root; none
+// is fine (documents find their gdl.json from their own folder).
+func workspaceFolders(p protocol.InitializeParams) []string {
+	var out []string
+	for _, f := range p.WorkspaceFolders {
+		if d := uriPath(protocol.DocumentURI(f.URI)); d != "" {
+			out = append(out, d)
+		}
 	}
-	if u == "" {
-		return p.RootPath
+	if len(out) > 0 {
+		return out
 	}
-	return uriPath(u)
+	if d := uriPath(p.RootURI); d != "" {
+		return []string{d}
+	}
+	if p.RootPath != "" {
+		return []string{p.RootPath}
+	}
+	return nil
 }
 
 // uriPath returns the file path of a file: URI, or "" for other schemes.
@@ -73,38 +77,10 @@ func uriPath(u protocol.DocumentURI) (path string) {
 	return uri.URI(u).Filename()
 }
 
-// readProjectConfig overlays the project's gdl.json (looked up from root upwards, as the CLI
-// does) on base.
-func (s *Server) readProjectConfig(root string, base Settings) Settings {
-	cfg, err := analysis.FindConfig(root)
-	if err != nil {
-		s.log.Printf("project config: %v", err)
-		return base
-	}
-	if cfg == nil {
-		return base
-	}
-	out := base
-	out.Severity = make(map[string]string, len(base.Severity)+len(cfg.Severity))
-	for k, v := range base.Severity {
-		out.Severity[k] = v
-	}
-	for code, sev := range cfg.Severity {
-		out.Severity[code] = sev.String()
-	}
-	pos := func(dst *int, v int) {
-		if v > 0 {
-			*dst = v
-		}
-	}
-	pos(&out.Eval.TimeoutMs, cfg.Eval.TimeoutMs)
-	pos(&out.Eval.MaxFacts, cfg.Eval.MaxFacts)
-	pos(&out.Eval.MaxTermDepth, cfg.Eval.MaxTermDepth)
-	return out
-}
-
 func handleInitialized(ctx context.Context, r *request) (any, error) {
-	go r.s.refreshSettings()
+	seq := r.s.nextSettingsSeq()
+	go r.s.refreshSettings(seq)
+	go r.s.registerWatchers()
 	return nil, nil
 }
 
@@ -114,23 +90,31 @@ func handleDidChangeConfiguration(ctx context.Context, r *request) (any, error) 
 		Settings json.RawMessage `json:"settings"`
 	}
 	_ = json.Unmarshal(r.params, &p)
-	go r.s.refreshSettings(p.Settings)
+	seq := r.s.nextSettingsSeq()
+	go r.s.refreshSettings(seq, p.Settings)
 	return nil, nil
 }
 
-// refreshSettings rebuilds the settings from the project file and the client's `gdl` section
-// (pulled with workspace/configuration when the client supports it, else taken from a pushed
-// didChangeConfiguration), then recomputes the diagnostics of every open document. It runs off
-// the read loop because the client's answer arrives through it.
-func (s *Server) refreshSettings(pushed ...json.RawMessage) {
+// nextSettingsSeq numbers a settings refresh in arrival order (it runs on the read loop).
+func (s *Server) nextSettingsSeq() uint64 {
 	s.mu.Lock()
-	root := s.root
+	defer s.mu.Unlock()
+	s.settingsSeq++
+	return s.settingsSeq
+}
+
+// refreshSettings rebuilds the session's settings from the client's `gdl` section (pulled with
+// workspace/configuration when the client supports it, else taken from a pushed
+// didChangeConfiguration), then recomputes the diagnostics of every open document. Each
+// document's gdl.json is laid over them by view.settingsFor. It runs off
+// the read loop because the client's answer arrives through it. Refreshes may finish out of
+// order: one that finishes after a newer one (seq) has been applied is dropped, so older
+// settings never overwrite newer ones.
+func (s *Server) refreshSettings(seq uint64, pushed ...json.RawMessage) {
+	s.mu.Lock()
 	pull := s.clientCaps.Workspace != nil && s.clientCaps.Workspace.Configuration
 	s.mu.Unlock()
 	settings := defaultSettings()
-	if root != "" {
-		settings = s.readProjectConfig(root, settings)
-	}
 	var section json.RawMessage
 	if pull {
 		var res []json.RawMessage
@@ -153,7 +137,19 @@ func (s *Server) refreshSettings(pushed ...json.RawMessage) {
 	} else {
 		settings = merged
 	}
-	v := s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) { v.settings = settings })
+	stale := false
+	v := s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) {
+		if seq < s.settingsApplied {
+			stale = true
+			return
+		}
+		s.settingsApplied = seq
+		v.settings = settings
+	})
+	if stale {
+		s.log.Printf("dropping settings refresh %d: a newer one was applied", seq)
+		return
+	}
 	for uri := range v.docs {
 		s.scheduleDiagnostics(uri)
 	}

@@ -135,7 +135,7 @@ func askMarker(t *testing.T, snap *Snapshot, kind string, off int, args []string
 	var b strings.Builder
 	switch kind {
 	case "hover":
-		if h := hover(context.Background(), nil, nil, snap, off); h != nil {
+		if h := hover(context.Background(), nil, nil, snap, off, true); h != nil {
 			b.WriteString(h.Contents.Value + "\n")
 		} else {
 			b.WriteString("(none)\n")

@@ -13,10 +13,12 @@ func methodTable() map[string]method {
 		"exit":                             {inline: true, handle: handleExit},
 		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
 		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
-		"textDocument/didOpen":             {inline: true, handle: handleDidOpen},
-		"textDocument/didChange":           {inline: true, handle: handleDidChange},
-		"textDocument/didSave":             {inline: true, handle: handleDidSave},
-		"textDocument/didClose":            {inline: true, handle: handleDidClose},
+		"workspace/didChangeWatchedFiles":  {inline: true, handle: handleDidChangeWatchedFiles},
+		// Synchronisation sends gdl.json documents apart (config.go), GDL to textsync.go.
+		"textDocument/didOpen":   {inline: true, handle: routeDidOpen},
+		"textDocument/didChange": {inline: true, handle: routeDidChange},
+		"textDocument/didSave":   {inline: true, handle: routeDidSave},
+		"textDocument/didClose":  {inline: true, handle: routeDidClose},
 
 		// Features: pure functions of the snapshot taken when the request arrived.
 		"textDocument/hover":                {handle: handleHover},
@@ -37,6 +39,7 @@ func methodTable() map[string]method {
 		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
 		"textDocument/codeAction":           {handle: handleCodeAction},
 		"textDocument/codeLens":             {handle: handleCodeLens},
+		"codeLens/resolve":                  {handle: handleCodeLensResolve},
 		"textDocument/inlayHint":            {handle: handleInlayHint},
 		"textDocument/formatting":           {handle: handleFormatting},
 		"workspace/executeCommand":          {handle: handleExecuteCommand},
@@ -74,7 +77,7 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
 	}
 	if has("textDocument/codeLens") {
-		c.CodeLensProvider = &protocol.CodeLensOptions{}
+		c.CodeLensProvider = &protocol.CodeLensOptions{ResolveProvider: has("codeLens/resolve")}
 	}
 	if has("workspace/executeCommand") {
 		c.ExecuteCommandProvider = &protocol.ExecuteCommandOptions{Commands: serverCommands}

@@ -35,8 +35,11 @@ type clientCapabilities struct {
 		PositionEncodings []string `json:"positionEncodings,omitempty"`
 	} `json:"general,omitempty"`
 	Workspace *struct {
-		Configuration bool `json:"configuration,omitempty"`
-		CodeLens      *struct {
+		Configuration         bool `json:"configuration,omitempty"`
+		DidChangeWatchedFiles *struct {
+			DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+		} `json:"didChangeWatchedFiles,omitempty"`
+		CodeLens *struct {
 			RefreshSupport bool `json:"refreshSupport,omitempty"`
 		} `json:"codeLens,omitempty"`
 		InlayHint *struct {

@@ -35,13 +35,27 @@ type Server struct {
 	inflight    map[jsonrpc2.ID]*inflight // requests being computed
 	exitCode    int
 	clientCaps  clientCapabilities
-	root        string // workspace root directory, if the client named one
+	folders     []string // workspace folder directories the client named (may be none)
+	watching    bool     // the client watches gdl.json and game files for us
 	diagWorkers map[protocol.DocumentURI]context.CancelFunc
-	exited      chan struct{} // closed by the exit notification
+
+	settingsSeq     uint64        // refreshes of the settings started, in arrival order
+	settingsApplied uint64        // the newest refresh applied
+	exited          chan struct{} // closed by the exit notification
 
 	publishMu sync.Mutex // orders publishDiagnostics against document changes
 
-	games sessions // the joint moves played in each document (its current state)
+	configs  *configCache  // gdl.json per folder
+	configMu sync.Mutex    // serialises re-reading the configuration
+	reports  configReports // open gdl.json documents and the problems shown
+
+	index *workspaceIndex // the game files of the workspace folders, for workspace/symbol
+
+	games         sessions  // the joint moves played in each document (its current state)
+	compiledGames gameCache // the compiled game of each open document
+
+	refreshMu      sync.Mutex
+	refreshPending bool // a refresh of lenses and hints is scheduled
 
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
@@ -60,7 +74,8 @@ const (
 type view struct {
 	docs     map[protocol.DocumentURI]*Snapshot
 	enc      syntax.Encoding
-	settings Settings
+	settings Settings     // defaults and the client's settings; see settingsFor
+	configs  *configCache // the project configuration (gdl.json) per folder
 }
 
 type inflight struct {
@@ -120,6 +135,9 @@ func NewServer(logw io.Writer) *Server {
 		exitCode:    1,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.configs = newConfigCache(s.reportBrokenConfig)
+	s.index = newWorkspaceIndex(s.watchingFiles)
+	s.view.configs = s.configs
 	return s
 }
 
@@ -179,6 +197,16 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 
+	var uri protocol.DocumentURI
+	if isCall && !m.inline {
+		uri = requestURI(r.params)
+	}
+	if isCall && !m.inline && name != "workspace/executeCommand" && s.isConfigDoc(uri) {
+		// A gdl.json document is synchronised for its diagnostics only; it is not GDL.
+		s.send(ctx, reply, name, nil, nil)
+		return nil
+	}
+
 	if m.inline || !isCall {
 		res, err := s.safely(ctx, m, r)
 		if isCall {
@@ -190,7 +218,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 
 	rctx, cancel := context.WithCancelCause(s.ctx)
-	uri := requestURI(r.params)
 	s.mu.Lock()
 	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
 	s.mu.Unlock()
@@ -265,7 +292,8 @@ func (s *Server) cancelRequests(id *jsonrpc2.ID, uri protocol.DocumentURI, cause
 }
 
 // requestURI finds the document a request is about, so that a newer version can supersede it:
-// textDocument.uri, a call hierarchy item's uri, or the uri of a command's argument object.
+// textDocument.uri, a call hierarchy item's uri, the uri of a command's argument object, or the
+// uri in a code lens's data.
 func requestURI(params json.RawMessage) protocol.DocumentURI {
 	var p struct {
 		TextDocument struct {
@@ -275,6 +303,9 @@ func requestURI(params json.RawMessage) protocol.DocumentURI {
 			URI protocol.DocumentURI `json:"uri"`
 		} `json:"item"`
 		Arguments []json.RawMessage `json:"arguments"`
+		Data      struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"data"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		return ""
@@ -293,7 +324,7 @@ func requestURI(params json.RawMessage) protocol.DocumentURI {
 			return a.URI
 		}
 	}
-	return ""
+	return p.Data.URI
 }
 
 // notify sends a notification to the client; failures are logged.

@@ -8,7 +8,8 @@ import (
 )
 
 // Settings are the user's choices, read from the client's `gdl` configuration section and the
-// project config file. The zero value is not useful; start from defaultSettings.
+// project config file (view.settingsFor combines them per document). The zero value is not
+// useful; start from defaultSettings.
 type Settings struct {
 	// Severity overrides the severity of diagnostic codes: "error", "warning", "info", "hint"
 	// or "off".
@@ -16,6 +17,9 @@ type Settings struct {
 	Eval     EvalSettings      `json:"eval"`
 	CodeLens struct {
 		Enable bool `json:"enable"`
+		// Resolve: titles are computed in codeLens/resolve (false: in codeLens, for clients
+		// that never resolve a lens).
+		Resolve bool `json:"resolve"`
 	} `json:"codeLens"`
 	InlayHints struct {
 		Enable bool `json:"enable"`
@@ -33,6 +37,7 @@ func defaultSettings() Settings {
 	var s Settings
 	s.Eval = EvalSettings{TimeoutMs: 2000, MaxFacts: 1000000, MaxTermDepth: 64}
 	s.CodeLens.Enable = true
+	s.CodeLens.Resolve = true
 	s.InlayHints.Enable = true
 	return s
 }
@@ -51,7 +56,8 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 			MaxTermDepth *int `json:"maxTermDepth"`
 		} `json:"eval"`
 		CodeLens struct {
-			Enable *bool `json:"enable"`
+			Enable  *bool `json:"enable"`
+			Resolve *bool `json:"resolve"`
 		} `json:"codeLens"`
 		InlayHints struct {
 			Enable *bool `json:"enable"`
@@ -83,6 +89,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	pos(&out.Eval.MaxTermDepth, in.Eval.MaxTermDepth)
 	if in.CodeLens.Enable != nil {
 		out.CodeLens.Enable = *in.CodeLens.Enable
+	}
+	if in.CodeLens.Resolve != nil {
+		out.CodeLens.Resolve = *in.CodeLens.Resolve
 	}
 	if in.InlayHints.Enable != nil {
 		out.InlayHints.Enable = *in.InlayHints.Enable

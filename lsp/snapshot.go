@@ -9,7 +9,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -30,9 +29,6 @@ type Snapshot struct {
 	navOnce sync.Once
 	nav     *analysis.Model
 	graphMu sync.Mutex // Model.DependsOn memoises into a map
-
-	gameOnce sync.Once
-	game     *eval.Game
 }
 
 // Analysis returns the semantic model and diagnostics of the snapshot, computed on first use

@@ -12,6 +12,7 @@ import {
   ServerOptions,
   State,
 } from "vscode-languageclient/node";
+import { isServedDocument, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
 import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult } from "./protocol";
 import { queryAtOffset } from "./query";
@@ -29,6 +30,8 @@ let lastGame: vscode.Uri | undefined;
 let forwarders: vscode.Disposable[] = [];
 /** Documents whose language was already decided by content, so a user's choice is never undone. */
 const decided = new Set<string>();
+/** Whether the server was started since activation (or the last restart); see ensureServer. */
+let started = false;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
@@ -48,7 +51,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.playJointMove", playJointMove),
     vscode.commands.registerCommand("gdl.playRandomMove", () => stateCommand(ServerCommands.playRandom)),
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
-    vscode.workspace.onDidOpenTextDocument(chooseLanguage),
+    vscode.workspace.onDidOpenTextDocument((doc) => {
+      chooseLanguage(doc);
+      // A GDL document, possibly one that detection just switched to GDL.
+      if (isServedDocument(doc)) void ensureServer();
+    }),
     vscode.window.onDidChangeActiveTextEditor((e) => {
       if (e && isGame(e.document)) lastGame = e.document.uri;
     }),
@@ -63,7 +70,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (vscode.window.activeTextEditor && isGame(vscode.window.activeTextEditor.document)) {
     lastGame = vscode.window.activeTextEditor.document.uri;
   }
-  await startServer();
+  // Activated at startup without any GDL around: wait for a GDL document (ensureServer).
+  const games = serverWanted(vscode.workspace.textDocuments, false)
+    ? []
+    : await vscode.workspace.findFiles("**/*.{kif,gdl}", "**/node_modules/**", 1);
+  if (serverWanted(vscode.workspace.textDocuments, games.length > 0)) await ensureServer();
 }
 
 export async function deactivate(): Promise<void> {
@@ -71,7 +82,14 @@ export async function deactivate(): Promise<void> {
 }
 
 function isGame(doc: vscode.TextDocument): boolean {
-  return doc.languageId === "gdl" && (doc.uri.scheme === "file" || doc.uri.scheme === "untitled");
+  return isServedDocument(doc);
+}
+
+/** Starts the server once; a failed start is not retried until "Restart Server". */
+async function ensureServer(): Promise<void> {
+  if (started) return;
+  started = true;
+  await startServer();
 }
 
 // ---- Server lifecycle -------------------------------------------------------------------------
@@ -180,6 +198,7 @@ async function stopServer(): Promise<void> {
 
 async function restartServer(): Promise<void> {
   await stopServer();
+  started = true;
   await startServer();
 }
 

@@ -25,6 +25,17 @@ export interface QueryResult {
   answers: string[];
   elapsedMs: number;
   error?: string;
+  /** For a query about a joint move (next, sees): the answers after each legal joint move. */
+  byMove?: MoveAnswers[];
+  /** The number of legal joint moves in the state (byMove may cover fewer). */
+  jointMoves?: number;
+}
+
+export interface MoveAnswers {
+  /** One move per role, in role order. */
+  move: string[];
+  answers: string[];
+  error?: string;
 }
 
 export interface GameState {
@@ -55,13 +66,18 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
   if (!isObject(v)) {
     return { query, state: [], answers: [], elapsedMs: 0, error: "The server gave no query result." };
   }
-  return {
+  const q: QueryResult = {
     query: typeof v.query === "string" ? v.query : query,
     state: strings(v.state),
     answers: strings(v.answers),
     elapsedMs: typeof v.elapsedMs === "number" ? v.elapsedMs : 0,
     error: errorOf(v),
   };
+  if (Array.isArray(v.byMove)) {
+    q.byMove = v.byMove.filter(isObject).map((m) => ({ move: strings(m.move), answers: strings(m.answers), error: errorOf(m) }));
+    q.jointMoves = typeof v.jointMoves === "number" ? v.jointMoves : q.byMove.length;
+  }
+  return q;
 }
 
 /** Reads a GameState; anything malformed becomes a state with an error. */

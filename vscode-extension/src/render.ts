@@ -27,6 +27,7 @@ function commentLines(s: string): string[] {
 export function renderQuery(q: QueryResult): string[] {
   const out: string[] = [];
   const time = `${Math.round(q.elapsedMs)} ms`;
+  if (q.byMove) return renderByMove(q, time);
   if (q.error) {
     out.push(`; ===== Query ${oneLine(q.query)}: failed after ${time}`);
     out.push(...commentLines(`Error: ${q.error}`));
@@ -35,6 +36,21 @@ export function renderQuery(q: QueryResult): string[] {
   out.push(`; ===== Query ${oneLine(q.query)}: ${plural(q.answers.length, "answer", "answers")} in ${time}`);
   if (q.answers.length === 0) out.push("; (no answers in the current state)");
   out.push(...q.answers);
+  return out;
+}
+
+/** A query about a joint move: its answers after each legal joint move of the state. */
+function renderByMove(q: QueryResult, time: string): string[] {
+  const moves = q.byMove ?? [];
+  const total = q.jointMoves ?? moves.length;
+  const out = [`; ===== Query ${oneLine(q.query)}: after ${moves.length} of ${plural(total, "legal joint move", "legal joint moves")}, in ${time}`];
+  if (q.error) out.push(...commentLines(`Error: ${q.error}`));
+  if (total === 0) out.push("; (no legal joint move in the current state)");
+  for (const m of moves) {
+    out.push(`; ----- after ${m.move.join(" ")}: ${plural(m.answers.length, "answer", "answers")}`);
+    if (m.error) out.push(...commentLines(`Error: ${m.error}`));
+    out.push(...m.answers);
+  }
   return out;
 }
 

@@ -119,4 +119,31 @@ if lens then
     b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") or "no gdl://query buffer")
 end
 
+-- Neovim resolves lenses (codeLens/resolve): the next lens counts the answers after each legal
+-- joint move of the initial state, and running it shows them per joint move.
+local next_lens
+vim.wait(10000, function()
+  for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+    if l.command and l.command.title:find("^next: ") then next_lens = l return true end
+  end
+  pcall(vim.lsp.codelens.refresh)
+  return false
+end, 200)
+local titles = {}
+for _, l in ipairs(vim.lsp.codelens.get(buf)) do table.insert(titles, l.command and l.command.title or "(unresolved)") end
+check("the resolved next lens counts over the joint moves", next_lens ~= nil and next_lens.command.title:find("after each of 9 joint moves", 1, true) ~= nil,
+  table.concat(titles, " | "))
+if next_lens then
+  vim.lsp.commands["gdl.runQuery"](next_lens.command, { bufnr = buf, client_id = client.id })
+  local grouped = vim.wait(10000, function()
+    local b = vim.fn.bufnr("gdl://query")
+    if b == -1 then return false end
+    local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n")
+    return text:find("; after (mark 1 1) noop: ", 1, true) ~= nil
+  end, 50)
+  local b = vim.fn.bufnr("gdl://query")
+  check("running the next lens shows the answers per joint move", grouped,
+    b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n"):sub(1, 600) or "no gdl://query buffer")
+end
+
 finish()

@@ -67,3 +67,23 @@ test("no answers, errors and terminal states are said plainly", () => {
   assert.doesNotMatch(over, /Legal moves/);
   assert.match(renderResults({ gameName: "g", error: "server stopped" }), /^; Error: server stopped$/m);
 });
+
+test("a query about a joint move is shown per legal joint move", () => {
+  const q = toQueryResult({
+    query: "(next ?f)", state: [], answers: ["(next (cell 1 1 x))", "(next (cell 1 2 x))"], elapsedMs: 3,
+    byMove: [
+      { move: ["(mark 1 1)", "noop"], answers: ["(next (cell 1 1 x))"] },
+      { move: ["(mark 1 2)", "noop"], answers: ["(next (cell 1 2 x))"], error: "" },
+      "junk",
+    ],
+    jointMoves: 9,
+    error: "only the first 2 of 9 joint moves are evaluated",
+  }, "");
+  assert.equal(q.byMove?.length, 2);
+  const text = renderResults({ gameName: "g", query: q });
+  assert.match(text, /^; ===== Query \(next \?f\): after 2 of 9 legal joint moves, in 3 ms$/m);
+  assert.match(text, /^; Error: only the first 2 of 9 joint moves are evaluated$/m);
+  assert.match(text, /^; ----- after \(mark 1 2\) noop: 1 answer\n\(next \(cell 1 2 x\)\)$/m);
+  const none = renderResults({ gameName: "g", query: toQueryResult({ query: "(next ?f)", answers: [], byMove: [], jointMoves: 0, elapsedMs: 0 }, "") });
+  assert.match(none, /no legal joint move in the current state/);
+});

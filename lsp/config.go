@@ -1,0 +1,412 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Project configuration. Each document's settings are the client's `gdl` section overlaid with
+// the gdl.json that `gdl check` would use for it: the first one found walking up from the
+// document's folder (analysis.FindConfig), looked up once per folder and again after a gdl.json
+// changes. The file wins over the client per diagnostic code and per limit, so the editor shows
+// what `gdl check` and CI report; client settings apply to what the file leaves out.
+//
+// gdl.json changes reach the server as workspace/didChangeWatchedFiles (registered at startup
+// when the client can watch files) and as didSave of an open gdl.json; clients that can do
+// neither get the files re-read when any document is saved. A gdl.json that cannot be read or
+// parsed is reported as a diagnostic on the file and once in window/showMessage; the documents
+// under it then get the client's settings alone. An open gdl.json is checked as it is typed;
+// its content applies once saved, as for `gdl check`. Requests about a gdl.json document other
+// than synchronisation are answered with null: it is not GDL.
+
+// projectConfig is the result of looking up the gdl.json of one folder.
+type projectConfig struct {
+	cfg  *analysis.Config // nil: none, or a broken one
+	path string           // the gdl.json that applies, broken or not ("" if none)
+	err  error
+}
+
+// configCache remembers the lookup per folder until a gdl.json changes.
+type configCache struct {
+	mu    sync.Mutex
+	byDir map[string]*projectConfig
+	// broken is told about a broken gdl.json the first time a lookup meets it.
+	broken func(path string, err error)
+}
+
+func newConfigCache(broken func(string, error)) *configCache {
+	return &configCache{byDir: map[string]*projectConfig{}, broken: broken}
+}
+
+// lookup returns the project configuration for files in dir.
+func (cc *configCache) lookup(dir string) *projectConfig {
+	cc.mu.Lock()
+	pc, ok := cc.byDir[dir]
+	cc.mu.Unlock()
+	if ok {
+		return pc
+	}
+	cfg, err := analysis.FindConfig(dir)
+	pc = &projectConfig{cfg: cfg, err: err}
+	if cfg != nil {
+		pc.path = cfg.Path
+	}
+	if err != nil {
+		pc.path = brokenConfigPath(dir, err)
+	}
+	cc.mu.Lock()
+	if prev, ok := cc.byDir[dir]; ok {
+		pc = prev // another request looked it up meanwhile
+	} else {
+		cc.byDir[dir] = pc
+	}
+	cc.mu.Unlock()
+	if err != nil && pc.err == err && cc.broken != nil {
+		cc.broken(pc.path, err)
+	}
+	return pc
+}
+
+// clear forgets every lookup.
+func (cc *configCache) clear() {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	cc.byDir = map[string]*projectConfig{}
+}
+
+// brokenConfigPath names the gdl.json that FindConfig(dir) failed on: the path of a read error,
+// else the candidate (dir/gdl.json, then its parents') that the parse error names.
+func brokenConfigPath(dir string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	msg := err.Error()
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, analysis.ConfigFileName)
+		if strings.HasPrefix(msg, p+": ") {
+			return p
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// settingsFor returns the settings that apply to a document: the session's (defaults and the
+// client's section) overlaid with the document's gdl.json.
+func (v *view) settingsFor(u protocol.DocumentURI) Settings {
+	p := uriPath(u)
+	if p == "" || v.configs == nil {
+		return v.settings
+	}
+	pc := v.configs.lookup(filepath.Dir(p))
+	if pc.cfg == nil {
+		return v.settings
+	}
+	return overlayConfig(v.settings, pc.cfg)
+}
+
+// overlayConfig lays a gdl.json over base: its severities per code and its positive limits win.
+func overlayConfig(base Settings, cfg *analysis.Config) Settings {
+	out := base
+	out.Severity = make(map[string]string, len(base.Severity)+len(cfg.Severity))
+	for k, v := range base.Severity {
+		out.Severity[k] = v
+	}
+	for code, sev := range cfg.Severity {
+		out.Severity[code] = sev.String()
+	}
+	pos := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	pos(&out.Eval.TimeoutMs, cfg.Eval.TimeoutMs)
+	pos(&out.Eval.MaxFacts, cfg.Eval.MaxFacts)
+	pos(&out.Eval.MaxTermDepth, cfg.Eval.MaxTermDepth)
+	return out
+}
+
+// isConfigURI reports whether a document is a project configuration file.
+func isConfigURI(u protocol.DocumentURI) bool {
+	return path.Base(string(u)) == analysis.ConfigFileName
+}
+
+// configDoc is an open gdl.json: its text as the client has it.
+type configDoc struct {
+	text    string
+	version int32
+}
+
+// configReports remembers what was said about each gdl.json, so that a problem is shown once.
+type configReports struct {
+	mu    sync.Mutex
+	shown map[string]string // path -> the message last shown with window/showMessage
+	docs  map[protocol.DocumentURI]*configDoc
+}
+
+// reportBrokenConfig is called when a lookup meets a broken gdl.json: it publishes the problem
+// on the file (unless the file is open, whose text is checked as typed) and shows it once.
+func (s *Server) reportBrokenConfig(p string, err error) {
+	if p == "" {
+		s.log.Printf("project config: %v", err)
+		s.showConfigProblem("", err.Error())
+		return
+	}
+	s.checkConfigFile(p)
+}
+
+// checkConfigFile reads a gdl.json from disk and publishes its problems (none: an empty list),
+// unless the client has it open. A problem is also shown once in window/showMessage.
+func (s *Server) checkConfigFile(p string) {
+	u := protocol.DocumentURI(uri.File(p))
+	s.reports.mu.Lock()
+	_, open := s.reports.docs[u]
+	s.reports.mu.Unlock()
+	if open {
+		return
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.publishConfigDiagnostics(u, 0, nil)
+		s.forgetConfigProblem(p)
+		return
+	}
+	var diags []protocol.Diagnostic
+	if err != nil {
+		diags = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Source: "gdl", Message: err.Error()}}
+	} else {
+		diags = s.configDiagnostics(p, string(data))
+	}
+	s.publishConfigDiagnostics(u, 0, diags)
+	if len(diags) == 0 {
+		s.forgetConfigProblem(p)
+		return
+	}
+	s.showConfigProblem(p, p+": "+diags[0].Message)
+}
+
+func (s *Server) showConfigProblem(p, msg string) {
+	s.reports.mu.Lock()
+	if s.reports.shown == nil {
+		s.reports.shown = map[string]string{}
+	}
+	seen := s.reports.shown[p] == msg
+	s.reports.shown[p] = msg
+	s.reports.mu.Unlock()
+	if !seen {
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: "GDL project configuration ignored: " + msg})
+	}
+}
+
+func (s *Server) forgetConfigProblem(p string) {
+	s.reports.mu.Lock()
+	delete(s.reports.shown, p)
+	s.reports.mu.Unlock()
+}
+
+func (s *Server) publishConfigDiagnostics(u protocol.DocumentURI, version int32, diags []protocol.Diagnostic) {
+	if diags == nil {
+		diags = []protocol.Diagnostic{}
+	}
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
+	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: diags})
+}
+
+// configDiagnostics checks the text of a gdl.json with analysis.ParseConfig and places its
+// complaint: at a JSON syntax or type error, else at the first string of the message (a code or
+// severity) found in the text, else on the first line.
+func (s *Server) configDiagnostics(p, text string) []protocol.Diagnostic {
+	_, err := analysis.ParseConfig(p, []byte(text))
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimPrefix(err.Error(), p+": ")
+	start, end := 0, 0
+	// The file's shape, only to find where a JSON error is (ParseConfig says what it is).
+	var shape struct {
+		Severity map[string]string   `json:"severity"`
+		Eval     analysis.EvalLimits `json:"eval"`
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch jerr := json.Unmarshal([]byte(text), &shape); {
+	case errors.As(jerr, &syn):
+		start, end = int(syn.Offset)-1, int(syn.Offset)
+	case errors.As(jerr, &typ):
+		start, end = int(typ.Offset)-1, int(typ.Offset)
+	default:
+		for _, q := range quoted.FindAllString(msg, -1) {
+			if i := strings.Index(text, q); i >= 0 {
+				start, end = i, i+len(q)
+				break
+			}
+		}
+	}
+	if end <= start {
+		if end = strings.IndexByte(text, '\n'); end < 0 {
+			end = len(text)
+		}
+		start = 0
+	}
+	start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+	m := mapper{lines: syntax.NewLineIndex(text), enc: s.currentView().enc}
+	return []protocol.Diagnostic{{Range: m.rng(start, end), Severity: protocol.DiagnosticSeverityError,
+		Source: "gdl", Message: msg + " (the file is ignored until this is fixed)"}}
+}
+
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// configChanged re-reads the project configuration after a gdl.json changed and republishes the
+// diagnostics of the documents whose settings changed (and asks for fresh lenses and hints).
+func (s *Server) configChanged() {
+	s.configMu.Lock()
+	defer s.configMu.Unlock()
+	v := s.currentView()
+	before := map[protocol.DocumentURI]Settings{}
+	for u := range v.docs {
+		before[u] = v.settingsFor(u)
+	}
+	s.configs.clear()
+	changed := false
+	for u := range v.docs {
+		if !reflect.DeepEqual(before[u], v.settingsFor(u)) {
+			s.scheduleDiagnostics(u)
+			changed = true
+		}
+	}
+	if changed {
+		s.refreshEvaluations()
+	}
+}
+
+// Synchronisation: gdl.json documents are kept apart from the GDL documents; the GDL handlers
+// (textsync.go) see only GDL.
+
+func routeDidOpen(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidOpen(ctx, r)
+	}
+	r.s.setConfigDoc(p.TextDocument.URI, &configDoc{text: p.TextDocument.Text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidChange(ctx context.Context, r *request) (any, error) {
+	var p didChangeParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidChange(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	d, ok := s.reports.docs[p.TextDocument.URI]
+	s.reports.mu.Unlock()
+	if !ok {
+		return nil, errNotOpen(p.TextDocument.URI)
+	}
+	text := d.text
+	for i, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			text = ch.Text
+			continue
+		}
+		m := mapper{lines: syntax.NewLineIndex(text), enc: r.view.enc}
+		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
+		if start > end {
+			return nil, fmt.Errorf("change %d of version %d: range end before start", i, p.TextDocument.Version)
+		}
+		text = text[:start] + ch.Text + text[end:]
+	}
+	s.setConfigDoc(p.TextDocument.URI, &configDoc{text: text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidSave(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if isConfigURI(p.TextDocument.URI) {
+		go r.s.configChanged()
+		return nil, nil
+	}
+	if !r.s.watchingFiles() {
+		// Without file watching, a save is when a changed gdl.json is noticed.
+		go r.s.configChanged()
+	}
+	return handleDidSave(ctx, r)
+}
+
+func routeDidClose(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	u := p.TextDocument.URI
+	if !isConfigURI(u) {
+		r.s.dropGame(u)
+		return handleDidClose(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	delete(s.reports.docs, u)
+	s.reports.mu.Unlock()
+	// What is on disk counts again.
+	if p := uriPath(u); p != "" {
+		go s.checkConfigFile(p)
+	} else {
+		s.publishConfigDiagnostics(u, 0, nil)
+	}
+	return nil, nil
+}
+
+// setConfigDoc records an open gdl.json's text and publishes its problems for that version.
+func (s *Server) setConfigDoc(u protocol.DocumentURI, d *configDoc) {
+	s.reports.mu.Lock()
+	if s.reports.docs == nil {
+		s.reports.docs = map[protocol.DocumentURI]*configDoc{}
+	}
+	s.reports.docs[u] = d
+	s.reports.mu.Unlock()
+	p := uriPath(u)
+	if p == "" {
+		p = string(u)
+	}
+	s.publishConfigDiagnostics(u, d.version, s.configDiagnostics(p, d.text))
+}
+
+// isConfigDoc reports whether u is an open gdl.json.
+func (s *Server) isConfigDoc(u protocol.DocumentURI) bool {
+	if u == "" || !isConfigURI(u) {
+		return false
+	}
+	s.reports.mu.Lock()
+	defer s.reports.mu.Unlock()
+	_, ok := s.reports.docs[u]
+	return ok
+}

@@ -1,0 +1,90 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/analysis"
+)
+
+// File watching: the client tells the server about gdl.json files (the project configuration)
+// and game files on disk (the workspace index) that change outside the open documents. The
+// server registers the watchers itself after initialized, when the client can register them
+// dynamically; otherwise config.go and workspace_index.go fall back on checking at saves and
+// requests.
+
+// watchedGlobs are the files the server asks the client to watch.
+var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.gdl"}
+
+// registerWatchers registers workspace/didChangeWatchedFiles for watchedGlobs when the client
+// supports dynamic registration, then starts the workspace index. It runs off the read loop: the
+// client's answer arrives through it.
+func (s *Server) registerWatchers() {
+	s.mu.Lock()
+	ws := s.clientCaps.Workspace
+	dynamic := ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration
+	folders := s.folders
+	enc := s.view.enc
+	s.mu.Unlock()
+	if dynamic {
+		watchers := make([]map[string]any, len(watchedGlobs))
+		for i, g := range watchedGlobs {
+			watchers[i] = map[string]any{"globPattern": g}
+		}
+		params := map[string]any{"registrations": []map[string]any{{
+			"id": "gdl-watched-files", "method": "workspace/didChangeWatchedFiles",
+			"registerOptions": map[string]any{"watchers": watchers},
+		}}}
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		var res any
+		_, err := s.conn.Call(ctx, "client/registerCapability", params, &res)
+		cancel()
+		if err != nil {
+			s.log.Printf("client/registerCapability: %v", err)
+		} else {
+			s.mu.Lock()
+			s.watching = true
+			s.mu.Unlock()
+		}
+	}
+	s.index.start(s.ctx, folders, enc)
+}
+
+// watchingFiles reports whether the client reports changes of gdl.json and game files.
+func (s *Server) watchingFiles() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watching
+}
+
+func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	s := r.s
+	var configs []string
+	for _, ch := range p.Changes {
+		path := uriPath(ch.URI)
+		if path == "" {
+			continue
+		}
+		if filepath.Base(path) == analysis.ConfigFileName {
+			configs = append(configs, path)
+			continue
+		}
+		s.index.changed(path, ch.Type)
+	}
+	if len(configs) > 0 {
+		go func() {
+			for _, p := range configs {
+				s.checkConfigFile(p)
+			}
+			s.configChanged()
+		}()
+	}
+	return nil, nil
+}

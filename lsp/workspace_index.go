@@ -1,0 +1,253 @@
+package lsp
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// The workspace index: the symbols of the game files (*.kif, *.gdl) under the workspace folders
+// that are not open, for workspace/symbol. After initialized, one goroutine lists the files
+// (skipping node_modules and hidden folders such as .git, and bounded in files, size and folders
+// visited) and then reads them one by one; a workspace/symbol request reads what is not read yet
+// itself. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current; a
+// client that does not watch files gets each file's modification time checked on every request.
+
+const (
+	maxIndexFiles    = 5000    // game files indexed
+	maxIndexFileSize = 4 << 20 // bytes; larger files are left out
+	maxIndexDirs     = 20000   // folders visited while listing
+)
+
+type workspaceIndex struct {
+	folders  []string
+	watching func() bool // whether the client reports file changes
+
+	mu      sync.Mutex
+	files   map[string]*indexedFile // path -> entry
+	listed  chan struct{}           // closed when the listing is done
+	started bool
+	enc     syntax.Encoding
+}
+
+type indexedFile struct {
+	mod  time.Time
+	size int64
+	syms []symbolEntry // nil: not read yet
+	read bool
+}
+
+func newWorkspaceIndex(watching func() bool) *workspaceIndex {
+	return &workspaceIndex{watching: watching, files: map[string]*indexedFile{}, listed: make(chan struct{})}
+}
+
+// start lists and reads the folders' game files in the background.
+func (ix *workspaceIndex) start(ctx context.Context, folders []string, enc syntax.Encoding) {
+	ix.mu.Lock()
+	if ix.started {
+		ix.mu.Unlock()
+		return
+	}
+	ix.started, ix.folders, ix.enc = true, folders, enc
+	ix.mu.Unlock()
+	go func() {
+		ix.list(ctx)
+		close(ix.listed)
+		for _, p := range ix.paths() {
+			if ctx.Err() != nil {
+				return
+			}
+			ix.read(p)
+		}
+	}()
+}
+
+// isGameFile reports whether a file name is one the index reads.
+func isGameFile(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".kif" || ext == ".gdl"
+}
+
+func skipDir(name string) bool {
+	return name == "node_modules" || (strings.HasPrefix(name, ".") && name != "." && name != "..")
+}
+
+func (ix *workspaceIndex) list(ctx context.Context) {
+	dirs := 0
+	for _, root := range ix.folders {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
+				if d != nil && d.IsDir() && p != root {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if dirs++; dirs > maxIndexDirs {
+					return filepath.SkipAll
+				}
+				if p != root && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !isGameFile(d.Name()) {
+				return nil
+			}
+			ix.mu.Lock()
+			full := len(ix.files) >= maxIndexFiles
+			ix.mu.Unlock()
+			if full {
+				return filepath.SkipAll
+			}
+			ix.touch(p)
+			return nil
+		})
+	}
+}
+
+// within reports whether p lies in one of the workspace folders (and not in a skipped folder).
+func (ix *workspaceIndex) within(p string) bool {
+	for _, root := range ix.folders {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		ok := true
+		for _, part := range parts[:len(parts)-1] {
+			if skipDir(part) {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// touch (re)registers a file as unread, if it exists and fits the bounds; otherwise it drops it.
+func (ix *workspaceIndex) touch(p string) {
+	info, err := os.Stat(p)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxIndexFileSize {
+		delete(ix.files, p)
+		return
+	}
+	if _, ok := ix.files[p]; !ok && len(ix.files) >= maxIndexFiles {
+		return
+	}
+	ix.files[p] = &indexedFile{mod: info.ModTime(), size: info.Size()}
+}
+
+// changed applies a file event of the client: created or changed files are read again, deleted
+// ones forgotten.
+func (ix *workspaceIndex) changed(p string, typ protocol.FileChangeType) {
+	if !isGameFile(p) {
+		return
+	}
+	ix.mu.Lock()
+	started := ix.started
+	ix.mu.Unlock()
+	if !started || !ix.within(p) {
+		return
+	}
+	if typ == protocol.FileChangeTypeDeleted {
+		ix.mu.Lock()
+		delete(ix.files, p)
+		ix.mu.Unlock()
+		return
+	}
+	ix.touch(p)
+}
+
+func (ix *workspaceIndex) paths() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]string, 0, len(ix.files))
+	for p := range ix.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// read parses a file, if it is not read yet, and keeps its symbols.
+func (ix *workspaceIndex) read(p string) {
+	ix.mu.Lock()
+	f, ok := ix.files[p]
+	enc := ix.enc
+	ix.mu.Unlock()
+	if !ok || f.read {
+		return
+	}
+	data, err := os.ReadFile(p)
+	var syms []symbolEntry
+	if err == nil {
+		file, _ := syntax.Parse(string(data))
+		syms = modelSymbols(analysis.NewModel(file), protocol.DocumentURI(uri.File(p)), mapper{lines: file.Lines(), enc: enc})
+	}
+	ix.mu.Lock()
+	if cur, ok := ix.files[p]; ok && cur == f {
+		f.syms, f.read = syms, true
+	}
+	ix.mu.Unlock()
+}
+
+// symbols calls yield with the symbols of every indexed file that is not open, in path order,
+// reading the files not read yet (as far as ctx allows). Without file watching, it first
+// re-registers the files whose modification time or size changed.
+func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yield func(symbolEntry)) {
+	ix.mu.Lock()
+	started := ix.started
+	ix.mu.Unlock()
+	if !started {
+		return
+	}
+	select {
+	case <-ix.listed:
+	case <-ctx.Done():
+		return
+	}
+	watching := ix.watching != nil && ix.watching()
+	for _, p := range ix.paths() {
+		if ctx.Err() != nil {
+			return
+		}
+		if open[p] {
+			continue
+		}
+		if !watching {
+			ix.mu.Lock()
+			f := ix.files[p]
+			ix.mu.Unlock()
+			if info, err := os.Stat(p); err != nil || f == nil || !info.ModTime().Equal(f.mod) || info.Size() != f.size {
+				ix.touch(p)
+			}
+		}
+		ix.read(p)
+		ix.mu.Lock()
+		f := ix.files[p]
+		var syms []symbolEntry
+		if f != nil {
+			syms = f.syms
+		}
+		ix.mu.Unlock()
+		for _, s := range syms {
+			yield(s)
+		}
+	}
+}
