@@ -153,9 +153,15 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				s.log.Printf("panic computing diagnostics of %s: %v\n%s", uri, p, debug.Stack())
 			}
 		}()
-		diags, err := diagnostics(ctx, snap, v.settingsFor(uri))
-		if err != nil {
-			return // a newer version or a closed document cancelled it
+		var diags []protocol.Diagnostic
+		if snap.desync != nil {
+			diags = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Code: "out-of-sync", Source: "gdl",
+				Message: outOfSyncMessage(uri, snap.desync)}}
+		} else {
+			var err error
+			if diags, err = diagnostics(ctx, snap, v.settingsFor(uri)); err != nil {
+				return // a newer version or a closed document cancelled it
+			}
 		}
 		s.publishMu.Lock()
 		defer s.publishMu.Unlock()

@@ -118,6 +118,9 @@ func (r *request) decode(v any) error {
 // doc returns the snapshot of an open document or an error naming it.
 func (r *request) doc(uri protocol.DocumentURI) (*Snapshot, error) {
 	if s, ok := r.view.docs[uri]; ok {
+		if s.desync != nil {
+			return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %s", r.method, outOfSyncMessage(uri, s.desync))
+		}
 		return s, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document not open: %s", r.method, uri)

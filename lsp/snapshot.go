@@ -29,6 +29,11 @@ type Snapshot struct {
 	navOnce sync.Once
 	nav     *analysis.Model
 	graphMu sync.Mutex // Model.DependsOn memoises into a map
+
+	// desync, when set, is the change that the server could not apply to an earlier version:
+	// the server no longer knows the client's text, so the document is shown as out of sync
+	// and requests on it fail until a full-text change, or closing and reopening it.
+	desync error
 }
 
 // Analysis returns the semantic model and diagnostics of the snapshot, computed on first use
@@ -101,8 +106,39 @@ func snapshotOf(uri protocol.DocumentURI, version int32, f *syntax.File, enc syn
 func (s *Snapshot) Text() string { return s.File.Source() }
 
 // edit applies LSP content changes in order and returns the next version's snapshot. Ranged
-// changes go through the incremental parser; a change without a range replaces the text.
-func (s *Snapshot) edit(version int32, changes []contentChange) (*Snapshot, error) {
+// changes go through the incremental parser; a change without a range replaces the text. A
+// change that cannot be applied leaves the document out of sync (see desync), as do ranged
+// changes to a document that is out of sync already; a full-text change resynchronises it.
+func (s *Snapshot) edit(version int32, changes []contentChange) *Snapshot {
+	if s.desync != nil {
+		last := -1
+		for i, ch := range changes {
+			if ch.Range == nil {
+				last = i
+			}
+		}
+		if last < 0 {
+			return s.outOfSync(version, s.desync)
+		}
+		changes = changes[last:]
+	}
+	next, err := s.apply(version, changes)
+	if err != nil {
+		return s.outOfSync(version, err)
+	}
+	return next
+}
+
+// outOfSync returns the snapshot of a version whose text the server does not know: it keeps
+// the last text it knew, for nothing but the record.
+func (s *Snapshot) outOfSync(version int32, err error) *Snapshot {
+	next := snapshotOf(s.URI, version, s.File, s.m.enc)
+	next.desync = err
+	return next
+}
+
+// apply applies the changes to the snapshot's text.
+func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, error) {
 	f, lines := s.File, s.m.lines
 	for i, ch := range changes {
 		if ch.Range == nil {

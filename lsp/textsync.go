@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 
 	"go.lsp.dev/protocol"
 )
@@ -31,19 +32,25 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	uri := p.TextDocument.URI
 	s := r.s
 	var err error
+	var lost bool // this change put the document out of sync
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) {
 		old, ok := docs[uri]
 		if !ok {
 			err = errNotOpen(uri)
 			return
 		}
-		var next *Snapshot
-		if next, err = old.edit(p.TextDocument.Version, p.ContentChanges); err == nil {
-			docs[uri] = next
-		}
+		next := old.edit(p.TextDocument.Version, p.ContentChanges)
+		lost = next.desync != nil && old.desync == nil
+		docs[uri] = next
 	})
 	if err != nil {
 		return nil, err
+	}
+	if lost {
+		snap := r.s.currentView().docs[uri]
+		s.log.Printf("%s is out of sync from version %d: %v", uri, p.TextDocument.Version, snap.desync)
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: "gdl: " + outOfSyncMessage(uri, snap.desync)})
 	}
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.scheduleDiagnostics(uri)
@@ -78,4 +85,9 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
 	return nil, nil
+}
+
+// outOfSyncMessage tells the user that the server lost track of a document's text, and what to do.
+func outOfSyncMessage(uri protocol.DocumentURI, err error) string {
+	return fmt.Sprintf("lost track of the text of %s (%v); close and reopen it to check it again", uri.Filename(), err)
 }
