@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -53,74 +54,28 @@ func (m *Model) nodes() ([]string, map[string]int) {
 	return out, id
 }
 
-// components runs Tarjan's algorithm. Components come out in reverse topological order of the
-// condensation, that is dependencies first, which is the order evaluation needs. It works on
-// relation numbers; the exported maps are filled at the end.
+// components finds the strongly connected components (Tarjan's algorithm). They come out in
+// reverse topological order of the condensation, that is dependencies first, which is the order
+// evaluation needs.
 func (m *Model) components() {
 	names, id := m.nodes()
-	n := len(names)
-	// The edges as adjacency lists of relation numbers, in one array (CSR).
-	start := make([]int32, n+1)
-	from := make([]int32, len(m.Edges))
-	to := make([]int32, len(m.Edges))
+	out := make([][]int, len(names))
+	from, to := make([]int, len(m.Edges)), make([]int, len(m.Edges))
 	for i, e := range m.Edges {
-		from[i], to[i] = int32(id[e.From]), int32(id[e.To])
-		start[from[i]+1]++
+		from[i], to[i] = id[e.From], id[e.To]
+		out[from[i]] = append(out[from[i]], to[i])
 	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
-	}
-	adj := make([]int32, len(m.Edges))
-	fill := append([]int32(nil), start[:n]...)
-	for i := range m.Edges {
-		adj[fill[from[i]]] = to[i]
-		fill[from[i]]++
-	}
-	index := make([]int32, n) // 0: not visited; else visiting order + 1
-	low := make([]int32, n)
-	onStack := make([]bool, n)
-	comp := make([]int32, n)
-	var stack []int32
-	next := int32(1)
-	var visit func(v int32)
-	visit = func(v int32) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, w := range adj[start[v]:start[v+1]] {
-			if index[w] == 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var members []string
-			cid := int32(len(m.SCCs))
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp[w] = cid
-				members = append(members, names[w])
-				if w == v {
-					break
-				}
-			}
-			sort.Strings(members)
-			m.SCCs = append(m.SCCs, members)
-		}
-	}
-	for v := range int32(n) {
-		if index[v] == 0 {
-			visit(v)
-		}
-	}
-	m.SCCOf = make(map[string]int, n)
+	comp := tarjan(len(names), out)
+	m.SCCOf = make(map[string]int, len(names))
 	for v, name := range names {
-		m.SCCOf[name] = int(comp[v])
+		for comp[v] >= len(m.SCCs) {
+			m.SCCs = append(m.SCCs, nil)
+		}
+		m.SCCs[comp[v]] = append(m.SCCs[comp[v]], name)
+		m.SCCOf[name] = comp[v]
+	}
+	for _, c := range m.SCCs {
+		sort.Strings(c)
 	}
 	m.Recursive = map[string]bool{}
 	for i := range m.Edges {
@@ -228,4 +183,195 @@ func (m *Model) PathTo(from, to string) []Edge {
 		}
 	}
 	return nil
+}
+
+// splitStrata is what splitting relations by the constants in their rules' heads makes of the
+// negation inside dependency cycles. Many published games write
+// (<= (goal robot 100) (not (goal robot 0))): goal depends negatively on itself, yet no ground
+// instance does, and once the rules of goal are told apart by their constant arguments
+// (goal robot 100 and goal robot 0) the program is stratified. GGP-Base's validator rejects
+// such games; its prover, Prolog-based players and our evaluator play them.
+type splitStrata struct {
+	// cyclic holds the negated atoms (by span) that stay inside a cycle after the split: their
+	// negation has no defined meaning.
+	cyclic map[syntax.Span]bool
+	// relations holds the relations of the components whose negation the split stratifies.
+	relations map[string]bool
+}
+
+// SplitRelations returns the relations that lie on a dependency cycle through negation which
+// splitting the relations by the constants in their rules' heads removes, sorted. The evaluator
+// evaluates each such group of rules as a relation of its own.
+func (m *Model) SplitRelations() []string {
+	var out []string
+	for r := range m.split().relations {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StaysUnstratified reports whether the negated atom at span lies on a cycle through negation
+// even after the split (see SplitRelations).
+func (m *Model) StaysUnstratified(span syntax.Span) bool { return m.split().cyclic[span] }
+
+func (m *Model) split() *splitStrata {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.splitMemo != nil {
+		return m.splitMemo
+	}
+	s := &splitStrata{cyclic: map[syntax.Span]bool{}, relations: map[string]bool{}}
+	m.splitMemo = s
+	negative := map[int]bool{} // components with a negative edge inside
+	for _, e := range m.Edges {
+		if e.Negative && m.SCCOf[e.From] == m.SCCOf[e.To] {
+			negative[m.SCCOf[e.From]] = true
+		}
+	}
+	for comp := range negative {
+		if cyc := m.splitComponent(comp); len(cyc) == 0 {
+			for _, r := range m.SCCs[comp] {
+				s.relations[r] = true
+			}
+		} else {
+			for _, sp := range cyc {
+				s.cyclic[sp] = true
+			}
+		}
+	}
+	return s
+}
+
+// headPattern is a relation with the constants of an atom's arguments; "" stands for an
+// argument that is a variable or a function term.
+type headPattern struct {
+	rel  string
+	args []string
+}
+
+func patternOf(a syntax.Atom) headPattern {
+	p := headPattern{rel: a.Name().Key(), args: make([]string, a.Arity())}
+	for i, t := range a.ArgSeq() {
+		if t.Kind() == syntax.TermConstant {
+			p.args[i] = t.Name().Key()
+		}
+	}
+	return p
+}
+
+// unifies reports whether an atom of pattern p can match a fact derived by a rule whose head
+// has pattern q.
+func (p headPattern) unifies(q headPattern) bool {
+	if p.rel != q.rel || len(p.args) != len(q.args) {
+		return false
+	}
+	for i := range p.args {
+		if p.args[i] != "" && q.args[i] != "" && p.args[i] != q.args[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// splitComponent builds the dependency graph of component comp's rules with each relation split
+// by the patterns of its heads, and returns the spans of the negated atoms that still lie on a
+// cycle in it.
+func (m *Model) splitComponent(comp int) []syntax.Span {
+	in := map[string]bool{}
+	for _, r := range m.SCCs[comp] {
+		in[r] = true
+	}
+	var nodes []headPattern
+	nodeOf := map[string]int{}
+	clauseNode := map[int]int{}
+	for _, c := range m.Clauses {
+		if !in[c.Key()] {
+			continue
+		}
+		p := patternOf(c.Head)
+		k := p.rel + "\x00" + strings.Join(p.args, "\x00")
+		id, ok := nodeOf[k]
+		if !ok {
+			id = len(nodes)
+			nodeOf[k] = id
+			nodes = append(nodes, p)
+		}
+		clauseNode[c.Index] = id
+	}
+	type edge struct {
+		from, to int
+		neg      bool
+		span     syntax.Span
+	}
+	var edges []edge
+	out := make([][]int, len(nodes))
+	for _, c := range m.Clauses {
+		from, ok := clauseNode[c.Index]
+		if !ok {
+			continue
+		}
+		walkLiterals(c, func(v literalVisit) {
+			if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[v.Lit.Atom().Name().Key()] {
+				return
+			}
+			p := patternOf(v.Lit.Atom())
+			for to, q := range nodes {
+				if p.unifies(q) {
+					out[from] = append(out[from], to)
+					edges = append(edges, edge{from, to, v.Negated, v.Lit.Span()})
+				}
+			}
+		})
+	}
+	sccOf := tarjan(len(nodes), out)
+	var cyclic []syntax.Span
+	for _, e := range edges {
+		if e.neg && sccOf[e.from] == sccOf[e.to] {
+			cyclic = append(cyclic, e.span)
+		}
+	}
+	return cyclic
+}
+
+// tarjan returns the strongly connected component of each node of a graph given by adjacency
+// lists.
+func tarjan(n int, out [][]int) []int {
+	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	var stack []int
+	next, ncomp := 1, 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range out[v] {
+			if index[w] == 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = ncomp
+				if w == v {
+					break
+				}
+			}
+			ncomp++
+		}
+	}
+	for v := range n {
+		if index[v] == 0 {
+			visit(v)
+		}
+	}
+	return comp
 }

@@ -151,8 +151,9 @@ type Model struct {
 	folded       map[string]string          // spelling -> case-folded key, while building
 	completeOnly bool                       // forms with syntax errors are left out
 	incomplete   bool                       // some form has syntax errors
-	mu           sync.Mutex                 // guards dependsOn
+	mu           sync.Mutex                 // guards dependsOn and splitMemo
 	dependsOn    map[string]map[string]bool // memo for DependsOn
+	splitMemo    *splitStrata               // memo for SplitRelations and StaysUnstratified
 }
 
 // formPart says what one form contributed to a model.

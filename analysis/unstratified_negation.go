@@ -11,10 +11,10 @@ func init() {
 		Code:     "unstratified-negation",
 		Severity: Error,
 		Category: CategorySemantics,
-		Summary:  "A negated literal whose relation depends on the rule's own head: negation inside a dependency cycle has no defined meaning.",
-		Example:  "(<= (goal robot 0) (not (goal robot 100)))",
+		Summary:  "A negated literal whose relation depends on the rule's own head, even when the relations' rules are told apart by the constants of their heads: negation inside a dependency cycle has no defined meaning.",
+		Example:  "(<= (safe ?c) (cell ?c) (not (threatened ?c)))\n(<= (threatened ?c) (cell ?c) (not (safe ?c)))",
 		Fix: "Break the cycle: define the negated condition through a relation that does not depend on the head, " +
-			"e.g. (<= (goal robot 0) (not (won robot))) with (<= (goal robot 100) (won robot)).",
+			"e.g. (<= (threatened ?c) (cell ?c) (attacked ?c)) with attacked defined from the state alone.",
 		Run: func(m *Model, r *Reporter) {
 			for _, c := range m.Clauses {
 				p := c.Key()
@@ -23,8 +23,8 @@ func init() {
 						return
 					}
 					q := v.Lit.Atom().Name().Key()
-					if m.SCCOf[p] != m.SCCOf[q] {
-						return
+					if m.SCCOf[p] != m.SCCOf[q] || !m.StaysUnstratified(v.Lit.Span()) {
+						return // stratified, or stratified once the relations are split by constants
 					}
 					if p == q {
 						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Name()), nil)
