@@ -370,6 +370,7 @@ func (c *compiler) compile() {
 			refusedClause[cl.Index] = append(refusedClause[cl.Index], d)
 		}
 	}
+	splits := c.splits()
 	for _, cl := range m.Clauses {
 		head := cl.Head
 		key := head.Name().Key()
@@ -382,11 +383,17 @@ func (c *compiler) compile() {
 		if err != nil {
 			continue
 		}
+		if s := splits[rel]; s != nil {
+			rel, hp = s.head(c, hp)
+		}
 		if ds := refusedClause[cl.Index]; ds != nil {
 			rel.refused = append(rel.refused, ds...)
 			continue
 		}
 		alts, err := c.body(cl.Body, vars, &names)
+		if err == nil && splits != nil {
+			alts, err = c.splitBody(splits, alts)
+		}
 		if err != nil {
 			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", err.Error()))
 			continue
@@ -400,6 +407,9 @@ func (c *compiler) compile() {
 			}
 			rel.rules = append(rel.rules, r)
 		}
+	}
+	for _, s := range splits {
+		s.whole.rules = append(s.whole.rules, s.joinRules(c)...)
 	}
 	g.roleRel = g.relation("role", 1)
 	g.initRel = g.relation("init", 1)
