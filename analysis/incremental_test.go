@@ -161,3 +161,32 @@ func sameResult(got, want *Result) string {
 	}
 	return ""
 }
+
+// FuzzIncrementalAnalysis edits any text with any edit and checks that the analysis reusing the
+// previous version's equals a fresh one, and that neither panics.
+func FuzzIncrementalAnalysis(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/check/*.kif")
+	games, _ := filepath.Glob("../testdata/games/*.kif")
+	for _, p := range append(seeds, games...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data), uint16(len(data)/2), uint8(3), "(<= (p ?x) (q ?x))\n")
+	}
+	f.Add("(role a)\n(<= (p ?x) (not (p ?x)))", uint16(10), uint8(0), "(")
+	f.Fuzz(func(t *testing.T, src string, at uint16, del uint8, text string) {
+		file, _ := syntax.Parse(src)
+		prev := Analyze(file, nil)
+		start := int(at) % (len(src) + 1)
+		end := min(len(src), start+int(del)%16)
+		edited := file.Edit(start, end, text)
+		got, err := AnalyzeContext(context.Background(), edited, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(edited, nil)); diff != "" {
+			t.Fatalf("edit %d..%d -> %q: incremental analysis differs from a fresh one: %s", start, end, text, diff)
+		}
+	})
+}
