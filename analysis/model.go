@@ -60,16 +60,16 @@ const (
 // Occurrence is one appearance of a symbol.
 type Occurrence struct {
 	Kind    OccKind
-	Span    syntax.Span
-	Name    string // as written
-	Key     string // case-folded
-	Arity   int    // for relations and functions
-	Clause  int    // index into Model.Clauses
-	Def     bool   // in the head of its clause (for a relation: a definition site)
-	Negated bool   // inside a `not`
+	Def     bool // in the head of its clause (for a relation: a definition site)
+	Negated bool // inside a `not`
 	// Parenthesized is true for a relation or function name at the head of a list: `(p ...)`,
 	// `(f ...)`; false for a bare proposition like `terminal`.
 	Parenthesized bool
+	Span          syntax.Span
+	Name          string // as written
+	Key           string // case-folded
+	Arity         int    // for relations and functions
+	Clause        int    // index into Model.Clauses
 	// Relation is the key of the relation whose atom contains this occurrence (itself for a
 	// relation name); Arg is the argument index within that atom, -1 for the relation name.
 	Relation string
@@ -146,9 +146,14 @@ type Model struct {
 	// the next version can copy them instead of walking the form again. A form that the
 	// incremental parser shares between versions carries the number of its part in the latest
 	// model built from it (its stamp: the model's id, then the part's index).
-	parts        []formPart
-	id           uint32
-	folded       map[string]string          // spelling -> case-folded key, while building
+	parts  []formPart
+	id     uint32
+	folded map[string]string // spelling -> case-folded key, while building
+	// While building: blocks from which clauses and their literal lists are taken, so that a
+	// model is a few large allocations rather than one per clause.
+	clauseBlock  block[Clause]
+	litBlock     block[syntax.Literal]
+	visitBlock   block[literalVisit]
 	completeOnly bool                       // forms with syntax errors are left out
 	incomplete   bool                       // some form has syntax errors
 	mu           sync.Mutex                 // guards dependsOn and splitMemo
@@ -196,6 +201,8 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.id = modelIDs.Add(1)
 	}
 	if prev != nil {
+		m.clauseBlock.next = len(prev.Clauses) + 16
+		m.litBlock.next, m.visitBlock.next = 2*len(prev.Clauses), 2*len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
 		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
@@ -213,6 +220,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		}
 		m.addForm(form, prev)
 	}
+	m.clauseBlock, m.litBlock, m.visitBlock = block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	m.index()
@@ -247,7 +255,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 		part.clause = m.reuseClause(form, prev, old)
 		return
 	}
-	c := &Clause{Index: len(m.Clauses), Form: form}
+	c := m.clauseBlock.one()
+	c.Index, c.Form = len(m.Clauses), form
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
 		if !ok || !head.Valid() {
@@ -293,16 +302,17 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	oc := prev.Clauses[old.clause]
 	d := form.Span().Start - old.start
-	c := &Clause{Index: len(m.Clauses), Form: form, IsRule: oc.IsRule, key: oc.key,
-		Head: syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}}
+	c := m.clauseBlock.one()
+	c.Index, c.Form, c.IsRule, c.key = len(m.Clauses), form, oc.IsRule, oc.key
+	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
 	if oc.Body != nil {
-		c.Body = make([]syntax.Literal, len(oc.Body))
+		c.Body = m.litBlock.take(len(oc.Body))
 		for i, l := range oc.Body {
 			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
 		}
 	}
 	if oc.visits != nil {
-		c.visits = make([]literalVisit, len(oc.visits))
+		c.visits = m.visitBlock.take(len(oc.visits))
 		for i, v := range oc.visits {
 			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
 				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}}
@@ -476,12 +486,38 @@ func (m *Model) index() {
 		}
 		s := table[o.Key]
 		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key, Spellings: map[string]int{}, Arities: map[int][]int{}}
+			s = &Symbol{Kind: kind, Key: o.Key, Spellings: map[string]int{}}
 			table[o.Key] = s
 		}
 		s.Occs = append(s.Occs, i)
 		s.Spellings[o.Name]++
-		s.Arities[o.Arity] = append(s.Arities[o.Arity], i)
+	}
+	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
+		for _, s := range table {
+			s.indexArities(m)
+		}
+	}
+}
+
+// indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
+// itself (neither is ever changed once built).
+func (s *Symbol) indexArities(m *Model) {
+	a := m.Occurrences[s.Occs[0]].Arity
+	one := true
+	for _, i := range s.Occs[1:] {
+		if m.Occurrences[i].Arity != a {
+			one = false
+			break
+		}
+	}
+	if one {
+		s.Arities = map[int][]int{a: s.Occs}
+		return
+	}
+	s.Arities = map[int][]int{}
+	for _, i := range s.Occs {
+		a := m.Occurrences[i].Arity
+		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
 
@@ -557,3 +593,24 @@ func (m *Model) Defines(key string) bool {
 	}
 	return false
 }
+
+// block hands out values and slices of T from larger allocations, which grow as it is used.
+type block[T any] struct {
+	buf  []T
+	next int // the capacity of the next allocation
+}
+
+// take returns a slice of n zero values (its capacity is n: appending to it reallocates).
+func (b *block[T]) take(n int) []T {
+	if n > cap(b.buf)-len(b.buf) {
+		b.next = max(b.next, 64)
+		b.buf = make([]T, 0, max(n, b.next))
+		b.next = min(2*b.next, 1<<14)
+	}
+	k := len(b.buf)
+	b.buf = b.buf[:k+n]
+	return b.buf[k : k+n : k+n]
+}
+
+// one returns a pointer to a new zero value.
+func (b *block[T]) one() *T { return &b.take(1)[0] }
