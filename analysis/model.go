@@ -321,13 +321,18 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
-	for _, o := range prev.Occurrences[old.occLo:old.occHi] {
+	// Copy the runs whole, then move them in place: the fields that change hold no pointers.
+	k := len(m.Occurrences)
+	m.Occurrences = append(m.Occurrences, prev.Occurrences[old.occLo:old.occHi]...)
+	for i := range m.Occurrences[k:] {
+		o := &m.Occurrences[k+i]
 		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
-		m.Occurrences = append(m.Occurrences, o)
 	}
-	for _, e := range prev.Edges[old.edgeLo:old.edgeHi] {
+	k = len(m.Edges)
+	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
+	for i := range m.Edges[k:] {
+		e := &m.Edges[k+i]
 		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
-		m.Edges = append(m.Edges, e)
 	}
 	// The variables' occurrence indexes move by as many places as the clause's first occurrence.
 	if shift := c.occLo - old.occLo; shift == 0 {

@@ -54,6 +54,7 @@ type testClient struct {
 	stdin  io.WriteCloser
 	stderr *syncBuffer
 	done   chan error
+	server *Server // the server, when it runs in this process (startInProcess)
 
 	mu            sync.Mutex
 	settings      any           // answer to workspace/configuration, as it is when the request arrives
@@ -152,7 +153,7 @@ func startInProcess(t testing.TB, extra map[string]method) *testClient {
 		s.methods[k] = m
 	}
 	c := &testClient{
-		t: t, stderr: &syncBuffer{}, done: make(chan error, 1),
+		t: t, stderr: &syncBuffer{}, done: make(chan error, 1), server: s,
 		diags:       map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
 		notified:    make(chan struct{}, 1),
 		version:     map[protocol.DocumentURI]int32{},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -171,6 +172,9 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{
 			URI: uri, Version: uint32(snap.Version), Diagnostics: diags,
 		})
+		if s.published != nil {
+			s.published(uri, snap.Version, time.Since(snap.received))
+		}
 	}()
 }
 

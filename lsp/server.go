@@ -59,6 +59,11 @@ type Server struct {
 
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
+
+	// published, when set (by benchmarks, before the session starts), is told each time
+	// diagnostics are published: the document's version and the server's time from the
+	// notification that made that version to the end of writing the diagnostics.
+	published func(uri protocol.DocumentURI, version int32, elapsed time.Duration)
 }
 
 type lifecycle int

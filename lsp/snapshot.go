@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -16,10 +17,11 @@ import (
 // derived from them. It never changes once built; an edit makes a new Snapshot that shares the
 // untouched parts of the tree with the old one. Features are pure functions of a Snapshot.
 type Snapshot struct {
-	URI     protocol.DocumentURI
-	Version int32
-	File    *syntax.File
-	m       mapper
+	URI      protocol.DocumentURI
+	Version  int32
+	File     *syntax.File
+	m        mapper
+	received time.Time // when the notification that made this version arrived
 
 	analyzeMu sync.Mutex // held while the analysis is computed, so it is computed once
 	analyzed  atomic.Pointer[analysis.Result]

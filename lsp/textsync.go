@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -17,7 +18,9 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	d := p.TextDocument
+	start := time.Now()
 	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
+	snap.received = start
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
 	r.s.scheduleDiagnostics(d.URI)
@@ -31,6 +34,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	}
 	uri := p.TextDocument.URI
 	s := r.s
+	start := time.Now()
 	var err error
 	var lost bool // this change put the document out of sync
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) {
@@ -40,6 +44,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 			return
 		}
 		next := old.edit(p.TextDocument.Version, p.ContentChanges)
+		next.received = start
 		lost = next.desync != nil && old.desync == nil
 		docs[uri] = next
 	})
@@ -66,7 +71,9 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 	if p.Text != "" {
 		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
 			if old, ok := docs[uri]; ok && old.Text() != p.Text {
-				docs[uri] = newSnapshot(uri, old.Version, p.Text, v.enc)
+				next := newSnapshot(uri, old.Version, p.Text, v.enc)
+				next.received = time.Now()
+				docs[uri] = next
 			}
 		})
 	}
