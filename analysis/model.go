@@ -208,7 +208,11 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
 		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
 	} else {
-		m.Occurrences = make([]Occurrence, 0, symbolCount(f))
+		symbols, forms := symbolCount(f)
+		m.Occurrences = make([]Occurrence, 0, symbols)
+		m.parts = make([]formPart, 0, forms)
+		m.Clauses = make([]*Clause, 0, forms)
+		m.clauseBlock.next = forms
 	}
 	m.folded = map[string]string{}
 	i := 0
@@ -398,9 +402,9 @@ func (m *Model) fold(name string) string {
 	return name
 }
 
-// symbolCount returns the number of words and variables of the forms of f: an upper bound of
-// the number of occurrences, so that the occurrence table is allocated once.
-func symbolCount(f *syntax.File) int {
+// symbolCount returns the number of words and variables of the forms of f, an upper bound of
+// the number of occurrences, and the number of forms, so that the tables are allocated once.
+func symbolCount(f *syntax.File) (symbols, forms int) {
 	n := 0
 	var walk func(k *syntax.Node)
 	walk = func(k *syntax.Node) {
@@ -415,8 +419,9 @@ func symbolCount(f *syntax.File) int {
 	}
 	for form := range f.FormSeq() {
 		walk(form.Node())
+		forms++
 	}
-	return n
+	return n, forms
 }
 
 // negated marks the occurrences added since mark as being under a `not`.
@@ -608,7 +613,7 @@ type block[T any] struct {
 // take returns a slice of n zero values (its capacity is n: appending to it reallocates).
 func (b *block[T]) take(n int) []T {
 	if n > cap(b.buf)-len(b.buf) {
-		b.next = max(b.next, 64)
+		b.next = max(b.next, 16)
 		b.buf = make([]T, 0, max(n, b.next))
 		b.next = min(2*b.next, 1<<14)
 	}
