@@ -176,6 +176,17 @@ func NewModel(f *syntax.File) *Model {
 	return m
 }
 
+// NavigationModel returns the model for navigation of the file res analysed: res.Model itself
+// when every form is complete, else a model that also takes in the forms with syntax errors as
+// far as their shape allows (like NewModel), built from res.Model's parts.
+func NavigationModel(res *Result) *Model {
+	if !res.Model.Incomplete() {
+		return res.Model
+	}
+	m, _ := newModel(context.Background(), res.Model.File, false, res.Model)
+	return m
+}
+
 // Incomplete reports whether some form of the file has syntax errors.
 func (m *Model) Incomplete() bool { return m.incomplete }
 
@@ -194,7 +205,10 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		completeOnly: completeOnly,
 		dependsOn:    map[string]map[string]bool{},
 	}
-	if prev != nil && prev.completeOnly != completeOnly {
+	// A model may reuse from one built with completeOnly even when it takes in broken forms
+	// itself (the navigation model from the checks' model): every form that prev took in has
+	// the same part in both, and prev has none for the forms with errors.
+	if prev != nil && !prev.completeOnly {
 		prev = nil
 	}
 	if completeOnly { // only the checks' models stamp forms; see parts

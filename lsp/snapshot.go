@@ -77,10 +77,11 @@ func (s *Snapshot) lastAnalysis() *analysis.Result {
 // Model returns the semantic model for navigation: forms with syntax errors take part as far
 // as their shape allows, so hover, definition and completion work in a rule being typed.
 func (s *Snapshot) Model() *analysis.Model {
-	if m := s.Analysis().Model; !m.Incomplete() {
-		return m
+	res := s.Analysis()
+	if !res.Model.Incomplete() {
+		return res.Model
 	}
-	s.navOnce.Do(func() { s.nav = analysis.NewModel(s.File) })
+	s.navOnce.Do(func() { s.nav = analysis.NavigationModel(res) })
 	return s.nav
 }
 
