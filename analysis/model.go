@@ -238,7 +238,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		}
 		m.addForm(form, prev)
 	}
-	m.clauseBlock, m.litBlock, m.visitBlock = block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
+	m.folded, m.clauseBlock, m.litBlock, m.visitBlock = nil, block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	m.index()
