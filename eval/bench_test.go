@@ -6,14 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
-)
 
-// cpuTime returns the user and system CPU time of the process so far (0 where unknown).
-func cpuTime() time.Duration {
-	d, _ := processCPU()
-	return d
-}
+	"github.com/gdl-lsp/gdl/internal/cputime"
+)
 
 // corpusDir is the shared corpus, beside the repository.
 const corpusDir = "../../shared/games"
@@ -46,7 +41,7 @@ func BenchmarkPlayout(b *testing.B) {
 			if _, err := g.Playout(ctx, rng, 1000); err != nil {
 				b.Fatal(err)
 			}
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				res, err := g.Playout(ctx, rng, 1000)
@@ -60,7 +55,7 @@ func BenchmarkPlayout(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 			// CPU time is what SWI-Prolog's statistics(cputime) reports; it is also steadier than
 			// wall time on a shared machine.
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := cputime.Now() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(b.N)/cpu.Seconds(), "playouts/cpu-s")
 			}
 		})

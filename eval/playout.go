@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
 // isRandom reports whether r is GDL-II's `random` role, which plays uniformly at random and
@@ -192,7 +194,7 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	seen := map[string]int{}
 	total := 0
 	start := time.Now()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := cputime.Process()
 	for i := 0; i < opts.Playouts; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -230,7 +232,7 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 		st.Playouts++
 	}
 	st.Elapsed = time.Since(start)
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		st.CPU = cpu1 - cpu0
 	}
 	if st.Playouts > 0 {

@@ -1,20 +1,15 @@
-// Package cputime reads the CPU time of the process, for benchmarks on machines shared with
-// other jobs: wall-clock time per operation swings with the load, CPU time much less.
+// Package cputime reads the CPU time of the process: playout statistics report it, and
+// benchmarks on machines shared with other jobs compare it, since wall-clock time per operation
+// swings with the load and CPU time much less.
 package cputime
 
-import (
-	"syscall"
-	"time"
-)
+import "time"
 
 // Now returns the user and system CPU time the process has used so far (every thread, so the
-// garbage collector's work counts), or 0 where the system cannot tell.
+// garbage collector's work counts), or 0 where the system does not report it.
 func Now() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := Process()
+	return d
 }
 
 // Report adds the CPU time per operation since start, in milliseconds, to b's results as the

@@ -1,15 +1,15 @@
 //go:build unix
 
-package eval
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the user and system CPU time the process has used so far (every thread,
+// Process returns the user and system CPU time the process has used so far (every thread,
 // the garbage collector's included), and whether the system reports it.
-func processCPU() (time.Duration, bool) {
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
