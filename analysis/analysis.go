@@ -13,23 +13,13 @@ type Result struct {
 	// are left out (see Model.Incomplete; NewModel takes them in as far as their shape allows).
 	Model       *Model
 	Diagnostics []Diagnostic
-
-	// local holds, per form, what the per-clause checks found (default severities, absolute
-	// spans of this version), for the analysis of the next version to reuse.
-	local map[*syntax.Node]formDiagnostics
-}
-
-// formDiagnostics is what the per-clause checks found in one form that started at start.
-type formDiagnostics struct {
-	start int
-	diags []Diagnostic
 }
 
 // Analyze builds the semantic model of f and runs every registered check on its complete forms.
 // cfg may be nil; its severity overrides apply to every diagnostic, including the parser's, and
 // "off" drops a code. It never fails.
 func Analyze(f *syntax.File, cfg *Config) *Result {
-	res, _ := AnalyzeContext(context.Background(), f, cfg, nil)
+	res, _ := analyze(context.Background(), f, cfg, nil)
 	return res
 }
 
@@ -37,19 +27,28 @@ func Analyze(f *syntax.File, cfg *Config) *Result {
 // earlier version of the document, or nil) found in the forms that the incremental parser
 // shared between the two versions, and gives up as soon as it notices that ctx is done,
 // returning ctx's error: the analysis of a version the user has typed past is not worth
-// finishing. The result equals Analyze's.
+// finishing. The result equals Analyze's. When it completes, the file's forms remember their
+// place in it, so that the analysis of the next version can reuse it in turn.
 func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Result) (*Result, error) {
 	var pm *Model
 	if prev != nil {
 		pm = prev.Model
 	}
-	// Checks run on complete forms only: a form being typed is reported by the parser, not
-	// picked apart by every check.
-	m, err := newModel(ctx, f, true, pm)
+	res, err := analyze(ctx, f, cfg, pm)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Model: m, local: make(map[*syntax.Node]formDiagnostics, len(m.Clauses))}
+	res.Model.stamp()
+	return res, nil
+}
+
+func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Result, error) {
+	// Checks run on complete forms only: a form being typed is reported by the parser, not
+	// picked apart by every check.
+	m, err := newModel(ctx, f, true, prev)
+	if err != nil {
+		return nil, err
+	}
 	var ds []Diagnostic
 	keep := func(d Diagnostic) {
 		if d.Severity = cfg.severityFor(d.Code, d.Severity); d.Severity != SeverityOff {
@@ -59,24 +58,22 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 	for _, d := range syntaxDiagnostics(f) {
 		keep(d)
 	}
-	for i, c := range m.Clauses {
+	// The per-clause checks run on the clauses of forms not reused from prev; a reused form's
+	// diagnostics came with it (moved, in its part).
+	for i := range m.parts {
 		if i%256 == 255 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		node, start := c.Form.Node(), c.Form.Span().Start
-		fd, reused := formDiagnostics{}, false
-		if prev != nil {
-			fd, reused = prev.local[node]
+		p := &m.parts[i]
+		if p.clause < 0 {
+			continue
 		}
-		if reused {
-			fd = fd.moved(start)
-		} else {
-			fd = formDiagnostics{start: start, diags: clauseDiagnostics(m, c)}
+		if !p.checked {
+			p.diags, p.checked = clauseDiagnostics(m, m.Clauses[p.clause]), true
 		}
-		res.local[node] = fd
-		for _, d := range fd.diags {
+		for _, d := range p.diags {
 			keep(d)
 		}
 	}
@@ -110,8 +107,7 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 		ds = append(ds, r.out...)
 	}
 	sortDiagnostics(ds)
-	res.Diagnostics = ds
-	return res, nil
+	return &Result{Model: m, Diagnostics: ds}, nil
 }
 
 // clauseDiagnostics runs every per-clause check on c, with default severities.
@@ -127,16 +123,15 @@ func clauseDiagnostics(m *Model, c *Clause) []Diagnostic {
 	return out
 }
 
-// moved returns fd for its form starting at start: every span, related location and fix edit
-// moves with the form.
-func (fd formDiagnostics) moved(start int) formDiagnostics {
-	d := start - fd.start
-	if d == 0 || len(fd.diags) == 0 {
-		return formDiagnostics{start: start, diags: fd.diags}
+// movedDiagnostics returns diagnostics of a form that moved by d bytes: every span, related
+// location and fix edit moves with it.
+func movedDiagnostics(ds []Diagnostic, d int) []Diagnostic {
+	if d == 0 || len(ds) == 0 {
+		return ds
 	}
 	shift := func(s syntax.Span) syntax.Span { return syntax.Span{Start: s.Start + d, End: s.End + d} }
-	out := make([]Diagnostic, len(fd.diags))
-	for i, x := range fd.diags {
+	out := make([]Diagnostic, len(ds))
+	for i, x := range ds {
 		x.Span = shift(x.Span)
 		if x.Related != nil {
 			rel := make([]Related, len(x.Related))
@@ -158,7 +153,7 @@ func (fd formDiagnostics) moved(start int) formDiagnostics {
 		}
 		out[i] = x
 	}
-	return formDiagnostics{start: start, diags: out}
+	return out
 }
 
 // Check is one semantic check. Each lives in its own file and is listed in Checks. A check sets

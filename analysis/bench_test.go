@@ -51,7 +51,7 @@ func BenchmarkReanalyze(b *testing.B) {
 	for name, src := range inputs {
 		b.Run(name, func(b *testing.B) {
 			f, _ := syntax.Parse(src)
-			prev := Analyze(f, nil)
+			prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
 			at := gengame.MiddleRule(src)
 			start := cputime.Now()
 			b.ResetTimer()

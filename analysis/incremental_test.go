@@ -49,18 +49,20 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	}
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(1))
-	edits, reused := 0, 0
+	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
 	for _, name := range names {
 		f, _ := syntax.Parse(inputs[name])
-		prev := Analyze(f, nil)
+		prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
 		for i := 0; i < 40; i++ {
 			start, end, text := semanticEdit(rng, f.Source())
 			f = f.Edit(start, end, text)
+			// A fresh analysis first: it must not disturb what the incremental one reuses.
+			want := Analyze(f, nil)
 			got, err := AnalyzeContext(context.Background(), f, nil, prev)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Analyze(f, nil)
+			reusedClauses += got.Model.reused
 			if diff := sameResult(got, want); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
 			}
@@ -70,14 +72,16 @@ func TestIncrementalEqualsFull(t *testing.T) {
 			}
 			_, n := f.Reparsed()
 			reused += n
+			clauses += len(got.Model.Clauses)
 			edits++
 			prev = got
 		}
 	}
-	if reused == 0 {
-		t.Fatal("no form was ever reused: the test does not exercise incremental analysis")
+	// Nearly every clause is reused from version to version: an edit touches one or two forms.
+	if reusedClauses < clauses*9/10 {
+		t.Fatalf("%d of %d clauses reused from the previous version: incremental analysis is not exercised", reusedClauses, clauses)
 	}
-	t.Logf("%d edits over %d games, %d items reused by the parser", edits, len(names), reused)
+	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis", edits, len(names), reused, reusedClauses, clauses)
 }
 
 // TestCancelledAnalysis checks that a cancelled context stops the analysis with its error.
@@ -181,7 +185,7 @@ func FuzzIncrementalAnalysis(f *testing.F) {
 	f.Add("(role a)\n(<= (p ?x) (not (p ?x)))", uint16(10), uint8(0), "(")
 	f.Fuzz(func(t *testing.T, src string, at uint16, del uint8, text string) {
 		file, _ := syntax.Parse(src)
-		prev := Analyze(file, nil)
+		prev, _ := AnalyzeContext(context.Background(), file, nil, nil)
 		start := int(at) % (len(src) + 1)
 		end := min(len(src), start+int(del)%16)
 		edited := file.Edit(start, end, text)
@@ -193,4 +197,35 @@ func FuzzIncrementalAnalysis(f *testing.F) {
 			t.Fatalf("edit %d..%d -> %q: incremental analysis differs from a fresh one: %s", start, end, text, diff)
 		}
 	})
+}
+
+// TestCancelledAnalysisKeepsReuse: an analysis cancelled half-way must not make the forms forget
+// the last completed analysis, which the next version builds on.
+func TestCancelledAnalysisKeepsReuse(t *testing.T) {
+	data, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	f1, _ := syntax.Parse(src)
+	v1, _ := AnalyzeContext(context.Background(), f1, nil, nil)
+	at := strings.Index(src, "(<= terminal")
+	f2 := f1.Edit(at, at, "\n")
+	// Version 2's analysis is abandoned after its model is built (the context is cancelled
+	// before the checks).
+	ctx, cancel := context.WithCancel(context.Background())
+	m2, err := newModel(ctx, f2, true, v1.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m2
+	cancel()
+	f3 := f2.Edit(at, at, "\n")
+	v3, err := AnalyzeContext(context.Background(), f3, nil, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v3.Model.reused < len(v3.Model.Clauses)-1 {
+		t.Errorf("after an abandoned analysis: %d of %d clauses reused from the last completed one", v3.Model.reused, len(v3.Model.Clauses))
+	}
 }

@@ -148,6 +148,7 @@ type Model struct {
 	// model built from it (its stamp: the model's id, then the part's index).
 	parts  []formPart
 	id     uint32
+	reused int               // clauses taken over from prev (for tests)
 	folded map[string]string // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
@@ -167,6 +168,10 @@ type formPart struct {
 	clause         int // its clause's index, or -1 when it makes no clause
 	occLo, occHi   int // its occurrences
 	edgeLo, edgeHi int // its dependency edges
+	// diags is what the per-clause checks found in the clause (default severities), once
+	// checked is set: by the analysis, or by reuse from the previous version's part.
+	diags   []Diagnostic
+	checked bool
 }
 
 // NewModel builds the model of f, for navigation: forms with syntax errors take part as far as
@@ -211,7 +216,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	if prev != nil && !prev.completeOnly {
 		prev = nil
 	}
-	if completeOnly { // only the checks' models stamp forms; see parts
+	if completeOnly { // only the checks' models stamp forms; see parts and stamp
 		m.id = modelIDs.Add(1)
 	}
 	if prev != nil {
@@ -261,9 +266,6 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	part := formPart{start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
 	defer func() {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
-		if m.id != 0 {
-			form.SetStamp(uint64(m.id)<<32 | uint64(len(m.parts)))
-		}
 		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
 			m.Clauses[part.clause].occHi = part.occHi
@@ -271,6 +273,10 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	}()
 	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
 		part.clause = m.reuseClause(form, prev, old)
+		if old.checked && m.completeOnly {
+			part.diags, part.checked = movedDiagnostics(old.diags, part.start-old.start), true
+		}
+		m.reused++
 		return
 	}
 	c := m.clauseBlock.one()
@@ -392,6 +398,20 @@ func (m *Model) partOf(form syntax.Form) (formPart, bool) {
 
 // modelIDs numbers the models that stamp forms.
 var modelIDs atomic.Uint32
+
+// stamp makes every form with a clause remember its part of m, so that the next model built
+// with m as prev finds it. Only a model whose analysis completed stamps: one abandoned half-way
+// would make the forms forget the model the next version builds on.
+func (m *Model) stamp() {
+	if m.id == 0 {
+		return
+	}
+	for i, p := range m.parts {
+		if p.clause >= 0 {
+			m.Clauses[p.clause].Form.SetStamp(uint64(m.id)<<32 | uint64(i))
+		}
+	}
+}
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
