@@ -100,3 +100,29 @@ func TestSupersededQueryOverStdio(t *testing.T) {
 		t.Errorf("exit: %v", err)
 	}
 }
+
+// TestTimeLimitSettingOverStdio: the eval.timeoutMs setting is the evaluator's time limit (not
+// capped by a default of its own): a query over its limit fails with the evaluator's message
+// naming that limit.
+func TestTimeLimitSettingOverStdio(t *testing.T) {
+	c := startServer(t)
+	c.mu.Lock()
+	c.settings = map[string]any{"eval": map[string]any{"timeoutMs": 7}}
+	c.mu.Unlock()
+	c.initialize()
+	const uri = "file:///w/slow.kif"
+	c.open(uri, slowGame())
+	c.diagnosticsFor(uri, 1)
+	var res queryResult
+	err := c.call("workspace/executeCommand", protocol.ExecuteCommandParams{
+		Command:   "gdl.runQuery",
+		Arguments: []interface{}{map[string]any{"uri": uri, "query": "(any ?x)"}},
+	}, &res)
+	msg := res.Error
+	if err != nil {
+		msg = err.Error()
+	}
+	if !strings.Contains(msg, "time limit 7ms") {
+		t.Errorf("query over a 7 ms limit: error %q, result %d answers; want the evaluator's time limit of 7ms named", msg, len(res.Answers))
+	}
+}

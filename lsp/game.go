@@ -67,12 +67,11 @@ func (ss *sessions) take(ctx context.Context, uri protocol.DocumentURI) (func(),
 	}
 }
 
-// evalContext bounds one evaluation by the user's limits.
+// evalContext bounds one evaluation by the user's limits: the evaluator enforces them all, the
+// time limit included, and says which one stopped it and where.
 func evalContext(ctx context.Context, g *eval.Game, st EvalSettings) (context.Context, context.CancelFunc) {
-	g.SetLimits(eval.Limits{MaxFacts: st.MaxFacts, MaxDepth: st.MaxTermDepth})
-	if st.TimeoutMs > 0 {
-		return context.WithTimeout(ctx, time.Duration(st.TimeoutMs)*time.Millisecond)
-	}
+	g.SetLimits(eval.Limits{MaxFacts: st.MaxFacts, MaxDepth: st.MaxTermDepth,
+		Timeout: time.Duration(st.TimeoutMs) * time.Millisecond})
 	return context.WithCancel(ctx)
 }
 
