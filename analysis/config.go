@@ -55,8 +55,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		if off >= len(data)-1 && strings.Contains(msg, "end of JSON input") {
 			off, msg = len(data), "unexpected end of the file"
 		}
-		line, col := lineCol(data, max(off, 0))
-		return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %s", path, line, col, msg)
+		return nil, newConfigError(path, data, max(off, 0), "invalid JSON: "+msg)
 	}
 	p := &configParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
@@ -64,12 +63,29 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	if err := p.parse(c); err != nil {
 		var ce *configError
 		if errors.As(err, &ce) {
-			line, col := lineCol(data, ce.off)
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, line, col, ce.msg)
+			return nil, newConfigError(path, data, ce.off, ce.msg)
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return c, nil
+}
+
+// ConfigError is a problem at a place in a configuration file. Its text has the form
+// path:line:column: message.
+type ConfigError struct {
+	Path         string
+	Offset       int // byte offset of the key or value at fault
+	Line, Column int // 1-based; the column counts bytes
+	Message      string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
+}
+
+func newConfigError(path string, data []byte, off int, msg string) *ConfigError {
+	line, col := lineCol(data, off)
+	return &ConfigError{Path: path, Offset: off, Line: line, Column: col, Message: msg}
 }
 
 // configError is a problem at a byte offset of the file.

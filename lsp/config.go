@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -233,48 +231,48 @@ func (s *Server) publishConfigDiagnostics(u protocol.DocumentURI, version int32,
 }
 
 // configDiagnostics checks the text of a gdl.json with analysis.ParseConfig and places its
-// complaint: at a JSON syntax or type error, else at the first string of the message (a code or
-// severity) found in the text, else on the first line.
+// complaint where ParseConfig says the fault is: the token at that offset.
 func (s *Server) configDiagnostics(p, text string) []protocol.Diagnostic {
 	_, err := analysis.ParseConfig(p, []byte(text))
 	if err == nil {
 		return nil
 	}
-	msg := strings.TrimPrefix(err.Error(), p+": ")
-	start, end := 0, 0
-	// The file's shape, only to find where a JSON error is (ParseConfig says what it is).
-	var shape struct {
-		Severity map[string]string   `json:"severity"`
-		Eval     analysis.EvalLimits `json:"eval"`
+	msg, start := err.Error(), 0
+	var ce *analysis.ConfigError
+	if errors.As(err, &ce) {
+		msg, start = ce.Message, min(max(ce.Offset, 0), len(text))
 	}
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch jerr := json.Unmarshal([]byte(text), &shape); {
-	case errors.As(jerr, &syn):
-		start, end = int(syn.Offset)-1, int(syn.Offset)
-	case errors.As(jerr, &typ):
-		start, end = int(typ.Offset)-1, int(typ.Offset)
-	default:
-		for _, q := range quoted.FindAllString(msg, -1) {
-			if i := strings.Index(text, q); i >= 0 {
-				start, end = i, i+len(q)
-				break
-			}
-		}
-	}
-	if end <= start {
-		if end = strings.IndexByte(text, '\n'); end < 0 {
-			end = len(text)
-		}
-		start = 0
-	}
-	start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+	end := start + tokenLength(text[start:])
 	m := mapper{lines: syntax.NewLineIndex(text), enc: s.currentView().enc}
 	return []protocol.Diagnostic{{Range: m.rng(start, end), Severity: protocol.DiagnosticSeverityError,
 		Source: "gdl", Message: msg + " (the file is ignored until this is fixed)"}}
 }
 
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+// tokenLength returns the length of the JSON token at the start of text: a string with its
+// quotes, a number or word, or one character; 0 at the end of the text.
+func tokenLength(text string) int {
+	if text == "" {
+		return 0
+	}
+	if text[0] == '"' {
+		for i := 1; i < len(text); i++ {
+			switch text[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			case '\n':
+				return i
+			}
+		}
+		return len(text)
+	}
+	n := 0
+	for n < len(text) && strings.IndexByte(" \t\r\n,:{}[]\"", text[n]) < 0 {
+		n++
+	}
+	return max(n, 1)
+}
 
 // configChanged re-reads the project configuration after a gdl.json changed and republishes the
 // diagnostics of the documents whose settings changed (and asks for fresh lenses and hints).
@@ -369,8 +367,12 @@ func routeDidClose(ctx context.Context, r *request) (any, error) {
 	}
 	u := p.TextDocument.URI
 	if !isConfigURI(u) {
+		// The document leaves the view first: a request still running then cannot put its
+		// game back into the cache after dropGame.
+		res, err := handleDidClose(ctx, r)
 		r.s.dropGame(u)
-		return handleDidClose(ctx, r)
+		r.s.games.forget(u)
+		return res, err
 	}
 	s := r.s
 	s.reports.mu.Lock()

@@ -46,6 +46,14 @@ func (ss *sessions) set(uri protocol.DocumentURI, h [][]string) {
 	ss.moves[uri] = h
 }
 
+// forget drops what is kept for a document that was closed: its moves and its turn.
+func (ss *sessions) forget(uri protocol.DocumentURI) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.moves, uri)
+	delete(ss.turns, uri)
+}
+
 // take waits for the document's turn to change its state and returns the function that gives
 // it back; it fails when ctx ends first (the command was cancelled or superseded).
 func (ss *sessions) take(ctx context.Context, uri protocol.DocumentURI) (func(), error) {

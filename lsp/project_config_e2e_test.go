@@ -178,3 +178,31 @@ func TestOpenConfigDocument(t *testing.T) {
 	c.notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: docID(cfg)})
 	c.severities(game, "the saved gdl.json", map[string]protocol.DiagnosticSeverity{"unmatched-close-paren": protocol.DiagnosticSeverityWarning, "unused-relation": 0})
 }
+
+// TestConfigErrorPlaces: a gdl.json error is marked on the very key or value at fault, as
+// analysis.ParseConfig places it.
+func TestConfigErrorPlaces(t *testing.T) {
+	c := startServer(t)
+	c.initialize()
+	for i, tc := range []struct {
+		text string
+		want protocol.Range
+		msg  string
+	}{
+		{"{\"severity\": {\"order-hint\": \"loud\"}}", rng(0, 28, 0, 34), "loud"},
+		{"{\n  \"eval\": {\"timeoutMs\": -5}\n}", rng(1, 24, 1, 26), "timeoutMs"},
+		{"{\"severity\": {\"order-hint\": \"off\",\n \"order-hint\": \"hint\"}}", rng(1, 1, 1, 13), "order-hint"},
+	} {
+		u := fileURI(filepath.Join(t.TempDir(), "gdl.json"))
+		c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: "json", Version: 1, Text: tc.text,
+		}})
+		c.mu.Lock()
+		c.version[u] = 1
+		c.mu.Unlock()
+		diags := c.diagnosticsFor(u, 1)
+		if len(diags) != 1 || diags[0].Range != tc.want || !strings.Contains(diags[0].Message, tc.msg) {
+			t.Errorf("case %d %q: diagnostics %+v, want one at %v naming %s", i, tc.text, diags, tc.want, tc.msg)
+		}
+	}
+}
