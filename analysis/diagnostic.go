@@ -93,3 +93,11 @@ func syntaxDiagnostics(f *syntax.File) []Diagnostic {
 	}
 	return out
 }
+
+// Undefines reports whether d leaves what it concerns without a defined meaning: a syntax error,
+// an unsafe variable or negation through recursion. The evaluator refuses the relations such a
+// diagnostic concerns and the Prolog translation refuses the game.
+func (d Diagnostic) Undefines() bool {
+	return d.Severity == Error &&
+		(d.Category == CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation")
+}

@@ -20,7 +20,10 @@ func init() {
 		Example: "(adjacent a b)   ; no rule mentions adjacent",
 		Fix:     "Remove the relation, or use it where it was meant to be used.",
 		Run: func(m *Model, r *Reporter) {
-			used := brokenBodyRelations(m.File)
+			used := map[string]bool{}
+			if m.Incomplete() {
+				used = brokenBodyRelations(m.File)
+			}
 			for _, o := range m.Occurrences {
 				// Inside (and ...), reported by and-not-gdl, the literals parse as function
 				// terms of a relation and; they are meant as uses.
@@ -67,7 +70,7 @@ func brokenBodyRelations(f *syntax.File) map[string]bool {
 			}
 		}
 	}
-	for _, form := range f.Forms() {
+	for form := range f.FormSeq() {
 		if !form.HasErrors() || !form.IsRule() {
 			continue
 		}

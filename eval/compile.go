@@ -359,11 +359,7 @@ func (c *compiler) compile() {
 
 	refusedClause := map[int][]analysis.Diagnostic{}
 	for _, d := range c.res.Diagnostics {
-		if d.Severity != analysis.Error {
-			continue
-		}
-		blocking := d.Category == analysis.CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation"
-		if !blocking {
+		if !d.Undefines() {
 			continue
 		}
 		if cl := m.ClauseAt(d.Span.Start); cl != nil && cl.Form.Span().Contains(d.Span.End) {
@@ -559,7 +555,6 @@ func (g *Game) components() {
 				}
 			}
 		}
-		refused = uniqueDiags(refused)
 		for _, r := range comp.rels {
 			r.layer = comp.layer
 			if len(refused) > 0 {
@@ -567,26 +562,6 @@ func (g *Game) components() {
 			}
 		}
 	}
-}
-
-// uniqueDiags drops repeated diagnostics (same range, code and message), keeping the first. A
-// form the parser recovered is both remembered as broken and kept as a clause, so its syntax
-// errors reach a relation twice.
-func uniqueDiags(ds []analysis.Diagnostic) []analysis.Diagnostic {
-	type key struct {
-		span          syntax.Span
-		code, message string
-	}
-	seen := map[key]bool{}
-	out := ds[:0:0]
-	for _, d := range ds {
-		k := key{d.Span, d.Code, d.Message}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 func hasCode(ds []analysis.Diagnostic, code string) bool {

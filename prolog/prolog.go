@@ -26,7 +26,7 @@ import (
 func Convert(res *analysis.Result) (string, []analysis.Diagnostic) {
 	var blocking []analysis.Diagnostic
 	for _, d := range res.Diagnostics {
-		if Blocking(d) {
+		if d.Undefines() {
 			blocking = append(blocking, d)
 		}
 	}
@@ -62,12 +62,6 @@ func Convert(res *analysis.Result) (string, []analysis.Diagnostic) {
 	return b.String(), nil
 }
 
-// Blocking reports whether d leaves the game without a defined meaning, so that Convert refuses
-// it: a syntax error, an unsafe variable or negation through recursion.
-func Blocking(d analysis.Diagnostic) bool {
-	return d.Severity == analysis.Error &&
-		(d.Category == analysis.CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation")
-}
 
 type predicate struct {
 	key   string

@@ -110,18 +110,13 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 }
 
 // printDiagnostics writes diagnostics as `path:line:col: severity: message [code]`, in source
-// order, each once.
+// order.
 func printDiagnostics(w io.Writer, path string, lines *syntax.LineIndex, ds []analysis.Diagnostic) {
 	ds = slices.Clone(ds)
 	slices.SortStableFunc(ds, func(a, b analysis.Diagnostic) int { return a.Span.Start - b.Span.Start })
-	seen := map[string]bool{}
 	for _, d := range ds {
 		p := lines.Position(d.Span.Start, syntax.UTF32)
-		line := fmt.Sprintf("%s:%d:%d: %s: %s [%s]", path, p.Line+1, p.Column+1, d.Severity, d.Message, d.Code)
-		if !seen[line] {
-			seen[line] = true
-			fmt.Fprintln(w, line)
-		}
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", path, p.Line+1, p.Column+1, d.Severity, d.Message, d.Code)
 	}
 }
 
