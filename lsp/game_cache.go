@@ -29,7 +29,9 @@ import (
 // person is waiting for (a hover, the hints on screen) go before the lenses, which are many and
 // best effort. Every request waits only as long as its own budget allows and otherwise says that
 // the evaluation is still running. The queue is dropped when the document moves on to other
-// clauses. Nothing on a request's path calls the game directly: it would wait behind the worker.
+// clauses. Hovers, lenses and hints never call the game directly (they would wait behind the
+// worker); the commands a person runs explicitly (gdl.runQuery, the state commands) do, under
+// the full limits, and so wait for the evaluation in progress.
 
 // compiledGame is a game compiled from one version of a document and shared by the later
 // versions with the same clauses.

@@ -21,13 +21,15 @@ import (
 // that are not open, for workspace/symbol. After initialized, one goroutine lists the files
 // (skipping node_modules and hidden folders such as .git, and bounded in files, size and folders
 // visited) and then reads them one by one; a workspace/symbol request reads what is not read yet
-// itself. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current; a
-// client that does not watch files gets each file's modification time checked on every request.
+// itself. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current; for
+// a client that does not watch files, a request lists the folders again (at most every
+// relistEvery, for new files) and checks each file's size and modification time.
 
 const (
 	maxIndexFiles    = 5000    // game files indexed
 	maxIndexFileSize = 4 << 20 // bytes; larger files are left out
 	maxIndexDirs     = 20000   // folders visited while listing
+	relistEvery      = 2 * time.Second
 )
 
 type workspaceIndex struct {
@@ -37,6 +39,7 @@ type workspaceIndex struct {
 	mu      sync.Mutex
 	files   map[string]*indexedFile // path -> entry
 	listed  chan struct{}           // closed when the listing is done
+	relist  time.Time               // when the folders were last listed again (without a watcher)
 	started bool
 	enc     syntax.Encoding
 }
@@ -111,7 +114,12 @@ func (ix *workspaceIndex) list(ctx context.Context) {
 			if full {
 				return filepath.SkipAll
 			}
-			ix.touch(p)
+			ix.mu.Lock()
+			_, known := ix.files[p]
+			ix.mu.Unlock()
+			if !known {
+				ix.touch(p)
+			}
 			return nil
 		})
 	}
@@ -223,6 +231,17 @@ func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yie
 		return
 	}
 	watching := ix.watching != nil && ix.watching()
+	if !watching {
+		ix.mu.Lock()
+		due := time.Since(ix.relist) >= relistEvery
+		if due {
+			ix.relist = time.Now()
+		}
+		ix.mu.Unlock()
+		if due {
+			ix.list(ctx)
+		}
+	}
 	for _, p := range ix.paths() {
 		if ctx.Err() != nil {
 			return

@@ -84,7 +84,8 @@ func TestWorkspaceSymbolsOnDisk(t *testing.T) {
 }
 
 // TestWorkspaceSymbolsWithoutWatcher: a client that does not watch files still sees a file that
-// changed on disk (its size and time are checked on each request).
+// changed on disk (its size and time are checked on each request), and a new file (the folders
+// are listed again, at most every relistEvery).
 func TestWorkspaceSymbolsWithoutWatcher(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.kif")
@@ -101,4 +102,6 @@ func TestWorkspaceSymbolsWithoutWatcher(t *testing.T) {
 	if got := query("rel"); got != "second_rel_longer/1@a.kif" {
 		t.Errorf("after the file changed: %s", got)
 	}
+	writeFile(t, filepath.Join(dir, "new", "b.gdl"), "(third_rel 1)\n")
+	waitFor(t, "the new file in the index", func() bool { return strings.Contains(query("rel"), "third_rel/1@b.gdl") })
 }
