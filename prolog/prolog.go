@@ -62,7 +62,6 @@ func Convert(res *analysis.Result) (string, []analysis.Diagnostic) {
 	return b.String(), nil
 }
 
-
 type predicate struct {
 	key   string
 	arity int
