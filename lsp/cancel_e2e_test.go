@@ -112,7 +112,7 @@ func TestTimeLimitSettingOverStdio(t *testing.T) {
 	c.initialize()
 	const uri = "file:///w/slow.kif"
 	c.open(uri, slowGame())
-	c.diagnosticsFor(uri, 1)
+	c.settingsApplied(uri)
 	var res queryResult
 	err := c.call("workspace/executeCommand", protocol.ExecuteCommandParams{
 		Command:   "gdl.runQuery",

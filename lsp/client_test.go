@@ -403,3 +403,15 @@ func (c *testClient) count(method string) int {
 	}
 	return n
 }
+
+// settingsApplied waits until the client's settings apply to the open document uri (version 1):
+// the server pulls them after initialized, concurrently with the first diagnostics, so a
+// didChangeConfiguration after the open makes it read them again and republish.
+func (c *testClient) settingsApplied(uri protocol.DocumentURI) {
+	c.t.Helper()
+	c.diagnosticsFor(uri, 1)
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	c.waitPublication(uri, "a publication after the settings refresh", func(protocol.PublishDiagnosticsParams) bool {
+		return c.publications(uri) >= 2
+	})
+}

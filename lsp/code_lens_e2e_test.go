@@ -198,13 +198,9 @@ func TestLimitLineAfterCommentEdit(t *testing.T) {
 	c.initialize()
 	const uri = "file:///w/limit.kif"
 	c.open(uri, reachGame(50))
-	c.diagnosticsFor(uri, 1)
 	// The limit must apply before the first evaluation (the facts of reach are derived once per
-	// game): a refresh after the open republishes once the settings are in.
-	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
-	c.waitPublication(uri, "a publication after the settings refresh", func(protocol.PublishDiagnosticsParams) bool {
-		return c.publications(uri) >= 2
-	})
+	// game).
+	c.settingsApplied(uri)
 	lineOf := func() int {
 		var res queryResult
 		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.runQuery",
