@@ -49,14 +49,54 @@ func (s *Server) hoverMarkdown() bool {
 	return false
 }
 
-// markup writes hover text in Markdown or, for a client that shows plain text only, without
-// markup characters.
+// markup composes hover text as blocks (paragraphs, lists, documentation) in Markdown or, for a
+// client that shows plain text only, without markup characters. Blocks are separated by exactly
+// one blank line, and a section rule is a block of its own, written only between two blocks.
+// Both matter: "---" right under a line of text makes that line a heading, and Neovim 0.7's hover
+// window (vim.lsp.util.stylize_markdown) fails on two blank lines before a "---": it drops them,
+// remembering their line numbers, and at the end looks at every line number it remembers
+// (util.lua:1198); when fewer lines follow than it dropped, one of them no longer exists ("attempt
+// to index a nil value"). One dropped blank line is always replaced by the "---" itself.
 type markup struct {
-	md bool
-	b  strings.Builder
+	md     bool
+	blocks []string
+	ruled  bool // a rule goes before the next block
 }
 
-func (m *markup) printf(format string, args ...any) { fmt.Fprintf(&m.b, format, args...) }
+// para adds a block; blank lines at its ends are dropped and runs of blank lines inside it (in a
+// user's doc comment) are reduced to one, which Markdown renders the same.
+func (m *markup) para(format string, args ...any) {
+	var lines []string
+	blank := true // drops blank lines at the start
+	for _, l := range strings.Split(fmt.Sprintf(format, args...), "\n") {
+		if strings.TrimSpace(l) == "" {
+			if !blank {
+				lines = append(lines, "")
+			}
+			blank = true
+			continue
+		}
+		lines = append(lines, l)
+		blank = false
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if m.ruled && m.md && len(m.blocks) > 0 {
+		m.blocks = append(m.blocks, "---")
+	}
+	m.ruled = false
+	m.blocks = append(m.blocks, strings.Join(lines, "\n"))
+}
+
+// rule starts a section: the next block comes after a horizontal line (in plain text, after the
+// blank line that separates every block).
+func (m *markup) rule() { m.ruled = true }
+
+func (m *markup) String() string { return strings.Join(m.blocks, "\n\n") }
 
 // code marks s as code.
 func (m *markup) code(s string) string {
@@ -74,16 +114,9 @@ func (m *markup) bold(s string) string {
 	return s
 }
 
-// rule starts a section with a horizontal line (in plain text, the blank line before it is
-// enough).
-func (m *markup) rule() {
-	if m.md {
-		m.b.WriteString("---\n\n")
-	}
-}
-
 // ours converts one of our own Markdown texts (keyword documentation, which marks code with
-// backticks only) for the client. Users' doc comments are shown as written.
+// backticks only) for the client. Users' doc comments are shown as written, but for runs of
+// blank lines (see para).
 func (m *markup) ours(s string) string {
 	if m.md {
 		return s
@@ -108,7 +141,8 @@ func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int, md 
 	b := &markup{md: md}
 	switch {
 	case o.Kind == analysis.OccKeyword:
-		b.printf("%s (keyword)\n\n%s", b.bold(o.Key), b.ours(keywordDocs[o.Key]))
+		b.para("%s (keyword)", b.bold(o.Key))
+		b.para("%s", b.ours(keywordDocs[o.Key]))
 	case o.Kind == analysis.OccRelation:
 		hoverRelation(b, snap, o)
 		hoverAnswers(ctx, s, v, snap, o, b)
@@ -116,28 +150,28 @@ func hover(ctx context.Context, s *Server, v *view, snap *Snapshot, off int, md 
 		hoverVariable(b, snap, o)
 	case o.Kind == analysis.OccFunction:
 		sym := m.Functions[o.Key]
-		b.printf("%s %s\n\n%s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)), plural(len(sym.Occs), "occurrence"))
+		b.para("%s %s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
+		b.para("%s", plural(len(sym.Occs), "occurrence"))
 	case o.Kind == analysis.OccConstant:
 		sym := m.Constants[o.Key]
 		if m.IsRole(o.Key) {
 			for i, r := range m.Roles {
 				if r.Key == o.Key {
-					b.printf("%s %s (player %d of %d, declared on line %d)", b.bold("role"), b.code(r.Name), i+1, len(m.Roles), snap.m.position(r.Span.Start).Line+1)
+					b.para("%s %s (player %d of %d, declared on line %d)", b.bold("role"), b.code(r.Name), i+1, len(m.Roles), snap.m.position(r.Span.Start).Line+1)
 					break
 				}
 			}
-			if doc := keywordDocs[o.Key]; doc != "" {
-				b.printf("\n\n%s", b.ours(doc))
-			}
+			b.para("%s", b.ours(keywordDocs[o.Key]))
 		} else {
-			b.printf("%s %s\n\n%s", b.bold("constant"), b.code(sym.Name(m)), plural(len(sym.Occs), "occurrence"))
+			b.para("%s %s", b.bold("constant"), b.code(sym.Name(m)))
+			b.para("%s", plural(len(sym.Occs), "occurrence"))
 		}
 	}
-	if b.b.Len() == 0 {
+	if len(b.blocks) == 0 {
 		return nil
 	}
 	rg := snap.m.span(o.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: b.kind(), Value: strings.TrimSpace(b.b.String())}, Range: &rg}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: b.kind(), Value: b.String()}, Range: &rg}
 }
 
 func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
@@ -156,20 +190,18 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	if analysis.IsKeyword(o.Key) {
 		kind = "keyword relation"
 	}
-	b.printf("%s %s\n\n", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
-	if doc := keywordDocs[o.Key]; doc != "" {
-		b.printf("%s\n\n", b.ours(doc))
-	}
+	b.para("%s %s", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
+	b.para("%s", b.ours(keywordDocs[o.Key]))
 	if len(sym.Arities) > 1 {
 		var as []string
 		for a := range sym.Arities {
 			as = append(as, fmt.Sprint(a))
 		}
-		b.printf("Used with several arities: %s.\n\n", strings.Join(sortedStrings(as), ", "))
+		b.para("Used with several arities: %s.", strings.Join(sortedStrings(as), ", "))
 	}
 	switch {
 	case len(defs) == 0 && !analysis.IsKeyword(o.Key):
-		b.printf("Never defined: no rule or fact has it in its head.\n\n")
+		b.para("Never defined: no rule or fact has it in its head.")
 	case len(defs) > 0:
 		var lines []string
 		for i, c := range defs {
@@ -179,12 +211,12 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 			}
 			lines = append(lines, fmt.Sprint(snap.m.position(c.Form.Span().Start).Line+1))
 		}
-		b.printf("%s, %s; defined on line %s.\n\n", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
+		b.para("%s, %s; defined on line %s.", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
 	}
 	for _, c := range defs {
-		if doc := c.Form.Doc(); doc != "" {
+		if doc := c.Form.Doc(); strings.TrimSpace(doc) != "" {
 			b.rule()
-			b.printf("%s\n\n", doc)
+			b.para("%s", doc)
 			break
 		}
 	}
@@ -194,18 +226,18 @@ func hoverVariable(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	m := snap.Model()
 	bind := bindingOccurrence(m, o)
 	c := m.Clauses[o.Clause]
-	b.printf("%s %s\n\n", b.bold("variable"), b.code(o.Name))
+	b.para("%s %s", b.bold("variable"), b.code(o.Name))
 	where := "bound"
 	if bind.Def || bind.Negated || bind.Relation == "distinct" {
 		where = "first occurs (never bound by a positive literal)"
 	}
 	line := snap.m.position(bind.Span.Start).Line + 1
 	if lit := enclosingAtomText(c, bind); lit != "" {
-		b.printf("%s on line %d in %s", where, line, b.code(lit))
+		b.para("%s on line %d in %s", where, line, b.code(lit))
 	} else {
-		b.printf("%s on line %d", where, line)
+		b.para("%s on line %d", where, line)
 	}
-	b.printf("\n\n%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
+	b.para("%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
 }
 
 // enclosingAtomText returns the text of the head or body literal of c that contains o, on one
@@ -260,15 +292,14 @@ func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *an
 	where := stateName(len(history))
 	cg := s.gameOf(snap)
 	val, err := cg.answers(history, v.settingsFor(snap.URI).Eval, queryFor(o.Name, o.Arity), urgent).wait(ctx, hoverBudget)
-	b.printf("\n\n")
 	b.rule()
 	switch {
 	case errors.Is(err, errStillRunning):
-		b.printf("Evaluating in the %s… (still running; hover again for the answers)", where)
+		b.para("Evaluating in the %s… (still running; hover again for the answers)", where)
 	case err != nil:
-		b.printf("Not evaluated: %s", cg.explain(snap, err))
+		b.para("Not evaluated: %s", cg.explain(snap, err))
 	case o.Arity == 0:
-		b.printf("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(val.(*queryAnswers).count > 0)))
+		b.para("In the %s: %s", stateName(val.(*queryAnswers).played), b.bold(fmt.Sprint(val.(*queryAnswers).count > 0)))
 	default:
 		qa := val.(*queryAnswers)
 		answers := qa.answers
@@ -276,14 +307,20 @@ func hoverAnswers(ctx context.Context, s *Server, v *view, snap *Snapshot, o *an
 		if len(answers) < qa.count {
 			which = " (the first derived)"
 		}
-		b.printf("In the %s, %s%s:\n\n", stateName(qa.played), plural(qa.count, "answer"), which)
+		if qa.count == 0 {
+			b.para("In the %s, no answers.", stateName(qa.played))
+			break
+		}
+		b.para("In the %s, %s%s:", stateName(qa.played), plural(qa.count, "answer"), which)
+		var list []string
 		for i, a := range answers {
 			if i == 12 {
-				b.printf("- … and %d more\n", qa.count-12)
+				list = append(list, fmt.Sprintf("- … and %d more", qa.count-12))
 				break
 			}
-			b.printf("- %s\n", b.code(a))
+			list = append(list, "- "+b.code(a))
 		}
+		b.para("%s", strings.Join(list, "\n"))
 	}
 }
 

@@ -146,4 +146,116 @@ if next_lens then
     b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n"):sub(1, 600) or "no gdl://query buffer")
 end
 
+
+-- Hovers displayed the way K does, on every name in each shipped game (testdata/games) and in
+-- lsp/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.
+-- K runs vim.lsp.buf.hover, whose default handler renders the Markdown with
+-- vim.lsp.util.open_floating_preview; Neovim 0.7 failed there on blank lines before a "---"
+-- (issue 10). The handler is wrapped to catch a Lua error (Neovim would only log it) and to read
+-- the float it opens.
+local evaluated = { init = true, legal = true, goal = true, terminal = true, role = true }
+local default_hover = vim.lsp.handlers["textDocument/hover"]
+local shown
+vim.lsp.handlers["textDocument/hover"] = function(err, result, ctx, config)
+  local ok, fbuf, fwin = pcall(default_hover, err, result, ctx, config)
+  local value = result and result.contents and (result.contents.value or vim.inspect(result.contents)) or ""
+  shown = { ok = ok, error = not ok and tostring(fbuf) or err and err.message or nil, value = value, win = ok and fwin or nil, lines = {} }
+  if ok and fbuf and vim.api.nvim_buf_is_valid(fbuf) then
+    shown.lines = vim.api.nvim_buf_get_lines(fbuf, 0, -1, false)
+  end
+end
+
+-- Presses K at (line, col) of the current window and returns what the handler saw, the float
+-- closed again (as moving the cursor would); asks again while the evaluation is still running.
+local function press_k(line, col)
+  for _ = 1, 100 do
+    vim.api.nvim_win_set_cursor(0, { line + 1, col })
+    shown = nil
+    vim.api.nvim_feedkeys("K", "x", false)
+    vim.wait(10000, function() return shown ~= nil end, 10)
+    local s = shown or { ok = false, error = "no hover reply within 10 s", value = "", lines = {} }
+    if s.win and vim.api.nvim_win_is_valid(s.win) then vim.api.nvim_win_close(s.win, true) end
+    if not s.value:find("still running", 1, true) then return s end
+    vim.wait(100)
+  end
+  return { ok = false, error = "the evaluation was still running after 100 hovers", value = "", lines = {} }
+end
+
+local games = {}
+for _, pattern in ipairs(vim.split(os.getenv("GDL_GAMES"), ",", { plain = true })) do
+  vim.list_extend(games, vim.fn.glob(pattern, false, true))
+end
+check("the shipped games are there", #games > 0, os.getenv("GDL_GAMES"))
+vim.fn.mkdir(project .. "/games", "p")
+for _, path in ipairs(games) do
+  local name = vim.fn.fnamemodify(path, ":t")
+  -- A comment right above every form, so every hover has a documentation section.
+  local src, documented = vim.fn.readfile(path), {}
+  for i, l in ipairs(src) do
+    if l:match("^%(") and not (src[i - 1] or ""):match("^%s*;") then
+      table.insert(documented, "; the form below, documented")
+    end
+    table.insert(documented, l)
+  end
+  local file = project .. "/games/" .. name
+  vim.fn.writefile(documented, file)
+  vim.cmd("edit " .. file)
+  local gbuf = vim.api.nvim_get_current_buf()
+  local ready = vim.wait(10000, function()
+    return #vim.lsp.buf_get_clients(gbuf) > 0 and vim.fn.maparg("K", "n") ~= ""
+  end, 20)
+  if not ready then
+    check(name .. ": the server attaches and K is mapped", false)
+  else
+    -- The first occurrence of each name: relations (terminal too, which opens no list),
+    -- keywords, functions, constants.
+    local targets, seen = {}, {}
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(gbuf, 0, -1, false)) do
+      local code = l:gsub(";.*", "")
+      for col, word in code:gmatch("()([^%s();]+)") do
+        if not seen[word] and word:sub(1, 1) ~= "?" then
+          seen[word] = true
+          table.insert(targets, { word = word, line = i - 1, col = col - 1 })
+        end
+      end
+    end
+    -- K on each target in the initial state; then, on the evaluated relations, at the end of a
+    -- random playout (legal has no answers in a terminal state: a one-line section).
+    local function press_all(list, want)
+      local failures, asked = {}, {}
+      for _, t in ipairs(list) do
+        local s = press_k(t.line, t.col)
+        local where = string.format("%s at %d:%d", t.word, t.line + 1, t.col + 1)
+        if not s.ok or s.error then
+          table.insert(failures, where .. ": " .. tostring(s.error) .. "\n      hover text: " .. vim.inspect(s.value))
+        elseif #s.lines == 0 then
+          table.insert(failures, where .. ": no float shown for " .. vim.inspect(s.value))
+        elseif evaluated[t.word] and not table.concat(s.lines, "\n"):find(want, 1, true) then
+          table.insert(failures, where .. ": no \"" .. want .. "\" in the float: " .. vim.inspect(s.lines))
+        end
+        if evaluated[t.word] then table.insert(asked, t.word) end
+      end
+      return failures, asked
+    end
+    local failures, asked = press_all(targets, "In the initial state")
+    check(string.format("%s: K shows a hover on each of %d names (%s evaluated)", name, #targets, table.concat(asked, ", ")),
+      #failures == 0, "\n    " .. table.concat(failures, "\n    "))
+
+    local steps, state = 0, nil
+    repeat
+      state = request("workspace/executeCommand", { command = "gdl.playRandom", arguments = { { uri = vim.uri_from_bufnr(gbuf) } } })
+      steps = steps + 1
+    until not state or state.error or state.terminal or steps == 50
+    local final = {}
+    for _, t in ipairs(targets) do
+      if evaluated[t.word] then table.insert(final, t) end
+    end
+    local played = state and state.step or 0
+    failures = press_all(final, played > 0 and "In the current state" or "In the initial state")
+    check(string.format("%s: K on %d evaluated relations after %d random joint moves%s", name, #final, played,
+      state and state.terminal and " (terminal)" or ""), played > 0 and #failures == 0,
+      vim.inspect(state):sub(1, 300) .. "\n    " .. table.concat(failures, "\n    "))
+  end
+end
+
 finish()
