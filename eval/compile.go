@@ -61,6 +61,7 @@ type rule struct {
 	varNames []string
 	span     syntax.Span // the clause's form
 	clause   int
+	dropped  []lit // the relaxed program of a grounding: negative literals left out (ground.go)
 }
 
 type relation struct {
@@ -326,9 +327,17 @@ func (c *compiler) body(ls []syntax.Literal, vars map[string]int, names *[]strin
 // edb relations are given by the state and the joint move; rules may not define them.
 func isEDB(key string) bool { return key == "true" || key == "does" }
 
-// compile builds the relations and rules of the analysed file, and marks the relations whose
-// meaning is undefined.
+// compile builds the relations and rules of the analysed file, marks the relations whose
+// meaning is undefined, and orders the relations in components.
 func (c *compiler) compile() {
+	c.compileRules()
+	c.g.components()
+	c.g.chooseDemanded()
+}
+
+// compileRules builds the relations and rules of the analysed file, and marks the relations
+// whose meaning is undefined.
+func (c *compiler) compileRules() {
 	g, m := c.g, c.res.Model
 	// Display spellings: the first occurrence of each symbol in the file.
 	for _, o := range m.Occurrences {
@@ -414,8 +423,6 @@ func (c *compiler) compile() {
 	g.goalRel = g.relation("goal", 2)
 	g.terminalRel = g.relation("terminal", 0)
 	g.seesRel = g.relation("sees", 2)
-	g.components()
-	g.chooseDemanded()
 }
 
 func (c *compiler) diag(span syntax.Span, code, msg string) analysis.Diagnostic {

@@ -22,6 +22,7 @@ import (
 // that made them.
 type Game struct {
 	mu      sync.Mutex
+	res     *analysis.Result
 	st      *store
 	lines   *syntax.LineIndex
 	rels    []*relation
@@ -72,7 +73,7 @@ func (s *State) Equal(o *State) bool { return slices.Equal(s.fluents, o.fluents)
 // (unsafe, unstratified, or in a form with syntax errors, per res.Diagnostics) make the
 // relations that need them refuse evaluation with a *RefusedError; everything else still works.
 func Compile(res *analysis.Result) *Game {
-	g := &Game{st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
+	g := &Game{res: res, st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
 	g.lines = res.Model.File.Lines()
 	c := &compiler{g: g, res: res}
 	c.compile()

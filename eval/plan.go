@@ -61,6 +61,12 @@ func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
 
 // planRuleBound is planRule with the variables in bound already bound when the body starts.
 func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
+	return g.planRuleOpts(r, deltaLit, comp, bound, true)
+}
+
+// planRuleOpts is planRuleBound; stopKnown lets the plan skip the rest of the body when the head
+// is known (off when every solution of the body is wanted).
+func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown bool) *plan {
 	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1}
 	done := make([]bool, len(r.body))
 	place := func(i int, delta bool) {
@@ -113,7 +119,7 @@ func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
 	// Once the head is bound, the rest of the body only decides whether it holds: skip it when
 	// the head is known, and stop enumerating once it is derived.
 	headKnown := func() {
-		if p.known >= 0 || r.head == nil || !allBound(r.head, bound) {
+		if !stopKnown || p.known >= 0 || r.head == nil || !allBound(r.head, bound) {
 			return
 		}
 		// Worth it when the head is a constant (the check is one array read) or when a scan

@@ -33,8 +33,8 @@ type Answer struct {
 // Vars returns the query's variables in order of first appearance, as written.
 func (q *Query) Vars() []string { return q.vars }
 
-// NeedsMove reports whether the query depends on `does`: its answers are about a joint move
-// played in a state (like `next` and `sees`), not about a state alone.
+// NeedsMove reports whether the query is about a joint move played in a state, not about a
+// state alone: it mentions does, next or sees, or a relation whose rules depend on does.
 func (q *Query) NeedsMove() bool { return q.move }
 
 // NeedsState reports whether the query depends on `true` (or `does`); when it does not, its
@@ -95,7 +95,8 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 				seen[l.rel] = true
 				q.rels = append(q.rels, l.rel)
 				g.attach(l.rel)
-				if l.rel.layer == layerMove {
+				// next and sees are about a joint move whatever their rules read.
+				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
 					q.move = true
 				}
 				if l.rel.layer != layerStatic {

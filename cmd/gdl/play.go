@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
 )
 
 func init() {
@@ -20,7 +22,7 @@ func init() {
 	})
 }
 
-const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--format text|json]
+const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--time D] [--engine E] [--format text|json]
 
 Plays N random playouts of GAME (every role, random included, picks a uniformly random legal
 move) and reports playouts per second (of wall time and of the process's CPU time), playout
@@ -28,12 +30,19 @@ lengths, the goal values reached per role, and every violation found: a role wit
 move in a non-terminal state, a terminal state where a role has no goal value or more than one,
 a playout that reaches the depth limit, an evaluation stopped by a limit (term depth, facts,
 time) in a reachable state. Each violation comes with the shortest joint-move sequence found
-that reaches it, usable with 'gdl query GAME ... --moves'. Exit status: 0 no violation, 1
-violations or a game whose rules have no defined meaning, 2 usage or I/O problems.
+that reaches it, usable with 'gdl query GAME ... --moves'. --time bounds the whole run: the
+playouts done by then are reported. The output names the engine that ran (compiled, or the
+interpreter and why). While it runs, progress goes to standard error once a second when that is
+a terminal. Exit status: 0 no violation, 1 violations or a game whose rules have no defined
+meaning, 2 usage or I/O problems.
 `
 
 type playJSON struct {
 	Game       string             `json:"game"`
+	Engine     game.Engine        `json:"engine"`
+	EngineWhy  string             `json:"engine_reason,omitempty"`
+	CompileSec float64            `json:"compile_seconds"`
+	TimeUp     bool               `json:"time_up"`
 	Playouts   int                `json:"playouts"`
 	Seed       uint64             `json:"seed"`
 	Seconds    float64            `json:"seconds"`
@@ -69,7 +78,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)")
 	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
 	format := fs.String("format", "text", "output format: text or json")
+	runTime := fs.Duration("time", 0, "stop after this long with the playouts done so far (0: no bound)")
 	ef := addEvalFlags(fs)
+	engine := addEngineFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, playUsage)
 		fs.PrintDefaults()
@@ -93,27 +104,55 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
 		return 2
 	}
+	if *runTime < 0 {
+		fmt.Fprintln(stderr, "gdl play: --time must not be negative")
+		return 2
+	}
 	if err := ef.check(); err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return 2
 	}
-	g, res, path, err := loadGame(pos[0], stdin)
+	eng, err := game.ParseEngine(*engine)
 	if err != nil {
-		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		fmt.Fprintf(stderr, "gdl play: --engine: %v\n", err)
 		return 2
 	}
-	g.SetLimits(ef.limits())
+	g, res, path, code, err := loadGame(pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits()})
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		return code
+	}
 	if len(g.Roles()) == 0 {
 		fmt.Fprintf(stderr, "gdl play: %s: the game has no role\n", path)
 		return 1
 	}
-	st, err := g.Play(context.Background(), eval.PlayOptions{Playouts: *playouts, Seed: *seed, MaxDepth: *maxDepth})
+	opts := game.PlayOptions{Playouts: *playouts, Seed: *seed, MaxDepth: *maxDepth, Time: *runTime}
+	progress := isTerminal(stderr)
+	if progress {
+		opts.Progress = func(done int, elapsed time.Duration) {
+			rate := float64(done) / elapsed.Seconds()
+			left := ""
+			if rate > 0 {
+				rest := time.Duration(float64(*playouts-done) / rate * float64(time.Second))
+				if *runTime > 0 {
+					rest = min(rest, *runTime-elapsed)
+				}
+				left = fmt.Sprintf(", about %s left", rest.Round(time.Second))
+			}
+			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: %d of %d playouts, %.1f/s%s", done, *playouts, rate, left)
+		}
+	}
+	st, err := g.Play(context.Background(), opts)
+	if progress {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
 	if err != nil {
 		reportEvalError(stderr, "play", path, res, err)
 		return 1
 	}
 	out := playJSON{
-		Game: path, Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
+		Game: path, Engine: g.Engine(), EngineWhy: g.Why(), CompileSec: g.CompileTime().Seconds(), TimeUp: st.TimeUp,
+		Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
 		CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond,
 		MeanLength: st.MeanLength, MinLength: st.MinLength, MaxLength: st.MaxLength, Terminal: st.Terminal,
 		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{},
@@ -145,6 +184,14 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: %d playouts in %.3fs wall, %.3fs CPU: %.1f playouts/s, %.1f per CPU second (seed %d)\n",
 		path, out.Playouts, out.Seconds, out.CPUSeconds, out.PerSecond, out.PerCPU, *seed)
+	if g.Engine() == game.Compiled {
+		fmt.Fprintf(stdout, "engine: compiled (grounded and built in %.3fs: %s)\n", out.CompileSec, g.NetStats())
+	} else {
+		fmt.Fprintf(stdout, "engine: interpreted (%s)\n", g.Why())
+	}
+	if st.TimeUp {
+		fmt.Fprintf(stdout, "stopped by --time %v after %d of %d playouts\n", *runTime, out.Playouts, *playouts)
+	}
 	fmt.Fprintf(stdout, "length: mean %.2f, min %d, max %d joint moves; %d of %d ended in a terminal state\n",
 		out.MeanLength, out.MinLength, out.MaxLength, out.Terminal, out.Playouts)
 	fmt.Fprintln(stdout, "goal values (value: playouts):")
@@ -181,4 +228,14 @@ func compareValues(a, b string) int {
 		return x - y
 	}
 	return strings.Compare(a, b)
+}
+
+// isTerminal reports whether w is a terminal (a character device), where progress lines go.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

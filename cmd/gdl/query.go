@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -23,15 +23,16 @@ func init() {
 	})
 }
 
-const queryUsage = `Usage: gdl query GAME QUERY... [--moves 'JOINT...'] [--format text|json]
+const queryUsage = `Usage: gdl query GAME QUERY... [--moves 'JOINT...'] [--joint 'JOINT'] [--format text|json]
 
 Evaluates each QUERY, a KIF literal or conjunction of literals such as '(legal ?r ?m)' or
 'terminal', in the initial state of GAME, or in the state reached by the joint moves. A joint
 move is a KIF list of one move per role in role order, like the GGP PLAY message:
   --moves '((mark 1 1) noop) (noop (mark 2 2))'
 Every joint move must be legal, and played in a state that is not terminal.
-A query that depends on does (next, sees, ...) is answered for the last joint move, in the state
-it was played in; without --moves it has no answers.
+A query about a joint move (one that mentions does, next or sees, or a relation whose rules
+read does) is answered for each legal joint move of the state reached, or for the one given
+with --joint: '(next ?f)' lists the fluents of the next states, '(sees ?r ?p)' the percepts.
 Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
@@ -88,14 +89,18 @@ func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// loadGame reads, analyses and compiles a game; path "-" reads stdin.
-func loadGame(path string, stdin io.Reader) (*eval.Game, *analysis.Result, string, error) {
+// loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
+// the compiled engine cannot run with --engine compiled is an error (status 1).
+func loadGame(path string, stdin io.Reader, opts game.Options) (*game.Game, *analysis.Result, string, int, error) {
 	data, path, err := readInput(path, stdin)
 	if err != nil {
-		return nil, nil, path, err
+		return nil, nil, path, 2, err
 	}
-	g, res := eval.Load(string(data))
-	return g, res, path, nil
+	g, res, err := game.Load(context.Background(), string(data), opts)
+	if err != nil {
+		return nil, res, path, 1, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, res, path, 0, nil
 }
 
 // reportEvalError explains an evaluation error; refusals list the diagnostics with positions.
@@ -124,6 +129,13 @@ type queryResult struct {
 	Query   string        `json:"query"`
 	Vars    []string      `json:"vars"`
 	Answers []queryAnswer `json:"answers"`
+	// A query about a joint move: the answers after each joint move evaluated.
+	ByMove []moveResult `json:"by_move,omitempty"`
+}
+
+type moveResult struct {
+	Move    string        `json:"move"`
+	Answers []queryAnswer `json:"answers"`
 }
 
 type queryAnswer struct {
@@ -135,8 +147,10 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
+	jointText := fs.String("joint", "", "the joint move that queries about a joint move are answered for (default: every legal one)")
 	format := fs.String("format", "text", "output format: text or json")
 	ef := addEvalFlags(fs)
+	engine := addEngineFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, queryUsage)
 		fs.PrintDefaults()
@@ -160,15 +174,20 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return 2
 	}
-	g, res, path, err := loadGame(pos[0], stdin)
+	eng, err := game.ParseEngine(*engine)
 	if err != nil {
-		fmt.Fprintf(stderr, "gdl query: %v\n", err)
+		fmt.Fprintf(stderr, "gdl query: --engine: %v\n", err)
 		return 2
 	}
-	g.SetLimits(ef.limits())
+	g, res, path, code, err := loadGame(pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits()})
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl query: %v\n", err)
+		return code
+	}
+	ev := g.Eval()
 	var queries []*eval.Query
 	for _, text := range pos[1:] {
-		q, err := g.ParseQuery(text)
+		q, err := ev.ParseQuery(text)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl query: %v\n", err)
 			return 2
@@ -180,9 +199,32 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: --moves: %v\n", err)
 		return 2
 	}
+	var only []eval.Term
+	if *jointText != "" {
+		js, err := g.ParseJointMoves(*jointText)
+		if err == nil && len(js) != 1 {
+			err = fmt.Errorf("%q: expected one joint move, found %d", *jointText, len(js))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
+			return 2
+		}
+		only = js[0]
+	}
 	ctx := context.Background()
-	state, err := g.Initial(ctx)
-	if err != nil {
+	var state *game.State
+	p, err := g.Replay(ctx, joints)
+	switch {
+	case err == nil && p.Err != nil:
+		fmt.Fprintf(stderr, "gdl query: %v\n", p.Err)
+		var me *game.MoveError
+		if errors.As(p.Err, &me) && !isMoveRefusal(me.Err) {
+			reportEvalError(stderr, "query", path, res, me.Err)
+		}
+		return 1
+	case err == nil:
+		state = p.State()
+	default:
 		// Queries that do not depend on the state are still answered without an initial state.
 		static := len(joints) == 0
 		for _, q := range queries {
@@ -192,70 +234,57 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			reportEvalError(stderr, "query", path, res, err)
 			return 1
 		}
-		state = g.NewState(nil)
+		state = g.StateOf(nil)
 	}
-	var prev *eval.State
-	var last []eval.Term
-	for i, joint := range joints {
-		term, err := g.Terminal(ctx, state)
+	var results []queryResult
+	for _, q := range queries {
+		r := queryResult{Query: q.Text(), Vars: q.Vars(), Answers: []queryAnswer{}}
+		ans, err := g.Evaluate(ctx, state, q, game.QueryOptions{Joint: only, MaxMoves: 1 << 20})
 		if err != nil {
-			reportEvalError(stderr, "query", path, res, err)
-			return 1
-		}
-		if term {
-			after := "the initial state is terminal"
-			if i > 0 {
-				after = fmt.Sprintf("the state after joint move %d is terminal", i)
-			}
-			fmt.Fprintf(stderr, "gdl query: joint move %d %s: %s; the game is over, so no move can be played\n", i+1, g.FormatJoint(joint), after)
-			return 1
-		}
-		next, err := g.NextLegal(ctx, state, joint)
-		if err != nil {
-			var ill *eval.IllegalMoveError
-			if errors.As(err, &ill) {
-				fmt.Fprintf(stderr, "gdl query: joint move %d %s: %s is not a legal move of role %s\n", i+1, g.FormatJoint(joint), ill.Move, ill.Role)
+			var me *game.IllegalMoveError
+			var over *game.GameOverError
+			var je *game.JointError
+			if errors.As(err, &me) || errors.As(err, &over) || errors.As(err, &je) {
+				fmt.Fprintf(stderr, "gdl query: --joint %s: %v\n", *jointText, err)
 				return 1
 			}
 			reportEvalError(stderr, "query", path, res, err)
 			return 1
 		}
-		prev, last, state = state, joint, next
-	}
-	var results []queryResult
-	for _, q := range queries {
-		r := queryResult{Query: q.Text(), Vars: q.Vars(), Answers: []queryAnswer{}}
-		s, joint := state, []eval.Term(nil)
-		if q.NeedsMove() {
-			if last == nil {
-				results = append(results, r)
-				continue
+		for _, ma := range ans.ByMove {
+			if ma.Err != nil {
+				reportEvalError(stderr, "query", path, res, ma.Err)
+				return 1
 			}
-			s, joint = prev, last
 		}
-		answers, err := g.Ask(ctx, s, joint, q)
-		if err != nil {
-			reportEvalError(stderr, "query", path, res, err)
-			return 1
-		}
-		for _, a := range answers {
-			qa := queryAnswer{Text: q.Format(a), Bindings: map[string]string{}}
-			for i, v := range q.Binding(a) {
+		bind := func(text string) queryAnswer {
+			qa := queryAnswer{Text: text, Bindings: map[string]string{}}
+			for i, v := range ans.Bindings[text] {
 				qa.Bindings[q.Vars()[i]] = v
 			}
-			r.Answers = append(r.Answers, qa)
+			return qa
 		}
-		slices.SortFunc(r.Answers, func(a, b queryAnswer) int { return strings.Compare(a.Text, b.Text) })
+		for _, a := range ans.Answers {
+			r.Answers = append(r.Answers, bind(a))
+		}
+		for _, ma := range ans.ByMove {
+			mr := moveResult{Move: g.FormatJoint(ma.Move), Answers: []queryAnswer{}}
+			for _, a := range ma.Answers {
+				mr.Answers = append(mr.Answers, bind(a))
+			}
+			r.ByMove = append(r.ByMove, mr)
+		}
 		results = append(results, r)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
+			Engine  game.Engine   `json:"engine"`
 			Moves   []string      `json:"moves"`
 			State   []string      `json:"state"`
 			Queries []queryResult `json:"queries"`
-		}{movesText(g, joints), g.Strings(state.Fluents()), results}); err != nil {
+		}{g.Engine(), movesText(g, joints), g.Strings(state.Fluents()), results}); err != nil {
 			fmt.Fprintf(stderr, "gdl query: %v\n", err)
 			return 2
 		}
@@ -275,10 +304,23 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func movesText(g *eval.Game, joints [][]eval.Term) []string {
+// isMoveRefusal reports the errors of a joint move itself (not of evaluating the game).
+func isMoveRefusal(err error) bool {
+	var ill *game.IllegalMoveError
+	var over *game.GameOverError
+	var je *game.JointError
+	return errors.As(err, &ill) || errors.As(err, &over) || errors.As(err, &je)
+}
+
+func movesText(g *game.Game, joints [][]eval.Term) []string {
 	out := []string{}
 	for _, j := range joints {
 		out = append(out, g.FormatJoint(j))
 	}
 	return out
+}
+
+// addEngineFlag adds --engine to the commands that play.
+func addEngineFlag(fs *flag.FlagSet) *string {
+	return fs.String("engine", string(game.Auto), "the engine that plays: auto (compiled when the game grounds within a budget), compiled or interpreted")
 }

@@ -29,11 +29,12 @@ func gdl(t *testing.T, bin string, args ...string) (string, string, int) {
 type expectBlock struct {
 	line    int // of the moves: line
 	moves   string
+	joint   string
 	query   string
 	answers []string
 }
 
-// readExpect parses a .expect file: blocks of `moves:`, `query:` and answer lines, separated by
+// readExpect parses a .expect file: blocks of `moves:`, `joint:`, `query:` and answer lines, separated by
 // blank lines; lines starting with ';' are comments.
 func readExpect(t *testing.T, path string) []expectBlock {
 	t.Helper()
@@ -57,6 +58,11 @@ func readExpect(t *testing.T, path string) []expectBlock {
 		case strings.HasPrefix(line, "moves:"):
 			flush()
 			cur = &expectBlock{line: i + 1, moves: strings.TrimSpace(strings.TrimPrefix(line, "moves:"))}
+		case strings.HasPrefix(line, "joint:"):
+			if cur == nil {
+				t.Fatalf("%s:%d: joint: without moves:", path, i+1)
+			}
+			cur.joint = strings.TrimSpace(strings.TrimPrefix(line, "joint:"))
 		case strings.HasPrefix(line, "query:"):
 			if cur == nil {
 				t.Fatalf("%s:%d: query: without moves:", path, i+1)
@@ -88,6 +94,9 @@ func TestExpectations(t *testing.T) {
 				args := []string{"query", game, b.query}
 				if b.moves != "" {
 					args = append(args, "--moves", b.moves)
+				}
+				if b.joint != "" {
+					args = append(args, "--joint", b.joint)
 				}
 				stdout, stderr, code := gdl(t, bin, args...)
 				if code != 0 {

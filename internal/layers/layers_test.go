@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -25,8 +25,10 @@ var rank = map[string]int{
 	"analysis": 2,
 	"eval":     3,
 	"prolog":   3,
-	"lsp":      4,
-	"cmd/gdl":  5,
+	"propnet":  4,
+	"game":     5,
+	"lsp":      6,
+	"cmd/gdl":  7,
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the

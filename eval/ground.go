@@ -1,0 +1,392 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Grounding: the game's rules instantiated over the atoms that can hold in some reachable state,
+// the input of the compiled engine (package propnet).
+//
+// Which atoms can hold is over-approximated by a relaxed program: `true` holds for every fluent
+// of `init` or `next`, `does` for every legal move, and negative literals on relations that
+// depend on the state are dropped (so the relaxed program is monotone and needs no strata).
+// Relations that depend on neither `true` nor `does` keep their exact rules, and are evaluated
+// exactly: a ground rule never mentions them. The relaxed program is evaluated bottom-up to its
+// fixpoint, and every rule of a relation that depends on the state is then enumerated over the
+// relaxed facts: each solution of its body is one ground rule, keeping its literals on relations
+// that depend on the state (negative ones only when their atom can hold).
+
+// GroundLit is a literal of a ground rule: an atom, negated or not.
+type GroundLit struct {
+	Atom Term
+	Neg  bool
+}
+
+// GroundRule is one instance of a rule: Head holds when every literal of Body holds. An empty
+// body always holds.
+type GroundRule struct {
+	Head Term
+	Body []GroundLit
+}
+
+// Percept is a `sees` atom of a role: the percept term and the atom (sees role percept).
+type Percept struct {
+	Percept, Atom Term
+}
+
+// GoalAtom is a `goal` atom of a role: its value (an integer constant, or any term in an invalid
+// game) and the atom (goal role value).
+type GoalAtom struct {
+	Value, Atom Term
+}
+
+// Grounding is a game's rules instantiated over the atoms that can hold in a reachable state.
+// Atoms are terms of the Game that grounded it (the atom (cell 1 1 b) of relation true is the
+// term (true (cell 1 1 b))).
+type Grounding struct {
+	Roles []Term
+	Init  []Term // the fluents of the initial state
+
+	Fluents   []Term // every fluent that can hold: the base propositions
+	TrueAtoms []Term // (true f) per fluent
+	NextAtoms []Term // (next f) per fluent, 0 when no rule can derive it
+
+	Moves     [][]Term // per role, every move that can be legal: the input propositions
+	DoesAtoms [][]Term // (does r m) per role and move
+	Legal     [][]Term // (legal r m) per role and move
+
+	Goals    [][]GoalAtom // per role
+	Terminal Term         // the atom terminal, 0 when no rule can derive it
+	Sees     [][]Percept  // per role (GDL-II)
+
+	// StateOnly says that legal, goal and terminal do not depend on does (as GDL requires): the
+	// atoms that depend on does are only read while a joint move, one move per role, is played.
+	StateOnly bool
+
+	// Rules derive every atom of a relation that depends on the state (and the facts of the
+	// keyword relations that do not), over the atoms above and each other. An atom without rules
+	// never holds; the atoms of true and does have none.
+	Rules []GroundRule
+}
+
+// GroundLimits bound a grounding.
+type GroundLimits struct {
+	Timeout  time.Duration // wall time
+	MaxRules int           // ground rules
+	MaxLits  int           // literals of all ground rules together
+	MaxFacts int           // facts of the relaxed program
+}
+
+// DefaultGroundLimits fit every game a propositional network helps: the largest corpus games
+// that ground do so in well under a second.
+var DefaultGroundLimits = GroundLimits{Timeout: 5 * time.Second, MaxRules: 1_500_000, MaxLits: 8_000_000, MaxFacts: 2_000_000}
+
+// GroundError says why a game was not grounded.
+type GroundError struct {
+	Reason string
+	Err    error // the evaluation error behind it, if any
+}
+
+func (e *GroundError) Error() string {
+	if e.Err != nil {
+		return e.Reason + ": " + e.Err.Error()
+	}
+	return e.Reason
+}
+
+func (e *GroundError) Unwrap() error { return e.Err }
+
+// Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
+// without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
+// whole), or a limit is reached.
+func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
+	if lim.Timeout <= 0 {
+		lim.Timeout = DefaultGroundLimits.Timeout
+	}
+	if lim.MaxRules <= 0 {
+		lim.MaxRules = DefaultGroundLimits.MaxRules
+	}
+	if lim.MaxLits <= 0 {
+		lim.MaxLits = DefaultGroundLimits.MaxLits
+	}
+	if lim.MaxFacts <= 0 {
+		lim.MaxFacts = DefaultGroundLimits.MaxFacts
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
+		}
+	}
+	g.begin(ctx)
+	g.useState(g.empty)
+	if err := g.ensure(g.initRel); err != nil {
+		g.fail(err)
+		return nil, &GroundError{Reason: "the initial state cannot be computed", Err: err}
+	}
+	init := g.stateOf(g.initRel).fluents
+
+	rg := g.relaxed()
+	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
+	rg.begin(ctx)
+	// The outputs, and the relations of the negative literals left out of the relaxed rules:
+	// the ground rules keep those literals.
+	need := []*relation{rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel}
+	asked := map[*relation]bool{}
+	for len(need) > 0 {
+		r := need[len(need)-1]
+		need = need[:len(need)-1]
+		if asked[r] {
+			continue
+		}
+		asked[r] = true
+		err := rg.ensure(r)
+		if err == nil && r.scc >= 0 {
+			for _, ci := range rg.needs(r.scc) {
+				for _, ru := range rg.comps[ci].rules {
+					for _, l := range ru.dropped {
+						need = append(need, l.rel)
+					}
+				}
+			}
+			continue
+		}
+		if err == nil {
+			continue
+		}
+		var le *LimitError
+		if errors.As(err, &le) && le.Limit == LimitFacts {
+			return nil, &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold", lim.MaxFacts), Err: err}
+		}
+		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
+	}
+	gr := &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
+		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
+	b := &grounder{g: g, rg: rg, gr: gr, lim: lim}
+	if err := b.instances(); err != nil {
+		return nil, err
+	}
+	b.keywords()
+	return gr, nil
+}
+
+// relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store.
+// The caller holds g's lock, which covers the store.
+func (g *Game) relaxed() *Game {
+	rg := &Game{st: g.st, relByFn: map[uint32]*relation{}, roleIdx: g.roleIdx, roles: g.roles, lim: g.lim, lines: g.lines}
+	c := &compiler{g: rg, res: g.res}
+	c.compileRules()
+	origLayer := func(r *relation) layer {
+		if o, ok := g.relByFn[r.fn]; ok {
+			return o.layer
+		}
+		return layerStatic
+	}
+	for _, r := range rg.rels {
+		if origLayer(r) == layerStatic {
+			continue
+		}
+		for _, ru := range r.rules {
+			kept := ru.body[:0:0]
+			for _, l := range ru.body {
+				if l.kind == litNeg && origLayer(l.rel) != layerStatic {
+					ru.dropped = append(ru.dropped, l)
+					continue
+				}
+				kept = append(kept, l)
+			}
+			ru.body = kept
+		}
+	}
+	trueRel, doesRel := rg.trueRel, rg.doesRel
+	x := func(v int) *pnode { return &pnode{kind: pVar, v: v} }
+	unary := func(r *relation) *pnode { return &pnode{kind: pFunc, fn: r.fn, args: []*pnode{x(0)}, flat: true} }
+	binary := func(r *relation) *pnode {
+		return &pnode{kind: pFunc, fn: r.fn, args: []*pnode{x(0), x(1)}, flat: true}
+	}
+	trueRel.rules = append(trueRel.rules,
+		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.initRel, atom: unary(rg.initRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1},
+		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.nextRel, atom: unary(rg.nextRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1})
+	doesRel.rules = append(doesRel.rules,
+		&rule{rel: doesRel, head: binary(doesRel), body: []lit{{kind: litPos, rel: rg.legalRel, atom: binary(rg.legalRel)}}, nvars: 2, varNames: []string{"?r", "?m"}, clause: -1})
+	// true and does are derived relations here: no layer is above static.
+	rg.trueRel, rg.doesRel = nil, nil
+	rg.components()
+	rg.trueRel, rg.doesRel = trueRel, doesRel
+	rg.empty = &State{}
+	return rg
+}
+
+// grounder enumerates the ground rules of a relaxed program.
+type grounder struct {
+	g, rg *Game
+	gr    *Grounding
+	lim   GroundLimits
+	lits  int
+}
+
+// dynamic reports whether relation r of the relaxed program depends on the state in the game.
+func (b *grounder) dynamic(r *relation) bool {
+	o, ok := b.g.relByFn[r.fn]
+	return ok && o.layer != layerStatic
+}
+
+// keywordOutput reports the relations the game API reads, whose facts are ground rules even
+// when they do not depend on the state.
+func (b *grounder) keywordOutput(r *relation) bool {
+	rg := b.rg
+	return r == rg.legalRel || r == rg.nextRel || r == rg.goalRel || r == rg.terminalRel || r == rg.seesRel
+}
+
+func (b *grounder) instances() error {
+	rg := b.rg
+	for _, c := range rg.comps {
+		for _, r := range c.rels {
+			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {
+				continue // the state and the joint move; relations no output needs
+			}
+			if !b.dynamic(r) {
+				if b.keywordOutput(r) {
+					for _, t := range r.facts {
+						if err := b.add(GroundRule{Head: t}); err != nil {
+							return err
+						}
+					}
+				}
+				continue
+			}
+			for _, ru := range r.rules {
+				if err := b.rule(ru); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (b *grounder) add(gr GroundRule) error {
+	b.gr.Rules = append(b.gr.Rules, gr)
+	b.lits += len(gr.Body)
+	if len(b.gr.Rules) > b.lim.MaxRules {
+		return &GroundError{Reason: fmt.Sprintf("more than %d ground rules", b.lim.MaxRules)}
+	}
+	if b.lits > b.lim.MaxLits {
+		return &GroundError{Reason: fmt.Sprintf("more than %d literals in ground rules", b.lim.MaxLits)}
+	}
+	return nil
+}
+
+// rule enumerates the instances of one rule of the relaxed program.
+func (b *grounder) rule(ru *rule) error {
+	rg := b.rg
+	p := rg.planAll(ru)
+	var body []GroundLit
+	var failed error
+	p.answers = func(env []Term) error {
+		body = body[:0]
+		for i := range ru.body {
+			l := &ru.body[i]
+			if l.rel == nil || !b.dynamic(l.rel) {
+				continue // exact, and decided by the join
+			}
+			a := rg.atomOf(l.rel, l.atom, env, false)
+			switch l.kind {
+			case litPos, litCheck:
+				body = append(body, GroundLit{Atom: a})
+			case litNeg:
+				if a != 0 && rg.has(l.rel, a) {
+					body = append(body, GroundLit{Atom: a, Neg: true})
+				}
+			}
+		}
+		for i := range ru.dropped {
+			l := &ru.dropped[i]
+			if a := rg.atomOf(l.rel, l.atom, env, false); a != 0 && rg.has(l.rel, a) {
+				body = append(body, GroundLit{Atom: a, Neg: true})
+			}
+		}
+		head := rg.atomOf(ru.rel, ru.head, env, true)
+		if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
+			failed = err
+			return err
+		}
+		if len(b.gr.Rules)&0xfff == 0 {
+			return rg.check(p)
+		}
+		return nil
+	}
+	err := rg.run(p)
+	p.answers = nil
+	if failed != nil {
+		return failed
+	}
+	if err != nil {
+		return &GroundError{Reason: "the ground rules cannot be enumerated", Err: err}
+	}
+	return nil
+}
+
+// planAll plans a rule to enumerate every solution of its body (no stop once the head is
+// known).
+func (g *Game) planAll(ru *rule) *plan {
+	return g.planRuleOpts(ru, -1, -1, make([]bool, ru.nvars), false)
+}
+
+// keywords fills in the propositions of the keyword relations from the relaxed facts.
+func (b *grounder) keywords() {
+	rg, gr := b.rg, b.gr
+	st := rg.st
+	atomsOf := func(r *relation) map[Term]bool {
+		m := map[Term]bool{}
+		for _, t := range r.facts {
+			m[t] = true
+		}
+		return m
+	}
+	nexts := atomsOf(rg.nextRel)
+	for _, t := range rg.trueRel.facts {
+		f := st.argsOf(t)[0]
+		gr.Fluents = append(gr.Fluents, f)
+	}
+	slices.Sort(gr.Fluents)
+	for _, f := range gr.Fluents {
+		gr.TrueAtoms = append(gr.TrueAtoms, rg.wrap(rg.trueRel, f, true))
+		n := rg.wrap(rg.nextRel, f, true)
+		if !nexts[n] {
+			n = 0
+		}
+		gr.NextAtoms = append(gr.NextAtoms, n)
+	}
+	nr := len(gr.Roles)
+	gr.Moves = make([][]Term, nr)
+	gr.DoesAtoms = make([][]Term, nr)
+	gr.Legal = make([][]Term, nr)
+	gr.Goals = make([][]GoalAtom, nr)
+	gr.Sees = make([][]Percept, nr)
+	byRole := func(r *relation, each func(i int, arg, atom Term)) {
+		facts := slices.Clone(r.facts)
+		slices.Sort(facts)
+		for _, t := range facts {
+			a := st.argsOf(t)
+			if i, ok := rg.roleIdx[a[0]]; ok {
+				each(i, a[1], t)
+			}
+		}
+	}
+	byRole(rg.legalRel, func(i int, m, atom Term) {
+		gr.Moves[i] = append(gr.Moves[i], m)
+		gr.Legal[i] = append(gr.Legal[i], atom)
+		gr.DoesAtoms[i] = append(gr.DoesAtoms[i], st.intern(rg.doesRel.fn, []Term{gr.Roles[i], m}))
+	})
+	byRole(rg.goalRel, func(i int, v, atom Term) { gr.Goals[i] = append(gr.Goals[i], GoalAtom{Value: v, Atom: atom}) })
+	byRole(rg.seesRel, func(i int, p, atom Term) { gr.Sees[i] = append(gr.Sees[i], Percept{Percept: p, Atom: atom}) })
+	if len(rg.terminalRel.facts) > 0 {
+		gr.Terminal = rg.terminalRel.facts[0]
+	}
+}

@@ -1,0 +1,211 @@
+// Package game is the state machine of a game description: roles, initial state, legal moves,
+// next state, terminal, goals and percepts, for every caller (the CLI, the editor's features,
+// verification, players). Two engines answer: the compiled engine (package propnet), when the
+// game grounds within a budget, and the interpreter (package eval) otherwise. Both give the same
+// answers; queries about arbitrary relations always go to the interpreter.
+//
+// Moves and fluents are terms of the interpreter (eval.Term): both engines share its term store.
+// A State is a value: Key gives a string that equal states share, for tables of states.
+package game
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/propnet"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Engine names an engine, or the automatic choice.
+type Engine string
+
+const (
+	Auto        Engine = "auto"        // compiled when the game grounds within the budget, else interpreted
+	Compiled    Engine = "compiled"    // the propositional network; loading fails when the game does not ground
+	Interpreted Engine = "interpreted" // the interpreter
+)
+
+// ParseEngine reads an --engine flag value.
+func ParseEngine(s string) (Engine, error) {
+	switch e := Engine(s); e {
+	case Auto, Compiled, Interpreted:
+		return e, nil
+	}
+	return "", fmt.Errorf("engine must be auto, compiled or interpreted, not %q", s)
+}
+
+// Options configure a Game.
+type Options struct {
+	Engine Engine            // "" is Auto
+	Limits eval.Limits       // the interpreter's limits, per evaluation
+	Ground eval.GroundLimits // the budget of grounding (compiled engine)
+}
+
+// Game is a game description ready to play. It is safe for concurrent use; calls on the
+// compiled engine are serialised.
+type Game struct {
+	res   *analysis.Result
+	ev    *eval.Game
+	roles []eval.Term
+	names []string
+	isRnd []bool // GDL-II's random role, which needs no goal
+
+	engine  Engine        // Compiled or Interpreted: the engine that runs
+	why     string        // why the interpreter runs, when Auto chose it
+	compile time.Duration // grounding and building the network
+
+	mu      sync.Mutex
+	net     *propnet.Net
+	m       *propnet.Machine
+	gr      *eval.Grounding
+	fluent  map[eval.Term]int     // compiled: fluent -> base proposition
+	moveIdx []map[eval.Term]int32 // compiled: per role, move -> input proposition
+	goalVal [][]int               // compiled: per role and goal atom, its value (-1: not an integer)
+	scratch []uint64
+}
+
+// New makes a game of an analysed description. Auto grounds the game and builds its network
+// when that stays within opts.Ground; the interpreter runs otherwise, and Why says why. Compiled
+// fails when the game does not ground. Grounding is cancelled with ctx.
+func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error) {
+	ev := eval.Compile(res)
+	ev.SetLimits(opts.Limits)
+	g := &Game{res: res, ev: ev, roles: ev.Roles(), engine: Interpreted}
+	for _, r := range g.roles {
+		name := ev.String(r)
+		g.names = append(g.names, name)
+		g.isRnd = append(g.isRnd, strings.EqualFold(name, "random"))
+	}
+	if opts.Engine == "" {
+		opts.Engine = Auto
+	}
+	if opts.Engine == Interpreted {
+		g.why = "the interpreter was asked for"
+		return g, nil
+	}
+	if err := g.build(ctx, opts.Ground); err != nil {
+		if opts.Engine == Compiled {
+			return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		g.why = err.Error()
+	}
+	return g, nil
+}
+
+// Load parses, analyses and makes a game of src.
+func Load(ctx context.Context, src string, opts Options) (*Game, *analysis.Result, error) {
+	f, _ := syntax.Parse(src)
+	res := analysis.Analyze(f, nil)
+	g, err := New(ctx, res, opts)
+	return g, res, err
+}
+
+// build grounds the game and builds its network.
+func (g *Game) build(ctx context.Context, lim eval.GroundLimits) error {
+	start := time.Now()
+	if lim.Timeout <= 0 {
+		lim.Timeout = eval.DefaultGroundLimits.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	gr, err := g.ev.Ground(ctx, lim)
+	if err != nil {
+		return err
+	}
+	net, err := propnet.New(ctx, g.ev, gr, propnet.Limits{})
+	if err != nil {
+		var ce *propnet.CycleError
+		if errors.As(err, &ce) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("building the network took longer than %v", lim.Timeout)
+		}
+		return err
+	}
+	g.net, g.gr, g.m = net, gr, net.NewMachine()
+	g.fluent = make(map[eval.Term]int, len(gr.Fluents))
+	for i, f := range gr.Fluents {
+		g.fluent[f] = i
+	}
+	g.moveIdx = make([]map[eval.Term]int32, len(gr.Roles))
+	g.goalVal = make([][]int, len(gr.Roles))
+	for r := range gr.Roles {
+		g.moveIdx[r] = make(map[eval.Term]int32, len(gr.Moves[r]))
+		for i, m := range gr.Moves[r] {
+			g.moveIdx[r][m] = int32(i)
+		}
+		for _, ga := range gr.Goals[r] {
+			v, ok := g.ev.Int(ga.Value)
+			if !ok {
+				v = -1
+			}
+			g.goalVal[r] = append(g.goalVal[r], v)
+		}
+	}
+	g.scratch = make([]uint64, net.Words())
+	g.engine = Compiled
+	g.compile = time.Since(start)
+	return nil
+}
+
+// Engine returns the engine that runs: Compiled or Interpreted.
+func (g *Game) Engine() Engine { return g.engine }
+
+// Why says why the interpreter runs ("" when the compiled engine does).
+func (g *Game) Why() string { return g.why }
+
+// CompileTime is the time grounding and building the network took (0 for the interpreter).
+func (g *Game) CompileTime() time.Duration { return g.compile }
+
+// NetStats describes the compiled network ("" for the interpreter).
+func (g *Game) NetStats() string {
+	if g.net == nil {
+		return ""
+	}
+	return g.net.Stats().String()
+}
+
+// Analysis returns the analysis the game was made from.
+func (g *Game) Analysis() *analysis.Result { return g.res }
+
+// Eval returns the interpreter, for queries and for reading and writing terms.
+func (g *Game) Eval() *eval.Game { return g.ev }
+
+// Roles returns the roles, in the order of the role facts.
+func (g *Game) Roles() []eval.Term { return g.roles }
+
+// RoleNames returns the roles as text.
+func (g *Game) RoleNames() []string { return g.names }
+
+// IsRandom reports whether role i is GDL-II's random role (it plays at random and needs no
+// goal).
+func (g *Game) IsRandom(i int) bool { return g.isRnd[i] }
+
+// String writes a term in canonical KIF.
+func (g *Game) String(t eval.Term) string { return g.ev.String(t) }
+
+// Strings writes terms in canonical KIF, sorted.
+func (g *Game) Strings(ts []eval.Term) []string { return g.ev.Strings(ts) }
+
+// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
+func (g *Game) FormatJoint(joint []eval.Term) string { return g.ev.FormatJoint(joint) }
+
+// SetLimits sets the interpreter's limits for later calls.
+func (g *Game) SetLimits(l eval.Limits) { g.ev.SetLimits(l) }
+
+// sortTerms orders moves or fluents canonically (by term, which is fixed for a game).
+func sortTerms(ts []eval.Term) []eval.Term {
+	slices.Sort(ts)
+	return ts
+}

@@ -1,0 +1,733 @@
+// Package propnet is the compiled game engine: a propositional network built from a game's
+// grounding (eval.Grounding), simplified, and run on states as bit vectors.
+//
+// Every ground atom that depends on the state becomes a gate over the base propositions (the
+// fluents, the arguments of `true`) and the input propositions (the moves, the arguments of
+// `does`): an atom is the OR of its ground rules, a ground rule the AND of its literals, a
+// negative literal an inverted input. Constants are folded, gates with one input are replaced by
+// that input, equal gates are shared, and gates that no output (legal, next, goal, terminal,
+// sees) reads are removed.
+//
+// A Machine runs the network. Each gate keeps the number of its inputs that are true (an
+// inverted input counts when false) and is true when that number reaches its threshold (1 for
+// OR, the number of inputs for AND). Setting a state changes only the base propositions that
+// differ from the current state, and only the gates whose count crosses the threshold pass the
+// change on; the result does not depend on the order in which changes are passed on, because
+// counts are sums.
+package propnet
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/eval"
+)
+
+// ref is a node's value, possibly inverted: node<<1 | inverted.
+type ref uint32
+
+func mkRef(node int32, inv bool) ref {
+	r := ref(node) << 1
+	if inv {
+		r |= 1
+	}
+	return r
+}
+
+func (r ref) node() int32 { return int32(r >> 1) }
+func (r ref) inv() bool   { return r&1 != 0 }
+func (r ref) not() ref    { return r ^ 1 }
+
+// The two constant nodes.
+const (
+	nodeFalse int32 = 0
+	nodeTrue  int32 = 1
+)
+
+var (
+	refFalse = mkRef(nodeFalse, false)
+	refTrue  = mkRef(nodeTrue, false)
+)
+
+// Node kinds of the network under construction.
+const (
+	kConst uint8 = iota
+	kBase
+	kInput
+	kAnd
+	kOr
+)
+
+type bnode struct {
+	kind uint8
+	ins  []ref
+}
+
+// builder turns a grounding into a simplified network.
+type builder struct {
+	ctx   context.Context
+	g     *eval.Game
+	gr    *eval.Grounding
+	nodes []bnode
+	gates map[string]int32 // kind and sorted inputs -> the gate with them
+	atom  map[eval.Term]ref
+	rules map[eval.Term][]int // head -> indices of its ground rules
+	state map[eval.Term]uint8 // atoms being resolved (1) or resolved (2)
+	key   []byte
+	limit int
+
+	// complement: exactly one input per role is true whenever a gate that reads inputs matters
+	// (Grounding.StateOnly), so the OR of many moves of a role is the negated OR of the others.
+	complement bool
+	inputOf    map[int32][2]int32 // input node -> role, move
+	roleInputs [][]int32          // per role, its input nodes
+}
+
+// Limits bound the network that New builds.
+type Limits struct {
+	MaxNodes int
+}
+
+// DefaultLimits keep the network of any game that grounds within eval.DefaultGroundLimits.
+var DefaultLimits = Limits{MaxNodes: 4_000_000}
+
+// CycleError is returned for a grounding whose rules are recursive at the ground level (a
+// ground atom depends on itself, as a path relation on a graph with cycles): such rules need
+// a fixpoint per state that a network of gates does not compute.
+type CycleError struct {
+	Atom string
+}
+
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("ground rules are recursive (%s depends on itself)", e.Atom)
+}
+
+// New builds the network of a grounding of game g.
+func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Net, error) {
+	if lim.MaxNodes <= 0 {
+		lim.MaxNodes = DefaultLimits.MaxNodes
+	}
+	b := &builder{ctx: ctx, g: g, gr: gr, gates: map[string]int32{}, atom: map[eval.Term]ref{},
+		rules: map[eval.Term][]int{}, state: map[eval.Term]uint8{}, limit: lim.MaxNodes}
+	b.nodes = append(b.nodes, bnode{kind: kConst}, bnode{kind: kConst})
+	n := &Net{g: g, gr: gr}
+	for _, a := range gr.TrueAtoms {
+		id := b.newNode(kBase, nil)
+		b.atom[a] = mkRef(id, false)
+		n.base = append(n.base, id)
+	}
+	n.input = make([][]int32, len(gr.Roles))
+	b.complement = gr.StateOnly
+	b.inputOf = map[int32][2]int32{}
+	for i, atoms := range gr.DoesAtoms {
+		for j, a := range atoms {
+			id := b.newNode(kInput, nil)
+			b.atom[a] = mkRef(id, false)
+			n.input[i] = append(n.input[i], id)
+			b.inputOf[id] = [2]int32{int32(i), int32(j)}
+		}
+	}
+	b.roleInputs = n.input
+	for i, r := range gr.Rules {
+		b.rules[r.Head] = append(b.rules[r.Head], i)
+	}
+	resolve := func(a eval.Term) (ref, error) {
+		if a == 0 {
+			return refFalse, nil
+		}
+		return b.resolve(a)
+	}
+	var err error
+	n.next = make([]ref, len(gr.Fluents))
+	for i, a := range gr.NextAtoms {
+		if n.next[i], err = resolve(a); err != nil {
+			return nil, err
+		}
+	}
+	n.legal = make([][]ref, len(gr.Roles))
+	n.goals = make([][]ref, len(gr.Roles))
+	n.sees = make([][]ref, len(gr.Roles))
+	for i := range gr.Roles {
+		for _, a := range gr.Legal[i] {
+			r, err := resolve(a)
+			if err != nil {
+				return nil, err
+			}
+			n.legal[i] = append(n.legal[i], r)
+		}
+		for _, ga := range gr.Goals[i] {
+			r, err := resolve(ga.Atom)
+			if err != nil {
+				return nil, err
+			}
+			n.goals[i] = append(n.goals[i], r)
+		}
+		for _, p := range gr.Sees[i] {
+			r, err := resolve(p.Atom)
+			if err != nil {
+				return nil, err
+			}
+			n.sees[i] = append(n.sees[i], r)
+		}
+	}
+	if n.terminal, err = resolve(gr.Terminal); err != nil {
+		return nil, err
+	}
+	if err := b.guardLegal(n); err != nil {
+		return nil, err
+	}
+	b.finish(n)
+	return n, nil
+}
+
+func (b *builder) newNode(kind uint8, ins []ref) int32 {
+	b.nodes = append(b.nodes, bnode{kind: kind, ins: ins})
+	return int32(len(b.nodes) - 1)
+}
+
+// resolve returns the ref of a derived atom, building its gates first. It walks the rules depth
+// first with an explicit stack, so deep rule chains cannot overflow the goroutine's stack.
+func (b *builder) resolve(a eval.Term) (ref, error) {
+	if r, ok := b.atom[a]; ok {
+		return r, nil
+	}
+	type frame struct {
+		atom eval.Term
+		rule int // index into the atom's rules of the next rule to look at
+		lit  int // index into that rule's body of the next literal to look at
+	}
+	stack := []frame{{atom: a}}
+	b.state[a] = 1
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		rs := b.rules[f.atom]
+		pushed := false
+		for f.rule < len(rs) && !pushed {
+			body := b.gr.Rules[rs[f.rule]].Body
+			for f.lit < len(body) {
+				x := body[f.lit].Atom
+				f.lit++
+				if _, ok := b.atom[x]; ok {
+					continue
+				}
+				switch b.state[x] {
+				case 1:
+					return 0, &CycleError{Atom: b.g.String(x)}
+				case 0:
+					b.state[x] = 1
+					stack = append(stack, frame{atom: x})
+					pushed = true
+				}
+				if pushed {
+					break
+				}
+			}
+			if !pushed {
+				f.rule++
+				f.lit = 0
+			}
+		}
+		if pushed {
+			continue
+		}
+		// Every literal of every rule of f.atom is resolved: build its gate.
+		r, err := b.gate(f.atom)
+		if err != nil {
+			return 0, err
+		}
+		b.atom[f.atom] = r
+		b.state[f.atom] = 2
+		stack = stack[:len(stack)-1]
+	}
+	return b.atom[a], nil
+}
+
+// gate builds the OR of the atom's rules, each the AND of its literals, folding constants and
+// factoring out literals that several rules share.
+func (b *builder) gate(a eval.Term) (ref, error) {
+	var alts [][]ref
+	for _, ri := range b.rules[a] {
+		var ins []ref
+		dead := false
+		for _, l := range b.gr.Rules[ri].Body {
+			r := b.atom[l.Atom]
+			if l.Neg {
+				r = r.not()
+			}
+			if r == refTrue {
+				continue
+			}
+			if r == refFalse {
+				dead = true
+				break
+			}
+			ins = append(ins, r)
+		}
+		if dead {
+			continue
+		}
+		if len(ins) == 0 {
+			return refTrue, nil
+		}
+		slices.Sort(ins)
+		alts = append(alts, slices.Compact(ins))
+	}
+	if len(b.nodes)&0xffff == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return b.orOf(alts)
+}
+
+// orOf builds the OR of conjunctions (each sorted, none empty). A literal in several of them is
+// factored out: (a and b) or (a and c) is a and (b or c). This keeps frame rules small: the
+// ground rules (next c) <= (true c) (does r m) for each move m that leaves c alone become one
+// AND of (true c) and the OR of those moves.
+func (b *builder) orOf(alts [][]ref) (ref, error) {
+	if len(alts) == 1 {
+		return b.combine(kAnd, alts[0])
+	}
+	// Which alternatives each literal is in, the literals in more than one first.
+	type occ struct {
+		lit ref
+		alt int32
+	}
+	var occs []occ
+	for i, alt := range alts {
+		for _, l := range alt {
+			occs = append(occs, occ{l, int32(i)})
+		}
+	}
+	slices.SortFunc(occs, func(x, y occ) int {
+		if x.lit != y.lit {
+			return int(x.lit) - int(y.lit)
+		}
+		return int(x.alt) - int(y.alt)
+	})
+	type run struct{ lo, hi int }
+	var runs []run
+	for i := 0; i < len(occs); {
+		j := i + 1
+		for j < len(occs) && occs[j].lit == occs[i].lit {
+			j++
+		}
+		if j-i >= 2 {
+			runs = append(runs, run{i, j})
+		}
+		i = j
+	}
+	// Greedy: the literal in the most alternatives not yet factored goes first. Counts only
+	// fall as alternatives are taken, so a literal whose count is stale is counted again and
+	// put back (lazy greedy).
+	h := &runHeap{}
+	for _, rn := range runs {
+		h.items = append(h.items, heapItem{n: rn.hi - rn.lo, lo: rn.lo, hi: rn.hi})
+	}
+	heap.Init(h)
+	taken := make([]bool, len(alts))
+	var terms []ref
+	var group []int32
+	for h.Len() > 0 {
+		it := heap.Pop(h).(heapItem)
+		group = group[:0]
+		for _, o := range occs[it.lo:it.hi] {
+			if !taken[o.alt] {
+				group = append(group, o.alt)
+			}
+		}
+		if len(group) < 2 {
+			continue
+		}
+		if len(group) < it.n && h.Len() > 0 && h.items[0].n > len(group) {
+			it.n = len(group)
+			heap.Push(h, it)
+			continue
+		}
+		rn := run{it.lo, it.hi}
+		best := occs[rn.lo].lit
+		var with [][]ref
+		always := false
+		for _, a := range group {
+			taken[a] = true
+			alt := alts[a]
+			if len(alt) == 1 {
+				always = true // best alone: the others with it are absorbed
+				continue
+			}
+			i := slices.Index(alt, best)
+			with = append(with, slices.Delete(slices.Clone(alt), i, i+1))
+		}
+		if always {
+			terms = append(terms, best)
+			continue
+		}
+		inner, err := b.orOf(with)
+		if err != nil {
+			return 0, err
+		}
+		t, err := b.combine(kAnd, []ref{best, inner})
+		if err != nil {
+			return 0, err
+		}
+		terms = append(terms, t)
+	}
+	for i, alt := range alts {
+		if taken[i] {
+			continue
+		}
+		t, err := b.combine(kAnd, alt)
+		if err != nil {
+			return 0, err
+		}
+		terms = append(terms, t)
+	}
+	return b.combine(kOr, terms)
+}
+
+type heapItem struct{ n, lo, hi int }
+
+// runHeap orders literals by the number of alternatives they are in, most first (ties: the
+// smaller literal, for a deterministic network).
+type runHeap struct{ items []heapItem }
+
+func (h *runHeap) Len() int { return len(h.items) }
+func (h *runHeap) Less(i, j int) bool {
+	if h.items[i].n != h.items[j].n {
+		return h.items[i].n > h.items[j].n
+	}
+	return h.items[i].lo < h.items[j].lo
+}
+func (h *runHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *runHeap) Push(x any)    { h.items = append(h.items, x.(heapItem)) }
+func (h *runHeap) Pop() any {
+	it := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return it
+}
+
+// combine returns the AND or OR of ins: a constant, the only input, or a shared gate.
+func (b *builder) combine(kind uint8, ins []ref) (ref, error) {
+	slices.Sort(ins)
+	ins = slices.Compact(ins)
+	if kind == kOr && b.complement && len(ins) > 2 {
+		var err error
+		if ins, err = b.complementMoves(ins); err != nil {
+			return 0, err
+		}
+	}
+	// x and (not x): AND is false, OR is true.
+	for i := 1; i < len(ins); i++ {
+		if ins[i] == ins[i-1]^1 {
+			if kind == kAnd {
+				return refFalse, nil
+			}
+			return refTrue, nil
+		}
+	}
+	switch len(ins) {
+	case 0:
+		if kind == kAnd {
+			return refTrue, nil
+		}
+		return refFalse, nil
+	case 1:
+		return ins[0], nil
+	}
+	b.key = append(b.key[:0], kind)
+	for _, r := range ins {
+		b.key = append(b.key, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	if id, ok := b.gates[string(b.key)]; ok {
+		return mkRef(id, false), nil
+	}
+	if len(b.nodes) >= b.limit {
+		return 0, fmt.Errorf("the network would have more than %d gates", b.limit)
+	}
+	id := b.newNode(kind, slices.Clone(ins))
+	b.gates[string(b.key)] = id
+	return mkRef(id, false), nil
+}
+
+// complementMoves replaces, in the inputs of an OR, the moves of a role that are more than half
+// of its moves by the negated OR of its other moves: exactly one of a role's moves is played.
+func (b *builder) complementMoves(ins []ref) ([]ref, error) {
+	var perRole map[int32]int
+	for _, r := range ins {
+		if r.inv() {
+			continue
+		}
+		if rm, ok := b.inputOf[r.node()]; ok {
+			if perRole == nil {
+				perRole = map[int32]int{}
+			}
+			perRole[rm[0]]++
+		}
+	}
+	changed := false
+	for role, k := range perRole {
+		all := b.roleInputs[role]
+		if 2*k <= len(all) {
+			continue
+		}
+		in := map[int32]bool{}
+		kept := ins[:0:0]
+		for _, r := range ins {
+			if rm, ok := b.inputOf[r.node()]; ok && !r.inv() && rm[0] == role {
+				in[r.node()] = true
+				continue
+			}
+			kept = append(kept, r)
+		}
+		var others []ref
+		for _, id := range all {
+			if !in[id] {
+				others = append(others, mkRef(id, false))
+			}
+		}
+		// Every move of the role is in the OR: some move of it is always played.
+		if len(others) == 0 {
+			return []ref{refTrue}, nil
+		}
+		or, err := b.combine(kOr, others)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(kept, or.not())
+		changed = true
+	}
+	if changed {
+		slices.Sort(ins)
+		ins = slices.Compact(ins)
+	}
+	return ins, nil
+}
+
+// guardLegal splits each role's legal moves into groups that share a guard: a literal in the
+// legal condition of every move of the group, such as (true (control white)). A move's legal
+// output becomes the rest of its condition, and the machine keeps the moves of a group whose
+// rest holds; a guard that changes (every turn, for control) then costs nothing, where as an
+// input of every legal gate it would update each of them.
+func (b *builder) guardLegal(n *Net) error {
+	n.groups = make([][]ref, len(n.legal))
+	n.groupOf = make([][]int32, len(n.legal))
+	for r, legal := range n.legal {
+		group := make([]int32, len(legal))
+		n.groups[r] = []ref{refTrue}
+		inputs := func(x ref) []ref {
+			if x.inv() || b.nodes[x.node()].kind != kAnd {
+				return []ref{x}
+			}
+			return b.nodes[x.node()].ins
+		}
+		for len(n.groups[r]) < 8 {
+			count := map[ref]int{}
+			best, bestN := ref(0), 0
+			for m, x := range legal {
+				if group[m] != 0 || x == refTrue || x == refFalse {
+					continue
+				}
+				for _, l := range inputs(x) {
+					count[l]++
+					if c := count[l]; c > bestN || c == bestN && l < best {
+						best, bestN = l, c
+					}
+				}
+			}
+			if bestN < 2 {
+				break
+			}
+			gi := int32(len(n.groups[r]))
+			n.groups[r] = append(n.groups[r], best)
+			for m, x := range legal {
+				if group[m] != 0 || x == refTrue || x == refFalse {
+					continue
+				}
+				ins := inputs(x)
+				i := slices.Index(ins, best)
+				if i < 0 {
+					continue
+				}
+				rest, err := b.combine(kAnd, slices.Delete(slices.Clone(ins), i, i+1))
+				if err != nil {
+					return err
+				}
+				legal[m] = rest
+				group[m] = gi
+			}
+		}
+		n.groupOf[r] = group
+	}
+	return nil
+}
+
+// finish keeps the nodes that an output reads, numbers them in topological order (inputs
+// before the gates that read them) and lays out the runtime arrays.
+func (b *builder) finish(n *Net) {
+	used := make([]bool, len(b.nodes))
+	used[nodeFalse], used[nodeTrue] = true, true
+	var stack []int32
+	mark := func(r ref) {
+		if id := r.node(); !used[id] {
+			used[id] = true
+			stack = append(stack, id)
+		}
+	}
+	for _, id := range n.base {
+		mark(mkRef(id, false))
+	}
+	for _, ids := range n.input {
+		for _, id := range ids {
+			mark(mkRef(id, false))
+		}
+	}
+	outs := func(each func(*ref)) {
+		for i := range n.next {
+			each(&n.next[i])
+		}
+		for _, rs := range [][][]ref{n.legal, n.goals, n.sees, n.groups} {
+			for i := range rs {
+				for j := range rs[i] {
+					each(&rs[i][j])
+				}
+			}
+		}
+		each(&n.terminal)
+	}
+	outs(func(r *ref) { mark(*r) })
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, in := range b.nodes[id].ins {
+			mark(in)
+		}
+	}
+	// Gates are made after their inputs, so creation order is topological.
+	renum := make([]int32, len(b.nodes))
+	var order []int32
+	for id := range b.nodes {
+		if used[id] {
+			renum[id] = int32(len(order))
+			order = append(order, int32(id))
+		}
+	}
+	re := func(r ref) ref { return mkRef(renum[r.node()], r.inv()) }
+	nn := len(order)
+	n.kind = make([]uint8, nn)
+	n.thresh = make([]int32, nn)
+	n.watched = make([]bool, nn)
+	n.inOff = make([]int32, nn+1)
+	fanout := make([]int32, nn+1)
+	for i, id := range order {
+		nd := &b.nodes[id]
+		n.kind[i] = nd.kind
+		switch nd.kind {
+		case kAnd:
+			n.thresh[i] = int32(len(nd.ins))
+		case kConst:
+			if id == nodeTrue {
+				n.thresh[i] = 0
+			} else {
+				n.thresh[i] = 1
+			}
+		default:
+			n.thresh[i] = 1
+		}
+		n.inOff[i+1] = n.inOff[i] + int32(len(nd.ins))
+		for _, in := range nd.ins {
+			n.ins = append(n.ins, re(in))
+			fanout[renum[in.node()]+1]++
+		}
+	}
+	n.outOff = make([]int32, nn+1)
+	for i := 0; i < nn; i++ {
+		n.outOff[i+1] = n.outOff[i] + fanout[i+1]
+	}
+	n.outs = make([]ref, n.outOff[nn])
+	fill := slices.Clone(n.outOff[:nn])
+	for i := 0; i < nn; i++ {
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			src := in.node()
+			n.outs[fill[src]] = mkRef(int32(i), in.inv())
+			fill[src]++
+		}
+	}
+	for i := range n.base {
+		n.base[i] = renum[n.base[i]]
+	}
+	for r := range n.input {
+		for j := range n.input[r] {
+			n.input[r][j] = renum[n.input[r][j]]
+		}
+	}
+	outs(func(r *ref) { *r = re(*r) })
+	n.legalWatch = map[int32][]legalWatch{}
+	for r, rs := range n.legal {
+		for m, x := range rs {
+			n.legalWatch[x.node()] = append(n.legalWatch[x.node()], legalWatch{role: int32(r), move: int32(m), inv: x.inv()})
+			n.watched[x.node()] = true
+		}
+	}
+}
+
+// Net is a compiled, simplified propositional network. It is immutable: run it with a Machine.
+type Net struct {
+	g  *eval.Game
+	gr *eval.Grounding
+
+	kind   []uint8
+	thresh []int32 // a node is true when its count reaches this
+	inOff  []int32 // inputs of node i: ins[inOff[i]:inOff[i+1]]
+	ins    []ref
+	outOff []int32 // the gates reading node i: outs[outOff[i]:outOff[i+1]], inverted when they negate it
+	outs   []ref
+
+	base    []int32   // per fluent
+	input   [][]int32 // per role and move
+	next    []ref     // per fluent
+	legal   [][]ref   // per role and move: the legal condition without its group's guard
+	groups  [][]ref   // per role: the guard of each group of moves (group 0: none, refTrue)
+	groupOf [][]int32 // per role and move: its group
+	goals   [][]ref   // per role, parallel to the grounding's Goals
+	sees    [][]ref   // per role, parallel to the grounding's Sees
+
+	terminal ref
+
+	legalWatch map[int32][]legalWatch // per node: the legal moves it decides
+	watched    []bool
+}
+
+type legalWatch struct {
+	role, move int32
+	inv        bool
+}
+
+// Grounding returns the grounding the network was built from.
+func (n *Net) Grounding() *eval.Grounding { return n.gr }
+
+// Stats describes the size of a network.
+type Stats struct {
+	Fluents, Moves, Gates, Edges int
+}
+
+func (n *Net) Stats() Stats {
+	s := Stats{Fluents: len(n.base), Edges: len(n.ins)}
+	for _, ms := range n.input {
+		s.Moves += len(ms)
+	}
+	for _, k := range n.kind {
+		if k == kAnd || k == kOr {
+			s.Gates++
+		}
+	}
+	return s
+}
+
+func (s Stats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d fluents, %d moves, %d gates, %d edges", s.Fluents, s.Moves, s.Gates, s.Edges)
+	return b.String()
+}

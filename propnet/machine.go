@@ -1,0 +1,297 @@
+package propnet
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
+
+// A Machine runs a network: it holds a current state (and, inside Next, a joint move) and the
+// value of every gate in it. A Machine is not safe for concurrent use; make one per goroutine.
+type Machine struct {
+	n *Net
+	// cnt is per node the number of its inputs that hold minus its threshold: the node holds
+	// when cnt >= 0. Sources (base and input propositions) are -1 or 0.
+	cnt   []int32
+	stack []uint32    // pending changes: node<<1 | its new value
+	state []uint64    // the current state: bit f is fluent f
+	sets  [][][]int32 // per role and group: the moves whose condition (without the guard) holds
+	pos   [][]int32   // per role and move: its position in its group's set, -1 if not there
+	legal [][]int32   // per role: scratch for Legal
+	next  []uint64    // scratch for Next
+	joint []int32     // scratch for Playout
+}
+
+// Words returns the length of a state bit vector of this network, in 64-bit words.
+func (n *Net) Words() int { return (len(n.base) + 63) / 64 }
+
+// NewMachine makes a machine in the empty state (no fluent true, no move made).
+func (n *Net) NewMachine() *Machine {
+	nn := len(n.kind)
+	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words())}
+	for i := 0; i < nn; i++ {
+		c := -n.thresh[i]
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			if m.val(in) {
+				c++
+			}
+		}
+		m.cnt[i] = c
+	}
+	nr := len(n.legal)
+	m.sets = make([][][]int32, nr)
+	m.pos = make([][]int32, nr)
+	m.legal = make([][]int32, nr)
+	for r, rs := range n.legal {
+		m.sets[r] = make([][]int32, len(n.groups[r]))
+		m.pos[r] = make([]int32, len(rs))
+		for j := range rs {
+			m.pos[r][j] = -1
+			m.update(int32(r), int32(j), m.val(rs[j]))
+		}
+	}
+	return m
+}
+
+func (m *Machine) val(r ref) bool {
+	return (m.cnt[r.node()] >= 0) != r.inv()
+}
+
+// set gives source node i (a base or input proposition) the value v, passing the change on.
+func (m *Machine) set(i int32, v bool) {
+	if (m.cnt[i] >= 0) == v {
+		return
+	}
+	if v {
+		m.cnt[i] = 0
+	} else {
+		m.cnt[i] = -1
+	}
+	n := m.n
+	cnt := m.cnt
+	stack := append(m.stack[:0], uint32(i)<<1|b2u(v))
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		node := int32(e >> 1)
+		up := e&1 != 0
+		if n.watched[node] {
+			m.legalChanged(node)
+		}
+		for _, o := range n.outs[n.outOff[node]:n.outOff[node+1]] {
+			t := o.node()
+			c := cnt[t]
+			if up != o.inv() {
+				cnt[t] = c + 1
+				if c == -1 {
+					stack = append(stack, uint32(t)<<1|1)
+				}
+			} else {
+				cnt[t] = c - 1
+				if c == 0 {
+					stack = append(stack, uint32(t)<<1)
+				}
+			}
+		}
+	}
+	m.stack = stack
+}
+
+// legalChanged updates the legal moves that node decides. It reads the node's current value, not
+// the change being passed on: changes are passed on in no particular order, and the last one
+// processed for a node comes after its last change.
+func (m *Machine) legalChanged(node int32) {
+	v := m.cnt[node] >= 0
+	for _, w := range m.n.legalWatch[node] {
+		m.update(w.role, w.move, v != w.inv)
+	}
+}
+
+// update puts move mv of role r in its group's set or takes it out.
+func (m *Machine) update(r, mv int32, holds bool) {
+	pos := m.pos[r][mv]
+	g := m.n.groupOf[r][mv]
+	switch {
+	case holds && pos < 0:
+		m.pos[r][mv] = int32(len(m.sets[r][g]))
+		m.sets[r][g] = append(m.sets[r][g], mv)
+	case !holds && pos >= 0:
+		ls := m.sets[r][g]
+		last := ls[len(ls)-1]
+		ls[pos] = last
+		m.pos[r][last] = pos
+		m.sets[r][g] = ls[:len(ls)-1]
+		m.pos[r][mv] = -1
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// SetState makes s the current state (a bit vector of Words() words).
+func (m *Machine) SetState(s []uint64) {
+	for w := range m.state {
+		diff := m.state[w] ^ s[w]
+		for diff != 0 {
+			b := bits.TrailingZeros64(diff)
+			diff &= diff - 1
+			f := w*64 + b
+			m.set(m.n.base[f], s[w]&(1<<uint(b)) != 0)
+		}
+		m.state[w] = s[w]
+	}
+}
+
+// State returns the current state. Do not modify it.
+func (m *Machine) State() []uint64 { return m.state }
+
+// Legal returns the indices of the legal moves of role r in the current state, in no particular
+// order. Do not modify it; it changes with the state.
+func (m *Machine) Legal(r int) []int32 {
+	var only []int32
+	active := 0
+	for g, guard := range m.n.groups[r] {
+		if len(m.sets[r][g]) > 0 && m.val(guard) {
+			only = m.sets[r][g]
+			active++
+		}
+	}
+	if active <= 1 {
+		return only
+	}
+	out := m.legal[r][:0]
+	for g, guard := range m.n.groups[r] {
+		if m.val(guard) {
+			out = append(out, m.sets[r][g]...)
+		}
+	}
+	m.legal[r] = out
+	return out
+}
+
+// pick returns a uniformly random legal move of role r, or -1 when it has none.
+func (m *Machine) pick(r int, rng *rand.Rand) int32 {
+	total := 0
+	sets := m.sets[r]
+	guards := m.n.groups[r]
+	for g := range sets {
+		if len(sets[g]) > 0 && m.val(guards[g]) {
+			total += len(sets[g])
+		}
+	}
+	if total == 0 {
+		return -1
+	}
+	k := rng.IntN(total)
+	for g := range sets {
+		if len(sets[g]) > 0 && m.val(guards[g]) {
+			if k < len(sets[g]) {
+				return sets[g][k]
+			}
+			k -= len(sets[g])
+		}
+	}
+	return -1
+}
+
+// IsLegal reports whether move mv of role r is legal in the current state.
+func (m *Machine) IsLegal(r int, mv int32) bool {
+	return m.pos[r][mv] >= 0 && m.val(m.n.groups[r][m.n.groupOf[r][mv]])
+}
+
+// Terminal reports whether the current state is terminal.
+func (m *Machine) Terminal() bool { return m.val(m.n.terminal) }
+
+// Goals appends to out the indices (into the grounding's Goals of role r) of the goal atoms of
+// role r that hold in the current state.
+func (m *Machine) Goals(r int, out []int) []int {
+	for i, x := range m.n.goals[r] {
+		if m.val(x) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Next computes the state after the joint move (one move index per role) into out, which has
+// Words() words. The moves are not checked for legality.
+func (m *Machine) Next(joint []int32, out []uint64) {
+	n := m.n
+	for r, mv := range joint {
+		m.set(n.input[r][mv], true)
+	}
+	clear(out)
+	for f, x := range n.next {
+		if m.val(x) {
+			out[f>>6] |= 1 << uint(f&63)
+		}
+	}
+	for r, mv := range joint {
+		m.set(n.input[r][mv], false)
+	}
+}
+
+// Sees appends to out the indices (into the grounding's Sees of role r) of the percepts role r
+// gets when joint is played in the current state.
+func (m *Machine) Sees(joint []int32, r int, out []int) []int {
+	n := m.n
+	for q, mv := range joint {
+		m.set(n.input[q][mv], true)
+	}
+	for i, x := range n.sees[r] {
+		if m.val(x) {
+			out = append(out, i)
+		}
+	}
+	for q, mv := range joint {
+		m.set(n.input[q][mv], false)
+	}
+	return out
+}
+
+// PlayoutResult is the end of a random playout.
+type PlayoutResult struct {
+	Depth    int  // joint moves played
+	Terminal bool // it ended in a terminal state
+	NoLegal  int  // the role without a legal move in a non-terminal state, or -1
+}
+
+// Playout plays uniformly random legal moves from state s until a terminal state, a role
+// without a legal move, or maxDepth joint moves. rec, when not nil, receives the joint moves
+// played, one move index per role each, one after the other. The machine is left in the last
+// state.
+func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32) PlayoutResult {
+	m.SetState(s)
+	nr := len(m.n.legal)
+	if cap(m.joint) < nr {
+		m.joint = make([]int32, nr)
+	}
+	joint := m.joint[:nr]
+	res := PlayoutResult{NoLegal: -1}
+	for {
+		if m.Terminal() {
+			res.Terminal = true
+			return res
+		}
+		if res.Depth >= maxDepth {
+			return res
+		}
+		for r := 0; r < nr; r++ {
+			mv := m.pick(r, rng)
+			if mv < 0 {
+				res.NoLegal = r
+				return res
+			}
+			joint[r] = mv
+		}
+		if rec != nil {
+			*rec = append(*rec, joint...)
+		}
+		m.Next(joint, m.next)
+		m.SetState(m.next)
+		res.Depth++
+	}
+}
