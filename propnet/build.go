@@ -671,6 +671,11 @@ func (b *builder) finish(n *Net) {
 			n.watched[x.node()] = true
 		}
 	}
+	n.nextWatch = map[int32][]nextWatch{}
+	for f, x := range n.next {
+		n.nextWatch[x.node()] = append(n.nextWatch[x.node()], nextWatch{fluent: int32(f), inv: x.inv()})
+		n.watched[x.node()] = true
+	}
 }
 
 // Net is a compiled, simplified propositional network. It is immutable: run it with a Machine.
@@ -697,7 +702,13 @@ type Net struct {
 	terminal ref
 
 	legalWatch map[int32][]legalWatch // per node: the legal moves it decides
-	watched    []bool
+	nextWatch  map[int32][]nextWatch  // per node: the fluents of the next state it decides
+	watched    []bool                 // per node: it decides a legal move or a fluent of the next state
+}
+
+type nextWatch struct {
+	fluent int32
+	inv    bool
 }
 
 type legalWatch struct {

@@ -11,14 +11,15 @@ type Machine struct {
 	n *Net
 	// cnt is per node the number of its inputs that hold minus its threshold: the node holds
 	// when cnt >= 0. Sources (base and input propositions) are -1 or 0.
-	cnt   []int32
-	stack []uint32    // pending changes: node<<1 | its new value
-	state []uint64    // the current state: bit f is fluent f
-	sets  [][][]int32 // per role and group: the moves whose condition (without the guard) holds
-	pos   [][]int32   // per role and move: its position in its group's set, -1 if not there
-	legal [][]int32   // per role: scratch for Legal
-	next  []uint64    // scratch for Next
-	joint []int32     // scratch for Playout
+	cnt     []int32
+	stack   []uint32    // pending changes: node<<1 | its new value
+	state   []uint64    // the current state: bit f is fluent f
+	sets    [][][]int32 // per role and group: the moves whose condition (without the guard) holds
+	pos     [][]int32   // per role and move: its position in its group's set, -1 if not there
+	legal   [][]int32   // per role: scratch for Legal
+	next    []uint64    // the next state as the current inputs make it (kept up to date)
+	joint   []int32     // scratch for Playout
+	scratch []uint64
 }
 
 // Words returns the length of a state bit vector of this network, in 64-bit words.
@@ -27,7 +28,7 @@ func (n *Net) Words() int { return (len(n.base) + 63) / 64 }
 // NewMachine makes a machine in the empty state (no fluent true, no move made).
 func (n *Net) NewMachine() *Machine {
 	nn := len(n.kind)
-	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words())}
+	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words())}
 	for i := 0; i < nn; i++ {
 		c := -n.thresh[i]
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
@@ -36,6 +37,11 @@ func (n *Net) NewMachine() *Machine {
 			}
 		}
 		m.cnt[i] = c
+	}
+	for f, x := range n.next {
+		if m.val(x) {
+			m.next[f>>6] |= 1 << uint(f&63)
+		}
 	}
 	nr := len(n.legal)
 	m.sets = make([][][]int32, nr)
@@ -73,36 +79,40 @@ func (m *Machine) set(i int32, v bool) {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		node := int32(e >> 1)
-		up := e&1 != 0
 		if n.watched[node] {
-			m.legalChanged(node)
+			m.watchChanged(node)
 		}
+		// An input that turns true adds one to a gate that reads it as is, and takes one from a
+		// gate that reads it inverted; a gate crosses when the sign of its count changes.
+		up := e & 1
 		for _, o := range n.outs[n.outOff[node]:n.outOff[node+1]] {
-			t := o.node()
+			t := o >> 1
+			d := 2*int32((uint32(o)&1)^up) - 1
 			c := cnt[t]
-			if up != o.inv() {
-				cnt[t] = c + 1
-				if c == -1 {
-					stack = append(stack, uint32(t)<<1|1)
-				}
-			} else {
-				cnt[t] = c - 1
-				if c == 0 {
-					stack = append(stack, uint32(t)<<1)
-				}
+			nc := c + d
+			cnt[t] = nc
+			if c^nc < 0 {
+				stack = append(stack, uint32(t)<<1|(uint32(nc)>>31^1))
 			}
 		}
 	}
 	m.stack = stack
 }
 
-// legalChanged updates the legal moves that node decides. It reads the node's current value, not
-// the change being passed on: changes are passed on in no particular order, and the last one
-// processed for a node comes after its last change.
-func (m *Machine) legalChanged(node int32) {
+// watchChanged updates the legal moves and the fluents of the next state that node decides. It
+// reads the node's current value, not the change being passed on: changes are passed on in no
+// particular order, and the last one processed for a node comes after its last change.
+func (m *Machine) watchChanged(node int32) {
 	v := m.cnt[node] >= 0
 	for _, w := range m.n.legalWatch[node] {
 		m.update(w.role, w.move, v != w.inv)
+	}
+	for _, w := range m.n.nextWatch[node] {
+		if v != w.inv {
+			m.next[w.fluent>>6] |= 1 << uint(w.fluent&63)
+		} else {
+			m.next[w.fluent>>6] &^= 1 << uint(w.fluent&63)
+		}
 	}
 }
 
@@ -223,12 +233,7 @@ func (m *Machine) Next(joint []int32, out []uint64) {
 	for r, mv := range joint {
 		m.set(n.input[r][mv], true)
 	}
-	clear(out)
-	for f, x := range n.next {
-		if m.val(x) {
-			out[f>>6] |= 1 << uint(f&63)
-		}
-	}
+	copy(out, m.next)
 	for r, mv := range joint {
 		m.set(n.input[r][mv], false)
 	}
@@ -290,8 +295,8 @@ func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32
 		if rec != nil {
 			*rec = append(*rec, joint...)
 		}
-		m.Next(joint, m.next)
-		m.SetState(m.next)
+		m.Next(joint, m.scratch)
+		m.SetState(m.scratch)
 		res.Depth++
 	}
 }

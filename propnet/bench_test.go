@@ -1,0 +1,67 @@
+package propnet
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/corpus"
+)
+
+// benchGames are the games of the speed targets, from the shared corpus.
+var benchGames = []struct{ name, path string }{
+	{"ticTacToe", "ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif"},
+	{"connectFour", "ggp-org__ggp-base/games/games/connectFour/connectFour.kif"},
+	{"breakthrough", "ggp-org__ggp-repository/war/root/games/breakthrough/breakthrough.kif"},
+	{"speedChess", "ggp-org__ggp-repository/war/root/games/speedChess/speedChess.kif"},
+	{"othello", "ggp-org__ggp-repository/war/root/games/othello-comp2007/othello-comp2007.kif"},
+}
+
+// load grounds and builds a game; it returns the network and the initial state's bits.
+func load(tb testing.TB, src string) (*Net, []uint64) {
+	tb.Helper()
+	g, _ := eval.Load(src)
+	ctx := context.Background()
+	gr, err := g.Ground(ctx, eval.GroundLimits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, err := New(ctx, g, gr, Limits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx := map[eval.Term]int{}
+	for i, f := range gr.Fluents {
+		idx[f] = i
+	}
+	init := make([]uint64, n.Words())
+	for _, f := range gr.Init {
+		i := idx[f]
+		init[i>>6] |= 1 << uint(i&63)
+	}
+	return n, init
+}
+
+// BenchmarkPlayout measures random playouts on the machine alone (no game API, no statistics):
+// one op is one playout to a terminal state.
+func BenchmarkPlayout(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.name, func(b *testing.B) {
+			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
+			if err != nil {
+				b.Skipf("SKIPPED: %v", err)
+			}
+			n, init := load(b, string(src))
+			m := n.NewMachine()
+			rng := rand.New(rand.NewPCG(1, 2))
+			steps := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				steps += m.Playout(init, rng, 1000, nil).Depth
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
+		})
+	}
+}
