@@ -48,8 +48,8 @@ type Options struct {
 	Ground eval.GroundLimits // the budget of grounding (compiled engine)
 }
 
-// Game is a game description ready to play. It is safe for concurrent use; calls on the
-// compiled engine are serialised.
+// Game is a game description ready to play. It is safe for concurrent use (calls on one engine
+// are serialised) and immutable: its engine and limits are fixed when it is made.
 type Game struct {
 	res   *analysis.Result
 	ev    *eval.Game
@@ -200,9 +200,6 @@ func (g *Game) Strings(ts []eval.Term) []string { return g.ev.Strings(ts) }
 
 // FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
 func (g *Game) FormatJoint(joint []eval.Term) string { return g.ev.FormatJoint(joint) }
-
-// SetLimits sets the interpreter's limits for later calls.
-func (g *Game) SetLimits(l eval.Limits) { g.ev.SetLimits(l) }
 
 // sortTerms orders moves or fluents canonically (by term, which is fixed for a game).
 func sortTerms(ts []eval.Term) []eval.Term {
