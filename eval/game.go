@@ -38,8 +38,9 @@ type Game struct {
 	// it is used with; functions does the same for function names and constants (arity 0).
 	known, functions map[string]map[int]bool
 
-	planGen uint64                           // changes when indexes are dropped: plans made before must be made again
-	broken  map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
+	planGen    uint64                           // changes when indexes are dropped: plans made before must be made again
+	auxDynamic map[uint32]bool                  // the relaxed program of a grounding: its auxiliary relations, and whether they depend on the state
+	broken     map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
 
 	lim Limits
 	bud budget

@@ -187,10 +187,12 @@ func (g *Game) relaxed() *Game {
 		}
 		return layerStatic
 	}
-	for _, r := range rg.rels {
+	rg.auxDynamic = map[uint32]bool{}
+	for _, r := range slices.Clone(rg.rels) {
 		if origLayer(r) == layerStatic {
 			continue
 		}
+		var split []*rule
 		for _, ru := range r.rules {
 			kept := ru.body[:0:0]
 			for _, l := range ru.body {
@@ -201,7 +203,9 @@ func (g *Game) relaxed() *Game {
 				kept = append(kept, l)
 			}
 			ru.body = kept
+			split = append(split, rg.splitRule(ru, func(l *lit) bool { return origLayer(l.rel) != layerStatic })...)
 		}
+		r.rules = split
 	}
 	trueRel, doesRel := rg.trueRel, rg.doesRel
 	x := func(v int) *pnode { return &pnode{kind: pVar, v: v} }
@@ -222,6 +226,152 @@ func (g *Game) relaxed() *Game {
 	return rg
 }
 
+// splitRule splits a rule whose body has independent parts: groups of literals that share
+// variables not in the head with each other but not with the rest. Each group becomes an
+// auxiliary relation of the head variables it mentions, and the rule reads those instead. The
+// ground rules of (next (cell ?x ?y ?m)) <= (true (cell ?x ?y ?m)) (does a ?ma) (does b ?mb)
+// (clear ?x ?y ?ma) (clear ?x ?y ?mb) are then one per cell and mark, plus one per cell and move
+// of each role, instead of one per cell, mark and pair of moves. dynamic says which literals
+// depend on the state. It returns the rules that replace ru (ru itself when nothing splits).
+func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
+	type ref struct {
+		l       *lit
+		dropped bool
+	}
+	var all []ref
+	for i := range ru.body {
+		all = append(all, ref{&ru.body[i], false})
+	}
+	for i := range ru.dropped {
+		all = append(all, ref{&ru.dropped[i], true})
+	}
+	head := make([]bool, ru.nvars)
+	markVars(ru.head, head, true)
+	parent := make([]int, len(all))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	owner := make([]int, ru.nvars) // a literal holding the local variable, +1
+	local := make([]bool, len(all))
+	for i, r := range all {
+		vs := make([]bool, ru.nvars)
+		for _, p := range []*pnode{r.l.atom, r.l.a, r.l.b} {
+			if p != nil {
+				markVars(p, vs, true)
+			}
+		}
+		for v, in := range vs {
+			if !in || head[v] {
+				continue
+			}
+			local[i] = true
+			if owner[v] == 0 {
+				owner[v] = i + 1
+			} else {
+				parent[find(i)] = find(owner[v] - 1)
+			}
+		}
+	}
+	groups := map[int][]int{}
+	var order []int
+	for i := range all {
+		if !local[i] {
+			continue
+		}
+		root := find(i)
+		if _, ok := groups[root]; !ok {
+			order = append(order, root)
+		}
+		groups[root] = append(groups[root], i)
+	}
+	if len(order) < 2 {
+		return []*rule{ru}
+	}
+	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+	for i, r := range all {
+		if local[i] {
+			continue
+		}
+		if r.dropped {
+			main.dropped = append(main.dropped, *r.l)
+		} else {
+			main.body = append(main.body, *r.l)
+		}
+	}
+	out := []*rule{main}
+	for _, root := range order {
+		vs := make([]bool, ru.nvars)
+		for _, i := range groups[root] {
+			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
+				if p != nil {
+					markVars(p, vs, true)
+				}
+			}
+		}
+		var args []*pnode
+		for v, in := range vs {
+			if in && head[v] {
+				args = append(args, &pnode{kind: pVar, v: v})
+			}
+		}
+		aux := rg.relation(fmt.Sprintf("aux %d", len(rg.auxDynamic)), len(args))
+		var atom *pnode
+		if len(args) == 0 {
+			atom = &pnode{kind: pConst, t: rg.st.intern(aux.fn, nil)}
+		} else {
+			atom = &pnode{kind: pFunc, fn: aux.fn, args: args, flat: true}
+		}
+		ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+		dyn := false
+		bound := make([]bool, ru.nvars)
+		for _, i := range groups[root] {
+			if all[i].dropped {
+				ar.dropped = append(ar.dropped, *all[i].l)
+			} else {
+				ar.body = append(ar.body, *all[i].l)
+				if all[i].l.kind == litPos {
+					markVars(all[i].l.atom, bound, true)
+				}
+			}
+			dyn = dyn || (all[i].l.rel != nil && dynamic(all[i].l))
+		}
+		// The auxiliary rule must bind its head variables itself: a head variable that the
+		// group only tests (in distinct, not) is bound by a copy of a positive literal of the
+		// rule that binds it, a static one when there is one.
+		for _, a := range args {
+			if bound[a.v] {
+				continue
+			}
+			best := -1
+			for i, r := range all {
+				if r.dropped || r.l.kind != litPos {
+					continue
+				}
+				vs := make([]bool, ru.nvars)
+				markVars(r.l.atom, vs, true)
+				if vs[a.v] && (best < 0 || !dynamic(r.l) && dynamic(all[best].l)) {
+					best = i
+				}
+			}
+			l := *all[best].l
+			ar.body = append(ar.body, l)
+			markVars(l.atom, bound, true)
+			dyn = dyn || dynamic(&l)
+		}
+		rg.auxDynamic[aux.fn] = dyn
+		aux.rules = append(aux.rules, ar)
+		main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
+	}
+	return out
+}
+
 // grounder enumerates the ground rules of a relaxed program.
 type grounder struct {
 	g, rg *Game
@@ -232,6 +382,9 @@ type grounder struct {
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.
 func (b *grounder) dynamic(r *relation) bool {
+	if d, ok := b.rg.auxDynamic[r.fn]; ok {
+		return d
+	}
 	o, ok := b.g.relByFn[r.fn]
 	return ok && o.layer != layerStatic
 }
