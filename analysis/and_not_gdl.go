@@ -6,31 +6,81 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
+// An `and` is a relation-shaped atom to the model: its name is a relation occurrence, what
+// follows it in its list is terms. It comes in every shape an atom has: `(and a b)`, `(and)`
+// and the bare word `and`, so its operands are read through the atom view (Args), which is
+// defined for all of them, never by indexing the list's elements.
+
 func init() {
 	register(&Check{
 		Code:     "and-not-gdl",
 		Severity: Error,
 		Category: CategorySemantics,
-		Summary:  "(and ...) in a rule body: GDL has no and; the literals of a body are already a conjunction.",
-		Example:  "(<= (p ?x) (and (q ?x) (r ?x)))",
-		Fix:      "Write the literals directly in the body (the quick fix does).",
+		Summary: "(and ...) in a rule body, or a fact or rule defining and: GDL has no and; the literals of a body are " +
+			"already a conjunction.",
+		Example: "(<= (p ?x) (and (q ?x) (r ?x)))",
+		Fix: "Write the literals directly in the body (the quick fix does, and removes an and without literals). " +
+			"Inside an or, write one rule per branch; inside a not, define a relation for the conjunction and negate it.",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
+			const msg = "GDL has no and: the literals of a rule body are already a conjunction"
+			if c.Key() == "and" {
+				r.Report(c.Head.Name().Span(), "GDL has no and, so a fact or rule cannot define it: a body literal "+
+					"named and would be read as a conjunction", nil)
+			}
 			walkLiterals(c, func(v literalVisit) {
 				if v.Lit.Kind() != syntax.LitAtom || v.Lit.Atom().Name().Key() != "and" {
 					return
 				}
-				msg := "GDL has no and: the literals of a rule body are already a conjunction"
-				if v.Parent.Valid() { // inside a not or an or
-					r.Report(v.Lit.Atom().Name().Span(), msg+"; inside an or, write one rule per branch instead", nil)
-					return
+				name := v.Lit.Atom().Name().Span()
+				switch {
+				case v.Parent.Valid() && v.Parent.Kind() == syntax.LitNot:
+					r.Report(name, msg+"; to negate a conjunction, define a relation for it and negate that", nil)
+				case v.Parent.Valid(): // inside an or
+					r.Report(name, msg+"; inside an or, write one rule per branch instead", nil)
+				default:
+					r.Report(name, msg, nil, spliceAnd(c, v.Lit))
 				}
-				var parts []string
-				for _, e := range v.Lit.Elements()[1:] {
-					parts = append(parts, e.Text())
-				}
-				r.Report(v.Lit.Atom().Name().Span(), msg, nil,
-					replace("Put the literals of and in the body", v.Lit.Span(), strings.Join(parts, " ")))
 			})
 		},
 	})
+}
+
+// spliceAnd is the fix of an and that is a body literal: its literals, with those of the ands
+// nested in it, take its place in the body; an and without literals (the empty conjunction,
+// which always holds) goes, with the blanks before it on its line.
+func spliceAnd(c *Clause, and syntax.Literal) syntax.Fix {
+	parts := conjuncts(and.Atom())
+	if len(parts) > 0 {
+		return replace("Put the literals of and in the body", and.Span(), strings.Join(parts, " "))
+	}
+	span := and.Span()
+	text, base := c.Form.Text(), c.Form.Span().Start
+	for span.Start > base && (text[span.Start-base-1] == ' ' || text[span.Start-base-1] == '\t') {
+		span.Start--
+	}
+	return replace("Remove the empty and", span, "")
+}
+
+// conjuncts returns the texts of the operands of an and, each nested and replaced by its own
+// operands: (and a (and b (and)) c) gives a, b and c. An explicit stack: nesting may be deep.
+func conjuncts(and syntax.Atom) []string {
+	var out []string
+	stack := reversed(and.Args())
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k := t.Kind(); (k == syntax.TermConstant || k == syntax.TermFunction) && t.Name().Key() == "and" {
+			stack = append(stack, reversed(t.Args())...)
+			continue
+		}
+		out = append(out, t.Text())
+	}
+	return out
+}
+
+func reversed(ts []syntax.Term) []syntax.Term {
+	for i, j := 0, len(ts)-1; i < j; i, j = i+1, j-1 {
+		ts[i], ts[j] = ts[j], ts[i]
+	}
+	return ts
 }

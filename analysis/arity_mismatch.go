@@ -25,7 +25,7 @@ func init() {
 					if _, kw := RelationKeywords[key]; kw && s.Kind == RelationSymbol {
 						continue // keyword-arity reports these against the fixed arity
 					}
-					if s = withoutOldDeclarations(m, s); len(s.Arities) < 2 {
+					if s = withoutAnd(m, withoutOldDeclarations(m, s)); len(s.Arities) < 2 {
 						continue
 					}
 					major := majorityArity(s)
@@ -85,5 +85,22 @@ func sortedKeys(t map[string]*Symbol) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// withoutAnd returns s without the ands of rule bodies and the ands nested in them, which
+// and-not-gdl reports: an and takes any number of literals.
+func withoutAnd(m *Model, s *Symbol) *Symbol {
+	if s.Key != "and" {
+		return s
+	}
+	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
+	for a, occs := range s.Arities {
+		for _, i := range occs {
+			if m.Occurrences[i].Relation != "and" {
+				out.Arities[a] = append(out.Arities[a], i)
+			}
+		}
+	}
 	return out
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/gdl-lsp/gdl/internal/readfile"
 )
 
 // ConfigFileName is the project configuration file, looked up from the checked file's folder
@@ -245,7 +247,8 @@ func lineCol(data []byte, off int) (int, int) {
 }
 
 // FindConfig looks for gdl.json in dir and its parents. It returns nil and no error when there is
-// none.
+// none. The first one found must be a regular file (a symbolic link is followed to one) of at
+// most readfile.ConfigLimit (1 MiB); a named pipe there is an error, not a wait for a writer.
 func FindConfig(dir string) (*Config, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -253,11 +256,11 @@ func FindConfig(dir string) (*Config, error) {
 	}
 	for {
 		p := filepath.Join(dir, ConfigFileName)
-		data, err := os.ReadFile(p)
+		data, err := readfile.Regular(p, readfile.ConfigLimit)
 		if err == nil {
 			return ParseConfig(p, data)
 		}
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
 		parent := filepath.Dir(dir)

@@ -183,6 +183,8 @@ func FuzzIncrementalAnalysis(f *testing.F) {
 		f.Add(string(data), uint16(len(data)/2), uint8(3), "(<= (p ?x) (q ?x))\n")
 	}
 	f.Add("(role a)\n(<= (p ?x) (not (p ?x)))", uint16(10), uint8(0), "(")
+	// Stray ands in every shape (issue 10: a bare and crashed the analyzer).
+	f.Add("(<= p and)\n(<= q (and) (not and) (or and (and q)))\n(and)\n(<= (and ?x) (p ?x))\n", uint16(8), uint8(3), "(and ")
 	f.Fuzz(func(t *testing.T, src string, at uint16, del uint8, text string) {
 		file, _ := syntax.Parse(src)
 		prev, _ := AnalyzeContext(context.Background(), file, nil, nil)

@@ -20,8 +20,8 @@ func init() {
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			for _, o := range c.Occurrences(m) {
-				if !o.Parenthesized || o.Arity != 0 {
-					continue
+				if !o.Parenthesized || o.Arity != 0 || o.Key == "and" && o.Relation == "and" {
+					continue // and-not-gdl reports (and), and its fix removes it
 				}
 				var msg string
 				switch o.Kind {

@@ -22,6 +22,7 @@ func FuzzEval(f *testing.F) {
 	f.Add("(role r) (p 0) (<= (p (s ?x)) (p ?x)) (<= (legal r (go ?x)) (p ?x)) (init (p 0))")
 	f.Add("(role r) (<= (q ?x) (not (q ?x))) (<= (legal r a) (or (q 1) (not (distinct 1 1))))")
 	f.Add("(role a) (role b) (init x) (<= (next y) (does a ?m) (does b ?m)) (legal a 1) (legal b 1)")
+	f.Add("(role r) (init x) (<= (legal r a) and) (<= (legal r b) (and (true x) (and)) (not and)) (<= and (true x))")
 	f.Fuzz(func(t *testing.T, src string) {
 		g, _ := Load(src)
 		g.SetLimits(Limits{Timeout: 200 * time.Millisecond, MaxFacts: 20000, MaxDepth: 30})

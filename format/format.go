@@ -28,9 +28,13 @@ func Source(src string) (string, error) {
 	return File(f), nil
 }
 
-// File formats a parsed file that has no syntax errors.
+// File formats a parsed file that has no syntax errors. Time and memory are linear in the size
+// of the file however deep its forms nest: lists are walked with an explicit stack, not by
+// recursion, and indentation is written from a nesting level (capped at MaxIndentLevels)
+// instead of being built as a string per level.
 func File(f *syntax.File) string {
-	p := &printer{}
+	p := &printer{blank: true}
+	p.b.Grow(len(f.Source()))
 	items := f.Items()
 	for i, it := range items {
 		switch it.Kind() {
@@ -57,10 +61,11 @@ func File(f *syntax.File) string {
 		case syntax.Comment:
 			p.write(strings.TrimRight(it.Text(), " \t"))
 		case syntax.List:
+			p.text = it.Text() // the item's text: its nodes' offsets are relative to it
 			if isRule(it) {
-				p.rule(it)
+				p.rule(it.Node())
 			} else {
-				p.flat(it, Indent)
+				p.flat(it.Node(), 1)
 			}
 		default:
 			p.write(it.Text())
@@ -89,20 +94,51 @@ func lineEnding(src string) string {
 	return "\n"
 }
 
+// MaxIndentLevels caps the indentation of continuation lines (the lines that follow a comment
+// inside a literal), which otherwise grows by Indent per level of nesting: with a comment at
+// every level of a deeply nested term the output would grow with the square of the depth.
+const MaxIndentLevels = 16
+
 type printer struct {
-	b strings.Builder
+	b     strings.Builder
+	blank bool   // nothing but indentation was written since the last line break
+	text  string // the text of the item being printed
+	stack []frame
 }
 
-func (p *printer) write(s string) { p.b.WriteString(s) }
-
-func (p *printer) newline() { p.b.WriteByte('\n') }
-
-// atLineStart reports whether nothing but indentation was written since the last line break.
-func (p *printer) atLineStart() bool {
-	s := p.b.String()
-	i := strings.LastIndexByte(s, '\n')
-	return strings.TrimLeft(s[i+1:], " ") == ""
+// frame is a list being printed by flat: the next child to print, the indentation level of
+// the lines that continue it after a comment, and what was printed last.
+type frame struct {
+	n                  *syntax.Node
+	next               int32 // a list has fewer children than its item has bytes
+	level              int32
+	first, lastComment bool
 }
+
+func (p *printer) write(s string) {
+	p.b.WriteString(s)
+	if p.blank && strings.TrimLeft(s, " ") != "" {
+		p.blank = false
+	}
+}
+
+func (p *printer) newline() {
+	p.b.WriteByte('\n')
+	p.blank = true
+}
+
+// indent writes the indentation of the given level.
+func (p *printer) indent(level int) {
+	for range min(level, MaxIndentLevels) {
+		p.b.WriteString(Indent)
+	}
+}
+
+// src returns a node's text.
+func (p *printer) src(n *syntax.Node) string { return p.text[n.Start:n.End] }
+
+// comment returns a comment's text without trailing blanks.
+func (p *printer) comment(n *syntax.Node) string { return strings.TrimRight(p.src(n), " \t") }
 
 func isRule(c syntax.Cursor) bool {
 	h := c.Head()
@@ -110,23 +146,24 @@ func isRule(c syntax.Cursor) bool {
 }
 
 // rule prints `(<= head` and then each body literal on its own line.
-func (p *printer) rule(c syntax.Cursor) {
-	kids := c.Children()
+func (p *printer) rule(n *syntax.Node) {
+	kids := n.Kids
 	p.write("(")
 	seen := 0 // elements printed: the arrow, the head, then literals
 	lastComment := false
-	for i, k := range kids {
-		switch k.Kind() {
+	for i := range kids {
+		k := &kids[i]
+		switch k.Kind {
 		case syntax.LParen, syntax.RParen, syntax.Whitespace:
 			continue
 		case syntax.Comment:
-			if i > 0 && kids[i-1].Kind() == syntax.Whitespace && syntax.LineBreaks(kids[i-1].Text()) > 0 || p.atLineStart() {
+			if i > 0 && kids[i-1].Kind == syntax.Whitespace && syntax.LineBreaks(p.src(&kids[i-1])) > 0 || p.blank {
 				p.newline()
-				p.write(Indent)
+				p.indent(1)
 			} else {
 				p.write(" ")
 			}
-			p.write(strings.TrimRight(k.Text(), " \t"))
+			p.write(p.comment(k))
 			lastComment = true
 			continue
 		}
@@ -136,15 +173,15 @@ func (p *printer) rule(c syntax.Cursor) {
 		case seen == 1:
 			if lastComment {
 				p.newline()
-				p.write(Indent)
+				p.indent(1)
 			} else {
 				p.write(" ")
 			}
 		default:
 			p.newline()
-			p.write(Indent)
+			p.indent(1)
 		}
-		p.flat(k, Indent+Indent)
+		p.flat(k, 2)
 		lastComment = false
 		seen++
 	}
@@ -155,34 +192,51 @@ func (p *printer) rule(c syntax.Cursor) {
 }
 
 // flat prints a form on one line with single spaces; a comment inside forces a line break,
-// after which printing continues at the continuation indentation.
-func (p *printer) flat(c syntax.Cursor, cont string) {
-	if c.Kind() != syntax.List {
-		p.write(c.Text())
+// after which printing continues at the continuation indentation: level for the form's own
+// elements, one more for each list it is nested in.
+func (p *printer) flat(n *syntax.Node, level int) {
+	if n.Kind != syntax.List {
+		p.write(p.src(n))
 		return
 	}
-	p.write("(")
-	first := true
-	lastComment := false
-	for _, k := range c.Children() {
-		switch k.Kind() {
+	base := len(p.stack)
+	p.open(n, level)
+	for len(p.stack) > base {
+		f := &p.stack[len(p.stack)-1]
+		if int(f.next) == len(f.n.Kids) {
+			p.write(")")
+			p.stack = p.stack[:len(p.stack)-1]
+			continue
+		}
+		k := &f.n.Kids[f.next]
+		f.next++
+		switch k.Kind {
 		case syntax.LParen, syntax.RParen, syntax.Whitespace:
 			continue
 		case syntax.Comment:
-			if !p.atLineStart() {
+			if !p.blank {
 				p.write(" ")
 			}
-			p.write(strings.TrimRight(k.Text(), " \t"))
+			p.write(p.comment(k))
 			p.newline()
-			p.write(cont)
-			lastComment = true
+			p.indent(int(f.level))
+			f.lastComment = true
 			continue
 		}
-		if !first && !lastComment {
+		if !f.first && !f.lastComment {
 			p.write(" ")
 		}
-		p.flat(k, cont+Indent)
-		first, lastComment = false, false
+		f.first, f.lastComment = false, false
+		if k.Kind == syntax.List {
+			p.open(k, int(f.level)+1) // f is not used after this: the append may move the stack
+		} else {
+			p.write(p.src(k))
+		}
 	}
-	p.write(")")
+}
+
+// open prints a list's '(' and pushes it on the stack of lists being printed.
+func (p *printer) open(n *syntax.Node, level int) {
+	p.write("(")
+	p.stack = append(p.stack, frame{n: n, level: int32(min(level, MaxIndentLevels)), first: true})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -181,7 +181,7 @@ func (s *Server) checkConfigFile(p string) {
 	if open {
 		return
 	}
-	data, err := os.ReadFile(p)
+	data, err := readfile.Regular(p, readfile.ConfigLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.publishConfigDiagnostics(u, 0, nil)
 		s.forgetConfigProblem(p)

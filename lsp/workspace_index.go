@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -202,7 +203,7 @@ func (ix *workspaceIndex) read(p string) {
 	if !ok || f.read {
 		return
 	}
-	data, err := os.ReadFile(p)
+	data, err := readfile.Regular(p, maxIndexFileSize) // the file may have changed since touch
 	var syms []symbolEntry
 	if err == nil {
 		file, _ := syntax.Parse(string(data))

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -17,11 +20,34 @@ import (
 // gdlIn runs the binary with standard input; gdl (query_test.go) is the same without input.
 func gdlIn(t *testing.T, bin, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin = strings.NewReader(stdin)
+	return gdlFrom(t, bin, strings.NewReader(stdin), args...)
+}
+
+// runLimit bounds every run of the binary: a run that hangs (on a named pipe, say) fails the
+// test instead of hanging it.
+const runLimit = 2 * time.Minute
+
+// gdlFrom runs the binary with the given standard input and returns stdout, stderr and the
+// exit status.
+func gdlFrom(t *testing.T, bin string, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	return runWithin(t, runLimit, bin, stdin, args...)
+}
+
+// runWithin runs a program, killing it and failing the test after limit.
+func runWithin(t *testing.T, limit time.Duration, bin string, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s %s: still running after %v (killed)\nstderr: %s", bin, strings.Join(args, " "), limit, stderr.String())
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

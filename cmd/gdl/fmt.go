@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/gdl-lsp/gdl/format"
 )
@@ -37,20 +38,24 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	// fmt rewrites files: with a path it cannot read it writes nothing at all.
+	// fmt rewrites files: with a path it cannot read it writes nothing at all. So every file is
+	// read and formatted first, and written only when all were read.
 	files, errs := expandPaths(fl.Args())
 	for _, err := range errs {
 		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
 	}
-	if len(errs) > 0 {
-		return 2
+	type formatted struct {
+		path, shown, out string
+		changed          bool
 	}
+	var results []formatted
 	status := 0
 	for _, path := range files {
 		data, shown, err := readInput(path, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
-			return 2
+			errs = append(errs, err)
+			continue
 		}
 		out, err := format.Source(string(data))
 		if err != nil {
@@ -58,28 +63,98 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		changed := !bytes.Equal(data, []byte(out))
+		results = append(results, formatted{path, shown, out, !bytes.Equal(data, []byte(out))})
+	}
+	if len(errs) > 0 {
+		return 2
+	}
+	var rewrites []rewrite
+	for _, r := range results {
 		switch {
 		case *check:
-			if changed {
-				fmt.Fprintln(stdout, shown)
+			if r.changed {
+				fmt.Fprintln(stdout, r.shown)
 				status = 1
 			}
-		case *write && path != "-":
-			if changed {
-				info, err := os.Stat(path)
-				if err != nil {
-					fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
-					return 2
-				}
-				if err := os.WriteFile(path, []byte(out), info.Mode().Perm()); err != nil {
-					fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
-					return 2
-				}
+		case *write && r.path != "-":
+			if r.changed {
+				rewrites = append(rewrites, rewrite{r.path, r.out})
 			}
 		default:
-			io.WriteString(stdout, out)
+			io.WriteString(stdout, r.out)
 		}
 	}
+	if err := rewriteAll(rewrites); err != nil {
+		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
+		return 2
+	}
 	return status
+}
+
+// rewrite is a file to replace with new text.
+type rewrite struct{ path, text string }
+
+// rewriteAll replaces the files' contents, each atomically: the new text goes to a temporary
+// file beside the file (beside its target, for a symbolic link, which stays a link) with the
+// file's permissions, which is then renamed over it. Every temporary file is written before the
+// first rename, so a failure to write one (a full disk, a read-only folder) leaves every file
+// as it was.
+func rewriteAll(files []rewrite) error {
+	var tmps, targets []string
+	for _, f := range files {
+		target, err := filepath.EvalSymlinks(f.path)
+		var tmp string
+		if err == nil {
+			tmp, err = stage(target, f.text)
+		}
+		if err != nil {
+			removeAll(tmps)
+			return err
+		}
+		tmps, targets = append(tmps, tmp), append(targets, target)
+	}
+	for i := range tmps {
+		if err := os.Rename(tmps[i], targets[i]); err != nil {
+			removeAll(tmps[i:])
+			if i > 0 {
+				return fmt.Errorf("%v (the %d files before it were rewritten)", err, i)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func removeAll(paths []string) {
+	for _, p := range paths {
+		os.Remove(p)
+	}
+}
+
+// stage writes text to a new temporary file in target's folder, with target's permissions, and
+// returns its path.
+func stage(target, text string) (string, error) {
+	info, err := os.Stat(target)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".gdlfmt-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = io.WriteString(f, text)
+	if err == nil {
+		err = f.Chmod(info.Mode().Perm())
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("writing %s: %v", target, err)
+	}
+	return f.Name(), nil
 }

@@ -1,17 +1,25 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
-	"os"
+
+	"github.com/gdl-lsp/gdl/internal/readfile"
 )
 
 // readInput reads the file at path, or standard input for "-", and returns the name to show
-// for it in messages.
+// for it in messages. Only a regular file is read (a symbolic link is followed to one), and at
+// most readfile.GameLimit bytes of it or of standard input: a named pipe or a device is refused
+// rather than read without end.
 func readInput(path string, stdin io.Reader) ([]byte, string, error) {
 	if path == "-" {
-		data, err := io.ReadAll(stdin)
+		data, err := readfile.Reader(stdin, "<stdin>", readfile.GameLimit)
 		return data, "<stdin>", err
 	}
-	data, err := os.ReadFile(path)
+	data, err := readfile.Regular(path, readfile.GameLimit)
+	if errors.Is(err, readfile.ErrNamedPipe) {
+		err = fmt.Errorf("%w (gdl reads a pipe only as standard input, -)", err)
+	}
 	return data, path, err
 }
