@@ -291,8 +291,27 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 		}
 		groups[root] = append(groups[root], i)
 	}
-	if len(order) < 2 {
+	if len(order) == 0 {
 		return []*rule{ru}
+	}
+	if len(order) == 1 {
+		// One group: worth splitting off when other literals bind head variables that the group
+		// does not mention (its ground rules would be repeated for each of their values).
+		in := make([]bool, ru.nvars)
+		for _, i := range groups[order[0]] {
+			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
+				if p != nil {
+					markVars(p, in, true)
+				}
+			}
+		}
+		missing := false
+		for v := range head {
+			missing = missing || head[v] && !in[v]
+		}
+		if !missing {
+			return []*rule{ru}
+		}
 	}
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range all {
