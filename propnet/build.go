@@ -79,6 +79,8 @@ type builder struct {
 	key   []byte
 	limit int
 
+	cyclic bool // some atoms depend on each other (cycle)
+
 	// complement: exactly one input per role is true whenever a gate that reads inputs matters
 	// (Grounding.StateOnly), so the OR of many moves of a role is the negated OR of the others.
 	complement bool
@@ -94,15 +96,16 @@ type Limits struct {
 // DefaultLimits keep the network of any game that grounds within eval.DefaultGroundLimits.
 var DefaultLimits = Limits{MaxNodes: 4_000_000}
 
-// CycleError is returned for a grounding whose rules are recursive at the ground level (a
-// ground atom depends on itself, as a path relation on a graph with cycles): such rules need
-// a fixpoint per state that a network of gates does not compute.
+// CycleError is returned for a grounding whose ground rules negate an atom that depends on the
+// negation (the game is stratified by relations but not at this level): such rules have no
+// least fixpoint.
 type CycleError struct {
-	Atom string
+	Atom    string
+	Negated bool
 }
 
 func (e *CycleError) Error() string {
-	return fmt.Sprintf("ground rules are recursive (%s depends on itself)", e.Atom)
+	return fmt.Sprintf("ground rules are recursive through negation (%s depends on its own negation)", e.Atom)
 }
 
 // New builds the network of a grounding of game g.
@@ -180,6 +183,16 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 		return nil, err
 	}
 	b.finish(n)
+	// Inside a cycle every edge must be positive for its least fixpoint to be its meaning.
+	for _, members := range n.cycles {
+		for _, u := range members {
+			for _, o := range n.outs[n.outOff[u]:n.outOff[u+1]] {
+				if o.inv() && n.scc[o.node()] == n.scc[u] {
+					return nil, &CycleError{Atom: fmt.Sprintf("node %d", u), Negated: true}
+				}
+			}
+		}
+	}
 	return n, nil
 }
 
@@ -188,8 +201,10 @@ func (b *builder) newNode(kind uint8, ins []ref) int32 {
 	return int32(len(b.nodes) - 1)
 }
 
-// resolve returns the ref of a derived atom, building its gates first. It walks the rules depth
-// first with an explicit stack, so deep rule chains cannot overflow the goroutine's stack.
+// resolve returns the ref of a derived atom, building its gates first: the atoms it depends on
+// are resolved in dependency order, by Tarjan's algorithm with an explicit stack (deep rule
+// chains cannot overflow the goroutine's stack). Atoms that depend on each other (a path
+// relation over a graph with cycles) are built together (cycle).
 func (b *builder) resolve(a eval.Term) (ref, error) {
 	if r, ok := b.atom[a]; ok {
 		return r, nil
@@ -199,50 +214,127 @@ func (b *builder) resolve(a eval.Term) (ref, error) {
 		rule int // index into the atom's rules of the next rule to look at
 		lit  int // index into that rule's body of the next literal to look at
 	}
-	stack := []frame{{atom: a}}
-	b.state[a] = 1
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
+	index := map[eval.Term]int{}
+	low := map[eval.Term]int{}
+	var stack []eval.Term
+	onStack := map[eval.Term]bool{}
+	visit := func(x eval.Term) frame {
+		index[x], low[x] = len(index), len(index)
+		stack = append(stack, x)
+		onStack[x] = true
+		return frame{atom: x}
+	}
+	calls := []frame{visit(a)}
+	for len(calls) > 0 {
+		f := &calls[len(calls)-1]
 		rs := b.rules[f.atom]
-		pushed := false
-		for f.rule < len(rs) && !pushed {
+		var child eval.Term
+		for child == 0 && f.rule < len(rs) {
 			body := b.gr.Rules[rs[f.rule]].Body
-			for f.lit < len(body) {
+			for child == 0 && f.lit < len(body) {
 				x := body[f.lit].Atom
 				f.lit++
-				if _, ok := b.atom[x]; ok {
+				if _, done := b.atom[x]; done {
 					continue
 				}
-				switch b.state[x] {
-				case 1:
-					return 0, &CycleError{Atom: b.g.String(x)}
-				case 0:
-					b.state[x] = 1
-					stack = append(stack, frame{atom: x})
-					pushed = true
-				}
-				if pushed {
-					break
+				if _, seen := index[x]; !seen {
+					child = x
+				} else if onStack[x] {
+					low[f.atom] = min(low[f.atom], index[x])
 				}
 			}
-			if !pushed {
+			if child == 0 {
 				f.rule++
 				f.lit = 0
 			}
 		}
-		if pushed {
+		if child != 0 {
+			calls = append(calls, visit(child))
 			continue
 		}
-		// Every literal of every rule of f.atom is resolved: build its gate.
-		r, err := b.gate(f.atom)
-		if err != nil {
+		// Every dependency of f.atom is resolved or on the stack.
+		x := f.atom
+		calls = calls[:len(calls)-1]
+		if len(calls) > 0 {
+			p := calls[len(calls)-1].atom
+			low[p] = min(low[p], low[x])
+		}
+		if low[x] != index[x] {
+			continue
+		}
+		i := len(stack) - 1
+		for stack[i] != x {
+			i--
+		}
+		comp := slices.Clone(stack[i:])
+		stack = stack[:i]
+		for _, y := range comp {
+			delete(onStack, y)
+		}
+		if len(comp) == 1 && !b.selfLoop(x) {
+			r, err := b.gate(x)
+			if err != nil {
+				return 0, err
+			}
+			b.atom[x] = r
+			continue
+		}
+		if err := b.cycle(comp); err != nil {
 			return 0, err
 		}
-		b.atom[f.atom] = r
-		b.state[f.atom] = 2
-		stack = stack[:len(stack)-1]
 	}
 	return b.atom[a], nil
+}
+
+// selfLoop reports whether an atom's rules read the atom itself.
+func (b *builder) selfLoop(a eval.Term) bool {
+	for _, ri := range b.rules[a] {
+		for _, l := range b.gr.Rules[ri].Body {
+			if l.Atom == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cycle builds atoms that depend on each other: each is an OR node made before its rules, so
+// that the rules can read it. The machine computes such a group's least fixpoint whenever an
+// input from outside changes (machine.go). Negation inside the group has no fixpoint semantics
+// (the game is not stratified at this level): that is a CycleError.
+func (b *builder) cycle(comp []eval.Term) error {
+	in := map[eval.Term]bool{}
+	for _, a := range comp {
+		in[a] = true
+	}
+	for _, a := range comp {
+		for _, ri := range b.rules[a] {
+			for _, l := range b.gr.Rules[ri].Body {
+				if l.Neg && in[l.Atom] {
+					return &CycleError{Atom: b.g.String(a), Negated: true}
+				}
+			}
+		}
+	}
+	holders := make([]int32, len(comp))
+	for i, a := range comp {
+		holders[i] = b.newNode(kOr, nil)
+		b.atom[a] = mkRef(holders[i], false)
+	}
+	for i, a := range comp {
+		r, err := b.gate(a)
+		if err != nil {
+			return err
+		}
+		switch r {
+		case refFalse:
+		case mkRef(holders[i], false):
+		default:
+			b.nodes[holders[i]].ins = []ref{r}
+		}
+	}
+	b.cyclic = true
+	return nil
 }
 
 // gate builds the OR of the atom's rules, each the AND of its literals, folding constants and
@@ -605,17 +697,35 @@ func (b *builder) finish(n *Net) {
 			mark(in)
 		}
 	}
-	// Gates are made after their inputs, so creation order is topological.
+	// Gates are made after their inputs, so creation order is topological, but for the nodes
+	// of cycles, which are ordered with their strongly connected components.
 	renum := make([]int32, len(b.nodes))
 	var order []int32
-	for id := range b.nodes {
-		if used[id] {
-			renum[id] = int32(len(order))
-			order = append(order, int32(id))
+	var comps [][]int32 // cycles, as old node ids, in topological order
+	if b.cyclic {
+		order, comps = b.topoOrder(used)
+	} else {
+		for id := range b.nodes {
+			if used[id] {
+				order = append(order, int32(id))
+			}
 		}
+	}
+	for i, id := range order {
+		renum[id] = int32(i)
 	}
 	re := func(r ref) ref { return mkRef(renum[r.node()], r.inv()) }
 	nn := len(order)
+	n.scc = make([]int32, nn)
+	for ci, comp := range comps {
+		var members []int32
+		for _, id := range comp {
+			n.scc[renum[id]] = int32(ci + 1)
+			members = append(members, renum[id])
+		}
+		slices.Sort(members)
+		n.cycles = append(n.cycles, members)
+	}
 	n.kind = make([]uint8, nn)
 	n.thresh = make([]int32, nn)
 	n.watched = make([]bool, nn)
@@ -678,6 +788,82 @@ func (b *builder) finish(n *Net) {
 	}
 }
 
+// topoOrder orders the used nodes so that each comes after its inputs, but for the nodes of a
+// cycle (a strongly connected component of more than one node, or a node that reads itself),
+// which come together after every input from outside the cycle. It returns the order and the
+// cycles. Tarjan's algorithm on the edges from a node to its inputs emits components inputs
+// first.
+func (b *builder) topoOrder(used []bool) ([]int32, [][]int32) {
+	index := make([]int32, len(b.nodes))
+	low := make([]int32, len(b.nodes))
+	for i := range index {
+		index[i] = -1
+	}
+	onStack := make([]bool, len(b.nodes))
+	var stack, order []int32
+	var comps [][]int32
+	next := int32(0)
+	type frame struct {
+		node int32
+		in   int
+	}
+	for root := range b.nodes {
+		if !used[root] || index[root] >= 0 {
+			continue
+		}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, int32(root))
+		onStack[root] = true
+		calls := []frame{{node: int32(root)}}
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			ins := b.nodes[f.node].ins
+			if f.in < len(ins) {
+				w := ins[f.in].node()
+				f.in++
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					calls = append(calls, frame{node: w})
+				} else if onStack[w] {
+					low[f.node] = min(low[f.node], index[w])
+				}
+				continue
+			}
+			v := f.node
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				p := calls[len(calls)-1].node
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != v {
+				i--
+			}
+			comp := slices.Clone(stack[i:])
+			stack = stack[:i]
+			for _, w := range comp {
+				onStack[w] = false
+			}
+			order = append(order, comp...)
+			self := false
+			for _, in := range b.nodes[v].ins {
+				self = self || in.node() == v
+			}
+			if len(comp) > 1 || self {
+				comps = append(comps, comp)
+			}
+		}
+	}
+	return order, comps
+}
+
 // Net is a compiled, simplified propositional network. It is immutable: run it with a Machine.
 type Net struct {
 	g  *eval.Game
@@ -700,6 +886,11 @@ type Net struct {
 	sees    [][]ref   // per role, parallel to the grounding's Sees
 
 	terminal ref
+
+	// Cycles: scc is per node 0, or 1 + the index in cycles of the cycle it is in; cycles are
+	// in topological order, each the sorted list of its nodes.
+	scc    []int32
+	cycles [][]int32
 
 	legalWatch map[int32][]legalWatch // per node: the legal moves it decides
 	nextWatch  map[int32][]nextWatch  // per node: the fluents of the next state it decides

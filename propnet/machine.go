@@ -20,6 +20,15 @@ type Machine struct {
 	next    []uint64    // the next state as the current inputs make it (kept up to date)
 	joint   []int32     // scratch for Playout
 	scratch []uint64
+
+	// Cycles (nets with atoms that depend on each other): the value of each node of a cycle
+	// (its count does not decide it: its least fixpoint does), and the cycles whose inputs from
+	// outside changed since they were last computed.
+	sval  []bool
+	dirty []bool
+	ndirt int
+	old   []bool
+	work  []int32
 }
 
 // Words returns the length of a state bit vector of this network, in 64-bit words.
@@ -29,14 +38,22 @@ func (n *Net) Words() int { return (len(n.base) + 63) / 64 }
 func (n *Net) NewMachine() *Machine {
 	nn := len(n.kind)
 	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words())}
+	if len(n.cycles) > 0 {
+		m.sval = make([]bool, nn)
+		m.dirty = make([]bool, len(n.cycles))
+	}
 	for i := 0; i < nn; i++ {
 		c := -n.thresh[i]
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
-			if m.val(in) {
+			if (n.scc[i] == 0 || n.scc[in.node()] != n.scc[i]) && m.val(in) {
 				c++
 			}
 		}
 		m.cnt[i] = c
+		if k := n.scc[i]; k != 0 && n.cycles[k-1][len(n.cycles[k-1])-1] == int32(i) {
+			// The last node of a cycle: every input from outside is counted.
+			m.fixpoint(n.cycles[k-1])
+		}
 	}
 	for f, x := range n.next {
 		if m.val(x) {
@@ -59,7 +76,75 @@ func (n *Net) NewMachine() *Machine {
 }
 
 func (m *Machine) val(r ref) bool {
-	return (m.cnt[r.node()] >= 0) != r.inv()
+	return m.value(r.node()) != r.inv()
+}
+
+// value is a node's value.
+func (m *Machine) value(i int32) bool {
+	if m.sval != nil && m.n.scc[i] != 0 {
+		return m.sval[i]
+	}
+	return m.cnt[i] >= 0
+}
+
+// fixpoint computes the least fixpoint of a cycle whose nodes count their inputs from outside
+// the cycle only: nodes that hold on those alone hold, and pass it on inside the cycle.
+func (m *Machine) fixpoint(members []int32) {
+	n := m.n
+	work := m.work[:0]
+	for _, t := range members {
+		m.sval[t] = m.cnt[t] >= 0
+		if m.sval[t] {
+			work = append(work, t)
+		}
+	}
+	for len(work) > 0 {
+		u := work[len(work)-1]
+		work = work[:len(work)-1]
+		k := n.scc[u]
+		for _, o := range n.outs[n.outOff[u]:n.outOff[u+1]] {
+			t := int32(o >> 1)
+			if n.scc[t] != k {
+				continue
+			}
+			m.cnt[t]++
+			if !m.sval[t] && m.cnt[t] >= 0 {
+				m.sval[t] = true
+				work = append(work, t)
+			}
+		}
+	}
+	m.work = work
+}
+
+// recompute computes a cycle again after inputs from outside changed, and passes on the changes
+// of its nodes.
+func (m *Machine) recompute(k int32, stack []uint32) []uint32 {
+	n := m.n
+	members := n.cycles[k-1]
+	if cap(m.old) < len(members) {
+		m.old = make([]bool, len(members))
+	}
+	old := m.old[:len(members)]
+	// Take out what the nodes of the cycle gave each other.
+	for i, u := range members {
+		old[i] = m.sval[u]
+		if !old[i] {
+			continue
+		}
+		for _, o := range n.outs[n.outOff[u]:n.outOff[u+1]] {
+			if t := int32(o >> 1); n.scc[t] == k {
+				m.cnt[t]--
+			}
+		}
+	}
+	m.fixpoint(members)
+	for i, u := range members {
+		if m.sval[u] != old[i] {
+			stack = append(stack, uint32(u)<<1|b2u(m.sval[u]))
+		}
+	}
+	return stack
 }
 
 // set gives source node i (a base or input proposition) the value v, passing the change on.
@@ -73,8 +158,12 @@ func (m *Machine) set(i int32, v bool) {
 		m.cnt[i] = -1
 	}
 	n := m.n
-	cnt := m.cnt
 	stack := append(m.stack[:0], uint32(i)<<1|b2u(v))
+	if m.sval != nil {
+		m.stack = m.propagateCycles(stack)
+		return
+	}
+	cnt := m.cnt
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -99,11 +188,62 @@ func (m *Machine) set(i int32, v bool) {
 	m.stack = stack
 }
 
+// propagateCycles is the propagation of set for a net with cycles: a node of a cycle counts its
+// inputs from outside as any gate, but its value is the cycle's least fixpoint, computed again
+// once the changes from outside are all passed on (cycles in topological order).
+func (m *Machine) propagateCycles(stack []uint32) []uint32 {
+	n := m.n
+	cnt := m.cnt
+	for {
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			node := int32(e >> 1)
+			if n.watched[node] {
+				m.watchChanged(node)
+			}
+			up := e & 1
+			from := n.scc[node]
+			for _, o := range n.outs[n.outOff[node]:n.outOff[node+1]] {
+				t := o >> 1
+				d := 2*int32((uint32(o)&1)^up) - 1
+				if k := n.scc[t]; k != 0 {
+					if k != from {
+						cnt[t] += d
+						if !m.dirty[k-1] {
+							m.dirty[k-1] = true
+							m.ndirt++
+						}
+					}
+					continue
+				}
+				c := cnt[t]
+				nc := c + d
+				cnt[t] = nc
+				if c^nc < 0 {
+					stack = append(stack, uint32(t)<<1|(uint32(nc)>>31^1))
+				}
+			}
+		}
+		if m.ndirt == 0 {
+			return stack
+		}
+		for k := range m.dirty {
+			if m.dirty[k] {
+				m.dirty[k] = false
+				m.ndirt--
+				stack = m.recompute(int32(k+1), stack)
+				break
+			}
+		}
+	}
+}
+
 // watchChanged updates the legal moves and the fluents of the next state that node decides. It
 // reads the node's current value, not the change being passed on: changes are passed on in no
 // particular order, and the last one processed for a node comes after its last change.
 func (m *Machine) watchChanged(node int32) {
-	v := m.cnt[node] >= 0
+	v := m.value(node)
 	for _, w := range m.n.legalWatch[node] {
 		m.update(w.role, w.move, v != w.inv)
 	}
