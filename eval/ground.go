@@ -313,6 +313,46 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 			return []*rule{ru}
 		}
 	}
+	// Each group must bind the head variables it mentions, by itself or with a copy of a static
+	// positive literal of the rule; a copy of a literal that depends on the state would add
+	// work to every ground rule of the group, so such a rule is not split.
+	binders := make([][]int, len(order)) // per group: the literals to copy into it
+	for gi, root := range order {
+		bound := make([]bool, ru.nvars)
+		mentioned := make([]bool, ru.nvars)
+		for _, i := range groups[root] {
+			if !all[i].dropped && all[i].l.kind == litPos {
+				markVars(all[i].l.atom, bound, true)
+			}
+			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
+				if p != nil {
+					markVars(p, mentioned, true)
+				}
+			}
+		}
+		for v := range mentioned {
+			if !mentioned[v] || !head[v] || bound[v] {
+				continue
+			}
+			found := -1
+			for i, r := range all {
+				if r.dropped || r.l.kind != litPos || dynamic(r.l) {
+					continue
+				}
+				vs := make([]bool, ru.nvars)
+				markVars(r.l.atom, vs, true)
+				if vs[v] {
+					found = i
+					break
+				}
+			}
+			if found < 0 {
+				return []*rule{ru}
+			}
+			binders[gi] = append(binders[gi], found)
+			markVars(all[found].l.atom, bound, true)
+		}
+	}
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range all {
 		if local[i] {
@@ -325,7 +365,7 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 		}
 	}
 	out := []*rule{main}
-	for _, root := range order {
+	for gi, root := range order {
 		vs := make([]bool, ru.nvars)
 		for _, i := range groups[root] {
 			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
@@ -349,40 +389,16 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 		}
 		ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 		dyn := false
-		bound := make([]bool, ru.nvars)
 		for _, i := range groups[root] {
 			if all[i].dropped {
 				ar.dropped = append(ar.dropped, *all[i].l)
 			} else {
 				ar.body = append(ar.body, *all[i].l)
-				if all[i].l.kind == litPos {
-					markVars(all[i].l.atom, bound, true)
-				}
 			}
 			dyn = dyn || (all[i].l.rel != nil && dynamic(all[i].l))
 		}
-		// The auxiliary rule must bind its head variables itself: a head variable that the
-		// group only tests (in distinct, not) is bound by a copy of a positive literal of the
-		// rule that binds it, a static one when there is one.
-		for _, a := range args {
-			if bound[a.v] {
-				continue
-			}
-			best := -1
-			for i, r := range all {
-				if r.dropped || r.l.kind != litPos {
-					continue
-				}
-				vs := make([]bool, ru.nvars)
-				markVars(r.l.atom, vs, true)
-				if vs[a.v] && (best < 0 || !dynamic(r.l) && dynamic(all[best].l)) {
-					best = i
-				}
-			}
-			l := *all[best].l
-			ar.body = append(ar.body, l)
-			markVars(l.atom, bound, true)
-			dyn = dyn || dynamic(&l)
+		for _, i := range binders[gi] {
+			ar.body = append(ar.body, *all[i].l)
 		}
 		rg.auxDynamic[aux.fn] = dyn
 		aux.rules = append(aux.rules, ar)
