@@ -16,11 +16,11 @@ func deepForm(depth int) string {
 	return "(p " + strings.Repeat("(f ", depth) + "a" + strings.Repeat(")", depth) + ")\n"
 }
 
-// TestDeepNesting: a form nested 200,000 deep (in an open document and in a file of the
+// TestDeepNesting: a form nested 100,000 deep (in an open document and in a file of the
 // workspace) leaves every request of the server working, and the selection ranges of its
 // innermost token stop at maxSelectionDepth, the last one still the whole form.
 func TestDeepNesting(t *testing.T) {
-	const depth = 200000
+	const depth = 100000
 	text := "(role r)\n" + deepForm(depth)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "disk.kif"), text)
