@@ -56,16 +56,17 @@ type testClient struct {
 	done   chan error
 	server *Server // the server, when it runs in this process (startInProcess)
 
-	mu            sync.Mutex
-	settings      any           // answer to workspace/configuration, as it is when the request arrives
-	configDelay   time.Duration // delays the answer to the next workspace/configuration request
-	configAsked   chan struct{} // signalled when a workspace/configuration request arrives
-	diags         map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	messages      []string          // window/showMessage and window/logMessage texts
-	requests      []string          // the methods of the server\'s other requests (refresh, registerCapability)
-	registrations []json.RawMessage // client/registerCapability params
-	notified      chan struct{}
-	version       map[protocol.DocumentURI]int32
+	mu               sync.Mutex
+	settings         any           // answer to workspace/configuration, as it is when the request arrives
+	configDelay      time.Duration // delays the answer to the next workspace/configuration request
+	configAsked      chan struct{} // signalled when a workspace/configuration request arrives
+	diags            map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages         []string          // window/showMessage and window/logMessage texts
+	requests         []string          // the methods of the server\'s other requests (refresh, registerCapability)
+	registrations    []json.RawMessage // client/registerCapability params
+	holdRegistration chan struct{}     // when set, client/registerCapability is answered once it is closed
+	notified         chan struct{}
+	version          map[protocol.DocumentURI]int32
 }
 
 type syncBuffer struct {
@@ -217,10 +218,20 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 	case "workspace/codeLens/refresh", "workspace/inlayHint/refresh", "client/registerCapability":
 		c.mu.Lock()
 		c.requests = append(c.requests, req.Method())
+		hold := c.holdRegistration
 		if req.Method() == "client/registerCapability" {
 			c.registrations = append(c.registrations, append(json.RawMessage(nil), req.Params()...))
+		} else {
+			hold = nil
 		}
 		c.mu.Unlock()
+		if hold != nil {
+			go func() {
+				<-hold
+				reply(ctx, nil, nil)
+			}()
+			return nil
+		}
 	default:
 		if _, isCall := req.(*jsonrpc2.Call); isCall {
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "client: %s", req.Method()))

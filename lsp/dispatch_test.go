@@ -105,18 +105,3 @@ func TestPanicRecovered(t *testing.T) {
 		t.Errorf("exit: %v", err)
 	}
 }
-
-// TestMalformedMessage sends bytes that are not JSON: the server logs them and keeps serving.
-func TestMalformedMessage(t *testing.T) {
-	c := startServer(t)
-	c.initialize()
-	if _, err := c.stdin.Write([]byte("Content-Length: 9\r\n\r\n{not json")); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.call("gdl/none", nil, nil); rpcCode(err) != -32601 {
-		t.Errorf("after a malformed message: got %v, want MethodNotFound", err)
-	}
-	if err := c.shutdown(); err != nil {
-		t.Errorf("exit: %v", err)
-	}
-}

@@ -17,7 +17,11 @@ func handleDocumentHighlight(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return highlights(snap, snap.m.offset(p.Position)), nil
+	hs := highlights(snap, snap.m.offset(p.Position))
+	if len(hs) > maxReferences { // the editor shows those on screen: keep the nearest
+		hs = nearest(hs, func(h protocol.DocumentHighlight) protocol.Position { return h.Range.Start }, p.Position, maxReferences)
+	}
+	return hs, nil
 }
 
 // highlights marks every occurrence of the symbol at off in the document: definitions (heads,

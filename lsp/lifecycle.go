@@ -80,6 +80,7 @@ func uriPath(u protocol.DocumentURI) (path string) {
 func handleInitialized(ctx context.Context, r *request) (any, error) {
 	seq := r.s.nextSettingsSeq()
 	go r.s.refreshSettings(seq)
+	r.s.startIndex()
 	go r.s.registerWatchers()
 	return nil, nil
 }

@@ -60,6 +60,9 @@ type Server struct {
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
 
+	// maxMessage, when set (by tests, before the session starts), replaces maxMessageSize.
+	maxMessage int64
+
 	// published, when set (by benchmarks, before the session starts), is told each time
 	// diagnostics are published: the document's version and the server's time from the
 	// notification that made that version to the end of writing the diagnostics.
@@ -152,12 +155,20 @@ func NewServer(logw io.Writer) *Server {
 // Serve runs the session over rwc until the client sends exit or closes the stream. It returns
 // the process exit status: 0 after shutdown then exit, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	src := &errTracker{r: rwc}
-	stream := newTolerantStream(jsonrpc2.NewStream(readWriteCloser{src, rwc}), src, s.log)
+	stream := newMessageStream(rwc, s.log)
+	if s.maxMessage > 0 {
+		stream.in.max = s.maxMessage
+	}
 	s.conn = jsonrpc2.NewConn(stream)
+	stream.note = func(text string) {
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: text})
+	}
 	s.conn.Go(ctx, s.handle)
 	select {
 	case <-s.conn.Done():
+		if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
+			s.log.Printf("%v", err)
+		}
 	case <-s.exited:
 		// Stdin cannot be closed under a blocked read; the process ends instead.
 	case <-ctx.Done():
@@ -360,120 +371,6 @@ func (s *Server) currentView() *view {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.view
-}
-
-// errTracker remembers whether the input stream itself failed, which tells a closed or broken
-// input apart from a malformed message on a healthy one.
-type errTracker struct {
-	r   io.Reader
-	mu  sync.Mutex
-	err error
-}
-
-func (t *errTracker) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if err != nil {
-		t.mu.Lock()
-		t.err = err
-		t.mu.Unlock()
-	}
-	return n, err
-}
-
-func (t *errTracker) failed() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err != nil
-}
-
-type readWriteCloser struct {
-	io.Reader
-	wc io.ReadWriteCloser
-}
-
-func (r readWriteCloser) Write(p []byte) (int, error) { return r.wc.Write(p) }
-func (r readWriteCloser) Close() error                { return r.wc.Close() }
-
-// tolerantStream skips a malformed message (bad JSON, a bad header) with a log entry instead of
-// ending the session, as jsonrpc2's connection would. Its writes never block the caller: they
-// join a queue that one goroutine writes out in order, so the read loop cannot stall on a client
-// that is itself busy writing to us.
-type tolerantStream struct {
-	jsonrpc2.Stream
-	src *errTracker
-	log *log.Logger
-
-	mu      sync.Mutex
-	queue   []jsonrpc2.Message
-	wake    chan struct{}
-	drained chan struct{} // closed by the writer when it stops
-	closed  bool
-}
-
-func newTolerantStream(inner jsonrpc2.Stream, src *errTracker, logger *log.Logger) *tolerantStream {
-	t := &tolerantStream{Stream: inner, src: src, log: logger, wake: make(chan struct{}, 1), drained: make(chan struct{})}
-	go t.writer()
-	return t
-}
-
-func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	for {
-		msg, n, err := t.Stream.Read(ctx)
-		if err == nil || t.src.failed() || ctx.Err() != nil {
-			return msg, n, err
-		}
-		t.log.Printf("skipping malformed message: %v", err)
-	}
-}
-
-func (t *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return 0, errors.New("connection closed")
-	}
-	t.queue = append(t.queue, msg)
-	select {
-	case t.wake <- struct{}{}:
-	default:
-	}
-	return 0, nil
-}
-
-func (t *tolerantStream) writer() {
-	defer close(t.drained)
-	for {
-		t.mu.Lock()
-		batch, closed := t.queue, t.closed
-		t.queue = nil
-		t.mu.Unlock()
-		for _, msg := range batch {
-			if _, err := t.Stream.Write(context.Background(), msg); err != nil {
-				t.log.Printf("write: %v", err)
-			}
-		}
-		if len(batch) == 0 {
-			if closed {
-				return
-			}
-			<-t.wake
-		}
-	}
-}
-
-// flush stops accepting messages and waits (a bounded time) until the queued ones are written.
-func (t *tolerantStream) flush(timeout time.Duration) {
-	t.mu.Lock()
-	t.closed = true
-	t.mu.Unlock()
-	select {
-	case t.wake <- struct{}{}:
-	default:
-	}
-	select {
-	case <-t.drained:
-	case <-time.After(timeout):
-	}
 }
 
 // Run serves one session on stdin/stdout and returns the exit status.

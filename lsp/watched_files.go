@@ -19,15 +19,24 @@ import (
 // watchedGlobs are the files the server asks the client to watch.
 var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.gdl"}
 
+// startIndex starts the workspace index. It runs on initialized, before the file watcher is
+// registered (the client may take long to answer that, or never): the index checks its files
+// once when the watcher starts.
+func (s *Server) startIndex() {
+	s.mu.Lock()
+	folders := s.folders
+	enc := s.view.enc
+	s.mu.Unlock()
+	s.index.start(s.ctx, folders, enc)
+}
+
 // registerWatchers registers workspace/didChangeWatchedFiles for watchedGlobs when the client
-// supports dynamic registration, then starts the workspace index. It runs off the read loop: the
-// client's answer arrives through it.
+// supports dynamic registration. It runs off the read loop: the client's answer arrives through
+// it.
 func (s *Server) registerWatchers() {
 	s.mu.Lock()
 	ws := s.clientCaps.Workspace
 	dynamic := ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration
-	folders := s.folders
-	enc := s.view.enc
 	s.mu.Unlock()
 	if dynamic {
 		watchers := make([]map[string]any, len(watchedGlobs))
@@ -50,7 +59,6 @@ func (s *Server) registerWatchers() {
 			s.mu.Unlock()
 		}
 	}
-	s.index.start(s.ctx, folders, enc)
 }
 
 // watchingFiles reports whether the client reports changes of gdl.json and game files.

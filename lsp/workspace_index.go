@@ -19,22 +19,30 @@ import (
 )
 
 // The workspace index: the symbols of the game files (*.kif, *.gdl) under the workspace folders
-// that are not open, for workspace/symbol. After initialized, one goroutine lists the files
+// that are not open, for workspace/symbol. On initialized, one goroutine lists the files
 // (skipping node_modules and hidden folders such as .git, and bounded in files, size and folders
-// visited) and then reads them one by one; a workspace/symbol request reads what is not read yet
-// itself. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current; for
-// a client that does not watch files, a request lists the folders again (at most every
-// relistEvery, for new files) and checks each file's size and modification time.
+// visited) and then reads them one by one; a workspace/symbol request waits for the listing and
+// reads what is not read yet itself, for at most symbolWait, and then answers with the files read
+// so far. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current (once
+// the watcher is registered, the next request checks every file once, for the changes made
+// before); for a client that does not watch files, a request lists the folders again (at most
+// every relistEvery, for new files) and checks each file's size and modification time.
+//
+// Symbolic links are not followed: the listing reads only regular files reached through real
+// folders below each workspace folder (a workspace folder may itself be a link), so it never
+// leaves the workspace and cannot loop; a file event for a path through a link is ignored.
 
 const (
 	maxIndexFiles    = 5000    // game files indexed
 	maxIndexFileSize = 4 << 20 // bytes; larger files are left out
 	maxIndexDirs     = 20000   // folders visited while listing
 	relistEvery      = 2 * time.Second
+	symbolWait       = time.Second // a request's wait for the listing and for reading files
 )
 
 type workspaceIndex struct {
 	folders  []string
+	real     []string    // the folders with symbolic links resolved ("" if that failed)
 	watching func() bool // whether the client reports file changes
 
 	mu      sync.Mutex
@@ -42,6 +50,7 @@ type workspaceIndex struct {
 	listed  chan struct{}           // closed when the listing is done
 	relist  time.Time               // when the folders were last listed again (without a watcher)
 	started bool
+	checked bool // the files were checked once since the watcher was registered
 	enc     syntax.Encoding
 }
 
@@ -64,6 +73,12 @@ func (ix *workspaceIndex) start(ctx context.Context, folders []string, enc synta
 		return
 	}
 	ix.started, ix.folders, ix.enc = true, folders, enc
+	ix.real = make([]string, len(folders))
+	for i, f := range folders {
+		if r, err := filepath.EvalSymlinks(f); err == nil {
+			ix.real[i] = r
+		}
+	}
 	ix.mu.Unlock()
 	go func() {
 		ix.list(ctx)
@@ -87,12 +102,19 @@ func skipDir(name string) bool {
 	return name == "node_modules" || (strings.HasPrefix(name, ".") && name != "." && name != "..")
 }
 
+// list registers the game files below the workspace folders. It walks each folder's real path
+// (filepath.WalkDir does not follow links below it) and names the files by the folder's path as
+// the client gave it.
 func (ix *workspaceIndex) list(ctx context.Context) {
 	dirs := 0
-	for _, root := range ix.folders {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	for i, root := range ix.folders {
+		real := ix.real[i]
+		if real == "" {
+			continue
+		}
+		filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || ctx.Err() != nil {
-				if d != nil && d.IsDir() && p != root {
+				if d != nil && d.IsDir() && p != real {
 					return filepath.SkipDir
 				}
 				return nil
@@ -101,23 +123,26 @@ func (ix *workspaceIndex) list(ctx context.Context) {
 				if dirs++; dirs > maxIndexDirs {
 					return filepath.SkipAll
 				}
-				if p != root && skipDir(d.Name()) {
+				if p != real && skipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if !isGameFile(d.Name()) {
+			if !d.Type().IsRegular() || !isGameFile(d.Name()) {
+				return nil // links (to files or folders) are not followed
+			}
+			rel, err := filepath.Rel(real, p)
+			if err != nil {
 				return nil
 			}
+			p = filepath.Join(root, rel)
 			ix.mu.Lock()
 			full := len(ix.files) >= maxIndexFiles
+			_, known := ix.files[p]
 			ix.mu.Unlock()
 			if full {
 				return filepath.SkipAll
 			}
-			ix.mu.Lock()
-			_, known := ix.files[p]
-			ix.mu.Unlock()
 			if !known {
 				ix.touch(p)
 			}
@@ -126,9 +151,10 @@ func (ix *workspaceIndex) list(ctx context.Context) {
 	}
 }
 
-// within reports whether p lies in one of the workspace folders (and not in a skipped folder).
-func (ix *workspaceIndex) within(p string) bool {
-	for _, root := range ix.folders {
+// within reports whether p lies in one of the workspace folders (and not in a skipped folder)
+// and, if it must be reachable, whether it is there without a symbolic link on the way.
+func (ix *workspaceIndex) within(p string, reachable bool) bool {
+	for i, root := range ix.folders {
 		rel, err := filepath.Rel(root, p)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
@@ -140,16 +166,27 @@ func (ix *workspaceIndex) within(p string) bool {
 				ok = false
 			}
 		}
-		if ok {
+		if !ok {
+			continue
+		}
+		if !reachable {
+			return true
+		}
+		// The file's folder, links resolved, must be where the listing would find it.
+		if ix.real[i] == "" {
+			continue
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil && dir == filepath.Join(ix.real[i], filepath.Dir(rel)) {
 			return true
 		}
 	}
 	return false
 }
 
-// touch (re)registers a file as unread, if it exists and fits the bounds; otherwise it drops it.
+// touch (re)registers a file as unread, if it is a regular file (not a link) and fits the
+// bounds; otherwise it drops it.
 func (ix *workspaceIndex) touch(p string) {
-	info, err := os.Stat(p)
+	info, err := os.Lstat(p)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxIndexFileSize {
@@ -171,10 +208,11 @@ func (ix *workspaceIndex) changed(p string, typ protocol.FileChangeType) {
 	ix.mu.Lock()
 	started := ix.started
 	ix.mu.Unlock()
-	if !started || !ix.within(p) {
+	deleted := typ == protocol.FileChangeTypeDeleted
+	if !started || !ix.within(p, !deleted) {
 		return
 	}
-	if typ == protocol.FileChangeTypeDeleted {
+	if deleted {
 		ix.mu.Lock()
 		delete(ix.files, p)
 		ix.mu.Unlock()
@@ -216,8 +254,9 @@ func (ix *workspaceIndex) read(p string) {
 	ix.mu.Unlock()
 }
 
-// symbols calls yield with the symbols of every indexed file that is not open, in path order,
-// reading the files not read yet (as far as ctx allows). Without file watching, it first
+// symbols calls yield with the symbols of every indexed file that is not open, in path order.
+// It waits for the listing and reads the files not read yet for at most symbolWait (and as long as
+// ctx allows), then answers from the files read so far. Without file watching, it first
 // re-registers the files whose modification time or size changed.
 func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yield func(symbolEntry)) {
 	ix.mu.Lock()
@@ -226,12 +265,19 @@ func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yie
 	if !started {
 		return
 	}
+	wait, cancel := context.WithTimeout(ctx, symbolWait)
+	defer cancel()
 	select {
 	case <-ix.listed:
-	case <-ctx.Done():
-		return
+	case <-wait.Done():
 	}
 	watching := ix.watching != nil && ix.watching()
+	ix.mu.Lock()
+	if watching && !ix.checked {
+		// Files may have changed between the listing and the watcher's registration.
+		ix.checked, watching, ix.relist = true, false, time.Time{}
+	}
+	ix.mu.Unlock()
 	if !watching {
 		ix.mu.Lock()
 		due := time.Since(ix.relist) >= relistEvery
@@ -240,7 +286,7 @@ func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yie
 		}
 		ix.mu.Unlock()
 		if due {
-			ix.list(ctx)
+			ix.list(wait)
 		}
 	}
 	for _, p := range ix.paths() {
@@ -250,15 +296,17 @@ func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yie
 		if open[p] {
 			continue
 		}
-		if !watching {
-			ix.mu.Lock()
-			f := ix.files[p]
-			ix.mu.Unlock()
-			if info, err := os.Stat(p); err != nil || f == nil || !info.ModTime().Equal(f.mod) || info.Size() != f.size {
-				ix.touch(p)
+		if wait.Err() == nil {
+			if !watching {
+				ix.mu.Lock()
+				f := ix.files[p]
+				ix.mu.Unlock()
+				if info, err := os.Lstat(p); err != nil || f == nil || !info.ModTime().Equal(f.mod) || info.Size() != f.size {
+					ix.touch(p)
+				}
 			}
+			ix.read(p)
 		}
-		ix.read(p)
 		ix.mu.Lock()
 		f := ix.files[p]
 		var syms []symbolEntry

@@ -105,3 +105,89 @@ func TestWorkspaceSymbolsWithoutWatcher(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "new", "b.gdl"), "(third_rel 1)\n")
 	waitFor(t, "the new file in the index", func() bool { return strings.Contains(query("rel"), "third_rel/1@b.gdl") })
 }
+
+// TestWorkspaceSymbolsBeforeWatcher: workspace/symbol right after initialized answers from the
+// files on disk although the client has not answered the registration of the file watcher yet
+// (the index used to start only then); a file created before the watcher starts is found too.
+func TestWorkspaceSymbolsBeforeWatcher(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.kif"), "(role red)\n(alpha_rel 1)\n")
+	c := startServer(t)
+	c.mu.Lock()
+	c.holdRegistration = make(chan struct{})
+	c.mu.Unlock()
+	c.initializeParams(map[string]any{
+		"processId": os.Getpid(), "rootUri": fileURI(dir),
+		"capabilities": map[string]any{"workspace": map[string]any{
+			"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+		}},
+	})
+	query := func(q string) string {
+		var syms []protocol.SymbolInformation
+		c.mustCall("workspace/symbol", protocol.WorkspaceSymbolParams{Query: q}, &syms)
+		return strings.Join(symbolNames(syms), " ")
+	}
+	if got := query("rel"); got != "alpha_rel/1@a.kif" {
+		t.Errorf("workspace/symbol before the watcher is registered: %q, want alpha_rel/1@a.kif", got)
+	}
+	writeFile(t, filepath.Join(dir, "b.kif"), "(beta_rel 1)\n")
+	waitFor(t, "client/registerCapability", func() bool { return c.count("client/registerCapability") > 0 })
+	close(c.holdRegistration)
+	waitFor(t, "the file created before the watcher", func() bool { return query("rel") == "alpha_rel/1@a.kif beta_rel/1@b.kif" })
+}
+
+// TestWorkspaceIndexSymlinks: the index does not follow symbolic links, neither listing the
+// folders nor on the client's file events: not out of the workspace, not round a loop, not to a
+// second name of a file it has. A workspace folder that is itself a link is indexed, under the
+// name the client gave it.
+func TestWorkspaceIndexSymlinks(t *testing.T) {
+	base := t.TempDir()
+	wsA, wsB, outside := filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "outside")
+	writeFile(t, filepath.Join(wsA, "games", "in.kif"), "(inside_rel 1)\n")
+	writeFile(t, filepath.Join(wsB, "mine.kif"), "(mine_rel 1)\n")
+	writeFile(t, filepath.Join(outside, "out.kif"), "(outside_rel 1)\n")
+	writeFile(t, filepath.Join(outside, "sub", "deep.kif"), "(outside_deep_rel 1)\n")
+	for _, l := range [][2]string{
+		{outside, filepath.Join(wsA, "linked")},                                  // a folder out of the workspace
+		{wsA, filepath.Join(wsA, "games", "loop")},                               // a loop
+		{filepath.Join(wsA, "games", "in.kif"), filepath.Join(wsA, "alias.kif")}, // a second name
+		{filepath.Join(outside, "out.kif"), filepath.Join(wsB, "out.kif")},       // a file out of the workspace
+		{wsA, filepath.Join(base, "a-link")},                                     // the workspace folder
+	} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	rootA := filepath.Join(base, "a-link")
+	c := startServer(t)
+	c.initializeParams(map[string]any{
+		"processId": os.Getpid(), "rootUri": fileURI(rootA),
+		"workspaceFolders": []map[string]any{{"uri": fileURI(rootA), "name": "a"}, {"uri": fileURI(wsB), "name": "b"}},
+		"capabilities": map[string]any{"workspace": map[string]any{
+			"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+		}},
+	})
+	query := func() string {
+		var syms []protocol.SymbolInformation
+		c.mustCall("workspace/symbol", protocol.WorkspaceSymbolParams{Query: "rel"}, &syms)
+		var out []string
+		for _, s := range syms {
+			out = append(out, s.Name+"@"+strings.TrimPrefix(uriPath(s.Location.URI), base))
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	want := "inside_rel/1@/a-link/games/in.kif mine_rel/1@/b/mine.kif"
+	if got := query(); got != want {
+		t.Errorf("symbols: %q, want %q", got, want)
+	}
+	// File events for paths through links change nothing.
+	c.watchedFilesChanged(
+		protocol.FileEvent{URI: fileURI(filepath.Join(rootA, "linked", "sub", "deep.kif")), Type: protocol.FileChangeTypeCreated},
+		protocol.FileEvent{URI: fileURI(filepath.Join(wsB, "out.kif")), Type: protocol.FileChangeTypeChanged},
+		protocol.FileEvent{URI: fileURI(filepath.Join(rootA, "games", "loop", "games", "in.kif")), Type: protocol.FileChangeTypeCreated},
+	)
+	if got := query(); got != want {
+		t.Errorf("symbols after file events through links: %q, want %q", got, want)
+	}
+}
