@@ -30,7 +30,8 @@ type side struct {
 type agreement struct {
 	walks, steps int
 	seed         uint64
-	budget       time.Duration // per game, for the interpreter
+	budget       time.Duration // per game: an evaluation still running then fails
+	soft         time.Duration // per game: no new step is started after this (0: none)
 }
 
 var errSkip = errors.New("skipped")
@@ -52,8 +53,12 @@ func (a agreement) run(src string) (int, error) {
 	}
 	rng := rand.New(rand.NewPCG(a.seed, 7))
 	states := 0
-	for w := 0; w < a.walks; w++ {
-		n, err := a.walk(ctx, c, in, rng)
+	var stop time.Time
+	if a.soft > 0 {
+		stop = time.Now().Add(a.soft)
+	}
+	for w := 0; w < a.walks && (stop.IsZero() || time.Now().Before(stop)); w++ {
+		n, err := a.walk(ctx, c, in, rng, stop)
 		states += n
 		if err != nil {
 			return states, err
@@ -72,7 +77,7 @@ func interpErr(err error) error {
 	return err
 }
 
-func (a agreement) walk(ctx context.Context, c, in *Game, rng *rand.Rand) (int, error) {
+func (a agreement) walk(ctx context.Context, c, in *Game, rng *rand.Rand, stop time.Time) (int, error) {
 	sc, err := c.Initial(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("compiled initial: %v", err)
@@ -112,7 +117,7 @@ func (a agreement) walk(ctx context.Context, c, in *Game, rng *rand.Rand) (int, 
 				return step, fmt.Errorf("%s: goals of %s\ncompiled:    %v\ninterpreted: %v", where, c.RoleNames()[r], x, y)
 			}
 		}
-		if tc || step >= a.steps {
+		if tc || step >= a.steps || !stop.IsZero() && time.Now().After(stop) {
 			return step + 1, nil
 		}
 		jc := make([]eval.Term, len(lc))
@@ -178,7 +183,7 @@ func TestEnginesAgreeTestdata(t *testing.T) {
 // compile and why.
 func TestEnginesAgreeCorpus(t *testing.T) {
 	games := corpus.Games(t)
-	a := agreement{walks: 3, steps: 100, seed: 1, budget: 20 * time.Second}
+	a := agreement{walks: 3, steps: 100, seed: 1, budget: 20 * time.Second, soft: 3 * time.Second}
 	if testing.Short() {
 		games = corpus.Sample(games, 10, "ticTacToe/", "connectFour/", "breakthrough/", "montyhall")
 		a.walks = 2
@@ -203,8 +208,8 @@ func TestEnginesAgreeCorpus(t *testing.T) {
 			compared++
 		}
 	}
-	lines := []string{fmt.Sprintf("compared %d of %d corpus games (%d states; %d walks of up to %d joint moves each): state, legal moves, goals, terminal and percepts at every step",
-		compared, len(games), states, a.walks, a.steps)}
+	lines := []string{fmt.Sprintf("compared %d of %d corpus games (%d states; %d walks of up to %d joint moves each, at most %v per game): state, legal moves, goals, terminal and percepts at every step",
+		compared, len(games), states, a.walks, a.steps, a.soft)}
 	var keys []string
 	for k := range skipped {
 		keys = append(keys, k)
