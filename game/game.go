@@ -46,6 +46,10 @@ type Options struct {
 	Engine Engine            // "" is Auto
 	Limits eval.Limits       // the interpreter's limits, per evaluation
 	Ground eval.GroundLimits // the budget of grounding (compiled engine)
+	// RememberFailures keeps, in the user's cache folder, why Auto found that a text does not
+	// compile, so that the next run of the same text does not spend the grounding budget again
+	// (the command-line tools set it; Compiled always tries).
+	RememberFailures bool
 }
 
 // Game is a game description ready to play. It is safe for concurrent use (calls on one engine
@@ -90,12 +94,23 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 		g.why = "the interpreter was asked for"
 		return g, nil
 	}
+	if opts.Engine == Auto && opts.RememberFailures {
+		if why, ok := recalledFailure(res, opts); ok {
+			g.why = why + " (remembered from an earlier run)"
+			return g, nil
+		}
+	}
 	if err := g.build(ctx, opts.Ground); err != nil {
 		if opts.Engine == Compiled {
 			return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
 		}
-		if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.Canceled) {
 			return nil, ctx.Err()
+		}
+		if ctx.Err() != nil {
+			err = fmt.Errorf("grounding did not finish before the caller's deadline")
+		} else if opts.Engine == Auto && opts.RememberFailures {
+			rememberFailure(res, opts, err.Error())
 		}
 		g.why = err.Error()
 	}
@@ -116,10 +131,14 @@ func (g *Game) build(ctx context.Context, lim eval.GroundLimits) error {
 	if lim.Timeout <= 0 {
 		lim.Timeout = eval.DefaultGroundLimits.Timeout
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
 	gr, err := g.ev.Ground(ctx, lim)
 	if err != nil {
+		if ctx.Err() != nil && parent.Err() == nil {
+			return fmt.Errorf("grounding did not finish within its budget of %v", lim.Timeout)
+		}
 		return err
 	}
 	net, err := propnet.New(ctx, g.ev, gr, propnet.Limits{})
@@ -128,8 +147,8 @@ func (g *Game) build(ctx context.Context, lim eval.GroundLimits) error {
 		if errors.As(err, &ce) {
 			return err
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("building the network took longer than %v", lim.Timeout)
+		if ctx.Err() != nil && parent.Err() == nil {
+			return fmt.Errorf("grounding and building the network did not finish within the budget of %v", lim.Timeout)
 		}
 		return err
 	}

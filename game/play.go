@@ -102,6 +102,15 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	for range g.roles {
 		st.Goals = append(st.Goals, map[string]int{})
 	}
+	start := time.Now()
+	outer := ctx
+	if opts.Time > 0 {
+		// The bound also stops a playout in the middle (a slow game's single playout can take
+		// longer than the whole bound); that playout is not counted.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(opts.Time))
+		defer cancel()
+	}
 	var run func() (*playout, error)
 	if g.net != nil {
 		c, err := g.newCompiledPlayer(ctx, opts.MaxDepth)
@@ -114,27 +123,32 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	}
 	seen := map[string]int{}
 	total := 0
-	start := time.Now()
 	lastReport := start
 	cpu0, cpuOK := cputime.Process()
 	for i := 0; i < opts.Playouts; i++ {
-		if i&15 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			now := time.Now()
-			if opts.Time > 0 && now.Sub(start) >= opts.Time {
-				st.TimeUp = true
-				break
-			}
-			if opts.Progress != nil && now.Sub(lastReport) >= time.Second {
-				lastReport = now
-				opts.Progress(i, now.Sub(start))
-			}
+		if err := outer.Err(); err != nil {
+			return nil, err
+		}
+		now := time.Now()
+		if opts.Time > 0 && now.Sub(start) >= opts.Time {
+			st.TimeUp = true
+			break
+		}
+		if opts.Progress != nil && now.Sub(lastReport) >= time.Second {
+			lastReport = now
+			opts.Progress(i, now.Sub(start))
 		}
 		res, err := run()
 		if err != nil {
+			if outer.Err() == nil && ctx.Err() != nil {
+				st.TimeUp = true
+				break
+			}
 			return nil, err
+		}
+		if opts.Time > 0 && ctx.Err() != nil && len(res.violations) > 0 && res.violations[len(res.violations)-1].Kind == ViolationEval {
+			st.TimeUp = true // stopped by the bound, not by the game
+			break
 		}
 		n := res.length
 		total += n

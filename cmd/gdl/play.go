@@ -117,7 +117,14 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl play: --engine: %v\n", err)
 		return 2
 	}
-	g, res, path, code, err := loadGame(pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits()})
+	// --time bounds the whole run: compiling the game (grounding, under auto) included.
+	ctx := context.Background()
+	if *runTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *runTime)
+		defer cancel()
+	}
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
@@ -140,6 +147,13 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				left = fmt.Sprintf(", about %s left", rest.Round(time.Second))
 			}
 			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: %d of %d playouts, %.1f/s%s", done, *playouts, rate, left)
+		}
+	}
+	if *runTime > 0 {
+		deadline, _ := ctx.Deadline()
+		opts.Time = time.Until(deadline)
+		if opts.Time <= 0 {
+			opts.Time = time.Nanosecond
 		}
 	}
 	st, err := g.Play(context.Background(), opts)

@@ -91,12 +91,12 @@ func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
 // the compiled engine cannot run with --engine compiled is an error (status 1).
-func loadGame(path string, stdin io.Reader, opts game.Options) (*game.Game, *analysis.Result, string, int, error) {
+func loadGame(ctx context.Context, path string, stdin io.Reader, opts game.Options) (*game.Game, *analysis.Result, string, int, error) {
 	data, path, err := readInput(path, stdin)
 	if err != nil {
 		return nil, nil, path, 2, err
 	}
-	g, res, err := game.Load(context.Background(), string(data), opts)
+	g, res, err := game.Load(ctx, string(data), opts)
 	if err != nil {
 		return nil, res, path, 1, fmt.Errorf("%s: %w", path, err)
 	}
@@ -179,7 +179,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: --engine: %v\n", err)
 		return 2
 	}
-	g, res, path, code, err := loadGame(pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits()})
+	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code
