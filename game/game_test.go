@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -161,6 +162,22 @@ func TestStateKeys(t *testing.T) {
 		p4, _ := g.Replay(bg, j4)
 		if !p1.State().Equal(p4.State()) {
 			t.Errorf("%s: equal states differ", e)
+		}
+	}
+}
+
+// Simulate plays to the end from any state, on both engines.
+func TestSimulate(t *testing.T) {
+	for _, e := range []Engine{Compiled, Interpreted} {
+		g := loadFile(t, "../testdata/games/tictactoe.kif", e)
+		j, _ := g.ParseJointMoves("((mark 2 2) noop)")
+		p, _ := g.Replay(bg, j)
+		rng := rand.New(rand.NewPCG(1, 1))
+		for i := 0; i < 50; i++ {
+			sim, err := g.Simulate(bg, p.State(), rng, 100)
+			if err != nil || !sim.Terminal || sim.Depth < 4 || sim.Goals[0]+sim.Goals[1] != 100 {
+				t.Fatalf("%s: %+v %v", e, sim, err)
+			}
 		}
 	}
 }
