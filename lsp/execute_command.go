@@ -197,3 +197,10 @@ func randomMove(ctx context.Context, g *eval.Game, pos *position) ([]string, err
 	}
 	return move, nil
 }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

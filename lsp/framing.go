@@ -531,3 +531,15 @@ func (s *messageStream) flush(timeout time.Duration) {
 	case <-time.After(timeout):
 	}
 }
+
+// shorten cuts s to n bytes (at a character boundary), marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -331,14 +331,6 @@ func jointMoves(ctx context.Context, g *eval.Game, s *eval.State, max int) ([][]
 	return out, total, nil
 }
 
-// summarize shortens a list of answers for a title or hover: the first few, then a count.
-func summarize(answers []string, max int) string {
-	if len(answers) <= max {
-		return strings.Join(answers, " ")
-	}
-	return strings.Join(answers[:max], " ") + fmt.Sprintf(" … (%d more)", len(answers)-max)
-}
-
 // refreshEvaluations asks the client to fetch code lenses and inlay hints again after the
 // current state changed, when the client said it can.
 func (s *Server) refreshEvaluations() {

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/ide"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -387,3 +388,67 @@ func (c *compiledGame) explain(snap *Snapshot, err error) string {
 	}
 	return moved.Error()
 }
+
+// evaluation is the document's evaluation for the features (ide.Evaluation) on the game cache.
+func (r *request) evaluation(snap *Snapshot) ide.Evaluation {
+	return &cachedEvaluation{s: r.s, snap: snap, st: r.view.settingsFor(snap.URI).Eval}
+}
+
+type cachedEvaluation struct {
+	s    *Server
+	snap *Snapshot
+	st   EvalSettings
+}
+
+func (e *cachedEvaluation) limits(w ide.Wait) EvalSettings {
+	st := e.st
+	if w.Timeout > 0 {
+		st.TimeoutMs = min(st.TimeoutMs, int(w.Timeout/time.Millisecond))
+	}
+	return st
+}
+
+func (e *cachedEvaluation) wait(ctx context.Context, res *result, w ide.Wait) (any, error) {
+	val, err := res.wait(ctx, max(w.Budget, 0))
+	if errors.Is(err, errStillRunning) {
+		if w.Refresh {
+			e.s.refreshWhenDone(res)
+		}
+		return nil, ide.ErrStillRunning
+	}
+	return val, err
+}
+
+func (e *cachedEvaluation) Answers(ctx context.Context, query string, w ide.Wait) (*ide.Answers, error) {
+	cg := e.s.gameOf(e.snap)
+	val, err := e.wait(ctx, cg.answers(e.History(), e.limits(w), query, w.Urgent), w)
+	if err != nil {
+		return nil, err
+	}
+	qa := val.(*queryAnswers)
+	out := &ide.Answers{Count: qa.count, Answers: qa.answers, NeedsMove: qa.needsMove, JointMoves: qa.jointMoves, Stopped: qa.stopped, Played: qa.played}
+	for i, m := range qa.byMove {
+		ma := ide.MoveAnswers{Move: m.Move, Answers: m.Answers, Count: qa.moveCounts[i]}
+		if m.Error != "" {
+			ma.Err = errors.New(m.Error)
+		}
+		out.ByMove = append(out.ByMove, ma)
+	}
+	return out, nil
+}
+
+func (e *cachedEvaluation) Position(ctx context.Context, w ide.Wait) (*ide.Position, error) {
+	cg := e.s.gameOf(e.snap)
+	val, err := e.wait(ctx, cg.position(e.History(), e.limits(w)), w)
+	if err != nil {
+		return nil, err
+	}
+	p := val.(*position)
+	return &ide.Position{Fluents: p.fluents, Played: p.played, Err: p.err}, nil
+}
+
+func (e *cachedEvaluation) Explain(err error) string { return e.s.gameOf(e.snap).explain(e.snap, err) }
+
+func (e *cachedEvaluation) Timeout() time.Duration { return evalTimeout(e.st) }
+
+func (e *cachedEvaluation) History() [][]string { return e.s.games.history(e.snap.URI) }

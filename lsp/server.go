@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/ide"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -49,7 +50,7 @@ type Server struct {
 	configMu sync.Mutex    // serialises re-reading the configuration
 	reports  configReports // open gdl.json documents and the problems shown
 
-	index *workspaceIndex // the game files of the workspace folders, for workspace/symbol
+	index *ide.Index // the game files of the workspace folders, for workspace/symbol
 
 	games         sessions  // the joint moves played in each document (its current state)
 	compiledGames gameCache // the compiled game of each open document
@@ -147,7 +148,7 @@ func NewServer(logw io.Writer) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.configs = newConfigCache(s.reportBrokenConfig)
-	s.index = newWorkspaceIndex(s.watchingFiles)
+	s.index = ide.NewIndex(s.watchingFiles)
 	s.view.configs = s.configs
 	return s
 }
