@@ -74,6 +74,6 @@ func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
 // lensCommand is the command of a resolved lens: gdl.runQuery of the relation's query, titled
 // with its count in the document's current state.
 func lensCommand(ctx context.Context, r *request, snap *Snapshot, l ide.Lens, budget time.Duration) *protocol.Command {
-	return &protocol.Command{Title: ide.LensTitle(ctx, l, r.evaluation(snap), budget), Command: "gdl.runQuery",
+	return &protocol.Command{Title: ide.LensTitle(ctx, l, r.session(snap), budget), Command: "gdl.runQuery",
 		Arguments: []interface{}{commandArgs{URI: snap.URI, Query: l.Query}}}
 }

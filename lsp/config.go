@@ -367,12 +367,7 @@ func routeDidClose(ctx context.Context, r *request) (any, error) {
 	}
 	u := p.TextDocument.URI
 	if !isConfigURI(u) {
-		// The document leaves the view first: a request still running then cannot put its
-		// game back into the cache after dropGame.
-		res, err := handleDidClose(ctx, r)
-		r.s.dropGame(u)
-		r.s.games.forget(u)
-		return res, err
+		return handleDidClose(ctx, r)
 	}
 	s := r.s
 	s.reports.mu.Lock()

@@ -17,7 +17,7 @@ func handleHover(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.evaluation(snap)})
+	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.session(snap)})
 	if h == nil {
 		return nil, nil
 	}

@@ -20,7 +20,7 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 		return hints, nil
 	}
 	from, to := snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)
-	for _, h := range ide.InlayHints(ctx, snap.Snapshot, from, to, r.evaluation(snap), 0) {
+	for _, h := range ide.InlayHints(ctx, snap.Snapshot, from, to, r.session(snap), 0) {
 		hints = append(hints, inlayHint{Position: snap.m.position(h.Offset), Label: h.Label, Tooltip: h.Tooltip, PaddingLeft: true})
 	}
 	return hints, nil

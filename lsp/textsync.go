@@ -22,6 +22,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
 	snap.received = start
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
+	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
 	r.s.scheduleDiagnostics(d.URI)
 	return nil, nil
@@ -37,13 +38,14 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	start := time.Now()
 	var err error
 	var lost bool // this change put the document out of sync
+	var next *Snapshot
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) {
 		old, ok := docs[uri]
 		if !ok {
 			err = errNotOpen(uri)
 			return
 		}
-		next := old.edit(p.TextDocument.Version, p.ContentChanges)
+		next = old.edit(p.TextDocument.Version, p.ContentChanges)
 		next.received = start
 		lost = next.desync != nil && old.desync == nil
 		docs[uri] = next
@@ -51,6 +53,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.games.Update(string(uri), next.Snapshot)
 	if lost {
 		snap := r.s.currentView().docs[uri]
 		s.log.Printf("%s is out of sync from version %d: %v", uri, p.TextDocument.Version, snap.desync)
@@ -69,13 +72,17 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 	}
 	uri := p.TextDocument.URI
 	if p.Text != "" {
+		var next *Snapshot
 		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
 			if old, ok := docs[uri]; ok && old.Text() != p.Text {
-				next := newSnapshot(uri, old.Version, p.Text, v.enc)
+				next = newSnapshot(uri, old.Version, p.Text, v.enc)
 				next.received = time.Now()
 				docs[uri] = next
 			}
 		})
+		if next != nil {
+			r.s.games.Update(string(uri), next.Snapshot)
+		}
 	}
 	r.s.scheduleDiagnostics(uri)
 	return nil, nil
@@ -88,7 +95,10 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	}
 	uri := p.TextDocument.URI
 	s := r.s
+	// The document leaves the view first: a request still running then cannot put its game back
+	// after Close.
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
+	s.games.Close(string(uri))
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
 	return nil, nil
