@@ -3,8 +3,6 @@ package ide
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -22,18 +20,7 @@ const corpusDir = "../../shared/games"
 // cycling through all of its occurrences (the analysis is computed once per version and is
 // not part of the measurement): the largest corpus games and a generated 400 KB game.
 func BenchmarkNavigation(b *testing.B) {
-	inputs := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
-	for _, name := range []string{
-		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
-		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
-	} {
-		data, err := os.ReadFile(filepath.Join(corpusDir, name))
-		if err != nil {
-			b.Logf("skipping corpus game %s: %v (the shared corpus is not beside the repository)", name, err)
-			continue
-		}
-		inputs[filepath.Base(name)] = string(data)
-	}
+	inputs := gengame.Inputs(corpusDir, b.Logf)
 	for name, text := range inputs {
 		snap := NewSnapshot(1, text)
 		occs := snap.Model().Occurrences

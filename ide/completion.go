@@ -74,10 +74,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			sym := m.Relations[key]
 			arity := mostCommonArity(sym)
 			name := sym.Name(m)
-			snip := name
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
+			snip := snippet(name, arity)
 			if wrap && arity > 0 {
 				snip = "(" + snip + ")"
 			}
@@ -106,11 +103,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			sym := m.Functions[key]
 			arity := mostCommonArity(sym)
 			name := sym.Name(m)
-			snip := name
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
-			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snip, "", 1)
+			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snippet(name, arity), "", 1)
 		}
 	case placeTerm:
 		if c := m.ClauseAt(off); c != nil {
@@ -145,14 +138,18 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 		for _, key := range sortedKeys(m.Functions) {
 			sym := m.Functions[key]
 			arity := mostCommonArity(sym)
-			snip := "(" + sym.Name(m)
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
-			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), snip+")", "", 3)
+			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), "("+snippet(sym.Name(m), arity)+")", "", 3)
 		}
 	}
 	return items
+}
+
+// snippet writes a name followed by a placeholder for each argument: "cell ${1:?x1} ${2:?x2}".
+func snippet(name string, arity int) string {
+	for i := 1; i <= arity; i++ {
+		name += fmt.Sprintf(" ${%d:?x%d}", i, i)
+	}
+	return name
 }
 
 // completionPlaceAt decides the place of a word starting at start from the enclosing lists.

@@ -24,21 +24,7 @@ import (
 const corpusDir = "../../shared/games"
 
 // benchInputs are the largest corpus games and a generated 400 KB game.
-func benchInputs(b *testing.B) map[string]string {
-	out := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
-	for _, name := range []string{
-		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
-		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
-	} {
-		data, err := os.ReadFile(filepath.Join(corpusDir, name))
-		if err != nil {
-			b.Logf("skipping corpus game %s: %v (the shared corpus is not beside the repository)", name, err)
-			continue
-		}
-		out[filepath.Base(name)] = string(data)
-	}
-	return out
-}
+func benchInputs(b *testing.B) map[string]string { return gengame.Inputs(corpusDir, b.Logf) }
 
 func p95(ds []time.Duration) float64 {
 	if len(ds) == 0 {

@@ -234,7 +234,11 @@ func (f *frameReader) header() (length int64, size int, err error) {
 		case length >= 0 && n != length:
 			return 0, 0, &headerError{reason: fmt.Sprintf("two different Content-Length values, %d and %s", length, quote(value))}
 		case n > f.max:
-			return 0, 0, &headerError{tooBig: true, reason: fmt.Sprintf("Content-Length %s is over the maximum of %s", shorten(string(value), 24), sizeString(f.max))}
+			digits := string(value) // parseLength took only digits
+			if len(digits) > 24 {
+				digits = digits[:24] + "…"
+			}
+			return 0, 0, &headerError{tooBig: true, reason: fmt.Sprintf("Content-Length %s is over the maximum of %s", digits, sizeString(f.max))}
 		}
 		length = n
 	}
@@ -530,16 +534,4 @@ func (s *messageStream) flush(timeout time.Duration) {
 	case <-s.drained:
 	case <-time.After(timeout):
 	}
-}
-
-// shorten cuts s to n bytes (at a character boundary), marking the cut.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }
