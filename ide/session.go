@@ -27,6 +27,9 @@ type Session struct {
 	name   string
 	snap   *Snapshot
 	limits eval.Limits
+
+	once sync.Once
+	c    *docGame
 }
 
 // Session returns the session of document name at snapshot snap, evaluating under limits.
@@ -34,7 +37,12 @@ func (gs *Games) Session(name string, snap *Snapshot, limits eval.Limits) *Sessi
 	return &Session{gs: gs, name: name, snap: snap, limits: limits}
 }
 
-func (s *Session) game() *docGame { return s.gs.gameOf(s.name, s.snap, s.limits) }
+// game returns the document's game for the session's snapshot, looked up once per session (a
+// snapshot that is no longer current gets a game of its own, made once).
+func (s *Session) game() *docGame {
+	s.once.Do(func() { s.c = s.gs.gameOf(s.name, s.snap, s.limits) })
+	return s.c
+}
 
 // History returns the joint moves played in the document, one move (KIF) per role.
 func (s *Session) History() [][]string { return s.gs.sessions.history(s.name) }

@@ -23,8 +23,9 @@
 // quote such a text). The occurrence must lie on the marker's line, before the comment.
 //
 // What a marker means is up to the test that reads it: ide's feature tests ask questions
-// (`@hover(legal)`, `@play("(mark 1 1)", noop)`), the analyzer's tests state the diagnostics
-// expected (`@want(code, "text")`).
+// (`@hover(legal)`, `@play("(mark 1 1)", noop)`). The older dialects map onto it: the analyzer's
+// `; want CODE "text"` is `@want(CODE, "text")`, whose Find gives the span a diagnostic must
+// cover, and the parser's `; ERROR CODE "text" #N` is `@error(CODE, "text"#N)`.
 //
 // # Golden files
 //
