@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Text synchronisation: every notification runs on the read loop, so versions apply in order.
@@ -107,4 +109,89 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 // outOfSyncMessage tells the user that the server lost track of a document's text, and what to do.
 func outOfSyncMessage(uri protocol.DocumentURI, err error) string {
 	return fmt.Sprintf("lost track of the text of %s (%v); close and reopen it to check it again", uri.Filename(), err)
+}
+
+// The synchronisation methods route gdl.json documents to the configuration (config.go) and the
+// GDL documents to the handlers below, which see only GDL.
+
+func routeDidOpen(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidOpen(ctx, r)
+	}
+	r.s.setConfigDoc(p.TextDocument.URI, &configDoc{text: p.TextDocument.Text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidChange(ctx context.Context, r *request) (any, error) {
+	var p didChangeParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidChange(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	d, ok := s.reports.docs[p.TextDocument.URI]
+	s.reports.mu.Unlock()
+	if !ok {
+		return nil, errNotOpen(p.TextDocument.URI)
+	}
+	text := d.text
+	for i, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			text = ch.Text
+			continue
+		}
+		m := mapper{lines: syntax.NewLineIndex(text), enc: r.view.enc}
+		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
+		if start > end {
+			return nil, fmt.Errorf("change %d of version %d: range end before start", i, p.TextDocument.Version)
+		}
+		text = text[:start] + ch.Text + text[end:]
+	}
+	s.setConfigDoc(p.TextDocument.URI, &configDoc{text: text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidSave(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if isConfigURI(p.TextDocument.URI) {
+		go r.s.configChanged()
+		return nil, nil
+	}
+	if !r.s.watchingFiles() {
+		// Without file watching, a save is when a changed gdl.json is noticed.
+		go r.s.configChanged()
+	}
+	return handleDidSave(ctx, r)
+}
+
+func routeDidClose(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	u := p.TextDocument.URI
+	if !isConfigURI(u) {
+		return handleDidClose(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	delete(s.reports.docs, u)
+	s.reports.mu.Unlock()
+	// What is on disk counts again.
+	if p := uriPath(u); p != "" {
+		go s.checkConfigFile(p)
+	} else {
+		s.publishConfigDiagnostics(u, 0, nil)
+	}
+	return nil, nil
 }
