@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,21 +24,7 @@ import (
 const corpusDir = "../../shared/games"
 
 // benchInputs are the largest corpus games and a generated 400 KB game.
-func benchInputs(b *testing.B) map[string]string {
-	out := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
-	for _, name := range []string{
-		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
-		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
-	} {
-		data, err := os.ReadFile(filepath.Join(corpusDir, name))
-		if err != nil {
-			b.Logf("skipping corpus game %s: %v (the shared corpus is not beside the repository)", name, err)
-			continue
-		}
-		out[filepath.Base(name)] = string(data)
-	}
-	return out
-}
+func benchInputs(b *testing.B) map[string]string { return gengame.Inputs(corpusDir, b.Logf) }
 
 func p95(ds []time.Duration) float64 {
 	if len(ds) == 0 {
@@ -99,40 +84,6 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 			b.ReportMetric(p95(ds), "p95-ms")
 			b.ReportMetric(p95(cs), "p95-client-ms")
 		})
-	}
-}
-
-// BenchmarkNavigation measures hover, definition and references on the symbols of a file,
-// cycling through all of its occurrences (the analysis is computed once per version and is
-// not part of the measurement).
-func BenchmarkNavigation(b *testing.B) {
-	for name, text := range benchInputs(b) {
-		snap := newSnapshot(protocol.DocumentURI("file:///bench/"+name), 1, text, syntax.UTF16)
-		occs := snap.Model().Occurrences
-		if len(occs) == 0 {
-			b.Fatalf("%s: no occurrences", name)
-		}
-		for _, feature := range []string{"hover", "definition", "references"} {
-			b.Run(fmt.Sprintf("%s/%s-%dKB", feature, name, len(text)>>10), func(b *testing.B) {
-				var ds []time.Duration
-				ctx := context.Background()
-				for i := 0; i < b.N; i++ {
-					o := occs[(i*7919)%len(occs)]
-					off := o.Span.Start + 1
-					start := time.Now()
-					switch feature {
-					case "hover":
-						hover(ctx, nil, nil, snap, off, true)
-					case "definition":
-						definition(snap, off)
-					case "references":
-						references(snap, off, true)
-					}
-					ds = append(ds, time.Since(start))
-				}
-				b.ReportMetric(p95(ds), "p95-ms")
-			})
-		}
 	}
 }
 

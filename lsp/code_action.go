@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/ide"
 )
 
 func handleCodeAction(ctx context.Context, r *request) (any, error) {
@@ -15,10 +17,29 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := []protocol.CodeAction{}
 	if len(p.Context.Only) > 0 && !kindWanted(p.Context.Only, protocol.QuickFix) {
-		return []protocol.CodeAction{}, nil
+		return out, nil
 	}
-	return quickFixes(ctx, snap, r.view.settings, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
+	fixes, err := ide.QuickFixes(ctx, snap.Snapshot, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
+	if err != nil {
+		return nil, err
+	}
+	settings := r.view.settings
+	for _, f := range fixes {
+		d, on := snap.diagnostic(settings, f.Diagnostic)
+		if !on {
+			continue
+		}
+		out = append(out, protocol.CodeAction{
+			Title:       f.Title,
+			Kind:        protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{d},
+			IsPreferred: f.Preferred,
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: snap.m.edits(f.Edits)}},
+		})
+	}
+	return out, nil
 }
 
 func kindWanted(only []protocol.CodeActionKind, k protocol.CodeActionKind) bool {
@@ -28,35 +49,4 @@ func kindWanted(only []protocol.CodeActionKind, k protocol.CodeActionKind) bool 
 		}
 	}
 	return false
-}
-
-// quickFixes turns every fix the analyzer attached to a problem touching [start, end] into a
-// quick fix that carries its diagnostic.
-func quickFixes(ctx context.Context, snap *Snapshot, settings Settings, start, end int) ([]protocol.CodeAction, error) {
-	probs, err := snap.problems(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := []protocol.CodeAction{}
-	for _, p := range probs {
-		if len(p.fixes) == 0 || p.span.End < start || p.span.Start > end {
-			continue
-		}
-		d, on := toDiagnostic(snap, settings, p)
-		if !on {
-			continue
-		}
-		for i, f := range p.fixes {
-			out = append(out, protocol.CodeAction{
-				Title:       f.Title,
-				Kind:        protocol.QuickFix,
-				Diagnostics: []protocol.Diagnostic{d},
-				IsPreferred: i == 0,
-				Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
-					snap.URI: textEdits(snap, f.Edits),
-				}},
-			})
-		}
-	}
-	return out, nil
 }

@@ -3,32 +3,18 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/ide"
 )
 
-// Code lenses: one "run query" lens above each contiguous group of clauses of a relation (a
-// relation defined in two places gets a lens at each). textDocument/codeLens only lists them,
-// from the syntax and the analysis; the title with its live count, which needs evaluation, is
-// computed in codeLens/resolve, which clients ask for the lenses they show. For a client that
-// never resolves, the setting codeLens.resolve = false computes the titles in codeLens itself.
-
-// lensBudget bounds how long one lens waits for its evaluation (and, without resolve, all the
-// lenses of a document together): lenses are asked for on every change, so they are best effort.
-// An evaluation that takes longer goes on in the background; the lens says "evaluating…" and
-// the client is asked to refresh its lenses when it is done.
-const lensBudget = 300 * time.Millisecond
-
-// lensEvalLimit bounds each lens's evaluation in the background (the user's time limit applies
-// if it is lower). A relation that takes longer, like chess's queen_move_ig with 300,000 facts
-// (1.6 s), gets no count; running the lens evaluates it under the user's limit. A lens about a
-// joint move counts what the joint moves evaluated in time give.
-const lensEvalLimit = time.Second
+// Code lenses: textDocument/codeLens only lists them (ide.CodeLenses); the title with its live
+// count, which needs evaluation, is computed in codeLens/resolve (ide.LensTitle), which clients
+// ask for the lenses they show. For a client that never resolves, the setting codeLens.resolve =
+// false computes the titles in codeLens itself, all of them within one budget.
 
 // lensData is what an unresolved lens carries to codeLens/resolve.
 type lensData struct {
@@ -52,29 +38,17 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 	if !settings.CodeLens.Enable {
 		return lenses, nil
 	}
-	prev := ""
-	for _, c := range snap.Model().Clauses {
-		key := c.Key()
-		if key == prev {
-			continue // the same group
-		}
-		prev = key
-		if key == "true" || key == "does" {
-			continue
-		}
-		start := snap.m.position(c.Form.Span().Start)
-		lenses = append(lenses, protocol.CodeLens{
+	deadline := time.Now().Add(ide.DefaultLensBudget)
+	for _, l := range ide.CodeLenses(snap.Snapshot) {
+		start := snap.m.position(l.Offset)
+		lens := protocol.CodeLens{
 			Range: protocol.Range{Start: start, End: start},
-			Data:  lensData{URI: snap.URI, Query: queryFor(c.Head.Name().Name(), c.Head.Arity()), Key: key, Arity: c.Head.Arity()},
-		})
-	}
-	if settings.CodeLens.Resolve {
-		return lenses, nil
-	}
-	deadline := time.Now().Add(lensBudget)
-	for i := range lenses {
-		d := lenses[i].Data.(lensData)
-		lenses[i].Command = r.s.lensCommand(ctx, r.view, snap, d, time.Until(deadline))
+			Data:  lensData{URI: snap.URI, Query: l.Query, Key: l.Key, Arity: l.Arity},
+		}
+		if !settings.CodeLens.Resolve {
+			lens.Command = lensCommand(ctx, r, snap, l, time.Until(deadline))
+		}
+		lenses = append(lenses, lens)
 	}
 	return lenses, nil
 }
@@ -93,94 +67,13 @@ func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lens.Command = r.s.lensCommand(ctx, r.view, snap, d, lensBudget)
+	lens.Command = lensCommand(ctx, r, snap, ide.Lens{Query: d.Query, Key: d.Key, Arity: d.Arity}, ide.DefaultLensBudget)
 	return lens, nil
 }
 
 // lensCommand is the command of a resolved lens: gdl.runQuery of the relation's query, titled
-// with its count in the document's current state (evaluated within budget).
-func (s *Server) lensCommand(ctx context.Context, v *view, snap *Snapshot, d lensData, budget time.Duration) *protocol.Command {
-	history := s.games.history(snap.URI)
-	cg := s.gameOf(snap)
-	limits := v.settingsFor(snap.URI).Eval
-	limits.TimeoutMs = min(limits.TimeoutMs, int(lensEvalLimit/time.Millisecond))
-	res := cg.answers(history, limits, d.Query, background)
-	val, err := res.wait(ctx, max(budget, 0))
-	var title string
-	switch {
-	case errors.Is(err, errStillRunning):
-		title = d.Key + ": evaluating…"
-		s.refreshWhenDone(res)
-	case errors.Is(err, context.DeadlineExceeded):
-		title = fmt.Sprintf("%s: not counted (over %v)", d.Key, time.Duration(limits.TimeoutMs)*time.Millisecond)
-	case err != nil:
-		title = d.Key + ": run query"
-	default:
-		qa := val.(*queryAnswers)
-		title = lensTitle(d, qa)
-		if qa.needsMove && len(qa.byMove) == 0 && errors.Is(qa.stopped, context.DeadlineExceeded) {
-			title = fmt.Sprintf("%s: not counted (over %v)", d.Key, time.Duration(limits.TimeoutMs)*time.Millisecond)
-		}
-	}
-	return &protocol.Command{Title: title, Command: "gdl.runQuery",
-		Arguments: []interface{}{commandArgs{URI: snap.URI, Query: d.Query}}}
-}
-
-// lensTitle words a relation's answers: "legal: 10 answers", "terminal: false"; for a relation
-// about a joint move (next, sees, ...), the answers after the legal joint moves of the state:
-// "next: 10 answers after (mark 1 1) noop", "next: 9–10 answers after each of 9 joint moves".
-func lensTitle(d lensData, qa *queryAnswers) string {
-	if !qa.needsMove {
-		if d.Arity == 0 {
-			return fmt.Sprintf("%s: %v", d.Key, qa.count > 0)
-		}
-		return fmt.Sprintf("%s: %s", d.Key, plural(qa.count, "answer"))
-	}
-	n := len(qa.byMove)
-	if qa.jointMoves == 0 {
-		return d.Key + ": no legal joint move here"
-	}
-	if n == 0 {
-		return d.Key + ": run query"
-	}
-	lo, hi, holds := -1, 0, 0
-	for _, k := range qa.moveCounts {
-		if lo < 0 || k < lo {
-			lo = k
-		}
-		hi = max(hi, k)
-		if k > 0 {
-			holds++
-		}
-	}
-	moves := fmt.Sprintf("each of %d joint moves", n)
-	switch {
-	case qa.jointMoves == 1:
-		moves = strings.Join(qa.byMove[0].Move, " ")
-	case n < qa.jointMoves:
-		moves = fmt.Sprintf("each of the first %d of %d joint moves", n, qa.jointMoves)
-	}
-	if d.Arity == 0 {
-		if qa.jointMoves == 1 {
-			return fmt.Sprintf("%s: %v after %s", d.Key, holds > 0, moves)
-		}
-		return fmt.Sprintf("%s: true after %d of %d joint moves", d.Key, holds, n)
-	}
-	count := plural(lo, "answer")
-	if lo != hi {
-		count = fmt.Sprintf("%d–%d answers", lo, hi)
-	}
-	return fmt.Sprintf("%s: %s after %s", d.Key, count, moves)
-}
-
-// queryFor builds the query that asks for every fact of a relation: (name ?a1 ... ?an).
-func queryFor(name string, arity int) string {
-	if arity == 0 {
-		return name
-	}
-	vars := make([]string, arity)
-	for i := range vars {
-		vars[i] = fmt.Sprintf("?a%d", i+1)
-	}
-	return "(" + name + " " + strings.Join(vars, " ") + ")"
+// with its count in the document's current state.
+func lensCommand(ctx context.Context, r *request, snap *Snapshot, l ide.Lens, budget time.Duration) *protocol.Command {
+	return &protocol.Command{Title: ide.LensTitle(ctx, l, r.session(snap), budget), Command: "gdl.runQuery",
+		Arguments: []interface{}{commandArgs{URI: snap.URI, Query: l.Query}}}
 }

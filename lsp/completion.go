@@ -2,14 +2,20 @@ package lsp
 
 import (
 	"context"
-	"fmt"
-	"sort"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/syntax"
+	"github.com/gdl-lsp/gdl/ide"
 )
+
+var completionKinds = map[ide.CompletionKind]protocol.CompletionItemKind{
+	ide.CompletionRelation: protocol.CompletionItemKindFunction,
+	ide.CompletionKeyword:  protocol.CompletionItemKindKeyword,
+	ide.CompletionFunction: protocol.CompletionItemKindConstructor,
+	ide.CompletionVariable: protocol.CompletionItemKindVariable,
+	ide.CompletionRole:     protocol.CompletionItemKindEnumMember,
+	ide.CompletionConstant: protocol.CompletionItemKindConstant,
+}
 
 func handleCompletion(ctx context.Context, r *request) (any, error) {
 	var p protocol.CompletionParams
@@ -25,223 +31,17 @@ func handleCompletion(ctx context.Context, r *request) (any, error) {
 	r.s.mu.Unlock()
 	snippets := caps.TextDocument != nil && caps.TextDocument.Completion != nil &&
 		caps.TextDocument.Completion.CompletionItem != nil && caps.TextDocument.Completion.CompletionItem.SnippetSupport
-	return &protocol.CompletionList{Items: completion(snap, snap.m.offset(p.Position), snippets)}, nil
-}
-
-// completionPlace is what the grammar allows at the cursor.
-type completionPlace int
-
-const (
-	placeTopLevel completionPlace = iota // outside every form: a fact or a rule may start here
-	placeHead                            // the name of a fact or rule head: after '(' at top level or as a rule's head
-	placeLiteral                         // the name of a body atom: after '(' in a rule body, in not/or
-	placeBodyItem                        // an element of a rule body written without '('
-	placeFunction                        // the name of a function term: after '(' inside an atom
-	placeTerm                            // an argument of an atom or function term
-)
-
-// completion offers, by place: relations with snippets of their arity and keywords where an
-// atom may start; variables of the clause, roles, constants and functions where a term may.
-func completion(snap *Snapshot, off int, snippets bool) []protocol.CompletionItem {
-	m := snap.Model()
-	src := snap.Text()
-	start := off
-	for start > 0 && isSymbolByte(src[start-1]) {
-		start--
-	}
-	afterParen := start > 0 && src[start-1] == '('
-	place := completionPlaceAt(snap, start, afterParen)
-	replace := snap.m.rng(start, off)
 	items := []protocol.CompletionItem{}
-	add := func(label string, kind protocol.CompletionItemKind, detail, snippet, doc string, sortGroup int) {
-		it := protocol.CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%s", sortGroup, label)}
-		text := label
-		if snippets && snippet != "" {
-			text = snippet
-			it.InsertTextFormat = protocol.InsertTextFormatSnippet
+	for _, it := range ide.Completion(snap.Snapshot, snap.m.offset(p.Position), snippets) {
+		ci := protocol.CompletionItem{Label: it.Label, Kind: completionKinds[it.Kind], Detail: it.Detail, SortText: it.SortText,
+			TextEdit: &protocol.TextEdit{Range: snap.m.span(it.Replace), NewText: it.Text}}
+		if it.Snippet {
+			ci.InsertTextFormat = protocol.InsertTextFormatSnippet
 		}
-		it.TextEdit = &protocol.TextEdit{Range: replace, NewText: text}
-		if doc != "" {
-			it.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}
+		if it.Doc != "" {
+			ci.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
 		}
-		items = append(items, it)
+		items = append(items, ci)
 	}
-	relations := func(wrap bool) {
-		for _, key := range sortedKeys(m.Relations) {
-			if analysis.IsKeyword(key) {
-				continue
-			}
-			sym := m.Relations[key]
-			arity := mostCommonArity(sym)
-			name := sym.Name(m)
-			snip := name
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
-			if wrap && arity > 0 {
-				snip = "(" + snip + ")"
-			}
-			add(name, protocol.CompletionItemKindFunction, fmt.Sprintf("relation/%d", arity), snip, "", 1)
-		}
-		for _, kw := range keywordOrder {
-			if !keywordFits(kw, place) {
-				continue
-			}
-			snip := keywordSnippets[kw]
-			if wrap && kw != "terminal" {
-				snip = "(" + snip + ")"
-			}
-			add(kw, protocol.CompletionItemKindKeyword, "keyword", snip, keywordDocs[kw], 2)
-		}
-	}
-	switch place {
-	case placeTopLevel:
-		relations(true)
-	case placeHead, placeLiteral:
-		relations(false)
-	case placeBodyItem:
-		relations(true)
-	case placeFunction:
-		for _, key := range sortedKeys(m.Functions) {
-			sym := m.Functions[key]
-			arity := mostCommonArity(sym)
-			name := sym.Name(m)
-			snip := name
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
-			add(name, protocol.CompletionItemKindConstructor, fmt.Sprintf("function/%d", arity), snip, "", 1)
-		}
-	case placeTerm:
-		if c := m.ClauseAt(off); c != nil {
-			var vars []string
-			for _, occs := range c.Vars {
-				// A variable whose only occurrence is the word being typed is not in scope.
-				if len(occs) > 0 && !(len(occs) == 1 && m.Occurrences[occs[0]].Span.Start == start) {
-					vars = append(vars, m.Occurrences[occs[0]].Name)
-				}
-			}
-			sort.Strings(vars)
-			for _, v := range vars {
-				add(v, protocol.CompletionItemKindVariable, "variable", "", "", 0)
-			}
-		}
-		roles := map[string]bool{}
-		for _, r := range m.Roles {
-			roles[r.Key] = true
-			add(r.Name, protocol.CompletionItemKindEnumMember, "role", "", "", 1)
-		}
-		for _, key := range sortedKeys(m.Constants) {
-			if roles[key] {
-				continue
-			}
-			sym := m.Constants[key]
-			// A constant that occurs once only at the cursor is the word being typed.
-			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
-				continue
-			}
-			add(sym.Name(m), protocol.CompletionItemKindConstant, "constant", "", "", 2)
-		}
-		for _, key := range sortedKeys(m.Functions) {
-			sym := m.Functions[key]
-			arity := mostCommonArity(sym)
-			snip := "(" + sym.Name(m)
-			for i := 1; i <= arity; i++ {
-				snip += fmt.Sprintf(" ${%d:?x%d}", i, i)
-			}
-			add(sym.Name(m), protocol.CompletionItemKindConstructor, fmt.Sprintf("function/%d", arity), snip+")", "", 3)
-		}
-	}
-	return items
-}
-
-// completionPlaceAt decides the place of a word starting at start from the enclosing lists.
-func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPlace {
-	var lists []syntax.Cursor
-	probe := start
-	if afterParen {
-		probe = start - 1 // inside the list the '(' opens
-	}
-	_, path := snap.File.LeafAt(probe)
-	for _, c := range path {
-		if c.Kind() == syntax.List && c.Span().Start < start {
-			lists = append(lists, c)
-		}
-	}
-	if afterParen && len(lists) > 0 && lists[len(lists)-1].Span().Start == start-1 {
-		// The word names the list it opens; what matters is where that list sits.
-		self := lists[len(lists)-1]
-		lists = lists[:len(lists)-1]
-		if len(lists) == 0 {
-			return placeHead
-		}
-		parent := lists[len(lists)-1]
-		switch h := syntax.Fold(parent.Head().Text()); h {
-		case "<=":
-			if el := parent.Elements(); len(el) > 1 && el[1].Span() == self.Span() {
-				return placeHead
-			}
-			return placeLiteral
-		case "not", "or":
-			return placeLiteral
-		}
-		return placeFunction
-	}
-	if len(lists) == 0 {
-		return placeTopLevel
-	}
-	parent := lists[len(lists)-1]
-	if h := parent.Head(); h.Valid() {
-		switch syntax.Fold(h.Text()) {
-		case "<=", "or", "not":
-			return placeBodyItem
-		}
-	}
-	return placeTerm
-}
-
-// keywordFits reports whether a keyword may start an atom at place: `init` and `next` only in
-// heads, `true`, `does` and the connectives only in bodies.
-func keywordFits(kw string, place completionPlace) bool {
-	switch place {
-	case placeHead:
-		switch kw {
-		case "true", "does", "not", "distinct", "or":
-			return false
-		}
-	case placeLiteral, placeBodyItem:
-		switch kw {
-		case "<=", "init", "next", "base", "input":
-			return false
-		}
-	}
-	return true
-}
-
-func isSymbolByte(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '(', ')', ';':
-		return false
-	}
-	return c >= 0x20 && c != 0x7f
-}
-
-func sortedKeys(m map[string]*analysis.Symbol) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// mostCommonArity is the arity a symbol is used with most (ties: the smallest).
-func mostCommonArity(s *analysis.Symbol) int {
-	best, n := 0, -1
-	for a, occs := range s.Arities {
-		if len(occs) > n || (len(occs) == n && a < best) {
-			best, n = a, len(occs)
-		}
-	}
-	return best
+	return &protocol.CompletionList{Items: items}, nil
 }

@@ -1,9 +1,7 @@
 package lsp
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -295,96 +293,6 @@ func (s *Server) configChanged() {
 	if changed {
 		s.refreshEvaluations()
 	}
-}
-
-// Synchronisation: gdl.json documents are kept apart from the GDL documents; the GDL handlers
-// (textsync.go) see only GDL.
-
-func routeDidOpen(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidOpenTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	if !isConfigURI(p.TextDocument.URI) {
-		return handleDidOpen(ctx, r)
-	}
-	r.s.setConfigDoc(p.TextDocument.URI, &configDoc{text: p.TextDocument.Text, version: p.TextDocument.Version})
-	return nil, nil
-}
-
-func routeDidChange(ctx context.Context, r *request) (any, error) {
-	var p didChangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	if !isConfigURI(p.TextDocument.URI) {
-		return handleDidChange(ctx, r)
-	}
-	s := r.s
-	s.reports.mu.Lock()
-	d, ok := s.reports.docs[p.TextDocument.URI]
-	s.reports.mu.Unlock()
-	if !ok {
-		return nil, errNotOpen(p.TextDocument.URI)
-	}
-	text := d.text
-	for i, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			text = ch.Text
-			continue
-		}
-		m := mapper{lines: syntax.NewLineIndex(text), enc: r.view.enc}
-		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
-		if start > end {
-			return nil, fmt.Errorf("change %d of version %d: range end before start", i, p.TextDocument.Version)
-		}
-		text = text[:start] + ch.Text + text[end:]
-	}
-	s.setConfigDoc(p.TextDocument.URI, &configDoc{text: text, version: p.TextDocument.Version})
-	return nil, nil
-}
-
-func routeDidSave(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidSaveTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	if isConfigURI(p.TextDocument.URI) {
-		go r.s.configChanged()
-		return nil, nil
-	}
-	if !r.s.watchingFiles() {
-		// Without file watching, a save is when a changed gdl.json is noticed.
-		go r.s.configChanged()
-	}
-	return handleDidSave(ctx, r)
-}
-
-func routeDidClose(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidCloseTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	u := p.TextDocument.URI
-	if !isConfigURI(u) {
-		// The document leaves the view first: a request still running then cannot put its
-		// game back into the cache after dropGame.
-		res, err := handleDidClose(ctx, r)
-		r.s.dropGame(u)
-		r.s.games.forget(u)
-		return res, err
-	}
-	s := r.s
-	s.reports.mu.Lock()
-	delete(s.reports.docs, u)
-	s.reports.mu.Unlock()
-	// What is on disk counts again.
-	if p := uriPath(u); p != "" {
-		go s.checkConfigFile(p)
-	} else {
-		s.publishConfigDiagnostics(u, 0, nil)
-	}
-	return nil, nil
 }
 
 // setConfigDoc records an open gdl.json's text and publishes its problems for that version.

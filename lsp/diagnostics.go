@@ -10,24 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/syntax"
 )
-
-// problem is a diagnostic in byte offsets, before settings and the mapper apply.
-type problem struct {
-	span     syntax.Span
-	code     string
-	message  string
-	severity protocol.DiagnosticSeverity
-	related  []relatedInfo
-	fixes    []syntax.Fix
-	unused   bool // the code marks something unused: shown faded
-}
-
-type relatedInfo struct {
-	span    syntax.Span
-	message string
-}
 
 // fixData is what a published diagnostic carries in its data field: the fixes ready to apply
 // to the version it was computed for.
@@ -44,26 +27,6 @@ func errNotOpen(uri protocol.DocumentURI) error {
 	return errors.New("document not open: " + string(uri))
 }
 
-// problems returns every problem of the snapshot: the parser's errors and the analyzer's, with
-// their default severities. It gives up when ctx is done.
-func (s *Snapshot) problems(ctx context.Context) ([]problem, error) {
-	res, err := s.analysis(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ds := res.Diagnostics
-	out := make([]problem, 0, len(ds))
-	for _, d := range ds {
-		p := problem{span: d.Span, code: d.Code, message: d.Message, severity: lspSeverity(d.Severity), fixes: d.Fixes}
-		for _, r := range d.Related {
-			p.related = append(p.related, relatedInfo{span: r.Span, message: r.Message})
-		}
-		p.unused = strings.HasPrefix(d.Code, "unused-")
-		out = append(out, p)
-	}
-	return out, nil
-}
-
 func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	switch s {
 	case analysis.Error:
@@ -76,59 +39,52 @@ func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityHint
 }
 
-// diagnostics converts the snapshot's problems to LSP diagnostics under the given settings. It
-// gives up when ctx is done.
+// diagnostics converts the snapshot's diagnostics to LSP under the given settings. It gives up
+// when ctx is done.
 func diagnostics(ctx context.Context, snap *Snapshot, settings Settings) ([]protocol.Diagnostic, error) {
-	probs, err := snap.problems(ctx)
+	ds, err := snap.Diagnostics(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]protocol.Diagnostic, 0, len(probs))
-	for _, p := range probs {
-		if d, ok := toDiagnostic(snap, settings, p); ok {
-			out = append(out, d)
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if pd, ok := snap.diagnostic(settings, d); ok {
+			out = append(out, pd)
 		}
 	}
 	return out, nil
 }
 
-func toDiagnostic(snap *Snapshot, settings Settings, p problem) (protocol.Diagnostic, bool) {
-	sev, on := settings.severity(p.code, p.severity)
+// diagnostic converts one diagnostic under the settings; ok is false when its code is off.
+func (s *Snapshot) diagnostic(settings Settings, d analysis.Diagnostic) (protocol.Diagnostic, bool) {
+	sev, on := settings.severity(d.Code, lspSeverity(d.Severity))
 	if !on {
 		return protocol.Diagnostic{}, false
 	}
-	d := protocol.Diagnostic{
-		Range:    snap.m.span(p.span),
+	pd := protocol.Diagnostic{
+		Range:    s.m.span(d.Span),
 		Severity: sev,
-		Code:     p.code,
+		Code:     d.Code,
 		Source:   "gdl",
-		Message:  p.message,
+		Message:  d.Message,
 	}
-	if p.unused {
-		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	if strings.HasPrefix(d.Code, "unused-") {
+		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary} // shown faded
 	}
-	for _, r := range p.related {
-		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: snap.URI, Range: snap.m.span(r.span)},
-			Message:  r.message,
+	for _, r := range d.Related {
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: s.URI, Range: s.m.span(r.Span)},
+			Message:  r.Message,
 		})
 	}
-	if len(p.fixes) > 0 {
+	if len(d.Fixes) > 0 {
 		var data fixData
-		for _, f := range p.fixes {
-			data.Fixes = append(data.Fixes, fixEdit{Title: f.Title, Edits: textEdits(snap, f.Edits)})
+		for _, f := range d.Fixes {
+			data.Fixes = append(data.Fixes, fixEdit{Title: f.Title, Edits: s.m.edits(f.Edits)})
 		}
-		d.Data = data
+		pd.Data = data
 	}
-	return d, true
-}
-
-func textEdits(snap *Snapshot, edits []syntax.TextEdit) []protocol.TextEdit {
-	out := make([]protocol.TextEdit, len(edits))
-	for i, e := range edits {
-		out[i] = protocol.TextEdit{Range: snap.m.span(e.Span), NewText: e.NewText}
-	}
-	return out
+	return pd, true
 }
 
 // scheduleDiagnostics computes and publishes the diagnostics of uri's current snapshot on a

@@ -1,7 +1,9 @@
 // Package lsp is the GDL language server: a JSON-RPC dispatcher of our own on top of
-// go.lsp.dev/jsonrpc2 framing, a store of immutable document snapshots kept in sync incrementally,
-// and one file per LSP feature. Features are pure functions of a snapshot; the handlers that call
-// them are listed in one table (methods.go).
+// go.lsp.dev/jsonrpc2 framing, a store of immutable document snapshots kept in sync
+// incrementally, the configuration (client settings and gdl.json), progress and cancellation,
+// and one handler per LSP method (listed in methods.go). The features themselves are package
+// ide's: a handler decodes its parameters, takes the document's snapshot, calls ide and converts
+// the answer to protocol types.
 //
 // Only this package knows LSP and JSON-RPC. Everything below it works in byte offsets; the mapper
 // (mapper.go) is the single place where offsets become LSP positions, in UTF-16 code units by

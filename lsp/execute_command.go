@@ -3,8 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -12,15 +10,46 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/ide"
 )
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
-var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.resetState"}
+var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState"}
 
 type commandArgs struct {
 	URI   protocol.DocumentURI `json:"uri"`
 	Query string               `json:"query"`
 	Moves []string             `json:"moves"`
+}
+
+// queryResult is the result of gdl.runQuery (ide.QueryResult).
+type queryResult struct {
+	Query      string        `json:"query"`
+	State      []string      `json:"state"`
+	Answers    []string      `json:"answers"`
+	ElapsedMs  float64       `json:"elapsedMs"`
+	ByMove     []moveAnswers `json:"byMove,omitempty"`
+	JointMoves int           `json:"jointMoves,omitempty"`
+	Error      string        `json:"error,omitempty"`
+}
+
+// moveAnswers are the answers of a query about a joint move after one joint move.
+type moveAnswers struct {
+	Move    []string `json:"move"` // one move per role, in role order
+	Answers []string `json:"answers"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// gameState is the result of the state commands (ide.GameState).
+type gameState struct {
+	Roles    []string            `json:"roles"`
+	State    []string            `json:"state"`
+	Step     int                 `json:"step"`
+	History  [][]string          `json:"history"`
+	Terminal bool                `json:"terminal"`
+	Legal    map[string][]string `json:"legal"`
+	Goals    map[string][]int    `json:"goals"`
+	Error    string              `json:"error,omitempty"`
 }
 
 func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
@@ -41,159 +70,105 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cg := r.s.gameOf(snap)
-	g := cg.g
-	ctx, cancel := evalContext(ctx, g, r.view.settingsFor(snap.URI).Eval)
-	defer cancel()
-	if p.Command == "gdl.runQuery" {
-		return runQuery(ctx, r, cg, snap, r.s.games.history(args.URI), args)
-	}
-	// The state commands read the history, play on it and write it back, in the document's turn.
-	release, err := r.s.games.take(ctx, args.URI)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	history := r.s.games.history(args.URI)
+	session := r.session(snap)
+	var st *ide.GameState
 	switch p.Command {
+	case "gdl.runQuery":
+		res := session.RunQuery(ctx, args.Query)
+		// A client that cannot show the result still gets it in its log.
+		r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.Text()})
+		return toQueryResult(res), nil
 	case "gdl.showState":
+		st, err = session.ShowState(ctx)
+	case "gdl.playMove":
+		st, err = session.Play(ctx, args.Moves)
+	case "gdl.playRandom":
+		st, err = session.PlayRandom(ctx)
+	case "gdl.undoMove":
+		st, err = session.Undo(ctx)
 	case "gdl.resetState":
-		history = nil
-	case "gdl.playMove", "gdl.playRandom":
-		pos, err := replay(ctx, g, history)
-		if err != nil {
-			return gameState{Roles: []string{}, State: []string{}, History: [][]string{}, Error: err.Error()}, nil
-		}
-		move := args.Moves
-		if p.Command == "gdl.playRandom" {
-			if move, err = randomMove(ctx, g, pos); err != nil {
-				st := describe(ctx, g, pos)
-				st.Error = err.Error()
-				return st, nil
-			}
-		}
-		joint, err := parseJoint(g, move)
-		if err == nil {
-			_, err = g.NextLegal(ctx, pos.state, joint)
-		}
-		if err != nil {
-			st := describe(ctx, g, pos)
-			st.Error = err.Error()
-			return st, nil
-		}
-		history = append(pos.played, canonicalMove(g, joint))
+		st, err = session.Reset(ctx)
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}
-	pos, err := replay(ctx, g, history)
 	if err != nil {
-		return gameState{Roles: []string{}, State: []string{}, History: [][]string{}, Error: err.Error()}, nil
+		return nil, err
 	}
-	r.s.games.set(args.URI, pos.played)
-	st := describe(ctx, g, pos)
-	// Lenses, hints and hovers now show the new state.
-	r.s.refreshEvaluations()
-	return st, nil
+	return toGameState(st), nil
 }
 
-func runQuery(ctx context.Context, r *request, cg *compiledGame, snap *Snapshot, history [][]string, args commandArgs) (any, error) {
-	g := cg.g
-	start := time.Now()
-	res := queryResult{Query: args.Query, State: []string{}, Answers: []string{}}
-	pos, err := replay(ctx, g, history)
-	if err == nil {
-		res.State = pos.fluents
-		var qa *queryAnswers
-		if qa, err = evaluate(ctx, g, pos, args.Query, commandJointMoves, 0); err == nil {
-			if qa.answers != nil {
-				res.Answers = qa.answers
-			}
-			res.ByMove, res.JointMoves = qa.byMove, qa.jointMoves
-			if qa.needsMove && res.ByMove == nil {
-				res.ByMove = []moveAnswers{}
-			}
-			err = qa.stopped
-		}
-	}
-	if err != nil {
-		res.Error = cg.explain(snap, err)
-	}
-	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
-	// A client that cannot show the result still gets it in its log.
-	r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.text()})
-	return res, nil
+// session is the game session of a document for the features and the commands, under the
+// document's limits.
+func (r *request) session(snap *Snapshot) *ide.Session {
+	st := r.view.settingsFor(snap.URI).Eval
+	limits := eval.Limits{Timeout: time.Duration(st.TimeoutMs) * time.Millisecond, MaxFacts: st.MaxFacts, MaxDepth: st.MaxTermDepth}
+	return r.s.games.Session(string(snap.URI), snap.Snapshot, limits)
 }
 
-// text is the result as a log message: a summary line, then the answers, grouped by joint move
-// for a query about a joint move.
-func (res queryResult) text() string {
-	var b strings.Builder
-	if res.ByMove != nil {
-		fmt.Fprintf(&b, "%s: answered after %d of %d legal joint moves in %.1f ms", res.Query, len(res.ByMove), res.JointMoves, res.ElapsedMs)
-	} else {
-		fmt.Fprintf(&b, "%s: %d answers in %.1f ms", res.Query, len(res.Answers), res.ElapsedMs)
-	}
-	if res.Error != "" {
-		fmt.Fprintf(&b, " (%s)", res.Error)
-	}
-	if res.ByMove != nil {
+func toQueryResult(res *ide.QueryResult) queryResult {
+	out := queryResult{Query: res.Query, State: res.State, Answers: res.Answers, Error: res.Error,
+		ElapsedMs: float64(res.Elapsed.Microseconds()) / 1000}
+	if res.NeedsMove {
+		out.JointMoves = res.JointMoves
+		out.ByMove = []moveAnswers{}
 		for _, m := range res.ByMove {
-			fmt.Fprintf(&b, "\nafter %s: %s", strings.Join(m.Move, " "), plural(len(m.Answers), "answer"))
-			if m.Error != "" {
-				fmt.Fprintf(&b, " (%s)", m.Error)
+			ma := moveAnswers{Move: m.Move, Answers: m.Answers}
+			if m.Err != nil {
+				ma.Error = m.Err.Error()
 			}
-			for _, a := range m.Answers {
-				b.WriteString("\n  " + a)
-			}
+			out.ByMove = append(out.ByMove, ma)
 		}
-		return b.String()
-	}
-	for _, a := range res.Answers {
-		b.WriteString("\n" + a)
-	}
-	return b.String()
-}
-
-func parseJoint(g *eval.Game, moves []string) ([]eval.Term, error) {
-	if len(moves) != len(g.Roles()) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves given", len(g.Roles()), len(moves))
-	}
-	joint := make([]eval.Term, len(moves))
-	for i, m := range moves {
-		t, err := g.ParseTerm(m)
-		if err != nil {
-			return nil, fmt.Errorf("move %q of %s: %v", m, g.String(g.Roles()[i]), err)
-		}
-		joint[i] = t
-	}
-	return joint, nil
-}
-
-func canonicalMove(g *eval.Game, joint []eval.Term) []string {
-	out := make([]string, len(joint))
-	for i, t := range joint {
-		out[i] = g.String(t)
 	}
 	return out
 }
 
-// randomMove picks a uniformly random legal move for every role.
-func randomMove(ctx context.Context, g *eval.Game, pos *position) ([]string, error) {
-	if t, err := g.Terminal(ctx, pos.state); err != nil {
-		return nil, err
-	} else if t {
-		return nil, fmt.Errorf("the current state is terminal: no move to play")
+func toGameState(st *ide.GameState) gameState {
+	out := gameState{Roles: st.Roles, State: st.State, Step: st.Step, History: st.History, Terminal: st.Terminal, Error: st.Error}
+	if out.Roles == nil {
+		out.Roles = []string{}
 	}
-	legal, err := g.Legal(ctx, pos.state)
-	if err != nil {
-		return nil, err
+	if out.State == nil {
+		out.State = []string{}
 	}
-	move := make([]string, len(legal))
-	for i, ms := range legal {
-		if len(ms) == 0 {
-			return nil, fmt.Errorf("role %s has no legal move in the current state", g.String(g.Roles()[i]))
+	if out.History == nil {
+		out.History = [][]string{}
+	}
+	if st.Legal != nil {
+		out.Legal = map[string][]string{}
+		for i, ms := range st.Legal {
+			out.Legal[st.Roles[i]] = ms
 		}
-		move[i] = g.String(ms[rand.IntN(len(ms))])
 	}
-	return move, nil
+	if st.Goals != nil {
+		out.Goals = map[string][]int{}
+		for i, vs := range st.Goals {
+			out.Goals[st.Roles[i]] = vs
+		}
+	}
+	return out
+}
+
+// refreshEvaluations asks the client to fetch code lenses and inlay hints again (the current
+// state changed, an evaluation finished, the settings changed), when the client said it can.
+func (s *Server) refreshEvaluations() {
+	s.mu.Lock()
+	ws := s.clientCaps.Workspace
+	s.mu.Unlock()
+	var methods []string
+	if ws != nil && ws.CodeLens != nil && ws.CodeLens.RefreshSupport {
+		methods = append(methods, "workspace/codeLens/refresh")
+	}
+	if ws != nil && ws.InlayHint != nil && ws.InlayHint.RefreshSupport {
+		methods = append(methods, "workspace/inlayHint/refresh")
+	}
+	for _, method := range methods {
+		go func(method string) {
+			ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+			defer cancel()
+			var res any
+			if _, err := s.conn.Call(ctx, method, nil, &res); err != nil {
+				s.log.Printf("%s: %v", method, err)
+			}
+		}(method)
+	}
 }

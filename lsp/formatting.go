@@ -6,7 +6,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/gdl-lsp/gdl/format"
+	"github.com/gdl-lsp/gdl/ide"
 )
 
 // Formatting lays the whole document out in the canonical style (gdl fmt). A document with
@@ -20,13 +20,9 @@ func handleFormatting(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(snap.File.Errors()) > 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "formatting: %v", format.ErrSyntax)
+	edits, err := ide.Format(snap.Snapshot)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "formatting: %v", err)
 	}
-	text := snap.Text()
-	out := format.File(snap.File)
-	if out == text {
-		return []protocol.TextEdit{}, nil
-	}
-	return []protocol.TextEdit{{Range: snap.m.rng(0, len(text)), NewText: out}}, nil
+	return snap.m.edits(edits), nil
 }

@@ -234,7 +234,11 @@ func (f *frameReader) header() (length int64, size int, err error) {
 		case length >= 0 && n != length:
 			return 0, 0, &headerError{reason: fmt.Sprintf("two different Content-Length values, %d and %s", length, quote(value))}
 		case n > f.max:
-			return 0, 0, &headerError{tooBig: true, reason: fmt.Sprintf("Content-Length %s is over the maximum of %s", shorten(string(value), 24), sizeString(f.max))}
+			digits := string(value) // parseLength took only digits
+			if len(digits) > 24 {
+				digits = digits[:24] + "…"
+			}
+			return 0, 0, &headerError{tooBig: true, reason: fmt.Sprintf("Content-Length %s is over the maximum of %s", digits, sizeString(f.max))}
 		}
 		length = n
 	}

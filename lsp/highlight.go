@@ -5,8 +5,14 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/ide"
 )
+
+var highlightKinds = map[ide.HighlightKind]protocol.DocumentHighlightKind{
+	ide.HighlightText:  protocol.DocumentHighlightKindText,
+	ide.HighlightRead:  protocol.DocumentHighlightKindRead,
+	ide.HighlightWrite: protocol.DocumentHighlightKindWrite,
+}
 
 func handleDocumentHighlight(ctx context.Context, r *request) (any, error) {
 	var p protocol.DocumentHighlightParams
@@ -17,35 +23,12 @@ func handleDocumentHighlight(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	hs := highlights(snap, snap.m.offset(p.Position))
-	if len(hs) > maxReferences { // the editor shows those on screen: keep the nearest
-		hs = nearest(hs, func(h protocol.DocumentHighlight) protocol.Position { return h.Range.Start }, p.Position, maxReferences)
+	off := snap.m.offset(p.Position)
+	// The editor shows those on screen: keep the nearest.
+	hs := ide.Nearest(ide.Highlights(snap.Snapshot, off), func(h ide.Highlight) int { return h.Span.Start }, off, maxReferences)
+	out := make([]protocol.DocumentHighlight, len(hs))
+	for i, h := range hs {
+		out[i] = protocol.DocumentHighlight{Range: snap.m.span(h.Span), Kind: highlightKinds[h.Kind]}
 	}
-	return hs, nil
-}
-
-// highlights marks every occurrence of the symbol at off in the document: definitions (heads,
-// a variable's binding occurrence) as writes, uses as reads.
-func highlights(snap *Snapshot, off int) []protocol.DocumentHighlight {
-	m := snap.Model()
-	out := []protocol.DocumentHighlight{}
-	o := occurrenceAt(snap, off)
-	if o == nil {
-		return out
-	}
-	if o.Kind == analysis.OccKeyword {
-		return append(out, protocol.DocumentHighlight{Range: snap.m.span(o.Span), Kind: protocol.DocumentHighlightKindText})
-	}
-	binding := o
-	if o.Kind == analysis.OccVariable {
-		binding = bindingOccurrence(m, o)
-	}
-	for _, x := range occurrencesOf(m, o) {
-		kind := protocol.DocumentHighlightKindRead
-		if (o.Kind == analysis.OccVariable && x == binding) || (o.Kind != analysis.OccVariable && x.Def) {
-			kind = protocol.DocumentHighlightKindWrite
-		}
-		out = append(out, protocol.DocumentHighlight{Range: snap.m.span(x.Span), Kind: kind})
-	}
-	return out
+	return out, nil
 }

@@ -54,3 +54,27 @@ func negotiateEncoding(offered []string) syntax.Encoding {
 	}
 	return syntax.UTF16
 }
+
+// fromSyntax returns the LSP position of a line and column computed in the negotiated encoding
+// (the workspace index keeps such positions for files it holds no text of).
+func fromSyntax(p syntax.Position) protocol.Position {
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Column)}
+}
+
+// spans returns the LSP ranges of syntax spans.
+func (m mapper) spans(ss []syntax.Span) []protocol.Range {
+	out := make([]protocol.Range, len(ss))
+	for i, s := range ss {
+		out[i] = m.span(s)
+	}
+	return out
+}
+
+// edits returns the LSP text edits of syntax edits.
+func (m mapper) edits(es []syntax.TextEdit) []protocol.TextEdit {
+	out := make([]protocol.TextEdit, len(es))
+	for i, e := range es {
+		out[i] = protocol.TextEdit{Range: m.span(e.Span), NewText: e.NewText}
+	}
+	return out
+}

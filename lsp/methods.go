@@ -14,7 +14,7 @@ func methodTable() map[string]method {
 		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
 		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
 		"workspace/didChangeWatchedFiles":  {inline: true, handle: handleDidChangeWatchedFiles},
-		// Synchronisation sends gdl.json documents apart (config.go), GDL to textsync.go.
+		// Synchronisation (textsync.go) sends gdl.json documents to the configuration.
 		"textDocument/didOpen":   {inline: true, handle: routeDidOpen},
 		"textDocument/didChange": {inline: true, handle: routeDidChange},
 		"textDocument/didSave":   {inline: true, handle: routeDidSave},

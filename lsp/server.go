@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/ide"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -49,13 +50,9 @@ type Server struct {
 	configMu sync.Mutex    // serialises re-reading the configuration
 	reports  configReports // open gdl.json documents and the problems shown
 
-	index *workspaceIndex // the game files of the workspace folders, for workspace/symbol
+	index *ide.Index // the game files of the workspace folders, for workspace/symbol
 
-	games         sessions  // the joint moves played in each document (its current state)
-	compiledGames gameCache // the compiled game of each open document
-
-	refreshMu      sync.Mutex
-	refreshPending bool // a refresh of lenses and hints is scheduled
+	games *ide.Games // each open document's game, evaluated results and joint moves played
 
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
@@ -146,8 +143,9 @@ func NewServer(logw io.Writer) *Server {
 		exitCode:    1,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.games = ide.NewGames(s.ctx, ide.GamesOptions{Refresh: s.refreshEvaluations})
 	s.configs = newConfigCache(s.reportBrokenConfig)
-	s.index = newWorkspaceIndex(s.watchingFiles)
+	s.index = ide.NewIndex(s.watchingFiles)
 	s.view.configs = s.configs
 	return s
 }

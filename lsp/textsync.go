@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Text synchronisation: every notification runs on the read loop, so versions apply in order.
@@ -22,6 +24,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
 	snap.received = start
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
+	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
 	r.s.scheduleDiagnostics(d.URI)
 	return nil, nil
@@ -37,13 +40,14 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	start := time.Now()
 	var err error
 	var lost bool // this change put the document out of sync
+	var next *Snapshot
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) {
 		old, ok := docs[uri]
 		if !ok {
 			err = errNotOpen(uri)
 			return
 		}
-		next := old.edit(p.TextDocument.Version, p.ContentChanges)
+		next = old.edit(p.TextDocument.Version, p.ContentChanges)
 		next.received = start
 		lost = next.desync != nil && old.desync == nil
 		docs[uri] = next
@@ -51,6 +55,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.games.Update(string(uri), next.Snapshot)
 	if lost {
 		snap := r.s.currentView().docs[uri]
 		s.log.Printf("%s is out of sync from version %d: %v", uri, p.TextDocument.Version, snap.desync)
@@ -69,13 +74,17 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 	}
 	uri := p.TextDocument.URI
 	if p.Text != "" {
+		var next *Snapshot
 		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
 			if old, ok := docs[uri]; ok && old.Text() != p.Text {
-				next := newSnapshot(uri, old.Version, p.Text, v.enc)
+				next = newSnapshot(uri, old.Version, p.Text, v.enc)
 				next.received = time.Now()
 				docs[uri] = next
 			}
 		})
+		if next != nil {
+			r.s.games.Update(string(uri), next.Snapshot)
+		}
 	}
 	r.s.scheduleDiagnostics(uri)
 	return nil, nil
@@ -88,7 +97,10 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	}
 	uri := p.TextDocument.URI
 	s := r.s
+	// The document leaves the view first: a request still running then cannot put its game back
+	// after Close.
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
+	s.games.Close(string(uri))
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
 	return nil, nil
@@ -97,4 +109,89 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 // outOfSyncMessage tells the user that the server lost track of a document's text, and what to do.
 func outOfSyncMessage(uri protocol.DocumentURI, err error) string {
 	return fmt.Sprintf("lost track of the text of %s (%v); close and reopen it to check it again", uri.Filename(), err)
+}
+
+// The synchronisation methods route gdl.json documents to the configuration (config.go) and the
+// GDL documents to the handlers below, which see only GDL.
+
+func routeDidOpen(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidOpen(ctx, r)
+	}
+	r.s.setConfigDoc(p.TextDocument.URI, &configDoc{text: p.TextDocument.Text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidChange(ctx context.Context, r *request) (any, error) {
+	var p didChangeParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if !isConfigURI(p.TextDocument.URI) {
+		return handleDidChange(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	d, ok := s.reports.docs[p.TextDocument.URI]
+	s.reports.mu.Unlock()
+	if !ok {
+		return nil, errNotOpen(p.TextDocument.URI)
+	}
+	text := d.text
+	for i, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			text = ch.Text
+			continue
+		}
+		m := mapper{lines: syntax.NewLineIndex(text), enc: r.view.enc}
+		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
+		if start > end {
+			return nil, fmt.Errorf("change %d of version %d: range end before start", i, p.TextDocument.Version)
+		}
+		text = text[:start] + ch.Text + text[end:]
+	}
+	s.setConfigDoc(p.TextDocument.URI, &configDoc{text: text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func routeDidSave(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	if isConfigURI(p.TextDocument.URI) {
+		go r.s.configChanged()
+		return nil, nil
+	}
+	if !r.s.watchingFiles() {
+		// Without file watching, a save is when a changed gdl.json is noticed.
+		go r.s.configChanged()
+	}
+	return handleDidSave(ctx, r)
+}
+
+func routeDidClose(ctx context.Context, r *request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := r.decode(&p); err != nil {
+		return nil, err
+	}
+	u := p.TextDocument.URI
+	if !isConfigURI(u) {
+		return handleDidClose(ctx, r)
+	}
+	s := r.s
+	s.reports.mu.Lock()
+	delete(s.reports.docs, u)
+	s.reports.mu.Unlock()
+	// What is on disk counts again.
+	if p := uriPath(u); p != "" {
+		go s.checkConfigFile(p)
+	} else {
+		s.publishConfigDiagnostics(u, 0, nil)
+	}
+	return nil, nil
 }

@@ -13,8 +13,8 @@ import (
 // File watching: the client tells the server about gdl.json files (the project configuration)
 // and game files on disk (the workspace index) that change outside the open documents. The
 // server registers the watchers itself after initialized, when the client can register them
-// dynamically; otherwise config.go and workspace_index.go fall back on checking at saves and
-// requests.
+// dynamically; otherwise config.go and the workspace index (ide.Index) fall back on checking at
+// saves and requests.
 
 // watchedGlobs are the files the server asks the client to watch.
 var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.gdl"}
@@ -27,7 +27,7 @@ func (s *Server) startIndex() {
 	folders := s.folders
 	enc := s.view.enc
 	s.mu.Unlock()
-	s.index.start(s.ctx, folders, enc)
+	s.index.Start(s.ctx, folders, enc)
 }
 
 // registerWatchers registers workspace/didChangeWatchedFiles for watchedGlobs when the client
@@ -84,7 +84,7 @@ func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
 			configs = append(configs, path)
 			continue
 		}
-		s.index.changed(path, ch.Type)
+		s.index.Changed(path, ch.Type == protocol.FileChangeTypeDeleted)
 	}
 	if len(configs) > 0 {
 		go func() {

@@ -2,14 +2,12 @@ package lsp
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
-	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/syntax"
+	"github.com/gdl-lsp/gdl/ide"
 )
 
 func handleWorkspaceSymbol(ctx context.Context, r *request) (any, error) {
@@ -17,76 +15,26 @@ func handleWorkspaceSymbol(ctx context.Context, r *request) (any, error) {
 	if err := r.decode(&p); err != nil {
 		return nil, err
 	}
-	return workspaceSymbols(ctx, r.view, r.s.index, p.Query), nil
-}
-
-// workspaceSymbols lists the relations (at their first definition) and roles whose name contains
-// the query, case-insensitively: of every open document, then of the workspace's game files that
-// are not open (from the index, as far as it got within ctx).
-func workspaceSymbols(ctx context.Context, v *view, idx *workspaceIndex, query string) []protocol.SymbolInformation {
-	q := syntax.Fold(query)
-	uris := make([]string, 0, len(v.docs))
-	open := map[string]bool{}
-	for u := range v.docs {
-		uris = append(uris, string(u))
-		if p := uriPath(u); p != "" {
-			open[p] = true
-		}
+	docs := make([]ide.Doc, 0, len(r.view.docs))
+	for u, snap := range r.view.docs {
+		docs = append(docs, ide.Doc{Name: string(u), Path: uriPath(u), Snap: snap.Snapshot})
 	}
-	sort.Strings(uris)
 	out := []protocol.SymbolInformation{}
-	for _, u := range uris {
-		if ctx.Err() != nil {
-			return out
+	for _, s := range ide.WorkspaceSymbols(ctx, docs, r.s.index, p.Query) {
+		var loc protocol.Location
+		if s.Doc != "" {
+			snap := r.view.docs[protocol.DocumentURI(s.Doc)]
+			loc = protocol.Location{URI: snap.URI, Range: snap.m.span(s.Span)}
+		} else {
+			loc = protocol.Location{URI: protocol.DocumentURI(uri.File(s.Path)), Range: protocol.Range{Start: fromSyntax(s.Start), End: fromSyntax(s.End)}}
 		}
-		snap := v.docs[protocol.DocumentURI(u)]
-		for _, s := range modelSymbols(snap.Model(), snap.URI, snap.m) {
-			if strings.Contains(s.key, q) {
-				out = append(out, s.info)
-			}
+		container := uriBase(loc.URI)
+		if s.Kind == ide.SymbolRole {
+			container = "role in " + container
 		}
+		out = append(out, protocol.SymbolInformation{Name: s.Name, Kind: symbolKinds[s.Kind], Location: loc, ContainerName: container})
 	}
-	if idx != nil {
-		idx.symbols(ctx, open, func(s symbolEntry) {
-			if strings.Contains(s.key, q) {
-				out = append(out, s.info)
-			}
-		})
-	}
-	return out
-}
-
-// symbolEntry is a workspace symbol with its case-folded key, to match queries against.
-type symbolEntry struct {
-	key  string
-	info protocol.SymbolInformation
-}
-
-// modelSymbols lists a file's relations, each at its first definition, and its roles.
-func modelSymbols(m *analysis.Model, uri protocol.DocumentURI, mp mapper) []symbolEntry {
-	var out []symbolEntry
-	seen := map[string]bool{}
-	for _, c := range m.Clauses {
-		key := c.Key()
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		out = append(out, symbolEntry{key: key, info: protocol.SymbolInformation{
-			Name:          fmt.Sprintf("%s/%d", m.Relations[key].Name(m), c.Head.Arity()),
-			Kind:          relationKind(key),
-			Location:      protocol.Location{URI: uri, Range: mp.span(c.Head.Name().Span())},
-			ContainerName: uriBase(uri),
-		}})
-	}
-	for _, r := range m.Roles {
-		out = append(out, symbolEntry{key: r.Key, info: protocol.SymbolInformation{
-			Name: r.Name, Kind: protocol.SymbolKindEnumMember,
-			Location:      protocol.Location{URI: uri, Range: mp.span(r.Span)},
-			ContainerName: "role in " + uriBase(uri),
-		}})
-	}
-	return out
+	return out, nil
 }
 
 func uriBase(u protocol.DocumentURI) string {

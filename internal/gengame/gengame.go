@@ -4,6 +4,8 @@ package gengame
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -30,4 +32,23 @@ func Layered(size int) string {
 // src, after its "(<= ": where the benchmarks type.
 func MiddleRule(src string) int {
 	return strings.Index(src[len(src)/2:], "(<= ") + len(src)/2 + 4
+}
+
+// Inputs are the inputs of the editor benchmarks: a generated 400 KB game and the largest corpus
+// games, read from corpusDir (the shared corpus beside the repository). A game that cannot be
+// read is left out and skipped says why.
+func Inputs(corpusDir string, skipped func(format string, args ...any)) map[string]string {
+	out := map[string]string{"generated-400KB": Layered(400 << 10)}
+	for _, name := range []string{
+		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
+		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",
+	} {
+		data, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			skipped("skipping corpus game %s: %v (the shared corpus is not beside the repository)", name, err)
+			continue
+		}
+		out[filepath.Base(name)] = string(data)
+	}
+	return out
 }

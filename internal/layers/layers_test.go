@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -27,8 +27,9 @@ var rank = map[string]int{
 	"prolog":   3,
 	"propnet":  4,
 	"game":     5,
-	"lsp":      6,
-	"cmd/gdl":  7,
+	"ide":      6,
+	"lsp":      7,
+	"cmd/gdl":  8,
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the
@@ -61,7 +62,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- ide <- lsp <- cmd"
 	}
 	return ""
 }
@@ -83,6 +84,11 @@ func TestViolation(t *testing.T) {
 		{"prolog", module + "eval", true},
 		{"lsp", module + "cmd/gdl", true},
 		{"cmd/gdl", module + "lsp", false},
+		{"ide", module + "game", false},
+		{"ide", module + "lsp", true},
+		{"lsp", module + "ide", false},
+		{"game", module + "ide", true},
+		{"ide", "go.lsp.dev/protocol", true},
 		{"lsp", "go.lsp.dev/protocol", false},
 		{"lsp/internal", "go.lsp.dev/jsonrpc2", false},
 		{"analysis", "go.lsp.dev/protocol", true},

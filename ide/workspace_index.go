@@ -1,4 +1,4 @@
-package lsp
+package ide
 
 import (
 	"context"
@@ -10,20 +10,18 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
-
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // The workspace index: the symbols of the game files (*.kif, *.gdl) under the workspace folders
-// that are not open, for workspace/symbol. On initialized, one goroutine lists the files
+// that are not open, for WorkspaceSymbols. On initialized, one goroutine lists the files
 // (skipping node_modules and hidden folders such as .git, and bounded in files, size and folders
 // visited) and then reads them one by one; a workspace/symbol request waits for the listing and
 // reads what is not read yet itself, for at most symbolWait, and then answers with the files read
-// so far. Only the symbols are kept, not the trees. didChangeWatchedFiles keeps it current (once
+// so far. Only the symbols are kept, not the trees. The client's file events (Changed) keep it
+// current (once
 // the watcher is registered, the next request checks every file once, for the changes made
 // before); for a client that does not watch files, a request lists the folders again (at most
 // every relistEvery, for new files) and checks each file's size and modification time.
@@ -40,7 +38,8 @@ const (
 	symbolWait       = time.Second // a request's wait for the listing and for reading files
 )
 
-type workspaceIndex struct {
+// Index is the workspace index. Its methods are safe for concurrent use.
+type Index struct {
 	folders  []string
 	real     []string    // the folders with symbolic links resolved ("" if that failed)
 	watching func() bool // whether the client reports file changes
@@ -57,16 +56,19 @@ type workspaceIndex struct {
 type indexedFile struct {
 	mod  time.Time
 	size int64
-	syms []symbolEntry // nil: not read yet
+	syms []WorkspaceSymbol // nil: not read yet
 	read bool
 }
 
-func newWorkspaceIndex(watching func() bool) *workspaceIndex {
-	return &workspaceIndex{watching: watching, files: map[string]*indexedFile{}, listed: make(chan struct{})}
+// NewIndex makes an index; watching reports whether the client reports file changes (then a
+// request does not look at the files again itself).
+func NewIndex(watching func() bool) *Index {
+	return &Index{watching: watching, files: map[string]*indexedFile{}, listed: make(chan struct{})}
 }
 
-// start lists and reads the folders' game files in the background.
-func (ix *workspaceIndex) start(ctx context.Context, folders []string, enc syntax.Encoding) {
+// Start lists and reads the folders' game files in the background, until ctx ends; positions
+// are kept in encoding enc. Only the first call counts.
+func (ix *Index) Start(ctx context.Context, folders []string, enc syntax.Encoding) {
 	ix.mu.Lock()
 	if ix.started {
 		ix.mu.Unlock()
@@ -105,7 +107,7 @@ func skipDir(name string) bool {
 // list registers the game files below the workspace folders. It walks each folder's real path
 // (filepath.WalkDir does not follow links below it) and names the files by the folder's path as
 // the client gave it.
-func (ix *workspaceIndex) list(ctx context.Context) {
+func (ix *Index) list(ctx context.Context) {
 	dirs := 0
 	for i, root := range ix.folders {
 		real := ix.real[i]
@@ -153,7 +155,7 @@ func (ix *workspaceIndex) list(ctx context.Context) {
 
 // within reports whether p lies in one of the workspace folders (and not in a skipped folder)
 // and, if it must be reachable, whether it is there without a symbolic link on the way.
-func (ix *workspaceIndex) within(p string, reachable bool) bool {
+func (ix *Index) within(p string, reachable bool) bool {
 	for i, root := range ix.folders {
 		rel, err := filepath.Rel(root, p)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -185,7 +187,7 @@ func (ix *workspaceIndex) within(p string, reachable bool) bool {
 
 // touch (re)registers a file as unread, if it is a regular file (not a link) and fits the
 // bounds; otherwise it drops it.
-func (ix *workspaceIndex) touch(p string) {
+func (ix *Index) touch(p string) {
 	info, err := os.Lstat(p)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -199,16 +201,15 @@ func (ix *workspaceIndex) touch(p string) {
 	ix.files[p] = &indexedFile{mod: info.ModTime(), size: info.Size()}
 }
 
-// changed applies a file event of the client: created or changed files are read again, deleted
+// Changed applies a file event of the client: created or changed files are read again, deleted
 // ones forgotten.
-func (ix *workspaceIndex) changed(p string, typ protocol.FileChangeType) {
+func (ix *Index) Changed(p string, deleted bool) {
 	if !isGameFile(p) {
 		return
 	}
 	ix.mu.Lock()
 	started := ix.started
 	ix.mu.Unlock()
-	deleted := typ == protocol.FileChangeTypeDeleted
 	if !started || !ix.within(p, !deleted) {
 		return
 	}
@@ -221,7 +222,7 @@ func (ix *workspaceIndex) changed(p string, typ protocol.FileChangeType) {
 	ix.touch(p)
 }
 
-func (ix *workspaceIndex) paths() []string {
+func (ix *Index) paths() []string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	out := make([]string, 0, len(ix.files))
@@ -233,7 +234,7 @@ func (ix *workspaceIndex) paths() []string {
 }
 
 // read parses a file, if it is not read yet, and keeps its symbols.
-func (ix *workspaceIndex) read(p string) {
+func (ix *Index) read(p string) {
 	ix.mu.Lock()
 	f, ok := ix.files[p]
 	enc := ix.enc
@@ -242,10 +243,14 @@ func (ix *workspaceIndex) read(p string) {
 		return
 	}
 	data, err := readfile.Regular(p, maxIndexFileSize) // the file may have changed since touch
-	var syms []symbolEntry
+	var syms []WorkspaceSymbol
 	if err == nil {
 		file, _ := syntax.Parse(string(data))
-		syms = modelSymbols(analysis.NewModel(file), protocol.DocumentURI(uri.File(p)), mapper{lines: file.Lines(), enc: enc})
+		lines := file.Lines()
+		for _, s := range fileSymbols(analysis.NewModel(file)) {
+			syms = append(syms, WorkspaceSymbol{Symbol: s, Path: p,
+				Start: lines.Position(s.Span.Start, enc), End: lines.Position(s.Span.End, enc)})
+		}
 	}
 	ix.mu.Lock()
 	if cur, ok := ix.files[p]; ok && cur == f {
@@ -258,7 +263,7 @@ func (ix *workspaceIndex) read(p string) {
 // It waits for the listing and reads the files not read yet for at most symbolWait (and as long as
 // ctx allows), then answers from the files read so far. Without file watching, it first
 // re-registers the files whose modification time or size changed.
-func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yield func(symbolEntry)) {
+func (ix *Index) symbols(ctx context.Context, open map[string]bool, yield func(WorkspaceSymbol)) {
 	ix.mu.Lock()
 	started := ix.started
 	ix.mu.Unlock()
@@ -309,7 +314,7 @@ func (ix *workspaceIndex) symbols(ctx context.Context, open map[string]bool, yie
 		}
 		ix.mu.Lock()
 		f := ix.files[p]
-		var syms []symbolEntry
+		var syms []WorkspaceSymbol
 		if f != nil {
 			syms = f.syms
 		}

@@ -1,6 +1,9 @@
-package lsp
+package ide
 
 import (
+	"fmt"
+	"sort"
+
 	"github.com/gdl-lsp/gdl/analysis"
 )
 
@@ -11,20 +14,6 @@ import (
 // occurrenceAt returns the occurrence under the cursor, or nil.
 func occurrenceAt(snap *Snapshot, off int) *analysis.Occurrence {
 	return snap.Model().OccurrenceAt(off)
-}
-
-// sameSymbol reports whether occurrences a and b name the same thing.
-func sameSymbol(a, b *analysis.Occurrence) bool {
-	if a.Kind != b.Kind || a.Key != b.Key {
-		return false
-	}
-	switch a.Kind {
-	case analysis.OccVariable:
-		return a.Clause == b.Clause
-	case analysis.OccKeyword:
-		return false
-	}
-	return true
 }
 
 // occurrencesOf returns every occurrence of the symbol o names, in source order.
@@ -76,4 +65,54 @@ func bindingOccurrence(m *analysis.Model, v *analysis.Occurrence) *analysis.Occu
 // touch.
 func isKeyword(o *analysis.Occurrence) bool {
 	return o.Kind == analysis.OccKeyword || (o.Kind == analysis.OccRelation && analysis.IsKeyword(o.Key))
+}
+
+// Nearest keeps the n items (sorted by start offset) whose starts are nearest off: the run of n
+// around it. Replies that could grow with the file (references, highlights) keep what is on
+// the user's screen.
+func Nearest[T any](items []T, start func(T) int, off, n int) []T {
+	if len(items) <= n {
+		return items
+	}
+	k := sort.Search(len(items), func(i int) bool { return start(items[i]) >= off })
+	from := min(max(k-n/2, 0), len(items)-n)
+	return items[from : from+n]
+}
+
+// mostCommonArity is the arity a symbol is used with most (ties: the smallest).
+func mostCommonArity(s *analysis.Symbol) int {
+	best, n := 0, -1
+	for a, occs := range s.Arities {
+		if len(occs) > n || (len(occs) == n && a < best) {
+			best, n = a, len(occs)
+		}
+	}
+	return best
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

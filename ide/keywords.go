@@ -1,4 +1,4 @@
-package lsp
+package ide
 
 // keywordDocs explains GDL's keywords and connectives for hover and completion.
 var keywordDocs = map[string]string{

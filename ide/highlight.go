@@ -1,0 +1,47 @@
+package ide
+
+import (
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// HighlightKind says how an occurrence uses its symbol.
+type HighlightKind int
+
+const (
+	HighlightText  HighlightKind = iota // a keyword: only itself
+	HighlightRead                       // a use
+	HighlightWrite                      // a definition: a clause head, a variable's binding occurrence
+)
+
+// Highlight is one occurrence of the symbol under the cursor.
+type Highlight struct {
+	Span syntax.Span
+	Kind HighlightKind
+}
+
+// Highlights marks every occurrence of the symbol at off in the document, in source order:
+// definitions (heads, a variable's binding occurrence) as writes, uses as reads.
+func Highlights(snap *Snapshot, off int) []Highlight {
+	m := snap.Model()
+	out := []Highlight{}
+	o := occurrenceAt(snap, off)
+	if o == nil {
+		return out
+	}
+	if o.Kind == analysis.OccKeyword {
+		return append(out, Highlight{Span: o.Span, Kind: HighlightText})
+	}
+	binding := o
+	if o.Kind == analysis.OccVariable {
+		binding = bindingOccurrence(m, o)
+	}
+	for _, x := range occurrencesOf(m, o) {
+		kind := HighlightRead
+		if (o.Kind == analysis.OccVariable && x == binding) || (o.Kind != analysis.OccVariable && x.Def) {
+			kind = HighlightWrite
+		}
+		out = append(out, Highlight{Span: x.Span, Kind: kind})
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+package ide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// HoverOptions shape a hover.
+type HoverOptions struct {
+	// Markdown writes the hover in Markdown; else in plain text, without markup characters.
+	Markdown bool
+	// Eval, when set, adds the answers in the document's current state to the hover of an
+	// evaluated relation (EvaluatedInHover).
+	Eval Evaluation
+	// Budget bounds the wait for those answers (0: DefaultHoverBudget).
+	Budget time.Duration
+}
+
+// HoverText is what a hover shows: text about the symbol at Span.
+type HoverText struct {
+	Span     syntax.Span
+	Markdown bool
+	Text     string
+}
+
+// DefaultHoverBudget bounds how long a hover waits for its evaluation. A hover must come at once;
+// an evaluation that takes longer (the first legal of chess after its rules changed) goes on in
+// the background, and the hover says so: the next one shows the answers.
+const DefaultHoverBudget = 100 * time.Millisecond
+
+// EvaluatedInHover lists the relations whose hover shows their answers in the current state.
+var EvaluatedInHover = map[string]bool{"init": true, "legal": true, "goal": true, "terminal": true, "role": true}
+
+// Hover describes the symbol at off, or returns nil when there is nothing to say.
+func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *HoverText {
+	m := snap.Model()
+	o := occurrenceAt(snap, off)
+	if o == nil {
+		return nil
+	}
+	b := &markup{md: opts.Markdown}
+	switch {
+	case o.Kind == analysis.OccKeyword:
+		b.para("%s (keyword)", b.bold(o.Key))
+		b.para("%s", b.ours(keywordDocs[o.Key]))
+	case o.Kind == analysis.OccRelation:
+		hoverRelation(b, snap, o)
+		if opts.Eval != nil && EvaluatedInHover[o.Key] {
+			budget := opts.Budget
+			if budget <= 0 {
+				budget = DefaultHoverBudget
+			}
+			hoverAnswers(ctx, b, opts.Eval, o, budget)
+		}
+	case o.Kind == analysis.OccVariable:
+		hoverVariable(b, snap, o)
+	case o.Kind == analysis.OccFunction:
+		sym := m.Functions[o.Key]
+		b.para("%s %s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
+		b.para("%s", plural(len(sym.Occs), "occurrence"))
+	case o.Kind == analysis.OccConstant:
+		sym := m.Constants[o.Key]
+		if m.IsRole(o.Key) {
+			for i, r := range m.Roles {
+				if r.Key == o.Key {
+					b.para("%s %s (player %d of %d, declared on line %d)", b.bold("role"), b.code(r.Name), i+1, len(m.Roles), snap.Line(r.Span.Start)+1)
+					break
+				}
+			}
+			b.para("%s", b.ours(keywordDocs[o.Key]))
+		} else {
+			b.para("%s %s", b.bold("constant"), b.code(sym.Name(m)))
+			b.para("%s", plural(len(sym.Occs), "occurrence"))
+		}
+	}
+	if len(b.blocks) == 0 {
+		return nil
+	}
+	return &HoverText{Span: o.Span, Markdown: opts.Markdown, Text: b.String()}
+}
+
+// markup composes hover text as blocks (paragraphs, lists, documentation) in Markdown or, for a
+// client that shows plain text only, without markup characters. Blocks are separated by exactly
+// one blank line, and a section rule is a block of its own, written only between two blocks.
+// Both matter: "---" right under a line of text makes that line a heading, and Neovim 0.7's hover
+// window (vim.lsp.util.stylize_markdown) fails on two blank lines before a "---": it drops them,
+// remembering their line numbers, and at the end looks at every line number it remembers
+// (util.lua:1198); when fewer lines follow than it dropped, one of them no longer exists ("attempt
+// to index a nil value"). One dropped blank line is always replaced by the "---" itself.
+type markup struct {
+	md     bool
+	blocks []string
+	ruled  bool // a rule goes before the next block
+}
+
+// para adds a block; blank lines at its ends are dropped and runs of blank lines inside it (in a
+// user's doc comment) are reduced to one, which Markdown renders the same.
+func (m *markup) para(format string, args ...any) {
+	var lines []string
+	blank := true // drops blank lines at the start
+	for _, l := range strings.Split(fmt.Sprintf(format, args...), "\n") {
+		if strings.TrimSpace(l) == "" {
+			if !blank {
+				lines = append(lines, "")
+			}
+			blank = true
+			continue
+		}
+		lines = append(lines, l)
+		blank = false
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if m.ruled && m.md && len(m.blocks) > 0 {
+		m.blocks = append(m.blocks, "---")
+	}
+	m.ruled = false
+	m.blocks = append(m.blocks, strings.Join(lines, "\n"))
+}
+
+// rule starts a section: the next block comes after a horizontal line (in plain text, after the
+// blank line that separates every block).
+func (m *markup) rule() { m.ruled = true }
+
+func (m *markup) String() string { return strings.Join(m.blocks, "\n\n") }
+
+// code marks s as code.
+func (m *markup) code(s string) string {
+	if m.md {
+		return "`" + s + "`"
+	}
+	return s
+}
+
+// bold marks s as strong.
+func (m *markup) bold(s string) string {
+	if m.md {
+		return "**" + s + "**"
+	}
+	return s
+}
+
+// ours converts one of our own Markdown texts (keyword documentation, which marks code with
+// backticks only) for the client. Users' doc comments are shown as written, but for runs of
+// blank lines (see para).
+func (m *markup) ours(s string) string {
+	if m.md {
+		return s
+	}
+	return strings.ReplaceAll(s, "`", "")
+}
+
+func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
+	m := snap.Model()
+	sym := m.Relations[o.Key]
+	defs := m.Definitions(o.Key)
+	rules, facts := 0, 0
+	for _, c := range defs {
+		if c.IsRule {
+			rules++
+		} else {
+			facts++
+		}
+	}
+	kind := "relation"
+	if analysis.IsKeyword(o.Key) {
+		kind = "keyword relation"
+	}
+	b.para("%s %s", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
+	b.para("%s", b.ours(keywordDocs[o.Key]))
+	if len(sym.Arities) > 1 {
+		var as []string
+		for a := range sym.Arities {
+			as = append(as, fmt.Sprint(a))
+		}
+		sort.Strings(as)
+		b.para("Used with several arities: %s.", strings.Join(as, ", "))
+	}
+	switch {
+	case len(defs) == 0 && !analysis.IsKeyword(o.Key):
+		b.para("Never defined: no rule or fact has it in its head.")
+	case len(defs) > 0:
+		var lines []string
+		for i, c := range defs {
+			if i == 8 {
+				lines = append(lines, "...")
+				break
+			}
+			lines = append(lines, fmt.Sprint(snap.Line(c.Form.Span().Start)+1))
+		}
+		b.para("%s, %s; defined on line %s.", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
+	}
+	for _, c := range defs {
+		if doc := c.Form.Doc(); strings.TrimSpace(doc) != "" {
+			b.rule()
+			b.para("%s", doc)
+			break
+		}
+	}
+}
+
+func hoverVariable(b *markup, snap *Snapshot, o *analysis.Occurrence) {
+	m := snap.Model()
+	bind := bindingOccurrence(m, o)
+	c := m.Clauses[o.Clause]
+	b.para("%s %s", b.bold("variable"), b.code(o.Name))
+	where := "bound"
+	if bind.Def || bind.Negated || bind.Relation == "distinct" {
+		where = "first occurs (never bound by a positive literal)"
+	}
+	line := snap.Line(bind.Span.Start) + 1
+	if lit := enclosingAtomText(c, bind); lit != "" {
+		b.para("%s on line %d in %s", where, line, b.code(lit))
+	} else {
+		b.para("%s on line %d", where, line)
+	}
+	b.para("%s in this rule", plural(len(c.Vars[o.Key]), "occurrence"))
+}
+
+// enclosingAtomText returns the text of the head or body literal of c that contains o, on one
+// line and shortened.
+func enclosingAtomText(c *analysis.Clause, o *analysis.Occurrence) string {
+	parts := append([]interface{ Text() string }{}, c.Head)
+	spans := []struct{ s, e int }{{c.Head.Span().Start, c.Head.Span().End}}
+	for _, l := range c.Body {
+		parts = append(parts, l)
+		spans = append(spans, struct{ s, e int }{l.Span().Start, l.Span().End})
+	}
+	for i, sp := range spans {
+		if sp.s <= o.Span.Start && o.Span.End <= sp.e {
+			return shorten(strings.Join(strings.Fields(parts[i].Text()), " "), 80)
+		}
+	}
+	return ""
+}
+
+// hoverAnswers appends the relation's answers in the document's current state, truncated.
+func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, o *analysis.Occurrence, budget time.Duration) {
+	qa, err := ev.Answers(ctx, queryFor(o.Name, o.Arity), Wait{Budget: budget, Urgent: true})
+	b.rule()
+	switch {
+	case errors.Is(err, ErrStillRunning):
+		b.para("Evaluating in the %s… (still running; hover again for the answers)", stateName(len(ev.History())))
+	case err != nil:
+		b.para("Not evaluated: %s", ev.Explain(err))
+	case o.Arity == 0:
+		b.para("In the %s: %s", stateName(qa.Played), b.bold(fmt.Sprint(qa.Count > 0)))
+	case qa.Count == 0:
+		b.para("In the %s, no answers.", stateName(qa.Played))
+	default:
+		which := ""
+		if len(qa.Answers) < qa.Count {
+			which = " (the first derived)"
+		}
+		b.para("In the %s, %s%s:", stateName(qa.Played), plural(qa.Count, "answer"), which)
+		var list []string
+		for i, a := range qa.Answers {
+			if i == 12 {
+				list = append(list, fmt.Sprintf("- … and %d more", qa.Count-12))
+				break
+			}
+			list = append(list, "- "+b.code(a))
+		}
+		b.para("%s", strings.Join(list, "\n"))
+	}
+}
+
+// stateName names the state reached after played joint moves.
+func stateName(played int) string {
+	if played == 0 {
+		return "initial state"
+	}
+	return fmt.Sprintf("current state (after %s)", plural(played, "joint move"))
+}
+
+// queryFor builds the query that asks for every fact of a relation: (name ?a1 ... ?an).
+func queryFor(name string, arity int) string {
+	if arity == 0 {
+		return name
+	}
+	vars := make([]string, arity)
+	for i := range vars {
+		vars[i] = fmt.Sprintf("?a%d", i+1)
+	}
+	return "(" + name + " " + strings.Join(vars, " ") + ")"
+}

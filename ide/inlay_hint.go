@@ -1,0 +1,100 @@
+package ide
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// InlayHint is a label shown at Offset, after a clause.
+type InlayHint struct {
+	Offset  int
+	Label   string
+	Tooltip string
+}
+
+// InlayHints show evaluated results where they are defined, for the clauses that overlap
+// [from, to]: after each init fact whether it holds in the current state, and after each legal
+// rule or fact the moves it contributes there (a fact contributes its one move in every state;
+// the hint still says which move and role). The hints share one budget (0: DefaultLensBudget);
+// those whose evaluation is still running are left out, and the features are refreshed when it
+// is done.
+func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation, budget time.Duration) []InlayHint {
+	hints := []InlayHint{}
+	if budget <= 0 {
+		budget = DefaultLensBudget
+	}
+	deadline := time.Now().Add(budget)
+	wait := func() Wait { return Wait{Budget: time.Until(deadline), Urgent: true, Refresh: true} }
+	pos, err := ev.Position(ctx, wait())
+	if err != nil {
+		return hints
+	}
+	state := map[string]bool{}
+	for _, f := range pos.Fluents {
+		state[strings.ToLower(f)] = true
+	}
+	for _, c := range snap.Model().Clauses {
+		span := c.Form.Span()
+		if span.End < from || span.Start > to {
+			continue
+		}
+		var label, tip string
+		switch c.Key() {
+		case "init":
+			if c.IsRule || c.Head.Arity() != 1 {
+				continue
+			}
+			if state[analysis.TermKey(c.Head.Args()[0].Cursor)] {
+				label, tip = "✓ holds", "This fluent holds in the current state."
+			} else {
+				label, tip = "✗ not now", "This fluent does not hold in the current state (moves were played)."
+			}
+		case "legal":
+			if c.Head.Arity() != 2 {
+				continue
+			}
+			// The head itself, variables and all, asks for the facts the clause can produce.
+			qa, err := ev.Answers(ctx, c.Head.Text(), wait())
+			if err != nil {
+				continue
+			}
+			label = "→ " + plural(qa.Count, "move")
+			if len(qa.Answers) > 0 {
+				label += ": " + summarize(movesOf(qa.Answers), 3)
+			}
+			tip = strings.Join(qa.Answers, "\n")
+		default:
+			continue
+		}
+		hints = append(hints, InlayHint{Offset: span.End, Label: label, Tooltip: tip})
+	}
+	return hints
+}
+
+// movesOf extracts the move of each (legal role move) answer.
+func movesOf(answers []string) []string {
+	out := make([]string, len(answers))
+	for i, a := range answers {
+		f, _ := syntax.Parse(a)
+		out[i] = a
+		if fs := f.Forms(); len(fs) == 1 {
+			if args := fs[0].Fact().Args(); len(args) == 2 {
+				out[i] = fmt.Sprint(args[1].Text())
+			}
+		}
+	}
+	return out
+}
+
+// summarize shortens a list of answers for a title or hint: the first few, then a count.
+func summarize(answers []string, max int) string {
+	if len(answers) <= max {
+		return strings.Join(answers, " ")
+	}
+	return strings.Join(answers[:max], " ") + fmt.Sprintf(" … (%d more)", len(answers)-max)
+}

@@ -1,0 +1,87 @@
+package ide
+
+import (
+	"sort"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// TokenType classifies a token for highlighting.
+type TokenType int
+
+const (
+	TokenKeyword TokenType = iota
+	TokenRelation
+	TokenFunction
+	TokenConstant
+	TokenVariable
+	TokenNumber
+	TokenComment
+	NumTokenTypes // the number of token types
+)
+
+var tokenTypeNames = [NumTokenTypes]string{"keyword", "relation", "function", "constant", "variable", "number", "comment"}
+
+// String is the type's name, as semantic highlighting names it ("relation", "variable", ...).
+func (t TokenType) String() string { return tokenTypeNames[t] }
+
+// Token is a classified token.
+type Token struct {
+	Span        syntax.Span
+	Type        TokenType
+	Declaration bool // the occurrence is in a clause head
+}
+
+// SemanticTokens classifies the tokens that overlap [from, to), in order: every symbol the model
+// knows (a broken form's symbols stay plain text) and every comment.
+func SemanticTokens(snap *Snapshot, from, to int) []Token {
+	m := snap.Model()
+	var toks []Token
+	for i := range m.Occurrences {
+		o := &m.Occurrences[i]
+		if o.Span.End < from || o.Span.Start > to {
+			continue
+		}
+		t := Token{Span: o.Span}
+		switch o.Kind {
+		case analysis.OccKeyword:
+			t.Type = TokenKeyword
+		case analysis.OccRelation:
+			t.Type = TokenRelation
+			if analysis.IsKeyword(o.Key) {
+				t.Type = TokenKeyword
+			}
+		case analysis.OccFunction:
+			t.Type = TokenFunction
+		case analysis.OccConstant:
+			t.Type = TokenConstant
+			if isNumber(o.Name) {
+				t.Type = TokenNumber
+			}
+		case analysis.OccVariable:
+			t.Type = TokenVariable
+		}
+		t.Declaration = o.Def && t.Type != TokenKeyword
+		toks = append(toks, t)
+	}
+	for _, c := range comments(snap) {
+		if c.End >= from && c.Start <= to {
+			toks = append(toks, Token{Span: c, Type: TokenComment})
+		}
+	}
+	sort.Slice(toks, func(i, j int) bool { return toks[i].Span.Start < toks[j].Span.Start })
+	return toks
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

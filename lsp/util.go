@@ -1,8 +1,0 @@
-package lsp
-
-import "sort"
-
-func sortedStrings(s []string) []string {
-	sort.Strings(s)
-	return s
-}
