@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -413,6 +414,18 @@ func (c *testClient) count(method string) int {
 		}
 	}
 	return n
+}
+
+// waitStderr waits until the server's log contains text (it fails the test after 30 s).
+func (c *testClient) waitStderr(text string) {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(c.stderr.String(), text) {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the server never logged %q; its log:\n%s", text, c.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // settingsApplied waits until the client's settings apply to the open document uri (version 1):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,15 +10,30 @@ import (
 	"testing"
 )
 
-// buildGDL builds the real binary for tests that drive it over stdio.
+// gdlBinary is the real binary, built once by TestMain for the tests that drive it over stdio.
+var gdlBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gdl-cmd-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	gdlBinary = filepath.Join(dir, "gdl")
+	if out, err := exec.Command("go", "build", "-o", gdlBinary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildGDL returns the binary built by TestMain.
 func buildGDL(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gdl")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return gdlBinary
 }
 
 // gdl runs the binary and returns stdout, stderr and the exit status.
