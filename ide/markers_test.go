@@ -92,7 +92,7 @@ func runMarkers(t *testing.T, src string) string {
 			continue
 		}
 		off := start + 1
-		if m.Name == "complete" {
+		if m.Name == "complete" || m.Name == "signature" {
 			off = end
 		}
 		r.at(m, off)
@@ -178,7 +178,9 @@ func (r *markerRun) at(m markers.Marker, off int) {
 			}
 		}
 	default:
-		r.t.Errorf("line %d: unknown marker @%s", m.Line+1, m.Name)
+		if !r.editingAt(m, off) {
+			r.t.Errorf("line %d: unknown marker @%s", m.Line+1, m.Name)
+		}
 	}
 }
 
@@ -255,7 +257,7 @@ func (r *markerRun) file(m markers.Marker) bool {
 			}
 		}
 	default:
-		return false
+		return r.editingFile(m)
 	}
 	return true
 }

@@ -34,6 +34,7 @@ func methodTable() map[string]method {
 		"textDocument/semanticTokens/full":  {handle: handleSemanticTokensFull},
 		"textDocument/semanticTokens/range": {handle: handleSemanticTokensRange},
 		"textDocument/completion":           {handle: handleCompletion},
+		"textDocument/signatureHelp":        {handle: handleSignatureHelp},
 		"textDocument/prepareCallHierarchy": {handle: handlePrepareCallHierarchy},
 		"callHierarchy/incomingCalls":       {handle: handleIncomingCalls},
 		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
@@ -72,6 +73,9 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 	}
 	if has("textDocument/completion") {
 		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?"}}
+	}
+	if has("textDocument/signatureHelp") {
+		c.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", " "}, RetriggerCharacters: []string{")"}}
 	}
 	if has("textDocument/codeAction") {
 		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}

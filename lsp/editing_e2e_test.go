@@ -1,0 +1,113 @@
+package lsp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// The refactoring and editing features over real stdio: what the protocol adds to the ide
+// functions (error codes and messages, label offsets, capabilities).
+
+const editingGame = `(role white)
+(role black)
+(<= (base (cell ?x ?y ?mark)) (index ?x) (index ?y) (mark ?mark))
+(index 1)
+(index 2)
+(mark x)
+(mark b)
+(init (cell 1 1 b))
+(<= (legal ?r (play ?x ?y)) (role ?r) (true (cell ?x ?y b)))
+(<= (next (cell ?x ?y x)) (does ?r (play ?x ?y)))
+(<= terminal (true (cell 1 1 x)))
+(goal white 100)
+(goal black 0)
+`
+
+// TestRenameRefusalsOverStdio: prepareRename answers a range and a placeholder, refuses numbers
+// and keywords with a message; a rename that would merge two relations or capture a variable
+// is refused with RequestFailed and a message that says why.
+func TestRenameRefusalsOverStdio(t *testing.T) {
+	c := startServer(t)
+	caps := c.initialize().Capabilities
+	if caps.RenameProvider == nil || !caps.RenameProvider.PrepareProvider {
+		t.Fatalf("rename capability: %+v", caps.RenameProvider)
+	}
+	const uri = "file:///w/editing.kif"
+	c.open(uri, editingGame)
+	c.diagnosticsFor(uri, 1)
+	at := func(needle string, nth int) protocol.TextDocumentPositionParams {
+		return tdpp(uri, positionOf(t, editingGame, needle, nth))
+	}
+	var prep struct {
+		Range       protocol.Range `json:"range"`
+		Placeholder string         `json:"placeholder"`
+	}
+	c.mustCall("textDocument/prepareRename", at("index ?x", 1), &prep)
+	if prep.Placeholder != "index" || prep.Range != rng(2, 31, 2, 36) {
+		t.Errorf("prepareRename on index: %+v", prep)
+	}
+	for needle, want := range map[string]string{
+		"100)":      "100 is a number and cannot be renamed",
+		"legal ?r":  "legal is a GDL keyword and cannot be renamed",
+		"":         "nothing to rename here", // the '(' at the start of line 4
+	} {
+		p := tdpp(uri, pos(3, 0))
+		if needle != "" {
+			p = at(needle, 1)
+		}
+		err := c.call("textDocument/prepareRename", p, &prep)
+		if err == nil || rpcCode(err) != codeRequestFailed || !strings.Contains(err.Error(), want) {
+			t.Errorf("prepareRename at %q: %v, want RequestFailed saying %q", needle, err, want)
+		}
+	}
+	for _, tc := range []struct{ needle, name, want string }{
+		{"index ?x", "mark", "the relation mark/1 already exists (line 6)"},
+		{"?x ?y b", "?r", "?r already occurs in this rule (line 9)"},
+		{"white)", "black", "the role black already exists (line 2)"},
+	} {
+		var we protocol.WorkspaceEdit
+		err := c.call("textDocument/rename", protocol.RenameParams{TextDocumentPositionParams: at(tc.needle, 1), NewName: tc.name}, &we)
+		if err == nil || rpcCode(err) != codeRequestFailed || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("rename %q to %s: %v (%+v), want RequestFailed saying %q", tc.needle, tc.name, err, we, tc.want)
+		}
+	}
+	var we protocol.WorkspaceEdit
+	c.mustCall("textDocument/rename", protocol.RenameParams{TextDocumentPositionParams: at("?x ?y b", 1), NewName: "?col"}, &we)
+	if len(we.Changes[uri]) != 2 {
+		t.Errorf("rename ?x to ?col: %+v", we)
+	}
+}
+
+// TestSignatureHelpOverStdio: the capability with its trigger characters, and the signature of
+// the function term at the cursor with parameter labels as UTF-16 offsets into the label.
+func TestSignatureHelpOverStdio(t *testing.T) {
+	c := startServer(t)
+	caps := c.initialize().Capabilities
+	if caps.SignatureHelpProvider == nil || !strings.Contains(strings.Join(caps.SignatureHelpProvider.TriggerCharacters, ""), "(") {
+		t.Fatalf("signatureHelp capability: %+v", caps.SignatureHelpProvider)
+	}
+	const uri = "file:///w/editing.kif"
+	text := editingGame + "(<= (goal white 50) (true (cell ü \n"
+	c.open(uri, text)
+	c.diagnosticsFor(uri, 1)
+	var raw json.RawMessage
+	c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, pos(13, 35))}, &raw)
+	var h signatureHelp
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Signatures) != 1 || h.Signatures[0].Label != "(cell ?x ?y ?mark)" || h.ActiveParameter != 1 {
+		t.Fatalf("signature help: %s", raw)
+	}
+	if got := h.Signatures[0].Parameters[2].Label; got != [2]uint32{12, 17} {
+		t.Errorf("label of ?mark: %v, want [12 17]", got)
+	}
+	var none *signatureHelp
+	c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, pos(12, 14))}, &none)
+	if none != nil {
+		t.Errorf("signature help outside a list: %+v", none)
+	}
+}
