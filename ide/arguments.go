@@ -49,22 +49,24 @@ func siteAt(f *syntax.File, off int) (site, bool) {
 			s.index++
 		}
 	}
-	// Walk down from the top-level form: a form is an atom or a rule; the elements of a rule
-	// after <= are atoms, as are the operands of not and or in atom places; anything else
-	// inside an atom is a term.
-	atom, rule := true, false
-	for k, c := range s.lists {
+	s.atom, s.rule = listKind(s.lists)
+	return s, true
+}
+
+// listKind says what the last of nested lists (outermost first) is: an atom, a rule, or (both
+// false) a function term or a connective's list. It walks down from the top-level form: a form
+// is an atom or a rule; the elements of a rule after <= are atoms, as are the operands of not
+// and or in atom places; anything else inside an atom is a term.
+func listKind(lists []syntax.Cursor) (atom, rule bool) {
+	atom = true
+	for k, c := range lists {
 		if k > 0 {
-			parent := s.lists[k-1]
-			head := syntax.Fold(parent.Head().Text())
+			head := syntax.Fold(lists[k-1].Head().Text())
 			atom = rule || atom && (head == "not" || head == "or")
 		}
 		rule = atom && k == 0 && syntax.Fold(c.Head().Text()) == "<="
-		if k == len(s.lists)-1 {
-			s.atom, s.rule = atom && !rule, rule
-		}
 	}
-	return s, true
+	return atom && !rule, rule
 }
 
 // head returns the innermost list's head word and its key; "" when it has none.

@@ -50,8 +50,8 @@ func TestRenameRefusalsOverStdio(t *testing.T) {
 		t.Errorf("prepareRename on index: %+v", prep)
 	}
 	for needle, want := range map[string]string{
-		"100)":      "100 is a number and cannot be renamed",
-		"legal ?r":  "legal is a GDL keyword and cannot be renamed",
+		"100)":     "100 is a number and cannot be renamed",
+		"legal ?r": "legal is a GDL keyword and cannot be renamed",
 		"":         "nothing to rename here", // the '(' at the start of line 4
 	} {
 		p := tdpp(uri, pos(3, 0))
@@ -109,5 +109,29 @@ func TestSignatureHelpOverStdio(t *testing.T) {
 	c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, pos(12, 14))}, &none)
 	if none != nil {
 		t.Errorf("signature help outside a list: %+v", none)
+	}
+}
+
+// TestArgumentCompletionOverStdio: inside (does white  the completion offers white's moves as
+// snippets of their arguments (kind Event), and inside (true  the fluents (kind Struct).
+func TestArgumentCompletionOverStdio(t *testing.T) {
+	c := startServer(t)
+	c.initialize()
+	const uri = "file:///w/editing.kif"
+	text := editingGame + "(<= (goal white 50) (does white \n"
+	c.open(uri, text)
+	c.diagnosticsFor(uri, 1)
+	var list protocol.CompletionList
+	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(13, 32))}, &list)
+	if len(list.Items) == 0 || list.Items[0].Label != "play" || list.Items[0].Kind != protocol.CompletionItemKindEvent ||
+		list.Items[0].TextEdit == nil || list.Items[0].TextEdit.NewText != "(play ${1:?x} ${2:?y})" ||
+		list.Items[0].InsertTextFormat != protocol.InsertTextFormatSnippet {
+		t.Errorf("completion of a move: %+v", list.Items)
+	}
+	c.change(uri, rng(13, 21, 13, 31), "true")
+	c.diagnosticsFor(uri, 2)
+	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(13, 26))}, &list)
+	if len(list.Items) == 0 || list.Items[0].Label != "cell" || list.Items[0].Kind != protocol.CompletionItemKindStruct {
+		t.Errorf("completion of a fluent: %+v", list.Items)
 	}
 }
