@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gdl-lsp/gdl/internal/markers"
@@ -8,7 +9,7 @@ import (
 
 // The markers of the refactoring and editing features (see TestMarkers): @prepare(text) asks
 // whether a rename may start at the text (prepareRename); @signature(text) asks for the signature
-// help at the end of the text.
+// help at the end of the text. @fixall applies every safe fix and shows the fixes and the text.
 func (r *markerRun) editingAt(m markers.Marker, off int) bool {
 	snap, out := r.snap, &r.out
 	switch m.Name {
@@ -49,6 +50,16 @@ func (r *markerRun) editingAt(m markers.Marker, off int) bool {
 // editingFile answers the whole-file markers of the editing features; false for the others.
 func (r *markerRun) editingFile(m markers.Marker) bool {
 	switch m.Name {
+	case "fixall":
+		edits, applied, err := FixAll(context.Background(), r.snap, nil)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		for _, f := range applied {
+			r.out.Printf("%s %s: %s\n", r.where(f.Diagnostic.Span), f.Diagnostic.Code, f.Title)
+		}
+		r.out.Printf("%s", ApplyEdits(r.src, edits))
+		return true
 	default:
 		return false
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -133,5 +134,53 @@ func TestArgumentCompletionOverStdio(t *testing.T) {
 	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(13, 26))}, &list)
 	if len(list.Items) == 0 || list.Items[0].Label != "cell" || list.Items[0].Kind != protocol.CompletionItemKindStruct {
 		t.Errorf("completion of a fluent: %+v", list.Items)
+	}
+}
+
+// TestFixAllOverStdio: source.fixAll is advertised; asked for with only [source.fixAll] it
+// comes alone, and its edits, applied by the client, give a text whose diagnostics no longer
+// have the fixed problems (the spelling and the and), while the unsafe variable stays for a
+// person. A did-you-mean quick fix replaces a typo.
+func TestFixAllOverStdio(t *testing.T) {
+	c := startServer(t)
+	caps := c.initialize().Capabilities
+	raw, _ := json.Marshal(caps.CodeActionProvider)
+	if !strings.Contains(string(raw), `"source.fixAll"`) {
+		t.Errorf("codeActionProvider: %s", raw)
+	}
+	const uri = "file:///w/fixall.kif"
+	text := "(role Robot)\n(init (p 1))\n(<= (legal robot go) (and (true (p 1))))\n" +
+		"(<= (next (p 2)) (does robot go) (tru (p 1)))\n(<= terminal (true (p 2)))\n(<= (goal robot 100) (true (p ?x)) (not (q ?y)))\n(q 1)\n"
+	c.open(uri, text)
+	before := c.diagnosticsFor(uri, 1)
+	codes := func(ds []protocol.Diagnostic) map[string]int {
+		out := map[string]int{}
+		for _, d := range ds {
+			out[fmt.Sprint(d.Code)]++
+		}
+		return out
+	}
+	if b := codes(before); b["inconsistent-case"] == 0 || b["and-not-gdl"] == 0 || b["unsafe-variable"] == 0 {
+		t.Fatalf("diagnostics before: %v", b)
+	}
+	var actions []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{TextDocument: docID(uri), Range: rng(0, 0, 0, 0),
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{"source.fixAll"}}}, &actions)
+	if len(actions) != 1 || actions[0].Kind != "source.fixAll" || actions[0].Edit == nil {
+		t.Fatalf("source.fixAll: %+v", actions)
+	}
+	fixed := applyEdits(t, text, actions[0].Edit.Changes[uri])
+	c.notify("textDocument/didChange", didChangeParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: docID(uri), Version: 2},
+		ContentChanges: []contentChange{{Text: fixed}},
+	})
+	after := codes(c.diagnosticsFor(uri, 2))
+	if after["inconsistent-case"] != 0 || after["and-not-gdl"] != 0 || after["unsafe-variable"] == 0 {
+		t.Errorf("diagnostics after fix all: %v\n%s", after, fixed)
+	}
+	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{TextDocument: docID(uri), Range: rng(3, 34, 3, 37),
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{"quickfix"}}}, &actions)
+	if len(actions) == 0 || actions[0].Title != "Did you mean true? Replace tru with true" || actions[0].Kind != protocol.QuickFix {
+		t.Errorf("quick fixes of tru: %+v", actions)
 	}
 }

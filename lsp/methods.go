@@ -78,7 +78,7 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", " "}, RetriggerCharacters: []string{")"}}
 	}
 	if has("textDocument/codeAction") {
-		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
+		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, sourceFixAll}}
 	}
 	if has("textDocument/codeLens") {
 		c.CodeLensProvider = &protocol.CodeLensOptions{ResolveProvider: has("codeLens/resolve")}
