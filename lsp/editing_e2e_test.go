@@ -184,3 +184,28 @@ func TestFixAllOverStdio(t *testing.T) {
 		t.Errorf("quick fixes of tru: %+v", actions)
 	}
 }
+
+// TestLensTitlesSayWhyOverStdio: the resolved lens of a relation with an unsafe rule, and of a
+// relation whose clause has a syntax error, say why they are not evaluated.
+func TestLensTitlesSayWhyOverStdio(t *testing.T) {
+	c := startServer(t)
+	c.initialize()
+	const uri = "file:///w/lenses.kif"
+	text := "(role robot)\n(init (cell 1))\n(<= (legal robot (go ?x)) (true (cell ?x)))\n(<= (next (cell 2)) (does robot (go 1)))\n" +
+		"(<= (unsafe ?x) (not (true (cell ?x))))\n(<= terminal (true (cell 2)))\n(goal robot 100)\n(<= (broken ?x (true (cell ?x))\n"
+	c.open(uri, text)
+	c.diagnosticsFor(uri, 1)
+	titles := map[string]string{}
+	for _, l := range c.lenses(uri) {
+		titles[strings.SplitN(l.Command.Title, ":", 2)[0]] = l.Command.Title
+	}
+	for key, want := range map[string]string{
+		"unsafe": "unsafe: not evaluated: unsafe variable ?x [unsafe-variable]",
+		"broken": "broken: not evaluated: a syntax error in its clause on line 8",
+		"legal":  "legal: 1 answer",
+	} {
+		if got := titles[key]; !strings.HasPrefix(got, want) {
+			t.Errorf("lens of %s: %q, want %q", key, got, want)
+		}
+	}
+}
