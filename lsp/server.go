@@ -52,6 +52,8 @@ type Server struct {
 
 	index *ide.Index // the game files of the workspace folders, for workspace/symbol
 
+	wsDiags workspaceDiags // the diagnostics of the workspace's files that are not open
+
 	games *ide.Games // each open document's game, evaluated results and joint moves played
 
 	// methods is the dispatch table; tests may extend a copy of it.

@@ -24,6 +24,11 @@ type Settings struct {
 	InlayHints struct {
 		Enable bool `json:"enable"`
 	} `json:"inlayHints"`
+	Diagnostics struct {
+		// Workspace: publish the diagnostics of the workspace's game files that are not open
+		// (workspace_diagnostics.go).
+		Workspace bool `json:"workspace"`
+	} `json:"diagnostics"`
 }
 
 // EvalSettings are the budgets every evaluation in the editor runs under.
@@ -62,6 +67,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 		InlayHints struct {
 			Enable *bool `json:"enable"`
 		} `json:"inlayHints"`
+		Diagnostics struct {
+			Workspace *bool `json:"workspace"`
+		} `json:"diagnostics"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
@@ -95,6 +103,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	}
 	if in.InlayHints.Enable != nil {
 		out.InlayHints.Enable = *in.InlayHints.Enable
+	}
+	if in.Diagnostics.Workspace != nil {
+		out.Diagnostics.Workspace = *in.Diagnostics.Workspace
 	}
 	return out, nil
 }

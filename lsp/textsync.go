@@ -103,6 +103,9 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	s.games.Close(string(uri))
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
+	if p := uriPath(uri); p != "" {
+		s.checkWorkspaceFile(p) // its file on disk counts again
+	}
 	return nil, nil
 }
 
@@ -164,12 +167,17 @@ func routeDidSave(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	if isConfigURI(p.TextDocument.URI) {
-		go r.s.configChanged()
+		go func() {
+			r.s.configChanged()
+			r.s.checkWorkspaceFiles(true)
+		}()
 		return nil, nil
 	}
 	if !r.s.watchingFiles() {
-		// Without file watching, a save is when a changed gdl.json is noticed.
+		// Without file watching, a save is when a changed gdl.json, and a changed game file of
+		// the workspace, is noticed.
 		go r.s.configChanged()
+		r.s.checkWorkspaceFiles(false)
 	}
 	return handleDidSave(ctx, r)
 }

@@ -85,6 +85,7 @@ func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
 			continue
 		}
 		s.index.Changed(path, ch.Type == protocol.FileChangeTypeDeleted)
+		s.checkWorkspaceFile(path)
 	}
 	if len(configs) > 0 {
 		go func() {
@@ -92,6 +93,7 @@ func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
 				s.checkConfigFile(p)
 			}
 			s.configChanged()
+			s.checkWorkspaceFiles(true) // their severities may have changed
 		}()
 	}
 	return nil, nil
