@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -27,8 +27,9 @@ var rank = map[string]int{
 	"prolog":   3,
 	"propnet":  4,
 	"game":     5,
-	"lsp":      6,
-	"cmd/gdl":  7,
+	"verify":   6,
+	"lsp":      7,
+	"cmd/gdl":  8,
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the
