@@ -51,6 +51,7 @@ func (c *goal) visit(x *explorer, v *visit) {
 		gr, isNew := c.gs.add(kind+"\x00"+strconv.Itoa(r), kind, r, v.id)
 		if isNew {
 			gr.subject = strings.Join(c.g.Strings(ts), " ")
+			gr.detail = strings.Join(c.g.Strings(ts), " and ")
 		}
 	}
 }
@@ -63,7 +64,7 @@ func (c *goal) finish(ctx context.Context, x *explorer, r *Result) error {
 		case "no-goal":
 			msg = fmt.Sprintf("%s has no goal value in this terminal state", role)
 		case "several-goals":
-			msg = fmt.Sprintf("%s has several goal values in this terminal state: %s", role, gr.subject)
+			msg = fmt.Sprintf("%s has several goal values in this terminal state: %s", role, gr.detail)
 		default:
 			msg = fmt.Sprintf("the goal value of %s in this terminal state, %s, is not an integer from 0 to 100", role, gr.subject)
 		}
