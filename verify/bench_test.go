@@ -62,3 +62,21 @@ func BenchmarkVerifyConnectFour(b *testing.B) {
 		b.ReportMetric(float64(100_000*b.N)/spent.Minutes(), "states/cpu-min")
 	}
 }
+
+// BenchmarkSolveTicTacToe solves tic-tac-toe from the initial state, with the value of every
+// first move; the target is 20 ms.
+func BenchmarkSolveTicTacToe(b *testing.B) {
+	g := benchGame(b, benchTicTacToe)
+	b.ResetTimer()
+	cpu := cputime.Now()
+	states := 0
+	for i := 0; i < b.N; i++ {
+		s, err := Solve(context.Background(), g, SolveOptions{})
+		if err != nil || !s.Solved || s.Values[0] != 50 {
+			b.Fatalf("%v %+v", err, s)
+		}
+		states = s.States
+	}
+	cputime.Report(b, cpu, b.N)
+	b.ReportMetric(float64(states), "positions")
+}

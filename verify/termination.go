@@ -69,6 +69,7 @@ type sccResult struct {
 	onCycles int     // states on cycles
 	trap     int32   // the nearest explored state from which no end can be reached (-1: none)
 	traps    int
+	order    []int32 // the states component by component, each after every state it leads to
 }
 
 // sccs finds the strongly connected components (Tarjan's algorithm with an explicit stack) and
@@ -157,6 +158,7 @@ func (x *explorer) sccs() sccResult {
 				}
 			}
 			canEnd = append(canEnd, end)
+			res.order = append(res.order, members...)
 			for _, m := range members {
 				if cyclic {
 					res.onCycles++

@@ -45,7 +45,9 @@ type want struct {
 	length               int
 }
 
-func (w want) String() string { return fmt.Sprintf("%s %s %s %d", w.property, w.role, w.kind, w.length) }
+func (w want) String() string {
+	return fmt.Sprintf("%s %s %s %d", w.property, w.role, w.kind, w.length)
+}
 
 func wants(t *testing.T, path string) []want {
 	src, err := os.ReadFile(path)
