@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
@@ -191,9 +190,20 @@ func (s *solver) expand(st *game.State) (*position, error) {
 	if p.mover >= 0 {
 		p.moves = legal[p.mover]
 	}
+	// The children's keys are cut from one string: one allocation per position.
+	var buf []byte
+	var ends []int
 	err = g.SuccessorKeys(s.ctx, st, legal, 0, func(k int, key []byte) {
-		p.children = append(p.children, string(key))
+		buf = append(buf, key...)
+		ends = append(ends, len(buf))
 	})
+	all := string(buf)
+	p.children = make([]string, len(ends))
+	from := 0
+	for i, end := range ends {
+		p.children[i] = all[from:end]
+		from = end
+	}
 	return p, err
 }
 
@@ -235,19 +245,27 @@ func (s *solver) search(key string, alpha, beta int) (int, error) {
 	s.onPath[key] = true
 	defer delete(s.onPath, key)
 	a0, b0 := alpha, beta
-	// Children the table already decides come first: they cost nothing and narrow the window.
-	order := slices.Clone(p.children)
-	slices.SortStableFunc(order, func(x, y string) int {
-		_, kx := s.tt[x]
-		_, ky := s.tt[y]
-		switch {
-		case kx && !ky:
-			return -1
-		case ky && !kx:
-			return 1
+	// Children the table knows come first: they cost little and narrow the window.
+	order := p.children
+	known := 0
+	for _, c := range order {
+		if _, ok := s.tt[c]; ok {
+			known++
 		}
-		return 0
-	})
+	}
+	if known > 0 && known < len(order) {
+		order = make([]string, 0, len(p.children))
+		for _, c := range p.children {
+			if _, ok := s.tt[c]; ok {
+				order = append(order, c)
+			}
+		}
+		for _, c := range p.children {
+			if _, ok := s.tt[c]; !ok {
+				order = append(order, c)
+			}
+		}
+	}
 	best := -1
 	for _, child := range order {
 		v, err := s.search(child, alpha, beta)
