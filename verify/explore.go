@@ -154,6 +154,8 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 		if errors.As(err, &ref) {
 			return nil, err
 		}
+		// The state stays unexplored, without successors.
+		x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
 		x.errs = append(x.errs, stateErr{int32(id), err})
 		x.cutAt(int(x.nodes[id].depth) - 1)
 	}

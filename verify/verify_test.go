@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
 )
 
@@ -378,5 +379,40 @@ func TestCheckWitnessRejects(t *testing.T) {
 	f.Moves = append(bad, f.Moves[1:]...)
 	if err := CheckWitness(bg, g, &f); err == nil || !strings.Contains(err.Error(), "does not replay") {
 		t.Errorf("illegal witness: %v", err)
+	}
+}
+
+// deepening nests a term one level deeper with each grow; flip toggles a flag back and forth.
+// With a term depth limit of 4 the states after four grows cannot be evaluated, while the flips
+// make cycles everywhere.
+const deepening = `(role p)
+(init (count z))
+(legal p grow)
+(legal p flip)
+(<= (next (count (s ?c))) (does p grow) (true (count ?c)))
+(<= (next (count ?c)) (does p flip) (true (count ?c)))
+(<= (next on) (does p flip) (not (true on)))
+(<= (next on) (does p grow) (true on))
+(<= terminal (true (count (s (s (s (s (s z))))))))
+(goal p 100)
+`
+
+// A state that cannot be evaluated leaves a gap in the explored graph; the states after it keep
+// their own successors (regression: they took their neighbour's, and the cycle found did not
+// replay).
+func TestErrorStateKeepsGraph(t *testing.T) {
+	g, _, err := game.Load(bg, deepening, game.Options{Engine: game.Interpreted, Limits: eval.Limits{MaxDepth: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(bg, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Complete || r.Stopped != "errors" || len(r.Errors) != 2 || got(r) == nil || r.Findings[0].Kind != "cycle" {
+		t.Fatalf("%s", report(r))
+	}
+	for i := range r.Findings {
+		replayDefect(t, g, &r.Findings[i])
 	}
 }

@@ -29,8 +29,12 @@ type winnability struct {
 	win    []bool
 }
 
-// maxBeliefs bounds the search for a plan of the player against random.
-const maxBeliefs = 100_000
+// maxBeliefs and maxBeliefWork bound the search for a plan of the player against random: the
+// beliefs met, and the states of all beliefs expanded together.
+const (
+	maxBeliefs    = 100_000
+	maxBeliefWork = 10_000_000
+)
 
 func newWinnability(g *game.Game) check {
 	c := &winnability{g: g, player: -1}
@@ -166,12 +170,13 @@ func (c *winnability) plan(x *explorer) Status {
 		return string(buf)
 	}
 	seen[key(queue[0])] = true
+	work := 0
 	for len(queue) > 0 {
-		if len(seen) > maxBeliefs {
-			return Unknown
-		}
 		b := queue[0]
 		queue = queue[1:]
+		if work += len(b); len(seen) > maxBeliefs || work > maxBeliefWork {
+			return Unknown
+		}
 		// The states of the belief where the game goes on; a lost end or a state the search
 		// did not explore spoils it.
 		var live []int32
