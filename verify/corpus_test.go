@@ -3,6 +3,7 @@ package verify
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -66,15 +67,18 @@ func findingKeys(path string, r *Result) []string {
 	return out
 }
 
-// TestCorpus verifies every corpus game within a budget (with -short, a fixed sample of them
-// with a smaller one) and writes a table of the results to the test summary. Every finding
-// must be a genuine defect listed in testdata/corpus-verify.tsv; a listed finding of a game
-// explored completely must be found. Each finding's witness has been replayed by Verify.
+var all = flag.Bool("all", false, "TestCorpus: verify every corpus game, with a larger budget")
+
+// TestCorpus verifies a fixed sample of the corpus games (one in ten, and a few named ones)
+// within a small budget, or with -all every game within a larger one, and writes a table of the
+// results to the test summary. Every finding must be a genuine defect listed in
+// testdata/corpus-verify.tsv; a listed finding of a game explored completely must be found.
+// Each finding's witness has been replayed by Verify.
 func TestCorpus(t *testing.T) {
 	games := corpus.Games(t)
 	opts := Options{MaxStates: 20_000, Timeout: 3 * time.Second}
-	if testing.Short() {
-		games = corpus.Sample(games, 10, "ticTacToe/", "connectFour/", "montyhall", "4pffa/")
+	if !*all {
+		games = corpus.Sample(games, 10, "ticTacToe/", "connectFour/", "montyhall", "4pffa/", "colonelBlotto/", "dualConnect4/")
 		opts = Options{MaxStates: 3000, Timeout: time.Second}
 	}
 	list := listed(t)
@@ -138,8 +142,8 @@ func TestCorpus(t *testing.T) {
 	sort.Strings(rows)
 	lines := []string{fmt.Sprintf("%d corpus games, within %d states and %v each: %d explored completely, %d refused (rules without a defined meaning), %d findings not listed",
 		total, opts.MaxStates, opts.Timeout, complete, refused, unlisted)}
-	if testing.Short() {
-		lines = append(lines, "(-short: a fixed sample of one in ten games; run go test ./verify -run TestCorpus for all)")
+	if !*all {
+		lines = append(lines, "(a fixed sample of one in ten games and a few named ones; go test ./verify -run TestCorpus -args -all verifies every game)")
 	}
 	lines = append(lines, "game, result, states, findings:")
 	lines = append(lines, rows...)

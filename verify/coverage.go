@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,8 @@ import (
 // move and every fluent of a reachable state must be covered.
 
 // relationAnswers evaluates a query of a relation the game defines in the initial state; ok is
-// false when the game does not define the relation with that arity.
+// false when the game does not define the relation with that arity. A relation whose rules have
+// no defined meaning gives a *eval.RefusedError.
 func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) ([]eval.Answer, bool, error) {
 	if !g.Analysis().Model.Defines(name) {
 		return nil, false, nil
@@ -33,6 +35,15 @@ func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) 
 		return nil, false, fmt.Errorf("evaluating %s: %w", name, err)
 	}
 	return answers, true, nil
+}
+
+// refusal says why a relation has no defined meaning ("" for any other error).
+func refusal(err error) string {
+	var ref *eval.RefusedError
+	if errors.As(err, &ref) {
+		return ref.Error()
+	}
+	return ""
 }
 
 // uncovered is a group of moves or fluents not covered, with the first few named.
@@ -69,6 +80,7 @@ func (u *uncovered) others(gr *group, what string) string {
 
 type inputCoverage struct {
 	g       *game.Game
+	refused string // why input cannot be evaluated
 	defined bool
 	input   []map[eval.Term]bool // per role, the moves input gives it
 	seen    []map[eval.Term]bool // per role, the legal moves checked
@@ -78,6 +90,9 @@ type inputCoverage struct {
 func newInputCoverage(ctx context.Context, g *game.Game) (check, error) {
 	c := &inputCoverage{g: g}
 	answers, ok, err := relationAnswers(ctx, g, "input", 2)
+	if c.refused = refusal(err); c.refused != "" {
+		return c, nil
+	}
 	if err != nil || !ok {
 		return c, err
 	}
@@ -115,6 +130,9 @@ func (c *inputCoverage) visit(x *explorer, v *visit) {
 }
 
 func (c *inputCoverage) finish(ctx context.Context, x *explorer, r *Result) error {
+	if c.refused != "" {
+		r.Notes = append(r.Notes, "input coverage is not checked: "+c.refused)
+	}
 	if !c.defined {
 		r.Properties[Input] = Skipped
 		return nil
@@ -135,6 +153,7 @@ func (c *inputCoverage) finish(ctx context.Context, x *explorer, r *Result) erro
 
 type baseCoverage struct {
 	g       *game.Game
+	refused string // why base cannot be evaluated
 	defined bool
 	base    map[eval.Term]bool
 	seen    map[eval.Term]bool
@@ -144,6 +163,9 @@ type baseCoverage struct {
 func newBaseCoverage(ctx context.Context, g *game.Game) (check, error) {
 	c := &baseCoverage{g: g}
 	answers, ok, err := relationAnswers(ctx, g, "base", 1)
+	if c.refused = refusal(err); c.refused != "" {
+		return c, nil
+	}
 	if err != nil || !ok {
 		return c, err
 	}
@@ -182,6 +204,9 @@ func functor(text string) string {
 }
 
 func (c *baseCoverage) finish(ctx context.Context, x *explorer, r *Result) error {
+	if c.refused != "" {
+		r.Notes = append(r.Notes, "base coverage is not checked: "+c.refused)
+	}
 	if !c.defined {
 		r.Properties[Base] = Skipped
 		return nil

@@ -45,7 +45,7 @@ const (
 	OK      Status = "ok"      // it holds in the whole reachable space (or, for winnability, a witness shows it)
 	Failed  Status = "failed"  // a finding shows it is violated
 	Unknown Status = "unknown" // the budget ran out before a violation or a proof was found
-	Skipped Status = "skipped" // it does not apply (input and base in a game that does not define them)
+	Skipped Status = "skipped" // it does not apply (input and base in a game that does not define them, or whose rules for them have no defined meaning)
 )
 
 // Finding is one violation of a property, with its witness.
@@ -115,6 +115,9 @@ type Result struct {
 	Roles            []RoleResult
 	Findings         []Finding
 	Errors           []StateError
+	// Notes say what was not checked and why (input or base whose rules have no defined
+	// meaning).
+	Notes []string
 }
 
 // Found reports whether something was found: a finding or a state that could not be evaluated.

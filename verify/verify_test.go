@@ -416,3 +416,24 @@ func TestErrorStateKeepsGraph(t *testing.T) {
 		replayDefect(t, g, &r.Findings[i])
 	}
 }
+
+// A base whose rules have no defined meaning (a variable in a fact, as some corpus games write
+// patterns) is not checked, and says so; the rest of the game is verified.
+func TestUnsafeBaseIsNotChecked(t *testing.T) {
+	src, err := os.ReadFile("../testdata/verify/clean.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := game.Load(bg, string(src)+"(base (step ?n))\n", game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(bg, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Complete || r.Found() || r.Properties[Base] != Skipped || r.Properties[Termination] != OK || len(r.Notes) != 1 ||
+		!strings.Contains(r.Notes[0], "base coverage is not checked: base/1 has no defined meaning") {
+		t.Errorf("%s\nnotes %q", report(r), r.Notes)
+	}
+}

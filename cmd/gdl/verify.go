@@ -56,6 +56,7 @@ type verifyJSON struct {
 	Roles      []verifyRoleJSON  `json:"roles"`
 	Findings   []findingJSON     `json:"findings"`
 	Errors     []stateErrorJSON  `json:"errors"`
+	Notes      []string          `json:"notes"`
 }
 
 type verifyRoleJSON struct {
@@ -203,6 +204,9 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, e := range r.Errors {
 		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(e.Joints, " "))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(stdout, "%s: note: %s\n", path, n)
+	}
 	fmt.Fprintf(stdout, "%s: %s\n", path, verifySummary(g, r))
 	return status
 }
@@ -257,6 +261,7 @@ func verifyOutput(path string, g *game.Game, r *verify.Result) verifyJSON {
 		Game: path, Engine: g.Engine(), EngineWhy: g.Why(), Complete: r.Complete, Stopped: r.Stopped,
 		States: r.States, Terminal: r.Terminal, Depth: r.Depth, FullDepth: r.FullDepth, Seconds: r.Elapsed.Seconds(),
 		Properties: map[string]string{}, Roles: []verifyRoleJSON{}, Findings: []findingJSON{}, Errors: []stateErrorJSON{},
+		Notes: append([]string{}, r.Notes...),
 	}
 	for p, s := range r.Properties {
 		out.Properties[string(p)] = string(s)
