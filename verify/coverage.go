@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gdl-lsp/gdl/eval"
@@ -18,8 +20,16 @@ import (
 // false when the game does not define the relation with that arity. A relation whose rules have
 // no defined meaning gives a *eval.RefusedError.
 func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) ([]eval.Answer, bool, error) {
-	if !g.Analysis().Model.Defines(name) {
+	m := g.Analysis().Model
+	if !m.Defines(name) {
 		return nil, false, nil
+	}
+	if sym := m.Relations[name]; sym != nil {
+		for _, a := range slices.Sorted(maps.Keys(sym.Arities)) {
+			if a != arity {
+				return nil, false, &legacyError{name, arity, a}
+			}
+		}
 	}
 	vars := []string{"?r", "?m"}[:arity]
 	q, err := g.Eval().ParseQuery("(" + name + " " + strings.Join(vars, " ") + ")")
@@ -37,11 +47,27 @@ func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) 
 	return answers, true, nil
 }
 
-// refusal says why a relation has no defined meaning ("" for any other error).
+// legacyError is input or base written with other arities, as before GDL gave them their
+// meaning in 2010 (`(base cell (val 1 2 3) (val x o b))`, domain declarations).
+type legacyError struct {
+	name         string
+	arity, other int
+}
+
+func (e *legacyError) Error() string {
+	return fmt.Sprintf("%s is written with %d arguments too, not only %d: the notation before 2010 (late-keyword-as-term)", e.name, e.other, e.arity)
+}
+
+// refusal says why a relation cannot be checked: its rules have no defined meaning, or it is
+// written in the old notation ("" for any other error).
 func refusal(err error) string {
 	var ref *eval.RefusedError
-	if errors.As(err, &ref) {
+	var leg *legacyError
+	switch {
+	case errors.As(err, &ref):
 		return ref.Error()
+	case errors.As(err, &leg):
+		return leg.Error()
 	}
 	return ""
 }

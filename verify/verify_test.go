@@ -437,3 +437,23 @@ func TestUnsafeBaseIsNotChecked(t *testing.T) {
 		t.Errorf("%s\nnotes %q", report(r), r.Notes)
 	}
 }
+
+// base in the notation before 2010 (domain declarations with several arguments) is not checked.
+func TestLegacyBaseIsNotChecked(t *testing.T) {
+	src, err := os.ReadFile("../testdata/verify/base.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := game.Load(bg, string(src)+"(base step (val 0 1 2 3 4 5 6 7 8 9 10))\n", game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(bg, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Complete || r.Found() || r.Properties[Base] != Skipped || r.Properties[Input] != OK || len(r.Notes) != 1 ||
+		r.Notes[0] != "base coverage is not checked: base is written with 2 arguments too, not only 1: the notation before 2010 (late-keyword-as-term)" {
+		t.Errorf("%s\nnotes %q", report(r), r.Notes)
+	}
+}
