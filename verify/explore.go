@@ -37,7 +37,6 @@ type node struct {
 type visit struct {
 	id       int32
 	state    *game.State
-	depth    int
 	terminal bool
 	goals    [][]eval.Term // a terminal state: the goal values of each role
 	legal    [][]eval.Term // a non-terminal state: the legal moves of each role
@@ -57,7 +56,6 @@ type stateErr struct {
 type explorer struct {
 	g      *game.Game
 	nr     int
-	opts   Options
 	checks []check
 
 	states  *table
@@ -95,7 +93,7 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 	}
 	nr := len(g.Roles())
 	x := &explorer{
-		g: g, nr: nr, opts: opts, checks: checks,
+		g: g, nr: nr, checks: checks,
 		states: newTable(), edgeOff: []int32{0},
 		maxStates: opts.MaxStates, maxEdges: max(64*opts.MaxStates, 1<<20),
 		minTermDep: -1,
@@ -196,7 +194,7 @@ func (x *explorer) expand(ctx context.Context, id int32, s *game.State) error {
 	g := x.g
 	n := &x.nodes[id]
 	depth := int(n.depth)
-	v := &visit{id: id, state: s, depth: depth}
+	v := &visit{id: id, state: s}
 	term, err := g.Terminal(ctx, s)
 	if err != nil {
 		return err
