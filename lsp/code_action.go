@@ -25,6 +25,7 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = append(out, witnessActions(snap.URI, p.Context.Diagnostics)...)
 	settings := r.view.settings
 	for _, f := range fixes {
 		d, on := snap.diagnostic(settings, f.Diagnostic)

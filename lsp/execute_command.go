@@ -14,12 +14,13 @@ import (
 )
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
-var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState"}
+var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState", "gdl.verify", "gdl.replayMoves"}
 
 type commandArgs struct {
-	URI   protocol.DocumentURI `json:"uri"`
-	Query string               `json:"query"`
-	Moves []string             `json:"moves"`
+	URI     protocol.DocumentURI `json:"uri"`
+	Query   string               `json:"query"`
+	Moves   []string             `json:"moves"`
+	History [][]string           `json:"history"` // gdl.replayMoves: the joint moves to play from the initial state
 }
 
 // queryResult is the result of gdl.runQuery (ide.QueryResult).
@@ -54,8 +55,9 @@ type gameState struct {
 
 func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	var p struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments"`
+		Command       string            `json:"command"`
+		Arguments     []json.RawMessage `json:"arguments"`
+		WorkDoneToken json.RawMessage   `json:"workDoneToken"`
 	}
 	if err := r.decode(&p); err != nil {
 		return nil, err
@@ -88,6 +90,16 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.Undo(ctx)
 	case "gdl.resetState":
 		st, err = session.Reset(ctx)
+	case "gdl.replayMoves":
+		st, err = session.Replay(ctx, args.History)
+	case "gdl.verify":
+		var va verifyArgs
+		if len(p.Arguments) > 0 {
+			if err := json.Unmarshal(p.Arguments[0], &va); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", p.Command, err)
+			}
+		}
+		return r.s.verifyDocument(ctx, r.view, snap, va, p.WorkDoneToken)
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}

@@ -24,6 +24,14 @@ type Settings struct {
 	InlayHints struct {
 		Enable bool `json:"enable"`
 	} `json:"inlayHints"`
+	Verify VerifySettings `json:"verify"`
+}
+
+// VerifySettings configure "Verify game" (gdl.verify) and the verification on save.
+type VerifySettings struct {
+	OnSave    bool `json:"onSave"`    // verify a game when it is saved (within the budget below)
+	MaxStates int  `json:"maxStates"` // states explored at most
+	TimeoutMs int  `json:"timeoutMs"` // time at most
 }
 
 // EvalSettings are the budgets every evaluation in the editor runs under.
@@ -39,6 +47,7 @@ func defaultSettings() Settings {
 	s.CodeLens.Enable = true
 	s.CodeLens.Resolve = true
 	s.InlayHints.Enable = true
+	s.Verify = VerifySettings{MaxStates: 1_000_000, TimeoutMs: 60_000}
 	return s
 }
 
@@ -62,6 +71,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 		InlayHints struct {
 			Enable *bool `json:"enable"`
 		} `json:"inlayHints"`
+		Verify struct {
+			OnSave    *bool `json:"onSave"`
+			MaxStates *int  `json:"maxStates"`
+			TimeoutMs *int  `json:"timeoutMs"`
+		} `json:"verify"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
@@ -96,6 +110,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	if in.InlayHints.Enable != nil {
 		out.InlayHints.Enable = *in.InlayHints.Enable
 	}
+	if in.Verify.OnSave != nil {
+		out.Verify.OnSave = *in.Verify.OnSave
+	}
+	pos(&out.Verify.MaxStates, in.Verify.MaxStates)
+	pos(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)
 	return out, nil
 }
 

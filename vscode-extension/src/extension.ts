@@ -14,7 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import { isServedDocument, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
-import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult } from "./protocol";
+import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult, VerifyResult } from "./protocol";
 import { queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
@@ -51,6 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.playJointMove", playJointMove),
     vscode.commands.registerCommand("gdl.playRandomMove", () => stateCommand(ServerCommands.playRandom)),
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
+    vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -361,6 +362,26 @@ async function stateCommand(command: string): Promise<GameState | undefined> {
   } catch (e) {
     await failed(uri, `${command} failed`, e);
     return undefined;
+  }
+}
+
+/** Verifies the current game (gdl.verify): progress shows in a notification the user can cancel;
+ * the findings arrive as diagnostics, each with a quick fix that replays its witness. */
+async function verifyGame(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  const uri = serverUri(game);
+  try {
+    const res = (await execute(ServerCommands.verify, { uri })) as VerifyResult;
+    const found = res.findings.length > 0;
+    const text = `GDL: ${res.summary}${found ? " (see the Problems view)" : ""}`;
+    if (found) void vscode.window.showWarningMessage(text);
+    else void vscode.window.showInformationMessage(text);
+  } catch (e) {
+    await failed(uri, "Verify game failed", e);
   }
 }
 

@@ -8,6 +8,8 @@ export const ServerCommands = {
   playMove: "gdl.playMove",
   playRandom: "gdl.playRandom",
   resetState: "gdl.resetState",
+  replayMoves: "gdl.replayMoves",
+  verify: "gdl.verify",
 } as const;
 
 export type ServerCommand = (typeof ServerCommands)[keyof typeof ServerCommands];
@@ -17,7 +19,16 @@ export const STATE_COMMANDS: readonly string[] = [
   ServerCommands.playMove,
   ServerCommands.playRandom,
   ServerCommands.resetState,
+  ServerCommands.replayMoves,
 ];
+
+/** The result of gdl.verify. */
+export interface VerifyResult {
+  summary: string;
+  complete: boolean;
+  states: number;
+  findings: { property: string; role?: string; message: string; moves: string[][] }[];
+}
 
 export interface QueryResult {
   query: string;

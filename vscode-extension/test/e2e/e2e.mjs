@@ -304,4 +304,42 @@ await step("reset-to-initial-state", async () => {
   });
 });
 
+// Verify Game on a game whose role bob gets stuck after a code of five joint moves: the finding
+// is a diagnostic on the legal rules, and its quick fix replays the witness into the state.
+const STUCK = "stuck.kif";
+await step("verify-game-shows-the-finding", async () => {
+  await openFile(STUCK, "(role alice)");
+  await command("GDL: Verify Game");
+  await page.locator(".notifications-toasts .notification-toast", { hasText: "1 finding" }).first().waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+  await page.keyboard.press("Control+Shift+M");
+  await until("the finding in the Problems view", async () => {
+    const t = await page.locator(".markers-panel").innerText().catch(() => "");
+    return t.includes("verify-playability") && t.includes("bob") ? t : { ok: false, t };
+  });
+});
+
+await step("verify-quick-fix-replays-the-witness", async () => {
+  const text = readFileSync(join(workspace, STUCK), "utf8");
+  const line = text.slice(0, text.indexOf("(<= (legal")).split("\n").length;
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+Shift+M"); // close the panel's focus
+  await openFile(STUCK, "(role alice)");
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}:6`);
+  await input.press("Enter");
+  await page.waitForTimeout(300);
+  await page.keyboard.press("Control+.");
+  const fix = page.locator(".action-widget .monaco-list-row", { hasText: "Replay the 5 joint moves" }).first();
+  await fix.waitFor({ state: "visible" });
+  await shot("verify-quick-fix-menu");
+  await fix.click();
+  await until("the state after the witness", async () => {
+    const t = await editorText(`${STUCK}.results`);
+    return /State at step 5 \(not terminal\)/.test(t) ? t : { ok: false, t };
+  });
+});
+
 await finish();
