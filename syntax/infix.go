@@ -39,10 +39,10 @@ type ifr struct {
 
 // States of expr.
 const (
-	stOperand = iota // p.ii is at a token that starts an operand
-	stFirst          // the top frame was just opened: its first operand, or ')' for a call
-	stAfterSep       // the top frame took a separator: an operand must follow
-	stAfter          // an operand was completed (or found missing)
+	stOperand  = iota // p.ii is at a token that starts an operand
+	stFirst           // the top frame was just opened: its first operand, or ')' for a call
+	stAfterSep        // the top frame took a separator: an operand must follow
+	stAfter           // an operand was completed (or found missing)
 )
 
 // istart starts the infix token buffer at pos, the start of an item.
