@@ -25,8 +25,8 @@ func (fm Form) Convert(to Dialect) (string, *ConvertError) {
 }
 
 // convertForm is Convert for the parser's quick fixes, which have no File yet.
-func convertForm(c Cursor, _ Dialect, to Dialect) (string, bool) {
-	s, err := convert(c, to)
+func (p *parser) convertForm(c Cursor, to Dialect) (string, bool) {
+	s, err := p.conv.convert(c, to)
 	return s, err == nil
 }
 
@@ -44,161 +44,221 @@ type convTask struct {
 	role uint8
 }
 
-// convert writes the form at c in dialect to. It works through an explicit stack of tasks, so
-// that any depth of nesting is fine.
+// converter writes forms in another notation. It works through an explicit stack of tasks, so
+// that any depth of nesting is fine, and reuses its buffers from list to list.
+type converter struct {
+	b     []byte
+	to    Dialect
+	tasks []convTask
+	seq   []convTask // the tasks of the list being expanded, in order
+	order []int      // its elements' indexes among its children, head first
+}
+
+// convert writes the form at c in dialect to.
 func convert(c Cursor, to Dialect) (string, *ConvertError) {
-	var b strings.Builder
-	tasks := []convTask{{c: c, role: roleStmt}}
-	push := func(ts ...convTask) {
-		for i := len(ts) - 1; i >= 0; i-- {
-			tasks = append(tasks, ts[i])
+	var cv converter
+	return cv.convert(c, to)
+}
+
+// convert writes the form at c in dialect to, with cv's buffers.
+func (cv *converter) convert(c Cursor, to Dialect) (string, *ConvertError) {
+	cv.to = to
+	cv.b = cv.b[:0]
+	if err := cv.form(c); err != nil {
+		return "", err
+	}
+	return string(cv.b), nil
+}
+
+func (cv *converter) word(s string) { cv.seq = append(cv.seq, convTask{s: s}) }
+
+// elem adds element i of the list n (with the comments before it) in the given role.
+func (cv *converter) elem(c Cursor, i int, role uint8) {
+	k := cv.order[i]
+	cv.notes(c, k)
+	cv.seq = append(cv.seq, convTask{c: Cursor{&c.n.Kids[k], c.text, c.base}, role: role})
+}
+
+// notes adds the comments written before child k of the list at c, after the element before it,
+// each ending its line. The indentation keeps a '(' after it off the start of a line, where
+// infix would take it for the start of a prefix form.
+func (cv *converter) notes(c Cursor, k int) {
+	j := k
+	for j > 0 && !isElement(c.n.Kids[j-1].Kind) {
+		j--
+	}
+	for ; j < k; j++ {
+		if kid := &c.n.Kids[j]; kid.Kind == Comment {
+			cv.seq = append(cv.seq, convTask{s: " " + convertComment(c.text[kid.Start:kid.End], cv.to) + "\n    "})
 		}
 	}
-	word := func(s string) convTask { return convTask{s: s} }
-	for len(tasks) > 0 {
-		t := tasks[len(tasks)-1]
-		tasks = tasks[:len(tasks)-1]
+}
+
+// tail adds the comments after the last element of the list at c.
+func (cv *converter) tail(c Cursor) {
+	cv.notes(c, len(c.n.Kids))
+}
+
+// form writes the form at c.
+func (cv *converter) form(c Cursor) *ConvertError {
+	to := cv.to
+	cv.tasks = append(cv.tasks[:0], convTask{c: c, role: roleStmt})
+	for len(cv.tasks) > 0 {
+		t := cv.tasks[len(cv.tasks)-1]
+		cv.tasks = cv.tasks[:len(cv.tasks)-1]
 		if !t.c.Valid() {
-			b.WriteString(t.s)
+			cv.b = append(cv.b, t.s...)
 			continue
 		}
 		n := t.c.n
 		if n.Kind != List {
 			s, err := convertToken(t.c, t.role, to)
 			if err != nil {
-				return "", err
+				return err
 			}
-			b.WriteString(s)
+			cv.b = append(cv.b, s...)
 			continue
 		}
-		notes := comments(t.c, to)
-		el := t.c.Elements()
-		if len(el) == 0 {
-			return "", bad(t.c, "an empty list")
+		cv.order = appendElementOrder(cv.order[:0], n)
+		if len(cv.order) == 0 {
+			return bad(t.c, "an empty list")
 		}
-		elem := func(i int, role uint8) []convTask {
-			return append(notes[i], convTask{c: el[i], role: role})
-		}
-		tail := notes[len(el)]
+		el0 := Cursor{&n.Kids[cv.order[0]], t.c.text, t.c.base}
+		cv.seq = cv.seq[:0]
 		switch {
-		case t.role == roleStmt && isRuleHead(el[0]):
-			if len(el) < 2 {
-				return "", bad(t.c, "a rule without a head")
+		case t.role == roleStmt && isRuleHead(el0):
+			if len(cv.order) < 2 {
+				return bad(t.c, "a rule without a head")
 			}
-			var ts []convTask
 			if to == Infix {
-				ts = append(ts, elem(1, roleAtom)...)
-				ts = append(ts, notes[0]...)
-				ts = append(ts, word(" :-"))
-				for i := 2; i < len(el); i++ {
-					if i > 2 {
-						ts = append(ts, word(" &"))
-					}
-					ts = append(ts, word(" "))
-					ts = append(ts, elem(i, roleLit)...)
+				cv.elem(t.c, 1, roleAtom)
+				cv.notes(t.c, cv.order[0])
+				cv.word(" :-")
+				if len(cv.order) == 2 {
+					// An empty body ends with a '.': else the next fact would be read as the body.
+					cv.word(".")
 				}
-				ts = append(ts, tail...)
+				for i := 2; i < len(cv.order); i++ {
+					if i > 2 {
+						cv.word(" &")
+					}
+					cv.word(" ")
+					cv.elem(t.c, i, roleLit)
+				}
+				cv.tail(t.c)
 			} else {
-				ts = append(ts, word("("))
-				ts = append(ts, notes[0]...)
-				ts = append(ts, word("<="))
-				for i := 1; i < len(el); i++ {
-					ts = append(ts, word(" "))
+				cv.word("(")
+				cv.notes(t.c, cv.order[0])
+				cv.word("<=")
+				for i := 1; i < len(cv.order); i++ {
+					cv.word(" ")
 					role := uint8(roleLit)
 					if i == 1 {
 						role = roleAtom
 					}
-					ts = append(ts, elem(i, role)...)
+					cv.elem(t.c, i, role)
 				}
-				ts = append(ts, tail...)
-				ts = append(ts, word(")"))
+				cv.tail(t.c)
+				cv.word(")")
 			}
-			push(ts...)
 		case t.role == roleLit || t.role == roleStmt:
 			l := Literal{t.c}
 			k := l.Kind()
-			kw := el[0].Symbol()
+			kw := el0.Symbol()
 			if k == LitInvalid || k == LitAtom && t.role == roleStmt && !(Atom{t.c}).Valid() {
-				return "", bad(t.c, "not a literal")
+				return bad(t.c, "not a literal")
 			}
 			if k != LitNot && k != LitOr || t.role == roleStmt {
-				push(convTask{c: t.c, role: roleAtom})
-				continue
+				cv.seq = append(cv.seq, convTask{c: t.c, role: roleAtom})
+				break
 			}
-			ops := len(el) - 1
+			ops := len(cv.order) - 1
 			spelled := kw.IsOperator() || kw.Name() == kw.Key() // not, or in lower case
-			var ts []convTask
 			switch {
 			case to == Infix && k == LitNot && spelled && ops == 1:
-				ts = append(ts, notes[0]...)
-				ts = append(ts, word("~"))
-				ts = append(ts, elem(1, roleLit)...)
-				ts = append(ts, tail...)
+				cv.notes(t.c, cv.order[0])
+				cv.word("~")
+				cv.elem(t.c, 1, roleLit)
+				cv.tail(t.c)
 			case to == Infix && k == LitOr && spelled && ops > 0:
-				ts = append(ts, notes[0]...)
-				ts = append(ts, word("("))
-				for i := 1; i < len(el); i++ {
+				cv.notes(t.c, cv.order[0])
+				cv.word("(")
+				for i := 1; i < len(cv.order); i++ {
 					if i > 1 {
-						ts = append(ts, word(" | "))
+						cv.word(" | ")
 					}
-					ts = append(ts, elem(i, roleLit)...)
+					cv.elem(t.c, i, roleLit)
 				}
-				ts = append(ts, tail...)
-				ts = append(ts, word(")"))
+				cv.tail(t.c)
+				cv.word(")")
 			default: // the keyword as a relation name: (not a b), not(a,b), (or), or()
 				name := kw.Key()
 				if !kw.IsOperator() {
 					var ok bool
 					if name, ok = to.Name(kw.Name()); !ok {
-						return "", cannot(kw.Cursor, to, false)
+						return cannot(kw.Cursor, to, false)
 					}
 				}
-				ts = append(ts, listTasks(to, notes, el, name, roleLit)...)
+				cv.list(t.c, name, roleLit)
 			}
-			push(ts...)
 		case t.role == roleAtom || t.role == roleTerm:
-			if el[0].Kind() != Word {
-				return "", bad(t.c, "not a term")
+			if el0.Kind() != Word {
+				return bad(t.c, "not a term")
 			}
-			name, ok := to.Name(el[0].Symbol().Name())
+			name, ok := to.Name(el0.Symbol().Name())
 			if !ok {
-				return "", cannot(el[0], to, false)
+				return cannot(el0, to, false)
 			}
 			role := uint8(roleTerm)
 			if t.role == roleAtom {
-				k := el[0].Symbol().Key()
-				if k == "not" || k == "or" {
+				if k := el0.Symbol().Key(); k == "not" || k == "or" {
 					role = roleLit
 				}
 			}
-			push(listTasks(to, notes, el, name, role)...)
+			cv.list(t.c, name, role)
+		}
+		for i := len(cv.seq) - 1; i >= 0; i-- {
+			cv.tasks = append(cv.tasks, cv.seq[i])
 		}
 	}
-	return b.String(), nil
+	return nil
 }
 
-// listTasks writes name applied to the elements after the first, each with its comments:
-// (name a b) or name(a,b).
-func listTasks(to Dialect, notes [][]convTask, el []Cursor, name string, role uint8) []convTask {
-	var ts []convTask
-	ts = append(ts, notes[0]...)
-	if to == Infix {
-		ts = append(ts, convTask{s: name + "("})
-	} else {
-		ts = append(ts, convTask{s: "(" + name})
+// appendElementOrder appends the indexes among n's children of its elements, head first.
+func appendElementOrder(dst []int, n *Node) []int {
+	h := headIndex(n)
+	if h < 0 {
+		return dst
 	}
-	for i := 1; i < len(el); i++ {
-		switch {
-		case to == Prefix:
-			ts = append(ts, convTask{s: " "})
-		case i > 1:
-			ts = append(ts, convTask{s: ","})
+	dst = append(dst, h)
+	for i := range n.Kids {
+		if i != h && isElement(n.Kids[i].Kind) {
+			dst = append(dst, i)
 		}
-		ts = append(ts, notes[i]...)
-		ts = append(ts, convTask{c: el[i], role: role})
 	}
-	ts = append(ts, notes[len(el)]...)
-	return append(ts, convTask{s: ")"})
+	return dst
+}
+
+// list writes name applied to the elements after the first, each with its comments:
+// (name a b) or name(a,b).
+func (cv *converter) list(c Cursor, name string, role uint8) {
+	cv.notes(c, cv.order[0])
+	if cv.to == Infix {
+		cv.word(name + "(")
+	} else {
+		cv.word("(" + name)
+	}
+	for i := 1; i < len(cv.order); i++ {
+		switch {
+		case cv.to == Prefix:
+			cv.word(" ")
+		case i > 1:
+			cv.word(",")
+		}
+		cv.elem(c, i, role)
+	}
+	cv.tail(c)
+	cv.word(")")
 }
 
 // isRuleHead reports whether the head of a list makes it a rule: `<=` or `:-`.
@@ -210,34 +270,6 @@ func isRuleHead(h Cursor) bool {
 		return h.Text() == ":-"
 	}
 	return false
-}
-
-// comments returns, for each element of the list at c, the comments written before it (after
-// the element before), converted to dialect to and each ending its line; the last entry holds
-// the comments after the last element.
-func comments(c Cursor, to Dialect) [][]convTask {
-	order := elementOrder(c.n)
-	pos := make(map[int]int, len(order)) // kid index -> element index
-	for i, k := range order {
-		pos[k] = i
-	}
-	out := make([][]convTask, len(order)+1)
-	var pending []convTask
-	for k := range c.n.Kids {
-		kid := &c.n.Kids[k]
-		if kid.Kind == Comment {
-			// A comment ends its line; the indentation keeps a '(' after it off the start of a
-			// line, where infix would take it for the start of a prefix form.
-			pending = append(pending, convTask{s: " " + convertComment(c.text[kid.Start:kid.End], to) + "\n    "})
-			continue
-		}
-		if i, ok := pos[k]; ok && len(pending) > 0 {
-			out[i] = append(out[i], pending...)
-			pending = nil
-		}
-	}
-	out[len(order)] = pending
-	return out
 }
 
 // convertComment writes a comment with the comment mark of dialect to: its leading run of
@@ -255,6 +287,9 @@ func convertToken(c Cursor, role uint8, to Dialect) (string, *ConvertError) {
 		if role == roleStmt || role == roleLit || role == roleAtom || role == roleTerm {
 			if out, ok := to.Name(s.Name()); ok {
 				return out, nil
+			}
+			if to == Prefix && role == roleStmt && s.Name() == "<=" {
+				return "<=", nil // the arrow may stand alone as a proposition, not inside a list
 			}
 			return "", cannot(c, to, false)
 		}
@@ -294,4 +329,45 @@ func clipText(s string) string {
 		return s[:40] + "..."
 	}
 	return s
+}
+
+// Convert writes the whole file in dialect to, item by item: forms as Form.Convert writes them,
+// comments with the other comment mark, whitespace as it is, and the '.' that may end an infix
+// statement left out. The layout is raw (format.Convert lays it out). A file with syntax errors
+// is not converted: the first error is returned.
+func (f *File) Convert(to Dialect) (string, *ConvertError) {
+	if len(f.errs) > 0 {
+		e := f.errs[0]
+		return "", &ConvertError{e.Span, e.Message}
+	}
+	var b strings.Builder
+	b.Grow(len(f.src) + len(f.src)/4)
+	var cv converter
+	for i, it := range f.items {
+		c := Cursor{&it.node, it.text, it.start}
+		// Two items side by side stay apart: `a(b)` is one statement in infix, `a (b)` two forms.
+		if i > 0 && it.node.Kind != Whitespace && f.items[i-1].node.Kind != Whitespace && f.items[i-1].node.Kind != Punct {
+			b.WriteByte(' ')
+		}
+		switch it.node.Kind {
+		case Whitespace:
+			b.WriteString(it.text)
+		case Comment:
+			b.WriteString(convertComment(it.text, to))
+		case Punct:
+			// A '.' ending an infix statement: a space keeps the next item apart.
+			if i+1 < len(f.items) && f.items[i+1].node.Kind != Whitespace {
+				b.WriteByte(' ')
+			}
+		case List, Word:
+			s, err := cv.convert(c, to)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		default:
+			return "", bad(c, "not a form")
+		}
+	}
+	return b.String(), nil
 }

@@ -584,8 +584,9 @@ func (p *parser) parseInfixItems(items []item, stop func(end int) bool) []item {
 }
 
 // prefixForm parses, in an infix file, a form written in prefix notation whose '(' is at pos:
-// with prefix tokens, to its matching ')', or when that never comes, up to the first name at the
-// start of a line (or the end of the text). It is one error, naming the notation.
+// with prefix tokens (and infix comments), to its matching ')', or when that never comes, up to
+// the first name at the start of a line (or the end of the text). It is one error, naming the
+// notation.
 func (p *parser) prefixForm(pos int) (Node, int) {
 	p.istart(pos)
 	p.marks = p.marks[:0]
@@ -595,6 +596,9 @@ func (p *parser) prefixForm(pos int) (Node, int) {
 	closed := false
 	for i < len(p.src) && !closed {
 		kind, e := scan(p.src, i)
+		if p.src[i] == '%' { // an infix comment ends a form that stays open
+			kind, e = scanInfix(p.src, i)
+		}
 		p.ireach = max(p.ireach, e)
 		if i > pos && (kind == Word || kind == Variable || kind == Bad) && atLineStart(p.src, i) {
 			break
@@ -639,7 +643,7 @@ func (p *parser) prefixForm(pos int) (Node, int) {
 	msg := "this form is written in prefix GDL (KIF), but the file is infix GDL: write it as p(X) :- q(X) & ~r(X)"
 	var fix *Fix
 	if !n.Unclosed {
-		if conv, ok := convertForm(Cursor{&n, text, 0}, Prefix, Infix); ok {
+		if conv, ok := p.convertForm(Cursor{&n, text, 0}, Infix); ok {
 			msg = "this form is written in prefix GDL (KIF), but the file is infix GDL: in infix it is " + oneLine(conv)
 			fix = &Fix{Title: "Write the form in infix", Edits: []TextEdit{{Span{0, len(text)}, conv}}}
 		}
@@ -688,7 +692,7 @@ func (p *parser) infixInPrefix(pos, wordEnd int) (n Node, end, reach int, ok boo
 	msg := "this is written in infix GDL, but the file is prefix GDL (KIF): write it as (<= (p ?x) (q ?x) (not (r ?x)))"
 	var fix *Fix
 	if clean {
-		if conv, ok := convertForm(Cursor{&n, text, 0}, Infix, Prefix); ok {
+		if conv, ok := p.convertForm(Cursor{&n, text, 0}, Prefix); ok {
 			msg = "this is written in infix GDL, but the file is prefix GDL (KIF): in prefix it is " + oneLine(conv)
 			fix = &Fix{Title: "Write it in prefix GDL", Edits: []TextEdit{{Span{0, len(text)}, conv}}}
 		}

@@ -60,6 +60,7 @@ type parser struct {
 	ibase   int
 	ireach  int
 	iframes []ifr
+	conv    converter // for the quick fixes of forms of the other notation
 }
 
 // newParser returns a parser that starts scanning at base. est is the number of tokens to make
