@@ -152,7 +152,7 @@ func TermKey(c syntax.Cursor) string {
 	var walk func(c syntax.Cursor)
 	walk = func(c syntax.Cursor) {
 		if c.Kind() != syntax.List {
-			b.WriteString(syntax.Fold(c.Text()))
+			b.WriteString(c.Symbol().Key())
 			return
 		}
 		el := c.Elements()

@@ -176,7 +176,7 @@ type bindings map[string]string
 // match unifies a pattern (with variables) with a ground term, extending b.
 func (b bindings) match(p, g syntax.Cursor) bool {
 	if p.Kind() == syntax.Variable {
-		k, v := syntax.Fold(p.Text()), TermKey(g)
+		k, v := p.Symbol().Key(), TermKey(g)
 		if old, ok := b[k]; ok {
 			return old == v
 		}
@@ -210,7 +210,7 @@ func (b bindings) ground(t syntax.Cursor) (string, bool) {
 		return "", false
 	}
 	if t.Kind() == syntax.Variable {
-		return b[syntax.Fold(t.Text())], true
+		return b[t.Symbol().Key()], true
 	}
 	if t.Kind() != syntax.List {
 		return TermKey(t), true

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -94,11 +95,20 @@ type Symbol struct {
 	Arities   map[int][]int  // arity -> occurrence indexes
 }
 
-// Name returns the most common spelling (ties: the first written).
+// Spelling returns the name an occurrence spells: its text, without the quotes of a quoted infix
+// name ("Cell" spells Cell).
+func (m *Model) Spelling(o *Occurrence) string {
+	if m.File.Dialect() == syntax.Infix && strings.HasPrefix(o.Name, `"`) {
+		return strings.TrimSuffix(o.Name[1:], `"`)
+	}
+	return o.Name
+}
+
+// Name returns the most common spelling (ties: the first written), without infix quotes.
 func (s *Symbol) Name(m *Model) string {
 	best, n := "", -1
 	for _, i := range s.Occs {
-		sp := m.Occurrences[i].Name
+		sp := m.Spelling(&m.Occurrences[i])
 		if c := s.Spellings[sp]; c > n {
 			best, n = sp, c
 		}
@@ -415,7 +425,11 @@ func (m *Model) stamp() {
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: m.fold(name), Arity: arity,
+	key := m.fold(name)
+	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator {
+		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not
+	}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
 		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
 	m.Occurrences = append(m.Occurrences, o)
 }
@@ -491,7 +505,7 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 		return
 	}
 	name := a.Name()
-	key := m.fold(name.Text())
+	key := m.fold(name.Name())
 	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
 	for i, t := range a.ArgSeq() {
 		m.term(c, t, def, key, i)
@@ -534,7 +548,7 @@ func (m *Model) index() {
 			table[o.Key] = s
 		}
 		s.Occs = append(s.Occs, i)
-		s.Spellings[o.Name]++
+		s.Spellings[m.Spelling(o)]++
 	}
 	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
 		for _, s := range table {
@@ -617,10 +631,10 @@ func BrokenHeadKey(form syntax.Form) string {
 		c = el[1]
 	}
 	if c.Kind() == syntax.Word {
-		return syntax.Fold(c.Text())
+		return c.Symbol().Key()
 	}
 	if h := c.Head(); h.Valid() && h.Kind() == syntax.Word {
-		return syntax.Fold(h.Text())
+		return h.Symbol().Key()
 	}
 	return ""
 }

@@ -255,7 +255,7 @@ func (h *helperNames) index() {
 	words = func(c syntax.Cursor) {
 		switch c.Kind() {
 		case syntax.Word:
-			h.taken[syntax.Fold(c.Text())] = true
+			h.taken[c.Symbol().Key()] = true
 		case syntax.List:
 			for _, e := range c.Elements() {
 				words(e)

@@ -85,6 +85,17 @@ func (p *parser) peekSig() (int, tok, bool) {
 	}
 }
 
+// nextSig returns the index of the first token from k on that is not skippable (or the index
+// past the last token).
+func (p *parser) nextSig(k int) int {
+	for ; ; k++ {
+		t, ok := p.itok(k)
+		if !ok || !skippable(t.kind) {
+			return k
+		}
+	}
+}
+
 // stageUpTo stages the tokens from p.ii up to k (exclusive).
 func (p *parser) stageUpTo(k int) {
 	for ; p.ii < k; p.ii++ {
@@ -424,6 +435,17 @@ func (p *parser) statement(pos int, inPrefix bool) (Node, int) {
 			p.bareDisjunction()
 			k, t, ok = p.peekSig()
 		}
+		if ok && p.isOp(t, ",") {
+			// Prolog joins body literals with ','; infix GDL with '&'.
+			if t2, ok2 := p.itok(p.nextSig(k + 1)); ok2 && p.canStart(t2) {
+				s, e := p.rel(t.start), p.rel(t.end)
+				p.errorf(s, e, CodeUnexpectedToken, &Fix{Title: "Write '&'", Edits: []TextEdit{{Span{s, e}, " &"}}},
+					"body literals are joined with '&', not ','")
+				p.take(k)
+				prev = k
+				continue
+			}
+		}
 		if !ok || !p.isOp(t, "&") {
 			break
 		}
@@ -570,7 +592,7 @@ func (p *parser) parseInfixItems(items []item, stop func(end int) bool) []item {
 				p.errorf(0, 1, CodeUnmatchedClose, &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}},
 					"unmatched ')': no '(' is open here")
 			case kind == Punct && p.src[pos] != '.':
-				p.errorf(0, 1, CodeUnexpectedToken, nil, "a %q cannot start a fact or rule", p.src[pos:e])
+				p.errorf(0, 1, CodeUnexpectedToken, nil, "a '%s' cannot start a fact or rule", p.src[pos:e])
 			}
 			u = p.infixUnit(pos, end, n)
 		}
