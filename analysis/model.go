@@ -95,6 +95,9 @@ type Symbol struct {
 	Arities   map[int][]int  // arity -> occurrence indexes
 }
 
+// Notation returns the notation of the analysed file: messages and fixes write code in it.
+func (m *Model) Notation() syntax.Dialect { return m.File.Dialect() }
+
 // Spelling returns the name an occurrence spells: its text, without the quotes of a quoted infix
 // name ("Cell" spells Cell).
 func (m *Model) Spelling(o *Occurrence) string {
@@ -426,8 +429,8 @@ func (m *Model) stamp() {
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
 	key := m.fold(name)
-	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator {
-		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not
+	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
+		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
 	}
 	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
 		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}

@@ -43,7 +43,7 @@ func recursionRestriction(m *Model, c *Clause, r *Reporter) {
 		switch l.Kind() {
 		case syntax.LitAtom:
 			if a := l.Atom(); a.Valid() && !m.InCycle(p, a.Name().Key()) {
-				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.Fold(name)] = true })
+				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.VarKey(name)] = true })
 			}
 		case syntax.LitOr:
 			var common map[string]bool

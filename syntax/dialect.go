@@ -61,6 +61,13 @@ func Detect(path, src string) Dialect {
 // alike) are skipped. Text with no telling token is prefix, unless its only comments are infix
 // ones.
 func DetectContent(src string) Dialect {
+	d, _ := DetectText(src)
+	return d
+}
+
+// DetectText is DetectContent that also tells whether the text showed its notation (false:
+// nothing told, and the dialect is the guess).
+func DetectText(src string) (Dialect, bool) {
 	percent, semi := false, false
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -79,23 +86,23 @@ func DetectContent(src string) Dialect {
 				i++
 			}
 		case c == '(':
-			return Prefix
+			return Prefix, true
 		case c == '~' || strings.HasPrefix(src[i:], ":-"):
-			return Infix
+			return Infix, true
 		case isNameByte(c) || c >= utf8.RuneSelf:
 			j := i
 			for j < len(src) && (isNameByte(src[j]) || src[j] >= utf8.RuneSelf) {
 				j++
 			}
 			if j < len(src) && src[j] == '(' {
-				return Infix
+				return Infix, true
 			}
 			k := j
 			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
 				k++
 			}
 			if strings.HasPrefix(src[k:], ":-") {
-				return Infix
+				return Infix, true
 			}
 			i = max(j, i+1)
 		default:
@@ -103,9 +110,9 @@ func DetectContent(src string) Dialect {
 		}
 	}
 	if percent && !semi {
-		return Infix
+		return Infix, true
 	}
-	return Prefix
+	return Prefix, false
 }
 
 // isNameByte reports whether an ASCII byte may be part of an infix name: a letter, a digit, or
@@ -214,10 +221,16 @@ func (d Dialect) Not(lit string) string {
 
 // Or writes the disjunction of literals written in d: (or a b), or (a | b).
 func (d Dialect) Or(lits ...string) string {
+	if len(lits) == 0 {
+		if d == Infix {
+			return "or()"
+		}
+		return "(or)"
+	}
 	if d == Infix {
 		return "(" + strings.Join(lits, " | ") + ")"
 	}
-	return "(or " + strings.Join(append([]string(nil), lits...), " ") + ")"
+	return "(or " + strings.Join(lits, " ") + ")"
 }
 
 // Rule writes a rule on one line from its head and body literals written in d:

@@ -210,13 +210,28 @@ func (s Symbol) Name() string {
 	return s.Text()
 }
 
-// Key returns the case-folded name used to compare symbols. An infix operator's key is the
-// prefix keyword it stands for: `~` is not, `:-` is <=, and a disjunction's `(` (or `|`) is or.
+// Key returns the case-folded name used to compare symbols. A variable's key is VarKey's, the
+// same in both notations (?x for ?x, ?X and X). An infix operator's key is the prefix keyword
+// it stands for: `~` is not, `:-` is <=, and a disjunction's `(` (or `|`) is or.
 func (s Symbol) Key() string {
-	if s.n != nil && s.n.Kind == Operator {
-		return operatorKey(s.Text())
+	if s.n != nil {
+		switch s.n.Kind {
+		case Operator:
+			return operatorKey(s.Text())
+		case Variable:
+			return VarKey(s.Text())
+		}
 	}
 	return Fold(s.Name())
+}
+
+// VarKey returns the key of a variable written in either notation: its case-folded name after a
+// '?', so that ?board, ?Board and the infix Board have the same key.
+func VarKey(name string) string {
+	if strings.HasPrefix(name, "?") {
+		return Fold(name)
+	}
+	return "?" + Fold(name)
 }
 
 // IsOperator reports whether the symbol is an infix operator (`~`, `:-`, a disjunction's `(`).
