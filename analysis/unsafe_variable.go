@@ -154,7 +154,7 @@ type helper struct {
 	name    string
 	written string // the name written in the file's notation
 	rule    string // the rule to add, "" when the file already defines the helper
-	at   int    // where the rule goes: after the first clause that needs it
+	at      int    // where the rule goes: after the first clause that needs it
 }
 
 // helperNames gives helper relations their names for one analysis of a file. Different negated

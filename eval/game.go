@@ -21,14 +21,14 @@ import (
 // A Game is safe for concurrent use; calls are serialised. Terms and States belong to the Game
 // that made them.
 type Game struct {
-	mu      sync.Mutex
-	res     *analysis.Result
-	st      *store
+	mu       sync.Mutex
+	res      *analysis.Result
+	st       *store
 	lines    *syntax.LineIndex
 	notation syntax.Dialect // the notation the game is written in (String writes terms in it)
 	rels     []*relation
-	relByFn map[uint32]*relation
-	comps   []*component
+	relByFn  map[uint32]*relation
+	comps    []*component
 
 	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 

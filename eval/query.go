@@ -13,17 +13,17 @@ import (
 // with variables, like `(legal ?r ?m)`, `terminal` or `(true (cell ?x ?y b)) (not (p ?x))`.
 type Query struct {
 	text     string
-	notation syntax.Dialect // the notation the query is written in (Format writes answers in it)
-	shown []syntax.Literal // the query's forms, as written (for Format)
-	lits  []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
-	vars  []string         // variable names as first written
-	rules []*rule          // the query's disjuncts, each a rule without head
-	plans []*plan
-	rels  []*relation
-	move  bool
-	state bool
-	g     *Game
-	gen   uint64 // the Game's planGen when the plans were made
+	notation syntax.Dialect   // the notation the query is written in (Format writes answers in it)
+	shown    []syntax.Literal // the query's forms, as written (for Format)
+	lits     []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
+	vars     []string         // variable names as first written
+	rules    []*rule          // the query's disjuncts, each a rule without head
+	plans    []*plan
+	rels     []*relation
+	move     bool
+	state    bool
+	g        *Game
+	gen      uint64 // the Game's planGen when the plans were made
 }
 
 // Answer is one solution of a query: the values of its variables, in the order of Vars.
