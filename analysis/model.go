@@ -313,10 +313,14 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
-	if c.IsRule {
-		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
+	arrow := form.Rule().Arrow()
+	if c.IsRule && !arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false)
 	}
 	m.atom(c, c.Head, true, false)
+	if c.IsRule && arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false) // infix: head :- body
+	}
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}

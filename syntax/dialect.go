@@ -56,8 +56,8 @@ func Detect(path, src string) Dialect {
 }
 
 // DetectContent returns the dialect src is written in, judged by its first top-level token that
-// tells: a '(' is prefix; a name directly followed by '(', a name followed by ':-', a ':-' or a
-// '~' is infix. Comments of either kind and bare names (`terminal`, which both notations write
+// tells: a '(' is prefix; a name (or a "quoted name") directly followed by '(', a name followed
+// by ':-', a ':-' or a '~' is infix. Comments of either kind and bare names (`terminal`, which both notations write
 // alike) are skipped. Text with no telling token is prefix, unless its only comments are infix
 // ones.
 func DetectContent(src string) Dialect {
@@ -87,6 +87,15 @@ func DetectText(src string) (Dialect, bool) {
 			}
 		case c == '(':
 			return Prefix, true
+		case c == '"': // a quoted infix name, when '(' follows it
+			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\n' && src[j] != '\r' {
+				j++
+			}
+			if j+1 < len(src) && src[j] == '"' && src[j+1] == '(' {
+				return Infix, true
+			}
+			i = j + 1
 		case c == '~' || strings.HasPrefix(src[i:], ":-"):
 			return Infix, true
 		case isNameByte(c) || c >= utf8.RuneSelf:

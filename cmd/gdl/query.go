@@ -96,7 +96,8 @@ func loadGame(path string, stdin io.Reader, opts game.Options) (*game.Game, *ana
 	if err != nil {
 		return nil, nil, path, 2, err
 	}
-	g, res, err := game.Load(context.Background(), string(data), opts)
+	res := analysis.Analyze(parseInput(path, data), nil)
+	g, err := game.New(context.Background(), res, opts)
 	if err != nil {
 		return nil, res, path, 1, fmt.Errorf("%s: %w", path, err)
 	}
