@@ -81,7 +81,7 @@ func TestInfixCorpusWalks(t *testing.T) {
 		if inf.Notation() != syntax.Infix {
 			t.Fatalf("%s: the infix game says it is %v", e.Path, inf.Notation())
 		}
-		n, lim, err := walkBoth(pre, inf, 2, 20)
+		n, lim, err := walkBoth(pre, inf, 1, 20)
 		steps += n
 		if lim {
 			limited++

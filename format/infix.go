@@ -7,23 +7,62 @@ import (
 )
 
 // The infix layout, the counterpart of the prefix one: every statement starts its own line; a
-// rule keeps its head and ':-' on the first line and puts each body literal on a line of its
-// own, indented four spaces, with the '&' that joins it to the next at the end of the line;
+// rule that fits in MaxRuleLine characters and has no comment is written on one line, as in the
+// Stanford course notes (p(X) :- q(X) & ~r(X)); a longer one keeps its head and ':-' on the
+// first line and puts each body literal on a line of its own, indented four spaces, with the
+// '&' that joins it to the next at the end of the line;
 // arguments are separated by a comma without a space, as in the Stanford course notes
 // (cell(1,1,b)), the branches of a disjunction by " | "; '~' sticks to its literal. A '.' that
 // ends a statement stays right after it. Comments stay where they are, except that a ',', '&',
 // '|' or ':-' written after a comment moves before it (comments are not meaning); a comment
 // inside a literal ends its line, and the literal goes on indented one level per list it is in.
 
+// MaxRuleLine is the longest infix rule written on one line.
+const MaxRuleLine = 80
+
 // infixItem prints a top-level infix form.
 func (p *printer) infixItem(it syntax.Cursor) {
 	p.text = it.Text()
 	n := it.Node()
 	if n.Kind == syntax.List && n.Infix && isRuleNode(p, n) {
+		if line, ok := p.ruleLine(n); ok {
+			p.write(line)
+			return
+		}
 		p.infixRule(n)
 		return
 	}
 	p.infixFlat(n, 1, "")
+}
+
+// ruleLine returns a rule written on one line, head :- l1 & l2, when it has no comment and fits
+// in MaxRuleLine characters.
+func (p *printer) ruleLine(n *syntax.Node) (string, bool) {
+	q := &printer{blank: true, text: p.text}
+	seen := 0
+	for i := range n.Kids {
+		k := &n.Kids[i]
+		switch k.Kind {
+		case syntax.Comment:
+			return "", false
+		case syntax.Whitespace, syntax.Operator, syntax.Punct:
+			continue
+		}
+		switch seen {
+		case 0:
+		case 1:
+			q.write(" :- ")
+		default:
+			q.write(" & ")
+		}
+		q.infixFlat(k, 1, "")
+		seen++
+	}
+	if seen == 1 {
+		q.write(" :-")
+	}
+	out := q.b.String()
+	return out, len(out) <= MaxRuleLine && !strings.ContainsAny(out, "\n")
 }
 
 func isRuleNode(p *printer, n *syntax.Node) bool {

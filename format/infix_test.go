@@ -14,17 +14,19 @@ import (
 func TestInfixCases(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"role(a) role(b)\n", "role(a)\nrole(b)\n"},
-		{"p(X) :-   q( X ,Y )\n\t& ~ r(X)", "p(X) :-\n    q(X,Y) &\n    ~r(X)"},
+		{"p(X) :-   q( X ,Y )\n\t& ~ r(X)", "p(X) :- q(X,Y) & ~r(X)"},
+		{"legal(Player,mark(Row,Column)) :- true(cell(Row,Column,blank)) & true(control(Player))\n",
+			"legal(Player,mark(Row,Column)) :-\n    true(cell(Row,Column,blank)) &\n    true(control(Player))\n"},
 		{"p(X) :- % why p\n q(X) % why q\n & r(X)\n", "p(X) :- % why p\n    q(X) & % why q\n    r(X)\n"},
 		{"f(a % c\n, b)\n", "f(a, % c\n    b)\n"},
 		{"role(a)\r\n\r\n\r\nrole(b)\r\n", "role(a)\r\n\r\nrole(b)\r\n"},
 		{"legal(r, m) :-\n", "legal(r,m) :-\n"},
 		{"legal(r, m) :- .\nnext(a)\n", "legal(r,m) :-.\nnext(a)\n"},
 		{"p(a) .  q(b).r(c)\n", "p(a).\nq(b).\nr(c)\n"},
-		{"p :- (a|b | ~ c) & distinct( X , \"Y z\" )", "p :-\n    (a | b | ~c) &\n    distinct(X,\"Y z\")"},
+		{"p :- (a|b | ~ c) & distinct( X , \"Y z\" )", "p :- (a | b | ~c) & distinct(X,\"Y z\")"},
 		{"role(a)  % keep\n", "role(a) % keep\n"},
 		{"terminal :-\n    % first\n    % second\n    open\n", "terminal :-\n    % first\n    % second\n    open\n"},
-		{"p :- q % trailing\n.\n", "p :-\n    q % trailing\n.\n"},
+		{"p :- q % trailing\n.\n", "p :- q % trailing\n.\n"},
 		{"f (a)\n", "f(a)\n"},
 	}
 	for _, c := range cases {

@@ -56,8 +56,9 @@ func Detect(path, src string) Dialect {
 }
 
 // DetectContent returns the dialect src is written in, judged by its first top-level token that
-// tells: a '(' is prefix; a name (or a "quoted name") directly followed by '(', a name followed
-// by ':-', a ':-' or a '~' is infix. Comments of either kind and bare names (`terminal`, which both notations write
+// tells: a '(' is prefix (unless a name directly followed by '(' comes next: a disjunction); a
+// name (or a "quoted name") directly followed by '(', a name followed by ':-', a ':-' or a '~'
+// is infix. Comments of either kind and bare names (`terminal`, which both notations write
 // alike) are skipped. Text with no telling token is prefix, unless its only comments are infix
 // ones.
 func DetectContent(src string) Dialect {
@@ -86,6 +87,18 @@ func DetectText(src string) (Dialect, bool) {
 				i++
 			}
 		case c == '(':
+			// A prefix list, unless it holds a name directly followed by '(': (p(X) | q(X)).
+			j := i + 1
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(src) && (isNameByte(src[k]) || src[k] >= utf8.RuneSelf) {
+				k++
+			}
+			if k > j && k < len(src) && src[k] == '(' {
+				return Infix, true
+			}
 			return Prefix, true
 		case c == '"': // a quoted infix name, when '(' follows it
 			j := i + 1
