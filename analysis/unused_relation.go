@@ -39,7 +39,7 @@ func init() {
 				}
 				reported[k] = true
 				name := c.Head.Name()
-				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Name()), nil)
+				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Text()), nil)
 			}
 		},
 	})

@@ -445,14 +445,39 @@ type Rule struct{ Cursor }
 // Arrow returns the `<=` symbol (infix: `:-`).
 func (r Rule) Arrow() Symbol { return Symbol{r.Head()} }
 
-// RuleHead returns the head atom; ok is false for `(<=)`.
+// RuleHead returns the head atom; ok is false for `(<=)`, and for an infix rule without a
+// head, `:- body`.
 func (r Rule) RuleHead() (Atom, bool) {
+	if r.headless() {
+		return Atom{}, false
+	}
 	h := r.element(1)
 	return Atom{h}, h.Valid()
 }
 
 // Body returns the body literals.
-func (r Rule) Body() []Literal { return elementsFrom[Literal](r.Cursor, 2) }
+func (r Rule) Body() []Literal {
+	if r.headless() {
+		return elementsFrom[Literal](r.Cursor, 1)
+	}
+	return elementsFrom[Literal](r.Cursor, 2)
+}
+
+// headless reports whether the rule is an infix rule without a head: nothing before its ':-'.
+func (r Rule) headless() bool {
+	if r.n == nil || !r.n.Infix {
+		return false
+	}
+	for i := range r.n.Kids {
+		switch k := r.n.Kids[i].Kind; {
+		case k == Operator:
+			return true
+		case isElement(k):
+			return false
+		}
+	}
+	return false
+}
 
 // Form is a top-level form of a file: a rule, a fact, or a malformed form.
 type Form struct {
