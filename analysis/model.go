@@ -492,9 +492,26 @@ func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 	case syntax.LitAtom:
 		m.atom(c, l.Atom(), false, neg)
 	case syntax.LitNot, syntax.LitOr:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0, false)
-		for _, op := range l.OperandSeq() {
+		// The keyword comes first, but for the operator of a disjunction written without its
+		// parentheses (a | b, a syntax error), which follows the first branch: occurrences are
+		// in source order.
+		kw := l.Keyword()
+		late, ops := false, 0
+		for i, op := range l.OperandSeq() {
+			ops++
+			if i == 0 {
+				late = kw.IsOperator() && op.Span().Start < kw.Span().Start
+				if !late {
+					m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+				}
+			}
 			m.literal(c, op, neg || k == syntax.LitNot)
+			if i == 0 && late {
+				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+			}
+		}
+		if ops == 0 {
+			m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false) // (not), (or), ~ alone
 		}
 	case syntax.LitDistinct:
 		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
