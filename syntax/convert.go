@@ -107,7 +107,11 @@ func (cv *converter) form(c Cursor) *ConvertError {
 		t := cv.tasks[len(cv.tasks)-1]
 		cv.tasks = cv.tasks[:len(cv.tasks)-1]
 		if !t.c.Valid() {
-			cv.b = append(cv.b, t.s...)
+			s := t.s
+			if n := len(cv.b); n > 0 && cv.b[n-1] == ' ' && strings.HasPrefix(s, " ") {
+				s = s[1:] // "p :- " and " % why": one space
+			}
+			cv.b = append(cv.b, s...)
 			continue
 		}
 		n := t.c.n

@@ -296,7 +296,11 @@ func (p *parser) expr(lit bool) Node {
 				state = stAfter
 				continue
 			}
-			p.missingOperand(f, state == stFirst)
+			// An operand is missing. Said when the list goes on (a ')' or a separator follows);
+			// else the list is cut short here, which the ')' it lacks says alone.
+			if f.kind == frNot || ok && (t.kind == RParen || t.kind == Punct && p.src[t.start] != '.' && p.sameLine(k)) {
+				p.missingOperand(f, state == stFirst)
+			}
 			state = stAfter
 			if f.kind == frNot {
 				p.closeFrame(false)
@@ -421,8 +425,7 @@ func (p *parser) statement(pos int, inPrefix bool) (Node, int) {
 		stage0, ii0, errs0 := len(p.stage), p.ii, len(p.errs)
 		p.stageUpTo(k)
 		lit := p.expr(true)
-		if k2, t2, ok2 := p.peekSig(); ok2 && p.isOp(t2, ":-") {
-			_ = k2
+		if _, t2, ok2 := p.peekSig(); ok2 && p.isOp(t2, ":-") {
 			// The literal is the head of the next rule: this rule ends before it.
 			p.stage, p.ii, p.errs = p.stage[:stage0], ii0, p.errs[:errs0]
 			p.afterSeparator(prev, true)
