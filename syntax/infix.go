@@ -366,16 +366,19 @@ func (p *parser) missingOperand(f *ifr, first bool) {
 	case f.kind == frNot:
 		t = p.firstTokOf(f)
 		p.errorf(p.rel(t.start), p.rel(t.end), CodeBadLiteral, nil, "'~' must be followed by the literal it negates")
+	case f.kind == frCall:
+		t = p.it[f.paren]
+		if !first {
+			t = p.it[f.sep]
+		}
+		what, code := "a term", CodeBadTerm
+		if f.lit {
+			what, code = "a literal", CodeBadLiteral
+		}
+		p.errorf(p.rel(t.start), p.rel(t.end), code, nil, "expected %s after '%s'", what, p.tokText(t))
 	case first:
 		t = p.it[f.paren]
 		p.errorf(p.rel(t.start), p.rel(t.end), CodeBadLiteral, nil, "expected a literal after '('")
-	case f.kind == frCall:
-		t = p.it[f.sep]
-		what := "a term"
-		if f.lit {
-			what = "a literal"
-		}
-		p.errorf(p.rel(t.start), p.rel(t.end), CodeBadTerm, nil, "expected %s after ','", what)
 	default:
 		t = p.it[f.sep]
 		p.errorf(p.rel(t.start), p.rel(t.end), CodeBadLiteral, nil, "expected a literal after '%s'", p.tokText(t))
