@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -94,11 +95,23 @@ type Symbol struct {
 	Arities   map[int][]int  // arity -> occurrence indexes
 }
 
-// Name returns the most common spelling (ties: the first written).
+// Notation returns the notation of the analysed file: messages and fixes write code in it.
+func (m *Model) Notation() syntax.Dialect { return m.File.Dialect() }
+
+// Spelling returns the name an occurrence spells: its text, without the quotes of a quoted infix
+// name ("Cell" spells Cell).
+func (m *Model) Spelling(o *Occurrence) string {
+	if m.File.Dialect() == syntax.Infix && strings.HasPrefix(o.Name, `"`) {
+		return strings.TrimSuffix(o.Name[1:], `"`)
+	}
+	return o.Name
+}
+
+// Name returns the most common spelling (ties: the first written), without infix quotes.
 func (s *Symbol) Name(m *Model) string {
 	best, n := "", -1
 	for _, i := range s.Occs {
-		sp := m.Occurrences[i].Name
+		sp := m.Spelling(&m.Occurrences[i])
 		if c := s.Spellings[sp]; c > n {
 			best, n = sp, c
 		}
@@ -300,10 +313,14 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
-	if c.IsRule {
-		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
+	arrow := form.Rule().Arrow()
+	if c.IsRule && !arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false)
 	}
 	m.atom(c, c.Head, true, false)
+	if c.IsRule && arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false) // infix: head :- body
+	}
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
@@ -415,7 +432,11 @@ func (m *Model) stamp() {
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: m.fold(name), Arity: arity,
+	key := m.fold(name)
+	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
+		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
+	}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
 		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
 	m.Occurrences = append(m.Occurrences, o)
 }
@@ -471,9 +492,26 @@ func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 	case syntax.LitAtom:
 		m.atom(c, l.Atom(), false, neg)
 	case syntax.LitNot, syntax.LitOr:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0, false)
-		for _, op := range l.OperandSeq() {
+		// The keyword comes first, but for the operator of a disjunction written without its
+		// parentheses (a | b, a syntax error), which follows the first branch: occurrences are
+		// in source order.
+		kw := l.Keyword()
+		late, ops := false, 0
+		for i, op := range l.OperandSeq() {
+			ops++
+			if i == 0 {
+				late = kw.IsOperator() && op.Span().Start < kw.Span().Start
+				if !late {
+					m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+				}
+			}
 			m.literal(c, op, neg || k == syntax.LitNot)
+			if i == 0 && late {
+				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+			}
+		}
+		if ops == 0 {
+			m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false) // (not), (or), ~ alone
 		}
 	case syntax.LitDistinct:
 		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
@@ -491,7 +529,7 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 		return
 	}
 	name := a.Name()
-	key := m.fold(name.Text())
+	key := m.fold(name.Name())
 	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
 	for i, t := range a.ArgSeq() {
 		m.term(c, t, def, key, i)
@@ -534,7 +572,7 @@ func (m *Model) index() {
 			table[o.Key] = s
 		}
 		s.Occs = append(s.Occs, i)
-		s.Spellings[o.Name]++
+		s.Spellings[m.Spelling(o)]++
 	}
 	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
 		for _, s := range table {
@@ -617,10 +655,10 @@ func BrokenHeadKey(form syntax.Form) string {
 		c = el[1]
 	}
 	if c.Kind() == syntax.Word {
-		return syntax.Fold(c.Text())
+		return c.Symbol().Key()
 	}
 	if h := c.Head(); h.Valid() && h.Kind() == syntax.Word {
-		return syntax.Fold(h.Text())
+		return h.Symbol().Key()
 	}
 	return ""
 }

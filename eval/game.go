@@ -21,13 +21,14 @@ import (
 // A Game is safe for concurrent use; calls are serialised. Terms and States belong to the Game
 // that made them.
 type Game struct {
-	mu      sync.Mutex
-	res     *analysis.Result
-	st      *store
-	lines   *syntax.LineIndex
-	rels    []*relation
-	relByFn map[uint32]*relation
-	comps   []*component
+	mu       sync.Mutex
+	res      *analysis.Result
+	st       *store
+	lines    *syntax.LineIndex
+	notation syntax.Dialect // the notation the game is written in (String writes terms in it)
+	rels     []*relation
+	relByFn  map[uint32]*relation
+	comps    []*component
 
 	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 
@@ -76,6 +77,7 @@ func (s *State) Equal(o *State) bool { return slices.Equal(s.fluents, o.fluents)
 func Compile(res *analysis.Result) *Game {
 	g := &Game{res: res, st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
 	g.lines = res.Model.File.Lines()
+	g.notation = res.Model.File.Dialect()
 	c := &compiler{g: g, res: res}
 	c.compile()
 	for _, r := range res.Model.Roles {
@@ -140,8 +142,8 @@ func (g *Game) RoleIndex(r Term) int {
 	return -1
 }
 
-// String returns t in canonical KIF: each symbol spelled as at its first occurrence in the game,
-// single spaces.
+// String returns t in canonical KIF, or in infix for an infix game: each symbol spelled as at
+// its first occurrence in the game, single spaces (infix: f(a,b)).
 func (g *Game) String(t Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -153,7 +155,7 @@ func (g *Game) str(t Term) string {
 		return "<none>"
 	}
 	var b strings.Builder
-	g.st.format(&b, t)
+	g.formatIn(&b, t, g.notation)
 	return b.String()
 }
 
@@ -365,7 +367,8 @@ func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, erro
 	return g.byRole(g.seesRel), nil
 }
 
-// ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`.
+// ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
+// like `mark(1,1)`.
 func (g *Game) ParseTerm(text string) (Term, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -380,7 +383,7 @@ func (g *Game) ParseTerm(text string) (Term, error) {
 }
 
 // ParseState reads a state written as KIF terms separated by spaces, like
-// `(cell 1 1 b) (control xplayer)`.
+// `(cell 1 1 b) (control xplayer)`, or as infix terms, like `cell(1,1,b) control(xplayer)`.
 func (g *Game) ParseState(text string) (*State, error) {
 	g.mu.Lock()
 	ts, err := g.parseTerms(text)
@@ -392,50 +395,54 @@ func (g *Game) ParseState(text string) (*State, error) {
 }
 
 // ParseJointMoves reads joint moves written as KIF lists of one move per role, like the GGP
-// PLAY message: `((mark 1 1) noop) (noop (mark 2 2))`.
+// PLAY message: `((mark 1 1) noop) (noop (mark 2 2))`, or in infix, as moves separated by commas
+// in parentheses: `(mark(1,1), noop) (noop, mark(2,2))`.
 func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	f, _ := syntax.Parse(text)
-	if err := parseErr(text, f); err != nil {
-		return nil, err
+	var groups [][]syntax.Term
+	if jointInfix(text) {
+		var err error
+		if groups, err = infixTuples(text); err != nil {
+			return nil, err
+		}
+	} else {
+		f, err := parseText(text, syntax.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		for _, form := range f.Forms() {
+			if form.Kind() != syntax.List {
+				return nil, fmt.Errorf("joint move %q: expected a list of one move per role", form.Text())
+			}
+			var moves []syntax.Term
+			for _, el := range form.Elements() {
+				moves = append(moves, syntax.Term{Cursor: el})
+			}
+			groups = append(groups, moves)
+		}
 	}
 	var out [][]Term
-	for _, form := range f.Forms() {
-		if form.Kind() != syntax.List {
-			return nil, fmt.Errorf("joint move %q: expected a list of one move per role", form.Text())
-		}
+	for _, moves := range groups {
 		var joint []Term
-		for _, el := range form.Elements() {
-			t, err := g.groundTerm(syntax.Term{Cursor: el})
+		for _, m := range moves {
+			t, err := g.groundTerm(m)
 			if err != nil {
 				return nil, err
 			}
 			joint = append(joint, t)
 		}
 		if len(joint) != len(g.roles) {
-			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", form.Text(), len(joint), len(g.roles))
+			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint), len(joint), len(g.roles))
 		}
 		out = append(out, joint)
 	}
 	return out, nil
 }
 
-// parseErr reports the parser's errors, except that a list may start with a list (a joint
-// move's first move can be a function term).
-func parseErr(text string, f *syntax.File) error {
-	for _, e := range f.Errors() {
-		if e.Code == syntax.CodeListHead {
-			continue
-		}
-		return fmt.Errorf("%q: %s at offset %d", text, e.Message, e.Span.Start)
-	}
-	return nil
-}
-
 func (g *Game) parseTerms(text string) ([]Term, error) {
-	f, _ := syntax.Parse(text)
-	if err := parseErr(text, f); err != nil {
+	f, err := parseText(text, g.textNotation(text))
+	if err != nil {
 		return nil, err
 	}
 	var out []Term

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/internal/cputime"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // isRandom reports whether r is GDL-II's `random` role, which plays uniformly at random and
@@ -247,17 +248,25 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	return st, nil
 }
 
-// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
+// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`;
+// for an infix game as moves separated by commas in parentheses: `(mark(1,1), noop)`.
 func (g *Game) FormatJoint(joint []Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.formatJoint(joint)
+}
+
+func (g *Game) formatJoint(joint []Term) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, m := range joint {
 		if i > 0 {
+			if g.notation == syntax.Infix {
+				b.WriteByte(',')
+			}
 			b.WriteByte(' ')
 		}
-		g.st.format(&b, m)
+		g.formatIn(&b, m, g.notation)
 	}
 	b.WriteByte(')')
 	return b.String()
