@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -156,11 +155,11 @@ type Model struct {
 	Recursive map[string]bool
 
 	// parts records, per form, where its clause, occurrences and edges are, so that the model of
-	// the next version can copy them instead of walking the form again. A form that the
-	// incremental parser shares between versions carries the number of its part in the latest
-	// model built from it (its stamp: the model's id, then the part's index).
-	parts  []formPart
-	id     uint32
+	// the next version can copy them instead of walking the form again: partOf finds the part of
+	// a form that the incremental parser shared between the versions by the form's identity.
+	parts   []formPart
+	byForm  map[syntax.Identity]uint32 // form -> index in parts, set once the analysis completed
+	indexed bool                       // a model of the checks: byForm is made when it completes
 	reused int               // clauses taken over from prev (for tests)
 	folded map[string]string // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
@@ -229,9 +228,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	if prev != nil && !prev.completeOnly {
 		prev = nil
 	}
-	if completeOnly { // only the checks' models stamp forms; see parts and stamp
-		m.id = modelIDs.Add(1)
-	}
+	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
 		m.clauseBlock.next = len(prev.Clauses) + 16
 		m.litBlock.next, m.visitBlock.next = 2*len(prev.Clauses), 2*len(prev.Clauses)
@@ -401,33 +398,32 @@ func (m *Model) addRole(c *Clause) {
 }
 
 // partOf returns what form contributed to m, if m's file has the very same form (shared by the
-// incremental parser) and the form's stamp still names m. m may be nil.
+// incremental parser). m may be nil.
 func (m *Model) partOf(form syntax.Form) (formPart, bool) {
-	if m == nil || m.id == 0 {
+	if m == nil || m.byForm == nil {
 		return formPart{}, false
 	}
-	st := form.Stamp()
-	if uint32(st>>32) != m.id || int(uint32(st)) >= len(m.parts) {
+	i, ok := m.byForm[form.Identity()]
+	if !ok {
 		return formPart{}, false
 	}
-	return m.parts[uint32(st)], true
+	return m.parts[i], true
 }
 
-// modelIDs numbers the models that stamp forms.
-var modelIDs atomic.Uint32
-
-// stamp makes every form with a clause remember its part of m, so that the next model built
-// with m as prev finds it. Only a model whose analysis completed stamps: one abandoned half-way
-// would make the forms forget the model the next version builds on.
-func (m *Model) stamp() {
-	if m.id == 0 {
+// indexForms records where each form's part is, so that the next model built with m as prev finds
+// them. Only a model whose analysis completed is indexed: one abandoned half-way is never a
+// prev. The index lives in the model, not in the shared syntax tree.
+func (m *Model) indexForms() {
+	if !m.indexed || m.byForm != nil {
 		return
 	}
+	byForm := make(map[syntax.Identity]uint32, len(m.parts))
 	for i, p := range m.parts {
 		if p.clause >= 0 {
-			m.Clauses[p.clause].Form.SetStamp(uint64(m.id)<<32 | uint64(i))
+			byForm[m.Clauses[p.clause].Form.Identity()] = uint32(i)
 		}
 	}
+	m.byForm = byForm
 }
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {

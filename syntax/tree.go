@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
@@ -81,8 +80,6 @@ type unit struct {
 	// looks at the token after it to know whether it goes on (`&`, `:-`). Edit reparses an item
 	// whose reach touches the edit.
 	extra int32
-	// stamp is a number a later layer attaches to the form (Form.SetStamp).
-	stamp atomic.Uint64
 }
 
 type item struct {
@@ -99,6 +96,7 @@ type File struct {
 	items    []item
 	errs     []Error
 	unclosed []int // indices of the items that are unclosed forms, in order
+	lineOnce sync.Once
 	lines    *LineIndex
 	reparsed Span  // for a File made by Edit: the region that was parsed anew
 	reused   int   // for a File made by Edit: how many items were taken over unchanged
@@ -137,11 +135,13 @@ func (f *File) Dialect() Dialect { return f.dialect }
 // Errors returns the syntax errors of the file sorted by position.
 func (f *File) Errors() []Error { return f.errs }
 
-// Lines returns the line index of the source, built on first use.
+// Lines returns the line index of the source, built on first use (safe for concurrent use).
 func (f *File) Lines() *LineIndex {
-	if f.lines == nil {
-		f.lines = NewLineIndex(f.src)
-	}
+	f.lineOnce.Do(func() {
+		if f.lines == nil {
+			f.lines = NewLineIndex(f.src)
+		}
+	})
 	return f.lines
 }
 

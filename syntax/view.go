@@ -513,15 +513,14 @@ func (f *File) FormSeq() iter.Seq[Form] {
 	}
 }
 
-// Stamp returns the number last attached to the form with SetStamp, or 0.
-//
-// A form's syntax is immutable and shared by every version of a file that did not touch it, and
-// so is its stamp: the analyzer records there where it put what it derived from the form, so
-// that the analysis of the next version finds it without a lookup table. Safe for concurrent use.
-func (fm Form) Stamp() uint64 { return fm.f.items[fm.idx].stamp.Load() }
+// Identity is a form's identity: the same for the very same form in two versions of a file
+// (the incremental parser shares the forms an edit did not touch), different for any other
+// form. It is comparable and can key a map, so a later layer can keep what it derived from a
+// form outside the tree, for the next version to find.
+type Identity struct{ u *unit }
 
-// SetStamp attaches a number to the form (see Stamp).
-func (fm Form) SetStamp(v uint64) { fm.f.items[fm.idx].stamp.Store(v) }
+// Identity returns the form's identity.
+func (fm Form) Identity() Identity { return Identity{fm.f.items[fm.idx].unit} }
 
 // IsRule reports whether the form is a rule `(<= ...)` or, in infix, `head :- body`.
 func (fm Form) IsRule() bool {
