@@ -100,7 +100,8 @@ type component struct {
 	delta     []*plan // recursive components: one plan per rule and recursive body atom
 	done      uint64  // epoch in which the facts were computed (static: any non-zero)
 	needs     []int   // this and everything it depends on, dependencies first (lazily)
-	demanded  bool    // its relation is evaluated on demand, never as a whole
+	demanded  bool    // its relations are evaluated on demand (recursive ones whole when asked with nothing bound)
+	ready     uint64  // demanded: the epoch in which what its rules read of other components was computed
 }
 
 // compiler turns the analysed clauses into relations and rules.

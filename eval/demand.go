@@ -4,24 +4,66 @@ import "errors"
 
 // Demand-driven evaluation. Bottom-up evaluation computes whole relations; a relation that its
 // callers always ask with some arguments bound (chess's threatened_with_capture/7 is only ever
-// tested under `not` with all seven bound, and has 2.9 million facts per state) is better asked
-// per call: such a relation is marked demanded, and a step that reads it solves the subgoal (the
+// tested under `not` with all seven bound, and has 2.9 million facts per state; its recursive
+// clear_row_ig/6 has 44,000 facts per state, of which a move needs a handful) is better asked per
+// call. Such a relation is marked demanded, and a step that reads it solves the subgoal (the
 // relation with the caller's bound arguments) by running the relation's rules with those
-// arguments bound, memoising the answers for as long as the relation's layer stays valid (per
-// game, state or joint move). Only relations of non-recursive components are demanded, so
-// subgoals never wait on themselves; their callers and what they use are evaluated as before.
+// arguments bound. The answers are tabled: kept per subgoal for as long as the relation's layer
+// stays valid (per game, state or joint move). The callers of demanded relations, and what
+// demanded rules read of other relations, are evaluated bottom-up as before.
+//
+// A component of mutually recursive relations is demanded as a whole. Its subgoals may call
+// one another, and in a cycle (a subgoal calling itself, directly or through others) a subgoal
+// whose evaluation is in progress has only part of its answers yet. The evaluation keeps a
+// stack of the subgoals in progress (frames). A subgoal that reads the answers of an incomplete
+// subgoal depends on the frame that will complete it (the lowest such frame is the frame's
+// low). A frame whose evaluation depended only on itself and on subgoals started above it is
+// the leader of those subgoals (its scope): it evaluates them all again, pass after pass, until
+// a pass adds no answer to any of them; then they are complete. A frame that depended on an
+// older frame hands its subgoal and its scope to its caller, whose evaluation decides them. So
+// every answer is derived from answers already found (it holds), and a complete subgoal's
+// answers are closed under its rules (none is missing). Negation is stratified: a negated
+// literal never reads a relation of its own component, so it only reads complete subgoals.
+//
+// Subgoals with nothing bound are the whole relation: for a recursive component, the whole
+// component is then evaluated bottom-up (semi-naively), and every subgoal of it in the same
+// layer epoch is answered from those facts by an index.
 
-// minDemandArity is the fewest arguments of a demanded relation. Relations of few arguments
-// are small bottom-up, and computing them whole with indexes is faster than per subgoal (for
-// ticTacToe's line/1 and connectFour's cellOpen/2 by about 2x); the relations that make whole
-// evaluation explode are products of several coordinates.
+// minDemandArity is the fewest arguments of a demanded relation that depends on the state.
+// Relations of few arguments are small bottom-up, and computing them whole with indexes is
+// faster than per subgoal (for ticTacToe's line/1 and connectFour's cellOpen/2 by about 2x); the
+// relations that make whole evaluation explode are products of several coordinates.
 const minDemandArity = 4
 
 // demand is the state of a demanded relation.
 type demand struct {
 	plans map[uint64][]*plan // per mask of bound argument positions: one plan per rule
-	memo  map[string][]Term  // subgoal (mask and bound values) -> answers (atoms of the relation)
+	memo  map[string]*table  // subgoal (mask and bound values) -> its table
 	epoch uint64             // the layer's epoch the memo belongs to
+	whole map[uint64]*index  // per mask: the index answering subgoals from the whole relation
+}
+
+// table holds the answers of one subgoal.
+type table struct {
+	rel      *relation
+	mask     uint64
+	vals     []Term // the bound arguments, in position order
+	key      string // its key in rel.demand.memo
+	answers  []Term // atoms of rel, in derivation order
+	set      map[Term]struct{}
+	complete bool // every answer is there
+	whole    bool // a static relation being computed whole asked it (see staticDemandCap)
+	// depth is the stack position of the frame that decides an incomplete table: its own frame
+	// while it is evaluated, then the leader's.
+	depth int
+}
+
+// frame is a subgoal being evaluated.
+type frame struct {
+	t      *table
+	low    int      // the lowest depth of the frames deciding an incomplete table it read
+	cyclic bool     // a table this frame decides was read while incomplete
+	scope  []*table // the incomplete tables this frame decides, besides t
 }
 
 // keywordRel reports the relations the game API reads whole, which are never demanded.
@@ -33,23 +75,26 @@ func keywordRel(name string) bool {
 	return false
 }
 
-// chooseDemanded marks the relations to evaluate on demand: relations of a non-recursive
-// component with at most 64 arguments, every use of which is negated, or has an argument that is
-// ground or bound by the rest of the body (or by the head, when the using rule's relation is
-// itself a candidate). Those depending on the state need at least minDemandArity arguments and
-// are demanded at once; static ones are demanded only if they prove big (staticDemandCap). The
-// choice affects speed only, never the answers.
+// chooseDemanded marks the relations to evaluate on demand: those of components whose
+// relations have at most 64 arguments, every use of which (outside the component) is negated
+// or has an argument that is ground or bound by the rest of the body (or by the head, when the
+// using rule's relation is itself a candidate). Those depending on the state need at least
+// minDemandArity arguments and are demanded at once; static ones are demanded only if they
+// prove big (staticDemandCap). The choice affects speed only, never the answers.
 func (g *Game) chooseDemanded() {
 	cand := map[*relation]bool{}
 	for _, c := range g.comps {
-		if c.recursive || len(c.rels) != 1 {
-			continue
+		ok := len(c.rels) > 0
+		for _, r := range c.rels {
+			if len(r.rules) == 0 || r.arity == 0 || (c.layer != layerStatic && r.arity < minDemandArity) || r.arity > 64 || r.refused != nil || keywordRel(foldName(r.name)) {
+				ok = false
+			}
 		}
-		r := c.rels[0]
-		if len(r.rules) == 0 || r.arity == 0 || (c.layer != layerStatic && r.arity < minDemandArity) || r.arity > 64 || r.refused != nil || keywordRel(foldName(r.name)) {
-			continue
+		if ok {
+			for _, r := range c.rels {
+				cand[r] = true
+			}
 		}
-		cand[r] = true
 	}
 	for changed := true; changed; {
 		changed = false
@@ -61,7 +106,9 @@ func (g *Game) chooseDemanded() {
 						continue
 					}
 					if !boundSomewhere(ru, i, cand[caller]) {
-						delete(cand, l.rel)
+						for _, r := range g.comps[l.rel.scc].rels {
+							delete(cand, r)
+						}
 						changed = true
 					}
 				}
@@ -79,28 +126,31 @@ func (g *Game) chooseDemanded() {
 }
 
 func newDemand() *demand {
-	return &demand{plans: map[uint64][]*plan{}, memo: map[string][]Term{}}
+	return &demand{plans: map[uint64][]*plan{}, memo: map[string]*table{}}
 }
 
 // staticDemandCap is the number of facts past which the whole evaluation of a static relation
 // that could be demanded is abandoned for demand-driven evaluation. Static relations are
 // computed once per game, so most are best computed whole (breakthrough's distinctCell/4 has
 // 4,096 facts and is read by index faster than per subgoal); some are huge or infinite
-// bottom-up (laikLee_hex's isList/1, mummymaze1p's direction-from/5) but small per subgoal.
+// bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's direction-from/5) but small
+// per subgoal.
 const staticDemandCap = 100_000
 
 // errSwitchDemand stops the whole evaluation of a relation that proved too big (see
 // staticDemandCap).
 var errSwitchDemand = errors.New("relation switched to demand-driven evaluation")
 
-// switchToDemand makes the relation of component c demanded after its whole evaluation was
-// abandoned. No plan reads it yet: its callers are planned after it is evaluated.
+// switchToDemand makes the relations of component c demanded after its whole evaluation was
+// abandoned. No plan reads them yet: their callers are planned after they are evaluated.
 func (g *Game) switchToDemand(c *component) {
-	r := c.rels[0]
-	g.resetRel(r)
-	r.idxs, r.bySig = nil, map[string]*index{}
-	r.mayDemand = false
-	r.demand = newDemand()
+	for _, r := range c.rels {
+		g.resetRel(r)
+		r.idxs, r.bySig = nil, map[string]*index{}
+		r.mayDemand = false
+		r.demand = newDemand()
+	}
+	c.planned, c.full, c.delta = false, nil, nil
 	c.demanded = true
 }
 
@@ -186,7 +236,9 @@ func (g *Game) demandEpoch(r *relation) uint64 {
 }
 
 // solve returns the atoms of demanded relation r whose arguments at the positions of mask equal
-// vals. With every argument bound it stops at the first proof.
+// vals: all of them when the subgoal is complete, those found so far when it is in progress
+// (the evaluation that decides it then evaluates the caller again). With every argument bound
+// it stops at the first proof.
 func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	d := r.demand
 	if e := g.demandEpoch(r); d.epoch != e {
@@ -200,76 +252,283 @@ func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	for _, v := range vals {
 		key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 	}
-	if ans, ok := d.memo[string(key)]; ok {
-		return ans, nil
+	if t, ok := d.memo[string(key)]; ok {
+		if !t.complete {
+			g.consume(t)
+		}
+		return t.answers, nil
 	}
-	plans, ok := d.plans[mask]
-	if !ok {
-		if err := g.ensureBody(r); err != nil {
-			return nil, err
-		}
-		for _, ru := range r.rules {
-			plans = append(plans, g.planDemand(ru, mask))
-		}
-		d.plans[mask] = plans
-	} else if err := g.ensureBody(r); err != nil {
+	c := g.comps[r.scc]
+	if c.recursive && (mask == 0 || g.isDone(c) || len(g.stack) >= maxFrames) {
+		return g.fromWhole(c, r, mask, vals, string(key))
+	}
+	t := &table{rel: r, mask: mask, vals: append([]Term(nil), vals...), key: string(key), whole: g.wholeCandidate}
+	d.memo[t.key] = t
+	if err := g.evaluate(t); err != nil {
 		return nil, err
 	}
-	gen := g.newGen()
-	var ans []Term
+	return t.answers, nil
+}
+
+// maxFrames bounds the nesting of subgoals in progress (each costs Go stack): a recursive
+// component asked deeper is evaluated whole for the epoch instead.
+const maxFrames = 4096
+
+// consume notes that the frame on top of the stack read incomplete table t.
+func (g *Game) consume(t *table) {
+	if len(g.stack) == 0 {
+		return // no table is incomplete when no frame is
+	}
+	top := g.stack[len(g.stack)-1]
+	top.low = min(top.low, t.depth)
+	g.stack[t.depth].cyclic = true
+}
+
+// evaluate computes the answers of a new table: it completes it, with the tables it decides,
+// or hands it to the caller's frame when it read a table an older frame decides.
+func (g *Game) evaluate(t *table) error {
+	depth := len(g.stack)
+	t.depth = depth
+	f := &frame{t: t, low: depth}
+	g.stack = append(g.stack, f)
+	var err error
+	g.bud.facts++ // a table is held in memory like a fact
+	if g.bud.facts > g.lim.MaxFacts {
+		err = g.limitErr(LimitFacts, nil, nil)
+		err.(*LimitError).Relation = t.rel.label()
+	} else {
+		err = g.runRules(t)
+	}
+	for err == nil && f.low == depth && f.cyclic {
+		// The leader of a cycle: evaluate its tables again until no answer is added.
+		f.cyclic = false
+		members := append([]*table{t}, f.scope...)
+		before := 0
+		for _, m := range members {
+			before += len(m.answers)
+		}
+		for _, m := range members {
+			if m.mask == full(m.rel.arity) && len(m.answers) > 0 {
+				continue // one answer is all there can be
+			}
+			if err = g.runRules(m); err != nil {
+				break
+			}
+		}
+		if err != nil || f.low < depth || !f.cyclic {
+			break
+		}
+		after := 0
+		for _, m := range members {
+			after += len(m.answers)
+		}
+		if after == before {
+			break
+		}
+	}
+	g.stack = g.stack[:depth]
+	if err != nil {
+		g.forget(t)
+		for _, s := range f.scope {
+			g.forget(s)
+		}
+		return err
+	}
+	if f.low < depth {
+		// Decided by an older frame: hand the tables to the caller's frame.
+		parent := g.stack[depth-1]
+		parent.low = min(parent.low, f.low)
+		t.depth = depth - 1
+		parent.scope = append(parent.scope, t)
+		for _, s := range f.scope {
+			s.depth = depth - 1
+			parent.scope = append(parent.scope, s)
+		}
+		return nil
+	}
+	t.complete = true
+	for _, s := range f.scope {
+		s.complete = true
+	}
+	return nil
+}
+
+// forget drops an incomplete table after an error, so that no later call reads it.
+func (g *Game) forget(t *table) {
+	if m := t.rel.demand.memo; m[t.key] == t {
+		delete(m, t.key)
+	}
+}
+
+// runRules evaluates the rules of t's relation once for t's subgoal, adding the answers found.
+func (g *Game) runRules(t *table) error {
+	r := t.rel
+	plans, err := g.demandPlans(r, t.mask)
+	if err != nil {
+		return err
+	}
 	whole := g.wholeCandidate
-	for _, p := range plans {
+	g.wholeCandidate = t.whole
+	defer func() { g.wholeCandidate = whole }()
+	all := t.mask == full(r.arity)
+	for _, proto := range plans {
+		p := proto.acquire()
 		env := p.env
 		clear(env)
 		ok := true
 		k := 0
 		for j := 0; j < r.arity; j++ {
-			if mask&(1<<uint(j)) == 0 {
+			if t.mask&(1<<uint(j)) == 0 {
 				continue
 			}
-			if !g.match(p.headArgs[j], vals[k], env) {
+			if !g.match(p.headArgs[j], t.vals[k], env) {
 				ok = false
 				break
 			}
 			k++
 		}
-		if !ok {
-			continue
+		if ok {
+			p.sink = t
+			err = g.join(p, 0)
+			p.sink = nil
+			p.jump = -1
 		}
-		p.answers = func(env []Term) error {
-			t := g.atomOf(r, p.head, env, true)
-			if dd := int(g.st.terms[t].depth) - 1; dd > g.lim.MaxDepth {
-				return g.limitErr(LimitDepth, p, nil).withFact(g, t)
-			}
-			g.growStamp(t)
-			if g.stamp[t] == gen {
-				return nil
-			}
-			g.stamp[t] = gen
-			ans = append(ans, t)
-			if whole && len(ans) > staticDemandCap {
-				// The caller is a static relation being computed whole, and asks a subgoal
-				// that is too big: demand the caller too, so it binds this subgoal's arguments.
-				return errSwitchDemand
-			}
-			g.bud.facts++
-			if g.bud.facts > g.lim.MaxFacts {
-				return g.limitErr(LimitFacts, p, nil)
-			}
-			return nil
-		}
-		err := g.join(p, 0)
-		p.answers = nil
-		p.jump = -1
+		p.busy = false
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if mask == full(r.arity) && len(ans) > 0 {
+		if all && len(t.answers) > 0 {
 			break
 		}
 	}
-	d.memo[string(key)] = ans
-	return ans, nil
+	return nil
+}
+
+// demandPlans returns the plans of r's rules for subgoals binding mask, computing first the
+// relations they read bottom-up.
+func (g *Game) demandPlans(r *relation, mask uint64) ([]*plan, error) {
+	c := g.comps[r.scc]
+	if c.ready != g.demandEpoch(r) {
+		for _, x := range c.rels {
+			if err := g.ensureBody(x); err != nil {
+				return nil, err
+			}
+		}
+		c.ready = g.demandEpoch(r)
+	}
+	d := r.demand
+	plans, ok := d.plans[mask]
+	if !ok {
+		for _, ru := range r.rules {
+			plans = append(plans, g.planDemand(ru, mask))
+		}
+		d.plans[mask] = plans
+	}
+	return plans, nil
+}
+
+// answer adds the head of plan p, a demand plan, to its table.
+func (g *Game) answer(p *plan) error {
+	t := p.sink
+	a := g.atomOf(t.rel, p.head, p.env, true)
+	if dd := int(g.st.terms[a].depth) - 1; dd > g.lim.MaxDepth {
+		return g.limitErr(LimitDepth, p, nil).withFact(g, a)
+	}
+	if t.set != nil {
+		if _, dup := t.set[a]; dup {
+			return nil
+		}
+		t.set[a] = struct{}{}
+	} else {
+		for _, b := range t.answers {
+			if b == a {
+				return nil
+			}
+		}
+		if len(t.answers) >= 8 {
+			t.set = make(map[Term]struct{}, 32)
+			for _, b := range t.answers {
+				t.set[b] = struct{}{}
+			}
+			t.set[a] = struct{}{}
+		}
+	}
+	t.answers = append(t.answers, a)
+	if t.whole && len(t.answers) > staticDemandCap {
+		// The caller is a static relation being computed whole, and asks a subgoal that is
+		// too big: demand the caller too, so it binds this subgoal's arguments.
+		return errSwitchDemand
+	}
+	g.bud.facts++
+	if g.bud.facts > g.lim.MaxFacts {
+		return g.limitErr(LimitFacts, p, nil)
+	}
+	return nil
+}
+
+// fromWhole answers a subgoal of a recursive component from its facts computed whole in this
+// epoch (computing them first), and tables the answers.
+func (g *Game) fromWhole(c *component, r *relation, mask uint64, vals []Term, key string) ([]Term, error) {
+	if !g.isDone(c) {
+		for _, x := range c.rels {
+			if err := g.ensureBody(x); err != nil {
+				return nil, err
+			}
+		}
+		if err := g.evalComponent(r.scc); err != nil {
+			return nil, err
+		}
+		g.markDone(c)
+	}
+	t := &table{rel: r, mask: mask, key: key, complete: true}
+	if mask == 0 {
+		t.answers = r.facts
+	} else {
+		d := r.demand
+		ix := d.whole[mask]
+		if ix == nil {
+			f := &fnode{kind: fFunc, fn: r.fn, args: make([]*fnode, r.arity)}
+			n := 0
+			for j := range f.args {
+				f.args[j] = &fnode{kind: fAny}
+				if mask&(1<<uint(j)) != 0 {
+					f.args[j] = &fnode{kind: fKey, key: n}
+					n++
+				}
+			}
+			ix = g.indexFor(r, f, n)
+			if d.whole == nil {
+				d.whole = map[uint64]*index{}
+			}
+			d.whole[mask] = ix
+		}
+		h := hashKeys(vals)
+		for e := ix.heads[h&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
+			if ix.hashes[e-1] != h {
+				continue
+			}
+			args := g.st.argsOf(ix.facts[e-1])
+			same, k := true, 0
+			for j := range args {
+				if mask&(1<<uint(j)) != 0 {
+					if args[j] != vals[k] {
+						same = false
+						break
+					}
+					k++
+				}
+			}
+			if same {
+				t.answers = append(t.answers, ix.facts[e-1])
+			}
+		}
+		// The index lists the newest facts first.
+		for i, j := 0, len(t.answers)-1; i < j; i, j = i+1, j-1 {
+			t.answers[i], t.answers[j] = t.answers[j], t.answers[i]
+		}
+	}
+	r.demand.memo[key] = t
+	return t.answers, nil
 }
 
 func full(arity int) uint64 {
@@ -314,14 +573,25 @@ func (g *Game) planDemand(ru *rule, mask uint64) *plan {
 	return p
 }
 
-// growStamp makes room for term t in the stamp array.
-func (g *Game) growStamp(t Term) {
-	if int(t) >= len(g.stamp) {
-		n := max(1024, len(g.st.terms)*2)
-		stamp := make([]uint64, n)
-		copy(stamp, g.stamp)
-		g.stamp = stamp
+// acquire returns the plan, or a copy of it when it is running already (a subgoal of a
+// recursive relation calls its relation again): each run needs its own variables.
+func (p *plan) acquire() *plan {
+	if !p.busy {
+		p.busy = true
+		return p
 	}
+	for _, s := range p.spares {
+		if !s.busy {
+			s.busy = true
+			return s
+		}
+	}
+	s := *p
+	s.env = make([]Term, len(p.env))
+	s.spares = nil
+	s.busy = true
+	p.spares = append(p.spares, &s)
+	return &s
 }
 
 // runCall executes an opCall, opCallProbe or opCallNot step.
@@ -356,4 +626,21 @@ func (g *Game) runCall(p *plan, i int, s *step) error {
 		}
 	}
 	return nil
+}
+
+// has reports whether atom a is an answer of t.
+func (t *table) has(a Term) bool {
+	if a == 0 {
+		return false
+	}
+	if t.set != nil {
+		_, ok := t.set[a]
+		return ok
+	}
+	for _, b := range t.answers {
+		if b == a {
+			return true
+		}
+	}
+	return false
 }

@@ -254,7 +254,11 @@ func (g *Game) join(p *plan, i int) error {
 	env := p.env
 	switch s.op {
 	case opKnown:
-		if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
+		if p.sink != nil {
+			if p.sink.has(g.atomOf(s.rel, s.pat, env, false)) {
+				return nil
+			}
+		} else if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return nil
 		}
 		err := g.join(p, i+1)
@@ -344,6 +348,10 @@ func (g *Game) join(p *plan, i int) error {
 
 // emit derives the head of p's rule for the current bindings.
 func (g *Game) emit(p *plan) error {
+	if p.sink != nil {
+		p.jump = p.known
+		return g.answer(p)
+	}
 	if p.answers != nil {
 		p.jump = p.known
 		return p.answers(p.env)
@@ -449,6 +457,9 @@ func (g *Game) dropUnusedIndexes() {
 		if r.demand == nil {
 			continue
 		}
+		for _, ix := range r.demand.whole {
+			used[ix] = true
+		}
 		for _, ps := range r.demand.plans {
 			for _, p := range ps {
 				for _, s := range p.steps {
@@ -513,7 +524,7 @@ func (g *Game) ensure(r *relation) error {
 		}
 		before := g.bud.facts
 		outer := g.wholeCandidate
-		g.wholeCandidate = !c.recursive && len(c.rels) == 1 && c.rels[0].mayDemand
+		g.wholeCandidate = c.rels[0].mayDemand
 		err := g.evalComponent(ci)
 		g.wholeCandidate = outer
 		if err != nil {
@@ -524,14 +535,19 @@ func (g *Game) ensure(r *relation) error {
 			}
 			return err
 		}
-		switch c.layer {
-		case layerStatic:
-			c.done = 1
-		case layerState:
-			c.done = g.stateEpoch
-		default:
-			c.done = g.moveEpoch
-		}
+		g.markDone(c)
 	}
 	return nil
+}
+
+// markDone notes that component c's facts are computed for the current epoch of its layer.
+func (g *Game) markDone(c *component) {
+	switch c.layer {
+	case layerStatic:
+		c.done = 1
+	case layerState:
+		c.done = g.stateEpoch
+	default:
+		c.done = g.moveEpoch
+	}
 }

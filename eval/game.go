@@ -46,6 +46,7 @@ type Game struct {
 	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
 	// computed whole: a subgoal it asks that proves too big switches it to demand.
 	wholeCandidate bool
+	stack          []*frame // the subgoals being evaluated (demand.go)
 	gen            uint64
 	stamp          []uint64 // per term: the generation of the relation it is a fact of
 	scratch        []Term

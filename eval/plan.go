@@ -1,5 +1,7 @@
 package eval
 
+import "slices"
+
 // Step operations of a join plan.
 const (
 	opScan      uint8 = iota // enumerate the facts of an atom, binding its unbound variables
@@ -44,9 +46,18 @@ type plan struct {
 	// query plans and demanded subgoals collect answers instead of deriving a head; an error
 	// (a limit) stops the join
 	answers func(env []Term) error
-	// plans of demanded relations: match patterns of the head arguments bound by the subgoal
+	// plans of demanded relations: match patterns of the head arguments bound by the subgoal,
+	// the table receiving the answers of a run, whether a run is in progress, and copies for
+	// the runs that nest in it (a recursive relation's subgoal calling its relation again)
 	headArgs []*pnode
+	sink     *table
+	busy     bool
+	spares   []*plan
 }
+
+// demanded reports whether a plan reads relation r per subgoal: r is demanded, and the plan is
+// not one of r's own component evaluated whole (where r is scanned like any relation).
+func demanded(r *relation, comp int) bool { return r.demand != nil && r.scc != comp }
 
 // unknownSize is the size assumed for a relation of the component being planned, whose facts
 // do not exist yet.
@@ -74,7 +85,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 		l := &r.body[i]
 		switch l.kind {
 		case litPos:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				op := opCall
 				if allBound(l.atom, bound) {
 					op = opCallProbe
@@ -96,13 +107,13 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			s.pat = matchPattern(l.atom, bound)
 			p.steps = append(p.steps, s)
 		case litNeg:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				p.steps = append(p.steps, g.callStep(opCallNot, l, bound))
 				return
 			}
 			p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
 		case litCheck:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				p.steps = append(p.steps, g.callStep(opCallProbe, l, bound))
 				return
 			}
@@ -113,6 +124,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
 		}
 	}
+	needs := callNeeds(r, bound, comp)
 	if deltaLit >= 0 {
 		place(deltaLit, true)
 	}
@@ -168,7 +180,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 		best, bestCost := -1, 0.0
 		for i := range r.body {
 			l := &r.body[i]
-			if done[i] || l.kind != litPos {
+			if done[i] || l.kind != litPos || !ready(needs, i, bound) {
 				continue
 			}
 			if c := g.estimate(l, bound, comp); best < 0 || c < bestCost {
@@ -182,6 +194,64 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 	}
 	p.head = g.captureHead(p, r.head)
 	return p
+}
+
+// callNeeds returns, per body literal of r calling a demanded relation, the variables it would
+// find bound if the body ran in the order written (the variables bound at the start and those of
+// the positive literals before it): the plan calls it only once they are bound. So a subgoal is
+// never less bound than in the written order, which is how GDL's authors test their games (with
+// Prolog and other top-down provers): a relation such as laikLee_hex's connection2/6, which
+// enumerates every list when its list argument is free, is only asked once the literal before it
+// has bound that list, and not earlier because it has more arguments bound.
+func callNeeds(r *rule, bound []bool, comp int) [][]int {
+	var needs [][]int
+	avail := slices.Clone(bound)
+	for i := range r.body {
+		l := &r.body[i]
+		if l.kind != litPos {
+			continue
+		}
+		if demanded(l.rel, comp) {
+			var vs []int
+			forVars(l.atom, func(v int) {
+				if avail[v] && !slices.Contains(vs, v) {
+					vs = append(vs, v)
+				}
+			})
+			if len(vs) > 0 {
+				if needs == nil {
+					needs = make([][]int, len(r.body))
+				}
+				needs[i] = vs
+			}
+		}
+		markVars(l.atom, avail, true)
+	}
+	return needs
+}
+
+func ready(needs [][]int, i int, bound []bool) bool {
+	if needs == nil {
+		return true
+	}
+	for _, v := range needs[i] {
+		if !bound[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// forVars calls f for each variable occurrence of p.
+func forVars(p *pnode, f func(v int)) {
+	switch p.kind {
+	case pVar, pBind, pCheck:
+		f(p.v)
+	case pFunc:
+		for _, a := range p.args {
+			forVars(a, f)
+		}
+	}
 }
 
 // captureHead lets the head reuse subterms the body matched whole, as in the frame rule
@@ -264,7 +334,7 @@ func samePattern(m, a *pnode) bool {
 func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
-	if l.rel.demand != nil {
+	if demanded(l.rel, comp) {
 		nb := 0
 		if l.atom.kind == pFunc {
 			for _, a := range l.atom.args {
