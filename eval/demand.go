@@ -1,6 +1,9 @@
 package eval
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Demand-driven evaluation. Bottom-up evaluation computes whole relations; a relation that its
 // callers always ask with some arguments bound (chess's threatened_with_capture/7 is only ever
@@ -38,9 +41,11 @@ const minDemandArity = 4
 // demand is the state of a demanded relation.
 type demand struct {
 	plans map[uint64][]*plan // per mask of bound argument positions: one plan per rule
-	memo  map[string]*table  // subgoal (mask and bound values) -> its table
+	memo  map[uint64]*table  // hash of a subgoal (mask and bound values) -> its tables, chained
 	epoch uint64             // the layer's epoch the memo belongs to
 	whole map[uint64]*index  // per mask: the index answering subgoals from the whole relation
+	live  []*table           // the tables of the memo
+	free  []*table           // tables of past epochs, to reuse
 }
 
 // table holds the answers of one subgoal.
@@ -48,11 +53,13 @@ type table struct {
 	rel      *relation
 	mask     uint64
 	vals     []Term // the bound arguments, in position order
-	key      string // its key in rel.demand.memo
+	hash     uint64
+	next     *table // the next table with the same hash
 	answers  []Term // atoms of rel, in derivation order
 	set      map[Term]struct{}
 	complete bool // every answer is there
 	whole    bool // a static relation being computed whole asked it (see staticDemandCap)
+	shared   bool // answers is the relation's list of facts (fromWhole)
 	// depth is the stack position of the frame that decides an incomplete table: its own frame
 	// while it is evaluated, then the leader's.
 	depth int
@@ -86,7 +93,7 @@ func (g *Game) chooseDemanded() {
 	for _, c := range g.comps {
 		ok := len(c.rels) > 0
 		for _, r := range c.rels {
-			if len(r.rules) == 0 || r.arity == 0 || (c.layer != layerStatic && r.arity < minDemandArity) || r.arity > 64 || r.refused != nil || keywordRel(foldName(r.name)) {
+			if len(r.rules) == 0 || r.arity == 0 || (c.layer != layerStatic && !c.recursive && r.arity < minDemandArity) || r.arity > 64 || r.refused != nil || keywordRel(foldName(r.name)) {
 				ok = false
 			}
 		}
@@ -116,7 +123,7 @@ func (g *Game) chooseDemanded() {
 		}
 	}
 	for r := range cand {
-		if r.layer == layerStatic {
+		if r.layer == layerStatic || g.comps[r.scc].recursive {
 			r.mayDemand = true // demanded only if it proves big (switchToDemand)
 			continue
 		}
@@ -126,7 +133,7 @@ func (g *Game) chooseDemanded() {
 }
 
 func newDemand() *demand {
-	return &demand{plans: map[uint64][]*plan{}, memo: map[string]*table{}}
+	return &demand{plans: map[uint64][]*plan{}, memo: map[uint64]*table{}}
 }
 
 // staticDemandCap is the number of facts past which the whole evaluation of a static relation
@@ -137,21 +144,62 @@ func newDemand() *demand {
 // per subgoal.
 const staticDemandCap = 100_000
 
+// dynamicDemandCap is the number of facts past which the whole evaluation of a recursive
+// relation depending on the state that could be demanded is abandoned for demand-driven
+// evaluation, in this state and the rest of the game. Most are small whole and then faster whole
+// (othello's openpiecestring/6 has a few hundred facts per state, and per subgoal would be asked
+// for every pair of an open cell and a piece); chess's clear_row_ig/6 has 44,000 and its callers
+// need a handful.
+var dynamicDemandCap = 10_000
+
+// demandCap is the number of facts past which r, a relation that may be demanded, is.
+func demandCap(r *relation) int {
+	if r.layer == layerStatic {
+		return staticDemandCap
+	}
+	return dynamicDemandCap
+}
+
 // errSwitchDemand stops the whole evaluation of a relation that proved too big (see
 // staticDemandCap).
 var errSwitchDemand = errors.New("relation switched to demand-driven evaluation")
 
 // switchToDemand makes the relations of component c demanded after its whole evaluation was
-// abandoned. No plan reads them yet: their callers are planned after they are evaluated.
+// abandoned. Every plan is made again on its next use, reading them per subgoal. No plan that
+// is running reads them: a plan runs once what it reads is computed, and they were not.
 func (g *Game) switchToDemand(c *component) {
 	for _, r := range c.rels {
 		g.resetRel(r)
 		r.idxs, r.bySig = nil, map[string]*index{}
 		r.mayDemand = false
 		r.demand = newDemand()
+		r.switched = true
 	}
-	c.planned, c.full, c.delta = false, nil, nil
 	c.demanded = true
+	// Components come dependencies first.
+	for _, c := range g.comps {
+		fragile := false
+		for _, r := range c.rels {
+			fragile = fragile || r.switched
+			for _, ru := range r.rules {
+				for _, l := range ru.body {
+					fragile = fragile || (l.rel != nil && l.rel.scc != r.scc && l.rel.fragile)
+				}
+			}
+		}
+		for _, r := range c.rels {
+			r.fragile = fragile
+		}
+	}
+	for _, c := range g.comps {
+		c.planned, c.full, c.delta, c.needs = false, nil, nil, nil
+	}
+	for _, r := range g.rels {
+		if r.demand != nil {
+			clear(r.demand.plans)
+		}
+	}
+	g.planGen++
 }
 
 func foldName(s string) string {
@@ -242,32 +290,68 @@ func (g *Game) demandEpoch(r *relation) uint64 {
 func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	d := r.demand
 	if e := g.demandEpoch(r); d.epoch != e {
-		clear(d.memo)
+		d.reset()
 		d.epoch = e
 	}
-	key := make([]byte, 0, 8+4*len(vals))
-	for k := 0; k < 8; k++ {
-		key = append(key, byte(mask>>(8*k)))
-	}
+	h := mask*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
 	for _, v := range vals {
-		key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		h ^= uint64(v)
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 29
 	}
-	if t, ok := d.memo[string(key)]; ok {
-		if !t.complete {
-			g.consume(t)
+	first := d.memo[h]
+	for t := first; t != nil; t = t.next {
+		if t.mask == mask && slices.Equal(t.vals, vals) {
+			if !t.complete {
+				g.consume(t)
+			}
+			return t.answers, nil
+		}
+	}
+	t := d.newTable()
+	t.rel, t.mask, t.hash, t.next, t.whole = r, mask, h, first, g.wholeCandidate
+	t.vals = append(t.vals, vals...)
+	d.memo[h] = t
+	c := g.comps[r.scc]
+	if c.recursive && (mask == 0 || g.isDone(c) || len(g.stack) >= maxFrames) {
+		if err := g.fromWhole(c, t); err != nil {
+			g.forget(t)
+			return nil, err
 		}
 		return t.answers, nil
 	}
-	c := g.comps[r.scc]
-	if c.recursive && (mask == 0 || g.isDone(c) || len(g.stack) >= maxFrames) {
-		return g.fromWhole(c, r, mask, vals, string(key))
-	}
-	t := &table{rel: r, mask: mask, vals: append([]Term(nil), vals...), key: string(key), whole: g.wholeCandidate}
-	d.memo[t.key] = t
 	if err := g.evaluate(t); err != nil {
 		return nil, err
 	}
 	return t.answers, nil
+}
+
+// newTable returns an empty table of the memo.
+func (d *demand) newTable() *table {
+	var t *table
+	if n := len(d.free); n > 0 {
+		t = d.free[n-1]
+		d.free = d.free[:n-1]
+	} else {
+		t = &table{}
+	}
+	d.live = append(d.live, t)
+	return t
+}
+
+// reset empties the memo for a new epoch, keeping its tables for reuse. No table of the old
+// epoch is referenced any more: epochs change between calls of the game API.
+func (d *demand) reset() {
+	clear(d.memo)
+	for _, t := range d.live {
+		if t.shared {
+			t.answers = nil
+		}
+		*t = table{vals: t.vals[:0], answers: t.answers[:0]}
+	}
+	d.free = append(d.free, d.live...)
+	clear(d.live)
+	d.live = d.live[:0]
 }
 
 // maxFrames bounds the nesting of subgoals in progress (each costs Go stack): a recursive
@@ -279,7 +363,7 @@ func (g *Game) consume(t *table) {
 	if len(g.stack) == 0 {
 		return // no table is incomplete when no frame is
 	}
-	top := g.stack[len(g.stack)-1]
+	top := &g.stack[len(g.stack)-1]
 	top.low = min(top.low, t.depth)
 	g.stack[t.depth].cyclic = true
 }
@@ -289,20 +373,20 @@ func (g *Game) consume(t *table) {
 func (g *Game) evaluate(t *table) error {
 	depth := len(g.stack)
 	t.depth = depth
-	f := &frame{t: t, low: depth}
-	g.stack = append(g.stack, f)
+	g.stack = append(g.stack, frame{t: t, low: depth})
 	var err error
 	g.bud.facts++ // a table is held in memory like a fact
 	if g.bud.facts > g.lim.MaxFacts {
-		err = g.limitErr(LimitFacts, nil, nil)
-		err.(*LimitError).Relation = t.rel.label()
+		le := g.limitErr(LimitFacts, nil, nil)
+		le.Relation = t.rel.label()
+		err = le
 	} else {
 		err = g.runRules(t)
 	}
-	for err == nil && f.low == depth && f.cyclic {
+	for err == nil && g.stack[depth].low == depth && g.stack[depth].cyclic {
 		// The leader of a cycle: evaluate its tables again until no answer is added.
-		f.cyclic = false
-		members := append([]*table{t}, f.scope...)
+		g.stack[depth].cyclic = false
+		members := append([]*table{t}, g.stack[depth].scope...)
 		before := 0
 		for _, m := range members {
 			before += len(m.answers)
@@ -315,7 +399,7 @@ func (g *Game) evaluate(t *table) error {
 				break
 			}
 		}
-		if err != nil || f.low < depth || !f.cyclic {
+		if f := &g.stack[depth]; err != nil || f.low < depth || !f.cyclic {
 			break
 		}
 		after := 0
@@ -326,6 +410,8 @@ func (g *Game) evaluate(t *table) error {
 			break
 		}
 	}
+	f := g.stack[depth]
+	g.stack[depth] = frame{}
 	g.stack = g.stack[:depth]
 	if err != nil {
 		g.forget(t)
@@ -336,7 +422,7 @@ func (g *Game) evaluate(t *table) error {
 	}
 	if f.low < depth {
 		// Decided by an older frame: hand the tables to the caller's frame.
-		parent := g.stack[depth-1]
+		parent := &g.stack[depth-1]
 		parent.low = min(parent.low, f.low)
 		t.depth = depth - 1
 		parent.scope = append(parent.scope, t)
@@ -355,8 +441,20 @@ func (g *Game) evaluate(t *table) error {
 
 // forget drops an incomplete table after an error, so that no later call reads it.
 func (g *Game) forget(t *table) {
-	if m := t.rel.demand.memo; m[t.key] == t {
-		delete(m, t.key)
+	d := t.rel.demand
+	if d.memo[t.hash] == t {
+		if t.next == nil {
+			delete(d.memo, t.hash)
+		} else {
+			d.memo[t.hash] = t.next
+		}
+		return
+	}
+	for p := d.memo[t.hash]; p != nil; p = p.next {
+		if p.next == t {
+			p.next = t.next
+			return
+		}
 	}
 }
 
@@ -467,68 +565,66 @@ func (g *Game) answer(p *plan) error {
 }
 
 // fromWhole answers a subgoal of a recursive component from its facts computed whole in this
-// epoch (computing them first), and tables the answers.
-func (g *Game) fromWhole(c *component, r *relation, mask uint64, vals []Term, key string) ([]Term, error) {
+// epoch (computing them first).
+func (g *Game) fromWhole(c *component, t *table) error {
+	r := t.rel
 	if !g.isDone(c) {
 		for _, x := range c.rels {
 			if err := g.ensureBody(x); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if err := g.evalComponent(r.scc); err != nil {
-			return nil, err
+			return err
 		}
 		g.markDone(c)
 	}
-	t := &table{rel: r, mask: mask, key: key, complete: true}
-	if mask == 0 {
-		t.answers = r.facts
-	} else {
-		d := r.demand
-		ix := d.whole[mask]
-		if ix == nil {
-			f := &fnode{kind: fFunc, fn: r.fn, args: make([]*fnode, r.arity)}
-			n := 0
-			for j := range f.args {
-				f.args[j] = &fnode{kind: fAny}
-				if mask&(1<<uint(j)) != 0 {
-					f.args[j] = &fnode{kind: fKey, key: n}
-					n++
-				}
-			}
-			ix = g.indexFor(r, f, n)
-			if d.whole == nil {
-				d.whole = map[uint64]*index{}
-			}
-			d.whole[mask] = ix
-		}
-		h := hashKeys(vals)
-		for e := ix.heads[h&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
-			if ix.hashes[e-1] != h {
-				continue
-			}
-			args := g.st.argsOf(ix.facts[e-1])
-			same, k := true, 0
-			for j := range args {
-				if mask&(1<<uint(j)) != 0 {
-					if args[j] != vals[k] {
-						same = false
-						break
-					}
-					k++
-				}
-			}
-			if same {
-				t.answers = append(t.answers, ix.facts[e-1])
+	t.complete = true
+	if t.mask == 0 {
+		t.answers, t.shared = r.facts, true
+		return nil
+	}
+	d := r.demand
+	ix := d.whole[t.mask]
+	if ix == nil {
+		f := &fnode{kind: fFunc, fn: r.fn, args: make([]*fnode, r.arity)}
+		n := 0
+		for j := range f.args {
+			f.args[j] = &fnode{kind: fAny}
+			if t.mask&(1<<uint(j)) != 0 {
+				f.args[j] = &fnode{kind: fKey, key: n}
+				n++
 			}
 		}
-		// The index lists the newest facts first.
-		for i, j := 0, len(t.answers)-1; i < j; i, j = i+1, j-1 {
-			t.answers[i], t.answers[j] = t.answers[j], t.answers[i]
+		ix = g.indexFor(r, f, n)
+		if d.whole == nil {
+			d.whole = map[uint64]*index{}
+		}
+		d.whole[t.mask] = ix
+	}
+	h := hashKeys(t.vals)
+	for e := ix.heads[h&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
+		if ix.hashes[e-1] != h {
+			continue
+		}
+		args := g.st.argsOf(ix.facts[e-1])
+		same, k := true, 0
+		for j := range args {
+			if t.mask&(1<<uint(j)) != 0 {
+				if args[j] != t.vals[k] {
+					same = false
+					break
+				}
+				k++
+			}
+		}
+		if same {
+			t.answers = append(t.answers, ix.facts[e-1])
 		}
 	}
-	r.demand.memo[key] = t
-	return t.answers, nil
+	// The index lists the newest facts first.
+	slices.Reverse(t.answers)
+	return nil
 }
 
 func full(arity int) uint64 {
@@ -596,6 +692,10 @@ func (p *plan) acquire() *plan {
 
 // runCall executes an opCall, opCallProbe or opCallNot step.
 func (g *Game) runCall(p *plan, i int, s *step) error {
+	if p.stream && s.op == opCall && s.call.mask == 0 && !g.comps[s.rel.scc].recursive && s.rel.inlined != g.askGen {
+		s.rel.inlined = g.askGen
+		return g.inline(p, i, s)
+	}
 	env := p.env
 	var buf [8]Term
 	vals := buf[:0]
@@ -623,6 +723,51 @@ func (g *Game) runCall(p *plan, i int, s *step) error {
 			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// unwindError stops the rules of an inlined relation when the plan reading them has derived
+// its head (its jump is set). Each inlining has its own.
+type unwindError struct{}
+
+func (*unwindError) Error() string { return "unwind" }
+
+// inline runs step i of p, a call of demanded relation s.rel with nothing bound, by running the
+// relation's rules with their heads passed on to the rest of p as they are derived, without
+// tabling them first: a query asked for its first answers (AskFirst) gets them at once. It is
+// done once per query and relation; a second call of the same subgoal reads its table.
+func (g *Game) inline(p *plan, i int, s *step) error {
+	r := s.rel
+	plans, err := g.demandPlans(r, 0)
+	if err != nil {
+		return err
+	}
+	unwind := &unwindError{}
+	cont := func(a Term) error {
+		if !g.match(s.pat, a, p.env) {
+			return nil
+		}
+		if err := g.join(p, i+1); err != nil {
+			return err
+		}
+		if p.jump >= 0 {
+			return unwind
+		}
+		return nil
+	}
+	for _, proto := range plans {
+		q := proto.acquire()
+		clear(q.env)
+		q.stream, q.cont = true, cont
+		err = g.join(q, 0)
+		q.stream, q.cont, q.jump, q.busy = false, nil, -1, false
+		if err == unwind {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

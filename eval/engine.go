@@ -258,7 +258,7 @@ func (g *Game) join(p *plan, i int) error {
 			if p.sink.has(g.atomOf(s.rel, s.pat, env, false)) {
 				return nil
 			}
-		} else if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
+		} else if p.cont == nil && g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return nil
 		}
 		err := g.join(p, i+1)
@@ -356,6 +356,14 @@ func (g *Game) emit(p *plan) error {
 		p.jump = p.known
 		return p.answers(p.env)
 	}
+	if p.cont != nil {
+		p.jump = p.known
+		t := g.atomOf(p.rule.rel, p.head, p.env, true)
+		if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
+			return g.limitErr(LimitDepth, p, nil).withFact(g, t)
+		}
+		return p.cont(t)
+	}
 	r := p.rule.rel
 	t := g.atomOf(r, p.head, p.env, true)
 	if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
@@ -364,7 +372,7 @@ func (g *Game) emit(p *plan) error {
 	p.jump = p.known
 	if g.add(r, t) {
 		g.bud.facts++
-		if r.mayDemand && len(r.facts) > staticDemandCap {
+		if r.mayDemand && len(r.facts) > demandCap(r) {
 			return errSwitchDemand
 		}
 		if g.bud.facts > g.lim.MaxFacts {

@@ -46,7 +46,9 @@ type Game struct {
 	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
 	// computed whole: a subgoal it asks that proves too big switches it to demand.
 	wholeCandidate bool
-	stack          []*frame // the subgoals being evaluated (demand.go)
+	stack          []frame            // the subgoals being evaluated (demand.go)
+	estimates      map[string]float64 // the planner's estimates of scans of computed static relations
+	askGen         uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
 	gen            uint64
 	stamp          []uint64 // per term: the generation of the relation it is a fact of
 	scratch        []Term

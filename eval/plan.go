@@ -1,6 +1,10 @@
 package eval
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Step operations of a join plan.
 const (
@@ -53,6 +57,10 @@ type plan struct {
 	sink     *table
 	busy     bool
 	spares   []*plan
+	// stream is set on the plans of a query asked for its first answers (AskFirst), and on the
+	// rules of the relations they read whole (inlined): cont receives the heads those derive
+	stream bool
+	cont   func(a Term) error
 }
 
 // demanded reports whether a plan reads relation r per subgoal: r is demanded, and the plan is
@@ -196,13 +204,16 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 	return p
 }
 
-// callNeeds returns, per body literal of r calling a demanded relation, the variables it would
-// find bound if the body ran in the order written (the variables bound at the start and those of
-// the positive literals before it): the plan calls it only once they are bound. So a subgoal is
-// never less bound than in the written order, which is how GDL's authors test their games (with
-// Prolog and other top-down provers): a relation such as laikLee_hex's connection2/6, which
-// enumerates every list when its list argument is free, is only asked once the literal before it
-// has bound that list, and not earlier because it has more arguments bound.
+// callNeeds returns, per body literal of r calling a fragile demanded relation (one that reads,
+// directly or not, a relation that proved too big whole: see switchToDemand), the variables it
+// would find bound if the body ran in the order written (the variables bound at the start and
+// those of the positive literals before it): the plan calls it only once they are bound. So such
+// a subgoal is never less bound than in the written order, which is how GDL's authors test their
+// games (with Prolog and other top-down provers): laikLee_hex's connection2/6, which enumerates
+// every list (isList/1) when its list argument is free, is only asked once the literal before it
+// has bound that list, not earlier because it has more arguments bound. Other calls are placed
+// by their estimates alone: othello's playwillflip/6 is best asked once per open cell, before
+// the scan that would bind its last two arguments.
 func callNeeds(r *rule, bound []bool, comp int) [][]int {
 	var needs [][]int
 	avail := slices.Clone(bound)
@@ -211,7 +222,7 @@ func callNeeds(r *rule, bound []bool, comp int) [][]int {
 		if l.kind != litPos {
 			continue
 		}
-		if demanded(l.rel, comp) {
+		if demanded(l.rel, comp) && l.rel.fragile {
 			var vs []int
 			forVars(l.atom, func(v int) {
 				if avail[v] && !slices.Contains(vs, v) {
@@ -352,27 +363,41 @@ func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 		}
 		return n
 	}
+	// The facts of a computed static relation never change: its estimates are kept.
+	var sig string
+	static := l.rel.layer == layerStatic && l.rel.scc >= 0 && g.comps[l.rel.scc].done != 0
+	if static {
+		var b strings.Builder
+		b.WriteString(strconv.Itoa(int(l.rel.fn)))
+		f.signature(&b)
+		sig = b.String()
+		if e, ok := g.estimates[sig]; ok {
+			return e
+		}
+	}
 	ix := &index{filter: f, nkeys: len(keys), keybuf: make([]Term, len(keys))}
 	n := 0
-	distinct := map[string]bool{}
-	var kb []byte
+	distinct := map[uint32]struct{}{}
 	for _, t := range l.rel.facts {
 		if !ix.fits(g.st, f, t) {
 			continue
 		}
 		n++
 		if len(keys) > 0 {
-			kb = kb[:0]
-			for _, k := range ix.keybuf {
-				kb = append(kb, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
-			}
-			distinct[string(kb)] = true
+			distinct[hashKeys(ix.keybuf)] = struct{}{}
 		}
 	}
+	e := float64(n)
 	if len(distinct) > 1 {
-		return float64(n) / float64(len(distinct))
+		e /= float64(len(distinct))
 	}
-	return float64(n)
+	if static {
+		if g.estimates == nil {
+			g.estimates = map[string]float64{}
+		}
+		g.estimates[sig] = e
+	}
+	return e
 }
 
 func allBound(p *pnode, bound []bool) bool {
