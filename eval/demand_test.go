@@ -90,3 +90,43 @@ func sortStrings(xs []string) []string {
 	}
 	return out
 }
+
+// TestSwitchDuringRecursion: a static relation that proves too big is switched to demand while
+// a recursive relation is being evaluated (quad/4 is first needed by a subgoal of step/4 that
+// reach/1's recursive rule asks). Switching drops every plan; the evaluation in progress must
+// still run its own to the fixpoint (it stopped after the first round: ad_game_2x2's next state
+// came out empty).
+func TestSwitchDuringRecursion(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (init (at 0)) (legal r go)\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString("(n " + strconv.Itoa(i) + ")\n")
+		if i > 0 {
+			b.WriteString("(succ " + strconv.Itoa(i-1) + " " + strconv.Itoa(i) + ")\n")
+		}
+	}
+	b.WriteString(`
+		; static, 20^4 = 160,000 facts whole, asked with two arguments bound
+		(<= (quad ?a ?b ?c ?d) (n ?a) (n ?b) (n ?c) (n ?d))
+		(<= (step ?x ?y ?c ?d) (true (at ?z)) (succ ?x ?y) (quad ?x ?y ?c ?d))
+		(<= (reach 0) (true (at 0)))
+		(<= (reach ?y) (reach ?x) (step ?x ?y 1 2))
+	`)
+	g, _ := Load(b.String())
+	m := machine{t, g}
+	s := m.init()
+	q, err := g.ParseQuery("(reach ?x)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := g.Ask(bg, s, nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 20 {
+		t.Errorf("reach: %d answers, want 20", len(as))
+	}
+	if quad := g.relByFn[g.st.functor(g.st.sym("quad"), 4)]; quad.demand == nil {
+		t.Error("quad/4 has more than staticDemandCap facts and must have been switched to demand")
+	}
+}

@@ -410,7 +410,10 @@ func (g *Game) evalComponent(ci int) error {
 	for _, r := range c.rels {
 		g.resetRel(r)
 	}
-	for _, p := range c.full {
+	// The plans are held here: a relation switched to demand-driven evaluation while this runs
+	// (see switchToDemand) drops every component's plans, but not for this evaluation.
+	full, delta := c.full, c.delta
+	for _, p := range full {
 		if err := g.run(p); err != nil {
 			return err
 		}
@@ -441,7 +444,7 @@ func (g *Game) evalComponent(ci int) error {
 		if !changed {
 			return nil
 		}
-		for _, p := range c.delta {
+		for _, p := range delta {
 			k := slot(p.steps[0].rel)
 			if hi[k] == lo[k] {
 				continue
