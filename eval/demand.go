@@ -684,7 +684,7 @@ func (p *plan) acquire() *plan {
 	}
 	s := *p
 	s.env = make([]Term, len(p.env))
-	s.spares = nil
+	s.spares, s.sink, s.stream, s.cont, s.answers, s.jump = nil, nil, false, nil, nil, -1
 	s.busy = true
 	p.spares = append(p.spares, &s)
 	return &s
