@@ -85,7 +85,6 @@ type relation struct {
 	inlined   uint64  // the query (Game.askGen) that last read it rule by rule (inline)
 	mayDemand bool    // to switch to demand-driven evaluation if it proves big (static or recursive)
 	switched  bool    // switched to demand-driven evaluation: it proved too big whole
-	fragile   bool    // switched, or reads a switched relation (directly or not): see callNeeds
 }
 
 func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }

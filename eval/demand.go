@@ -176,21 +176,11 @@ func (g *Game) switchToDemand(c *component) {
 		r.switched = true
 	}
 	c.demanded = true
-	// Components come dependencies first.
-	for _, c := range g.comps {
-		fragile := false
-		for _, r := range c.rels {
-			fragile = fragile || r.switched
-			for _, ru := range r.rules {
-				for _, l := range ru.body {
-					fragile = fragile || (l.rel != nil && l.rel.scc != r.scc && l.rel.fragile)
-				}
-			}
-		}
-		for _, r := range c.rels {
-			r.fragile = fragile
-		}
-	}
+	g.replanAll()
+}
+
+// replanAll drops every plan: each is made again on its next use.
+func (g *Game) replanAll() {
 	for _, c := range g.comps {
 		c.planned, c.full, c.delta, c.needs = false, nil, nil, nil
 	}
@@ -690,10 +680,42 @@ func (p *plan) acquire() *plan {
 	return &s
 }
 
+// errConservative stops an evaluation whose plans asked a relation that proved too big whole
+// with nothing bound (see becomeConservative).
+var errConservative = errors.New("a plan asks a relation that proved too big with nothing bound")
+
+// becomeConservative makes every plan call demanded relations no less bound than in the order
+// its rule is written (see callNeeds), after a plan placed a call earlier than written and so
+// asked a relation that proved too big whole with nothing bound: laikLee_hex's connection/6 asks
+// connection2/6 once it has bound four of its six arguments, before append_el/3 binds the list
+// argument, and connection2 then asks isList/1, which holds for every list, with the list free.
+// The evaluation stopped is then done again (ensureTop).
+func (g *Game) becomeConservative() {
+	g.conservative = true
+	g.replanAll()
+}
+
+// ensureTop is ensure for the game API: an evaluation stopped because its plans were not
+// conservative is done again with conservative ones.
+func (g *Game) ensureTop(r *relation) error {
+	err := g.ensure(r)
+	if err == errConservative {
+		g.becomeConservative()
+		err = g.ensure(r)
+	}
+	return err
+}
+
 // runCall executes an opCall, opCallProbe or opCallNot step.
 func (g *Game) runCall(p *plan, i int, s *step) error {
-	if p.stream && s.op == opCall && s.call.mask == 0 && !g.comps[s.rel.scc].recursive && s.rel.inlined != g.askGen {
+	if s.call.mask == 0 && s.rel.switched && !g.conservative && !p.stream && p.rule != nil && p.rule.head != nil {
+		return errConservative
+	}
+	if p.stream && s.op == opCall && s.call.mask == 0 && s.rel.inlined != g.askGen {
 		s.rel.inlined = g.askGen
+		if g.comps[s.rel.scc].recursive {
+			return g.inlineWhole(p, i, s)
+		}
 		return g.inline(p, i, s)
 	}
 	env := p.env
@@ -771,6 +793,54 @@ func (g *Game) inline(p *plan, i int, s *step) error {
 		}
 	}
 	return nil
+}
+
+// errPartial stops the whole evaluation of a recursive relation that has as many facts as a
+// query asked for its first answers needs (see inlineWhole).
+var errPartial = errors.New("enough facts")
+
+// inlineWhole runs step i of p, a call of recursive demanded relation s.rel with nothing bound,
+// for a query asked for its first answers: the relation's component is evaluated bottom-up only
+// until the relation has as many facts as the query wants answers, and they are passed on to
+// the rest of p; only if that is not enough is it evaluated to the end.
+func (g *Game) inlineWhole(p *plan, i int, s *step) error {
+	r := s.rel
+	c := g.comps[r.scc]
+	pass := func(facts []Term) error {
+		for _, t := range facts {
+			if g.match(s.pat, t, p.env) {
+				if err := g.join(p, i+1); err != nil || p.jump >= 0 {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if !g.isDone(c) {
+		for _, x := range c.rels {
+			if err := g.ensureBody(x); err != nil {
+				return err
+			}
+		}
+		g.partial, g.partialAt = r, g.askMax+1
+		err := g.evalComponent(r.scc)
+		g.partial = nil
+		if err != nil && err != errPartial {
+			return err
+		}
+		if err == nil {
+			g.markDone(c)
+		} else if err := pass(r.facts); err != nil || p.jump >= 0 {
+			return err
+		}
+	}
+	if !g.isDone(c) {
+		if err := g.evalComponent(r.scc); err != nil {
+			return err
+		}
+		g.markDone(c)
+	}
+	return pass(r.facts)
 }
 
 // has reports whether atom a is an answer of t.

@@ -372,3 +372,41 @@ func TestDemandAfterLimit(t *testing.T) {
 	}
 	eq(t, query, got, want...)
 }
+
+// TestConservativePlans: a plan that calls a demanded relation before the literal that binds
+// one of its arguments (check/5 has four of five bound, pick/4 three of four) makes check ask
+// big/1, a static relation that proved too big whole (20^4 facts), with nothing bound. The game
+// then plans conservatively, every call no less bound than in the written order, and the
+// question is answered within a limit of facts that enumerating big would pass (laikLee_hex's
+// terminal enumerated every list this way).
+func TestConservativePlans(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (init (at a)) (legal r go)\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString("(le " + strconv.Itoa(i) + ")\n")
+	}
+	b.WriteString(`
+		(<= (big (f ?a ?b ?c ?d)) (le ?a) (le ?b) (le ?c) (le ?d))
+		(<= (check ?x ?b ?c ?d ?p) (true (at ?x)) (le ?b) (le ?c) (le ?d) (big ?p))
+		(<= (pick ?a ?b ?c (f ?a ?b ?c ?a)) (true (at ?x)) (le ?a) (le ?b) (le ?c))
+		(<= (top ?x) (true (at ?x)) (pick 3 4 5 ?p) (check ?x 1 2 3 ?p))
+	`)
+	g, _ := Load(b.String())
+	g.SetLimits(Limits{MaxFacts: 150_000})
+	m := machine{t, g}
+	s := m.init()
+	q, err := g.ParseQuery("(top ?x)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := g.Ask(bg, s, nil, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || q.Format(as[0]) != "(top a)" {
+		t.Errorf("top: %d answers", len(as))
+	}
+	if !g.conservative {
+		t.Error("the game must have become conservative")
+	}
+}

@@ -371,6 +371,9 @@ func (g *Game) emit(p *plan) error {
 	}
 	p.jump = p.known
 	if g.add(r, t) {
+		if r == g.partial && len(r.facts) >= g.partialAt {
+			return errPartial
+		}
 		g.bud.facts++
 		if r.mayDemand && len(r.facts) > demandCap(r) {
 			return errSwitchDemand

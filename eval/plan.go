@@ -132,7 +132,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
 		}
 	}
-	needs := callNeeds(r, bound, comp)
+	needs := g.callNeeds(r, bound, comp)
 	if deltaLit >= 0 {
 		place(deltaLit, true)
 	}
@@ -204,17 +204,17 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 	return p
 }
 
-// callNeeds returns, per body literal of r calling a fragile demanded relation (one that reads,
-// directly or not, a relation that proved too big whole: see switchToDemand), the variables it
-// would find bound if the body ran in the order written (the variables bound at the start and
-// those of the positive literals before it): the plan calls it only once they are bound. So such
-// a subgoal is never less bound than in the written order, which is how GDL's authors test their
-// games (with Prolog and other top-down provers): laikLee_hex's connection2/6, which enumerates
-// every list (isList/1) when its list argument is free, is only asked once the literal before it
-// has bound that list, not earlier because it has more arguments bound. Other calls are placed
-// by their estimates alone: othello's playwillflip/6 is best asked once per open cell, before
-// the scan that would bind its last two arguments.
-func callNeeds(r *rule, bound []bool, comp int) [][]int {
+// callNeeds returns, per body literal of r calling a demanded relation, the variables it would
+// find bound if the body ran in the order written (the variables bound at the start and those of
+// the positive literals before it): in a conservative game (see becomeConservative) the plan
+// calls it only once they are bound, so a subgoal is never less bound than in the written order,
+// which is how GDL's authors test their games (with Prolog and other top-down provers).
+// Otherwise (nil) calls are placed by their estimates alone: othello's playwillflip/6 is best
+// asked once per open cell, before the scan that would bind its last two arguments.
+func (g *Game) callNeeds(r *rule, bound []bool, comp int) [][]int {
+	if !g.conservative {
+		return nil
+	}
 	var needs [][]int
 	avail := slices.Clone(bound)
 	for i := range r.body {
@@ -222,7 +222,7 @@ func callNeeds(r *rule, bound []bool, comp int) [][]int {
 		if l.kind != litPos {
 			continue
 		}
-		if demanded(l.rel, comp) && l.rel.fragile {
+		if demanded(l.rel, comp) {
 			var vs []int
 			forVars(l.atom, func(v int) {
 				if avail[v] && !slices.Contains(vs, v) {

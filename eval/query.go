@@ -271,9 +271,22 @@ func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max in
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
+	out, more, err := g.answers(q, max)
+	if err == errConservative {
+		g.becomeConservative()
+		out, more, err = g.answers(q, max)
+	}
+	if err != nil {
+		return nil, false, g.fail(err)
+	}
+	return out, more, nil
+}
+
+// answers evaluates a query in the current state and joint move.
+func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
 	for _, r := range q.rels {
 		if err := g.ensure(r); err != nil {
-			return nil, false, g.fail(err)
+			return nil, false, err
 		}
 	}
 	if q.plans == nil || q.gen != g.planGen {
@@ -283,6 +296,7 @@ func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max in
 		}
 	}
 	g.askGen++
+	g.askMax = max
 	var out []Answer
 	seen := map[string]bool{}
 	key := make([]byte, 0, 4*len(q.vars))
@@ -316,7 +330,7 @@ func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max in
 			return out, true, nil
 		}
 		if err != nil {
-			return nil, false, g.fail(err)
+			return nil, false, err
 		}
 	}
 	return out, false, nil
