@@ -46,12 +46,38 @@ type demand struct {
 	whole map[uint64]*index  // per mask: the index answering subgoals from the whole relation
 	live  []*table           // the tables of the memo
 	free  []*table           // tables of past epochs, to reuse
+	stats map[uint64]*callStats
 }
+
+// callStats counts the subgoals of a demanded relation with one mask that were evaluated and
+// their answers: the planner estimates a call by the answers it gave on average.
+type callStats struct {
+	calls, answers int
+}
+
+// note records the answers of table t, evaluated.
+func (d *demand) note(t *table) {
+	st := d.stats[t.mask]
+	if st == nil {
+		if d.stats == nil {
+			d.stats = map[uint64]*callStats{}
+		}
+		st = &callStats{}
+		d.stats[t.mask] = st
+	}
+	st.calls++
+	st.answers += len(t.answers)
+}
+
+// proved is the answer of a subgoal with every argument bound that holds, in place of the
+// atom, which is never made: callers only ask whether it has an answer. No term has this ID.
+const proved = Term(^uint32(0))
 
 // table holds the answers of one subgoal.
 type table struct {
 	rel      *relation
 	mask     uint64
+	all      bool   // every argument is bound: its one answer is proved (answer)
 	vals     []Term // the bound arguments, in position order
 	hash     uint64
 	next     *table // the next table with the same hash
@@ -226,9 +252,13 @@ func boundSomewhere(ru *rule, i int, headBound bool) bool {
 	return false
 }
 
-// demandEstimate is the size assumed for a scan of a demanded relation with nb of its
-// arguments bound: large when nothing is bound, so that the planner binds arguments first.
-func demandEstimate(nb int) float64 {
+// demandEstimate is the size assumed for a call of demanded relation r binding the arguments
+// of mask (nb of them): the answers such calls gave on average, plus one for the call, once
+// there were a few; before, large when few are bound, so that the planner binds arguments first.
+func demandEstimate(r *relation, mask uint64, nb int) float64 {
+	if st := r.demand.stats[mask]; st != nil && st.calls >= 4 {
+		return float64(st.answers)/float64(st.calls) + 1
+	}
 	n := 1e6
 	for range nb {
 		n /= 16
@@ -300,6 +330,7 @@ func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	}
 	t := d.newTable()
 	t.rel, t.mask, t.hash, t.next, t.whole = r, mask, h, first, g.wholeCandidate
+	t.all = mask == full(r.arity)
 	t.vals = append(t.vals, vals...)
 	d.memo[h] = t
 	c := g.comps[r.scc]
@@ -382,7 +413,7 @@ func (g *Game) evaluate(t *table) error {
 			before += len(m.answers)
 		}
 		for _, m := range members {
-			if m.mask == full(m.rel.arity) && len(m.answers) > 0 {
+			if m.all && len(m.answers) > 0 {
 				continue // one answer is all there can be
 			}
 			if err = g.runRules(m); err != nil {
@@ -423,8 +454,10 @@ func (g *Game) evaluate(t *table) error {
 		return nil
 	}
 	t.complete = true
+	t.rel.demand.note(t)
 	for _, s := range f.scope {
 		s.complete = true
+		s.rel.demand.note(s)
 	}
 	return nil
 }
@@ -458,7 +491,6 @@ func (g *Game) runRules(t *table) error {
 	whole := g.wholeCandidate
 	g.wholeCandidate = t.whole
 	defer func() { g.wholeCandidate = whole }()
-	all := t.mask == full(r.arity)
 	for _, proto := range plans {
 		p := proto.acquire()
 		env := p.env
@@ -485,7 +517,7 @@ func (g *Game) runRules(t *table) error {
 		if err != nil {
 			return err
 		}
-		if all && len(t.answers) > 0 {
+		if t.all && len(t.answers) > 0 {
 			break
 		}
 	}
@@ -518,6 +550,25 @@ func (g *Game) demandPlans(r *relation, mask uint64) ([]*plan, error) {
 // answer adds the head of plan p, a demand plan, to its table.
 func (g *Game) answer(p *plan) error {
 	t := p.sink
+	if t.all {
+		// The answer is the subgoal itself; its callers only ask whether there is one.
+		if len(t.answers) > 0 {
+			return nil
+		}
+		depth := 0
+		for _, v := range t.vals {
+			depth = max(depth, int(g.st.terms[v].depth))
+		}
+		if depth > g.lim.MaxDepth {
+			return g.limitErr(LimitDepth, p, nil).withFact(g, g.atomOf(t.rel, p.head, p.env, true))
+		}
+		t.answers = append(t.answers, proved)
+		g.bud.facts++
+		if g.bud.facts > g.lim.MaxFacts {
+			return g.limitErr(LimitFacts, p, nil)
+		}
+		return nil
+	}
 	a := g.atomOf(t.rel, p.head, p.env, true)
 	if dd := int(g.st.terms[a].depth) - 1; dd > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, a)
@@ -570,6 +621,7 @@ func (g *Game) fromWhole(c *component, t *table) error {
 		g.markDone(c)
 	}
 	t.complete = true
+	defer r.demand.note(t)
 	if t.mask == 0 {
 		t.answers, t.shared = r.facts, true
 		return nil

@@ -254,8 +254,8 @@ func (g *Game) join(p *plan, i int) error {
 	env := p.env
 	switch s.op {
 	case opKnown:
-		if p.sink != nil {
-			if p.sink.has(g.atomOf(s.rel, s.pat, env, false)) {
+		if t := p.sink; t != nil {
+			if t.all && len(t.answers) > 0 || !t.all && t.has(g.atomOf(s.rel, s.pat, env, false)) {
 				return nil
 			}
 		} else if p.cont == nil && g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
@@ -406,6 +406,9 @@ func (g *Game) evalComponent(ci int) error {
 		c.planned, c.full, c.delta = false, nil, nil
 		g.planComponent(ci)
 		g.dropUnusedIndexes()
+		// The demanded relations' plans are made again too, with the answers their calls gave
+		// so far (demandEstimate), once none is running: at the next call of the game API.
+		g.replanDemand = true
 	}
 	if !c.planned {
 		g.planComponent(ci)

@@ -48,6 +48,7 @@ type Game struct {
 	wholeCandidate bool
 	stack          []frame            // the subgoals being evaluated (demand.go)
 	estimates      map[string]float64 // the planner's estimates of scans of computed static relations
+	replanDemand   bool               // make the demanded relations' plans again at the next call (useState)
 	conservative   bool               // a plan asked a switched relation with nothing bound: see callNeeds
 	askGen         uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
 	askMax         int                // the answers the query asks for (AskFirst), 0 for all
@@ -189,6 +190,14 @@ func (g *Game) Int(t Term) (int, bool) {
 // useState makes s the current state (and no joint move), keeping the computed facts when it
 // already is.
 func (g *Game) useState(s *State) {
+	if g.replanDemand {
+		g.replanDemand = false
+		for _, r := range g.rels {
+			if r.demand != nil {
+				clear(r.demand.plans)
+			}
+		}
+	}
 	if g.cur != s {
 		g.cur = s
 		g.stateEpoch = g.newGen()

@@ -346,15 +346,16 @@ func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
 	if demanded(l.rel, comp) {
-		nb := 0
+		nb, mask := 0, uint64(0)
 		if l.atom.kind == pFunc {
-			for _, a := range l.atom.args {
+			for j, a := range l.atom.args {
 				if allBound(a, bound) {
 					nb++
+					mask |= 1 << uint(j)
 				}
 			}
 		}
-		return demandEstimate(nb)
+		return demandEstimate(l.rel, mask, nb)
 	}
 	if l.rel.scc == comp {
 		n := float64(unknownSize)
