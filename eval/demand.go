@@ -109,11 +109,11 @@ func keywordRel(name string) bool {
 }
 
 // chooseDemanded marks the relations to evaluate on demand: those of components whose
-// relations have at most 64 arguments, every use of which (outside the component) is negated
-// or has an argument that is ground or bound by the rest of the body (or by the head, when the
-// using rule's relation is itself a candidate). Those depending on the state need at least
-// minDemandArity arguments and are demanded at once; static ones are demanded only if they
-// prove big (staticDemandCap). The choice affects speed only, never the answers.
+// relations have at most 64 arguments, every use of which is negated or has an argument that is
+// ground or bound by the rest of the body (or by the head, when the using rule's relation is
+// itself a candidate). Non-recursive ones depending on the state need at least minDemandArity
+// arguments and are demanded at once; static and recursive ones are computed whole until they
+// prove big (demandCap, switchToDemand). The choice affects speed only, never the answers.
 func (g *Game) chooseDemanded() {
 	cand := map[*relation]bool{}
 	for _, c := range g.comps {
