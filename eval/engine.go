@@ -404,6 +404,7 @@ func (g *Game) evalComponent(ci int) error {
 	c.evals++
 	if c.layer != layerStatic && (c.evals == replanAt1 || c.evals == replanAt2) {
 		c.planned, c.full, c.delta = false, nil, nil
+		g.learned = true
 		g.planComponent(ci)
 		g.dropUnusedIndexes()
 		// The demanded relations' plans are made again too, with the answers their calls gave

@@ -50,6 +50,7 @@ type Game struct {
 	estimates      map[string]float64 // the planner's estimates of scans of computed static relations
 	replanDemand   bool               // make the demanded relations' plans again at the next call (useState)
 	conservative   bool               // a plan asked a switched relation with nothing bound: see callNeeds
+	learned        bool               // the calls of demanded relations gave answers to estimate them by: see callNeeds
 	askGen         uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
 	askMax         int                // the answers the query asks for (AskFirst), 0 for all
 	partial        *relation          // the relation whose whole evaluation stops at partialAt facts (inlineWhole)

@@ -186,6 +186,19 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			}
 		}
 		best, bestCost := -1, 0.0
+		if needs != nil {
+			// A demanded call goes as soon as it is as bound as in the written order.
+			for i := range r.body {
+				if !done[i] && needs[i] != nil && ready(needs, i, bound) {
+					best = i
+					break
+				}
+			}
+			if best >= 0 {
+				place(best, false)
+				continue
+			}
+		}
 		for i := range r.body {
 			l := &r.body[i]
 			if done[i] || l.kind != litPos || !ready(needs, i, bound) {
@@ -206,13 +219,18 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 
 // callNeeds returns, per body literal of r calling a demanded relation, the variables it would
 // find bound if the body ran in the order written (the variables bound at the start and those of
-// the positive literals before it): in a conservative game (see becomeConservative) the plan
-// calls it only once they are bound, so a subgoal is never less bound than in the written order,
-// which is how GDL's authors test their games (with Prolog and other top-down provers).
-// Otherwise (nil) calls are placed by their estimates alone: othello's playwillflip/6 is best
-// asked once per open cell, before the scan that would bind its last two arguments.
+// the positive literals before it; nil for the other literals): the plan calls it as soon as
+// they are bound, and not before, so that it asks the subgoals it would ask in the written
+// order, which is how GDL's authors test their games (with Prolog and other top-down provers).
+// This holds until the calls made gave answers to estimate them by (g.learned: the first
+// replanning of a component), and again for good once a plan asked a relation that proved too
+// big whole with nothing bound (g.conservative, see becomeConservative). In between (nil),
+// calls are placed by their estimates alone: othello's playwillflip/6 is best asked once per
+// open cell, before the scan that would bind its last two arguments, and chess's
+// pawn_advance/5 before the scan of the blank cells that would bind its last two, since it gave
+// about one answer per call when placed as written.
 func (g *Game) callNeeds(r *rule, bound []bool, comp int) [][]int {
-	if !g.conservative {
+	if g.learned && !g.conservative {
 		return nil
 	}
 	var needs [][]int
@@ -223,18 +241,16 @@ func (g *Game) callNeeds(r *rule, bound []bool, comp int) [][]int {
 			continue
 		}
 		if demanded(l.rel, comp) {
-			var vs []int
+			vs := []int{} // not nil: a demanded call
 			forVars(l.atom, func(v int) {
 				if avail[v] && !slices.Contains(vs, v) {
 					vs = append(vs, v)
 				}
 			})
-			if len(vs) > 0 {
-				if needs == nil {
-					needs = make([][]int, len(r.body))
-				}
-				needs[i] = vs
+			if needs == nil {
+				needs = make([][]int, len(r.body))
 			}
+			needs[i] = vs
 		}
 		markVars(l.atom, avail, true)
 	}
