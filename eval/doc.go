@@ -25,14 +25,15 @@
 // answer; only then are they complete. Negation is stratified, so it only reads complete
 // subgoals. A subgoal with nothing bound of a recursive relation is the whole relation: the
 // component is evaluated bottom-up for the epoch and its subgoals answered from those facts.
-// The planner places calls of demanded relations by estimates; once a plan is found asking a
-// relation that proved too big whole with nothing bound, the game turns conservative: every
-// call is placed no less bound than in the order its rule is written, as top-down provers run
-// them, and the evaluation is done again (laikLee_hex's connection/6 asked connection2/6 before
-// binding its list argument, which then enumerated every list). Game.AskFirst streams: a
-// demanded relation asked with nothing bound passes the heads its rules derive straight on to
-// the query (a recursive one stops its bottom-up evaluation once it has enough facts), and the
-// query stops at the answers it needs.
+// The planner places a call of a demanded relation as soon as it is as bound as in the order
+// its rule is written (as top-down provers run it) until the calls made gave answers to
+// estimate them by (at the first replanning), then by those estimates; once a plan is found
+// asking a relation that proved too big whole with nothing bound, the game goes back to the
+// written order for good and the evaluation is done again (laikLee_hex's connection/6 asked
+// connection2/6 before binding its list argument, which then enumerated every list).
+// Game.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
+// derive straight on to the query (a recursive one stops its bottom-up evaluation once it has
+// enough facts), and the query stops at the answers it needs.
 //
 // Facts are kept by layer: static ones (not depending on `true` or `does`) once per game,
 // state ones once per state, move ones once per state and joint move, and each only when a
