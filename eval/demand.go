@@ -176,7 +176,7 @@ const staticDemandCap = 100_000
 // (othello's openpiecestring/6 has a few hundred facts per state, and per subgoal would be asked
 // for every pair of an open cell and a piece); chess's clear_row_ig/6 has 44,000 and its callers
 // need a handful.
-var dynamicDemandCap = 10_000
+const dynamicDemandCap = 10_000
 
 // demandCap is the number of facts past which r, a relation that may be demanded, is.
 func demandCap(r *relation) int {
