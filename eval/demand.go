@@ -84,7 +84,7 @@ type table struct {
 	answers  []Term // atoms of rel, in derivation order
 	set      map[Term]struct{}
 	complete bool // every answer is there
-	whole    bool // a static relation being computed whole asked it (see staticDemandCap)
+	wholeCap int  // asked by a relation being computed whole that may be demanded: its demandCap
 	shared   bool // answers is the relation's list of facts (fromWhole)
 	// depth is the stack position of the frame that decides an incomplete table: its own frame
 	// while it is evaluated, then the leader's.
@@ -329,7 +329,7 @@ func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 		}
 	}
 	t := d.newTable()
-	t.rel, t.mask, t.hash, t.next, t.whole = r, mask, h, first, g.wholeCandidate
+	t.rel, t.mask, t.hash, t.next, t.wholeCap = r, mask, h, first, g.wholeCap
 	t.all = mask == full(r.arity)
 	t.vals = append(t.vals, vals...)
 	d.memo[h] = t
@@ -488,9 +488,9 @@ func (g *Game) runRules(t *table) error {
 	if err != nil {
 		return err
 	}
-	whole := g.wholeCandidate
-	g.wholeCandidate = t.whole
-	defer func() { g.wholeCandidate = whole }()
+	whole := g.wholeCap
+	g.wholeCap = t.wholeCap
+	defer func() { g.wholeCap = whole }()
 	for _, proto := range plans {
 		p := proto.acquire()
 		env := p.env
@@ -593,9 +593,9 @@ func (g *Game) answer(p *plan) error {
 		}
 	}
 	t.answers = append(t.answers, a)
-	if t.whole && len(t.answers) > staticDemandCap {
-		// The caller is a static relation being computed whole, and asks a subgoal that is
-		// too big: demand the caller too, so it binds this subgoal's arguments.
+	if t.wholeCap > 0 && len(t.answers) > t.wholeCap {
+		// The caller is a relation being computed whole that may be demanded, and asks a
+		// subgoal that is too big: demand the caller too, so it binds this subgoal's arguments.
 		return errSwitchDemand
 	}
 	g.bud.facts++

@@ -541,10 +541,13 @@ func (g *Game) ensure(r *relation) error {
 			continue
 		}
 		before := g.bud.facts
-		outer := g.wholeCandidate
-		g.wholeCandidate = c.rels[0].mayDemand
+		outer := g.wholeCap
+		g.wholeCap = 0
+		if c.rels[0].mayDemand {
+			g.wholeCap = demandCap(c.rels[0])
+		}
 		err := g.evalComponent(ci)
-		g.wholeCandidate = outer
+		g.wholeCap = outer
 		if err != nil {
 			if err == errSwitchDemand {
 				g.switchToDemand(c)

@@ -43,21 +43,21 @@ type Game struct {
 
 	lim Limits
 	bud budget
-	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
-	// computed whole: a subgoal it asks that proves too big switches it to demand.
-	wholeCandidate bool
-	stack          []frame            // the subgoals being evaluated (demand.go)
-	estimates      map[string]float64 // the planner's estimates of scans of computed static relations
-	replanDemand   bool               // make the demanded relations' plans again at the next call (useState)
-	conservative   bool               // a plan asked a switched relation with nothing bound: see callNeeds
-	learned        bool               // the calls of demanded relations gave answers to estimate them by: see callNeeds
-	askGen         uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
-	askMax         int                // the answers the query asks for (AskFirst), 0 for all
-	partial        *relation          // the relation whose whole evaluation stops at partialAt facts (inlineWhole)
-	partialAt      int
-	gen            uint64
-	stamp          []uint64 // per term: the generation of the relation it is a fact of
-	scratch        []Term
+	// wholeCap is set while a relation that may be demanded (mayDemand) is being computed
+	// whole, to its demandCap: a subgoal it asks with more answers switches it to demand.
+	wholeCap     int
+	stack        []frame            // the subgoals being evaluated (demand.go)
+	estimates    map[string]float64 // the planner's estimates of scans of computed static relations
+	replanDemand bool               // make the demanded relations' plans again at the next call (useState)
+	conservative bool               // a plan asked a switched relation with nothing bound: see callNeeds
+	learned      bool               // the calls of demanded relations gave answers to estimate them by: see callNeeds
+	askGen       uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
+	askMax       int                // the answers the query asks for (AskFirst), 0 for all
+	partial      *relation          // the relation whose whole evaluation stops at partialAt facts (inlineWhole)
+	partialAt    int
+	gen          uint64
+	stamp        []uint64 // per term: the generation of the relation it is a fact of
+	scratch      []Term
 
 	empty      *State
 	initial    *State
