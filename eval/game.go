@@ -45,12 +45,21 @@ type Game struct {
 
 	lim Limits
 	bud budget
-	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
-	// computed whole: a subgoal it asks that proves too big switches it to demand.
-	wholeCandidate bool
-	gen            uint64
-	stamp          []uint64 // per term: the generation of the relation it is a fact of
-	scratch        []Term
+	// wholeCap is set while a relation that may be demanded (mayDemand) is being computed
+	// whole, to its demandCap: a subgoal it asks with more answers switches it to demand.
+	wholeCap     int
+	stack        []frame            // the subgoals being evaluated (demand.go)
+	estimates    map[string]float64 // the planner's estimates of scans of computed static relations
+	replanDemand bool               // make the demanded relations' plans again at the next call (useState)
+	conservative bool               // a plan asked a switched relation with nothing bound: see callNeeds
+	learned      bool               // the calls of demanded relations gave answers to estimate them by: see callNeeds
+	askGen       uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
+	askMax       int                // the answers the query asks for (AskFirst), 0 for all
+	partial      *relation          // the relation whose whole evaluation stops at partialAt facts (inlineWhole)
+	partialAt    int
+	gen          uint64
+	stamp        []uint64 // per term: the generation of the relation it is a fact of
+	scratch      []Term
 
 	empty      *State
 	initial    *State
@@ -185,6 +194,14 @@ func (g *Game) Int(t Term) (int, bool) {
 // useState makes s the current state (and no joint move), keeping the computed facts when it
 // already is.
 func (g *Game) useState(s *State) {
+	if g.replanDemand {
+		g.replanDemand = false
+		for _, r := range g.rels {
+			if r.demand != nil {
+				clear(r.demand.plans)
+			}
+		}
+	}
 	if g.cur != s {
 		g.cur = s
 		g.stateEpoch = g.newGen()
@@ -230,7 +247,7 @@ func (g *Game) Initial(ctx context.Context) (*State, error) {
 	}
 	g.begin(ctx)
 	g.useState(g.empty)
-	if err := g.ensure(g.initRel); err != nil {
+	if err := g.ensureTop(g.initRel); err != nil {
 		return nil, g.fail(err)
 	}
 	g.initial = g.stateOf(g.initRel)
@@ -261,7 +278,7 @@ func (g *Game) Legal(ctx context.Context, s *State) ([][]Term, error) {
 	defer g.mu.Unlock()
 	g.begin(ctx)
 	g.useState(s)
-	if err := g.ensure(g.legalRel); err != nil {
+	if err := g.ensureTop(g.legalRel); err != nil {
 		return nil, g.fail(err)
 	}
 	return g.byRole(g.legalRel), nil
@@ -285,7 +302,7 @@ func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
 	defer g.mu.Unlock()
 	g.begin(ctx)
 	g.useState(s)
-	if err := g.ensure(g.terminalRel); err != nil {
+	if err := g.ensureTop(g.terminalRel); err != nil {
 		return false, g.fail(err)
 	}
 	return len(g.terminalRel.facts) > 0, nil
@@ -299,7 +316,7 @@ func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
 	defer g.mu.Unlock()
 	g.begin(ctx)
 	g.useState(s)
-	if err := g.ensure(g.goalRel); err != nil {
+	if err := g.ensureTop(g.goalRel); err != nil {
 		return nil, g.fail(err)
 	}
 	return g.byRole(g.goalRel), nil
@@ -326,7 +343,7 @@ func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error)
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
-	if err := g.ensure(g.nextRel); err != nil {
+	if err := g.ensureTop(g.nextRel); err != nil {
 		return nil, g.fail(err)
 	}
 	return g.stateOf(g.nextRel), nil
@@ -361,7 +378,7 @@ func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, erro
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
-	if err := g.ensure(g.seesRel); err != nil {
+	if err := g.ensureTop(g.seesRel); err != nil {
 		return nil, g.fail(err)
 	}
 	return g.byRole(g.seesRel), nil

@@ -125,7 +125,7 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	}
 	g.begin(ctx)
 	g.useState(g.empty)
-	if err := g.ensure(g.initRel); err != nil {
+	if err := g.ensureTop(g.initRel); err != nil {
 		g.fail(err)
 		return nil, &GroundError{Reason: "the initial state cannot be computed", Err: err}
 	}

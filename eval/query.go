@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -254,20 +255,53 @@ func (g *Game) attach(r *relation) {
 // Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
 // Answers are distinct and in derivation order.
 func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
+	out, _, err := g.ask(ctx, s, joint, q, 0)
+	return out, err
+}
+
+// AskFirst is Ask for the first max answers (max > 0) in derivation order; more reports
+// whether q has others. It stops as soon as it has found one answer past max: a relation that
+// the game asks only with some arguments bound (evaluated on demand), asked with none bound, is
+// evaluated rule by rule into the query's answers instead of being tabled whole first, so a
+// relation with millions of facts gives its first thousand in milliseconds.
+func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, max int) (answers []Answer, more bool, err error) {
+	if max <= 0 {
+		return nil, false, fmt.Errorf("AskFirst: max must be positive, not %d", max)
+	}
+	return g.ask(ctx, s, joint, q, max)
+}
+
+// errEnough stops a query that has found the answers asked for.
+var errEnough = errors.New("enough answers")
+
+func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max int) ([]Answer, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if q.g != g {
-		return nil, fmt.Errorf("query %q belongs to another game", q.text)
+		return nil, false, fmt.Errorf("query %q belongs to another game", q.text)
 	}
 	if joint != nil && len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+		return nil, false, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
 	}
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
+	out, more, err := g.answers(q, max)
+	if err == errConservative {
+		g.becomeConservative()
+		out, more, err = g.answers(q, max)
+	}
+	if err != nil {
+		return nil, false, g.fail(err)
+	}
+	return out, more, nil
+}
+
+// answers evaluates a query in the current state and joint move.
+func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
 	for _, r := range q.rels {
 		if err := g.ensure(r); err != nil {
-			return nil, g.fail(err)
+			return nil, false, err
 		}
 	}
 	if q.plans == nil || q.gen != g.planGen {
@@ -276,6 +310,8 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			q.plans = append(q.plans, g.planRule(r, -1, -1))
 		}
 	}
+	g.askGen++
+	g.askMax = max
 	var out []Answer
 	seen := map[string]bool{}
 	key := make([]byte, 0, 4*len(q.vars))
@@ -288,6 +324,9 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			if seen[string(key)] {
 				return nil
 			}
+			if max > 0 && len(out) == max {
+				return errEnough
+			}
 			seen[string(key)] = true
 			out = append(out, Answer{Values: slices.Clone(env)})
 			// Answers are held in memory like derived facts, and count against the same limit.
@@ -299,13 +338,17 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			}
 			return nil
 		}
+		p.stream = max > 0
 		err := g.run(p)
-		p.answers = nil
+		p.answers, p.stream = nil, false
+		if err == errEnough {
+			return out, true, nil
+		}
 		if err != nil {
-			return nil, g.fail(err)
+			return nil, false, err
 		}
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // Format writes an answer as the query instantiated by it, in the query's notation: canonical
