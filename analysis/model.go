@@ -160,8 +160,8 @@ type Model struct {
 	parts   []formPart
 	byForm  map[syntax.Identity]uint32 // form -> index in parts, set once the analysis completed
 	indexed bool                       // a model of the checks: byForm is made when it completes
-	reused int               // clauses taken over from prev (for tests)
-	folded map[string]string // spelling -> case-folded key, while building
+	reused  int                        // clauses taken over from prev (for tests)
+	folded  map[string]string          // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
 	clauseBlock  block[Clause]
