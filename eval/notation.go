@@ -11,9 +11,6 @@ import (
 // terms in it. Queries, terms, states and joint moves given as text may be written in either;
 // a query's answers are written in the query's own notation.
 
-// Notation returns the notation the game is written in.
-func (g *Game) Notation() syntax.Dialect { return g.notation }
-
 // formatIn writes t in notation d: KIF `(cell 1 1 b)`, or infix `cell(1,1,b)` with names that
 // infix cannot write bare in double quotes.
 func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
@@ -138,4 +135,21 @@ func jointInfix(text string) bool {
 		}
 	}
 	return strings.Contains(text, ",")
+}
+
+// formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
+func (g *Game) formatJoint(joint []Term) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, m := range joint {
+		if i > 0 {
+			if g.notation == syntax.Infix {
+				b.WriteByte(',')
+			}
+			b.WriteByte(' ')
+		}
+		g.formatIn(&b, m, g.notation)
+	}
+	b.WriteByte(')')
+	return b.String()
 }

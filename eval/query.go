@@ -46,83 +46,6 @@ func (q *Query) NeedsState() bool { return q.state }
 // Text returns the query as given.
 func (q *Query) Text() string { return q.text }
 
-// ParseQuery compiles a query, written in KIF (`(legal ?r ?m)`, literals side by side) or in
-// infix (`legal(R,M)`, literals joined by '&'); text that could be either is read in the game's
-// notation. Every variable of the query must occur in a positive atom (as in a safe rule), so
-// that its answers are ground.
-func (g *Game) ParseQuery(text string) (*Query, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	q := &Query{text: text, g: g, notation: g.textNotation(text)}
-	var shown []syntax.Literal
-	if q.notation == syntax.Infix {
-		lits, err := infixQuery(text)
-		if err != nil {
-			return nil, err
-		}
-		shown = lits
-	} else {
-		f, _ := syntax.Parse(text)
-		for _, e := range f.Errors() {
-			return nil, fmt.Errorf("query %q: %s at offset %d", text, e.Message, e.Span.Start)
-		}
-		for _, form := range f.Forms() {
-			shown = append(shown, syntax.Literal{Cursor: form.Cursor})
-		}
-	}
-	for _, l := range shown {
-		q.shown = append(q.shown, l)
-		q.lits = append(q.lits, conjuncts(l)...)
-	}
-	if len(q.lits) == 0 {
-		return nil, fmt.Errorf("query %q: no literal", text)
-	}
-	for _, l := range q.lits {
-		if err := g.checkLiteral(l, q.notation); err != nil {
-			return nil, fmt.Errorf("query %q: %v", text, err)
-		}
-	}
-	c := &compiler{g: g}
-	vars := map[string]int{}
-	var names []string
-	alts, err := c.body(q.lits, vars, &names)
-	if err != nil {
-		return nil, fmt.Errorf("query %q: %v", text, err)
-	}
-	q.vars = names
-	seen := map[*relation]bool{}
-	for _, conj := range alts {
-		r := &rule{body: conj, nvars: len(vars), varNames: names}
-		bound := make([]bool, len(vars))
-		for _, l := range conj {
-			if l.kind == litPos {
-				markVars(l.atom, bound, true)
-			}
-		}
-		for v, b := range bound {
-			if !b {
-				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
-			}
-		}
-		q.rules = append(q.rules, r)
-		for _, l := range conj {
-			if l.rel != nil && !seen[l.rel] {
-				seen[l.rel] = true
-				q.rels = append(q.rels, l.rel)
-				g.attach(l.rel)
-				// next and sees are about a joint move whatever their rules read.
-				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-					q.move = true
-				}
-				if l.rel.layer != layerStatic {
-					q.state = true
-				}
-			}
-		}
-	}
-	return q, nil
-}
-
 // conjuncts flattens a query form written as a conjunction, (and l1 ... ln), into its literals
 // (and is not GDL, but it is how people write a conjunction); any other form is one literal.
 func conjuncts(l syntax.Literal) []syntax.Literal {
@@ -250,25 +173,6 @@ func (g *Game) attach(r *relation) {
 	}
 	r.scc = len(g.comps)
 	g.comps = append(g.comps, &component{rels: []*relation{r}})
-}
-
-// Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
-// Answers are distinct and in derivation order.
-func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
-	out, _, err := g.ask(ctx, s, joint, q, 0)
-	return out, err
-}
-
-// AskFirst is Ask for the first max answers (max > 0) in derivation order; more reports
-// whether q has others. It stops as soon as it has found one answer past max: a relation that
-// the game asks only with some arguments bound (evaluated on demand), asked with none bound, is
-// evaluated rule by rule into the query's answers instead of being tabled whole first, so a
-// relation with millions of facts gives its first thousand in milliseconds.
-func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, max int) (answers []Answer, more bool, err error) {
-	if max <= 0 {
-		return nil, false, fmt.Errorf("AskFirst: max must be positive, not %d", max)
-	}
-	return g.ask(ctx, s, joint, q, max)
 }
 
 // errEnough stops a query that has found the answers asked for.
