@@ -23,9 +23,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	to := fs.String("to", "", "target language: prolog (SWI-Prolog)")
 	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
 		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
-		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
+		"or playouts (playouts(N, Seed) or playouts(N, Seed, MaxDepth, CPUSeconds) runs random playouts and prints their speed)")
+	tabling := fs.String("tabling", "recursive", "which relations are tabled: recursive (every recursive relation, so left recursion\n"+
+		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--driver walk|playouts] GAME\n\n"+
+		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n"+
 			"Writes the game as an SWI-Prolog program on standard output. Flags may come before or\n"+
 			"after GAME. A game with syntax errors, unsafe rules or negation through recursion has no\n"+
 			"defined meaning: it is refused with its diagnostics (exit status 1). For example:\n"+
@@ -42,6 +44,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *to != "prolog" {
 		fmt.Fprintf(stderr, "gdl convert: --to must be prolog, not %q\n", *to)
+		return 2
+	}
+	tab, err := prolog.ParseTabling(*tabling)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl convert: --%v\n", err)
 		return 2
 	}
 	drivers := map[string]string{"": "", "walk": prolog.WalkDriver, "playouts": prolog.PlayoutDriver}
@@ -61,7 +68,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	f, _ := syntax.Parse(string(data))
 	res := analysis.Analyze(f, nil)
-	out, blocking := prolog.Convert(res)
+	out, blocking := prolog.ConvertWith(res, prolog.Options{Tabling: tab})
 	if len(blocking) > 0 {
 		printDiagnostics(stderr, path, f.Lines(), blocking)
 		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, or unsafe or unstratified rules); fix the errors above\n", path)
