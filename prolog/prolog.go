@@ -29,7 +29,8 @@ const (
 	TableRecursive Tabling = iota
 	// TableNone tables nothing: plain Prolog, with the same answers wherever SWI-Prolog's
 	// depth-first search terminates (it loops on left recursion and on recursion through a
-	// cycle of facts), and often faster, since tables are not rebuilt for every state.
+	// cycle of facts). It is often faster, since no tables are rebuilt for every state, and
+	// sometimes much slower, since answers a table would keep are derived again.
 	TableNone
 )
 

@@ -8,7 +8,7 @@
 # counts against gdl), the Prolog driver reads statistics(cputime). On a machine shared with
 # other jobs CPU time is the figure to trust; wall time is not used.
 #
-#   bash scripts/bench-playouts.sh [--quick] [--rounds N]
+#   bash scripts/bench-playouts.sh [--quick] [--rounds N | N]
 #       The games of issue 11 with their targets (ticTacToe >= 40x, connectFour >= 90x,
 #       breakthrough >= 140x, speedChess and othello-comp2007 >= 10x, chess.kif capped at 20
 #       joint moves on both sides >= 1x). A calibration run per game and side picks the number of
@@ -46,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--match) match=${2:?--match needs a regular expression}; shift ;;
 	--tsv) tsv=${2:?--tsv needs a file}; shift ;;
 	-h | --help) usage; exit 0 ;;
+	[1-9] | [1-9][0-9]) rounds=$1 ;; # the number of rounds, as the script used to take it
 	*) echo "bench-playouts.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift

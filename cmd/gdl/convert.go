@@ -25,7 +25,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
 		"or playouts (playouts(N, Seed) or playouts(N, Seed, MaxDepth, CPUSeconds) runs random playouts and prints their speed)")
 	tabling := fs.String("tabling", "recursive", "which relations are tabled: recursive (every recursive relation, so left recursion\n"+
-		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster)")
+		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster, sometimes much slower)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n"+
 			"Writes the game as an SWI-Prolog program on standard output. Flags may come before or\n"+
