@@ -73,7 +73,7 @@ playouts(N, Seed, Max, Budget) :-
     T is T1 - T0,
     ( T > 0 -> P is Done / T ; P = inf ),
     ( Done > 0 -> L is Moves / Done ; L = 0 ),
-    format("playouts ~w seconds ~4f per_second ~1f mean_length ~2f~n", [Done, T, P, L]).
+    format("playouts ~w seconds ~4f per_second ~4f mean_length ~2f~n", [Done, T, P, L]).
 playouts_loop(I, N, Rs, S0, Max, Deadline, Moves0, Done, Moves) :-
     (   I >= N -> Done = I, Moves = Moves0
     ;   I > 0, Deadline \== none, statistics(cputime, Now), Now >= Deadline -> Done = I, Moves = Moves0

@@ -92,7 +92,7 @@ gdl_run() {
 	fi
 	case $rc in
 	124 | 137 | 152) echo "no playout within the hard limit of ${hard}s CPU" > "$out.why" ;;
-	*) echo "gdl play failed (exit $rc): $(grep -v '^\s*$' "$out.err" | tail -1 | cut -c1-160)" > "$out.why" ;;
+	*) echo "gdl play failed (exit $rc): $(grep -v '^\s*$' "$out.err" | tail -1 | sed 's/^gdl play: [^:]*: //; s/; fix the errors above//' | cut -c1-160)" > "$out.why" ;;
 	esac
 	return 1
 }
@@ -115,7 +115,8 @@ swi_run() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
 # num X DECIMALS: X with that many decimals, or - when X is empty or not a number.
-num() { awk -v x="$1" -v d="$2" 'BEGIN { if (x ~ /^[0-9.eE+-]+$/) printf "%.*f", d, x; else printf "%s", (x == "" ? "-" : x) }'; }
+# Below 10, three decimals (the slowest games play less than a playout per second).
+num() { awk -v x="$1" -v d="$2" 'BEGIN { if (x ~ /^[0-9.eE+-]+$/) printf "%.*f", (x < 10 && d < 3) ? 3 : d, x; else printf "%s", (x == "" ? "-" : x) }'; }
 ceil() { awk -v x="$1" 'BEGIN { n = int(x); if (n < x) n++; if (n < 1) n = 1; print n }'; }
 
 # ---- The issue's games -------------------------------------------------------------------------
@@ -261,14 +262,22 @@ corpus_mode() {
 					why=$(field "$T/cur.g1.json" engine_reason)
 					comp=$(field "$T/cur.g1.json" compile_seconds)
 					c1=$(field "$T/cur.g1.json" cpu_seconds)
-					local n2 out=$T/cur.g2.json
+					local n2 out=$T/cur.g2.json e2=auto
+					# The interpreter again without a second try at grounding; a compiled game
+					# again with auto, since grounding has a budget of wall time that a busy
+					# machine can make it miss.
+					[ "$eng" = interpreted ] && e2=interpreted
 					n2=$(awk -v c="$c1" -v b="$b" 'BEGIN { if (c * 16 > b) { n = int(b / c); if (n < 1) n = 1; print n } else print 0 }')
 					if [ "$n2" = 1 ]; then
 						out=$T/cur.g1.json
 					elif [ "$n2" = 0 ]; then
-						gdl_run "$out" "$hard" "$path" --engine "$eng" --playouts "$big" --time "${b}s" --seed 2 || out=""
+						gdl_run "$out" "$hard" "$path" --engine "$e2" --playouts "$big" --time "${b}s" --seed 2 || out=""
 					else
-						gdl_run "$out" "$hard" "$path" --engine "$eng" --playouts "$n2" --seed 2 || out=""
+						gdl_run "$out" "$hard" "$path" --engine "$e2" --playouts "$n2" --seed 2 || out=""
+					fi
+					if [ -n "$out" ] && [ "$(field "$out" engine)" != "$eng" ]; then
+						note="gdl: compiled in the first run, interpreted in the second ($(field "$out" engine_reason))"
+						eng=$(field "$out" engine) comp="" why=$(field "$out" engine_reason)
 					fi
 					if [ -n "$out" ]; then
 						g=$(field "$out" playouts_per_cpu_second)
@@ -306,7 +315,7 @@ corpus_mode() {
 		done
 		best=$(printf '%s\n%s\n' "$tb" "$pl" | awk '$1 ~ /^[0-9.]+$/ && $1 > m { m = $1 } END { print m + 0 }')
 		if [ "$tb" = refused ]; then
-			skip="${skip:+$skip; }convert refused: $(grep -m1 'error' "$T/cur.conv.err" | sed 's/^[^:]*:[0-9]*:[0-9]*: //' | cut -c1-100)"
+			skip="${skip:+$skip; }convert refused it: $(grep -m1 'error' "$T/cur.conv.err" | sed 's/^[^:]*:[0-9]*:[0-9]*: error: //' | cut -c1-100)"
 		elif ! awk -v b="$best" 'BEGIN { exit !(b > 0) }'; then
 			skip="${skip:+$skip; }SWI-Prolog: no measurement (tabled and plain failed)"
 		fi
@@ -343,8 +352,9 @@ corpus_summary() {
 	$2 == "compiled" { compiled++; comp[$1] = $3 + 0 }
 	$2 == "interpreted" { interp++; why = $4; sub(/: .*/, "", why); reasons[why]++; rgames[why] = rgames[why] (rgames[why] ? ", " : "") $1 }
 	$13 != "" { notes[$1] = $13 }
+	function fmt(x) { return (x !~ /^[0-9.eE+-]+$/) ? x : (x < 10) ? sprintf("%.3f", x) : sprintf("%.1f", x) }
 	function show(g) {
-		printf "  %-9s %-62s %-11s gdl %10.1f  tabled %10s  plain %10s\n", shown[g] "x", g, engine[g], gdl[g], tab[g], pl[g]
+		printf "  %-9s %-62s %-11s gdl %10s  tabled %10s  plain %10s\n", shown[g] "x", g, engine[g], fmt(gdl[g]), fmt(tab[g]), fmt(pl[g])
 	}
 	END {
 		printf "summary: %d games; %d measured on both sides, %d skipped; %d compiled, %d interpreted\n", n, measured, skipped, compiled, interp
@@ -355,9 +365,9 @@ corpus_summary() {
 		printf "\ngames below 1x (%d), worst first:\n", m
 		for (j = 1; j <= m; j++) show(order[j])
 		k = 0
-		for (g in ratio) all[++k] = g
+		for (g in ratio) if (ratio[g] >= 1) all[++k] = g
 		sortby(all, k)
-		printf "\nthe 15 worst ratios:\n"
+		printf "\nthe 15 lowest ratios at or above 1x:\n"
 		for (j = 1; j <= k && j <= 15; j++) show(all[j])
 		printf "\nskipped (%d):\n", skipped
 		for (g in skip) printf "  %s: %s\n", g, skip[g]
@@ -368,8 +378,8 @@ corpus_summary() {
 		for (g in comp) { ct[++c] = g }
 		for (i = 2; i <= c; i++) { x = ct[i]; for (j = i - 1; j >= 1 && comp[ct[j]] < comp[x]; j--) ct[j + 1] = ct[j]; ct[j + 1] = x }
 		if (c) {
-			under = 0; for (i = 1; i <= c; i++) if (comp[ct[i]] < 0.1) under++
-			printf "\ncompile times (%d games): median %.3fs, %d under 100 ms, the slowest:\n", c, comp[ct[int((c + 1) / 2)]], under
+			for (i = 1; i <= c; i++) { x = comp[ct[i]]; h[x < 0.01 ? 1 : x < 0.1 ? 2 : x < 1 ? 3 : x < 5 ? 4 : 5]++ }
+			printf "\ncompile times (%d games): median %.3fs; under 10 ms %d, 10-100 ms %d, 0.1-1 s %d, 1-5 s %d, 5 s and more %d; the slowest:\n", c, comp[ct[int((c + 1) / 2)]], h[1], h[2], h[3], h[4], h[5]
 			for (i = 1; i <= c && i <= 10; i++) printf "  %8.3fs  %s\n", comp[ct[i]], ct[i]
 		}
 		printf "\nwhy games are not compiled (%d):\n", interp
