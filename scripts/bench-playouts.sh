@@ -206,7 +206,7 @@ issue_mode() {
 		best=$(printf '%s\n%s\n' "$tb" "$pl" | awk 'NF && $1 > m { m = $1 } END { print m + 0 }')
 		ratio=- met=-
 		if [ -n "$g" ] && awk -v b="$best" 'BEGIN { exit !(b > 0) }'; then
-			ratio=$(awk -v g="$g" -v b="$best" 'BEGIN { printf "%.2fx", g / b }')
+			ratio=$(awk -v g="$g" -v b="$best" 'BEGIN { printf (g / b < 1) ? "%.4fx" : "%.2fx", g / b }')
 			met=$(awk -v g="$g" -v b="$best" -v t="$target" 'BEGIN { print (g / b >= t) ? "yes" : "no" }')
 		fi
 		eng=$(cat "$T/$name.engine" 2>/dev/null || echo -)
@@ -224,6 +224,15 @@ issue_mode() {
 	echo
 	echo "(playouts per CPU second, medians of $r round(s); ratio = gdl / the faster of tabled and plain SWI-Prolog;"
 	echo " compile = grounding and building the network, not timed in the rates; chess(20): playouts capped at 20 joint moves on both sides)"
+	echo "per round (playouts per CPU second, in round order):"
+	for spec in "${specs[@]}"; do
+		IFS='|' read -r name _ <<< "$spec"
+		printf '  %-17s' "$name"
+		for side in gdl tabled plain; do
+			printf ' %s: %s;' "$side" "$(tr '\n' ' ' < "$T/$name.rate.$side" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i > 1 ? " " : ""), ($i < 10 ? sprintf("%.3f", $i) : sprintf("%.1f", $i)) }')"
+		done
+		echo
+	done
 	for n in "${notes[@]}"; do echo "note: $n"; done
 	echo "after: $(uptime | sed 's/^ *//')"
 }
