@@ -24,9 +24,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	to := fs.String("to", "", "target: kif (prefix GDL), infix (GDL as in the Stanford notes, .hrf) or prolog (SWI-Prolog)")
 	driver := fs.String("driver", "", "with --to prolog, append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
 		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
-		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
+		"or playouts (playouts(N, Seed) or playouts(N, Seed, MaxDepth, CPUSeconds) runs random playouts and prints their speed)")
+	tabling := fs.String("tabling", "recursive", "which relations are tabled: recursive (every recursive relation, so left recursion\n"+
+		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster, sometimes much slower)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl convert --to kif|infix|prolog [--driver walk|playouts] GAME\n\n"+
+		fmt.Fprintln(stderr, "Usage: gdl convert --to kif|infix|prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n"+
 			"Writes the game on standard output in prefix GDL (KIF), in infix GDL, or as an SWI-Prolog\n"+
 			"program. Flags may come before or after GAME. A .hrf GAME is infix; any other is read in the\n"+
 			"notation its content is written in.\n\n"+
@@ -53,6 +55,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	targets := map[string]bool{"kif": true, "infix": true, "prolog": true}
 	if !targets[*to] {
 		fmt.Fprintf(stderr, "gdl convert: --to must be kif, infix or prolog, not %q\n", *to)
+		return 2
+	}
+	tab, err := prolog.ParseTabling(*tabling)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl convert: --%v\n", err)
 		return 2
 	}
 	drivers := map[string]string{"": "", "walk": prolog.WalkDriver, "playouts": prolog.PlayoutDriver}
@@ -100,7 +107,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	res := analysis.Analyze(f, nil)
-	out, blocking := prolog.Convert(res)
+	out, blocking := prolog.ConvertWith(res, prolog.Options{Tabling: tab})
 	if len(blocking) > 0 {
 		printDiagnostics(stderr, path, f.Lines(), blocking)
 		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, or unsafe or unstratified rules); fix the errors above\n", path)
