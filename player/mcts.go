@@ -104,10 +104,10 @@ func (p *MCTS) Last() Search { return p.last }
 type node struct {
 	state    *game.State
 	terminal bool
-	goals    []float64       // terminal: the goal values scaled to [0, 1]
-	legal    [][]eval.Term   // per role
-	stats    [][]edge        // per role, per legal move
-	visits   int             // playouts through the node
+	goals    []float64        // terminal: the goal values scaled to [0, 1]
+	legal    [][]eval.Term    // per role
+	stats    [][]edge         // per role, per legal move
+	visits   int              // playouts through the node
 	children map[string]*node // by joint move (the moves' indexes)
 }
 

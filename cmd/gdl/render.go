@@ -151,4 +151,3 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
