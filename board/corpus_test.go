@@ -30,13 +30,13 @@ func TestCorpusBoards(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		g, _, err := game.Load(ctx, string(src), game.Options{Limits: eval.Limits{Timeout: 2 * time.Second}})
+		g, _, err := game.Load(ctx, string(src), game.Options{Engine: game.Interpreted, Limits: eval.Limits{Timeout: 2 * time.Second}})
 		if err != nil {
 			cancel()
 			failed = append(failed, e.Path)
 			continue
 		}
-		lay, err := ForGame(ctx, g, analysis.BoardConfig{}, SampleOptions{Time: 200 * time.Millisecond})
+		lay, err := ForGame(ctx, g, analysis.BoardConfig{}, SampleOptions{})
 		if err != nil {
 			cancel()
 			failed = append(failed, e.Path)

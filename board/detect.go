@@ -14,8 +14,9 @@
 //     two arguments (succ-like facts such as (succ 1 2) or (nextcol a b)), or single letters
 //     (a to h);
 //   - each takes 2 to 32 values;
-//   - no sampled state has two fluents of the relation on the same square (the coordinates
-//     determine the content);
+//   - the coordinates determine the content: no sampled state has two fluents of the relation
+//     on one square (a tenth of the fluents at most may clash, for games whose rules leave an
+//     old piece behind now and then);
 //   - among several such pairs of arguments, the first two adjacent ones win.
 //
 // Which coordinate is the row: variable names in the rules decide first (?x, ?col, ?file for a
@@ -198,20 +199,32 @@ func detectOne(fi *fluentInfo, f Facts) *Spec {
 		}
 		axes = append(axes, ax)
 	}
-	type pair struct{ i, j int }
+	type pair struct{ i, j, clashes int }
+	total := 0
+	for _, st := range f.States {
+		total += count(fi, st)
+	}
 	var pairs []pair
 	for i := range fi.arity {
 		for j := i + 1; j < fi.arity; j++ {
-			if axes[i] != nil && axes[j] != nil && isKey(fi, i, j, f) {
-				pairs = append(pairs, pair{i, j})
+			if axes[i] == nil || axes[j] == nil {
+				continue
+			}
+			// A few fluents on a square already taken are tolerated (a knight on a hole it
+			// left, a flipped piece whose old colour stays): a tenth of them at most.
+			if n := clashes(fi, i, j, f); 10*n <= total {
+				pairs = append(pairs, pair{i, j, n})
 			}
 		}
 	}
 	if len(pairs) == 0 {
 		return nil
 	}
-	// Adjacent coordinates first, then the leftmost.
+	// The fewest clashes, then adjacent coordinates, then the leftmost.
 	slices.SortStableFunc(pairs, func(a, b pair) int {
+		if a.clashes != b.clashes {
+			return a.clashes - b.clashes
+		}
 		if da, db := a.j-a.i, b.j-b.i; da != db {
 			return da - db
 		}
@@ -227,28 +240,46 @@ func detectOne(fi *fluentInfo, f Facts) *Spec {
 	return &Spec{Relation: fi.name, Arity: fi.arity, Row: row, Column: col, RowsUp: up, Rows: axes[row], Columns: axes[col]}
 }
 
-// isKey reports whether arguments i and j determine the rest in every sampled state: no state
-// has two fluents of the relation on one square.
-func isKey(fi *fluentInfo, i, j int, f Facts) bool {
-	lower := strings.ToLower(fi.name)
+// clashes counts the fluents of the relation, over the sampled states, on a square of the
+// arguments i and j that another fluent of the state already takes (none when the coordinates
+// determine the rest, as they should).
+func clashes(fi *fluentInfo, i, j int, f Facts) int {
+	n := 0
 	for _, s := range f.States {
 		squares := map[[2]string]bool{}
 		for _, text := range s {
-			if !strings.HasPrefix(text, "(") || !strings.EqualFold(firstWord(text[1:]), lower) {
-				continue
-			}
-			t, ok := parseTerm(text)
-			if !ok || len(t.args) != fi.arity {
+			t, ok := fluentOf(fi, text)
+			if !ok {
 				continue
 			}
 			sq := [2]string{t.args[i].text, t.args[j].text}
 			if squares[sq] {
-				return false
+				n++
 			}
 			squares[sq] = true
 		}
 	}
-	return true
+	return n
+}
+
+// count counts the fluents of the relation in a state.
+func count(fi *fluentInfo, state []string) int {
+	n := 0
+	for _, text := range state {
+		if _, ok := fluentOf(fi, text); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// fluentOf reads a fluent of the relation.
+func fluentOf(fi *fluentInfo, text string) (term, bool) {
+	if !strings.HasPrefix(text, "(") || !strings.EqualFold(firstWord(text[1:]), fi.name) {
+		return term{}, false
+	}
+	t, ok := parseTerm(text)
+	return t, ok && len(t.args) == fi.arity
 }
 
 func firstWord(s string) string {

@@ -14,9 +14,11 @@ import (
 
 // SampleOptions bound what Sample looks at.
 type SampleOptions struct {
-	Walks int           // random walks from the initial state (0: 8)
-	Steps int           // joint moves per walk (0: 80)
-	Time  time.Duration // no new step after this long (0: 300 ms); ctx bounds the whole
+	Walks int // random walks from the initial state (0: 4)
+	Steps int // joint moves per walk (0: 60)
+	// Time stops the walks early on a slow game: no new step after this long (0: 1 s). The
+	// walks are seeded, so the same game gets the same sample unless Time cuts it short.
+	Time time.Duration
 	Seed  uint64        // the walks' seed (the same seed, the same walks)
 }
 
@@ -26,13 +28,13 @@ type SampleOptions struct {
 // effort within the options' bounds (an evaluation error ends that part, not the sampling).
 func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error) {
 	if opts.Walks <= 0 {
-		opts.Walks = 8
+		opts.Walks = 4
 	}
 	if opts.Steps <= 0 {
-		opts.Steps = 80
+		opts.Steps = 60
 	}
 	if opts.Time <= 0 {
-		opts.Time = 300 * time.Millisecond
+		opts.Time = time.Second
 	}
 	stop := time.Now().Add(opts.Time)
 	var f Facts

@@ -23,8 +23,8 @@ import (
 // and the VS Code game view draws it.
 //
 // The boards of a game are detected once per game and gdl.json board section, from the
-// initial state, the fluents of base and short random walks (board.Sample, at most 300 ms on
-// the document's interpreter). The computer's moves and the playouts run on the compiled engine
+// initial state, the fluents of base and short random walks (board.Sample, at most 1 s on the
+// document's interpreter). The computer's moves and the playouts run on the compiled engine
 // when the game grounds (game.Shared with game.Auto: one game per text, shared), since the
 // interpreter is some hundred times slower at playouts.
 
@@ -38,7 +38,7 @@ type viewState struct {
 }
 
 // sampleTime bounds the sampling of a game for its boards.
-const sampleTime = 300 * time.Millisecond
+const sampleTime = time.Second
 
 // layoutFor returns the boards of the game under a board section.
 func (c *docGame) layoutFor(ctx context.Context, cfg analysis.BoardConfig) *board.Layout {

@@ -113,7 +113,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Detection samples the game for a moment; its walks are seeded, so the same game always
 	// gets the same boards.
-	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: 500 * time.Millisecond})
+	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: 2 * time.Second})
 	if err != nil {
 		reportEvalError(stderr, "render", path, res, err)
 		return 1
