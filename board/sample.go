@@ -19,7 +19,7 @@ type SampleOptions struct {
 	// Time stops the walks early on a slow game: no new step after this long (0: 1 s). The
 	// walks are seeded, so the same game gets the same sample unless Time cuts it short.
 	Time time.Duration
-	Seed  uint64        // the walks' seed (the same seed, the same walks)
+	Seed uint64 // the walks' seed (the same seed, the same walks)
 }
 
 // Sample gathers the facts board detection reads from a game: the initial state, the fluents
