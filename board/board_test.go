@@ -133,6 +133,11 @@ func TestMoveSquares(t *testing.T) {
 			t.Errorf("%s: squares %q, want %q", move, got, want)
 		}
 	}
+	nums := Facts{States: [][]string{{"(cell 1 1 b)", "(cell 1 2 b)", "(cell 2 1 b)", "(cell 2 2 b)", "(cell 1 3 b)", "(cell 2 3 b)"}}}
+	v = Detect(nums, analysis.BoardConfig{}).Draw(nums.States[0])
+	if got := v.MoveSquares("(move 1 2 1 3)"); len(got) != 2 {
+		t.Errorf("(move 1 2 1 3) mentions 1,2 and 1,3 only: %+v", got)
+	}
 	ttt := Facts{States: [][]string{{"(cell 1 1 b)", "(cell 1 2 b)", "(cell 2 1 b)", "(cell 2 2 b)"}}}
 	v = Detect(ttt, analysis.BoardConfig{Boards: []analysis.BoardSpec{{Relation: "cell", Row: 2, Column: 1}}}).Draw(ttt.States[0])
 	if got := v.MoveSquares("(mark 1 2)"); len(got) != 1 || v.Boards[0].Rows[got[0].Row] != "2" || v.Boards[0].Columns[got[0].Column] != "1" {
