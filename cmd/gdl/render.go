@@ -31,7 +31,8 @@ A joint move is a KIF list of one move per role in role order, as for 'gdl query
 text is an ASCII board ("." on empty squares; for issues and CI logs), svg a standalone image,
 json the model (rows, columns, squares with their text and fluents, the other fluents). The
 gdl.json found from GAME's folder may say which relation and arguments form a board and how
-pieces are shown (its "board" section; see the README). GAME may be - for standard input.
+pieces are shown (its "board" section; see the README). GAME may be - for standard input (the
+gdl.json is then looked for from the current folder).
 Exit status: 0 success, 1 the game or a move is wrong, 2 usage or I/O problems.
 `
 
