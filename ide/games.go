@@ -115,6 +115,8 @@ type docGame struct {
 	urgent     []*job // asked for by a hover or inlay hints
 	background []*job // asked for by code lenses
 	working    bool   // the worker goroutine runs
+
+	view viewState // what the game view computed on this game (game_view.go)
 }
 
 // gameOf returns the game for snap under limits: the document's current game when its clauses

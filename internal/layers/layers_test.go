@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -28,6 +28,8 @@ var rank = map[string]int{
 	"propnet":  4,
 	"game":     5,
 	"verify":   6,
+	"board":    6, // boards of states, drawn
+	"player":   6, // the built-in players (MCTS, random)
 	"ide":      7,
 	"lsp":      8,
 	"cmd/gdl":  9,
@@ -63,7 +65,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- board, player <- ide <- lsp <- cmd"
 	}
 	return ""
 }
