@@ -27,8 +27,9 @@ func Analyze(f *syntax.File, cfg *Config) *Result {
 // earlier version of the document, or nil) found in the forms that the incremental parser
 // shared between the two versions, and gives up as soon as it notices that ctx is done,
 // returning ctx's error: the analysis of a version the user has typed past is not worth
-// finishing. The result equals Analyze's. When it completes, the file's forms remember their
-// place in it, so that the analysis of the next version can reuse it in turn.
+// finishing. The result equals Analyze's. When it completes, its model records where each
+// form's part is (by the form's identity), so that the analysis of the next version can reuse it
+// in turn.
 func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Result) (*Result, error) {
 	var pm *Model
 	if prev != nil {
@@ -38,7 +39,7 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 	if err != nil {
 		return nil, err
 	}
-	res.Model.stamp()
+	res.Model.indexForms()
 	return res, nil
 }
 

@@ -38,7 +38,7 @@ func init() {
 				case v.Parent.Valid(): // inside an or
 					r.Report(name, msg+"; inside an or, write one rule per branch instead", nil)
 				default:
-					r.Report(name, msg, nil, spliceAnd(c, v.Lit))
+					r.Report(name, msg, nil, spliceAnd(c, v.Lit, m.Notation()))
 				}
 			})
 		},
@@ -48,10 +48,14 @@ func init() {
 // spliceAnd is the fix of an and that is a body literal: its literals, with those of the ands
 // nested in it, take its place in the body; an and without literals (the empty conjunction,
 // which always holds) goes, with the blanks before it on its line.
-func spliceAnd(c *Clause, and syntax.Literal) syntax.Fix {
+func spliceAnd(c *Clause, and syntax.Literal, d syntax.Dialect) syntax.Fix {
 	parts := conjuncts(and.Atom())
 	if len(parts) > 0 {
-		return replace("Put the literals of and in the body", and.Span(), strings.Join(parts, " "))
+		sep := " "
+		if d == syntax.Infix {
+			sep = " & "
+		}
+		return replace("Put the literals of and in the body", and.Span(), strings.Join(parts, sep))
 	}
 	span := and.Span()
 	text, base := c.Form.Text(), c.Form.Span().Start

@@ -21,7 +21,7 @@ func init() {
 				}
 				ops := v.Lit.Operands()
 				if len(ops) == 0 {
-					r.Report(v.Lit.Span(), "empty disjunction: (or) has no branch and can never hold", nil)
+					r.Report(v.Lit.Span(), "empty disjunction: "+m.Notation().Or()+" has no branch and can never hold", nil)
 					return
 				}
 				if v.Parent.Valid() && v.Parent.Kind() == syntax.LitOr {
@@ -29,8 +29,12 @@ func init() {
 					for i, op := range ops {
 						texts[i] = op.Text()
 					}
+					sep := " "
+					if m.Notation() == syntax.Infix {
+						sep = " | "
+					}
 					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil,
-						replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, " ")))
+						replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, sep)))
 				}
 			})
 		},

@@ -13,7 +13,7 @@ import (
 // repetitions.
 func LiteralVars(c syntax.Cursor) []string {
 	var out []string
-	forEachVar(c, func(name string, _ syntax.Span) { out = append(out, syntax.Fold(name)) })
+	forEachVar(c, func(name string, _ syntax.Span) { out = append(out, syntax.VarKey(name)) })
 	return out
 }
 
@@ -46,7 +46,7 @@ func forEachVar(c syntax.Cursor, fn func(name string, span syntax.Span)) {
 func Binds(l syntax.Literal, b map[string]bool) {
 	switch l.Kind() {
 	case syntax.LitAtom:
-		forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.Fold(name)] = true })
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.VarKey(name)] = true })
 	case syntax.LitOr:
 		var common map[string]bool
 		for _, op := range l.Operands() {
@@ -75,7 +75,7 @@ func Ready(l syntax.Literal, b map[string]bool) bool {
 	switch l.Kind() {
 	case syntax.LitNot, syntax.LitDistinct:
 		ready := true
-		forEachVar(l.Cursor, func(name string, _ syntax.Span) { ready = ready && b[syntax.Fold(name)] })
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { ready = ready && b[syntax.VarKey(name)] })
 		return ready
 	case syntax.LitOr:
 		for _, op := range l.Operands() {
@@ -99,7 +99,7 @@ func needsBound(l syntax.Literal) []string {
 		switch l.Kind() {
 		case syntax.LitNot, syntax.LitDistinct:
 			forEachVar(l.Cursor, func(name string, _ syntax.Span) {
-				if k := syntax.Fold(name); !seen[k] {
+				if k := syntax.VarKey(name); !seen[k] {
 					seen[k] = true
 					out = append(out, k)
 				}
@@ -152,7 +152,7 @@ func TermKey(c syntax.Cursor) string {
 	var walk func(c syntax.Cursor)
 	walk = func(c syntax.Cursor) {
 		if c.Kind() != syntax.List {
-			b.WriteString(syntax.Fold(c.Text()))
+			b.WriteString(c.Symbol().Key())
 			return
 		}
 		el := c.Elements()

@@ -17,21 +17,50 @@ import (
 // upwards.
 const ConfigFileName = "gdl.json"
 
-// Config is the project configuration: severity overrides per diagnostic code and evaluation
-// limits. The file format is JSON:
+// Config is the project configuration: severity overrides per diagnostic code, evaluation
+// limits, and how states are drawn as boards. The file format is JSON:
 //
 //	{
 //	  "severity": {"order-hint": "off", "unused-relation": "error"},
-//	  "eval": {"timeoutMs": 2000, "maxFacts": 1000000, "maxTermDepth": 64}
+//	  "eval": {"timeoutMs": 2000, "maxFacts": 1000000, "maxTermDepth": 64},
+//	  "board": {"boards": [{"relation": "cell", "row": 1, "column": 2}], "pieces": {"b": ""}}
 //	}
 //
-// Both keys are optional. Anything else (an unknown key, a severity that is not one of error,
-// warning, info, hint, off, an unknown code, a limit that is not a non-negative integer) is an
-// error naming the file, the line and the column.
+// Every key is optional. Anything else (an unknown key, a severity that is not one of error,
+// warning, info, hint, off, an unknown code, a limit that is not a non-negative integer, a board
+// without a relation) is an error naming the file, the line and the column.
 type Config struct {
 	Path     string              `json:"-"` // where it was read from; empty for defaults
 	Severity map[string]Severity `json:"-"`
 	Eval     EvalLimits          `json:"eval"`
+	Board    BoardConfig         `json:"-"`
+}
+
+// BoardConfig is the "board" section: which fluents the game view, gdl render and the editors'
+// state commands draw as boards, and how pieces are shown (package board reads it). It is for
+// the games that board detection gets wrong; without it every board is detected.
+type BoardConfig struct {
+	// Detect: boards are also detected among the relations that Boards does not name (the
+	// default); false draws only the listed ones.
+	Detect *bool
+	Boards []BoardSpec
+	// Pieces maps a cell's content, as KIF text ("wk", "(piece white king)"), to the text to
+	// show for it; "" leaves the square empty.
+	Pieces map[string]string
+}
+
+// DetectBoards reports whether boards are detected beyond the listed ones.
+func (b BoardConfig) DetectBoards() bool { return b.Detect == nil || *b.Detect }
+
+// BoardSpec names a board: the fluents of a relation, with the arguments that give the row and
+// the column of a square (1-based positions); the other arguments are the square's content.
+type BoardSpec struct {
+	Relation string
+	Row      int
+	Column   int
+	// RowsUp: row values increase upwards (row 1 at the bottom, as in chess or connect four);
+	// nil leaves it to detection.
+	RowsUp *bool
 }
 
 // EvalLimits bounds one evaluation. Zero fields mean the defaults.
@@ -203,14 +232,145 @@ func (p *configParser) parse(c *Config) error {
 				*field = int(v)
 				return nil
 			})
+		case "board":
+			return p.board(&c.Board)
 		default:
-			return &configError{off, fmt.Sprintf("unknown key %q (known: eval, severity)", key)}
+			return &configError{off, fmt.Sprintf("unknown key %q (known: board, eval, severity)", key)}
 		}
 	})
 	if err != nil {
 		return err
 	}
 	return nil
+}
+
+var (
+	boardKeys     = []string{"boards", "detect", "pieces"}
+	boardSpecKeys = []string{"column", "relation", "row", "rowsUp"}
+)
+
+// board reads the "board" section.
+func (p *configParser) board(b *BoardConfig) error {
+	return p.object(`"board"`, func(key string, off int) error {
+		switch key {
+		case "detect":
+			v, err := p.boolean("board.detect")
+			if err == nil {
+				b.Detect = &v
+			}
+			return err
+		case "pieces":
+			b.Pieces = map[string]string{}
+			return p.object(`"board.pieces"`, func(piece string, off int) error {
+				tok, voff, err := p.next()
+				if err != nil {
+					return err
+				}
+				s, ok := tok.(string)
+				if !ok {
+					return &configError{voff, fmt.Sprintf("board.pieces: the text shown for %q must be a string (\"\" for an empty square), not %s", piece, describe(tok))}
+				}
+				if n := len([]rune(s)); n > 8 {
+					return &configError{voff, fmt.Sprintf("board.pieces: the text shown for %q has %d characters; at most 8 fit a square", piece, n)}
+				}
+				b.Pieces[strings.Join(strings.Fields(piece), " ")] = s
+				return nil
+			})
+		case "boards":
+			tok, aoff, err := p.next()
+			if err != nil {
+				return err
+			}
+			if d, ok := tok.(json.Delim); !ok || d != '[' {
+				return &configError{aoff, "board.boards must be an array of boards [{...}], not " + describe(tok)}
+			}
+			for p.dec.More() {
+				start := p.skip(int(p.dec.InputOffset()))
+				spec, err := p.boardSpec()
+				if err != nil {
+					return err
+				}
+				for _, prev := range b.Boards {
+					if strings.EqualFold(prev.Relation, spec.Relation) {
+						return &configError{start, fmt.Sprintf("board.boards: relation %q is listed twice", spec.Relation)}
+					}
+				}
+				b.Boards = append(b.Boards, spec)
+			}
+			_, _, err = p.next() // the closing bracket
+			return err
+		}
+		return &configError{off, fmt.Sprintf("unknown key %q in \"board\" (known: %s)", key, strings.Join(boardKeys, ", "))}
+	})
+}
+
+// boardSpec reads one entry of board.boards.
+func (p *configParser) boardSpec() (BoardSpec, error) {
+	var spec BoardSpec
+	start := p.skip(int(p.dec.InputOffset()))
+	err := p.object("a board of board.boards", func(key string, off int) error {
+		switch key {
+		case "relation":
+			tok, voff, err := p.next()
+			if err != nil {
+				return err
+			}
+			s, ok := tok.(string)
+			if !ok || strings.TrimSpace(s) == "" || strings.ContainsAny(s, "()? \t\r\n;") {
+				return &configError{voff, "board.boards: relation must be the name of a fluent's relation, such as \"cell\", not " + describe(tok)}
+			}
+			spec.Relation = s
+			return nil
+		case "row", "column":
+			tok, voff, err := p.next()
+			if err != nil {
+				return err
+			}
+			n, ok := tok.(json.Number)
+			v, err := n.Int64()
+			if !ok || err != nil || v < 1 || v > 64 {
+				return &configError{voff, fmt.Sprintf("board.boards: %s must be the 1-based position of an argument of the relation (1 to 64), not %s", key, describe(tok))}
+			}
+			if key == "row" {
+				spec.Row = int(v)
+			} else {
+				spec.Column = int(v)
+			}
+			return nil
+		case "rowsUp":
+			v, err := p.boolean("board.boards: rowsUp")
+			if err == nil {
+				spec.RowsUp = &v
+			}
+			return err
+		}
+		return &configError{off, fmt.Sprintf("unknown key %q in a board of board.boards (known: %s)", key, strings.Join(boardSpecKeys, ", "))}
+	})
+	if err != nil {
+		return spec, err
+	}
+	switch {
+	case spec.Relation == "":
+		return spec, &configError{start, "board.boards: a board needs \"relation\" (the fluents' relation, such as \"cell\")"}
+	case spec.Row == 0 || spec.Column == 0:
+		return spec, &configError{start, fmt.Sprintf("board.boards: the board of %q needs \"row\" and \"column\" (1-based argument positions)", spec.Relation)}
+	case spec.Row == spec.Column:
+		return spec, &configError{start, fmt.Sprintf("board.boards: the board of %q has row and column both at argument %d", spec.Relation, spec.Row)}
+	}
+	return spec, nil
+}
+
+// boolean reads a JSON true or false.
+func (p *configParser) boolean(what string) (bool, error) {
+	tok, off, err := p.next()
+	if err != nil {
+		return false, err
+	}
+	v, ok := tok.(bool)
+	if !ok {
+		return false, &configError{off, fmt.Sprintf("%s must be true or false, not %s", what, describe(tok))}
+	}
+	return v, nil
 }
 
 // describe shows a JSON token in a message.

@@ -138,3 +138,45 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigBoard: the "board" section is read whole, and each mistake in it is an error at the
+// key or value at fault.
+func TestConfigBoard(t *testing.T) {
+	text := `{"board": {"detect": false, "boards": [{"relation": "cell", "row": 2, "column": 1, "rowsUp": true}, {"relation": "hand", "row": 1, "column": 3}],
+  "pieces": {"wk": "♔", "b": "", "( piece  white )": "W"}}}`
+	c, err := ParseConfig("gdl.json", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := c.Board
+	if b.DetectBoards() || len(b.Boards) != 2 || b.Boards[0].Relation != "cell" || b.Boards[0].Row != 2 || b.Boards[0].Column != 1 ||
+		b.Boards[0].RowsUp == nil || !*b.Boards[0].RowsUp || b.Boards[1].RowsUp != nil {
+		t.Errorf("board section read as %+v", b)
+	}
+	if b.Pieces["wk"] != "♔" || b.Pieces["b"] != "" || b.Pieces["( piece white )"] != "W" {
+		t.Errorf("pieces read as %q", b.Pieces)
+	}
+	if d, _ := ParseConfig("gdl.json", []byte(`{}`)); !d.Board.DetectBoards() {
+		t.Errorf("detection is on by default")
+	}
+	for _, c := range []struct{ text, want string }{
+		{`{"board": {"board": []}}`, `gdl.json:1:12: unknown key "board" in "board" (known: boards, detect, pieces)`},
+		{`{"board": {"detect": "yes"}}`, `gdl.json:1:22: board.detect must be true or false, not "yes"`},
+		{`{"board": {"boards": {}}}`, `gdl.json:1:22: board.boards must be an array of boards [{...}], not an object`},
+		{`{"board": {"boards": [{"row": 1, "column": 2}]}}`, `gdl.json:1:23: board.boards: a board needs "relation"`},
+		{`{"board": {"boards": [{"relation": "cell", "row": 1}]}}`, `gdl.json:1:23: board.boards: the board of "cell" needs "row" and "column"`},
+		{`{"board": {"boards": [{"relation": "cell", "row": 2, "column": 2}]}}`, `gdl.json:1:23: board.boards: the board of "cell" has row and column both at argument 2`},
+		{`{"board": {"boards": [{"relation": "cell", "row": 0, "column": 2}]}}`, `gdl.json:1:51: board.boards: row must be the 1-based position of an argument of the relation (1 to 64), not 0`},
+		{`{"board": {"boards": [{"relation": "(cell)", "row": 1, "column": 2}]}}`, `gdl.json:1:36: board.boards: relation must be the name of a fluent's relation`},
+		{`{"board": {"boards": [{"relation": "cell", "row": 1, "column": 2, "flip": true}]}}`, `gdl.json:1:67: unknown key "flip" in a board of board.boards (known: column, relation, row, rowsUp)`},
+		{`{"board": {"boards": [{"relation": "cell", "row": 1, "column": 2}, {"relation": "Cell", "row": 1, "column": 2}]}}`, `gdl.json:1:68: board.boards: relation "Cell" is listed twice`},
+		{`{"board": {"boards": [3]}}`, `gdl.json:1:23: a board of board.boards must be a JSON object {...}, not 3`},
+		{`{"board": {"pieces": {"x": 1}}}`, `gdl.json:1:28: board.pieces: the text shown for "x" must be a string ("" for an empty square), not 1`},
+		{`{"board": {"pieces": {"x": "123456789"}}}`, `gdl.json:1:28: board.pieces: the text shown for "x" has 9 characters; at most 8 fit a square`},
+	} {
+		_, err := ParseConfig("gdl.json", []byte(c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", c.text, err, c.want)
+		}
+	}
+}

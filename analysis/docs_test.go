@@ -45,7 +45,7 @@ edits, and editors offer it as a quick fix.
 		if !ok {
 			t.Errorf("syntax code %s has no documentation in SyntaxDocs", c)
 		}
-		if !writeDoc(&b, c, Error, CategorySyntax, d.Summary, d.Example, d.Fix) {
+		if !writeDoc(&b, c, Error, CategorySyntax, d.Summary, d.Example, d.Fix, d.Dialect) {
 			t.Errorf("the example of syntax code %s does not produce it", c)
 		}
 	}
@@ -54,7 +54,7 @@ edits, and editors offer it as a quick fix.
 		if c.Summary == "" || c.Example == "" || c.Fix == "" {
 			t.Errorf("check %s lacks a summary, example or fix", c.Code)
 		}
-		if !writeDoc(&b, c.Code, c.Severity, c.Category, c.Summary, c.Example, c.Fix) {
+		if !writeDoc(&b, c.Code, c.Severity, c.Category, c.Summary, c.Example, c.Fix, syntax.Prefix) {
 			t.Errorf("the example of check %s does not produce it", c.Code)
 		}
 	}
@@ -72,11 +72,15 @@ edits, and editors offer it as a quick fix.
 
 // writeDoc writes the section of one code and reports whether its example produces that code.
 // In examples, <BEL> stands for the control character U+0007, which a Markdown file cannot show.
-func writeDoc(b *strings.Builder, code string, sev Severity, cat Category, summary, example, fix string) bool {
+func writeDoc(b *strings.Builder, code string, sev Severity, cat Category, summary, example, fix string, d syntax.Dialect) bool {
 	fmt.Fprintf(b, "### %s\n\n%s Default severity: **%s**. Category: %s.\n\n", code, summary, sev, cat)
-	fmt.Fprintf(b, "```gdl\n%s\n```\n\n", example)
+	lang := "gdl"
+	if d == syntax.Infix {
+		lang = "prolog" // the closest highlighting Markdown viewers have for infix GDL
+	}
+	fmt.Fprintf(b, "```%s\n%s\n```\n\n", lang, example)
 	// The message the example produces, as users will see it.
-	f, _ := syntax.Parse(strings.ReplaceAll(example, "<BEL>", "\a"))
+	f, _ := syntax.ParseDialect(strings.ReplaceAll(example, "<BEL>", "\a"), d)
 	found := false
 	for _, d := range Analyze(f, nil).Diagnostics {
 		if d.Code == code {

@@ -86,13 +86,14 @@ func alphaKey(c syntax.Cursor) string {
 // are safe. It returns the number of helper fixes applied.
 func checkHelpersAfterFixAll(t *testing.T, name, src string) int {
 	t.Helper()
-	f, _ := syntax.Parse(src)
+	f := parseCase(name, src)
+	d := f.Dialect()
 	before := Analyze(f, nil)
 	if !hasHelperFix(before) {
 		return 0
 	}
 	fixed, applied := applyAllFixes(src, before.Diagnostics)
-	nf, _ := syntax.Parse(fixed)
+	nf, _ := syntax.ParseDialect(fixed, d)
 	after := Analyze(nf, nil)
 	want := map[string]string{} // helper key -> alphaKey of the rule it must be
 	helpers := 0
@@ -102,9 +103,9 @@ func checkHelpersAfterFixAll(t *testing.T, name, src string) int {
 		}
 		helpers++
 		repl := fix.Edits[0]
-		head, _ := syntax.Parse(repl.NewText)
+		head, _ := syntax.ParseDialect(repl.NewText, d)
 		key := head.Forms()[0].Fact().Name().Key()
-		rule, _ := syntax.Parse("(<= " + repl.NewText + " " + src[repl.Span.Start:repl.Span.End] + ")")
+		rule, _ := syntax.ParseDialect(d.Rule(repl.NewText, src[repl.Span.Start:repl.Span.End]), d)
 		k := alphaKey(rule.Forms()[0].Cursor)
 		if old, ok := want[key]; ok && old != k {
 			t.Errorf("%s: helper %s stands for two different atoms:\n  %s\n  %s", name, key, old, k)
@@ -149,7 +150,7 @@ func hasHelperFix(res *Result) bool {
 // TestFixAllKeepsMeaning applies all fixes of a file at once, on every marker case and every
 // corpus game, and checks the helper relations of the unsafe-variable fixes by structure.
 func TestFixAllKeepsMeaning(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/check/*.kif")
+	files := checkCases(t)
 	helpers := 0
 	for _, p := range files {
 		data, err := os.ReadFile(p)

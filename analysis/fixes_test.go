@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -22,7 +21,7 @@ func applyFix(src string, fix syntax.Fix) string {
 // TestFixesRepair applies every fix offered on the marker cases: the diagnostic it belongs to
 // must disappear and no new error-severity diagnostic may appear.
 func TestFixesRepair(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/check/*.kif")
+	files := checkCases(t)
 	applied := 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -30,7 +29,7 @@ func TestFixesRepair(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := string(data)
-		f, _ := syntax.Parse(src)
+		f := parseCase(path, src)
 		before := Analyze(f, nil)
 		errorsBefore := map[string]int{}
 		for _, d := range before.Diagnostics {
@@ -41,7 +40,7 @@ func TestFixesRepair(t *testing.T) {
 		for _, d := range before.Diagnostics {
 			for _, fix := range d.Fixes {
 				fixed := applyFix(src, fix)
-				nf, _ := syntax.Parse(fixed)
+				nf, _ := syntax.ParseDialect(fixed, f.Dialect())
 				after := Analyze(nf, nil)
 				errorsAfter := map[string]int{}
 				same := 0

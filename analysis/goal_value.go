@@ -46,10 +46,10 @@ func init() {
 func goalValueProblem(v syntax.Term) (string, []syntax.Fix, bool) {
 	switch v.Kind() {
 	case syntax.TermConstant:
-		text := v.Text()
-		n, err := strconv.Atoi(text)
+		text, name := v.Text(), v.Name().Name() // "50" in infix is the name 50
+		n, err := strconv.Atoi(name)
 		switch {
-		case err == nil && n >= 0 && n <= 100 && strconv.Itoa(n) == text:
+		case err == nil && n >= 0 && n <= 100 && strconv.Itoa(n) == name:
 			return "", nil, false
 		case err == nil && n >= 0 && n <= 100:
 			canon := strconv.Itoa(n)
@@ -118,7 +118,7 @@ func goalValuesFromFacts(c *Clause, v syntax.Term, facts *factIndex, r *Reporter
 	var sources []source
 	for _, l := range c.Body {
 		uses := false
-		forEachVar(l.Cursor, func(name string, _ syntax.Span) { uses = uses || syntax.Fold(name) == key })
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { uses = uses || syntax.VarKey(name) == key })
 		if !uses {
 			continue
 		}
@@ -139,7 +139,7 @@ func goalValuesFromFacts(c *Clause, v syntax.Term, facts *factIndex, r *Reporter
 				sources = append(sources, source{a, i})
 			case t.Kind() == syntax.TermFunction:
 				nested := false
-				forEachVar(t.Cursor, func(name string, _ syntax.Span) { nested = nested || syntax.Fold(name) == key })
+				forEachVar(t.Cursor, func(name string, _ syntax.Span) { nested = nested || syntax.VarKey(name) == key })
 				if nested {
 					return
 				}
@@ -176,7 +176,7 @@ type bindings map[string]string
 // match unifies a pattern (with variables) with a ground term, extending b.
 func (b bindings) match(p, g syntax.Cursor) bool {
 	if p.Kind() == syntax.Variable {
-		k, v := syntax.Fold(p.Text()), TermKey(g)
+		k, v := p.Symbol().Key(), TermKey(g)
 		if old, ok := b[k]; ok {
 			return old == v
 		}
@@ -202,7 +202,7 @@ func (b bindings) match(p, g syntax.Cursor) bool {
 func (b bindings) ground(t syntax.Cursor) (string, bool) {
 	ok := true
 	forEachVar(t, func(name string, _ syntax.Span) {
-		if _, bound := b[syntax.Fold(name)]; !bound {
+		if _, bound := b[syntax.VarKey(name)]; !bound {
 			ok = false
 		}
 	})
@@ -210,7 +210,7 @@ func (b bindings) ground(t syntax.Cursor) (string, bool) {
 		return "", false
 	}
 	if t.Kind() == syntax.Variable {
-		return b[syntax.Fold(t.Text())], true
+		return b[t.Symbol().Key()], true
 	}
 	if t.Kind() != syntax.List {
 		return TermKey(t), true
@@ -239,7 +239,7 @@ func (b bindings) ground(t syntax.Cursor) (string, bool) {
 func consistent(body []syntax.Literal, b bindings, facts *factIndex, key string) bool {
 	for _, l := range body {
 		strict := false
-		forEachVar(l.Cursor, func(name string, _ syntax.Span) { strict = strict || syntax.Fold(name) == key })
+		forEachVar(l.Cursor, func(name string, _ syntax.Span) { strict = strict || syntax.VarKey(name) == key })
 		switch l.Kind() {
 		case syntax.LitAtom:
 			fs, ok := facts.factsOf(l.Atom().Name().Key())

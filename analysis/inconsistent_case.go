@@ -44,28 +44,28 @@ func init() {
 			sort.Slice(keys, func(i, j int) bool { return byKey[keys[i]][0] < byKey[keys[j]][0] })
 			for _, k := range keys {
 				occs := byKey[k]
-				count := map[string]int{}
+				count := map[string]int{} // spelling -> occurrences; "Cell" in infix spells Cell
 				for _, i := range occs {
-					count[m.Occurrences[i].Name]++
+					count[m.Spelling(&m.Occurrences[i])]++
 				}
 				if len(count) < 2 {
 					continue
 				}
-				major, n := "", -1
+				major, text, n := "", "", -1
 				for _, i := range occs { // ties: the spelling written first
-					if sp := m.Occurrences[i].Name; count[sp] > n {
-						major, n = sp, count[sp]
+					if sp := m.Spelling(&m.Occurrences[i]); count[sp] > n {
+						major, text, n = sp, m.Occurrences[i].Name, count[sp]
 					}
 				}
-				fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, major)}
+				fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text)}
 				for _, i := range occs {
-					if o := m.Occurrences[i]; o.Name != major {
-						fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: major})
+					if o := &m.Occurrences[i]; m.Spelling(o) != major {
+						fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})
 					}
 				}
 				for _, i := range occs {
-					if o := m.Occurrences[i]; o.Name != major {
-						r.Report(o.Span, fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, major, counted(n, "time", "times")), nil, fix)
+					if o := &m.Occurrences[i]; m.Spelling(o) != major {
+						r.Report(o.Span, fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, text, counted(n, "time", "times")), nil, fix)
 					}
 				}
 			}

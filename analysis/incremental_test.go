@@ -22,6 +22,8 @@ import (
 func TestIncrementalEqualsFull(t *testing.T) {
 	inputs := map[string]string{}
 	own, _ := filepath.Glob("../testdata/games/*.kif")
+	infix, _ := filepath.Glob("../testdata/games/*.hrf")
+	own = append(own, infix...)
 	for _, p := range own {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -51,7 +53,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
 	for _, name := range names {
-		f, _ := syntax.Parse(inputs[name])
+		f := parseCase(name, inputs[name])
 		prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
 		for i := 0; i < 40; i++ {
 			start, end, text := semanticEdit(rng, f.Source())
@@ -173,7 +175,7 @@ func sameResult(got, want *Result) string {
 // FuzzIncrementalAnalysis edits any text with any edit and checks that the analysis reusing the
 // previous version's equals a fresh one, and that neither panics.
 func FuzzIncrementalAnalysis(f *testing.F) {
-	seeds, _ := filepath.Glob("../testdata/check/*.kif")
+	seeds := checkCases(f)
 	games, _ := filepath.Glob("../testdata/games/*.kif")
 	for _, p := range append(seeds, games...) {
 		data, err := os.ReadFile(p)
@@ -185,18 +187,21 @@ func FuzzIncrementalAnalysis(f *testing.F) {
 	f.Add("(role a)\n(<= (p ?x) (not (p ?x)))", uint16(10), uint8(0), "(")
 	// Stray ands in every shape (issue 10: a bare and crashed the analyzer).
 	f.Add("(<= p and)\n(<= q (and) (not and) (or and (and q)))\n(and)\n(<= (and ?x) (p ?x))\n", uint16(8), uint8(3), "(and ")
+	f.Add("role(a)\np(X) :- q(X) & ~r(X) & (s | t)\n", uint16(12), uint8(2), "~")
 	f.Fuzz(func(t *testing.T, src string, at uint16, del uint8, text string) {
-		file, _ := syntax.Parse(src)
-		prev, _ := AnalyzeContext(context.Background(), file, nil, nil)
-		start := int(at) % (len(src) + 1)
-		end := min(len(src), start+int(del)%16)
-		edited := file.Edit(start, end, text)
-		got, err := AnalyzeContext(context.Background(), edited, nil, prev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := sameResult(got, Analyze(edited, nil)); diff != "" {
-			t.Fatalf("edit %d..%d -> %q: incremental analysis differs from a fresh one: %s", start, end, text, diff)
+		for _, d := range []syntax.Dialect{syntax.Prefix, syntax.Infix} {
+			file, _ := syntax.ParseDialect(src, d)
+			prev, _ := AnalyzeContext(context.Background(), file, nil, nil)
+			start := int(at) % (len(src) + 1)
+			end := min(len(src), start+int(del)%16)
+			edited := file.Edit(start, end, text)
+			got, err := AnalyzeContext(context.Background(), edited, nil, prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := sameResult(got, Analyze(edited, nil)); diff != "" {
+				t.Fatalf("%v: edit %d..%d -> %q: incremental analysis differs from a fresh one: %s", d, start, end, text, diff)
+			}
 		}
 	})
 }

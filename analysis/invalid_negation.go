@@ -15,6 +15,7 @@ func init() {
 		Example:  "(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))",
 		Fix:      "Negate atoms only: (not (or a b)) is (not a) (not b); (not (not a)) is a.",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
+			d := m.Notation()
 			forEachNot(c, func(l syntax.Literal) {
 				ops := l.Operands()
 				if len(ops) != 1 {
@@ -24,9 +25,13 @@ func init() {
 				switch op := ops[0]; op.Kind() {
 				case syntax.LitAtom, syntax.LitDistinct:
 				case syntax.LitNot:
-					r.Report(op.Span(), "double negation: not applied to a not; (not (not a)) means a", nil)
+					r.Report(op.Span(), "double negation: not applied to a not; "+d.Not(d.Not("a"))+" means a", nil)
 				case syntax.LitOr:
-					r.Report(op.Span(), "not applied to an or: negate each branch instead, (not (or a b)) is (not a) (not b)", nil)
+					and := d.Not("a") + " " + d.Not("b")
+					if d == syntax.Infix {
+						and = d.Not("a") + " & " + d.Not("b")
+					}
+					r.Report(op.Span(), "not applied to an or: negate each branch instead, "+d.Not(d.Or("a", "b"))+" is "+and, nil)
 				default:
 					r.Report(op.Span(), "not must be applied to an atom, found "+op.Text(), nil)
 				}

@@ -29,7 +29,7 @@ func init() {
 				}
 				switch o.Key {
 				case "init", "next":
-					r.Report(o.Span, o.Name+" cannot be used in a rule body: use (true ...) to test the current state", nil)
+					r.Report(o.Span, o.Name+" cannot be used in a rule body: use "+m.Notation().Atom("true", "...")+" to test the current state", nil)
 				case "base", "input":
 					r.Report(o.Span, o.Name+" cannot be used in a rule body: it only describes the game to the game manager", nil)
 				}

@@ -15,8 +15,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// wantRE matches a marker comment: `; want CODE "text"` says that a diagnostic with that code
-// covers exactly the text "text" on this line. Several markers may follow one another.
+// wantRE matches a marker comment: `; want CODE "text"` (in an infix case, `% want ...`) says
+// that a diagnostic with that code covers exactly the text "text" on this line. Several markers
+// may follow one another.
 var wantRE = regexp.MustCompile(`want ([a-z0-9-]+) "((?:[^"\\]|\\.)*)"`)
 
 type marker struct {
@@ -31,10 +32,7 @@ type marker struct {
 // of every diagnostic are compared with NAME.golden beside the case (refresh with -update after
 // reading the difference).
 func TestCheckMarkers(t *testing.T) {
-	files, err := filepath.Glob("../testdata/check/*.kif")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases in testdata/check: %v", err)
-	}
+	files := checkCases(t)
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
@@ -42,18 +40,18 @@ func TestCheckMarkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := string(data)
-			f, _ := syntax.Parse(src)
+			f := parseCase(path, src)
 			res := Analyze(f, nil)
 			lines := f.Lines()
 			var want []marker
 			for i, l := range strings.Split(src, "\n") {
-				if c := strings.Index(l, ";"); c >= 0 {
+				if c := strings.Index(l, f.Dialect().CommentMarks()); c >= 0 {
 					for _, m := range wantRE.FindAllStringSubmatch(l[c:], -1) {
 						want = append(want, marker{i + 1, m[1], strings.ReplaceAll(m[2], `\"`, `"`)})
 					}
 				}
 			}
-			checkGolden(t, strings.TrimSuffix(path, ".kif")+".golden", goldenDiagnostics(src, lines, res.Diagnostics))
+			checkGolden(t, strings.TrimSuffix(path, filepath.Ext(path))+".golden", goldenDiagnostics(src, lines, res.Diagnostics))
 			var got []marker
 			for _, d := range res.Diagnostics {
 				p := lines.Position(d.Span.Start, syntax.UTF8)
@@ -93,6 +91,25 @@ func TestCheckMarkers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkCases returns the analyzer cases of testdata/check: prefix .kif and infix .hrf files.
+func checkCases(t testing.TB) []string {
+	var files []string
+	for _, ext := range []string{"kif", "hrf"} {
+		fs, err := filepath.Glob("../testdata/check/*." + ext)
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("no .%s cases in testdata/check: %v", ext, err)
+		}
+		files = append(files, fs...)
+	}
+	return files
+}
+
+// parseCase parses a test file in the notation of its name (.hrf is infix).
+func parseCase(path, src string) *syntax.File {
+	f, _ := syntax.ParseDialect(src, syntax.Detect(path, src))
+	return f
 }
 
 // goldenDiagnostics writes every diagnostic in full, one per line with its range, the text

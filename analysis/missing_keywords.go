@@ -10,14 +10,27 @@ import (
 // A game needs roles, legal moves, goals and a terminal condition. Each missing one is reported
 // once, on the first line of the file's first form, where an editor shows it at the top.
 func init() {
-	// what is the message; its %[1]s is the first role's name (white when there is none).
-	for _, k := range []struct{ key, what, example string }{
-		{"role", "no role is declared: add a fact (role name) for each player", "(role white)"},
-		{"legal", "no legal rule: no player can ever move; add the moves of each role, e.g. (<= (legal %[1]s (mark ?x)) (true (free ?x)))",
-			"(<= (legal white (mark ?x)) (true (free ?x)))"},
-		{"goal", "no goal rule: a game must say what each role scores; add e.g. (<= (goal %[1]s 100) (true (won %[1]s)))",
-			"(<= (goal white 100) (true (won white)))"},
-		{"terminal", "no terminal rule: the game can never end; add e.g. (<= terminal (true (step 10)))", "(<= terminal (true (step 10)))"},
+	// what writes the message in the file's notation; role is the first role's name (white when
+	// there is none).
+	x := func(d syntax.Dialect) string { v, _ := d.Var("x"); return v }
+	for _, k := range []struct {
+		key, example string
+		what         func(d syntax.Dialect, role string) string
+	}{
+		{"role", "(role white)", func(d syntax.Dialect, _ string) string {
+			return "no role is declared: add a fact " + d.Atom("role", "name") + " for each player"
+		}},
+		{"legal", "(<= (legal white (mark ?x)) (true (free ?x)))", func(d syntax.Dialect, role string) string {
+			return "no legal rule: no player can ever move; add the moves of each role, e.g. " +
+				d.Rule(d.Atom("legal", role, d.Atom("mark", x(d))), d.Atom("true", d.Atom("free", x(d))))
+		}},
+		{"goal", "(<= (goal white 100) (true (won white)))", func(d syntax.Dialect, role string) string {
+			return "no goal rule: a game must say what each role scores; add e.g. " +
+				d.Rule(d.Atom("goal", role, "100"), d.Atom("true", d.Atom("won", role)))
+		}},
+		{"terminal", "(<= terminal (true (step 10)))", func(d syntax.Dialect, _ string) string {
+			return "no terminal rule: the game can never end; add e.g. " + d.Rule("terminal", d.Atom("true", d.Atom("step", "10")))
+		}},
 	} {
 		k := k
 		register(&Check{
@@ -32,11 +45,14 @@ func init() {
 					return // a new, empty file is not a broken game yet
 				}
 				if !m.Defines(k.key) {
+					d := m.Notation()
 					role := "white"
 					if len(m.Roles) > 0 {
-						role = m.Roles[0].Name
+						if name, ok := d.Name(m.Roles[0].Name); ok {
+							role = name
+						}
 					}
-					r.Report(firstFormLine(m.File), strings.ReplaceAll(k.what, "%[1]s", role), nil)
+					r.Report(firstFormLine(m.File), k.what(d, role), nil)
 				}
 			},
 		})

@@ -3,8 +3,8 @@ package analysis
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -94,11 +94,23 @@ type Symbol struct {
 	Arities   map[int][]int  // arity -> occurrence indexes
 }
 
-// Name returns the most common spelling (ties: the first written).
+// Notation returns the notation of the analysed file: messages and fixes write code in it.
+func (m *Model) Notation() syntax.Dialect { return m.File.Dialect() }
+
+// Spelling returns the name an occurrence spells: its text, without the quotes of a quoted infix
+// name ("Cell" spells Cell).
+func (m *Model) Spelling(o *Occurrence) string {
+	if m.File.Dialect() == syntax.Infix && strings.HasPrefix(o.Name, `"`) {
+		return strings.TrimSuffix(o.Name[1:], `"`)
+	}
+	return o.Name
+}
+
+// Name returns the most common spelling (ties: the first written), without infix quotes.
 func (s *Symbol) Name(m *Model) string {
 	best, n := "", -1
 	for _, i := range s.Occs {
-		sp := m.Occurrences[i].Name
+		sp := m.Spelling(&m.Occurrences[i])
 		if c := s.Spellings[sp]; c > n {
 			best, n = sp, c
 		}
@@ -143,13 +155,13 @@ type Model struct {
 	Recursive map[string]bool
 
 	// parts records, per form, where its clause, occurrences and edges are, so that the model of
-	// the next version can copy them instead of walking the form again. A form that the
-	// incremental parser shares between versions carries the number of its part in the latest
-	// model built from it (its stamp: the model's id, then the part's index).
-	parts  []formPart
-	id     uint32
-	reused int               // clauses taken over from prev (for tests)
-	folded map[string]string // spelling -> case-folded key, while building
+	// the next version can copy them instead of walking the form again: partOf finds the part of
+	// a form that the incremental parser shared between the versions by the form's identity.
+	parts   []formPart
+	byForm  map[syntax.Identity]uint32 // form -> index in parts, set once the analysis completed
+	indexed bool                       // a model of the checks: byForm is made when it completes
+	reused  int                        // clauses taken over from prev (for tests)
+	folded  map[string]string          // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
 	clauseBlock  block[Clause]
@@ -216,9 +228,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	if prev != nil && !prev.completeOnly {
 		prev = nil
 	}
-	if completeOnly { // only the checks' models stamp forms; see parts and stamp
-		m.id = modelIDs.Add(1)
-	}
+	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
 		m.clauseBlock.next = len(prev.Clauses) + 16
 		m.litBlock.next, m.visitBlock.next = 2*len(prev.Clauses), 2*len(prev.Clauses)
@@ -300,10 +310,14 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
-	if c.IsRule {
-		m.occ(OccKeyword, form.Rule().Arrow().Cursor, c, false, "", -1, 0, false)
+	arrow := form.Rule().Arrow()
+	if c.IsRule && !arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false)
 	}
 	m.atom(c, c.Head, true, false)
+	if c.IsRule && arrow.IsOperator() {
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false) // infix: head :- body
+	}
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
@@ -384,38 +398,41 @@ func (m *Model) addRole(c *Clause) {
 }
 
 // partOf returns what form contributed to m, if m's file has the very same form (shared by the
-// incremental parser) and the form's stamp still names m. m may be nil.
+// incremental parser). m may be nil.
 func (m *Model) partOf(form syntax.Form) (formPart, bool) {
-	if m == nil || m.id == 0 {
+	if m == nil || m.byForm == nil {
 		return formPart{}, false
 	}
-	st := form.Stamp()
-	if uint32(st>>32) != m.id || int(uint32(st)) >= len(m.parts) {
+	i, ok := m.byForm[form.Identity()]
+	if !ok {
 		return formPart{}, false
 	}
-	return m.parts[uint32(st)], true
+	return m.parts[i], true
 }
 
-// modelIDs numbers the models that stamp forms.
-var modelIDs atomic.Uint32
-
-// stamp makes every form with a clause remember its part of m, so that the next model built
-// with m as prev finds it. Only a model whose analysis completed stamps: one abandoned half-way
-// would make the forms forget the model the next version builds on.
-func (m *Model) stamp() {
-	if m.id == 0 {
+// indexForms records where each form's part is, so that the next model built with m as prev finds
+// them. Only a model whose analysis completed is indexed: one abandoned half-way is never a
+// prev. The index lives in the model, not in the shared syntax tree.
+func (m *Model) indexForms() {
+	if !m.indexed || m.byForm != nil {
 		return
 	}
+	byForm := make(map[syntax.Identity]uint32, len(m.parts))
 	for i, p := range m.parts {
 		if p.clause >= 0 {
-			m.Clauses[p.clause].Form.SetStamp(uint64(m.id)<<32 | uint64(i))
+			byForm[m.Clauses[p.clause].Form.Identity()] = uint32(i)
 		}
 	}
+	m.byForm = byForm
 }
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
 	name := cur.Text()
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: m.fold(name), Arity: arity,
+	key := m.fold(name)
+	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
+		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
+	}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
 		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
 	m.Occurrences = append(m.Occurrences, o)
 }
@@ -471,9 +488,26 @@ func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 	case syntax.LitAtom:
 		m.atom(c, l.Atom(), false, neg)
 	case syntax.LitNot, syntax.LitOr:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "", -1, 0, false)
-		for _, op := range l.OperandSeq() {
+		// The keyword comes first, but for the operator of a disjunction written without its
+		// parentheses (a | b, a syntax error), which follows the first branch: occurrences are
+		// in source order.
+		kw := l.Keyword()
+		late, ops := false, 0
+		for i, op := range l.OperandSeq() {
+			ops++
+			if i == 0 {
+				late = kw.IsOperator() && op.Span().Start < kw.Span().Start
+				if !late {
+					m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+				}
+			}
 			m.literal(c, op, neg || k == syntax.LitNot)
+			if i == 0 && late {
+				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
+			}
+		}
+		if ops == 0 {
+			m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false) // (not), (or), ~ alone
 		}
 	case syntax.LitDistinct:
 		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
@@ -491,7 +525,7 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 		return
 	}
 	name := a.Name()
-	key := m.fold(name.Text())
+	key := m.fold(name.Name())
 	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
 	for i, t := range a.ArgSeq() {
 		m.term(c, t, def, key, i)
@@ -534,7 +568,7 @@ func (m *Model) index() {
 			table[o.Key] = s
 		}
 		s.Occs = append(s.Occs, i)
-		s.Spellings[o.Name]++
+		s.Spellings[m.Spelling(o)]++
 	}
 	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
 		for _, s := range table {
@@ -617,10 +651,10 @@ func BrokenHeadKey(form syntax.Form) string {
 		c = el[1]
 	}
 	if c.Kind() == syntax.Word {
-		return syntax.Fold(c.Text())
+		return c.Symbol().Key()
 	}
 	if h := c.Head(); h.Valid() && h.Kind() == syntax.Word {
-		return syntax.Fold(h.Text())
+		return h.Symbol().Key()
 	}
 	return ""
 }

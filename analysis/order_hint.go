@@ -65,7 +65,7 @@ func orderHint(c *Clause, r *Reporter) {
 func spellings(c syntax.Cursor, keys []string) []string {
 	first := map[string]string{}
 	forEachVar(c, func(name string, _ syntax.Span) {
-		if k := syntax.Fold(name); first[k] == "" {
+		if k := syntax.VarKey(name); first[k] == "" {
 			first[k] = name
 		}
 	})

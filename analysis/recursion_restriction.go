@@ -43,7 +43,7 @@ func recursionRestriction(m *Model, c *Clause, r *Reporter) {
 		switch l.Kind() {
 		case syntax.LitAtom:
 			if a := l.Atom(); a.Valid() && !m.InCycle(p, a.Name().Key()) {
-				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.Fold(name)] = true })
+				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.VarKey(name)] = true })
 			}
 		case syntax.LitOr:
 			var common map[string]bool
@@ -114,6 +114,6 @@ func checkRecursiveAtom(m *Model, p string, a syntax.Atom, headArgs, outside map
 			continue
 		}
 		r.Report(s.Span(), fmt.Sprintf("argument %s of the recursive atom %s is neither ground, nor an argument of the head, nor a variable bound by an atom outside the recursion: the recursion may not terminate",
-			s.Text(), a.Name().Name()), nil)
+			s.Text(), a.Name().Text()), nil)
 	}
 }

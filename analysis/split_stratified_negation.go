@@ -29,7 +29,7 @@ func init() {
 					}
 					if q := v.Lit.Atom().Name().Key(); m.SCCOf[q] == m.SCCOf[p] {
 						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated inside a cycle through %s; it is stratified only because the rules of %s are told apart by their constant arguments (GGP-Base's validator rejects this)",
-							v.Lit.Text(), c.Head.Name().Name(), v.Lit.Atom().Name().Name()), nil)
+							v.Lit.Text(), c.Head.Name().Text(), v.Lit.Atom().Name().Text()), nil)
 					}
 				})
 			}

@@ -88,7 +88,7 @@ func checkSafety(c *Clause, r *Reporter) {
 	bound := boundVars(c)
 	unsafe := func(cur syntax.Cursor, where string) {
 		forEachVar(cur, func(name string, span syntax.Span) {
-			if !bound[syntax.Fold(name)] {
+			if !bound[syntax.VarKey(name)] {
 				r.Report(span, fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
 					name, where), nil)
 			}
@@ -117,7 +117,7 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helper
 	seen := map[string]bool{}
 	hasUnsafe, elsewhere := false, false
 	forEachVar(a.Cursor, func(name string, _ syntax.Span) {
-		k := syntax.Fold(name)
+		k := syntax.VarKey(name)
 		if !bound[k] {
 			hasUnsafe = true
 			// Projecting the variable away only keeps the author's meaning when the negated
@@ -136,10 +136,10 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helper
 		return syntax.Fix{}, false
 	}
 	h := helpers.helperFor(c, a, bound)
-	head := h.name
-	if len(safe) > 0 {
-		head = "(" + h.name + " " + strings.Join(safe, " ") + ")"
+	if h == nil {
+		return syntax.Fix{}, false
 	}
+	head := m.Notation().Atom(h.written, safe...)
 	edits := []syntax.TextEdit{{Span: a.Span(), NewText: head}}
 	title := "Negate the helper relation " + h.name + ", which already says this"
 	if h.rule != "" {
@@ -151,9 +151,10 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helper
 
 // helper is the relation that stands for one negated atom, up to the renaming of variables.
 type helper struct {
-	name string
-	rule string // the rule to add, "" when the file already defines the helper
-	at   int    // where the rule goes: after the first clause that needs it
+	name    string
+	written string // the name written in the file's notation
+	rule    string // the rule to add, "" when the file already defines the helper
+	at      int    // where the rule goes: after the first clause that needs it
 }
 
 // helperNames gives helper relations their names for one analysis of a file. Different negated
@@ -169,14 +170,20 @@ type helperNames struct {
 	byShape  map[string]*helper // shape -> the helper given out in this analysis
 }
 
-// helperFor returns the helper for atom a of clause c, whose bound variables are given.
+// helperFor returns the helper for atom a of clause c, whose bound variables are given, or nil
+// when its name cannot be written in the file's notation.
 func (h *helperNames) helperFor(c *Clause, a syntax.Atom, bound map[string]bool) *helper {
 	if h.taken == nil {
 		h.index()
 	}
+	d := h.m.Notation()
 	shape := atomShape(a.Cursor, bound)
 	if name, ok := h.existing[shape]; ok {
-		return &helper{name: name}
+		written, ok := d.Name(name)
+		if !ok {
+			return nil
+		}
+		return &helper{name: name, written: written}
 	}
 	if x := h.byShape[shape]; x != nil {
 		return x
@@ -190,30 +197,36 @@ func (h *helperNames) helperFor(c *Clause, a syntax.Atom, bound map[string]bool)
 	var safe []string
 	seen := map[string]bool{}
 	forEachVar(a.Cursor, func(v string, _ syntax.Span) {
-		if k := syntax.Fold(v); bound[k] && !seen[k] {
+		if k := syntax.VarKey(v); bound[k] && !seen[k] {
 			seen[k] = true
 			safe = append(safe, v)
 		}
 	})
-	head := name
-	if len(safe) > 0 {
-		head = "(" + name + " " + strings.Join(safe, " ") + ")"
+	written, ok := d.Name(name)
+	if !ok {
+		return nil
 	}
-	at, nl := afterClause(h.m.File.Source(), c.Form.Span().End)
-	x := &helper{name: name, rule: nl + "(<= " + head + nl + "    " + a.Text() + ")", at: at}
+	at, nl := afterClause(h.m.File.Source(), c.Form.Span().End, d)
+	x := &helper{name: name, written: written, at: at,
+		rule: nl + d.RuleLines(d.Atom(written, safe...), nl, "    ", a.Text())}
 	h.byShape[shape] = x
 	return x
 }
 
 // afterClause returns where a new rule goes after a clause ending at end: at the end of its last
-// line when only blanks and a comment follow it there (the comment stays with its clause),
-// right after it otherwise; and the line break to write, the one that ends that line.
-func afterClause(src string, end int) (int, string) {
+// line when only blanks and a comment follow it there (the comment stays with its clause; in
+// infix also the '.' that may end it), right after it otherwise; and the line break to write,
+// the one that ends that line.
+func afterClause(src string, end int, d syntax.Dialect) (int, string) {
 	i := end
+	if d == syntax.Infix && i < len(src) && src[i] == '.' {
+		i++
+		end = i
+	}
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 		i++
 	}
-	if i < len(src) && src[i] == ';' {
+	if i < len(src) && src[i] == d.CommentMarks()[0] {
 		for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 			i++
 		}
@@ -255,7 +268,7 @@ func (h *helperNames) index() {
 	words = func(c syntax.Cursor) {
 		switch c.Kind() {
 		case syntax.Word:
-			h.taken[syntax.Fold(c.Text())] = true
+			h.taken[c.Symbol().Key()] = true
 		case syntax.List:
 			for _, e := range c.Elements() {
 				words(e)
@@ -293,7 +306,7 @@ func (h *helperNames) index() {
 		var order []string
 		seen := map[string]bool{}
 		forEachVar(body.Cursor, func(v string, _ syntax.Span) {
-			if k := syntax.Fold(v); inHead[k] && !seen[k] {
+			if k := syntax.VarKey(v); inHead[k] && !seen[k] {
 				seen[k] = true
 				order = append(order, k)
 			}

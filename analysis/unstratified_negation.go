@@ -27,7 +27,7 @@ func init() {
 						return // stratified, or stratified once the relations are split by constants
 					}
 					if p == q {
-						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Name()), nil)
+						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Text()), nil)
 						return
 					}
 					var related []Related
@@ -35,7 +35,7 @@ func init() {
 						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", e.From, e.To)})
 					}
 					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
-						v.Lit.Atom().Name().Name(), c.Head.Name().Name(), q, p), related)
+						v.Lit.Atom().Name().Text(), c.Head.Name().Text(), q, p), related)
 				})
 			}
 		},

@@ -39,7 +39,7 @@ func init() {
 				}
 				reported[k] = true
 				name := c.Head.Name()
-				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Name()), nil)
+				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Text()), nil)
 			}
 		},
 	})
@@ -54,13 +54,13 @@ func brokenBodyRelations(f *syntax.File) map[string]bool {
 	lit = func(c syntax.Cursor) {
 		switch c.Kind() {
 		case syntax.Word:
-			used[syntax.Fold(c.Text())] = true
+			used[c.Symbol().Key()] = true
 		case syntax.List:
 			el := c.Elements()
-			if len(el) == 0 || el[0].Kind() != syntax.Word {
+			if len(el) == 0 || el[0].Kind() != syntax.Word && el[0].Kind() != syntax.Operator {
 				return
 			}
-			switch k := syntax.Fold(el[0].Text()); k {
+			switch k := el[0].Symbol().Key(); k {
 			case "not", "or", "and":
 				for _, e := range el[1:] {
 					lit(e)

@@ -82,7 +82,9 @@ type relation struct {
 	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
 
 	demand    *demand // non-nil: evaluated per subgoal, on demand (demand.go)
-	mayDemand bool    // static relation to switch to demand-driven evaluation if it proves big
+	inlined   uint64  // the query (Game.askGen) that last read it rule by rule (inline)
+	mayDemand bool    // to switch to demand-driven evaluation if it proves big (static or recursive)
+	switched  bool    // switched to demand-driven evaluation: it proved too big whole
 }
 
 func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }
@@ -100,7 +102,8 @@ type component struct {
 	delta     []*plan // recursive components: one plan per rule and recursive body atom
 	done      uint64  // epoch in which the facts were computed (static: any non-zero)
 	needs     []int   // this and everything it depends on, dependencies first (lazily)
-	demanded  bool    // its relation is evaluated on demand, never as a whole
+	demanded  bool    // its relations are evaluated on demand (recursive ones whole when asked with nothing bound)
+	ready     uint64  // demanded: the epoch in which what its rules read of other components was computed
 }
 
 // compiler turns the analysed clauses into relations and rules.

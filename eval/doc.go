@@ -10,11 +10,30 @@
 // with bound or constant subterms reads an index specialised to the pattern's shape and keyed
 // on its bound subterms. Recursive components are evaluated semi-naively.
 //
-// Relations that would be huge computed whole but are only asked with some arguments bound
-// (non-recursive ones of four or more arguments depending on the state, and static ones that
-// prove to have more than 100,000 facts) are evaluated on demand instead: a step reading one
-// solves the subgoal of the caller's bound arguments by running the relation's rules with them
-// bound, and memoises the answers for the game, state or joint move (demand.go).
+// Relations that would be huge computed whole but are only asked with some arguments bound are
+// evaluated on demand instead (demand.go): a step reading one solves the subgoal of the caller's
+// bound arguments by running the relation's rules with them bound, and tables the answers for
+// the game, state or joint move. Which relations: those whose every use binds an argument, and
+// of them the non-recursive ones of four or more arguments depending on the state at once, the
+// static ones once they prove to have more than 100,000 facts, and the recursive ones depending
+// on the state once they prove to have more than 10,000 facts in a state (then for the rest of
+// the game; othello's piece strings stay whole, chess's clear_row_ig/6 with 44,000 facts per
+// state is asked a few hundred subgoals). A recursive component is demanded as a whole, and its
+// subgoals may call one another in cycles: a stack of frames records the subgoals in progress,
+// a subgoal reading an incomplete one depends on the frame that decides it, and the oldest
+// frame of a cycle (its leader) evaluates the cycle's subgoals again until a pass adds no
+// answer; only then are they complete. Negation is stratified, so it only reads complete
+// subgoals. A subgoal with nothing bound of a recursive relation is the whole relation: the
+// component is evaluated bottom-up for the epoch and its subgoals answered from those facts.
+// The planner places a call of a demanded relation as soon as it is as bound as in the order
+// its rule is written (as top-down provers run it) until the calls made gave answers to
+// estimate them by (at the first replanning), then by those estimates; once a plan is found
+// asking a relation that proved too big whole with nothing bound, the game goes back to the
+// written order for good and the evaluation is done again (laikLee_hex's connection/6 asked
+// connection2/6 before binding its list argument, which then enumerated every list).
+// Game.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
+// derive straight on to the query (a recursive one stops its bottom-up evaluation once it has
+// enough facts), and the query stops at the answers it needs.
 //
 // Facts are kept by layer: static ones (not depending on `true` or `does`) once per game,
 // state ones once per state, move ones once per state and joint move, and each only when a

@@ -254,7 +254,11 @@ func (g *Game) join(p *plan, i int) error {
 	env := p.env
 	switch s.op {
 	case opKnown:
-		if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
+		if t := p.sink; t != nil {
+			if t.all && len(t.answers) > 0 || !t.all && t.has(g.atomOf(s.rel, s.pat, env, false)) {
+				return nil
+			}
+		} else if p.cont == nil && g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return nil
 		}
 		err := g.join(p, i+1)
@@ -344,9 +348,21 @@ func (g *Game) join(p *plan, i int) error {
 
 // emit derives the head of p's rule for the current bindings.
 func (g *Game) emit(p *plan) error {
+	if p.sink != nil {
+		p.jump = p.known
+		return g.answer(p)
+	}
 	if p.answers != nil {
 		p.jump = p.known
 		return p.answers(p.env)
+	}
+	if p.cont != nil {
+		p.jump = p.known
+		t := g.atomOf(p.rule.rel, p.head, p.env, true)
+		if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
+			return g.limitErr(LimitDepth, p, nil).withFact(g, t)
+		}
+		return p.cont(t)
 	}
 	r := p.rule.rel
 	t := g.atomOf(r, p.head, p.env, true)
@@ -355,8 +371,11 @@ func (g *Game) emit(p *plan) error {
 	}
 	p.jump = p.known
 	if g.add(r, t) {
+		if r == g.partial && len(r.facts) >= g.partialAt {
+			return errPartial
+		}
 		g.bud.facts++
-		if r.mayDemand && len(r.facts) > staticDemandCap {
+		if r.mayDemand && len(r.facts) > demandCap(r) {
 			return errSwitchDemand
 		}
 		if g.bud.facts > g.lim.MaxFacts {
@@ -385,8 +404,12 @@ func (g *Game) evalComponent(ci int) error {
 	c.evals++
 	if c.layer != layerStatic && (c.evals == replanAt1 || c.evals == replanAt2) {
 		c.planned, c.full, c.delta = false, nil, nil
+		g.learned = true
 		g.planComponent(ci)
 		g.dropUnusedIndexes()
+		// The demanded relations' plans are made again too, with the answers their calls gave
+		// so far (demandEstimate), once none is running: at the next call of the game API.
+		g.replanDemand = true
 	}
 	if !c.planned {
 		g.planComponent(ci)
@@ -394,7 +417,10 @@ func (g *Game) evalComponent(ci int) error {
 	for _, r := range c.rels {
 		g.resetRel(r)
 	}
-	for _, p := range c.full {
+	// The plans are held here: a relation switched to demand-driven evaluation while this runs
+	// (see switchToDemand) drops every component's plans, but not for this evaluation.
+	full, delta := c.full, c.delta
+	for _, p := range full {
 		if err := g.run(p); err != nil {
 			return err
 		}
@@ -425,7 +451,7 @@ func (g *Game) evalComponent(ci int) error {
 		if !changed {
 			return nil
 		}
-		for _, p := range c.delta {
+		for _, p := range delta {
 			k := slot(p.steps[0].rel)
 			if hi[k] == lo[k] {
 				continue
@@ -448,6 +474,9 @@ func (g *Game) dropUnusedIndexes() {
 	for _, r := range g.rels {
 		if r.demand == nil {
 			continue
+		}
+		for _, ix := range r.demand.whole {
+			used[ix] = true
 		}
 		for _, ps := range r.demand.plans {
 			for _, p := range ps {
@@ -512,10 +541,13 @@ func (g *Game) ensure(r *relation) error {
 			continue
 		}
 		before := g.bud.facts
-		outer := g.wholeCandidate
-		g.wholeCandidate = !c.recursive && len(c.rels) == 1 && c.rels[0].mayDemand
+		outer := g.wholeCap
+		g.wholeCap = 0
+		if c.rels[0].mayDemand {
+			g.wholeCap = demandCap(c.rels[0])
+		}
 		err := g.evalComponent(ci)
-		g.wholeCandidate = outer
+		g.wholeCap = outer
 		if err != nil {
 			if err == errSwitchDemand {
 				g.switchToDemand(c)
@@ -524,14 +556,19 @@ func (g *Game) ensure(r *relation) error {
 			}
 			return err
 		}
-		switch c.layer {
-		case layerStatic:
-			c.done = 1
-		case layerState:
-			c.done = g.stateEpoch
-		default:
-			c.done = g.moveEpoch
-		}
+		g.markDone(c)
 	}
 	return nil
+}
+
+// markDone notes that component c's facts are computed for the current epoch of its layer.
+func (g *Game) markDone(c *component) {
+	switch c.layer {
+	case layerStatic:
+		c.done = 1
+	case layerState:
+		c.done = g.stateEpoch
+	default:
+		c.done = g.moveEpoch
+	}
 }

@@ -364,8 +364,8 @@ func TestGameAPI(t *testing.T) {
 	}
 	// Illegal moves.
 	bad, _ := m.g.ParseJointMoves("(noop noop)")
-	var ill *IllegalMoveError
-	if _, err := m.g.NextLegal(bg, s0, bad[0]); !errors.As(err, &ill) || ill.Role != "xplayer" || ill.Move != "noop" {
+	var ill *illegalMoveError
+	if _, err := nextLegal(bg, m.g, s0, bad[0]); !errors.As(err, &ill) || ill.Role != "xplayer" || ill.Move != "noop" {
 		t.Errorf("illegal: %v", err)
 	}
 }

@@ -1,10 +1,8 @@
 package eval
 
 import (
-	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -21,13 +19,14 @@ import (
 // A Game is safe for concurrent use; calls are serialised. Terms and States belong to the Game
 // that made them.
 type Game struct {
-	mu      sync.Mutex
-	res     *analysis.Result
-	st      *store
-	lines   *syntax.LineIndex
-	rels    []*relation
-	relByFn map[uint32]*relation
-	comps   []*component
+	mu       sync.Mutex
+	res      *analysis.Result
+	st       *store
+	lines    *syntax.LineIndex
+	notation syntax.Dialect // the notation the game is written in (String writes terms in it)
+	rels     []*relation
+	relByFn  map[uint32]*relation
+	comps    []*component
 
 	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 
@@ -44,12 +43,21 @@ type Game struct {
 
 	lim Limits
 	bud budget
-	// wholeCandidate is set while a static relation that may be demanded (mayDemand) is being
-	// computed whole: a subgoal it asks that proves too big switches it to demand.
-	wholeCandidate bool
-	gen            uint64
-	stamp          []uint64 // per term: the generation of the relation it is a fact of
-	scratch        []Term
+	// wholeCap is set while a relation that may be demanded (mayDemand) is being computed
+	// whole, to its demandCap: a subgoal it asks with more answers switches it to demand.
+	wholeCap     int
+	stack        []frame            // the subgoals being evaluated (demand.go)
+	estimates    map[string]float64 // the planner's estimates of scans of computed static relations
+	replanDemand bool               // make the demanded relations' plans again at the next call (useState)
+	conservative bool               // a plan asked a switched relation with nothing bound: see callNeeds
+	learned      bool               // the calls of demanded relations gave answers to estimate them by: see callNeeds
+	askGen       uint64             // counts queries: a relation is inlined at most once per query (AskFirst)
+	askMax       int                // the answers the query asks for (AskFirst), 0 for all
+	partial      *relation          // the relation whose whole evaluation stops at partialAt facts (inlineWhole)
+	partialAt    int
+	gen          uint64
+	stamp        []uint64 // per term: the generation of the relation it is a fact of
+	scratch      []Term
 
 	empty      *State
 	initial    *State
@@ -70,119 +78,26 @@ func (s *State) Fluents() []Term { return s.fluents }
 // Equal reports whether two states hold the same propositions.
 func (s *State) Equal(o *State) bool { return slices.Equal(s.fluents, o.fluents) }
 
-// Compile compiles an analysed game. It does no evaluation yet. Rules without a defined meaning
-// (unsafe, unstratified, or in a form with syntax errors, per res.Diagnostics) make the
-// relations that need them refuse evaluation with a *RefusedError; everything else still works.
-func Compile(res *analysis.Result) *Game {
-	g := &Game{res: res, st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
-	g.lines = res.Model.File.Lines()
-	c := &compiler{g: g, res: res}
-	c.compile()
-	for _, r := range res.Model.Roles {
-		t := g.st.constant(r.Name)
-		if _, dup := g.roleIdx[t]; !dup {
-			g.roleIdx[t] = len(g.roles)
-			g.roles = append(g.roles, t)
-		}
-	}
-	g.known, g.functions = map[string]map[int]bool{}, map[string]map[int]bool{}
-	note := func(m map[string]map[int]bool, key string, arity int) {
-		if m[key] == nil {
-			m[key] = map[int]bool{}
-		}
-		m[key][arity] = true
-	}
-	for key, a := range analysis.RelationKeywords {
-		if key != "distinct" {
-			note(g.known, key, a)
-		}
-	}
-	for key, sym := range res.Model.Relations {
-		for a := range sym.Arities {
-			note(g.known, key, a)
-		}
-	}
-	for key, sym := range res.Model.Functions {
-		for a := range sym.Arities {
-			note(g.functions, key, a)
-		}
-	}
-	for key := range res.Model.Constants {
-		note(g.functions, key, 0)
-	}
-	g.empty = &State{}
-	g.stateEpoch, g.moveEpoch = g.newGen(), g.newGen()
-	return g
-}
-
-// Load parses, analyses and compiles a game description.
-func Load(src string) (*Game, *analysis.Result) {
-	f, _ := syntax.Parse(src)
-	res := analysis.Analyze(f, nil)
-	return Compile(res), res
-}
-
-// SetLimits sets the limits of every later call (zero fields take DefaultLimits' values).
-func (g *Game) SetLimits(l Limits) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.lim = l.withDefaults()
-}
-
-// Roles returns the roles in the order of the game's role facts.
-func (g *Game) Roles() []Term { return g.roles }
-
-// RoleIndex returns the position of role r, or -1.
-func (g *Game) RoleIndex(r Term) int {
-	if i, ok := g.roleIdx[r]; ok {
-		return i
-	}
-	return -1
-}
-
-// String returns t in canonical KIF: each symbol spelled as at its first occurrence in the game,
-// single spaces.
-func (g *Game) String(t Term) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.str(t)
-}
-
 func (g *Game) str(t Term) string {
 	if t == 0 {
 		return "<none>"
 	}
 	var b strings.Builder
-	g.st.format(&b, t)
+	g.formatIn(&b, t, g.notation)
 	return b.String()
-}
-
-// Strings formats terms, sorted byte-wise.
-func (g *Game) Strings(ts []Term) []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = g.str(t)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Int returns the value of an integer constant such as a goal value.
-func (g *Game) Int(t Term) (int, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if t == 0 || g.st.terms[t].arity != 0 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(g.st.name(t))
-	return n, err == nil
 }
 
 // useState makes s the current state (and no joint move), keeping the computed facts when it
 // already is.
 func (g *Game) useState(s *State) {
+	if g.replanDemand {
+		g.replanDemand = false
+		for _, r := range g.rels {
+			if r.demand != nil {
+				clear(r.demand.plans)
+			}
+		}
+	}
 	if g.cur != s {
 		g.cur = s
 		g.stateEpoch = g.newGen()
@@ -219,22 +134,6 @@ func (g *Game) fail(err error) error {
 	return err
 }
 
-// Initial returns the initial state: the arguments of the `init` facts.
-func (g *Game) Initial(ctx context.Context) (*State, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.initial != nil {
-		return g.initial, nil
-	}
-	g.begin(ctx)
-	g.useState(g.empty)
-	if err := g.ensure(g.initRel); err != nil {
-		return nil, g.fail(err)
-	}
-	g.initial = g.stateOf(g.initRel)
-	return g.initial, nil
-}
-
 // stateOf makes a state of the arguments of r's facts.
 func (g *Game) stateOf(r *relation) *State {
 	fl := make([]Term, 0, len(r.facts))
@@ -243,26 +142,6 @@ func (g *Game) stateOf(r *relation) *State {
 	}
 	slices.Sort(fl)
 	return &State{fluents: slices.Compact(fl)}
-}
-
-// NewState makes a state of the given propositions.
-func (g *Game) NewState(fluents []Term) *State {
-	fl := slices.Clone(fluents)
-	slices.Sort(fl)
-	return &State{fluents: slices.Compact(fl)}
-}
-
-// Legal returns the legal moves of every role in s, indexed like Roles, each in derivation
-// order.
-func (g *Game) Legal(ctx context.Context, s *State) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.begin(ctx)
-	g.useState(s)
-	if err := g.ensure(g.legalRel); err != nil {
-		return nil, g.fail(err)
-	}
-	return g.byRole(g.legalRel), nil
 }
 
 // byRole groups the facts (rel ROLE X) by role.
@@ -277,165 +156,9 @@ func (g *Game) byRole(r *relation) [][]Term {
 	return out
 }
 
-// Terminal reports whether s is terminal.
-func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.begin(ctx)
-	g.useState(s)
-	if err := g.ensure(g.terminalRel); err != nil {
-		return false, g.fail(err)
-	}
-	return len(g.terminalRel.facts) > 0, nil
-}
-
-// Goals returns the goal values of every role in s, indexed like Roles. A valid game gives each
-// role exactly one integer value in a terminal state; other states and invalid games may give
-// none or several.
-func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.begin(ctx)
-	g.useState(s)
-	if err := g.ensure(g.goalRel); err != nil {
-		return nil, g.fail(err)
-	}
-	return g.byRole(g.goalRel), nil
-}
-
-// IllegalMoveError is returned by Next for a joint move with a move that is not legal.
-type IllegalMoveError struct {
-	Role, Move string
-	Index      int // the role's position
-}
-
-func (e *IllegalMoveError) Error() string {
-	return fmt.Sprintf("illegal move: %s is not a legal move of role %s", e.Move, e.Role)
-}
-
-// Next returns the state after the joint move (one move per role, in role order). It does not
-// check legality; use NextLegal for that.
-func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
-	}
-	g.begin(ctx)
-	g.useState(s)
-	g.useMove(joint)
-	if err := g.ensure(g.nextRel); err != nil {
-		return nil, g.fail(err)
-	}
-	return g.stateOf(g.nextRel), nil
-}
-
-// NextLegal is Next after checking that every move is legal in s; an illegal move gives an
-// *IllegalMoveError.
-func (g *Game) NextLegal(ctx context.Context, s *State, joint []Term) (*State, error) {
-	legal, err := g.Legal(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	if len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
-	}
-	for i, m := range joint {
-		if !slices.Contains(legal[i], m) {
-			return nil, &IllegalMoveError{Role: g.String(g.roles[i]), Move: g.String(m), Index: i}
-		}
-	}
-	return g.Next(ctx, s, joint)
-}
-
-// Sees returns the percepts of every role (the `sees` facts, GDL-II) when joint is played in s,
-// indexed like Roles.
-func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
-	}
-	g.begin(ctx)
-	g.useState(s)
-	g.useMove(joint)
-	if err := g.ensure(g.seesRel); err != nil {
-		return nil, g.fail(err)
-	}
-	return g.byRole(g.seesRel), nil
-}
-
-// ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`.
-func (g *Game) ParseTerm(text string) (Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	ts, err := g.parseTerms(text)
-	if err != nil {
-		return 0, err
-	}
-	if len(ts) != 1 {
-		return 0, fmt.Errorf("%q: expected one term, found %d", text, len(ts))
-	}
-	return ts[0], nil
-}
-
-// ParseState reads a state written as KIF terms separated by spaces, like
-// `(cell 1 1 b) (control xplayer)`.
-func (g *Game) ParseState(text string) (*State, error) {
-	g.mu.Lock()
-	ts, err := g.parseTerms(text)
-	g.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	return g.NewState(ts), nil
-}
-
-// ParseJointMoves reads joint moves written as KIF lists of one move per role, like the GGP
-// PLAY message: `((mark 1 1) noop) (noop (mark 2 2))`.
-func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	f, _ := syntax.Parse(text)
-	if err := parseErr(text, f); err != nil {
-		return nil, err
-	}
-	var out [][]Term
-	for _, form := range f.Forms() {
-		if form.Kind() != syntax.List {
-			return nil, fmt.Errorf("joint move %q: expected a list of one move per role", form.Text())
-		}
-		var joint []Term
-		for _, el := range form.Elements() {
-			t, err := g.groundTerm(syntax.Term{Cursor: el})
-			if err != nil {
-				return nil, err
-			}
-			joint = append(joint, t)
-		}
-		if len(joint) != len(g.roles) {
-			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", form.Text(), len(joint), len(g.roles))
-		}
-		out = append(out, joint)
-	}
-	return out, nil
-}
-
-// parseErr reports the parser's errors, except that a list may start with a list (a joint
-// move's first move can be a function term).
-func parseErr(text string, f *syntax.File) error {
-	for _, e := range f.Errors() {
-		if e.Code == syntax.CodeListHead {
-			continue
-		}
-		return fmt.Errorf("%q: %s at offset %d", text, e.Message, e.Span.Start)
-	}
-	return nil
-}
-
 func (g *Game) parseTerms(text string) ([]Term, error) {
-	f, _ := syntax.Parse(text)
-	if err := parseErr(text, f); err != nil {
+	f, err := parseText(text, g.textNotation(text))
+	if err != nil {
 		return nil, err
 	}
 	var out []Term

@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -99,81 +97,6 @@ func (e *GroundError) Error() string {
 }
 
 func (e *GroundError) Unwrap() error { return e.Err }
-
-// Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
-// without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
-// whole), or a limit is reached.
-func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
-	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultGroundLimits.Timeout
-	}
-	if lim.MaxRules <= 0 {
-		lim.MaxRules = DefaultGroundLimits.MaxRules
-	}
-	if lim.MaxLits <= 0 {
-		lim.MaxLits = DefaultGroundLimits.MaxLits
-	}
-	if lim.MaxFacts <= 0 {
-		lim.MaxFacts = DefaultGroundLimits.MaxFacts
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
-		if r.refused != nil {
-			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
-		}
-	}
-	g.begin(ctx)
-	g.useState(g.empty)
-	if err := g.ensure(g.initRel); err != nil {
-		g.fail(err)
-		return nil, &GroundError{Reason: "the initial state cannot be computed", Err: err}
-	}
-	init := g.stateOf(g.initRel).fluents
-
-	rg := g.relaxed()
-	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
-	rg.begin(ctx)
-	// The outputs, and the relations of the negative literals left out of the relaxed rules:
-	// the ground rules keep those literals.
-	need := []*relation{rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel}
-	asked := map[*relation]bool{}
-	for len(need) > 0 {
-		r := need[len(need)-1]
-		need = need[:len(need)-1]
-		if asked[r] {
-			continue
-		}
-		asked[r] = true
-		err := rg.ensure(r)
-		if err == nil && r.scc >= 0 {
-			for _, ci := range rg.needs(r.scc) {
-				for _, ru := range rg.comps[ci].rules {
-					for _, l := range ru.dropped {
-						need = append(need, l.rel)
-					}
-				}
-			}
-			continue
-		}
-		if err == nil {
-			continue
-		}
-		var le *LimitError
-		if errors.As(err, &le) && le.Limit == LimitFacts {
-			return nil, &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold", lim.MaxFacts), Err: err}
-		}
-		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
-	}
-	gr := &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
-		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
-	b := &grounder{g: g, rg: rg, gr: gr, lim: lim}
-	if err := b.instances(); err != nil {
-		return nil, err
-	}
-	b.keywords()
-	return gr, nil
-}
 
 // relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store.
 // The caller holds g's lock, which covers the store.

@@ -86,7 +86,7 @@ func (m machine) play(s *State, moves string) *State {
 		m.t.Fatal(err)
 	}
 	for _, j := range joints {
-		if s, err = m.g.NextLegal(bg, s, j); err != nil {
+		if s, err = nextLegal(bg, m.g, s, j); err != nil {
 			m.t.Fatalf("%s: %v", m.g.FormatJoint(j), err)
 		}
 	}
@@ -431,7 +431,7 @@ func replayTrace(t *testing.T, m machine, tr trace) {
 			return
 		}
 		var err error
-		if s, err = m.g.NextLegal(bg, s, jointOf(t, m, st)); err != nil {
+		if s, err = nextLegal(bg, m.g, s, jointOf(t, m, st)); err != nil {
 			t.Fatalf("step %d: %v", st.Nb, err)
 		}
 	}
@@ -484,7 +484,7 @@ func TestDresdenOthelloFromRecordedStates(t *testing.T) {
 		if k+1 == len(tr.Steps) {
 			t.Fatal("the trace has no terminal step")
 		}
-		next, err := m.g.NextLegal(bg, s, jointOf(t, m, st))
+		next, err := nextLegal(bg, m.g, s, jointOf(t, m, st))
 		if err != nil {
 			t.Fatalf("step %d: %v", st.Nb, err)
 		}

@@ -1,5 +1,11 @@
 package eval
 
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // Step operations of a join plan.
 const (
 	opScan      uint8 = iota // enumerate the facts of an atom, binding its unbound variables
@@ -44,9 +50,22 @@ type plan struct {
 	// query plans and demanded subgoals collect answers instead of deriving a head; an error
 	// (a limit) stops the join
 	answers func(env []Term) error
-	// plans of demanded relations: match patterns of the head arguments bound by the subgoal
+	// plans of demanded relations: match patterns of the head arguments bound by the subgoal,
+	// the table receiving the answers of a run, whether a run is in progress, and copies for
+	// the runs that nest in it (a recursive relation's subgoal calling its relation again)
 	headArgs []*pnode
+	sink     *table
+	busy     bool
+	spares   []*plan
+	// stream is set on the plans of a query asked for its first answers (AskFirst), and on the
+	// rules of the relations they read whole (inlined): cont receives the heads those derive
+	stream bool
+	cont   func(a Term) error
 }
+
+// demanded reports whether a plan reads relation r per subgoal: r is demanded, and the plan is
+// not one of r's own component evaluated whole (where r is scanned like any relation).
+func demanded(r *relation, comp int) bool { return r.demand != nil && r.scc != comp }
 
 // unknownSize is the size assumed for a relation of the component being planned, whose facts
 // do not exist yet.
@@ -74,7 +93,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 		l := &r.body[i]
 		switch l.kind {
 		case litPos:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				op := opCall
 				if allBound(l.atom, bound) {
 					op = opCallProbe
@@ -96,13 +115,13 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			s.pat = matchPattern(l.atom, bound)
 			p.steps = append(p.steps, s)
 		case litNeg:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				p.steps = append(p.steps, g.callStep(opCallNot, l, bound))
 				return
 			}
 			p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
 		case litCheck:
-			if l.rel.demand != nil {
+			if demanded(l.rel, comp) {
 				p.steps = append(p.steps, g.callStep(opCallProbe, l, bound))
 				return
 			}
@@ -113,6 +132,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
 		}
 	}
+	needs := g.callNeeds(r, bound, comp)
 	if deltaLit >= 0 {
 		place(deltaLit, true)
 	}
@@ -166,9 +186,22 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 			}
 		}
 		best, bestCost := -1, 0.0
+		if needs != nil {
+			// A demanded call goes as soon as it is as bound as in the written order.
+			for i := range r.body {
+				if !done[i] && needs[i] != nil && ready(needs, i, bound) {
+					best = i
+					break
+				}
+			}
+			if best >= 0 {
+				place(best, false)
+				continue
+			}
+		}
 		for i := range r.body {
 			l := &r.body[i]
-			if done[i] || l.kind != litPos {
+			if done[i] || l.kind != litPos || !ready(needs, i, bound) {
 				continue
 			}
 			if c := g.estimate(l, bound, comp); best < 0 || c < bestCost {
@@ -182,6 +215,70 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 	}
 	p.head = g.captureHead(p, r.head)
 	return p
+}
+
+// callNeeds returns, per body literal of r calling a demanded relation, the variables it would
+// find bound if the body ran in the order written (the variables bound at the start and those of
+// the positive literals before it; nil for the other literals): the plan calls it as soon as
+// they are bound, and not before, so that it asks the subgoals it would ask in the written
+// order, which is how GDL's authors test their games (with Prolog and other top-down provers).
+// This holds until the calls made gave answers to estimate them by (g.learned: the first
+// replanning of a component), and again for good once a plan asked a relation that proved too
+// big whole with nothing bound (g.conservative, see becomeConservative). In between (nil),
+// calls are placed by their estimates alone: othello's playwillflip/6 is best asked once per
+// open cell, before the scan that would bind its last two arguments, and chess's
+// pawn_advance/5 before the scan of the blank cells that would bind its last two, since it gave
+// about one answer per call when placed as written.
+func (g *Game) callNeeds(r *rule, bound []bool, comp int) [][]int {
+	if g.learned && !g.conservative {
+		return nil
+	}
+	var needs [][]int
+	avail := slices.Clone(bound)
+	for i := range r.body {
+		l := &r.body[i]
+		if l.kind != litPos {
+			continue
+		}
+		if demanded(l.rel, comp) {
+			vs := []int{} // not nil: a demanded call
+			forVars(l.atom, func(v int) {
+				if avail[v] && !slices.Contains(vs, v) {
+					vs = append(vs, v)
+				}
+			})
+			if needs == nil {
+				needs = make([][]int, len(r.body))
+			}
+			needs[i] = vs
+		}
+		markVars(l.atom, avail, true)
+	}
+	return needs
+}
+
+func ready(needs [][]int, i int, bound []bool) bool {
+	if needs == nil {
+		return true
+	}
+	for _, v := range needs[i] {
+		if !bound[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// forVars calls f for each variable occurrence of p.
+func forVars(p *pnode, f func(v int)) {
+	switch p.kind {
+	case pVar, pBind, pCheck:
+		f(p.v)
+	case pFunc:
+		for _, a := range p.args {
+			forVars(a, f)
+		}
+	}
 }
 
 // captureHead lets the head reuse subterms the body matched whole, as in the frame rule
@@ -264,16 +361,17 @@ func samePattern(m, a *pnode) bool {
 func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
-	if l.rel.demand != nil {
-		nb := 0
+	if demanded(l.rel, comp) {
+		nb, mask := 0, uint64(0)
 		if l.atom.kind == pFunc {
-			for _, a := range l.atom.args {
+			for j, a := range l.atom.args {
 				if allBound(a, bound) {
 					nb++
+					mask |= 1 << uint(j)
 				}
 			}
 		}
-		return demandEstimate(nb)
+		return demandEstimate(l.rel, mask, nb)
 	}
 	if l.rel.scc == comp {
 		n := float64(unknownSize)
@@ -282,27 +380,41 @@ func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
 		}
 		return n
 	}
+	// The facts of a computed static relation never change: its estimates are kept.
+	var sig string
+	static := l.rel.layer == layerStatic && l.rel.scc >= 0 && g.comps[l.rel.scc].done != 0
+	if static {
+		var b strings.Builder
+		b.WriteString(strconv.Itoa(int(l.rel.fn)))
+		f.signature(&b)
+		sig = b.String()
+		if e, ok := g.estimates[sig]; ok {
+			return e
+		}
+	}
 	ix := &index{filter: f, nkeys: len(keys), keybuf: make([]Term, len(keys))}
 	n := 0
-	distinct := map[string]bool{}
-	var kb []byte
+	distinct := map[uint32]struct{}{}
 	for _, t := range l.rel.facts {
 		if !ix.fits(g.st, f, t) {
 			continue
 		}
 		n++
 		if len(keys) > 0 {
-			kb = kb[:0]
-			for _, k := range ix.keybuf {
-				kb = append(kb, byte(k), byte(k>>8), byte(k>>16), byte(k>>24))
-			}
-			distinct[string(kb)] = true
+			distinct[hashKeys(ix.keybuf)] = struct{}{}
 		}
 	}
+	e := float64(n)
 	if len(distinct) > 1 {
-		return float64(n) / float64(len(distinct))
+		e /= float64(len(distinct))
 	}
-	return float64(n)
+	if static {
+		if g.estimates == nil {
+			g.estimates = map[string]float64{}
+		}
+		g.estimates[sig] = e
+	}
+	return e
 }
 
 func allBound(p *pnode, bound []bool) bool {

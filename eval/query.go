@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,17 +13,18 @@ import (
 // Query is a compiled question: one or more body literals (atoms, `not`, `distinct`, `or`)
 // with variables, like `(legal ?r ?m)`, `terminal` or `(true (cell ?x ?y b)) (not (p ?x))`.
 type Query struct {
-	text  string
-	shown []syntax.Literal // the query's forms, as written (for Format)
-	lits  []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
-	vars  []string         // variable names as first written
-	rules []*rule          // the query's disjuncts, each a rule without head
-	plans []*plan
-	rels  []*relation
-	move  bool
-	state bool
-	g     *Game
-	gen   uint64 // the Game's planGen when the plans were made
+	text     string
+	notation syntax.Dialect   // the notation the query is written in (Format writes answers in it)
+	shown    []syntax.Literal // the query's forms, as written (for Format)
+	lits     []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
+	vars     []string         // variable names as first written
+	rules    []*rule          // the query's disjuncts, each a rule without head
+	plans    []*plan
+	rels     []*relation
+	move     bool
+	state    bool
+	g        *Game
+	gen      uint64 // the Game's planGen when the plans were made
 }
 
 // Answer is one solution of a query: the values of its variables, in the order of Vars.
@@ -44,70 +46,6 @@ func (q *Query) NeedsState() bool { return q.state }
 // Text returns the query as given.
 func (q *Query) Text() string { return q.text }
 
-// ParseQuery compiles a query. Every variable of the query must occur in a positive atom
-// (as in a safe rule), so that its answers are ground.
-func (g *Game) ParseQuery(text string) (*Query, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	f, _ := syntax.Parse(text)
-	for _, e := range f.Errors() {
-		return nil, fmt.Errorf("query %q: %s at offset %d", text, e.Message, e.Span.Start)
-	}
-	q := &Query{text: text, g: g}
-	for _, form := range f.Forms() {
-		l := syntax.Literal{Cursor: form.Cursor}
-		q.shown = append(q.shown, l)
-		q.lits = append(q.lits, conjuncts(l)...)
-	}
-	if len(q.lits) == 0 {
-		return nil, fmt.Errorf("query %q: no literal", text)
-	}
-	for _, l := range q.lits {
-		if err := g.checkLiteral(l); err != nil {
-			return nil, fmt.Errorf("query %q: %v", text, err)
-		}
-	}
-	c := &compiler{g: g}
-	vars := map[string]int{}
-	var names []string
-	alts, err := c.body(q.lits, vars, &names)
-	if err != nil {
-		return nil, fmt.Errorf("query %q: %v", text, err)
-	}
-	q.vars = names
-	seen := map[*relation]bool{}
-	for _, conj := range alts {
-		r := &rule{body: conj, nvars: len(vars), varNames: names}
-		bound := make([]bool, len(vars))
-		for _, l := range conj {
-			if l.kind == litPos {
-				markVars(l.atom, bound, true)
-			}
-		}
-		for v, b := range bound {
-			if !b {
-				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
-			}
-		}
-		q.rules = append(q.rules, r)
-		for _, l := range conj {
-			if l.rel != nil && !seen[l.rel] {
-				seen[l.rel] = true
-				q.rels = append(q.rels, l.rel)
-				g.attach(l.rel)
-				// next and sees are about a joint move whatever their rules read.
-				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-					q.move = true
-				}
-				if l.rel.layer != layerStatic {
-					q.state = true
-				}
-			}
-		}
-	}
-	return q, nil
-}
-
 // conjuncts flattens a query form written as a conjunction, (and l1 ... ln), into its literals
 // (and is not GDL, but it is how people write a conjunction); any other form is one literal.
 func conjuncts(l syntax.Literal) []syntax.Literal {
@@ -125,11 +63,11 @@ func conjuncts(l syntax.Literal) []syntax.Literal {
 // an arity the game never uses for it: such a query would silently have no answers. Relations
 // the game mentions without defining them (a fluent never set, a keyword such as sees or base)
 // are fine: their answers are legitimately none.
-func (g *Game) checkLiteral(l syntax.Literal) error {
+func (g *Game) checkLiteral(l syntax.Literal, d syntax.Dialect) error {
 	switch l.Kind() {
 	case syntax.LitNot, syntax.LitOr:
 		for _, op := range l.Operands() {
-			if err := g.checkLiteral(op); err != nil {
+			if err := g.checkLiteral(op, d); err != nil {
 				return err
 			}
 		}
@@ -149,7 +87,8 @@ func (g *Game) checkLiteral(l syntax.Literal) error {
 		return fmt.Errorf("%s has arity %s in this game, not %d", name, orList(sortedKeys(arities)), arity)
 	}
 	if key == "and" {
-		return fmt.Errorf("(and ...) is only a conjunction at the top of a query; inside not and or, write the literals of a conjunction one after another in a rule of the game")
+		return fmt.Errorf("%s is only a conjunction at the top of a query; inside not and or, write the literals of a conjunction one after another in a rule of the game",
+			map[syntax.Dialect]string{syntax.Prefix: "(and ...)", syntax.Infix: "and(...)"}[d])
 	}
 	msg := fmt.Sprintf("unknown relation %s/%d: the game does not mention it", name, arity)
 	if fs, ok := g.functions[key]; ok {
@@ -236,23 +175,37 @@ func (g *Game) attach(r *relation) {
 	g.comps = append(g.comps, &component{rels: []*relation{r}})
 }
 
-// Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
-// Answers are distinct and in derivation order.
-func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
+// errEnough stops a query that has found the answers asked for.
+var errEnough = errors.New("enough answers")
+
+func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max int) ([]Answer, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if q.g != g {
-		return nil, fmt.Errorf("query %q belongs to another game", q.text)
+		return nil, false, fmt.Errorf("query %q belongs to another game", q.text)
 	}
 	if joint != nil && len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+		return nil, false, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
 	}
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
+	out, more, err := g.answers(q, max)
+	if err == errConservative {
+		g.becomeConservative()
+		out, more, err = g.answers(q, max)
+	}
+	if err != nil {
+		return nil, false, g.fail(err)
+	}
+	return out, more, nil
+}
+
+// answers evaluates a query in the current state and joint move.
+func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
 	for _, r := range q.rels {
 		if err := g.ensure(r); err != nil {
-			return nil, g.fail(err)
+			return nil, false, err
 		}
 	}
 	if q.plans == nil || q.gen != g.planGen {
@@ -261,6 +214,8 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			q.plans = append(q.plans, g.planRule(r, -1, -1))
 		}
 	}
+	g.askGen++
+	g.askMax = max
 	var out []Answer
 	seen := map[string]bool{}
 	key := make([]byte, 0, 4*len(q.vars))
@@ -273,6 +228,9 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			if seen[string(key)] {
 				return nil
 			}
+			if max > 0 && len(out) == max {
+				return errEnough
+			}
 			seen[string(key)] = true
 			out = append(out, Answer{Values: slices.Clone(env)})
 			// Answers are held in memory like derived facts, and count against the same limit.
@@ -284,33 +242,94 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 			}
 			return nil
 		}
+		p.stream = max > 0
 		err := g.run(p)
-		p.answers = nil
+		p.answers, p.stream = nil, false
+		if err == errEnough {
+			return out, true, nil
+		}
 		if err != nil {
-			return nil, g.fail(err)
+			return nil, false, err
 		}
 	}
-	return out, nil
+	return out, false, nil
 }
 
-// Format writes an answer as the query instantiated by it, in canonical KIF: a 0-ary atom as its
-// bare name, literals of a conjunction separated by a space.
+// Format writes an answer as the query instantiated by it, in the query's notation: canonical
+// KIF, a 0-ary atom as its bare name, literals of a conjunction separated by a space; or infix,
+// f(a,b), literals joined by " & ".
 func (q *Query) Format(a Answer) string {
 	g := q.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	idx := map[string]int{}
 	for i, v := range q.vars {
-		idx[syntax.Fold(v)] = i
+		idx[syntax.VarKey(v)] = i
 	}
 	var b strings.Builder
 	for i, l := range q.shown {
 		if i > 0 {
-			b.WriteByte(' ')
+			b.WriteString(map[syntax.Dialect]string{syntax.Prefix: " ", syntax.Infix: " & "}[q.notation])
 		}
-		g.formatNode(&b, l.Cursor, a, idx, true)
+		if q.notation == syntax.Infix {
+			g.formatInfix(&b, l.Cursor, a, idx)
+		} else {
+			g.formatNode(&b, l.Cursor, a, idx, true)
+		}
 	}
 	return b.String()
+}
+
+// formatInfix is formatNode for an infix query: f(a,b), ~l, (a | b).
+func (g *Game) formatInfix(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int) {
+	switch c.Kind() {
+	case syntax.Variable:
+		if i, ok := idx[syntax.VarKey(c.Text())]; ok && i < len(a.Values) {
+			g.formatIn(b, a.Values[i], syntax.Infix)
+			return
+		}
+		b.WriteString(c.Text())
+	case syntax.Word:
+		name := g.spelling(c.Symbol().Name())
+		if w, ok := syntax.Infix.Name(name); ok {
+			name = w
+		}
+		b.WriteString(name)
+	case syntax.List:
+		el := c.Elements()
+		head := el[0].Symbol()
+		switch {
+		case head.IsOperator() && head.Key() == "not":
+			b.WriteByte('~')
+			for _, e := range el[1:] {
+				g.formatInfix(b, e, a, idx)
+			}
+		case head.IsOperator():
+			b.WriteByte('(')
+			for i, e := range el[1:] {
+				if i > 0 {
+					b.WriteString(" | ")
+				}
+				g.formatInfix(b, e, a, idx)
+			}
+			b.WriteByte(')')
+		default:
+			g.formatInfix(b, el[0], a, idx)
+			if len(el) == 1 {
+				return // terminal(), f(): the bare name
+			}
+			b.WriteByte('(')
+			for i, e := range el[1:] {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				g.formatInfix(b, e, a, idx)
+			}
+			b.WriteByte(')')
+		}
+	default:
+		b.WriteString(c.Text())
+	}
 }
 
 // Binding returns the value of each variable as text, in the order of Vars.
@@ -325,7 +344,7 @@ func (q *Query) Binding(a Answer) []string {
 func (g *Game) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int, atomPos bool) {
 	switch c.Kind() {
 	case syntax.Variable:
-		if i, ok := idx[syntax.Fold(c.Text())]; ok && i < len(a.Values) {
+		if i, ok := idx[syntax.VarKey(c.Text())]; ok && i < len(a.Values) {
 			g.st.format(b, a.Values[i])
 			return
 		}

@@ -19,9 +19,12 @@ var ErrSyntax = errors.New("the file has syntax errors; fix them first (see gdl 
 // Indent is the indentation of rule body literals and of continuation lines.
 const Indent = "    "
 
-// Source formats a whole file.
-func Source(src string) (string, error) {
-	f, errs := syntax.Parse(src)
+// Source formats a whole prefix file.
+func Source(src string) (string, error) { return SourceDialect(src, syntax.Prefix) }
+
+// SourceDialect formats a whole file written in dialect d.
+func SourceDialect(src string, d syntax.Dialect) (string, error) {
+	f, errs := syntax.ParseDialect(src, d)
 	if len(errs) > 0 {
 		return src, ErrSyntax
 	}
@@ -35,6 +38,10 @@ func Source(src string) (string, error) {
 func File(f *syntax.File) string {
 	p := &printer{blank: true}
 	p.b.Grow(len(f.Source()))
+	if f.Dialect() == syntax.Infix {
+		infixFile(f, p)
+		return p.finish(f)
+	}
 	items := f.Items()
 	for i, it := range items {
 		switch it.Kind() {
@@ -71,6 +78,11 @@ func File(f *syntax.File) string {
 			p.write(it.Text())
 		}
 	}
+	return p.finish(f)
+}
+
+// finish returns the output with the file's line ending.
+func (p *printer) finish(f *syntax.File) string {
 	out := p.b.String()
 	if eol := lineEnding(f.Source()); eol != "\n" {
 		out = strings.ReplaceAll(out, "\n", eol)

@@ -117,9 +117,10 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 	return g, nil
 }
 
-// Load parses, analyses and makes a game of src.
+// Load parses (in the notation its content shows: prefix KIF or infix), analyses and makes a game
+// of src.
 func Load(ctx context.Context, src string, opts Options) (*Game, *analysis.Result, error) {
-	f, _ := syntax.Parse(src)
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
 	res := analysis.Analyze(f, nil)
 	g, err := New(ctx, res, opts)
 	return g, res, err

@@ -78,6 +78,54 @@ type PlayStats struct {
 	Goals        []map[string]int // per role: goal value -> number of terminal playouts with it
 	Violations   []ViolationCount // in order of first discovery
 	TimeUp       bool             // Time ran out before Playouts were played
+	Lengths      map[int]int      // joint moves of a playout -> playouts that long
+	// First is how the first role fared in the terminal playouts where every role (but
+	// GDL-II's random) has one goal value: it wins with a value above every other role's,
+	// draws when it ties the best. Zero for a game of one role.
+	First Outcomes
+}
+
+// Outcomes count wins, draws and losses.
+type Outcomes struct {
+	Wins, Draws, Losses int
+}
+
+// firstOutcome adds the first role's outcome of a terminal playout to o.
+func (g *Game) firstOutcome(o *Outcomes, goals []string) {
+	var players []int
+	for r := range goals {
+		if !g.isRnd[r] {
+			players = append(players, r)
+		}
+	}
+	if len(players) < 2 {
+		return
+	}
+	vals := make([]int, len(goals))
+	for _, r := range players {
+		v, err := strconv.Atoi(goals[r])
+		if err != nil {
+			return
+		}
+		vals[r] = v
+	}
+	first, best, tie := players[0], true, false
+	for _, r := range players[1:] {
+		switch {
+		case vals[r] > vals[first]:
+			best = false
+		case vals[r] == vals[first]:
+			tie = true
+		}
+	}
+	switch {
+	case !best:
+		o.Losses++
+	case tie:
+		o.Draws++
+	default:
+		o.Wins++
+	}
 }
 
 // playout is one random playout's outcome.
@@ -98,7 +146,7 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 		opts.MaxDepth = 1000
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
-	st := &PlayStats{Engine: g.engine, Roles: g.names}
+	st := &PlayStats{Engine: g.engine, Roles: g.names, Lengths: map[int]int{}}
 	for range g.roles {
 		st.Goals = append(st.Goals, map[string]int{})
 	}
@@ -156,8 +204,10 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 			st.MinLength = n
 		}
 		st.MaxLength = max(st.MaxLength, n)
+		st.Lengths[n]++
 		if res.terminal {
 			st.Terminal++
+			g.firstOutcome(&st.First, res.goals)
 			for r, v := range res.goals {
 				if v != "" {
 					st.Goals[r][v]++

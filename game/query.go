@@ -15,8 +15,9 @@ import (
 // is answered for each legal joint move of the state, or for the one joint move asked for: the
 // answers of each are in ByMove, and Answers holds those that hold after at least one.
 type Answers struct {
-	Count      int      // distinct answers
-	Answers    []string // spelled out, sorted; with a cap on them, the first Keep in derivation order
+	Count      int      // distinct answers (with Keep: at most Keep, and More says whether there are others)
+	More       bool     // with Keep: there are more answers than Count
+	Answers    []string // spelled out, sorted
 	NeedsMove  bool
 	ByMove     []MoveAnswers // a query about a joint move: per joint move evaluated
 	JointMoves int           // a query about a joint move: the legal joint moves of the state
@@ -31,13 +32,14 @@ type MoveAnswers struct {
 	Move    []eval.Term // one move per role, in role order
 	Answers []string
 	Count   int
+	More    bool // with Keep: more answers than Count
 	Err     error
 }
 
 // QueryOptions bound the evaluation of a query.
 type QueryOptions struct {
 	MaxMoves int         // a query about a joint move: evaluate after at most this many joint moves (0: 1000)
-	Keep     int         // spell out at most this many answers per list (0: all)
+	Keep     int         // look for at most this many answers per list (0: all), and say whether there are more
 	Joint    []eval.Term // a query about a joint move: this joint move only (it must be legal)
 }
 
@@ -48,11 +50,11 @@ func (g *Game) Evaluate(ctx context.Context, s *State, q *eval.Query, opts Query
 	}
 	bind := map[string][]string{}
 	if !q.NeedsMove() {
-		answers, n, err := g.askIn(ctx, s, nil, q, opts.Keep, bind)
+		answers, n, more, err := g.askIn(ctx, s, nil, q, opts.Keep, bind)
 		if err != nil {
 			return nil, err
 		}
-		return &Answers{Count: n, Answers: answers, Bindings: bind}, nil
+		return &Answers{Count: n, More: more, Answers: answers, Bindings: bind}, nil
 	}
 	var moves [][]eval.Term
 	total := 0
@@ -75,7 +77,7 @@ func (g *Game) Evaluate(ctx context.Context, s *State, q *eval.Query, opts Query
 			break
 		}
 		ma := MoveAnswers{Move: joint, Answers: []string{}}
-		answers, n, err := g.askIn(ctx, s, joint, q, opts.Keep, bind)
+		answers, n, more, err := g.askIn(ctx, s, joint, q, opts.Keep, bind)
 		if err != nil {
 			if ctx.Err() != nil {
 				res.Stopped = err
@@ -83,7 +85,8 @@ func (g *Game) Evaluate(ctx context.Context, s *State, q *eval.Query, opts Query
 			}
 			ma.Err = err
 		}
-		ma.Count = n
+		ma.Count, ma.More = n, more
+		res.More = res.More || more
 		for _, a := range answers {
 			ma.Answers = append(ma.Answers, a)
 			union[a] = true
@@ -102,16 +105,20 @@ func (g *Game) Evaluate(ctx context.Context, s *State, q *eval.Query, opts Query
 }
 
 // askIn evaluates a query in state s with the joint move joint (nil: none). It returns the
-// answers spelled out, sorted (keep > 0 and more answers than keep: the first keep in derivation
-// order), and how many there are.
-func (g *Game) askIn(ctx context.Context, s *State, joint []eval.Term, q *eval.Query, keep int, bind map[string][]string) ([]string, int, error) {
-	answers, err := g.Ask(ctx, s, joint, q)
-	if err != nil {
-		return nil, 0, err
+// answers spelled out, sorted, and how many there are; with keep > 0 it looks for the first keep
+// only (the evaluator stops there: a relation with millions of facts gives its first thousand in
+// milliseconds) and more says whether there are others.
+func (g *Game) askIn(ctx context.Context, s *State, joint []eval.Term, q *eval.Query, keep int, bind map[string][]string) ([]string, int, bool, error) {
+	var answers []eval.Answer
+	var more bool
+	var err error
+	if keep > 0 {
+		answers, more, err = g.ev.AskFirst(ctx, s.interp(), joint, q, keep)
+	} else {
+		answers, err = g.Ask(ctx, s, joint, q)
 	}
-	n := len(answers)
-	if keep > 0 && n > keep {
-		answers = answers[:keep]
+	if err != nil {
+		return nil, 0, false, err
 	}
 	seen := map[string]bool{}
 	out := []string{}
@@ -124,9 +131,6 @@ func (g *Game) askIn(ctx context.Context, s *State, joint []eval.Term, q *eval.Q
 			}
 		}
 	}
-	if keep <= 0 || n <= keep {
-		sort.Strings(out)
-		n = len(out)
-	}
-	return out, n, nil
+	sort.Strings(out)
+	return out, len(out), more, nil
 }

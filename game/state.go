@@ -19,9 +19,10 @@ type State struct {
 	key  string
 	g    *Game
 
-	once sync.Once
-	es   *eval.State // the interpreter's state (made on demand for a compiled one)
-	fl   []eval.Term // the fluents, sorted (made on demand)
+	once   sync.Once
+	fl     []eval.Term // the fluents, sorted (made on demand)
+	esOnce sync.Once
+	es     *eval.State // the interpreter's state (made on demand for a compiled one)
 }
 
 func (g *Game) newState(b []uint64, es *eval.State) *State {
@@ -36,11 +37,7 @@ func (s *State) Key() string { return s.key }
 func (s *State) makeKey() string {
 	var b []byte
 	if s.bits != nil {
-		b = make([]byte, 1+8*len(s.bits))
-		b[0] = 'c'
-		for i, w := range s.bits {
-			binary.LittleEndian.PutUint64(b[1+8*i:], w)
-		}
+		b = appendBitsKey(make([]byte, 0, 1+8*len(s.bits)), s.bits)
 	} else {
 		fl := s.es.Fluents()
 		b = make([]byte, 1+4*len(fl))
@@ -61,9 +58,14 @@ func (s *State) Fluents() []eval.Term {
 	return s.fl
 }
 
-// interp returns the interpreter's state.
+// interp returns the interpreter's state (made from the fluents for a compiled state, the
+// first time it is needed: a search that only reads fluents never needs it).
 func (s *State) interp() *eval.State {
-	s.once.Do(s.fill)
+	s.esOnce.Do(func() {
+		if s.es == nil {
+			s.es = s.g.ev.NewState(s.Fluents())
+		}
+	})
 	return s.es
 }
 
@@ -81,9 +83,6 @@ func (s *State) fill() {
 		}
 	}
 	s.fl = sortTerms(fl)
-	if s.es == nil {
-		s.es = s.g.ev.NewState(s.fl)
-	}
 }
 
 // StateOf makes a state of the given fluents (for states written by hand; a state reached by

@@ -155,7 +155,7 @@ func lensCount(l Lens, qa *Answers) string {
 		if l.Arity == 0 {
 			return fmt.Sprintf("%s: %v", l.Key, qa.Count > 0)
 		}
-		return fmt.Sprintf("%s: %s", l.Key, plural(qa.Count, "answer"))
+		return fmt.Sprintf("%s: %s", l.Key, countText(qa.Count, qa.More, "answer"))
 	}
 	n := len(qa.ByMove)
 	if n == 0 {

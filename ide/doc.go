@@ -15,4 +15,7 @@
 //     that puts what someone is looking at first.
 //   - The game session of each document (the joint moves played): RunQuery and the state
 //     commands (ShowState, Play, PlayRandom, Undo, Reset) of Session.
+//   - The game view (game_view.go): every state drawn as boards (package board) with the
+//     squares each legal move mentions, GotoStep along the line of joint moves, ComputerMove
+//     (package player's MCTS) and Playouts (random matches with their statistics).
 package ide

@@ -3,6 +3,7 @@ package ide
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gdl-lsp/gdl/game"
@@ -50,8 +51,9 @@ var ErrStillRunning = errors.New("evaluation still running")
 
 // Answers are what a query gives in a document's current state (see game.Answers).
 type Answers struct {
-	Count      int      // distinct answers
-	Answers    []string // spelled out: all of them sorted, or the first ones in derivation order
+	Count      int      // distinct answers (at most the memo's cap; More says whether there are others)
+	More       bool     // there are more answers than Count
+	Answers    []string // spelled out, sorted
 	NeedsMove  bool     // a query about a joint move: answered after each legal joint move
 	ByMove     []MoveAnswers
 	JointMoves int   // a query about a joint move: the legal joint moves of the state
@@ -64,7 +66,17 @@ type MoveAnswers struct {
 	Move    []string // one move per role, in role order
 	Answers []string
 	Count   int
+	More    bool
 	Err     error
+}
+
+// countText words how many answers there are: "10 answers", "1000+ answers" when the
+// evaluation stopped looking.
+func countText(n int, more bool, noun string) string {
+	if more {
+		return fmt.Sprintf("%d+ %ss", n, noun)
+	}
+	return plural(n, noun)
 }
 
 // Position is a document's current state: the initial state followed by the joint moves

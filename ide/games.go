@@ -115,6 +115,8 @@ type docGame struct {
 	urgent     []*job // asked for by a hover or inlay hints
 	background []*job // asked for by code lenses
 	working    bool   // the worker goroutine runs
+
+	view viewState // what the game view computed on this game (game_view.go)
 }
 
 // gameOf returns the game for snap under limits: the document's current game when its clauses
@@ -413,12 +415,12 @@ func (c *docGame) answersOf(history [][]string, query string, timeout time.Durat
 
 // answersFrom converts the game's answers.
 func (c *docGame) answersFrom(a *game.Answers, played int) *Answers {
-	out := &Answers{Count: a.Count, Answers: a.Answers, NeedsMove: a.NeedsMove, JointMoves: a.JointMoves, Stopped: a.Stopped, Played: played}
+	out := &Answers{Count: a.Count, More: a.More, Answers: a.Answers, NeedsMove: a.NeedsMove, JointMoves: a.JointMoves, Stopped: a.Stopped, Played: played}
 	if out.Answers == nil {
 		out.Answers = []string{}
 	}
 	for _, m := range a.ByMove {
-		out.ByMove = append(out.ByMove, MoveAnswers{Move: c.moveTexts(m.Move), Answers: m.Answers, Count: m.Count, Err: m.Err})
+		out.ByMove = append(out.ByMove, MoveAnswers{Move: c.moveTexts(m.Move), Answers: m.Answers, Count: m.Count, More: m.More, Err: m.Err})
 	}
 	return out
 }

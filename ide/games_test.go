@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 )
 
@@ -30,7 +31,7 @@ func openGame(t *testing.T, opts GamesOptions) (context.Context, *Games, *Snapsh
 func TestGameKeptAcrossCommentEdits(t *testing.T) {
 	ctx, gs, v1 := openGame(t, GamesOptions{})
 	first := gs.gameOf("doc", v1, limits)
-	if _, err := gs.Session("doc", v1, limits).Answers(ctx, "(legal ?r ?m)", Wait{Budget: time.Minute}); err != nil {
+	if _, err := gs.Session("doc", v1, limits, analysis.BoardConfig{}).Answers(ctx, "(legal ?r ?m)", Wait{Budget: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -66,7 +67,7 @@ func TestGameKeptAcrossCommentEdits(t *testing.T) {
 	if old == first || old.ctx.Err() == nil {
 		t.Error("an old version got a running game")
 	}
-	_, err := gs.Session("doc", v1, limits).Answers(ctx, "(legal ?r ?m)", Wait{Budget: time.Minute})
+	_, err := gs.Session("doc", v1, limits, analysis.BoardConfig{}).Answers(ctx, "(legal ?r ?m)", Wait{Budget: time.Minute})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("answers on an old version: %v, want canceled", err)
 	}
@@ -75,7 +76,7 @@ func TestGameKeptAcrossCommentEdits(t *testing.T) {
 // TestClosedDocumentForgotten: closing a document drops its game and its joint moves.
 func TestClosedDocumentForgotten(t *testing.T) {
 	ctx, gs, snap := openGame(t, GamesOptions{})
-	s := gs.Session("doc", snap, limits)
+	s := gs.Session("doc", snap, limits, analysis.BoardConfig{})
 	if st, err := s.Play(ctx, []string{"go"}); err != nil || st.Step != 1 {
 		t.Fatalf("play: %+v, %v", st, err)
 	}
@@ -100,7 +101,7 @@ func TestStillRunning(t *testing.T) {
 		default:
 		}
 	}})
-	s := gs.Session("doc", snap, limits)
+	s := gs.Session("doc", snap, limits, analysis.BoardConfig{})
 	c := gs.gameOf("doc", snap, limits)
 	// Hold the worker: the queue stays as it is until the held job ends.
 	release := make(chan struct{})

@@ -260,14 +260,18 @@ func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, o *analysis.Occ
 		b.para("In the %s, no answers.", stateName(qa.Played))
 	default:
 		which := ""
-		if len(qa.Answers) < qa.Count {
+		if qa.More {
 			which = " (the first derived)"
 		}
-		b.para("In the %s, %s%s:", stateName(qa.Played), plural(qa.Count, "answer"), which)
+		b.para("In the %s, %s%s:", stateName(qa.Played), countText(qa.Count, qa.More, "answer"), which)
 		var list []string
 		for i, a := range qa.Answers {
 			if i == 12 {
-				list = append(list, fmt.Sprintf("- … and %d more", qa.Count-12))
+				more := ""
+				if qa.More {
+					more = "+"
+				}
+				list = append(list, fmt.Sprintf("- … and %d%s more", qa.Count-12, more))
 				break
 			}
 			list = append(list, "- "+b.code(a))

@@ -63,7 +63,7 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 			if err != nil {
 				continue
 			}
-			label = "→ " + plural(qa.Count, "move")
+			label = "→ " + countText(qa.Count, qa.More, "move")
 			if len(qa.Answers) > 0 {
 				label += ": " + summarize(movesOf(qa.Answers), 3)
 			}

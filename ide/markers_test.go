@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/markers"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -76,7 +78,7 @@ func runMarkers(t *testing.T, src string) string {
 	games := NewGames(ctx, GamesOptions{Rand: rng.IntN})
 	snap := NewSnapshot(1, src)
 	games.Update("case", snap)
-	r := &markerRun{t: t, src: src, snap: snap, session: games.Session("case", snap, eval.Limits{Timeout: 20 * time.Second})}
+	r := &markerRun{t: t, src: src, snap: snap, session: games.Session("case", snap, eval.Limits{Timeout: 20 * time.Second}, analysis.BoardConfig{})}
 	for _, m := range ms {
 		r.out.Section(m.Title())
 		if r.file(m) {
@@ -228,8 +230,21 @@ func (r *markerRun) file(m markers.Marker) bool {
 			p := snap.Lines().Position(h.Offset, syntax.UTF16)
 			out.Printf("%d:%d %s | %s\n", p.Line+1, p.Column+1, h.Label, strings.ReplaceAll(h.Tooltip, "\n", " / "))
 		}
-	case "state", "play", "random", "undo", "reset":
+	case "state", "play", "random", "undo", "reset", "goto", "computer":
 		r.stateCommand(m)
+	case "playouts":
+		n, _ := strconv.Atoi(m.Arg(0))
+		st := r.session.Playouts(context.Background(), n, 1, time.Minute)
+		if st.Error != "" {
+			out.Printf("error: %s\n", st.Error)
+			break
+		}
+		out.Printf("engine %s: %d playouts, %d terminal, lengths %d to %d\n", st.Engine, st.Playouts, st.Terminal, st.MinLength, st.MaxLength)
+		for i, role := range st.Roles {
+			out.Printf("goals %s: %v\n", role, st.Goals[i])
+		}
+		out.Printf("lengths: %v\n", st.Lengths)
+		out.Printf("first role: %+v\n", st.First)
 	case "query":
 		res := r.session.RunQuery(context.Background(), m.Arg(0))
 		out.Printf("state: %s\n", strings.Join(res.State, " "))
@@ -282,6 +297,12 @@ func (r *markerRun) stateCommand(m markers.Marker) {
 		st, err = r.session.Undo(ctx)
 	case "reset":
 		st, err = r.session.Reset(ctx)
+	case "goto":
+		n, _ := strconv.Atoi(m.Arg(0))
+		st, err = r.session.GotoStep(ctx, n)
+	case "computer":
+		n, _ := strconv.Atoi(m.Arg(0))
+		st, err = r.session.ComputerMove(ctx, ComputerOptions{Playouts: n, Seed: 1})
 	}
 	if err != nil {
 		r.t.Fatalf("line %d: @%s: %v", m.Line+1, m.Name, err)
@@ -302,6 +323,35 @@ func (r *markerRun) stateCommand(m markers.Marker) {
 	}
 	if st.Error != "" {
 		out.Printf("error: %s\n", st.Error)
+	}
+	if len(st.Line) > len(st.History) {
+		out.Printf("line: %d joint moves, %d ahead\n", len(st.Line), len(st.Line)-len(st.History))
+	}
+	for _, c := range st.Computer {
+		out.Printf("computer %s: %s after %d playouts, value %.0f\n", c.Role, c.Move, c.Playouts, c.Value)
+	}
+	if st.View != nil && len(st.View.Boards) > 0 {
+		out.Printf("board:\n%s", st.Board)
+		for ri, role := range st.Roles {
+			var on []string
+			for i, m := range st.Legal[ri] {
+				for _, q := range st.Squares[ri][i] {
+					b := st.View.Boards[q.Board]
+					on = append(on, m+"@"+b.Rows[q.Row]+","+b.Columns[q.Column])
+				}
+			}
+			if len(on) > 0 {
+				out.Printf("squares of %s: %s\n", role, strings.Join(on, " "))
+			}
+		}
+	}
+	for i, step := range st.Percepts {
+		for ri, ps := range step {
+			out.Printf("after %d, %s sees: %s\n", i+1, st.Roles[ri], strings.Join(ps, " "))
+		}
+	}
+	for _, n := range st.Notes {
+		out.Printf("note: %s\n", n)
 	}
 }
 

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/board"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
 )
@@ -27,14 +30,16 @@ type Session struct {
 	name   string
 	snap   *Snapshot
 	limits eval.Limits
+	boards analysis.BoardConfig
 
 	once sync.Once
 	c    *docGame
 }
 
-// Session returns the session of document name at snapshot snap, evaluating under limits.
-func (gs *Games) Session(name string, snap *Snapshot, limits eval.Limits) *Session {
-	return &Session{gs: gs, name: name, snap: snap, limits: limits}
+// Session returns the session of document name at snapshot snap, evaluating under limits and
+// drawing boards as the gdl.json board section says.
+func (gs *Games) Session(name string, snap *Snapshot, limits eval.Limits, boards analysis.BoardConfig) *Session {
+	return &Session{gs: gs, name: name, snap: snap, limits: limits, boards: boards}
 }
 
 // game returns the document's game for the session's snapshot, looked up once per session (a
@@ -161,10 +166,27 @@ type GameState struct {
 	State    []string   // the fluents, sorted
 	Step     int        // the joint moves played
 	History  [][]string // the joint moves played, one move per role
+	Line     [][]string // History and the joint moves after it that GotoStep can go forward to
 	Terminal bool
 	Legal    [][]string // per role (in role order), its legal moves, sorted; nil when unknown
 	Goals    [][]int    // per role, its goal values, sorted; nil when unknown
 	Error    string     // what went wrong: a move refused, a joint move that no longer applies, an evaluation error
+
+	// The state drawn (game_view.go): its boards and other fluents, and as ASCII text.
+	View  *board.View
+	Board string
+	// Squares gives, per role and legal move (as Legal), the squares of View's boards the move
+	// mentions (board.View.MoveSquares), for playing by clicking a square.
+	Squares [][][]board.Square
+	// Random says, per role, whether it is GDL-II's random role.
+	Random []bool
+	// Percepts are, in a game with sees (GDL-II), what each role perceived after each joint
+	// move of History: Percepts[i][r] after History[i]. Nil in a game without sees.
+	Percepts [][][]string
+	// Notes say what the gdl.json board section asked for and could not be done.
+	Notes []string
+	// Computer is what the search of ComputerMove found, for that command only.
+	Computer []ComputerSearch
 }
 
 // ShowState describes the current state.
@@ -273,6 +295,7 @@ func (s *Session) change(ctx context.Context, f func(c *docGame, history [][]str
 	if errors.As(err, &ref) {
 		st := c.describe(ctx, ref.pos)
 		st.Error = ref.err.Error()
+		s.drawState(ctx, c, st)
 		return st, nil
 	}
 	var pos *Position
@@ -284,6 +307,7 @@ func (s *Session) change(ctx context.Context, f func(c *docGame, history [][]str
 	}
 	s.gs.sessions.set(s.name, pos.Played)
 	st := c.describe(ctx, pos)
+	s.drawState(ctx, c, st)
 	s.gs.refreshNow() // lenses, hints and hovers now show the new state
 	return st, nil
 }
@@ -330,36 +354,76 @@ func (c *docGame) describe(ctx context.Context, p *Position) *GameState {
 // sessions holds the joint moves played per document. Moves are KIF texts, one per role, so
 // they survive a new game. A state command reads the history, plays on it and writes it back:
 // it holds the document's turn (take) throughout, so concurrent commands cannot lose a move.
+//
+// Each document keeps a line of joint moves and how far along it the current state is: going
+// back (undo, reset, a jump to an earlier step) keeps the moves after it, so that the state can
+// go forward again (GotoStep); playing the next move of the line keeps the line, and any other
+// move starts a new line from the current state.
 type sessions struct {
 	mu    sync.Mutex
-	moves map[string][][]string
+	lines map[string]*line
 	turns map[string]chan struct{}
+}
+
+type line struct {
+	moves [][]string
+	cur   int // the current state is after moves[:cur]
 }
 
 func (ss *sessions) history(name string) [][]string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	return append([][]string(nil), ss.moves[name]...)
+	l := ss.lines[name]
+	if l == nil {
+		return nil
+	}
+	return append([][]string(nil), l.moves[:l.cur]...)
 }
 
+// line returns the whole line of joint moves of a document: the history and the moves after it.
+func (ss *sessions) line(name string) [][]string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	l := ss.lines[name]
+	if l == nil {
+		return nil
+	}
+	return append([][]string(nil), l.moves...)
+}
+
+// set makes h the history: a prefix of the line moves along it, anything else starts a new line.
 func (ss *sessions) set(name string, h [][]string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.moves == nil {
-		ss.moves = map[string][][]string{}
+	if ss.lines == nil {
+		ss.lines = map[string]*line{}
 	}
-	if len(h) == 0 {
-		delete(ss.moves, name)
+	l := ss.lines[name]
+	if l != nil && len(h) <= len(l.moves) && prefix(h, l.moves) {
+		l.cur = len(h)
 		return
 	}
-	ss.moves[name] = h
+	if len(h) == 0 {
+		delete(ss.lines, name)
+		return
+	}
+	ss.lines[name] = &line{moves: append([][]string(nil), h...), cur: len(h)}
+}
+
+func prefix(h, of [][]string) bool {
+	for i := range h {
+		if !slices.Equal(h[i], of[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // forget drops what is kept for a document that was closed: its moves and its turn.
 func (ss *sessions) forget(name string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	delete(ss.moves, name)
+	delete(ss.lines, name)
 	delete(ss.turns, name)
 }
 

@@ -66,8 +66,14 @@ type testClient struct {
 	requests         []string          // the methods of the server\'s other requests (refresh, registerCapability)
 	registrations    []json.RawMessage // client/registerCapability params
 	holdRegistration chan struct{}     // when set, client/registerCapability is answered once it is closed
+	progress         []progressNote    // $/progress notifications, in order
 	notified         chan struct{}
 	version          map[protocol.DocumentURI]int32
+}
+
+// progressNote is a $/progress notification: its token and its value as JSON.
+type progressNote struct {
+	Token, Value string
 }
 
 type syncBuffer struct {
@@ -216,7 +222,16 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 			return nil
 		}
 		return reply(ctx, res, nil)
-	case "workspace/codeLens/refresh", "workspace/inlayHint/refresh", "client/registerCapability":
+	case "$/progress":
+		var p struct {
+			Token any             `json:"token"`
+			Value json.RawMessage `json:"value"`
+		}
+		json.Unmarshal(req.Params(), &p)
+		c.mu.Lock()
+		c.progress = append(c.progress, progressNote{Token: fmt.Sprint(p.Token), Value: string(p.Value)})
+		c.mu.Unlock()
+	case "workspace/codeLens/refresh", "workspace/inlayHint/refresh", "client/registerCapability", "window/workDoneProgress/create":
 		c.mu.Lock()
 		c.requests = append(c.requests, req.Method())
 		hold := c.holdRegistration

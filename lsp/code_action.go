@@ -26,7 +26,7 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 	out := []protocol.CodeAction{}
 	settings := r.view.settingsFor(snap.URI)
 	if len(p.Context.Only) == 0 || kindWanted(p.Context.Only, protocol.QuickFix) {
-		if out, err = quickFixes(ctx, snap, settings, p.Range, out); err != nil {
+		if out, err = quickFixes(ctx, snap, settings, p.Range, p.Context.Diagnostics, out); err != nil {
 			return nil, err
 		}
 	}
@@ -38,12 +38,14 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 	return out, nil
 }
 
-// quickFixes adds the quick fixes of the diagnostics in rg that the settings leave on.
-func quickFixes(ctx context.Context, snap *Snapshot, settings Settings, rg protocol.Range, out []protocol.CodeAction) ([]protocol.CodeAction, error) {
+// quickFixes adds the quick fixes of the diagnostics in rg that the settings leave on, and the
+// "replay the witness" actions of the client's verification diagnostics diags.
+func quickFixes(ctx context.Context, snap *Snapshot, settings Settings, rg protocol.Range, diags []protocol.Diagnostic, out []protocol.CodeAction) ([]protocol.CodeAction, error) {
 	fixes, err := ide.QuickFixes(ctx, snap.Snapshot, snap.m.offset(rg.Start), snap.m.offset(rg.End))
 	if err != nil {
 		return nil, err
 	}
+	out = append(out, witnessActions(snap.URI, diags)...)
 	for _, f := range fixes {
 		d, on := snap.diagnostic(settings, f.Diagnostic)
 		if !on {

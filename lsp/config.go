@@ -320,3 +320,16 @@ func (s *Server) isConfigDoc(u protocol.DocumentURI) bool {
 	_, ok := s.reports.docs[u]
 	return ok
 }
+
+// boardsFor returns the gdl.json board section that applies to a document (none without a
+// gdl.json, or with a broken one).
+func (v *view) boardsFor(u protocol.DocumentURI) analysis.BoardConfig {
+	p := uriPath(u)
+	if p == "" || v.configs == nil {
+		return analysis.BoardConfig{}
+	}
+	if pc := v.configs.lookup(filepath.Dir(p)); pc.cfg != nil {
+		return pc.cfg.Board
+	}
+	return analysis.BoardConfig{}
+}

@@ -15,7 +15,10 @@ import (
 // fixData is what a published diagnostic carries in its data field: the fixes ready to apply
 // to the version it was computed for.
 type fixData struct {
-	Fixes []fixEdit `json:"fixes"`
+	Fixes []fixEdit `json:"fixes,omitempty"`
+	// A verification finding: the joint moves that show it (gdl.replayMoves replays them).
+	Witness    [][]string `json:"witness,omitempty"`
+	HasWitness bool       `json:"hasWitness,omitempty"`
 }
 
 type fixEdit struct {
@@ -116,9 +119,11 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				Message: outOfSyncMessage(uri, snap.desync)}}
 		} else {
 			var err error
-			if diags, err = diagnostics(ctx, snap, v.settingsFor(uri)); err != nil {
+			settings := v.settingsFor(uri)
+			if diags, err = diagnostics(ctx, snap, settings); err != nil {
 				return // a newer version or a closed document cancelled it
 			}
+			diags = append(diags, snap.verifyDiagnostics(s.verifications.get(uri, snap.Snapshot), settings)...)
 		}
 		s.publishMu.Lock()
 		defer s.publishMu.Unlock()

@@ -14,12 +14,20 @@ import (
 )
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
-var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState"}
+var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts"}
 
 type commandArgs struct {
-	URI   protocol.DocumentURI `json:"uri"`
-	Query string               `json:"query"`
-	Moves []string             `json:"moves"`
+	URI     protocol.DocumentURI `json:"uri"`
+	Query   string               `json:"query"`
+	Moves   []string             `json:"moves"`
+	History [][]string           `json:"history"` // gdl.replayMoves: the joint moves to play from the initial state
+	// The game view's commands (game_view.go).
+	Step       *int   `json:"step"`
+	MoveTimeMs int    `json:"moveTimeMs"`
+	Playouts   int    `json:"playouts"`
+	Seed       uint64 `json:"seed"`
+	TimeMs     int    `json:"timeMs"`
 }
 
 // queryResult is the result of gdl.runQuery (ide.QueryResult).
@@ -40,7 +48,8 @@ type moveAnswers struct {
 	Error   string   `json:"error,omitempty"`
 }
 
-// gameState is the result of the state commands (ide.GameState).
+// gameState is the result of the state commands (ide.GameState); the fields after Error are the
+// game view's (game_view.go).
 type gameState struct {
 	Roles    []string            `json:"roles"`
 	State    []string            `json:"state"`
@@ -50,12 +59,14 @@ type gameState struct {
 	Legal    map[string][]string `json:"legal"`
 	Goals    map[string][]int    `json:"goals"`
 	Error    string              `json:"error,omitempty"`
+	viewFields
 }
 
 func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	var p struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments"`
+		Command       string            `json:"command"`
+		Arguments     []json.RawMessage `json:"arguments"`
+		WorkDoneToken json.RawMessage   `json:"workDoneToken"`
 	}
 	if err := r.decode(&p); err != nil {
 		return nil, err
@@ -88,6 +99,25 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.Undo(ctx)
 	case "gdl.resetState":
 		st, err = session.Reset(ctx)
+	case "gdl.replayMoves":
+		st, err = session.Replay(ctx, args.History)
+	case "gdl.verify":
+		var va verifyArgs
+		if len(p.Arguments) > 0 {
+			if err := json.Unmarshal(p.Arguments[0], &va); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", p.Command, err)
+			}
+		}
+		return r.s.verifyDocument(ctx, r.view, snap, va, p.WorkDoneToken)
+	case "gdl.gotoStep":
+		if args.Step == nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.gotoStep: give the step to go to: {uri, step}")
+		}
+		st, err = session.GotoStep(ctx, *args.Step)
+	case "gdl.computerMove":
+		st, err = session.ComputerMove(ctx, computerOptions(args))
+	case "gdl.playouts":
+		return handlePlayouts(ctx, session, args), nil
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}
@@ -102,7 +132,7 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 func (r *request) session(snap *Snapshot) *ide.Session {
 	st := r.view.settingsFor(snap.URI).Eval
 	limits := eval.Limits{Timeout: time.Duration(st.TimeoutMs) * time.Millisecond, MaxFacts: st.MaxFacts, MaxDepth: st.MaxTermDepth}
-	return r.s.games.Session(string(snap.URI), snap.Snapshot, limits)
+	return r.s.games.Session(string(snap.URI), snap.Snapshot, limits, r.view.boardsFor(snap.URI))
 }
 
 func toQueryResult(res *ide.QueryResult) queryResult {
@@ -123,7 +153,8 @@ func toQueryResult(res *ide.QueryResult) queryResult {
 }
 
 func toGameState(st *ide.GameState) gameState {
-	out := gameState{Roles: st.Roles, State: st.State, Step: st.Step, History: st.History, Terminal: st.Terminal, Error: st.Error}
+	out := gameState{Roles: st.Roles, State: st.State, Step: st.Step, History: st.History, Terminal: st.Terminal, Error: st.Error,
+		viewFields: toViewFields(st)}
 	if out.Roles == nil {
 		out.Roles = []string{}
 	}

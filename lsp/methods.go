@@ -12,6 +12,7 @@ func methodTable() map[string]method {
 		"shutdown":                         {inline: true, handle: handleShutdown},
 		"exit":                             {inline: true, handle: handleExit},
 		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
+		"window/workDoneProgress/cancel":   {inline: true, handle: handleWorkDoneProgressCancel},
 		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
 		"workspace/didChangeWatchedFiles":  {inline: true, handle: handleDidChangeWatchedFiles},
 		// Synchronisation (textsync.go) sends gdl.json documents to the configuration.

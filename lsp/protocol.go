@@ -31,6 +31,9 @@ type initializeParams struct {
 }
 
 type clientCapabilities struct {
+	Window *struct {
+		WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	} `json:"window,omitempty"`
 	General *struct {
 		PositionEncodings []string `json:"positionEncodings,omitempty"`
 	} `json:"general,omitempty"`

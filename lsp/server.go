@@ -56,6 +56,9 @@ type Server struct {
 
 	games *ide.Games // each open document's game, evaluated results and joint moves played
 
+	progress      progresses    // progress reports in flight (progress.go)
+	verifications verifications // the last verification of each document (verify.go)
+
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
 

@@ -29,6 +29,14 @@ type Settings struct {
 		// (workspace_diagnostics.go).
 		Workspace bool `json:"workspace"`
 	} `json:"diagnostics"`
+	Verify VerifySettings `json:"verify"`
+}
+
+// VerifySettings configure "Verify game" (gdl.verify) and the verification on save.
+type VerifySettings struct {
+	OnSave    bool `json:"onSave"`    // verify a game when it is saved (within the budget below)
+	MaxStates int  `json:"maxStates"` // states explored at most
+	TimeoutMs int  `json:"timeoutMs"` // time at most
 }
 
 // EvalSettings are the budgets every evaluation in the editor runs under.
@@ -44,6 +52,7 @@ func defaultSettings() Settings {
 	s.CodeLens.Enable = true
 	s.CodeLens.Resolve = true
 	s.InlayHints.Enable = true
+	s.Verify = VerifySettings{MaxStates: 1_000_000, TimeoutMs: 60_000}
 	return s
 }
 
@@ -70,6 +79,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 		Diagnostics struct {
 			Workspace *bool `json:"workspace"`
 		} `json:"diagnostics"`
+		Verify struct {
+			OnSave    *bool `json:"onSave"`
+			MaxStates *int  `json:"maxStates"`
+			TimeoutMs *int  `json:"timeoutMs"`
+		} `json:"verify"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
@@ -107,6 +121,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	if in.Diagnostics.Workspace != nil {
 		out.Diagnostics.Workspace = *in.Diagnostics.Workspace
 	}
+	if in.Verify.OnSave != nil {
+		out.Verify.OnSave = *in.Verify.OnSave
+	}
+	pos(&out.Verify.MaxStates, in.Verify.MaxStates)
+	pos(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)
 	return out, nil
 }
 

@@ -87,6 +87,7 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 		}
 	}
 	r.s.scheduleDiagnostics(uri)
+	r.s.verifyOnSave(uri)
 	return nil, nil
 }
 
@@ -101,6 +102,7 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	// after Close.
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
 	s.games.Close(string(uri))
+	s.verifications.forget(uri)
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
 	if p := uriPath(uri); p != "" {

@@ -49,26 +49,50 @@ walk_step(Rs, S, N, Max, Deadline) :-
     ).
 `
 
-// PlayoutDriver is a program to load after a converted game. playouts(N, Seed) runs N random
-// playouts (every role picks a uniformly random legal move until a terminal state, then the
-// goals are read) and prints `playouts N seconds S per_second P`, timing the loop in CPU seconds.
+// PlayoutDriver is a program to load after a converted game. playouts(N, Seed, MaxDepth, Budget)
+// runs random playouts with the loop of `gdl play`: in each state, a terminal state ends the
+// playout (the goals of every role are read), MaxDepth joint moves played end it (goals are not
+// read), a role without a legal move ends it, and otherwise every role picks a uniformly random
+// legal move. It stops after N playouts, or once Budget CPU seconds have passed (0: no budget;
+// checked between playouts, so at least one playout is played), and prints
+//
+//	playouts DONE seconds S per_second P mean_length L
+//
+// timing the loop (not loading the program) by statistics(cputime); L is the mean number of
+// joint moves per playout. playouts(N, Seed) is playouts(N, Seed, 1000, 0), as `gdl play`
+// without flags.
 const PlayoutDriver = `
-playouts(N, Seed) :-
+playouts(N, Seed) :- playouts(N, Seed, 1000, 0).
+playouts(N, Seed, Max, Budget) :-
     set_random(seed(Seed)),
     gdl_roles(Rs), gdl_init(S0),
     statistics(cputime, T0),
-    forall(between(1, N, _), playout(Rs, S0, 0)),
+    ( Budget > 0 -> Deadline is T0 + Budget ; Deadline = none ),
+    playouts_loop(0, N, Rs, S0, Max, Deadline, 0, Done, Moves),
     statistics(cputime, T1),
     T is T1 - T0,
-    ( T > 0 -> P is N / T ; P = inf ),
-    format("playouts ~w seconds ~4f per_second ~1f~n", [N, T, P]).
-playout(Rs, S, D) :-
-    gdl_set_state(S),
-    (   ( gdl_terminal ; D >= 1000 )
-    ->  forall(member(R, Rs), gdl_goals(R, _))
-    ;   findall(M, (member(R, Rs), gdl_legal(R, Ms), random_member(M, Ms)), Joint),
-        gdl_next(Rs, Joint, S1),
-        D1 is D + 1,
-        playout(Rs, S1, D1)
+    ( T > 0 -> P is Done / T ; P = inf ),
+    ( Done > 0 -> L is Moves / Done ; L = 0 ),
+    format("playouts ~w seconds ~4f per_second ~4f mean_length ~2f~n", [Done, T, P, L]).
+playouts_loop(I, N, Rs, S0, Max, Deadline, Moves0, Done, Moves) :-
+    (   I >= N -> Done = I, Moves = Moves0
+    ;   I > 0, Deadline \== none, statistics(cputime, Now), Now >= Deadline -> Done = I, Moves = Moves0
+    ;   playout(Rs, S0, 0, Max, Length),
+        I1 is I + 1,
+        Moves1 is Moves0 + Length,
+        playouts_loop(I1, N, Rs, S0, Max, Deadline, Moves1, Done, Moves)
     ).
+playout(Rs, S, D, Max, Length) :-
+    gdl_set_state(S),
+    (   gdl_terminal -> forall(member(R, Rs), gdl_goals(R, _)), Length = D
+    ;   D >= Max -> Length = D
+    ;   findall(Ms, (member(R, Rs), gdl_legal(R, Ms)), Legal),
+        (   memberchk([], Legal) -> Length = D
+        ;   maplist(playout_pick, Legal, Joint),
+            gdl_next(Rs, Joint, S1),
+            D1 is D + 1,
+            playout(Rs, S1, D1, Max, Length)
+        )
+    ).
+playout_pick(Ms, M) :- random_member(M, Ms).
 `

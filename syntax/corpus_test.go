@@ -19,9 +19,10 @@ var corpusDir = func() string {
 }()
 
 type corpusFile struct {
-	path string // relative to corpusDir
-	kind string // game, validator-test, prover-test or other
-	src  string
+	path    string // relative to corpusDir
+	kind    string // game, validator-test, prover-test or other
+	src     string
+	dialect Dialect // the notation src is written in (corpus files are prefix)
 }
 
 var (

@@ -26,11 +26,17 @@ func dumpNode(b *strings.Builder, text string, base int, n *Node, depth int) {
 		if n.Unclosed {
 			b.WriteString(" unclosed")
 		}
+		if n.Infix {
+			b.WriteString(" infix")
+		}
 		b.WriteByte('\n')
 		for i := range n.Kids {
 			dumpNode(b, text, base, &n.Kids[i], depth+1)
 		}
 		return
+	}
+	if n.Quoted {
+		b.WriteString(" quoted")
 	}
 	b.WriteString(" " + strconv.Quote(text[n.Start:n.End]) + "\n")
 }

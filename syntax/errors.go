@@ -34,11 +34,20 @@ const (
 	CodeBadLiteral       = "invalid-literal"
 	CodeBadCharacter     = "invalid-character"
 	CodeEmptyVariable    = "empty-variable"
+
+	// Infix GDL, and files that mix the notations.
+	CodeMixedNotation   = "mixed-notation"      // a form, comment or variable of the other notation
+	CodeUnexpectedToken = "unexpected-token"    // a token the infix grammar does not allow there
+	CodeBadTerm         = "invalid-term"        // a term position without a term (or with a literal)
+	CodeBareDisjunction = "unparenthesized-or"  // a | b outside parentheses
+	CodeConjunctionInOr = "and-inside-or"       // (a & b) or (a & b | c)
+	CodeBadQuotedName   = "invalid-quoted-name" // an unterminated or empty "name"
 )
 
 // Codes lists every syntax error code.
 var Codes = []string{
 	CodeUnmatchedClose, CodeUnclosedOpen, CodeEmptyList, CodeListHead, CodeVariableName,
 	CodeTopLevelVariable, CodeRuleWithoutHead, CodeMisplacedArrow, CodeBadHead, CodeBadLiteral,
-	CodeBadCharacter, CodeEmptyVariable,
+	CodeBadCharacter, CodeEmptyVariable, CodeMixedNotation, CodeUnexpectedToken, CodeBadTerm,
+	CodeBareDisjunction, CodeConjunctionInOr, CodeBadQuotedName,
 }

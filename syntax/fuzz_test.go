@@ -2,7 +2,7 @@ package syntax
 
 import (
 	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -13,8 +13,10 @@ func fuzzSeeds(f *testing.F) []string {
 		"", "(", ")", "(()", "())", "(<=)", "((a))", "(?x a)", "?", "?x", ";;;", "\uFEFF(a)",
 		"(a\r(b)\r\n(c)\n", "(a ; c\n b)", "\xff\x80(p \xe9)", "(a\x01b)", "(f (g\n(h)", "a b c",
 		"(<= (p ?x) (q ?x) (not (r ?x)) (distinct ?x a) (or (s) t))", "😀(a 😀)",
+		"p(X) :- q(X) & ~r(X) & (s | t) & distinct(X,a)", "f(g(h(", "a :- b &\nc :- d", "\"Quoted Name\"(1).",
+		"~~p", "x(y z)", ":-", "p :- (a & b | c)", "% c\n(role x)\nrole(y)", "legal(W,m(X)) :- ?x ; old",
 	}
-	paths, _ := filepath.Glob("../testdata/syntax/*.kif")
+	paths := localCases(f)
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -32,9 +34,19 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		file, errs := Parse(src)
+		for _, d := range []Dialect{Prefix, Infix} {
+			checkParse(t, src, d)
+		}
+	})
+}
+
+// checkParse checks the parse of src in dialect d: invariants, views, conversion, LeafAt and
+// the line index.
+func checkParse(t *testing.T, src string, d Dialect) {
+	{
+		file, errs := ParseDialect(src, d)
 		if msg := checkInvariants(file); msg != "" {
-			t.Fatalf("Parse(%q): %s", src, msg)
+			t.Fatalf("ParseDialect(%q, %v): %s", src, d, msg)
 		}
 		if len(errs) != len(file.Errors()) {
 			t.Fatalf("Parse returned %d errors, Errors() %d", len(errs), len(file.Errors()))
@@ -42,7 +54,11 @@ func FuzzParse(f *testing.F) {
 		for _, fm := range file.Forms() {
 			walkViews(fm)
 			fm.Doc()
+			if !fm.HasErrors() {
+				fm.Convert(1 - d)
+			}
 		}
+		checkConvert(t, file)
 		step := max(1, len(src)/512) // LeafAt is linear in the width of a list: sample big inputs
 		for off := 0; off <= len(src); off += step {
 			leaf, path := file.LeafAt(off)
@@ -76,7 +92,67 @@ func FuzzParse(f *testing.F) {
 			_, n := utf8.DecodeRuneInString(src[off:])
 			off += n
 		}
-	})
+	}
+}
+
+// checkConvert checks that a file without syntax errors that converts to the other notation
+// gives, parsed back, a file without errors and with the same forms, which converts back to the
+// same text.
+func checkConvert(t *testing.T, f *File) {
+	if len(f.Errors()) > 0 {
+		return
+	}
+	other := 1 - f.Dialect()
+	text, err := f.Convert(other)
+	if err != nil {
+		return
+	}
+	g, errs := ParseDialect(text, other)
+	if len(errs) > 0 {
+		t.Fatalf("%v %q converts to %v %q, which has errors: %v", f.Dialect(), f.Source(), other, text, errs)
+	}
+	if len(g.Forms()) != len(f.Forms()) {
+		t.Fatalf("%v %q has %d forms, its conversion %q %d", f.Dialect(), f.Source(), len(f.Forms()), text, len(g.Forms()))
+	}
+	back, err := g.Convert(f.Dialect())
+	if err != nil {
+		t.Fatalf("%q converts to %q, which does not convert back: %v", f.Source(), text, err)
+	}
+	again, _ := ParseDialect(back, f.Dialect())
+	if len(again.Errors()) > 0 {
+		t.Fatalf("%q back and forth is %q, with errors %v", f.Source(), back, again.Errors())
+	}
+	for i, fm := range f.Forms() {
+		if k1, k2 := formKey(fm), formKey(again.Forms()[i]); k1 != k2 {
+			t.Fatalf("%q back and forth is %q: form %d is %s, then %s", f.Source(), back, i, k1, k2)
+		}
+	}
+}
+
+// formKey writes a form's meaning in one canonical text: names folded, variables without
+// their notation, and the connectives by their keyword.
+func formKey(fm Form) string {
+	var b strings.Builder
+	var walk func(c Cursor)
+	walk = func(c Cursor) {
+		switch c.Kind() {
+		case Variable:
+			b.WriteString("?" + strings.TrimPrefix(Fold(c.Text()), "?"))
+		case List:
+			b.WriteByte('(')
+			for i, e := range c.Elements() {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				walk(e)
+			}
+			b.WriteByte(')')
+		default:
+			b.WriteString(c.Symbol().Key())
+		}
+	}
+	walk(fm.Cursor)
+	return b.String()
 }
 
 // walkViews calls every typed view on a form, to find panics on malformed shapes.
@@ -140,16 +216,18 @@ func FuzzEdit(f *testing.F) {
 		f.Add(s, uint16(i*7), uint16(i*3), []string{"(", ")", "\n(", ";", "\r", ")\n("}[i%6])
 	}
 	f.Fuzz(func(t *testing.T, src string, at, n uint16, text string) {
-		file, _ := Parse(src)
-		start := int(at) % (len(src) + 1)
-		end := min(len(src), start+int(n)%64)
-		got := file.Edit(start, end, text)
-		want, _ := Parse(src[:start] + text + src[end:])
-		if diff := sameFile(got, want); diff != "" {
-			t.Fatalf("Edit(%d, %d, %q) of %q: %s", start, end, text, src, diff)
-		}
-		if msg := checkInvariants(got); msg != "" {
-			t.Fatalf("Edit(%d, %d, %q) of %q: %s", start, end, text, src, msg)
+		for _, d := range []Dialect{Prefix, Infix} {
+			file, _ := ParseDialect(src, d)
+			start := int(at) % (len(src) + 1)
+			end := min(len(src), start+int(n)%64)
+			got := file.Edit(start, end, text)
+			want, _ := ParseDialect(src[:start]+text+src[end:], d)
+			if diff := sameFile(got, want); diff != "" {
+				t.Fatalf("%v: Edit(%d, %d, %q) of %q: %s", d, start, end, text, src, diff)
+			}
+			if msg := checkInvariants(got); msg != "" {
+				t.Fatalf("%v: Edit(%d, %d, %q) of %q: %s", d, start, end, text, src, msg)
+			}
 		}
 	})
 }
@@ -161,21 +239,23 @@ func FuzzEditTwice(f *testing.F) {
 		f.Add(s, uint16(i*5), uint16(i), "(", uint16(i*11), uint16(2), ")")
 	}
 	f.Fuzz(func(t *testing.T, src string, at1, n1 uint16, text1 string, at2, n2 uint16, text2 string) {
-		file, _ := Parse(src)
-		// Find the balances of the first file from the end, as a file that was edited before has.
-		if len(file.items) > 0 {
-			file.suffixLow(len(file.items) / 2)
-		}
-		s1 := int(at1) % (len(src) + 1)
-		e1 := min(len(src), s1+int(n1)%64)
-		mid := file.Edit(s1, e1, text1)
-		src2 := mid.Source()
-		s2 := int(at2) % (len(src2) + 1)
-		e2 := min(len(src2), s2+int(n2)%64)
-		got := mid.Edit(s2, e2, text2)
-		want, _ := Parse(src2[:s2] + text2 + src2[e2:])
-		if diff := sameFile(got, want); diff != "" {
-			t.Fatalf("Edit(%d, %d, %q) then Edit(%d, %d, %q) of %q: %s", s1, e1, text1, s2, e2, text2, src, diff)
+		for _, d := range []Dialect{Prefix, Infix} {
+			file, _ := ParseDialect(src, d)
+			// Find the balances of the first file from the end, as a file that was edited before has.
+			if len(file.items) > 0 {
+				file.suffixLow(len(file.items) / 2)
+			}
+			s1 := int(at1) % (len(src) + 1)
+			e1 := min(len(src), s1+int(n1)%64)
+			mid := file.Edit(s1, e1, text1)
+			src2 := mid.Source()
+			s2 := int(at2) % (len(src2) + 1)
+			e2 := min(len(src2), s2+int(n2)%64)
+			got := mid.Edit(s2, e2, text2)
+			want, _ := ParseDialect(src2[:s2]+text2+src2[e2:], d)
+			if diff := sameFile(got, want); diff != "" {
+				t.Fatalf("%v: Edit(%d, %d, %q) then Edit(%d, %d, %q) of %q: %s", d, s1, e1, text1, s2, e2, text2, src, diff)
+			}
 		}
 	})
 }

@@ -14,14 +14,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden tree dumps in testdata/syntax")
 
-// localCases returns the test inputs written by this team.
-func localCases(t *testing.T) []string {
-	paths, err := filepath.Glob("../testdata/syntax/*.kif")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no inputs in testdata/syntax: %v", err)
+// localCases returns the test inputs written by this team: prefix .kif and infix .hrf files.
+func localCases(t testing.TB) []string {
+	var paths []string
+	for _, ext := range []string{"kif", "hrf"} {
+		ps, err := filepath.Glob("../testdata/syntax/*." + ext)
+		if err != nil || len(ps) == 0 {
+			t.Fatalf("no .%s inputs in testdata/syntax: %v", ext, err)
+		}
+		paths = append(paths, ps...)
 	}
 	return paths
 }
+
+// parseCase parses a test input in the dialect of its name.
+func parseCase(path, src string) (*File, []Error) { return ParseDialect(src, Detect(path, src)) }
 
 // TestGolden compares the tree dump of every testdata/syntax input with its .dump file; run
 // `go test ./syntax -update` to rewrite them after an intended change.
@@ -32,12 +39,12 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, _ := Parse(string(data))
+			f, _ := parseCase(path, string(data))
 			if msg := checkInvariants(f); msg != "" {
 				t.Fatal(msg)
 			}
 			got := f.Dump()
-			golden := strings.TrimSuffix(path, ".kif") + ".dump"
+			golden := strings.TrimSuffix(path, filepath.Ext(path)) + ".dump"
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
@@ -95,7 +102,7 @@ func TestErrorMarkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := string(data)
-			f, errs := Parse(src)
+			f, errs := parseCase(path, src)
 			want, problems := markers(f)
 			for _, p := range problems {
 				t.Error(p)

@@ -48,10 +48,14 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 	if len(f.items) > 0 {
 		// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
 		// whether a non-ASCII character continues a symbol. So an item that ends less than
-		// utf8.UTFMax bytes before the edit may grow or shrink too.
+		// utf8.UTFMax bytes before the edit may grow or shrink too; and so may one whose parse
+		// read further (unit.extra: an infix statement reads the token after it). No item ends
+		// more than f.extra bytes before the edit and reads it, so the search stops there.
 		i := f.itemAt(start)
-		for i > 0 && f.itemEnd(i-1) > start-utf8.UTFMax {
-			i--
+		for j := i - 1; j >= 0 && f.itemEnd(j)+int(f.extra) > start-utf8.UTFMax; j-- {
+			if f.itemEnd(j)+int(f.items[j].extra) > start-utf8.UTFMax {
+				i = j
+			}
 		}
 		a = min(a, i)
 	}
@@ -82,10 +86,11 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 	}
 
 	p := newParser(src, from, 64)
+	p.dialect = f.dialect
 	p.copyIt = true
 	p.oracle = &balanceOracle{old: f, delta: delta, newEnd: newEnd, b: a}
 	p.oracle.advance(0)
-	nf := &File{src: src}
+	nf := &File{src: src, dialect: f.dialect}
 	items := make([]item, 0, len(f.items)+4)
 	items = append(items, f.items[:a]...)
 	items = p.parseItems(items, stop)
@@ -137,6 +142,7 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 	}
 	nf.items = items
 	nf.reparsed = Span{from, reparsedEnd}
+	nf.extra = max(f.extra, p.extra)
 	if reparsedEnd < len(src) {
 		// The balances of the reused tail carry over: they depend only on the text after them.
 		f.mu.Lock()

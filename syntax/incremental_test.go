@@ -19,12 +19,15 @@ func sameFile(got, want *File) string {
 	if got.src != want.src {
 		return "sources differ"
 	}
+	if got.dialect != want.dialect {
+		return fmt.Sprintf("dialect %v, want %v", got.dialect, want.dialect)
+	}
 	if len(got.items) != len(want.items) {
 		return fmt.Sprintf("%d items, want %d", len(got.items), len(want.items))
 	}
 	for i := range got.items {
 		g, w := got.items[i], want.items[i]
-		if g.start != w.start || g.text != w.text || g.unclosed != w.unclosed {
+		if g.start != w.start || g.text != w.text || g.unclosed != w.unclosed || g.extra != w.extra {
 			return fmt.Sprintf("item %d: start %d unclosed %v %q, want start %d unclosed %v %q",
 				i, g.start, g.unclosed, clip(g.text), w.start, w.unclosed, clip(w.text))
 		}
@@ -42,7 +45,8 @@ func sameFile(got, want *File) string {
 }
 
 func sameNode(a, b *Node) bool {
-	if a.Kind != b.Kind || a.Unclosed != b.Unclosed || a.Start != b.Start || a.End != b.End || len(a.Kids) != len(b.Kids) {
+	if a.Kind != b.Kind || a.Unclosed != b.Unclosed || a.Infix != b.Infix || a.Quoted != b.Quoted ||
+		a.Start != b.Start || a.End != b.End || len(a.Kids) != len(b.Kids) {
 		return false
 	}
 	for i := range a.Kids {
@@ -71,6 +75,9 @@ func randomEdit(rng *rand.Rand, src string) (start, end int, text string) {
 		"(role x)", "(<= (p ?x) (q ?x))", "?x", "?", "a", "<=", "(<=)", "()", "((a))", "\t",
 		"\uFEFF", "\xff", "\x01", "é", "😀", "(f (g", "))", "\n;doc\n(d)",
 		"\xc3", "\xa9", "\xf0\x9f", "\x98\x80", "\xef\xbb", "\xbf", // halves of characters
+		// Infix, in both dialects: statements, their operators and what ends them.
+		"p(X)", " :- ", ":-", ":", "-", " & ", "&", "~", " | ", "|", ",", ".", "%", "% c\n", "\"", "\"A b\"",
+		"X", "legal(W,mark(X,Y)) :- true(c(X,Y,b)) & ~q(W)\n", "f(", "\nr(X) :- ", "(a | b)", "\n(<= (p ?x) (q ?x))\n",
 	}
 	switch r := rng.Intn(10); {
 	case r < 3: // insert a snippet
@@ -126,13 +133,24 @@ func TestIncrementalDifferential(t *testing.T) {
 	} else {
 		t.Logf("the shared game corpus is absent (%v): editing only testdata/syntax", err)
 	}
-	local, _ := filepath.Glob("../testdata/syntax/*.kif")
-	for _, path := range local {
+	for _, path := range localCases(t) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, corpusFile{path: path, src: string(data)})
+		inputs = append(inputs, corpusFile{path: path, src: string(data), dialect: Detect(path, string(data))})
+	}
+	// Corpus games written in infix (every 24th), so that Edit meets long infix files too.
+	if haveCorpus {
+		for i, cf := range loadCorpus(t) {
+			if i%24 != 0 || cf.kind != "game" {
+				continue
+			}
+			f, _ := Parse(cf.src)
+			if text, err := f.Convert(Infix); err == nil {
+				inputs = append(inputs, corpusFile{path: cf.path + " (infix)", src: text, dialect: Infix})
+			}
+		}
 	}
 	edits := 80
 	if !haveCorpus {
@@ -144,17 +162,17 @@ func TestIncrementalDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(*editSeed))
 	total := 0
 	for _, in := range inputs {
-		f, _ := Parse(in.src)
+		f, _ := ParseDialect(in.src, in.dialect)
 		for i := 0; i < edits; i++ {
 			src := f.Source()
 			if len(src) > 4*len(in.src)+1000 || rng.Intn(30) == 0 {
-				f, _ = Parse(in.src) // start over before the text drifts too far
+				f, _ = ParseDialect(in.src, in.dialect) // start over before the text drifts too far
 				src = in.src
 			}
 			s, e, text := randomEdit(rng, src)
 			got := f.Edit(s, e, text)
 			newSrc := src[:s] + text + src[e:]
-			want, _ := Parse(newSrc)
+			want, _ := ParseDialect(newSrc, in.dialect)
 			total++
 			if diff := sameFile(got, want); diff != "" {
 				t.Fatalf("%s: edit %d (seed %d): replacing %d..%d %q with %q: Edit differs from Parse: %s\n"+
@@ -284,15 +302,26 @@ func TestEditExhaustiveSmall(t *testing.T) {
 		"(a (b\n(c)) ?x)\n;\xf0\x9f\x98\x80\n\xf0\x9f(e)", "a\xe2\x82",
 	}
 	snippets := []string{"", "(", ")", "\n", "\r", "\xc3", "\xa9", "\xa9)", "\xbb\xbf", "\xef", "\x82\xac", "\x9f\x98\x80", ";", "\n("}
-	for _, src := range texts {
-		f, _ := Parse(src)
-		for s := 0; s <= len(src); s++ {
-			for e := s; e <= min(len(src), s+4); e++ {
-				for _, text := range snippets {
-					got := f.Edit(s, e, text)
-					want, _ := Parse(src[:s] + text + src[e:])
-					if diff := sameFile(got, want); diff != "" {
-						t.Fatalf("Edit(%d, %d, %q) of %q: %s", s, e, text, src, diff)
+	infixTexts := []string{
+		"p(a) :- q & r\ns(X)", "a :- b &\nc(X) :- d", "f(g(a,\n(<= x)\n h", "~p(\"A\xc3\") % c\n(a | b)",
+		"x(1). y :- ~z.\n  & w", "p(X)q(Y) :- r", "legal(x(1)) :- ?y",
+	}
+	infixSnippets := append(snippets, ":-", ":", "-", "&", "|", "~", ",", ".", "%", "\"", "X", "a(", "\na")
+	for _, tc := range []struct {
+		d        Dialect
+		texts    []string
+		snippets []string
+	}{{Prefix, texts, snippets}, {Infix, infixTexts, infixSnippets}, {Prefix, infixTexts, infixSnippets}} {
+		for _, src := range tc.texts {
+			f, _ := ParseDialect(src, tc.d)
+			for s := 0; s <= len(src); s++ {
+				for e := s; e <= min(len(src), s+4); e++ {
+					for _, text := range tc.snippets {
+						got := f.Edit(s, e, text)
+						want, _ := ParseDialect(src[:s]+text+src[e:], tc.d)
+						if diff := sameFile(got, want); diff != "" {
+							t.Fatalf("%v: Edit(%d, %d, %q) of %q: %s", tc.d, s, e, text, src, diff)
+						}
 					}
 				}
 			}

@@ -34,10 +34,15 @@ func checkInvariants(f *File) string {
 		if msg := checkNode(&it.node, it.text, true); msg != "" {
 			return fmt.Sprintf("item %d at %d: %s", i, it.start, msg)
 		}
-		if it.unclosed != it.node.Unclosed {
+		// Only prefix forms cut by the next '(' in column 0 have an extent that depends on the
+		// rest of the file; infix recovery is local.
+		if f.dialect == Prefix && it.unclosed != it.node.Unclosed && !infixShaped(&it.node) {
 			return fmt.Sprintf("item %d at %d: unit unclosed %v, root %v", i, it.start, it.unclosed, it.node.Unclosed)
 		}
-		if it.node.Kind == Whitespace || it.node.Kind == Comment || it.node.Kind == Word {
+		if f.dialect == Infix && it.unclosed {
+			return fmt.Sprintf("item %d at %d: an unclosed unit in an infix file", i, it.start)
+		}
+		if f.dialect == Prefix && (it.node.Kind == Whitespace || it.node.Kind == Comment || it.node.Kind == Word) {
 			if len(it.errs) > 0 {
 				return fmt.Sprintf("item %d %s at %d has errors %v", i, it.node.Kind, it.start, it.errs)
 			}
@@ -77,6 +82,11 @@ func checkInvariants(f *File) string {
 	return ""
 }
 
+// infixShaped reports whether a list has an infix shape: an Infix list, or a call f(...).
+func infixShaped(n *Node) bool {
+	return n.Kind == List && (n.Infix || len(n.Kids) > 0 && n.Kids[0].Kind != LParen)
+}
+
 func checkNode(n *Node, text string, top bool) string {
 	if n.Start < 0 || n.Start > n.End || int(n.End) > len(text) {
 		return fmt.Sprintf("%s %d..%d outside its item", n.Kind, n.Start, n.End)
@@ -85,23 +95,61 @@ func checkNode(n *Node, text string, top bool) string {
 		if n.Start == n.End {
 			return fmt.Sprintf("empty %s token at %d", n.Kind, n.Start)
 		}
-		if len(n.Kids) > 0 || n.Unclosed {
-			return fmt.Sprintf("token %s at %d has children or is unclosed", n.Kind, n.Start)
+		if len(n.Kids) > 0 || n.Unclosed || n.Infix {
+			return fmt.Sprintf("token %s at %d has children or flags", n.Kind, n.Start)
+		}
+		if n.Quoted && (n.Kind != Word || text[n.Start] != '"') {
+			return fmt.Sprintf("token %s at %d is quoted but does not start with '\"'", n.Kind, n.Start)
 		}
 		return ""
 	}
 	if len(n.Kids) == 0 {
 		return fmt.Sprintf("list at %d has no children", n.Start)
 	}
-	if n.Kids[0].Kind != LParen || n.Kids[0].Start != n.Start {
-		return fmt.Sprintf("list at %d does not start with its '('", n.Start)
+	if n.Kids[0].Start != n.Start {
+		return fmt.Sprintf("list at %d does not start with its first child", n.Start)
 	}
 	last := n.Kids[len(n.Kids)-1]
-	if n.Unclosed == (last.Kind == RParen) {
-		return fmt.Sprintf("list at %d: unclosed is %v but the last child is %s", n.Start, n.Unclosed, last.Kind)
-	}
 	if last.End != n.End {
 		return fmt.Sprintf("list at %d ends at %d, its last child at %d", n.Start, n.End, last.End)
+	}
+	// The children of an infix list may be anything in order; a prefix list and a call have
+	// their parentheses where they belong.
+	paren := -1 // index of the list's '('
+	switch {
+	case n.Infix && n.Kids[0].Kind == Operator && text[n.Kids[0].Start] == '(':
+		paren = 0
+	case n.Infix:
+	case n.Kids[0].Kind == LParen:
+		paren = 0
+	case n.Kids[0].Kind == Word || n.Kids[0].Kind == Variable:
+		paren = 1
+		if n.Kids[paren].Kind == Whitespace {
+			paren++
+		}
+		if paren >= len(n.Kids) || n.Kids[paren].Kind != LParen {
+			return fmt.Sprintf("call at %d has no '(' after its name", n.Start)
+		}
+	default:
+		return fmt.Sprintf("list at %d does not start with its '(' or a name", n.Start)
+	}
+	if paren >= 0 {
+		end := len(n.Kids) - 1
+		if end > paren && n.Kids[end].Kind == Punct && text[n.Kids[end].Start] == '.' {
+			end-- // a '.' ending an infix statement in a prefix file
+		}
+		if n.Unclosed == (n.Kids[end].Kind == RParen && end > paren) {
+			return fmt.Sprintf("list at %d: unclosed is %v but child %d is %s", n.Start, n.Unclosed, end, n.Kids[end].Kind)
+		}
+		for i := range n.Kids {
+			k := n.Kids[i].Kind
+			if i != paren && (k == LParen || k == Operator && text[n.Kids[i].Start] == '(') {
+				return fmt.Sprintf("a bare '(' inside the list at %d", n.Start)
+			}
+			if i < end && k == RParen {
+				return fmt.Sprintf("a ')' before the end of the list at %d", n.Start)
+			}
+		}
 	}
 	pos := n.Start
 	for i := range n.Kids {
@@ -109,20 +157,16 @@ func checkNode(n *Node, text string, top bool) string {
 		if k.Start != pos {
 			return fmt.Sprintf("child %d of the list at %d starts at %d, want %d", i, n.Start, k.Start, pos)
 		}
-		if i > 0 && k.Kind == LParen {
-			return fmt.Sprintf("a bare '(' inside the list at %d", n.Start)
-		}
-		if i < len(n.Kids)-1 && k.Kind == RParen {
-			return fmt.Sprintf("a ')' before the end of the list at %d", n.Start)
-		}
 		if msg := checkNode(k, text, false); msg != "" {
 			return msg
 		}
-		if k.Kind == List && k.Unclosed && i != len(n.Kids)-1 {
-			return fmt.Sprintf("an unclosed list that is not the last child of the list at %d", n.Start)
-		}
-		if k.Kind == List && k.Unclosed && !n.Unclosed {
-			return fmt.Sprintf("an unclosed list inside the closed list at %d", n.Start)
+		if !infixShaped(n) && !infixShaped(k) {
+			if k.Kind == List && k.Unclosed && i != len(n.Kids)-1 {
+				return fmt.Sprintf("an unclosed list that is not the last child of the list at %d", n.Start)
+			}
+			if k.Kind == List && k.Unclosed && !n.Unclosed {
+				return fmt.Sprintf("an unclosed list inside the closed list at %d", n.Start)
+			}
 		}
 		pos = k.End
 	}

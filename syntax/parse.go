@@ -6,14 +6,21 @@ import (
 	"unicode/utf8"
 )
 
-// Parse parses src into a lossless tree. It never fails: broken text yields a tree plus errors
-// with exact ranges, and every complete form still gets its tree.
-func Parse(src string) (*File, []Error) {
+// Parse parses src, written in prefix GDL (KIF), into a lossless tree. It never fails: broken
+// text yields a tree plus errors with exact ranges, and every complete form still gets its tree.
+func Parse(src string) (*File, []Error) { return ParseDialect(src, Prefix) }
+
+// ParseDialect parses src written in dialect d (Detect tells which) into a lossless tree, like
+// Parse. A form of the other notation (a prefix form in an infix file, an infix fact or rule in
+// a prefix one) is one error naming the notation it is written in.
+func ParseDialect(src string, d Dialect) (*File, []Error) {
 	p := newParser(src, 0, len(src)/4)
-	f := &File{src: src}
+	p.dialect = d
+	f := &File{src: src, dialect: d}
 	f.items = p.parseItems(nil, func(int) bool { return false })
 	f.reparsed = Span{0, len(src)}
 	f.collectErrors()
+	f.extra = p.extra
 	return f, f.errs
 }
 
@@ -41,6 +48,19 @@ type parser struct {
 	copyIt bool // clone item text (incremental parsing, so old sources are not kept alive)
 	oracle *balanceOracle
 	est    int // tokens to make room for when the token path starts
+
+	dialect Dialect
+	extra   int32 // the largest extra of the items made (see unit.extra)
+
+	// The infix parser's state (infix.go): the tokens of the item being parsed, scanned lazily
+	// from ibase; the next one to take; how far scanning reached; the lists being built.
+	it      []tok
+	ii      int
+	ipos    int
+	ibase   int
+	ireach  int
+	iframes []ifr
+	conv    converter // for the quick fixes of forms of the other notation
 }
 
 // newParser returns a parser that starts scanning at base. est is the number of tokens to make
@@ -104,6 +124,22 @@ func (p *parser) have(k int) bool {
 // end of the text does it hand over to the token path, which keeps every token and matches
 // parentheses across forms so that the cut of each unclosed form is found without rescanning.
 func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
+	if p.dialect == Infix {
+		items = p.parseInfixItems(items, stop)
+		for _, it := range items {
+			p.extra = max(p.extra, it.extra)
+		}
+		return items
+	}
+	items = p.parsePrefixItems(items, stop)
+	for _, it := range items {
+		p.extra = max(p.extra, it.extra)
+	}
+	return items
+}
+
+// parsePrefixItems is parseItems for a prefix file.
+func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item {
 	pos := p.base
 	for pos < len(p.src) {
 		kind, e := scan(p.src, pos)
@@ -116,6 +152,8 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 			}
 			end = fe
 			u = p.formUnit(pos, end, n)
+		} else if kind == Word {
+			u, end = p.wordItem(pos, e)
 		} else {
 			u = p.leafItem(tok{int32(pos), int32(e), kind})
 		}
@@ -158,6 +196,12 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 				}
 			}
 			u = p.formUnit(start, end, p.build(k, next, start))
+		} else if t.kind == Word {
+			u, end = p.wordItem(start, int(t.end))
+			next = k + 1
+			for ; end > int(p.toks[next-1].end); next++ {
+				p.have(next) // the infix statement ends where a token ends (prefixAligned)
+			}
 		} else {
 			next, end = k+1, int(t.end)
 			u = p.leafItem(t)
@@ -214,6 +258,21 @@ func (p *parser) leafItem(t tok) *unit {
 	}
 	u.errs = p.takeErrors()
 	return u
+}
+
+// wordItem makes the item of a top-level word at [pos, end): an infix statement that starts
+// with it (infixInPrefix), or the word alone.
+func (p *parser) wordItem(pos, end int) (*unit, int) {
+	n, fe, reach, ok := p.infixInPrefix(pos, end)
+	if ok {
+		u := &unit{text: p.text(pos, fe), node: n}
+		u.errs = p.takeErrors()
+		u.extra = int32(max(0, reach-fe))
+		return u, fe
+	}
+	u := p.leafItem(tok{int32(pos), int32(end), Word})
+	u.extra = int32(max(0, reach-end))
+	return u, end
 }
 
 // formUnit makes the item of the top-level form n, which covers [start, end).

@@ -7,16 +7,18 @@ type Kind uint8
 
 const (
 	Whitespace Kind = iota // spaces, tabs, line breaks, a byte-order mark
-	Comment                // from ';' to the end of the line, without the line break
+	Comment                // from ';' (infix: '%') to the end of the line, without the line break
 	LParen                 // (
 	RParen                 // )
-	Word                   // a constant, relation or function name, keyword or number
-	Variable               // ?name
+	Word                   // a constant, relation or function name, keyword or number (infix: also "quoted")
+	Variable               // ?name (infix: a name that starts with an upper-case letter)
 	Bad                    // bytes that cannot start a token: control characters, invalid UTF-8
-	List                   // ( ... ), with its parentheses and trivia as children
+	List                   // ( ... ), with its parentheses and trivia as children; in infix also f(...), ~l, (l | l), h :- b
+	Operator               // infix: ':-' or '~', or the '(' that opens a disjunction (the head of an Infix list)
+	Punct                  // infix: ',', '&', '|' and the '.' that may end a fact or rule
 )
 
-var kindNames = [...]string{"Whitespace", "Comment", "LParen", "RParen", "Word", "Variable", "Bad", "List"}
+var kindNames = [...]string{"Whitespace", "Comment", "LParen", "RParen", "Word", "Variable", "Bad", "List", "Operator", "Punct"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

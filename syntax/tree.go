@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
@@ -12,36 +11,59 @@ import (
 // exactly. Offsets are relative to the start of the top-level item that contains the node; the
 // views (Form, Atom, Term, ...) add the item's absolute start.
 type Node struct {
-	Kind       Kind
-	Unclosed   bool  // a List whose ')' is missing
+	Kind     Kind
+	Unclosed bool // a List whose ')' is missing
+	// Infix marks an infix List whose head is its Operator child wherever that stands: a rule
+	// `h :- b & c` (head ':-'), a negation `~l` (head '~') and a disjunction `(a | b)` (head its
+	// '('). Its elements, head first, are the operator and then the other elements in order.
+	Infix bool
+	// Quoted marks an infix Word written in double quotes: its name is the text between them.
+	Quoted     bool
 	Start, End int32 // [Start, End) relative to the item
 	Kids       []Node
 }
 
-// Elements returns the children of a list that carry meaning: everything but the parentheses and
-// trivia.
+// Elements returns the children of a list that carry meaning, head first: everything but the
+// parentheses, punctuation and trivia.
 func (n *Node) Elements() []*Node {
 	var out []*Node
+	h := headIndex(n)
+	if h < 0 {
+		return nil
+	}
+	out = append(out, &n.Kids[h])
 	for i := range n.Kids {
-		switch n.Kids[i].Kind {
-		case Whitespace, Comment, LParen, RParen:
-			continue
+		if i != h && isElement(n.Kids[i].Kind) {
+			out = append(out, &n.Kids[i])
 		}
-		out = append(out, &n.Kids[i])
 	}
 	return out
 }
 
-// first returns the first element of a list, or nil.
+// first returns the head of a list (its first element, or the operator of an Infix list), or nil.
 func (n *Node) first() *Node {
-	for i := range n.Kids {
-		switch n.Kids[i].Kind {
-		case Whitespace, Comment, LParen, RParen:
-			continue
-		}
-		return &n.Kids[i]
+	if h := headIndex(n); h >= 0 {
+		return &n.Kids[h]
 	}
 	return nil
+}
+
+// headIndex returns the index among n's children of its head: the operator of an Infix list,
+// else its first element; -1 when it has none.
+func headIndex(n *Node) int {
+	if n.Infix {
+		for i := range n.Kids {
+			if n.Kids[i].Kind == Operator {
+				return i
+			}
+		}
+	}
+	for i := range n.Kids {
+		if isElement(n.Kids[i].Kind) {
+			return i
+		}
+	}
+	return -1
 }
 
 // unit is one parsed top-level item. It is immutable once built and shared between the versions
@@ -54,8 +76,10 @@ type unit struct {
 	// Parenthesis balance of the item's tokens: net is the number of '(' minus the number of
 	// ')', low the lowest running balance over its prefixes (the empty one included, so <= 0).
 	net, low int32
-	// stamp is a number a later layer attaches to the form (Form.SetStamp).
-	stamp atomic.Uint64
+	// extra is how far past its end plus utf8.UTFMax the item's parse read: an infix statement
+	// looks at the token after it to know whether it goes on (`&`, `:-`). Edit reparses an item
+	// whose reach touches the edit.
+	extra int32
 }
 
 type item struct {
@@ -68,12 +92,15 @@ type item struct {
 // a new one.
 type File struct {
 	src      string
+	dialect  Dialect
 	items    []item
 	errs     []Error
 	unclosed []int // indices of the items that are unclosed forms, in order
+	lineOnce sync.Once
 	lines    *LineIndex
-	reparsed Span // for a File made by Edit: the region that was parsed anew
-	reused   int  // for a File made by Edit: how many items were taken over unchanged
+	reparsed Span  // for a File made by Edit: the region that was parsed anew
+	reused   int   // for a File made by Edit: how many items were taken over unchanged
+	extra    int32 // an upper bound of the extra of its items (see unit.extra)
 
 	// sufLow[i] is the lowest running parenthesis balance over the prefixes of the text from
 	// item i to the end. Edit uses it to tell, without scanning the rest of the file, that a
@@ -102,14 +129,19 @@ func (f *File) suffixLow(i int) int32 {
 // Source returns the text the file was parsed from.
 func (f *File) Source() string { return f.src }
 
+// Dialect returns the notation the file was parsed in.
+func (f *File) Dialect() Dialect { return f.dialect }
+
 // Errors returns the syntax errors of the file sorted by position.
 func (f *File) Errors() []Error { return f.errs }
 
-// Lines returns the line index of the source, built on first use.
+// Lines returns the line index of the source, built on first use (safe for concurrent use).
 func (f *File) Lines() *LineIndex {
-	if f.lines == nil {
-		f.lines = NewLineIndex(f.src)
-	}
+	f.lineOnce.Do(func() {
+		if f.lines == nil {
+			f.lines = NewLineIndex(f.src)
+		}
+	})
 	return f.lines
 }
 

@@ -39,25 +39,25 @@ func (c Cursor) Moved(d int) Cursor {
 	return c
 }
 
-// Elements returns cursors to the meaningful children of a list (no parentheses or trivia).
+// Elements returns cursors to the meaningful children of a list (no parentheses, punctuation or
+// trivia), head first: for an infix rule `h :- b`, the ':-', then h, then b.
 func (c Cursor) Elements() []Cursor {
 	n := elementCount(c.n)
 	if n == 0 {
 		return nil
 	}
 	out := make([]Cursor, 0, n)
-	for i := range c.n.Kids {
-		if isElement(c.n.Kids[i].Kind) {
-			out = append(out, Cursor{&c.n.Kids[i], c.text, c.base})
-		}
+	for _, k := range elementOrder(c.n) {
+		out = append(out, Cursor{&c.n.Kids[k], c.text, c.base})
 	}
 	return out
 }
 
-// isElement reports whether a child of a list carries meaning (is not a parenthesis or trivia).
+// isElement reports whether a child of a list carries meaning (is not a parenthesis,
+// punctuation or trivia).
 func isElement(k Kind) bool {
 	switch k {
-	case Whitespace, Comment, LParen, RParen:
+	case Whitespace, Comment, LParen, RParen, Punct:
 		return false
 	}
 	return true
@@ -77,13 +77,36 @@ func elementCount(n *Node) int {
 	return k
 }
 
-// element returns the i-th meaningful child of a list, or an invalid cursor.
+// elementOrder returns the indexes among n's children of its elements, head first.
+func elementOrder(n *Node) []int {
+	h := headIndex(n)
+	if h < 0 {
+		return nil
+	}
+	out := []int{h}
+	for i := range n.Kids {
+		if i != h && isElement(n.Kids[i].Kind) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// element returns the i-th meaningful child of a list, head first, or an invalid cursor.
 func (c Cursor) element(i int) Cursor {
 	if c.n == nil || c.n.Kind != List {
 		return Cursor{}
 	}
+	h := headIndex(c.n)
+	if h < 0 {
+		return Cursor{}
+	}
+	if i == 0 {
+		return Cursor{&c.n.Kids[h], c.text, c.base}
+	}
+	i--
 	for k := range c.n.Kids {
-		if isElement(c.n.Kids[k].Kind) {
+		if k != h && isElement(c.n.Kids[k].Kind) {
 			if i == 0 {
 				return Cursor{&c.n.Kids[k], c.text, c.base}
 			}
@@ -93,16 +116,24 @@ func (c Cursor) element(i int) Cursor {
 	return Cursor{}
 }
 
-// elementSeq yields the meaningful children of a list after the first skip of them, numbered
-// from 0, as views of type T, without allocating.
+// elementSeq yields the meaningful children of a list after the first skip of them (head
+// first), numbered from 0, as views of type T, without allocating.
 func elementSeq[T ~struct{ Cursor }](c Cursor, skip int) iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		if c.n == nil || c.n.Kind != List {
 			return
 		}
+		h := headIndex(c.n)
+		if h < 0 {
+			return
+		}
 		i := -skip
+		if i >= 0 && !yield(i, T{Cursor{&c.n.Kids[h], c.text, c.base}}) {
+			return
+		}
+		i++
 		for k := range c.n.Kids {
-			if !isElement(c.n.Kids[k].Kind) {
+			if k == h || !isElement(c.n.Kids[k].Kind) {
 				continue
 			}
 			if i >= 0 && !yield(i, T{Cursor{&c.n.Kids[k], c.text, c.base}}) {
@@ -113,23 +144,30 @@ func elementSeq[T ~struct{ Cursor }](c Cursor, skip int) iter.Seq2[int, T] {
 	}
 }
 
-// elementsFrom returns the meaningful children of a list after the first skip of them, as views
-// of type T, in one allocation (nil when there are none). The typed views are all a Cursor.
+// elementsFrom returns the meaningful children of a list after the first skip of them (head
+// first), as views of type T, in one allocation (nil when there are none). The typed views are
+// all a Cursor.
 func elementsFrom[T ~struct{ Cursor }](c Cursor, skip int) []T {
 	n := elementCount(c.n) - skip
 	if n <= 0 {
 		return nil
 	}
 	out := make([]T, 0, n)
-	for i := range c.n.Kids {
-		if !isElement(c.n.Kids[i].Kind) {
+	h := headIndex(c.n)
+	if skip == 0 {
+		out = append(out, T{Cursor{&c.n.Kids[h], c.text, c.base}})
+	} else {
+		skip--
+	}
+	for k := range c.n.Kids {
+		if k == h || !isElement(c.n.Kids[k].Kind) {
 			continue
 		}
 		if skip > 0 {
 			skip--
 			continue
 		}
-		out = append(out, T{Cursor{&c.n.Kids[i], c.text, c.base}})
+		out = append(out, T{Cursor{&c.n.Kids[k], c.text, c.base}})
 	}
 	return out
 }
@@ -164,11 +202,60 @@ func (c Cursor) Symbol() Symbol { return Symbol{c} }
 // Symbols compare case-insensitively: use Key for comparisons and Name for display.
 type Symbol struct{ Cursor }
 
-// Name returns the spelling the author wrote.
-func (s Symbol) Name() string { return s.Text() }
+// Name returns the spelling the author wrote; for a quoted infix name, without its quotes.
+func (s Symbol) Name() string {
+	if s.n != nil && s.n.Quoted {
+		return unquote(s.Text())
+	}
+	return s.Text()
+}
 
-// Key returns the case-folded name used to compare symbols.
-func (s Symbol) Key() string { return Fold(s.Text()) }
+// Key returns the case-folded name used to compare symbols. A variable's key is VarKey's, the
+// same in both notations (?x for ?x, ?X and X). An infix operator's key is the prefix keyword
+// it stands for: `~` is not, `:-` is <=, and a disjunction's `(` (or `|`) is or.
+func (s Symbol) Key() string {
+	if s.n != nil {
+		switch s.n.Kind {
+		case Operator:
+			return operatorKey(s.Text())
+		case Variable:
+			return VarKey(s.Text())
+		}
+	}
+	return Fold(s.Name())
+}
+
+// VarKey returns the key of a variable written in either notation: its case-folded name after a
+// '?', so that ?board, ?Board and the infix Board have the same key.
+func VarKey(name string) string {
+	if strings.HasPrefix(name, "?") {
+		return Fold(name)
+	}
+	return "?" + Fold(name)
+}
+
+// IsOperator reports whether the symbol is an infix operator (`~`, `:-`, a disjunction's `(`).
+func (s Symbol) IsOperator() bool { return s.n != nil && s.n.Kind == Operator }
+
+// operatorKey returns the prefix keyword an infix operator stands for.
+func operatorKey(op string) string {
+	switch op {
+	case "~":
+		return "not"
+	case ":-":
+		return "<="
+	case "(", "|":
+		return "or"
+	}
+	return op
+}
+
+// unquote returns the name a quoted infix word stands for: its text without the quotes (an
+// unterminated one has only the opening quote).
+func unquote(t string) string {
+	t = strings.TrimPrefix(t, `"`)
+	return strings.TrimSuffix(t, `"`)
+}
 
 // IsVariable reports whether the symbol is a variable (?x).
 func (s Symbol) IsVariable() bool { return s.n != nil && s.n.Kind == Variable }
@@ -288,18 +375,31 @@ const (
 type Literal struct{ Cursor }
 
 // Kind returns what kind of literal this is. `not`, `distinct` and `or` are recognised
-// case-insensitively; their operand count is checked by the analyzer, not here.
+// case-insensitively, and so are infix `~l` and `(l1 | l2)`; their operand count is checked by
+// the analyzer, not here.
 func (l Literal) Kind() LiteralKind {
 	switch l.n.Kind {
 	case Word:
 		return LitAtom
 	case List:
 		h := l.Head()
-		if !h.Valid() || h.n.Kind != Word {
+		if !h.Valid() {
+			return LitInvalid
+		}
+		if h.n.Kind == Operator {
+			switch h.Text() {
+			case "~":
+				return LitNot
+			case "(", "|":
+				return LitOr
+			}
+			return LitInvalid
+		}
+		if h.n.Kind != Word {
 			return LitInvalid
 		}
 		// Most literals are atoms: compare only names of the keywords' lengths.
-		switch t := h.Text(); len(t) {
+		switch t := h.Symbol().Name(); len(t) {
 		case 2:
 			if strings.EqualFold(t, "or") {
 				return LitOr
@@ -321,7 +421,8 @@ func (l Literal) Kind() LiteralKind {
 // Atom views the literal as an atom (for LitAtom; for the others it is the keyword's list).
 func (l Literal) Atom() Atom { return Atom{l.Cursor} }
 
-// Keyword returns `not`, `distinct` or `or` as written.
+// Keyword returns `not`, `distinct` or `or` as written (infix: also the operator `~`, or the
+// `(` that opens a disjunction; Key gives the keyword).
 func (l Literal) Keyword() Symbol { return Symbol{l.Head()} }
 
 // Operands returns the literals inside a `not` or an `or`.
@@ -338,20 +439,45 @@ func (l Literal) TermSeq() iter.Seq2[int, Term] { return elementSeq[Term](l.Curs
 // Terms returns the operands of a `distinct` as terms.
 func (l Literal) Terms() []Term { return argTerms(l.Cursor) }
 
-// Rule is `(<= head body...)`.
+// Rule is `(<= head body...)`, in infix `head :- body & ...`.
 type Rule struct{ Cursor }
 
-// Arrow returns the `<=` symbol.
+// Arrow returns the `<=` symbol (infix: `:-`).
 func (r Rule) Arrow() Symbol { return Symbol{r.Head()} }
 
-// RuleHead returns the head atom; ok is false for `(<=)`.
+// RuleHead returns the head atom; ok is false for `(<=)`, and for an infix rule without a
+// head, `:- body`.
 func (r Rule) RuleHead() (Atom, bool) {
+	if r.headless() {
+		return Atom{}, false
+	}
 	h := r.element(1)
 	return Atom{h}, h.Valid()
 }
 
 // Body returns the body literals.
-func (r Rule) Body() []Literal { return elementsFrom[Literal](r.Cursor, 2) }
+func (r Rule) Body() []Literal {
+	if r.headless() {
+		return elementsFrom[Literal](r.Cursor, 1)
+	}
+	return elementsFrom[Literal](r.Cursor, 2)
+}
+
+// headless reports whether the rule is an infix rule without a head: nothing before its ':-'.
+func (r Rule) headless() bool {
+	if r.n == nil || !r.n.Infix {
+		return false
+	}
+	for i := range r.n.Kids {
+		switch k := r.n.Kids[i].Kind; {
+		case k == Operator:
+			return true
+		case isElement(k):
+			return false
+		}
+	}
+	return false
+}
 
 // Form is a top-level form of a file: a rule, a fact, or a malformed form.
 type Form struct {
@@ -387,20 +513,28 @@ func (f *File) FormSeq() iter.Seq[Form] {
 	}
 }
 
-// Stamp returns the number last attached to the form with SetStamp, or 0.
-//
-// A form's syntax is immutable and shared by every version of a file that did not touch it, and
-// so is its stamp: the analyzer records there where it put what it derived from the form, so
-// that the analysis of the next version finds it without a lookup table. Safe for concurrent use.
-func (fm Form) Stamp() uint64 { return fm.f.items[fm.idx].stamp.Load() }
+// Identity is a form's identity: the same for the very same form in two versions of a file
+// (the incremental parser shares the forms an edit did not touch), different for any other
+// form. It is comparable and can key a map, so a later layer can keep what it derived from a
+// form outside the tree, for the next version to find.
+type Identity struct{ u *unit }
 
-// SetStamp attaches a number to the form (see Stamp).
-func (fm Form) SetStamp(v uint64) { fm.f.items[fm.idx].stamp.Store(v) }
+// Identity returns the form's identity.
+func (fm Form) Identity() Identity { return Identity{fm.f.items[fm.idx].unit} }
 
-// IsRule reports whether the form is a rule `(<= ...)`.
+// IsRule reports whether the form is a rule `(<= ...)` or, in infix, `head :- body`.
 func (fm Form) IsRule() bool {
 	h := fm.Head()
-	return h.Valid() && h.n.Kind == Word && h.Text() == "<="
+	if !h.Valid() {
+		return false
+	}
+	switch h.n.Kind {
+	case Word:
+		return !h.n.Quoted && h.Text() == "<="
+	case Operator:
+		return h.Text() == ":-"
+	}
+	return false
 }
 
 // Rule views the form as a rule.
@@ -416,7 +550,8 @@ func (fm Form) Unclosed() bool { return fm.n.Unclosed }
 func (fm Form) HasErrors() bool { return len(fm.f.items[fm.idx].errs) > 0 }
 
 // Doc returns the documentation comment of the form: the comment lines directly above it, with
-// no blank line in between, without their leading semicolons and one following space.
+// no blank line in between, without their leading semicolons (infix: percent signs) and one
+// following space.
 func (fm Form) Doc() string {
 	items := fm.f.items
 	var lines []string
@@ -434,7 +569,7 @@ func (fm Form) Doc() string {
 		if i-1 > 0 && !(items[i-2].node.Kind == Whitespace && (LineBreaks(items[i-2].text) > 0 || i-2 == 0)) {
 			break
 		}
-		lines = append(lines, commentText(c.text))
+		lines = append(lines, commentText(c.text, fm.f.dialect))
 		i--
 	}
 	for l, r := 0, len(lines)-1; l < r; l, r = l+1, r-1 {
@@ -443,8 +578,8 @@ func (fm Form) Doc() string {
 	return strings.Join(lines, "\n")
 }
 
-func commentText(c string) string {
-	c = strings.TrimLeft(c, ";")
+func commentText(c string, d Dialect) string {
+	c = strings.TrimLeft(c, d.CommentMarks())
 	c = strings.TrimPrefix(c, " ")
 	return strings.TrimRight(c, " \t")
 }

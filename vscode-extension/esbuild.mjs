@@ -29,4 +29,13 @@ if (tests) {
     outfile: join(here, "out", "extension.js"),
     external: ["vscode"],
   });
+  // The game view's script runs in the webview (a browser), not in node.
+  await esbuild.build({
+    ...common,
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    entryPoints: [join(here, "src", "webview", "main.ts")],
+    outfile: join(here, "out", "webview.js"),
+  });
 }

@@ -74,8 +74,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	list := fl.Bool("list", false, "list every diagnostic code with its default severity and exit")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gdl check [--format text|json] PATH...\n\n"+
-			"Checks game descriptions. PATH is a file, a directory (every *.kif and *.gdl below it)\n"+
-			"or - for standard input. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
+			"Checks game descriptions. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below it)\n"+
+			"or - for standard input. A .hrf file is infix GDL; other files are read in the notation\n"+
+			"their content is written in. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
 			"Severities can be changed per code in a gdl.json file (see README.md).")
 		fl.PrintDefaults()
 	}
@@ -185,7 +186,7 @@ func expandPaths(args []string) ([]string, []error) {
 
 func isGDLFile(p string) bool {
 	ext := strings.ToLower(filepath.Ext(p))
-	return ext == ".kif" || ext == ".gdl"
+	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
 }
 
 func checkOne(path string, stdin io.Reader) (checked, error) {
@@ -201,7 +202,7 @@ func checkOne(path string, stdin io.Reader) (checked, error) {
 	if err != nil {
 		return checked{}, fmt.Errorf("config for %s: %v", shown, err)
 	}
-	f, _ := syntax.Parse(string(data))
+	f := parseInput(path, data)
 	res := analysis.Analyze(f, cfg)
 	return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, nil
 }

@@ -6,13 +6,14 @@ import (
 	"io"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/format"
 	"github.com/gdl-lsp/gdl/prolog"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 func init() {
 	register("convert", command{
-		summary: "translate a game to another language (--to prolog)",
+		summary: "translate a game to the other notation or to Prolog (--to kif|infix|prolog)",
 		run:     runConvert,
 	})
 }
@@ -20,28 +21,45 @@ func init() {
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	to := fs.String("to", "", "target language: prolog (SWI-Prolog)")
-	driver := fs.String("driver", "", "append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
+	to := fs.String("to", "", "target: kif (prefix GDL), infix (GDL as in the Stanford notes, .hrf) or prolog (SWI-Prolog)")
+	driver := fs.String("driver", "", "with --to prolog, append a driver: walk (walk(Seed, MaxSteps) or walk(Seed, MaxSteps, CPUSeconds) prints a random\n"+
 		"match step by step: state, legal moves, terminal and goals of every state, and the joint moves)\n"+
-		"or playouts (playouts(N, Seed) runs N random playouts and prints their speed)")
+		"or playouts (playouts(N, Seed) or playouts(N, Seed, MaxDepth, CPUSeconds) runs random playouts and prints their speed)")
+	tabling := fs.String("tabling", "recursive", "which relations are tabled: recursive (every recursive relation, so left recursion\n"+
+		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster, sometimes much slower)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl convert --to prolog [--driver walk|playouts] GAME\n\n"+
-			"Writes the game as an SWI-Prolog program on standard output. Flags may come before or\n"+
-			"after GAME. A game with syntax errors, unsafe rules or negation through recursion has no\n"+
-			"defined meaning: it is refused with its diagnostics (exit status 1). For example:\n"+
+		fmt.Fprintln(stderr, "Usage: gdl convert --to kif|infix|prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n"+
+			"Writes the game on standard output in prefix GDL (KIF), in infix GDL, or as an SWI-Prolog\n"+
+			"program. Flags may come before or after GAME. A .hrf GAME is infix; any other is read in the\n"+
+			"notation its content is written in.\n\n"+
+			"kif and infix keep every comment, blank line and form in order and lay the result out like\n"+
+			"gdl fmt. Names are never changed: a name infix cannot write bare (one that starts with an\n"+
+			"upper-case letter, or has a character outside letters, digits and _ - + * /) is written in\n"+
+			"double quotes, and a name or variable the target cannot write at all is an error naming it\n"+
+			"and its position (exit 1). A variable changes only its mark: ?board is Board in infix.\n"+
+			"A file with syntax errors is refused with them (exit 1).\n\n"+
+			"prolog refuses a game with syntax errors, unsafe rules or negation through recursion, which\n"+
+			"has no defined meaning, with its diagnostics (exit 1). For example:\n"+
+			"  gdl convert --to infix game.kif > game.hrf\n"+
 			"  gdl convert --to prolog --driver playouts game.kif > game.pl\n"+
 			"  swipl -q -g 'playouts(1000, 1), halt' game.pl")
 		fs.PrintDefaults()
 	}
-	pos, err := interleaved(fs, args)
+	rest, err := interleaved(fs, args)
 	if err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
-	if *to != "prolog" {
-		fmt.Fprintf(stderr, "gdl convert: --to must be prolog, not %q\n", *to)
+	targets := map[string]bool{"kif": true, "infix": true, "prolog": true}
+	if !targets[*to] {
+		fmt.Fprintf(stderr, "gdl convert: --to must be kif, infix or prolog, not %q\n", *to)
+		return 2
+	}
+	tab, err := prolog.ParseTabling(*tabling)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl convert: --%v\n", err)
 		return 2
 	}
 	drivers := map[string]string{"": "", "walk": prolog.WalkDriver, "playouts": prolog.PlayoutDriver}
@@ -50,18 +68,46 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl convert: --driver must be walk or playouts, not %q\n", *driver)
 		return 2
 	}
-	if len(pos) != 1 {
+	if *driver != "" && *to != "prolog" {
+		fmt.Fprintf(stderr, "gdl convert: --driver goes with --to prolog only\n")
+		return 2
+	}
+	if len(rest) != 1 {
 		fs.Usage()
 		return 2
 	}
-	data, path, err := readInput(pos[0], stdin)
+	data, path, err := readInput(rest[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl convert: %v\n", err)
 		return 2
 	}
-	f, _ := syntax.Parse(string(data))
+	f := parseInput(rest[0], data)
+	if *to != "prolog" {
+		target := syntax.Prefix
+		if *to == "infix" {
+			target = syntax.Infix
+		}
+		if errs := f.Errors(); len(errs) > 0 {
+			var ds []analysis.Diagnostic
+			for _, e := range errs {
+				ds = append(ds, analysis.Diagnostic{Span: e.Span, Severity: analysis.Error, Code: e.Code, Message: e.Message})
+			}
+			printDiagnostics(stderr, path, f.Lines(), ds)
+			fmt.Fprintf(stderr, "gdl convert: %s has syntax errors; fix the errors above\n", path)
+			return 1
+		}
+		out, cerr := format.Convert(f, target)
+		if cerr != nil {
+			line, col := pos(f.Lines(), cerr.Span.Start)
+			fmt.Fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, cerr.Message)
+			fmt.Fprintf(stderr, "gdl convert: %s cannot be written in %s\n", path, target.Title())
+			return 1
+		}
+		io.WriteString(stdout, out)
+		return 0
+	}
 	res := analysis.Analyze(f, nil)
-	out, blocking := prolog.Convert(res)
+	out, blocking := prolog.ConvertWith(res, prolog.Options{Tabling: tab})
 	if len(blocking) > 0 {
 		printDiagnostics(stderr, path, f.Lines(), blocking)
 		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, or unsafe or unstratified rules); fix the errors above\n", path)

@@ -26,9 +26,10 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gdl fmt [-w] [--check] PATH...\n\n"+
 			"Formats game descriptions: each top-level form on its own line, rule bodies one literal per\n"+
-			"line indented four spaces, single spaces inside literals; comments, spelling and blank lines\n"+
-			"between forms are kept. PATH is a file, a directory (every *.kif and *.gdl below it) or -.\n"+
-			"A file with syntax errors is left unchanged and reported (exit 1).")
+			"line indented four spaces, single spaces inside literals (infix: arguments separated by\n"+
+			"commas, body literals joined by '&' at the end of their line); comments, spelling and blank\n"+
+			"lines between forms are kept. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below\n"+
+			"it) or -. A file with syntax errors is left unchanged and reported (exit 1).")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -57,7 +58,13 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			errs = append(errs, err)
 			continue
 		}
-		out, err := format.Source(string(data))
+		f := parseInput(path, data)
+		out, err := string(data), error(nil)
+		if len(f.Errors()) > 0 {
+			err = format.ErrSyntax
+		} else {
+			out = format.File(f)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl fmt: %s: %v\n", shown, err)
 			status = 1

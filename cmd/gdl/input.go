@@ -6,7 +6,16 @@ import (
 	"io"
 
 	"github.com/gdl-lsp/gdl/internal/readfile"
+	"github.com/gdl-lsp/gdl/syntax"
 )
+
+// parseInput parses a game description in its notation: infix for a .hrf file, else the one
+// its content is written in (standard input, "-", goes by content).
+func parseInput(path string, data []byte) *syntax.File {
+	src := string(data)
+	f, _ := syntax.ParseDialect(src, syntax.Detect(path, src))
+	return f
+}
 
 // readInput reads the file at path, or standard input for "-", and returns the name to show
 // for it in messages. Only a regular file is read (a symbolic link is followed to one), and at

@@ -23,6 +23,7 @@ func init() {
 }
 
 const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--time D] [--engine E] [--format text|json]
+       gdl play GAME --players P1,P2,... [--matches N] [--movetime D] [--playouts-per-move N] [--seed S] [--format text|json]
 
 Plays N random playouts of GAME (every role, random included, picks a uniformly random legal
 move) and reports playouts per second (of wall time and of the process's CPU time), playout
@@ -34,7 +35,15 @@ that reaches it, usable with 'gdl query GAME ... --moves'. --time bounds the who
 playouts done by then are reported. The output names the engine that ran (compiled, or the
 interpreter and why). While it runs, progress goes to standard error once a second when that is
 a terminal. Exit status: 0 no violation, 1 violations or a game whose rules have no defined
-meaning, 2 usage or I/O problems.
+meaning, 2 usage or I/O problems. The figures include the distribution of playout lengths and
+how the first role fares (wins, draws and losses against the others' goal values).
+
+With --players, plays N matches between players instead, one per role in role order: mcts
+(Monte Carlo tree search with --movetime per move, or --playouts-per-move playouts) or random.
+The seats rotate from match to match (--rotate=false keeps them), so that each player plays
+each role equally often, and the report gives each player's wins, draws, losses and mean goal,
+overall and per role: 'gdl play connectFour.kif --players mcts,random --matches 20'.
+Exit status 0 unless the game or the options are wrong.
 `
 
 type playJSON struct {
@@ -56,6 +65,21 @@ type playJSON struct {
 	Roles      []string           `json:"roles"`
 	Goals      map[string][]goalN `json:"goals"`
 	Violations []violationJSON    `json:"violations"`
+	Lengths    []lengthN          `json:"lengths"`
+	First      *firstJSON         `json:"first_player,omitempty"`
+}
+
+type lengthN struct {
+	Length int `json:"length"`
+	Count  int `json:"count"`
+}
+
+// firstJSON is how the first role fares in the terminal playouts.
+type firstJSON struct {
+	Role   string `json:"role"`
+	Wins   int    `json:"wins"`
+	Draws  int    `json:"draws"`
+	Losses int    `json:"losses"`
 }
 
 type goalN struct {
@@ -81,6 +105,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	runTime := fs.Duration("time", 0, "stop after this long with the playouts done so far (0: no bound)")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
+	mf := addMatchFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, playUsage)
 		fs.PrintDefaults()
@@ -98,6 +123,13 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl play: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	if *mf.players != "" {
+		return runMatches(fs, mf, pos[0], *format, *seed, *maxDepth, ef, *engine, stdin, stdout, stderr)
+	}
+	if set := setFlags(fs); set["matches"] || set["movetime"] || set["playouts-per-move"] || set["rotate"] {
+		fmt.Fprintln(stderr, "gdl play: --matches, --movetime, --playouts-per-move and --rotate are for matches between players: give --players")
 		return 2
 	}
 	if *playouts < 1 || *maxDepth < 1 {
@@ -169,7 +201,14 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
 		CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond,
 		MeanLength: st.MeanLength, MinLength: st.MinLength, MaxLength: st.MaxLength, Terminal: st.Terminal,
-		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{},
+		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{}, Lengths: []lengthN{},
+	}
+	for n, c := range st.Lengths {
+		out.Lengths = append(out.Lengths, lengthN{n, c})
+	}
+	slices.SortFunc(out.Lengths, func(a, b lengthN) int { return a.Length - b.Length })
+	if f := st.First; f.Wins+f.Draws+f.Losses > 0 {
+		out.First = &firstJSON{Role: st.Roles[0], Wins: f.Wins, Draws: f.Draws, Losses: f.Losses}
 	}
 	for i, r := range st.Roles {
 		gs := []goalN{}
@@ -218,6 +257,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			parts = append(parts, "none")
 		}
 		fmt.Fprintf(stdout, "  %s  %s\n", r, strings.Join(parts, ", "))
+	}
+	if f := out.First; f != nil {
+		n := float64(f.Wins + f.Draws + f.Losses)
+		fmt.Fprintf(stdout, "first role %s: %d wins (%.1f%%), %d draws (%.1f%%), %d losses (%.1f%%) of %d decided playouts\n",
+			f.Role, f.Wins, 100*float64(f.Wins)/n, f.Draws, 100*float64(f.Draws)/n, f.Losses, 100*float64(f.Losses)/n, int(n))
 	}
 	if len(out.Violations) == 0 {
 		fmt.Fprintln(stdout, "violations: none")

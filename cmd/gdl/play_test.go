@@ -199,3 +199,82 @@ func TestPlayCPUTime(t *testing.T) {
 		t.Errorf("text output without CPU time:\n%s", stdout)
 	}
 }
+
+// TestPlayFigures: the lengths and the first role's outcomes add up to the playouts.
+func TestPlayFigures(t *testing.T) {
+	bin := buildGDL(t)
+	stdout, _, code := gdl(t, bin, "play", tttGame, "--playouts", "200", "--format", "json")
+	var out struct {
+		Playouts int
+		Lengths  []struct{ Length, Count int }
+		First    struct {
+			Role                string
+			Wins, Draws, Losses int
+		} `json:"first_player"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	n := 0
+	for _, l := range out.Lengths {
+		if l.Length < 5 || l.Length > 9 {
+			t.Errorf("a tic-tac-toe playout of %d joint moves", l.Length)
+		}
+		n += l.Count
+	}
+	if n != 200 || out.First.Role != "xplayer" || out.First.Wins+out.First.Draws+out.First.Losses != 200 || out.First.Wins < out.First.Losses {
+		t.Errorf("figures: %+v", out)
+	}
+}
+
+// TestPlayPlayers pits the MCTS player (a playout budget, so the same on any machine) against
+// random play, seats rotated; the options are checked.
+func TestPlayPlayers(t *testing.T) {
+	bin := buildGDL(t)
+	stdout, stderr, code := gdl(t, bin, "play", tttGame, "--players", "mcts,random", "--matches", "4", "--playouts-per-move", "1000", "--format", "json")
+	var out struct {
+		Players []string
+		Results []struct {
+			Player                       string
+			Matches, Wins, Draws, Losses int
+			ByRole                       []struct {
+				Role    string
+				Matches int
+			} `json:"by_role"`
+		}
+		List []struct {
+			Seats  []string
+			Goals  []int
+			Length int
+		} `json:"match_list"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	mcts := out.Results[0]
+	if mcts.Player != "mcts" || mcts.Matches != 4 || mcts.Losses != 0 || mcts.ByRole[0].Matches != 2 || mcts.ByRole[1].Matches != 2 {
+		t.Errorf("mcts: %+v", mcts)
+	}
+	if len(out.List) != 4 || strings.Join(out.List[0].Seats, ",") != "mcts,random" || strings.Join(out.List[1].Seats, ",") != "random,mcts" {
+		t.Errorf("seats: %+v", out.List)
+	}
+	stdout, _, code = gdl(t, bin, "play", tttGame, "--players", "random,random", "--matches", "3", "--rotate=false")
+	if code != 0 || !strings.Contains(stdout, "random#1") || !strings.Contains(stdout, "random#2") || !strings.Contains(stdout, "seats fixed") {
+		t.Errorf("text: exit %d\n%s", code, stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--players", "mcts,alphazero"}, `"alphazero" is not a player`},
+		{[]string{"--players", "mcts"}, "names 1 players"},
+		{[]string{"--players", "mcts,random", "--playouts", "10"}, "--playouts and --time are for random playouts"},
+		{[]string{"--matches", "3"}, "give --players"},
+		{[]string{"--players", "mcts,random", "--matches", "0"}, "--matches must be at least 1"},
+		{[]string{"--players", "mcts,random", "--movetime", "0s"}, "positive --movetime"},
+	} {
+		if _, stderr, code := gdl(t, bin, append([]string{"play", tttGame}, c.args...)...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}

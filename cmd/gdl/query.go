@@ -96,7 +96,8 @@ func loadGame(ctx context.Context, path string, stdin io.Reader, opts game.Optio
 	if err != nil {
 		return nil, nil, path, 2, err
 	}
-	g, res, err := game.Load(ctx, string(data), opts)
+	res := analysis.Analyze(parseInput(path, data), nil)
+	g, err := game.New(ctx, res, opts)
 	if err != nil {
 		return nil, res, path, 1, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -27,9 +27,12 @@ var rank = map[string]int{
 	"prolog":   3,
 	"propnet":  4,
 	"game":     5,
-	"ide":      6,
-	"lsp":      7,
-	"cmd/gdl":  8,
+	"verify":   6,
+	"board":    6, // boards of states, drawn
+	"player":   6, // the built-in players (MCTS, random)
+	"ide":      7,
+	"lsp":      8,
+	"cmd/gdl":  9,
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the
@@ -62,7 +65,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- board, player <- ide <- lsp <- cmd"
 	}
 	return ""
 }

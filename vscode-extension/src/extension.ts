@@ -14,7 +14,8 @@ import {
 } from "vscode-languageclient/node";
 import { isServedDocument, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
-import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult } from "./protocol";
+import { GameViews } from "./gameView";
+import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult, VerifyResult } from "./protocol";
 import { queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
@@ -22,6 +23,7 @@ import { bundledServerPath, resolveServer } from "./serverPath";
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let view: ResultView;
+let gameViews: GameViews;
 let status: vscode.LanguageStatusItem;
 let extensionPath = "";
 /** The game the commands act on when the active editor is neither a game nor its view. */
@@ -37,6 +39,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("GDL Language Server");
   view = new ResultView();
+  gameViews = new GameViews(context.extensionUri, {
+    execute,
+    serverUri,
+    log: (line) => output.appendLine(line),
+  });
   status = vscode.languages.createLanguageStatusItem("gdl.server", { language: "gdl" });
   status.name = "GDL Language Server";
   setStatus("starting", vscode.LanguageStatusSeverity.Information);
@@ -44,13 +51,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     status,
     output,
     view,
+    gameViews,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, view),
+    vscode.commands.registerCommand("gdl.openGameView", openGameView),
     vscode.commands.registerCommand("gdl.restartServer", restartServer),
     vscode.commands.registerCommand("gdl.runQueryAtCursor", runQueryAtCursor),
     vscode.commands.registerCommand("gdl.showCurrentState", () => stateCommand(ServerCommands.showState)),
     vscode.commands.registerCommand("gdl.playJointMove", playJointMove),
     vscode.commands.registerCommand("gdl.playRandomMove", () => stateCommand(ServerCommands.playRandom)),
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
+    vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -307,6 +317,7 @@ async function showCommandResult(command: string, arg: unknown, result: unknown)
     if (q.error) void vscode.window.showWarningMessage(`GDL query ${query}: ${q.error}`);
   } else if (STATE_COMMANDS.includes(command)) {
     const s = toGameState(result);
+    gameViews.stateChanged(uri, s);
     await view.showState(uri, s);
     if (s.error) void vscode.window.showWarningMessage(`GDL: ${s.error}`);
   }
@@ -362,6 +373,38 @@ async function stateCommand(command: string): Promise<GameState | undefined> {
     await failed(uri, `${command} failed`, e);
     return undefined;
   }
+}
+
+/** Verifies the current game (gdl.verify): progress shows in a notification the user can cancel;
+ * the findings arrive as diagnostics, each with a quick fix that replays its witness. */
+async function verifyGame(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  const uri = serverUri(game);
+  try {
+    const res = (await execute(ServerCommands.verify, { uri })) as VerifyResult;
+    const found = res.findings.length > 0;
+    const text = `GDL: ${res.summary}${found ? " (see the Problems view)" : ""}`;
+    if (found) void vscode.window.showWarningMessage(text);
+    else void vscode.window.showInformationMessage(text);
+  } catch (e) {
+    await failed(uri, "Verify game failed", e);
+  }
+}
+
+/** Opens the game view of the current game beside its editor. */
+async function openGameView(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  await ensureServer();
+  if (!runningClient()) return;
+  gameViews.open(game);
 }
 
 async function playJointMove(): Promise<void> {

@@ -8,6 +8,12 @@ export const ServerCommands = {
   playMove: "gdl.playMove",
   playRandom: "gdl.playRandom",
   resetState: "gdl.resetState",
+  replayMoves: "gdl.replayMoves",
+  verify: "gdl.verify",
+  undoMove: "gdl.undoMove",
+  gotoStep: "gdl.gotoStep",
+  computerMove: "gdl.computerMove",
+  playouts: "gdl.playouts",
 } as const;
 
 export type ServerCommand = (typeof ServerCommands)[keyof typeof ServerCommands];
@@ -17,7 +23,19 @@ export const STATE_COMMANDS: readonly string[] = [
   ServerCommands.playMove,
   ServerCommands.playRandom,
   ServerCommands.resetState,
+  ServerCommands.replayMoves,
+  ServerCommands.undoMove,
+  ServerCommands.gotoStep,
+  ServerCommands.computerMove,
 ];
+
+/** The result of gdl.verify. */
+export interface VerifyResult {
+  summary: string;
+  complete: boolean;
+  states: number;
+  findings: { property: string; role?: string; message: string; moves: string[][] }[];
+}
 
 export interface QueryResult {
   query: string;
@@ -46,6 +64,77 @@ export interface GameState {
   terminal: boolean;
   legal: Record<string, string[]>;
   goals: Record<string, number[]>;
+  error?: string;
+  /** The history and the joint moves after it (steps to go forward to). */
+  line: string[][];
+  /** The state drawn as ASCII text. */
+  board: string;
+  /** The state drawn: boards and the other fluents. */
+  view: StateView;
+  /** Per role, per legal move (as legal), the squares the move mentions. */
+  squares: Record<string, Square[][]>;
+  /** GDL-II's random role, if any. */
+  random: string[];
+  /** GDL-II: per joint move played, what each role perceived. */
+  percepts?: Record<string, string[]>[];
+  notes: string[];
+  /** What the built-in player's search found (gdl.computerMove only). */
+  computer: ComputerSearch[];
+}
+
+export interface StateView {
+  boards: Board[];
+  others: { relation: string; values: string[] }[];
+}
+
+export interface Board {
+  relation: string;
+  rowArg: number;
+  columnArg: number;
+  rows: string[];
+  columns: string[];
+  cells: Cell[][];
+  configured: boolean;
+}
+
+export interface Cell {
+  row: string;
+  column: string;
+  content: string[];
+  fluents: string[];
+  text: string;
+}
+
+export interface Square {
+  board: number;
+  row: number;
+  column: number;
+}
+
+export interface ComputerSearch {
+  role: string;
+  move: string;
+  playouts: number;
+  value: number;
+  elapsedMs: number;
+  engine: string;
+}
+
+/** The figures of random playouts (gdl.playouts, as gdl play --format json gives them). */
+export interface PlayoutStats {
+  engine: string;
+  playouts: number;
+  seconds: number;
+  meanLength: number;
+  minLength: number;
+  maxLength: number;
+  terminal: number;
+  timeUp: boolean;
+  roles: string[];
+  goals: Record<string, { value: string; count: number }[]>;
+  lengths: { length: number; count: number }[];
+  first?: { role: string; wins: number; draws: number; losses: number };
+  violations: { kind: string; role?: string; detail: string; count: number }[];
   error?: string;
 }
 
@@ -80,10 +169,63 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
   return q;
 }
 
+function num(v: unknown, def = 0): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : def;
+}
+
+function cellOf(v: unknown, row: string, column: string): Cell {
+  const o = isObject(v) ? v : {};
+  return { row, column, content: strings(o.content), fluents: strings(o.fluents), text: typeof o.text === "string" ? o.text : "" };
+}
+
+/** Reads a board, keeping its grid rectangular whatever the server sent. */
+function boardOf(v: unknown): Board | undefined {
+  if (!isObject(v)) return undefined;
+  const rows = strings(v.rows);
+  const columns = strings(v.columns);
+  const cells = Array.isArray(v.cells) ? v.cells : [];
+  return {
+    relation: typeof v.relation === "string" ? v.relation : "",
+    rowArg: num(v.rowArg),
+    columnArg: num(v.columnArg),
+    rows,
+    columns,
+    cells: rows.map((r, i) => columns.map((c, j) => cellOf(Array.isArray(cells[i]) ? cells[i][j] : undefined, r, c))),
+    configured: v.configured === true,
+  };
+}
+
+/** Reads the state drawn. */
+export function toStateView(v: unknown): StateView {
+  if (!isObject(v)) return { boards: [], others: [] };
+  const boards = Array.isArray(v.boards) ? v.boards.map(boardOf).filter((b): b is Board => b !== undefined) : [];
+  const others = Array.isArray(v.others)
+    ? v.others.filter(isObject).map((o) => ({ relation: typeof o.relation === "string" ? o.relation : "", values: strings(o.values) }))
+    : [];
+  return { boards, others };
+}
+
+function squaresOf(v: unknown, legal: Record<string, string[]>, boards: Board[]): Record<string, Square[][]> {
+  const out: Record<string, Square[][]> = {};
+  const src = isObject(v) ? v : {};
+  for (const [role, moves] of Object.entries(legal)) {
+    const per = Array.isArray(src[role]) ? (src[role] as unknown[]) : [];
+    out[role] = moves.map((_, i) => {
+      const list = Array.isArray(per[i]) ? (per[i] as unknown[]) : [];
+      return list.filter(isObject).map((q) => ({ board: num(q.board, -1), row: num(q.row, -1), column: num(q.column, -1) }))
+        .filter((q) => boards[q.board] !== undefined && q.row >= 0 && q.row < boards[q.board].rows.length && q.column >= 0 && q.column < boards[q.board].columns.length);
+    });
+  }
+  return out;
+}
+
 /** Reads a GameState; anything malformed becomes a state with an error. */
 export function toGameState(v: unknown): GameState {
   if (!isObject(v)) {
-    return { roles: [], state: [], step: 0, history: [], terminal: false, legal: {}, goals: {}, error: "The server gave no game state." };
+    return {
+      roles: [], state: [], step: 0, history: [], terminal: false, legal: {}, goals: {}, error: "The server gave no game state.",
+      line: [], board: "", view: { boards: [], others: [] }, squares: {}, random: [], notes: [], computer: [],
+    };
   }
   const legal: Record<string, string[]> = {};
   if (isObject(v.legal)) for (const [role, moves] of Object.entries(v.legal)) legal[role] = strings(moves);
@@ -93,15 +235,79 @@ export function toGameState(v: unknown): GameState {
       goals[role] = Array.isArray(g) ? g.filter((x): x is number => typeof x === "number") : [];
     }
   }
-  return {
+  const history = Array.isArray(v.history) ? v.history.map(strings) : [];
+  const line = Array.isArray(v.line) ? v.line.map(strings) : history;
+  const view = toStateView(v.view);
+  const s: GameState = {
     roles: strings(v.roles),
     state: strings(v.state),
     step: typeof v.step === "number" ? v.step : 0,
-    history: Array.isArray(v.history) ? v.history.map(strings) : [],
+    history,
     terminal: v.terminal === true,
     legal,
     goals,
     error: errorOf(v),
+    line: line.length >= history.length ? line : history,
+    board: typeof v.board === "string" ? v.board : "",
+    view,
+    squares: squaresOf(v.squares, legal, view.boards),
+    random: strings(v.random),
+    notes: strings(v.notes),
+    computer: Array.isArray(v.computer)
+      ? v.computer.filter(isObject).map((c) => ({
+          role: typeof c.role === "string" ? c.role : "",
+          move: typeof c.move === "string" ? c.move : "",
+          playouts: num(c.playouts),
+          value: num(c.value),
+          elapsedMs: num(c.elapsedMs),
+          engine: typeof c.engine === "string" ? c.engine : "",
+        }))
+      : [],
+  };
+  if (Array.isArray(v.percepts)) {
+    s.percepts = v.percepts.map((step) => {
+      const m: Record<string, string[]> = {};
+      if (isObject(step)) for (const [role, ps] of Object.entries(step)) m[role] = strings(ps);
+      return m;
+    });
+  }
+  return s;
+}
+
+/** Reads the result of gdl.playouts. */
+export function toPlayoutStats(v: unknown): PlayoutStats {
+  const o = isObject(v) ? v : {};
+  const goals: PlayoutStats["goals"] = {};
+  if (isObject(o.goals)) {
+    for (const [role, list] of Object.entries(o.goals)) {
+      goals[role] = Array.isArray(list)
+        ? list.filter(isObject).map((g) => ({ value: typeof g.value === "string" ? g.value : String(g.value), count: num(g.count) }))
+        : [];
+    }
+  }
+  const f = isObject(o.first_player) ? o.first_player : undefined;
+  return {
+    engine: typeof o.engine === "string" ? o.engine : "",
+    playouts: num(o.playouts),
+    seconds: num(o.seconds),
+    meanLength: num(o.mean_length),
+    minLength: num(o.min_length),
+    maxLength: num(o.max_length),
+    terminal: num(o.terminal),
+    timeUp: o.time_up === true,
+    roles: strings(o.roles),
+    goals,
+    lengths: Array.isArray(o.lengths) ? o.lengths.filter(isObject).map((l) => ({ length: num(l.length), count: num(l.count) })) : [],
+    first: f ? { role: typeof f.role === "string" ? f.role : "", wins: num(f.wins), draws: num(f.draws), losses: num(f.losses) } : undefined,
+    violations: Array.isArray(o.violations)
+      ? o.violations.filter(isObject).map((x) => ({
+          kind: typeof x.kind === "string" ? x.kind : "",
+          role: typeof x.role === "string" ? x.role : undefined,
+          detail: typeof x.detail === "string" ? x.detail : "",
+          count: num(x.count),
+        }))
+      : [],
+    error: isObject(v) ? errorOf(o) : "The server gave no statistics.",
   };
 }
 

@@ -60,6 +60,8 @@ export function renderState(s: GameState): string[] {
   out.push(`; ===== State at step ${s.step} (${status}), ${plural(s.state.length, "fluent", "fluents")}`);
   if (s.error) out.push(...commentLines(`Error: ${s.error}`));
   if (s.roles.length > 0) out.push(`; roles: ${s.roles.join(" ")}`);
+  // The state drawn (boards in ASCII, the other fluents), as comments above the fluents.
+  if (s.board.trim() !== "") out.push(...s.board.replace(/\n+$/, "").split("\n").map((l) => (l === "" ? ";" : `; ${l}`)));
   out.push(...s.state.map((f) => `(true ${f})`));
   if (s.roles.length > 0) {
     out.push("");

@@ -304,4 +304,227 @@ await step("reset-to-initial-state", async () => {
   });
 });
 
+// Verify Game on a game whose role bob gets stuck after a code of five joint moves: the finding
+// is a diagnostic on the legal rules, and its quick fix replays the witness into the state.
+const STUCK = "stuck.kif";
+await step("verify-game-shows-the-finding", async () => {
+  await openFile(STUCK, "(role alice)");
+  await command("GDL: Verify Game");
+  await page.locator(".notifications-toasts .notification-toast", { hasText: "1 finding" }).first().waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+  await page.keyboard.press("Control+Shift+M");
+  await until("the finding in the Problems view", async () => {
+    const t = await page.locator(".markers-panel").innerText().catch(() => "");
+    return t.includes("verify-playability") && t.includes("bob") ? t : { ok: false, t };
+  });
+});
+
+await step("verify-quick-fix-replays-the-witness", async () => {
+  const text = readFileSync(join(workspace, STUCK), "utf8");
+  const line = text.slice(0, text.indexOf("(<= (legal")).split("\n").length;
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+Shift+M"); // close the panel's focus
+  await openFile(STUCK, "(role alice)");
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}:6`);
+  await input.press("Enter");
+  await page.waitForTimeout(300);
+  await page.keyboard.press("Control+.");
+  const fix = page.locator(".action-widget .monaco-list-row", { hasText: "Replay the 5 joint moves" }).first();
+  await fix.waitFor({ state: "visible" });
+  await shot("verify-quick-fix-menu");
+  await fix.click();
+  await until("the state after the witness", async () => {
+    const t = await editorText(`${STUCK}.results`);
+    return /State at step 5 \(not terminal\)/.test(t) ? t : { ok: false, t };
+  });
+});
+
+// ---- The game view (a webview beside the game) ------------------------------------------------
+
+/** The frame of the game view's page (the webview's inner iframe). */
+async function gameFrame() {
+  return until("the game view's page", async () => {
+    for (const f of page.frames()) {
+      try {
+        if (await f.locator("main#root.game-view").count()) return f;
+      } catch {
+        // a frame that is going away
+      }
+    }
+    return { ok: false, frames: page.frames().map((f) => f.url().slice(0, 80)) };
+  });
+}
+
+/** The view's status line ("Step 2, not terminal"). */
+async function viewStatus(f) {
+  return (await f.locator("p.status").first().textContent()) ?? "";
+}
+
+async function waitStep(f, step, extra = "") {
+  return until(`the view at step ${step}${extra ? ` (${extra})` : ""}`, async () => {
+    const t = await viewStatus(f);
+    return new RegExp(`^Step ${step}\\b`).test(t) && t.includes(extra) ? t : { ok: false, t };
+  });
+}
+
+/** The square of the board whose fluents start with (cell M N. */
+function square(f, m, n) {
+  return f.locator(`button.sq[title^="(cell ${m} ${n} "]`);
+}
+
+/** The text drawn on the board, row by row, "." for an empty square. */
+async function drawnBoard(f) {
+  return f.locator("table.board tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll("button.sq")].map((b) => b.textContent.trim() || ".").join(" ")).join("\n"));
+}
+
+let view;
+
+await step("game-view-opens-beside-the-game", async () => {
+  await goTo(1, 1);
+  await command("GDL: Open Game View");
+  view = await gameFrame();
+  await until("a 3x3 board", async () => (await view.locator("button.sq").count()) === 9);
+  await waitStep(view, 0, "not terminal");
+  const tab = page.locator(".tab", { hasText: `Game: ${GAME}` });
+  if (!(await tab.count())) throw new Error("no tab titled Game: tictactoe.kif");
+  const board = await drawnBoard(view);
+  if (board !== ". . .\n. . .\n. . .") throw new Error(`the initial board is not empty:\n${board}`);
+});
+
+await step("game-view-plays-a-match-by-clicking-squares", async () => {
+  if (!view) throw new Error("no game view");
+  // xplayer takes the first row; oplayer answers on the second.
+  const clicks = [[1, 1], [2, 1], [1, 2], [2, 2], [1, 3]];
+  for (const [i, [m, n]] of clicks.entries()) {
+    await square(view, m, n).click();
+    await waitStep(view, i + 1);
+  }
+  const t = await waitStep(view, 5, "terminal");
+  if (!/^Step 5, terminal/.test(t)) throw new Error(`not terminal after the fifth move: ${t}`);
+  const over = await view.locator("section.moves").textContent();
+  if (!/Game over/.test(over) || !/xplayer: 100/.test(over) || !/oplayer: 0/.test(over)) throw new Error(`the goals: ${over}`);
+  for (const [m, n] of [[1, 1], [1, 2], [1, 3]]) {
+    const text = (await square(view, m, n).textContent()).trim();
+    if (text !== "x") throw new Error(`(cell ${m} ${n}) shows ${JSON.stringify(text)}, not x`);
+  }
+  for (const [m, n] of [[2, 1], [2, 2]]) {
+    const text = (await square(view, m, n).textContent()).trim();
+    if (text !== "o") throw new Error(`(cell ${m} ${n}) shows ${JSON.stringify(text)}, not o`);
+  }
+  console.log(`# the board at the end:\n# ${(await drawnBoard(view)).replace(/\n/g, "\n# ")}`);
+});
+
+await step("game-view-steps-back-and-forward", async () => {
+  if (!view) throw new Error("no game view");
+  await view.locator('button[data-action="back"]').click();
+  const t = await waitStep(view, 4, "of 5");
+  if (!t.includes("not terminal")) throw new Error(`one step back is not terminal: ${t}`);
+  if ((await square(view, 1, 3).textContent()).trim() !== "") throw new Error("(cell 1 3) still marked one step back");
+  if (!(await view.locator('button.move', { hasText: "(mark 1 3)" }).count())) throw new Error("(mark 1 3) is not a legal move again");
+  await shot("game-view-step-back");
+  // Jump to the initial state from the history, then forward along the line.
+  await view.locator('button.step[data-step="0"]').click();
+  await waitStep(view, 0, "of 5");
+  if ((await drawnBoard(view)) !== ". . .\n. . .\n. . .") throw new Error("the initial state is not empty");
+  await view.locator('button[data-action="forward"]').click();
+  await waitStep(view, 1, "of 5");
+  if ((await square(view, 1, 1).textContent()).trim() !== "x") throw new Error("step 1 does not show x at (cell 1 1)");
+  await view.locator('button.step[data-step="5"]').click();
+  await waitStep(view, 5, "terminal");
+});
+
+await step("game-view-keyboard-and-computer-move", async () => {
+  if (!view) throw new Error("no game view");
+  await view.locator('button.step[data-step="0"]').click();
+  await waitStep(view, 0);
+  // Tab to the board, move with the arrow keys and play with Enter: the first square is the
+  // board's tab stop; one step right is its neighbour.
+  const first = view.locator('button.sq[tabindex="0"]');
+  await first.focus();
+  await page.keyboard.press("ArrowRight");
+  const focused = await view.evaluate(() => document.activeElement?.getAttribute("title") ?? "");
+  await page.keyboard.press("Enter");
+  await waitStep(view, 1);
+  const played = await view.locator('button.sq[title^="' + focused.split(" ").slice(0, 3).join(" ") + '"]').textContent();
+  if (played.trim() !== "x") throw new Error(`Enter on ${focused} did not mark it: ${played}`);
+  // [ steps back, and the computer plays oplayer's move after a move of xplayer.
+  await page.keyboard.press("[");
+  await waitStep(view, 0);
+  await view.locator('select[data-action="computer-role"]').selectOption("oplayer");
+  await square(view, 2, 2).click();
+  const t = await waitStep(view, 2);
+  const computer = await view.locator("p.computer").textContent();
+  if (!/oplayer chose \(mark \d \d\) after [\d,]+ playouts/.test(computer)) throw new Error(`the computer's move: ${computer} (${t})`);
+  console.log(`# ${computer}`);
+  await view.locator('select[data-action="computer-role"]').selectOption("");
+  await view.locator('button[data-action="computer"]').click();
+  await waitStep(view, 3);
+  await view.locator('button[data-action="random"]').click();
+  await waitStep(view, 4);
+});
+
+await step("game-view-charts-random-matches", async () => {
+  if (!view) throw new Error("no game view");
+  await view.locator("#playouts-n").fill("300");
+  await view.locator('button[data-action="playouts"]').click();
+  await until("four charts", async () => (await view.locator("section.stats figure.chart").count()) === 4);
+  const caps = await view.locator("section.stats figcaption").allTextContents();
+  const want = ["Goal values of xplayer", "Goal values of oplayer", "Match lengths (joint moves)", "First role (xplayer) against the others"];
+  if (JSON.stringify(caps) !== JSON.stringify(want)) throw new Error(`charts: ${caps.join(" | ")}`);
+  const bars = await view.locator("section.stats rect.bar").count();
+  if (bars < 6) throw new Error(`only ${bars} bars`);
+  const summary = await view.locator("section.stats p").first().textContent();
+  if (!/^300 random matches/.test(summary)) throw new Error(`summary: ${summary}`);
+  await view.locator("section.stats").scrollIntoViewIfNeeded();
+});
+
+await step("game-view-follows-the-document", async () => {
+  if (!view) throw new Error("no game view");
+  // A new init fact typed in the game shows in the view's table of other fluents (in the
+  // initial state: nothing keeps it after a move).
+  await view.locator('button.step[data-step="0"]').click();
+  await waitStep(view, 0);
+  const p = where("(init (control xplayer))");
+  await goTo(p.line, 1);
+  await page.keyboard.press("Home");
+  await page.keyboard.type("(init (bonus 7))\n");
+  await until("the bonus fluent in the view", async () => (await view.locator("section.others").textContent().catch(() => "")).includes("bonus"));
+  await shot("game-view-after-edit");
+  // Delete the line typed (the cursor is on the line after it).
+  const gone = async () => !(await view.locator("section.others").textContent().catch(() => "bonus")).includes("bonus");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Control+Shift+K");
+  await until("the text as it was", async () => !(await editorText(GAME)).includes("bonus"), 10_000);
+  await until("the bonus fluent gone", gone);
+});
+
+await step("game-view-follows-the-theme", async () => {
+  if (!view) throw new Error("no game view");
+  const colors = async () => view.evaluate(() => {
+    const sq = document.querySelector("button.sq.dark");
+    return { body: document.body.className, bg: getComputedStyle(document.body).backgroundColor, square: sq ? getComputedStyle(sq).borderColor : "" };
+  });
+  const before = await colors();
+  // The workspace's settings choose the theme (the theme picker would also offer the
+  // marketplace, which the test cannot reach).
+  const settingsFile = join(workspace, ".vscode", "settings.json");
+  const settings = readFileSync(settingsFile, "utf8");
+  writeFileSync(settingsFile, JSON.stringify({ "workbench.colorTheme": "Default High Contrast" }, null, 2));
+  const after = await until("the high contrast theme in the view", async () => {
+    const c = await colors();
+    return c.body.includes("vscode-high-contrast") ? c : { ok: false, c };
+  });
+  if (after.bg === before.bg || after.square === before.square) {
+    throw new Error(`the colours did not change with the theme: ${JSON.stringify(before)} ${JSON.stringify(after)}`);
+  }
+  console.log(`# theme: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+  await shot("game-view-high-contrast");
+  writeFileSync(settingsFile, settings);
+  await until("the light theme back", async () => (await colors()).body.includes("vscode-light"));
+});
+
 await finish();

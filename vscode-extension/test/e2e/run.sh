@@ -71,6 +71,7 @@ WS="$T/workspace"
 mkdir -p "$WS/.vscode"
 cp "$EXT/test/fixtures/tictactoe.kif" "$WS/tictactoe.kif"
 cp "$EXT/test/fixtures/ontology.kif" "$WS/ontology.kif"
+cp "$REPO/testdata/verify/playability.kif" "$WS/stuck.kif"
 printf '{\n  "gdl.server.path": "/nonexistent/bin/gdl"\n}\n' >"$WS/.vscode/settings.json"
 mkdir -p "$T/u/User"
 cat >"$T/u/User/settings.json" <<'JSON'

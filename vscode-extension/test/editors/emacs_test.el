@@ -79,4 +79,19 @@
                   (and (stringp text) (string-match-p "line/1" text) (string-match-p "Three marks" text))
                   text))
 
+;; The state commands print the board: a move shows the 3x3 board drawn in ASCII in *gdl state*.
+(jsonrpc-request (eglot--current-server-or-lose) :workspace/executeCommand
+                 (list :command "gdl.playMove"
+                       :arguments (vector (append (eglot--TextDocumentIdentifier) (list :moves ["(mark 1 1)" "noop"])))))
+(let ((state (gdl-show-state))
+      (text (with-current-buffer "*gdl state*" (buffer-string))))
+  (gdl-test-check "gdl-show-state shows the board drawn in ASCII"
+                  (and (string-match-p "cell (3 rows, 3 columns)" text) (string-match-p "^1 x \\. \\.$" text)
+                       (equal (plist-get state :step) 1))
+                  text))
+(gdl-computer-move)
+(let ((text (with-current-buffer "*gdl state*" (buffer-string))))
+  (gdl-test-check "gdl-computer-move plays oplayer's move" (and (string-match-p "; step 2" text) (string-match-p " o" text)) text))
+(gdl-reset-state)
+
 (gdl-test-finish)

@@ -146,6 +146,26 @@ if next_lens then
     b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n"):sub(1, 600) or "no gdl://query buffer")
 end
 
+-- The state commands print the board: :GdlState after a move shows the 3x3 board drawn in
+-- ASCII in the gdl://state window, with the mark; :GdlComputerMove plays the search's move.
+local function state_text()
+  local b = vim.fn.bufnr("gdl://state")
+  return b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") or ""
+end
+vim.api.nvim_set_current_buf(buf)
+gdl.execute("gdl.playMove", { moves = { "(mark 1 1)", "noop" } })
+local drawn = vim.wait(10000, function()
+  local t = state_text()
+  return t:find("; step 1", 1, true) ~= nil and t:find("cell (3 rows, 3 columns)", 1, true) ~= nil
+end, 50)
+local text = state_text()
+check("the state window shows the board drawn in ASCII", drawn and text:find("\n1 x %. %.") ~= nil, text:sub(1, 600))
+vim.cmd("GdlComputerMove")
+local answered = vim.wait(15000, function() return state_text():find("; step 2", 1, true) ~= nil end, 50)
+check(":GdlComputerMove plays oplayer's move", answered and select(2, state_text():gsub(" o", "")) >= 1, state_text():sub(1, 600))
+vim.cmd("GdlReset")
+vim.wait(10000, function() return state_text():find("; step 0", 1, true) ~= nil end, 50)
+
 
 -- Hovers displayed the way K does, on every name in each shipped game (testdata/games) and in
 -- lsp/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.

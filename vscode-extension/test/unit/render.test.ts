@@ -87,3 +87,9 @@ test("a query about a joint move is shown per legal joint move", () => {
   const none = renderResults({ gameName: "g", query: toQueryResult({ query: "(next ?f)", answers: [], byMove: [], jointMoves: 0, elapsedMs: 0 }, "") });
   assert.match(none, /no legal joint move in the current state/);
 });
+
+test("the state's board is drawn as comments above its fluents", () => {
+  const s = toGameState({ roles: ["x"], state: ["(cell 1 1 x)"], board: "cell (1 rows, 1 columns)\n  1\n1 x\n\ncontrol: x\n", legal: { x: [] } });
+  const text = renderResults({ gameName: "g.kif", state: s });
+  assert.match(text, /; cell \(1 rows, 1 columns\)\n;   1\n; 1 x\n;\n; control: x\n\(true \(cell 1 1 x\)\)/);
+});

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -247,18 +248,30 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	return st, nil
 }
 
-// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
-func (g *Game) FormatJoint(joint []Term) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, m := range joint {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		g.st.format(&b, m)
+// illegalMoveError is nextLegal's error for a joint move with a move that is not legal (the game
+// API's legality checks live in package game; eval's tests check the same thing here).
+type illegalMoveError struct {
+	Role, Move string
+	Index      int // the role's position
+}
+
+func (e *illegalMoveError) Error() string {
+	return fmt.Sprintf("illegal move: %s is not a legal move of role %s", e.Move, e.Role)
+}
+
+// nextLegal is Next after checking that every move of joint is legal in s.
+func nextLegal(ctx context.Context, g *Game, s *State, joint []Term) (*State, error) {
+	legal, err := g.Legal(ctx, s)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteByte(')')
-	return b.String()
+	if len(joint) != len(g.roles) {
+		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+	}
+	for i, m := range joint {
+		if !slices.Contains(legal[i], m) {
+			return nil, &illegalMoveError{Role: g.String(g.roles[i]), Move: g.String(m), Index: i}
+		}
+	}
+	return g.Next(ctx, s, joint)
 }

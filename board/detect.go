@@ -1,0 +1,587 @@
+// Package board finds boards among the fluents of a game's states and draws states: as a plain
+// model (rows, columns, squares with the text of their pieces, the other fluents in a table),
+// as ASCII text and as SVG. The game view of the editor, `gdl render` and the editors' state
+// commands all draw through it.
+//
+// Detection looks at states sampled from the game (the initial state, the fluents `base` says
+// can hold, short random walks), not at one state, so that the board of a game that starts
+// empty (connect four) is found and its size does not change as pieces come and go. A board is
+// a relation of the fluents with two arguments that are coordinates and (usually) a content
+// argument, like (cell 1 2 x):
+//
+//   - both coordinates are constants whose values are ordered: integers (the range from the
+//     smallest to the largest seen, gaps filled), constants on a chain of a static relation of
+//     two arguments (succ-like facts such as (succ 1 2) or (nextcol a b)), or single letters
+//     (a to h);
+//   - each takes 2 to 32 values;
+//   - the coordinates determine the content: no sampled state has two fluents of the relation
+//     on one square (a tenth of the fluents at most may clash, for games whose rules leave an
+//     old piece behind now and then);
+//   - among several such pairs of arguments, the first two adjacent ones win.
+//
+// Which coordinate is the row: variable names in the rules decide first (?x, ?col, ?file for a
+// column; ?y, ?row, ?rank for a row); then letters against numbers (chess: the letters are the
+// columns, the numbers the rows); else the first coordinate is the row and the second the
+// column (a matrix: (cell ?m ?n ?x) of tic-tac-toe). Rows named y or rank, and the numbers of a
+// chess-like board, increase upwards (row 1 at the bottom); other rows are drawn from the top.
+// The gdl.json section "board" overrides all of it (analysis.BoardConfig).
+package board
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gdl-lsp/gdl/analysis"
+)
+
+// Facts is what detection reads of a game.
+type Facts struct {
+	// States are states sampled from the game, each as its fluents (KIF).
+	States [][]string
+	// Possible are fluents that can hold though no sampled state has them (from base).
+	Possible []string
+	// Orders are chains of constants that static relations of two arguments order (the facts
+	// (succ 1 2) (succ 2 3) give the chain 1 2 3).
+	Orders [][]string
+	// Vars gives, per relation (folded name), per argument position, the variable names the
+	// rules write there (without ?), for telling rows from columns.
+	Vars map[string][][]string
+}
+
+// Layout is how a game's states are drawn: its boards and the text of pieces.
+type Layout struct {
+	Boards []*Spec
+	// Notes say what was asked for and could not be done (a gdl.json board whose relation no
+	// fluent has), for the people who wrote it.
+	Notes []string
+}
+
+// Spec is one board: the fluents of Relation (with Arity arguments) whose arguments Row and
+// Column (0-based) give a square; the other arguments are the square's content.
+type Spec struct {
+	Relation string
+	Arity    int
+	Row      int
+	Column   int
+	Rows     []string // the row values, top to bottom
+	Columns  []string // the column values, left to right
+	RowsUp   bool     // the row values increase upwards
+	// Configured: the board is named in gdl.json (else it was detected).
+	Configured bool
+	// Pieces gives the text shown for each content (KIF text of the content arguments, joined
+	// by spaces): gdl.json's pieces, blanks as "", and single letters for contents that are
+	// long words with distinct initials (red and black as R and B).
+	Pieces map[string]string
+}
+
+// maxSide is the most values a coordinate takes.
+const maxSide = 32
+
+// blanks are the contents that usually mean an empty square.
+var blanks = map[string]bool{"b": true, "blank": true, "empty": true, "none": true, "nil": true, "e": true,
+	"_": true, "-": true, "free": true, "clear": true, "space": true, "emptycell": true, "void": true}
+
+// fluentInfo is what is known of one relation's fluents.
+type fluentInfo struct {
+	name   string // as spelled in the first fluent seen
+	arity  int
+	fluent []term // every distinct fluent seen
+	consts []bool // per argument: a constant in every fluent
+	values []map[string]bool
+}
+
+// Detect finds the boards of a game from its facts, under the gdl.json board section cfg.
+func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
+	rels := map[string]*fluentInfo{}
+	var order []string
+	seen := map[string]bool{}
+	add := func(text string) {
+		if seen[text] {
+			return
+		}
+		seen[text] = true
+		t, ok := parseTerm(text)
+		if !ok || t.isConst() {
+			return
+		}
+		k := key(t.name, len(t.args))
+		fi := rels[k]
+		if fi == nil {
+			fi = &fluentInfo{name: t.name, arity: len(t.args), consts: make([]bool, len(t.args)), values: make([]map[string]bool, len(t.args))}
+			for k := range fi.consts {
+				fi.consts[k] = true
+				fi.values[k] = map[string]bool{}
+			}
+			rels[k] = fi
+			order = append(order, k)
+		}
+		fi.fluent = append(fi.fluent, t)
+		for k, a := range t.args {
+			if !a.isConst() {
+				fi.consts[k] = false
+				continue
+			}
+			fi.values[k][a.name] = true
+		}
+	}
+	for _, s := range f.States {
+		for _, fl := range s {
+			add(fl)
+		}
+	}
+	for _, fl := range f.Possible {
+		add(fl)
+	}
+	slices.Sort(order)
+
+	lay := &Layout{}
+	configured := map[string]bool{}
+	for _, bs := range cfg.Boards {
+		var fi *fluentInfo
+		for _, k := range order {
+			c := rels[k]
+			if strings.EqualFold(c.name, bs.Relation) && c.arity >= max(bs.Row, bs.Column) && (fi == nil || c.arity > fi.arity) {
+				fi = c
+			}
+		}
+		if fi == nil {
+			lay.Notes = append(lay.Notes, fmt.Sprintf("gdl.json names the board %q (row argument %d, column argument %d), but no fluent seen has that relation with that many arguments",
+				bs.Relation, bs.Row, bs.Column))
+			continue
+		}
+		configured[strings.ToLower(fi.name)] = true
+		row, col := bs.Row-1, bs.Column-1
+		sp := &Spec{Relation: fi.name, Arity: fi.arity, Row: row, Column: col, Configured: true,
+			Rows: axis(fi, row, f.Orders, true), Columns: axis(fi, col, f.Orders, true)}
+		sp.RowsUp = defaultUp(fi, row, col, f)
+		if bs.RowsUp != nil {
+			sp.RowsUp = *bs.RowsUp
+		}
+		lay.Boards = append(lay.Boards, sp)
+	}
+	if cfg.DetectBoards() {
+		for _, k := range order {
+			fi := rels[k]
+			if configured[strings.ToLower(fi.name)] {
+				continue
+			}
+			if sp := detectOne(fi, f); sp != nil {
+				lay.Boards = append(lay.Boards, sp)
+			}
+		}
+	}
+	for _, sp := range lay.Boards {
+		if sp.RowsUp {
+			slices.Reverse(sp.Rows)
+		}
+		sp.Pieces = pieceTexts(sp, rels[key(sp.Relation, sp.Arity)], cfg.Pieces)
+	}
+	return lay
+}
+
+// detectOne finds the board of a relation's fluents, or nil.
+func detectOne(fi *fluentInfo, f Facts) *Spec {
+	if fi.arity < 2 {
+		return nil
+	}
+	var axes [][]string
+	for k := range fi.arity {
+		var ax []string
+		if fi.consts[k] {
+			ax = axis(fi, k, f.Orders, false)
+		}
+		if len(ax) < 2 || len(ax) > maxSide {
+			ax = nil
+		}
+		axes = append(axes, ax)
+	}
+	type pair struct{ i, j, clashes int }
+	total := 0
+	for _, st := range f.States {
+		total += count(fi, st)
+	}
+	var pairs []pair
+	for i := range fi.arity {
+		for j := i + 1; j < fi.arity; j++ {
+			if axes[i] == nil || axes[j] == nil {
+				continue
+			}
+			// A few fluents on a square already taken are tolerated (a knight on a hole it
+			// left, a flipped piece whose old colour stays): a tenth of them at most.
+			if n := clashes(fi, i, j, f); 10*n <= total {
+				pairs = append(pairs, pair{i, j, n})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	// The fewest clashes, then adjacent coordinates, then the leftmost.
+	slices.SortStableFunc(pairs, func(a, b pair) int {
+		if a.clashes != b.clashes {
+			return a.clashes - b.clashes
+		}
+		if da, db := a.j-a.i, b.j-b.i; da != db {
+			return da - db
+		}
+		return a.i - b.i
+	})
+	p := pairs[0]
+	if fi.arity == 2 && !(plainAxis(fi, p.i) && plainAxis(fi, p.j)) {
+		// Without a content argument only numbers and letters make a board (walls of a maze
+		// at (wall 2 3)); a pair of other constants is more often a mapping than a board.
+		return nil
+	}
+	row, col, up := orient(fi, p.i, p.j, f)
+	return &Spec{Relation: fi.name, Arity: fi.arity, Row: row, Column: col, RowsUp: up, Rows: axes[row], Columns: axes[col]}
+}
+
+// clashes counts the fluents of the relation, over the sampled states, on a square of the
+// arguments i and j that another fluent of the state already takes (none when the coordinates
+// determine the rest, as they should).
+func clashes(fi *fluentInfo, i, j int, f Facts) int {
+	n := 0
+	for _, s := range f.States {
+		squares := map[[2]string]bool{}
+		for _, text := range s {
+			t, ok := fluentOf(fi, text)
+			if !ok {
+				continue
+			}
+			sq := [2]string{t.args[i].text, t.args[j].text}
+			if squares[sq] {
+				n++
+			}
+			squares[sq] = true
+		}
+	}
+	return n
+}
+
+// count counts the fluents of the relation in a state.
+func count(fi *fluentInfo, state []string) int {
+	n := 0
+	for _, text := range state {
+		if _, ok := fluentOf(fi, text); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// fluentOf reads a fluent of the relation.
+func fluentOf(fi *fluentInfo, text string) (term, bool) {
+	if !strings.HasPrefix(text, "(") || !strings.EqualFold(firstWord(text[1:]), fi.name) {
+		return term{}, false
+	}
+	t, ok := parseTerm(text)
+	return t, ok && len(t.args) == fi.arity
+}
+
+func firstWord(s string) string {
+	if i := strings.IndexAny(s, " )"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// axis orders the values of argument k as coordinates: integers from the smallest to the
+// largest (gaps filled), a chain of a static relation, or single letters from the first to the
+// last. It returns nil when they are not ordered that way, unless any is set: then they are
+// sorted as text (numbers by value), for a board that gdl.json names.
+func axis(fi *fluentInfo, k int, orders [][]string, any bool) []string {
+	vals := make([]string, 0, len(fi.values[k]))
+	for v := range fi.values[k] {
+		vals = append(vals, v)
+	}
+	slices.Sort(vals)
+	if len(vals) == 0 {
+		return nil
+	}
+	if ax := intRange(vals); ax != nil {
+		return ax
+	}
+	for _, ch := range orders {
+		if ax := chainSegment(ch, vals); ax != nil {
+			return ax
+		}
+	}
+	if ax := letterRange(vals); ax != nil {
+		return ax
+	}
+	if !any {
+		return nil
+	}
+	slices.SortFunc(vals, naturalCompare)
+	return vals
+}
+
+// intRange returns lo..hi when every value is an integer and the range is not too long.
+func intRange(vals []string) []string {
+	lo, hi := 0, 0
+	for i, v := range vals {
+		n, err := strconv.Atoi(v)
+		if err != nil || strconv.Itoa(n) != v {
+			return nil
+		}
+		if i == 0 || n < lo {
+			lo = n
+		}
+		if i == 0 || n > hi {
+			hi = n
+		}
+	}
+	if hi-lo+1 > maxSide {
+		return nil
+	}
+	out := make([]string, 0, hi-lo+1)
+	for n := lo; n <= hi; n++ {
+		out = append(out, strconv.Itoa(n))
+	}
+	return out
+}
+
+// chainSegment returns the part of chain ch from the first to the last of vals, when ch holds
+// them all.
+func chainSegment(ch, vals []string) []string {
+	lo, hi := len(ch), -1
+	for _, v := range vals {
+		i := slices.Index(ch, v)
+		if i < 0 {
+			return nil
+		}
+		lo, hi = min(lo, i), max(hi, i)
+	}
+	if hi-lo+1 > maxSide {
+		return nil
+	}
+	return slices.Clone(ch[lo : hi+1])
+}
+
+// letterRange returns the letters from the first to the last of vals, when every value is one
+// letter of the same case.
+func letterRange(vals []string) []string {
+	var lo, hi byte = 'z' + 1, 0
+	upper := false
+	for i, v := range vals {
+		if len(v) != 1 || !(v[0] >= 'a' && v[0] <= 'z' || v[0] >= 'A' && v[0] <= 'Z') {
+			return nil
+		}
+		c := v[0]
+		if i == 0 {
+			upper = c <= 'Z'
+		} else if (c <= 'Z') != upper {
+			return nil
+		}
+		c |= 0x20
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	var out []string
+	for c := lo; c <= hi; c++ {
+		s := string(c)
+		if upper {
+			s = strings.ToUpper(s)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// naturalCompare orders texts with their numbers by value ("r2" before "r10").
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitsPrefix(a), digitsPrefix(b)
+		if da != "" && db != "" {
+			x, _ := strconv.Atoi(da)
+			y, _ := strconv.Atoi(db)
+			if x != y {
+				return x - y
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			return int(ra) - int(rb)
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) - len(b)
+}
+
+func digitsPrefix(s string) string {
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}
+
+// Which way a variable name points.
+const (
+	noAxis = iota
+	colAxis
+	rowAxis
+)
+
+// axisOf reads a variable name: x, col, column, file, c-less names of columns; y, row, rank of
+// rows. It returns the axis and whether the name means a row that increases upwards (y, rank).
+func axisOf(name string) (int, bool) {
+	n := strings.ToLower(strings.TrimLeft(name, "?"))
+	n = strings.TrimRightFunc(n, func(r rune) bool { return unicode.IsDigit(r) || r == '_' || r == '-' || r == '\'' })
+	switch {
+	case n == "x" || n == "xx" || n == "xpos" || n == "xcoord" || strings.HasPrefix(n, "col") || strings.HasPrefix(n, "file"):
+		return colAxis, false
+	case n == "y" || n == "yy" || n == "ypos" || n == "ycoord" || strings.HasPrefix(n, "rank"):
+		return rowAxis, true
+	case strings.HasPrefix(n, "row"):
+		return rowAxis, false
+	}
+	return noAxis, false
+}
+
+// votes counts, for argument k of a relation, the variable names that say column, row, and row
+// upwards.
+func votes(fi *fluentInfo, k int, f Facts) (col, row, up int) {
+	vs := f.Vars[strings.ToLower(fi.name)]
+	if k >= len(vs) {
+		return 0, 0, 0
+	}
+	for _, name := range vs[k] {
+		switch a, u := axisOf(name); a {
+		case colAxis:
+			col++
+		case rowAxis:
+			row++
+			if u {
+				up++
+			}
+		}
+	}
+	return col, row, up
+}
+
+// orient says which of the coordinates i < j is the row and whether rows increase upwards.
+func orient(fi *fluentInfo, i, j int, f Facts) (row, col int, up bool) {
+	ci, ri, ui := votes(fi, i, f)
+	cj, rj, uj := votes(fi, j, f)
+	switch {
+	case ci > ri && rj > cj:
+		return j, i, 2*uj > rj
+	case ri > ci && cj > rj:
+		return i, j, 2*ui > ri
+	}
+	li, lj := letterRange(keys(fi.values[i])) != nil, letterRange(keys(fi.values[j])) != nil
+	ni, nj := intRange(keys(fi.values[i])) != nil, intRange(keys(fi.values[j])) != nil
+	switch {
+	case li && nj:
+		return j, i, true
+	case ni && lj:
+		return i, j, true
+	}
+	return i, j, false
+}
+
+// plainAxis reports whether argument k takes integers or single letters.
+func plainAxis(fi *fluentInfo, k int) bool {
+	vals := keys(fi.values[k])
+	return intRange(vals) != nil || letterRange(vals) != nil
+}
+
+// defaultUp is the direction of rows of a board that gdl.json names without rowsUp.
+func defaultUp(fi *fluentInfo, row, col int, f Facts) bool {
+	_, r, u := votes(fi, row, f)
+	if r > 0 {
+		return 2*u > r
+	}
+	return letterRange(keys(fi.values[col])) != nil && intRange(keys(fi.values[row])) != nil
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// content is the KIF text of a fluent's content: its arguments other than the coordinates.
+func (sp *Spec) content(t term) string {
+	var parts []string
+	for k, a := range t.args {
+		if k != sp.Row && k != sp.Column {
+			parts = append(parts, a.text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// pieceTexts fixes the text of each content of a board: gdl.json's pieces first; blanks empty;
+// long words with distinct initials as their initials; the rest as written.
+func pieceTexts(sp *Spec, fi *fluentInfo, configured map[string]string) map[string]string {
+	out := map[string]string{}
+	var contents []string
+	if fi != nil {
+		for _, t := range fi.fluent {
+			c := sp.content(t)
+			if _, ok := out[c]; ok || c == "" {
+				continue
+			}
+			out[c] = c
+			contents = append(contents, c)
+		}
+	}
+	var words []string
+	for _, c := range contents {
+		if blanks[strings.ToLower(c)] {
+			out[c] = ""
+			continue
+		}
+		words = append(words, c)
+	}
+	long := false
+	initials := map[rune]bool{}
+	distinct := true
+	for _, w := range words {
+		if utf8.RuneCountInString(w) > 2 {
+			long = true
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		r = unicode.ToUpper(r)
+		if initials[r] || !unicode.IsLetter(r) || strings.ContainsAny(w, " ()") {
+			distinct = false
+		}
+		initials[r] = true
+	}
+	if long && distinct {
+		for _, w := range words {
+			r, _ := utf8.DecodeRuneInString(w)
+			out[w] = string(unicode.ToUpper(r))
+		}
+	}
+	for k, v := range configured {
+		out[canonical(k)] = v
+	}
+	return out
+}
+
+// pieceText is what a square with content c shows.
+func (sp *Spec) pieceText(c string) string {
+	if sp.Arity == 2 && c == "" {
+		r, _ := utf8.DecodeRuneInString(sp.Relation)
+		return string(unicode.ToUpper(r))
+	}
+	if t, ok := sp.Pieces[c]; ok {
+		return t
+	}
+	if blanks[strings.ToLower(c)] {
+		return ""
+	}
+	return c
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/game"
+)
+
+func init() {
+	register("render", command{
+		summary: "draw a state as boards: ASCII text, SVG or JSON",
+		run:     runRender,
+	})
+}
+
+const renderUsage = `Usage: gdl render GAME [--moves 'JOINT...'] [--format text|svg|json]
+
+Draws the initial state of GAME, or the state reached by the joint moves, the way the editor's
+game view does: the boards found among the fluents (a relation with two coordinate arguments
+and a content argument, like (cell 1 2 x)) as grids of squares, the other fluents as a table.
+A joint move is a KIF list of one move per role in role order, as for 'gdl query':
+  --moves '((mark 1 1) noop) (noop (mark 2 2))'
+text is an ASCII board ("." on empty squares; for issues and CI logs), svg a standalone image,
+json the model (rows, columns, squares with their text and fluents, the other fluents). The
+gdl.json found from GAME's folder may say which relation and arguments form a board and how
+pieces are shown (its "board" section; see the README). GAME may be - for standard input (the
+gdl.json is then looked for from the current folder).
+Exit status: 0 success, 1 the game or a move is wrong, 2 usage or I/O problems.
+`
+
+type renderJSON struct {
+	Game     string      `json:"game"`
+	Step     int         `json:"step"`
+	Terminal bool        `json:"terminal"`
+	Notes    []string    `json:"notes"`
+	View     *board.View `json:"view"`
+}
+
+func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
+	format := fs.String("format", "text", "output format: text, svg or json")
+	ef := addEvalFlags(fs)
+	engine := addEngineFlag(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, renderUsage)
+		fs.PrintDefaults()
+	}
+	pos, err := interleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	if *format != "text" && *format != "svg" && *format != "json" {
+		fmt.Fprintf(stderr, "gdl render: --format must be text, svg or json, not %q\n", *format)
+		return 2
+	}
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl render: %v\n", err)
+		return 2
+	}
+	eng, err := game.ParseEngine(*engine)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl render: --engine: %v\n", err)
+		return 2
+	}
+	dir := "."
+	if pos[0] != "-" {
+		dir = filepath.Dir(pos[0])
+	}
+	cfg, err := analysis.FindConfig(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl render: %v\n", err)
+		return 2
+	}
+	ctx := context.Background()
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl render: %v\n", err)
+		return code
+	}
+	joints, err := g.ParseJointMoves(*moves)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl render: --moves: %v\n", err)
+		return 2
+	}
+	p, err := g.Replay(ctx, joints)
+	if err != nil {
+		reportEvalError(stderr, "render", path, res, err)
+		return 1
+	}
+	if p.Err != nil {
+		fmt.Fprintf(stderr, "gdl render: %s: --moves: %v\n", path, p.Err)
+		return 1
+	}
+	var bc analysis.BoardConfig
+	if cfg != nil {
+		bc = cfg.Board
+	}
+	// Detection samples the game for a moment; its walks are seeded, so the same game always
+	// gets the same boards.
+	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: 2 * time.Second})
+	if err != nil {
+		reportEvalError(stderr, "render", path, res, err)
+		return 1
+	}
+	for _, n := range lay.Notes {
+		fmt.Fprintf(stderr, "gdl render: %s: %s\n", path, n)
+	}
+	s := p.State()
+	terminal, err := g.Terminal(ctx, s)
+	if err != nil {
+		reportEvalError(stderr, "render", path, res, err)
+		return 1
+	}
+	v := lay.Draw(g.Strings(s.Fluents()))
+	switch *format {
+	case "svg":
+		fmt.Fprint(stdout, v.SVG())
+	case "json":
+		out := renderJSON{Game: path, Step: len(p.Moves), Terminal: terminal, Notes: lay.Notes, View: v}
+		if out.Notes == nil {
+			out.Notes = []string{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "gdl render: %v\n", err)
+			return 2
+		}
+	default:
+		status := "not terminal"
+		if terminal {
+			status = "terminal"
+		}
+		fmt.Fprintf(stdout, "%s: step %d (%s)\n\n%s", path, len(p.Moves), status, v.Text())
+	}
+	return 0
+}

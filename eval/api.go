@@ -1,0 +1,468 @@
+package eval
+
+// The public API of the evaluator, in one place. A Game is a compiled program (the relations,
+// rules, components and plans made from an analysed description, and the term store) together
+// with the state of its evaluations (the facts derived per layer: once per game, per state, per
+// state and joint move; the current state and joint move; the limits and budget of the call in
+// progress). Every exported method takes the Game's one lock, so a Game is safe for concurrent
+// use and its calls are serialised; everything else in the package runs under that lock.
+//
+// Callers that play games use package game, which runs the compiled engine beside this
+// interpreter; the methods here are its interpreter side, plus queries about any relation and the
+// grounding for the compiled engine.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Compile compiles an analysed game. It does no evaluation yet. Rules without a defined meaning
+// (unsafe, unstratified, or in a form with syntax errors, per res.Diagnostics) make the
+// relations that need them refuse evaluation with a *RefusedError; everything else still works.
+func Compile(res *analysis.Result) *Game {
+	g := &Game{res: res, st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
+	g.lines = res.Model.File.Lines()
+	g.notation = res.Model.File.Dialect()
+	c := &compiler{g: g, res: res}
+	c.compile()
+	for _, r := range res.Model.Roles {
+		t := g.st.constant(r.Name)
+		if _, dup := g.roleIdx[t]; !dup {
+			g.roleIdx[t] = len(g.roles)
+			g.roles = append(g.roles, t)
+		}
+	}
+	g.known, g.functions = map[string]map[int]bool{}, map[string]map[int]bool{}
+	note := func(m map[string]map[int]bool, key string, arity int) {
+		if m[key] == nil {
+			m[key] = map[int]bool{}
+		}
+		m[key][arity] = true
+	}
+	for key, a := range analysis.RelationKeywords {
+		if key != "distinct" {
+			note(g.known, key, a)
+		}
+	}
+	for key, sym := range res.Model.Relations {
+		for a := range sym.Arities {
+			note(g.known, key, a)
+		}
+	}
+	for key, sym := range res.Model.Functions {
+		for a := range sym.Arities {
+			note(g.functions, key, a)
+		}
+	}
+	for key := range res.Model.Constants {
+		note(g.functions, key, 0)
+	}
+	g.empty = &State{}
+	g.stateEpoch, g.moveEpoch = g.newGen(), g.newGen()
+	return g
+}
+
+// Load parses, analyses and compiles a game description.
+func Load(src string) (*Game, *analysis.Result) {
+	f, _ := syntax.Parse(src)
+	res := analysis.Analyze(f, nil)
+	return Compile(res), res
+}
+
+// SetLimits sets the limits of every later call (zero fields take DefaultLimits' values).
+func (g *Game) SetLimits(l Limits) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.lim = l.withDefaults()
+}
+
+// Roles returns the roles in the order of the game's role facts.
+func (g *Game) Roles() []Term { return g.roles }
+
+// String returns t in canonical KIF, or in infix for an infix game: each symbol spelled as at
+// its first occurrence in the game, single spaces (infix: f(a,b)).
+func (g *Game) String(t Term) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.str(t)
+}
+
+// Strings formats terms, sorted byte-wise.
+func (g *Game) Strings(ts []Term) []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = g.str(t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Int returns the value of an integer constant such as a goal value.
+func (g *Game) Int(t Term) (int, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t == 0 || g.st.terms[t].arity != 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(g.st.name(t))
+	return n, err == nil
+}
+
+// Notation returns the notation the game is written in.
+func (g *Game) Notation() syntax.Dialect { return g.notation }
+
+// FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`;
+// for an infix game as moves separated by commas in parentheses: `(mark(1,1), noop)`.
+func (g *Game) FormatJoint(joint []Term) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.formatJoint(joint)
+}
+
+// ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
+// like `mark(1,1)`.
+func (g *Game) ParseTerm(text string) (Term, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	ts, err := g.parseTerms(text)
+	if err != nil {
+		return 0, err
+	}
+	if len(ts) != 1 {
+		return 0, fmt.Errorf("%q: expected one term, found %d", text, len(ts))
+	}
+	return ts[0], nil
+}
+
+// ParseState reads a state written as KIF terms separated by spaces, like
+// `(cell 1 1 b) (control xplayer)`, or as infix terms, like `cell(1,1,b) control(xplayer)`.
+func (g *Game) ParseState(text string) (*State, error) {
+	g.mu.Lock()
+	ts, err := g.parseTerms(text)
+	g.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return g.NewState(ts), nil
+}
+
+// ParseJointMoves reads joint moves written as KIF lists of one move per role, like the GGP
+// PLAY message: `((mark 1 1) noop) (noop (mark 2 2))`, or in infix, as moves separated by commas
+// in parentheses: `(mark(1,1), noop) (noop, mark(2,2))`.
+func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var groups [][]syntax.Term
+	if jointInfix(text) {
+		var err error
+		if groups, err = infixTuples(text); err != nil {
+			return nil, err
+		}
+	} else {
+		f, err := parseText(text, syntax.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		for _, form := range f.Forms() {
+			if form.Kind() != syntax.List {
+				return nil, fmt.Errorf("joint move %q: expected a list of one move per role", form.Text())
+			}
+			var moves []syntax.Term
+			for _, el := range form.Elements() {
+				moves = append(moves, syntax.Term{Cursor: el})
+			}
+			groups = append(groups, moves)
+		}
+	}
+	var out [][]Term
+	for _, moves := range groups {
+		var joint []Term
+		for _, m := range moves {
+			t, err := g.groundTerm(m)
+			if err != nil {
+				return nil, err
+			}
+			joint = append(joint, t)
+		}
+		if len(joint) != len(g.roles) {
+			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint), len(joint), len(g.roles))
+		}
+		out = append(out, joint)
+	}
+	return out, nil
+}
+
+// ParseQuery compiles a query, written in KIF (`(legal ?r ?m)`, literals side by side) or in
+// infix (`legal(R,M)`, literals joined by '&'); text that could be either is read in the game's
+// notation. Every variable of the query must occur in a positive atom (as in a safe rule), so
+// that its answers are ground.
+func (g *Game) ParseQuery(text string) (*Query, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	q := &Query{text: text, g: g, notation: g.textNotation(text)}
+	var shown []syntax.Literal
+	if q.notation == syntax.Infix {
+		lits, err := infixQuery(text)
+		if err != nil {
+			return nil, err
+		}
+		shown = lits
+	} else {
+		f, _ := syntax.Parse(text)
+		for _, e := range f.Errors() {
+			return nil, fmt.Errorf("query %q: %s at offset %d", text, e.Message, e.Span.Start)
+		}
+		for _, form := range f.Forms() {
+			shown = append(shown, syntax.Literal{Cursor: form.Cursor})
+		}
+	}
+	for _, l := range shown {
+		q.shown = append(q.shown, l)
+		q.lits = append(q.lits, conjuncts(l)...)
+	}
+	if len(q.lits) == 0 {
+		return nil, fmt.Errorf("query %q: no literal", text)
+	}
+	for _, l := range q.lits {
+		if err := g.checkLiteral(l, q.notation); err != nil {
+			return nil, fmt.Errorf("query %q: %v", text, err)
+		}
+	}
+	c := &compiler{g: g}
+	vars := map[string]int{}
+	var names []string
+	alts, err := c.body(q.lits, vars, &names)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %v", text, err)
+	}
+	q.vars = names
+	seen := map[*relation]bool{}
+	for _, conj := range alts {
+		r := &rule{body: conj, nvars: len(vars), varNames: names}
+		bound := make([]bool, len(vars))
+		for _, l := range conj {
+			if l.kind == litPos {
+				markVars(l.atom, bound, true)
+			}
+		}
+		for v, b := range bound {
+			if !b {
+				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
+			}
+		}
+		q.rules = append(q.rules, r)
+		for _, l := range conj {
+			if l.rel != nil && !seen[l.rel] {
+				seen[l.rel] = true
+				q.rels = append(q.rels, l.rel)
+				g.attach(l.rel)
+				// next and sees are about a joint move whatever their rules read.
+				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
+					q.move = true
+				}
+				if l.rel.layer != layerStatic {
+					q.state = true
+				}
+			}
+		}
+	}
+	return q, nil
+}
+
+// NewState makes a state of the given propositions.
+func (g *Game) NewState(fluents []Term) *State {
+	fl := slices.Clone(fluents)
+	slices.Sort(fl)
+	return &State{fluents: slices.Compact(fl)}
+}
+
+// Initial returns the initial state: the arguments of the `init` facts.
+func (g *Game) Initial(ctx context.Context) (*State, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.initial != nil {
+		return g.initial, nil
+	}
+	g.begin(ctx)
+	g.useState(g.empty)
+	if err := g.ensureTop(g.initRel); err != nil {
+		return nil, g.fail(err)
+	}
+	g.initial = g.stateOf(g.initRel)
+	return g.initial, nil
+}
+
+// Legal returns the legal moves of every role in s, indexed like Roles, each in derivation
+// order.
+func (g *Game) Legal(ctx context.Context, s *State) ([][]Term, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.begin(ctx)
+	g.useState(s)
+	if err := g.ensureTop(g.legalRel); err != nil {
+		return nil, g.fail(err)
+	}
+	return g.byRole(g.legalRel), nil
+}
+
+// Terminal reports whether s is terminal.
+func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.begin(ctx)
+	g.useState(s)
+	if err := g.ensureTop(g.terminalRel); err != nil {
+		return false, g.fail(err)
+	}
+	return len(g.terminalRel.facts) > 0, nil
+}
+
+// Goals returns the goal values of every role in s, indexed like Roles. A valid game gives each
+// role exactly one integer value in a terminal state; other states and invalid games may give
+// none or several.
+func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.begin(ctx)
+	g.useState(s)
+	if err := g.ensureTop(g.goalRel); err != nil {
+		return nil, g.fail(err)
+	}
+	return g.byRole(g.goalRel), nil
+}
+
+// Next returns the state after the joint move (one move per role, in role order). It does not
+// check legality; package game checks it.
+func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(joint) != len(g.roles) {
+		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+	}
+	g.begin(ctx)
+	g.useState(s)
+	g.useMove(joint)
+	if err := g.ensureTop(g.nextRel); err != nil {
+		return nil, g.fail(err)
+	}
+	return g.stateOf(g.nextRel), nil
+}
+
+// Sees returns the percepts of every role (the `sees` facts, GDL-II) when joint is played in s,
+// indexed like Roles.
+func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(joint) != len(g.roles) {
+		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+	}
+	g.begin(ctx)
+	g.useState(s)
+	g.useMove(joint)
+	if err := g.ensureTop(g.seesRel); err != nil {
+		return nil, g.fail(err)
+	}
+	return g.byRole(g.seesRel), nil
+}
+
+// Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
+// Answers are distinct and in derivation order.
+func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
+	out, _, err := g.ask(ctx, s, joint, q, 0)
+	return out, err
+}
+
+// AskFirst is Ask for the first max answers (max > 0) in derivation order; more reports
+// whether q has others. It stops as soon as it has found one answer past max: a relation that
+// the game asks only with some arguments bound (evaluated on demand), asked with none bound, is
+// evaluated rule by rule into the query's answers instead of being tabled whole first, so a
+// relation with millions of facts gives its first thousand in milliseconds.
+func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, max int) (answers []Answer, more bool, err error) {
+	if max <= 0 {
+		return nil, false, fmt.Errorf("AskFirst: max must be positive, not %d", max)
+	}
+	return g.ask(ctx, s, joint, q, max)
+}
+
+// Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
+// without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
+// whole), or a limit is reached.
+func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
+	if lim.Timeout <= 0 {
+		lim.Timeout = DefaultGroundLimits.Timeout
+	}
+	if lim.MaxRules <= 0 {
+		lim.MaxRules = DefaultGroundLimits.MaxRules
+	}
+	if lim.MaxLits <= 0 {
+		lim.MaxLits = DefaultGroundLimits.MaxLits
+	}
+	if lim.MaxFacts <= 0 {
+		lim.MaxFacts = DefaultGroundLimits.MaxFacts
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
+		}
+	}
+	g.begin(ctx)
+	g.useState(g.empty)
+	if err := g.ensureTop(g.initRel); err != nil {
+		g.fail(err)
+		return nil, &GroundError{Reason: "the initial state cannot be computed", Err: err}
+	}
+	init := g.stateOf(g.initRel).fluents
+
+	rg := g.relaxed()
+	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
+	rg.begin(ctx)
+	// The outputs, and the relations of the negative literals left out of the relaxed rules:
+	// the ground rules keep those literals.
+	need := []*relation{rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel}
+	asked := map[*relation]bool{}
+	for len(need) > 0 {
+		r := need[len(need)-1]
+		need = need[:len(need)-1]
+		if asked[r] {
+			continue
+		}
+		asked[r] = true
+		err := rg.ensure(r)
+		if err == nil && r.scc >= 0 {
+			for _, ci := range rg.needs(r.scc) {
+				for _, ru := range rg.comps[ci].rules {
+					for _, l := range ru.dropped {
+						need = append(need, l.rel)
+					}
+				}
+			}
+			continue
+		}
+		if err == nil {
+			continue
+		}
+		var le *LimitError
+		if errors.As(err, &le) && le.Limit == LimitFacts {
+			return nil, &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold", lim.MaxFacts), Err: err}
+		}
+		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
+	}
+	gr := &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
+		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
+	b := &grounder{g: g, rg: rg, gr: gr, lim: lim}
+	if err := b.instances(); err != nil {
+		return nil, err
+	}
+	b.keywords()
+	return gr, nil
+}

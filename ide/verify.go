@@ -1,0 +1,186 @@
+package ide
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/syntax"
+	"github.com/gdl-lsp/gdl/verify"
+)
+
+// Verification from the editor: the "Verify game" command runs verify.Verify on the document's
+// game and shows each finding as a diagnostic on the rules involved (terminal rules for
+// termination, legal rules for playability, goal rules for goal and winnability, input and base
+// for coverage), with the witness in the message and a quick fix that replays it into the
+// document's state.
+
+// VerifyOptions bound a verification.
+type VerifyOptions struct {
+	MaxStates int           // 0: verify.DefaultMaxStates
+	Timeout   time.Duration // 0: no bound but ctx
+	Limits    eval.Limits   // the interpreter's limits per evaluation
+	// Progress, when set, is called about four times a second with the states explored and the
+	// depth reached.
+	Progress func(explored, depth int, elapsed time.Duration)
+}
+
+// VerifyReport is the verification of one version of a document.
+type VerifyReport struct {
+	Version     int32
+	Result      *verify.Result
+	Engine      game.Engine
+	Diagnostics []VerifyDiagnostic
+	Summary     string // one line for a message: complete or not, states, findings
+}
+
+// VerifyDiagnostic is a finding (or a state that could not be evaluated) placed on the rules
+// involved.
+type VerifyDiagnostic struct {
+	Span     syntax.Span // the head of the first rule of the relation to look at first
+	Severity analysis.Severity
+	Code     string // verify-<property>, or verify-error for a state that could not be evaluated
+	Message  string
+	Related  []RelatedSpan // the other rules of that relation
+	Witness  [][]string    // the joint moves from the initial state, one move per role each
+}
+
+// RelatedSpan is a place a diagnostic refers to.
+type RelatedSpan struct {
+	Span    syntax.Span
+	Message string
+}
+
+// maxWitnessInMessage bounds the joint moves written in a diagnostic's message; the quick fix
+// replays the whole witness.
+const maxWitnessInMessage = 12
+
+// Verify verifies the game of a snapshot (on the compiled engine when it grounds) and places its
+// findings on the document's rules.
+func Verify(ctx context.Context, snap *Snapshot, opts VerifyOptions) (*VerifyReport, error) {
+	res, err := snap.AnalysisContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g, err := game.Shared(ctx, res, game.Options{Engine: game.Auto, Limits: opts.Limits})
+	if err != nil {
+		return nil, err
+	}
+	vo := verify.Options{MaxStates: opts.MaxStates, Timeout: opts.Timeout}
+	if opts.Progress != nil {
+		vo.Progress = func(p verify.Progress) { opts.Progress(p.Explored, p.Depth, p.Elapsed) }
+	}
+	r, err := verify.Verify(ctx, g, vo)
+	if err != nil {
+		return nil, err
+	}
+	rep := &VerifyReport{Version: snap.Version, Result: r, Engine: g.Engine()}
+	m := res.Model
+	for _, f := range r.Findings {
+		d := VerifyDiagnostic{Code: "verify-" + string(f.Property), Severity: findingSeverity(f.Property), Witness: moveTexts(g, f.Moves)}
+		d.Span, d.Related = place(m, f.Relations)
+		d.Message = f.Message + witnessText(f.Joints)
+		rep.Diagnostics = append(rep.Diagnostics, d)
+	}
+	for _, e := range r.Errors {
+		d := VerifyDiagnostic{Code: "verify-error", Severity: analysis.Warning, Witness: moveTexts(g, e.Moves),
+			Message: "a reachable state could not be evaluated, so verification is not complete: " + e.Message + witnessText(e.Joints)}
+		d.Span, d.Related = place(m, nil)
+		rep.Diagnostics = append(rep.Diagnostics, d)
+	}
+	rep.Summary = summary(r, g.Engine())
+	return rep, nil
+}
+
+// findingSeverity: a game that cannot be played to its end is broken (error); one that plays but
+// where a role cannot win, or whose input or base is incomplete, is suspicious (warning).
+func findingSeverity(p verify.Property) analysis.Severity {
+	switch p {
+	case verify.Termination, verify.Playability, verify.Goal:
+		return analysis.Error
+	}
+	return analysis.Warning
+}
+
+// place finds the rules of the first of the relations that the game has, and returns the span
+// of the first one's head and the spans of the others; without any, the start of the file.
+func place(m *analysis.Model, relations []string) (syntax.Span, []RelatedSpan) {
+	for _, rel := range relations {
+		var spans []syntax.Span
+		for _, c := range m.Clauses {
+			if c.Key() == rel {
+				spans = append(spans, c.Head.Span())
+			}
+		}
+		if len(spans) == 0 {
+			continue
+		}
+		var related []RelatedSpan
+		for _, s := range spans[1:] {
+			related = append(related, RelatedSpan{Span: s, Message: "another rule of " + rel})
+		}
+		return spans[0], related
+	}
+	return syntax.Span{}, nil
+}
+
+func moveTexts(g *game.Game, moves [][]eval.Term) [][]string {
+	out := make([][]string, len(moves))
+	for i, j := range moves {
+		for _, m := range j {
+			out[i] = append(out[i], g.String(m))
+		}
+	}
+	return out
+}
+
+// witnessText writes a witness for a message, as gdl query --moves takes it.
+func witnessText(joints []string) string {
+	switch {
+	case len(joints) == 0:
+		return " (in the initial state)"
+	case len(joints) > maxWitnessInMessage:
+		return fmt.Sprintf(" (after %d joint moves: %s … %s; the quick fix replays them)", len(joints),
+			strings.Join(joints[:maxWitnessInMessage/2], " "), strings.Join(joints[len(joints)-maxWitnessInMessage/2:], " "))
+	}
+	return fmt.Sprintf(" (after %s)", strings.Join(joints, " "))
+}
+
+func summary(r *verify.Result, e game.Engine) string {
+	var b strings.Builder
+	if r.Complete {
+		fmt.Fprintf(&b, "verified all %d reachable states", r.States)
+	} else {
+		fmt.Fprintf(&b, "verified %d states (stopped: %s; every state up to depth %d)", r.States, r.Stopped, r.FullDepth)
+	}
+	switch n := len(r.Findings); n {
+	case 0:
+		b.WriteString(": no finding")
+	case 1:
+		b.WriteString(": 1 finding")
+	default:
+		fmt.Fprintf(&b, ": %d findings", n)
+	}
+	var unknown []string
+	for _, p := range verify.Properties {
+		if r.Properties[p] == verify.Unknown {
+			unknown = append(unknown, string(p))
+		}
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, "; unknown: %s", strings.Join(unknown, ", "))
+	}
+	fmt.Fprintf(&b, " (%s engine, %v)", e, r.Elapsed.Round(time.Millisecond))
+	return b.String()
+}
+
+// Replay replaces the joint moves played in the document with the given ones (a verification's
+// witness), in the document's turn, and describes the state reached; moves that no longer apply
+// stop the replay where they do, as for any history.
+func (s *Session) Replay(ctx context.Context, history [][]string) (*GameState, error) {
+	return s.change(ctx, func(c *docGame, _ [][]string) ([][]string, error) { return history, nil })
+}

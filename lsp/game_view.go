@@ -1,0 +1,186 @@
+package lsp
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/ide"
+)
+
+// The game view's commands (ide/game_view.go): gdl.gotoStep, gdl.computerMove and gdl.playouts,
+// and the fields the state commands' results have for the view.
+
+// viewFields are what the state commands' results carry for the game view.
+type viewFields struct {
+	Line  [][]string  `json:"line"`  // the history and the joint moves after it
+	Board string      `json:"board"` // the state drawn as ASCII text
+	View  *board.View `json:"view,omitempty"`
+	// Squares gives, per role and legal move (as legal), the squares the move mentions.
+	Squares  map[string][][]square `json:"squares,omitempty"`
+	Random   []string              `json:"random"`             // GDL-II's random role, if any
+	Percepts []map[string][]string `json:"percepts,omitempty"` // GDL-II: per joint move played, per role
+	Notes    []string              `json:"notes,omitempty"`
+	Computer []computerSearch      `json:"computer,omitempty"`
+}
+
+type square struct {
+	Board  int `json:"board"`
+	Row    int `json:"row"`
+	Column int `json:"column"`
+}
+
+type computerSearch struct {
+	Role      string  `json:"role"`
+	Move      string  `json:"move"`
+	Playouts  int     `json:"playouts"`
+	Value     float64 `json:"value"`
+	ElapsedMs float64 `json:"elapsedMs"`
+	Engine    string  `json:"engine"`
+}
+
+func toViewFields(st *ide.GameState) viewFields {
+	out := viewFields{Line: st.Line, Board: st.Board, View: st.View, Notes: st.Notes, Random: []string{}}
+	if out.Line == nil {
+		out.Line = [][]string{}
+	}
+	for i, r := range st.Random {
+		if r && i < len(st.Roles) {
+			out.Random = append(out.Random, st.Roles[i])
+		}
+	}
+	if st.Squares != nil {
+		out.Squares = map[string][][]square{}
+		for r, moves := range st.Squares {
+			per := make([][]square, len(moves))
+			for i, sqs := range moves {
+				per[i] = []square{}
+				for _, q := range sqs {
+					per[i] = append(per[i], square{q.Board, q.Row, q.Column})
+				}
+			}
+			out.Squares[st.Roles[r]] = per
+		}
+	}
+	if st.Percepts != nil {
+		out.Percepts = []map[string][]string{}
+		for _, step := range st.Percepts {
+			m := map[string][]string{}
+			for r, ps := range step {
+				m[st.Roles[r]] = ps
+			}
+			out.Percepts = append(out.Percepts, m)
+		}
+	}
+	for _, c := range st.Computer {
+		out.Computer = append(out.Computer, computerSearch{Role: c.Role, Move: c.Move, Playouts: c.Playouts, Value: c.Value,
+			ElapsedMs: float64(c.Elapsed.Microseconds()) / 1000, Engine: string(c.Engine)})
+	}
+	return out
+}
+
+// computerOptions reads gdl.computerMove's arguments: moveTimeMs (default 1000, at most a
+// minute) or a playout budget.
+func computerOptions(args commandArgs) ide.ComputerOptions {
+	mt := time.Duration(args.MoveTimeMs) * time.Millisecond
+	if mt <= 0 {
+		mt = time.Second
+	}
+	return ide.ComputerOptions{MoveTime: min(mt, time.Minute), Playouts: max(args.Playouts, 0), Seed: args.Seed}
+}
+
+// playoutsResult is gdl.playouts' result: the figures of `gdl play --format json`.
+type playoutsResult struct {
+	Engine     string                  `json:"engine,omitempty"`
+	EngineWhy  string                  `json:"engine_reason,omitempty"`
+	TimeUp     bool                    `json:"time_up"`
+	Playouts   int                     `json:"playouts"`
+	Seconds    float64                 `json:"seconds"`
+	MeanLength float64                 `json:"mean_length"`
+	MinLength  int                     `json:"min_length"`
+	MaxLength  int                     `json:"max_length"`
+	Terminal   int                     `json:"terminal"`
+	Roles      []string                `json:"roles"`
+	Goals      map[string][]valueCount `json:"goals"`
+	Lengths    []lengthCount           `json:"lengths"`
+	First      *firstPlayer            `json:"first_player,omitempty"`
+	Violations []violationCount        `json:"violations"`
+	Error      string                  `json:"error,omitempty"`
+}
+
+type valueCount struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+type lengthCount struct {
+	Length int `json:"length"`
+	Count  int `json:"count"`
+}
+
+type firstPlayer struct {
+	Role   string `json:"role"`
+	Wins   int    `json:"wins"`
+	Draws  int    `json:"draws"`
+	Losses int    `json:"losses"`
+}
+
+type violationCount struct {
+	Kind   string `json:"kind"`
+	Role   string `json:"role,omitempty"`
+	Detail string `json:"detail"`
+	Count  int    `json:"count"`
+}
+
+// handlePlayouts runs gdl.playouts {uri, playouts, seed, timeMs}: random playouts from the
+// initial state (default 1,000, at most 100,000; at most timeMs, default 10 s).
+func handlePlayouts(ctx context.Context, session *ide.Session, args commandArgs) playoutsResult {
+	n := min(max(args.Playouts, 0), 100_000)
+	limit := time.Duration(args.TimeMs) * time.Millisecond
+	st := session.Playouts(ctx, n, args.Seed, min(limit, time.Minute))
+	out := playoutsResult{Roles: []string{}, Goals: map[string][]valueCount{}, Lengths: []lengthCount{}, Violations: []violationCount{}, Error: st.Error}
+	if st.PlayStats == nil {
+		return out
+	}
+	out.Engine, out.EngineWhy, out.TimeUp = string(st.Engine), st.Why, st.TimeUp
+	out.Playouts, out.Seconds, out.Terminal = st.Playouts, st.Elapsed.Seconds(), st.Terminal
+	out.MeanLength, out.MinLength, out.MaxLength = st.MeanLength, st.MinLength, st.MaxLength
+	out.Roles = st.Roles
+	for i, r := range st.Roles {
+		vs := []valueCount{}
+		for v, c := range st.Goals[i] {
+			vs = append(vs, valueCount{v, c})
+		}
+		slices.SortFunc(vs, func(a, b valueCount) int { return compareNumeric(a.Value, b.Value) })
+		out.Goals[r] = vs
+	}
+	for l, c := range st.Lengths {
+		out.Lengths = append(out.Lengths, lengthCount{l, c})
+	}
+	slices.SortFunc(out.Lengths, func(a, b lengthCount) int { return a.Length - b.Length })
+	if f := st.First; f.Wins+f.Draws+f.Losses > 0 {
+		out.First = &firstPlayer{Role: st.Roles[0], Wins: f.Wins, Draws: f.Draws, Losses: f.Losses}
+	}
+	for _, v := range st.Violations {
+		out.Violations = append(out.Violations, violationCount{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count})
+	}
+	return out
+}
+
+// compareNumeric orders goal values by number when both are integers.
+func compareNumeric(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return x - y
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

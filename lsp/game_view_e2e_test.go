@@ -1,0 +1,111 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// TestGameViewCommandsOverStdio: over real stdio, the state commands carry the board drawn, the
+// squares of each legal move and the line of joint moves; gdl.gotoStep goes back and forward
+// along the line; gdl.computerMove plays the search's move; gdl.playouts gives the figures of
+// gdl play; and the gdl.json board section decides the board.
+func TestGameViewCommandsOverStdio(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ttt.kif")
+	writeFile(t, path, string(src))
+	c := startServer(t)
+	caps := c.initialize().Capabilities
+	for _, cmd := range []string{"gdl.gotoStep", "gdl.computerMove", "gdl.playouts"} {
+		if caps.ExecuteCommandProvider == nil || !slices.Contains(caps.ExecuteCommandProvider.Commands, cmd) {
+			t.Fatalf("%s not advertised: %+v", cmd, caps.ExecuteCommandProvider)
+		}
+	}
+	u := fileURI(path)
+	c.open(u, string(src))
+	c.diagnosticsFor(u, 1)
+	command := func(name string, args map[string]any) gameState {
+		t.Helper()
+		args["uri"] = u
+		var st gameState
+		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
+		return st
+	}
+	st := command("gdl.showState", map[string]any{})
+	if st.View == nil || len(st.View.Boards) != 1 || len(st.View.Boards[0].Rows) != 3 || len(st.View.Boards[0].Columns) != 3 {
+		t.Fatalf("the initial state's board: %+v", st.View)
+	}
+	if !strings.Contains(st.Board, "cell (3 rows, 3 columns)") {
+		t.Errorf("board text:\n%s", st.Board)
+	}
+	legal := st.Legal["xplayer"]
+	i := slices.Index(legal, "(mark 2 3)")
+	if i < 0 || len(st.Squares["xplayer"][i]) != 1 {
+		t.Fatalf("(mark 2 3) and its square: %v %+v", legal, st.Squares)
+	}
+	sq := st.Squares["xplayer"][i][0]
+	if b := st.View.Boards[sq.Board]; b.Cells[sq.Row][sq.Column].Fluents[0] != "(cell 2 3 b)" {
+		t.Errorf("(mark 2 3) names the square of %v", b.Cells[sq.Row][sq.Column].Fluents)
+	}
+	command("gdl.playMove", map[string]any{"moves": []string{"(mark 2 3)", "noop"}})
+	st = command("gdl.playMove", map[string]any{"moves": []string{"noop", "(mark 1 1)"}})
+	if st.Step != 2 || len(st.Line) != 2 {
+		t.Fatalf("after two moves: %+v", st)
+	}
+	if st = command("gdl.gotoStep", map[string]any{"step": 0}); st.Step != 0 || len(st.Line) != 2 || st.Error != "" {
+		t.Errorf("back to step 0: step %d, line %v, error %q", st.Step, st.Line, st.Error)
+	}
+	if st = command("gdl.gotoStep", map[string]any{"step": 2}); st.Step != 2 || !strings.Contains(st.Board, "1 o . .") {
+		t.Errorf("forward to step 2: step %d\n%s", st.Step, st.Board)
+	}
+	if st = command("gdl.gotoStep", map[string]any{"step": 3}); st.Step != 2 || st.Error == "" {
+		t.Errorf("past the line: %+v", st)
+	}
+	var bad struct{}
+	if err := c.call("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.gotoStep", Arguments: []interface{}{map[string]any{"uri": u}}}, &bad); err == nil ||
+		!strings.Contains(err.Error(), "give the step") {
+		t.Errorf("gdl.gotoStep without a step: %v", err)
+	}
+	st = command("gdl.computerMove", map[string]any{"playouts": 300})
+	if st.Step != 3 || len(st.Computer) != 1 || st.Computer[0].Role != "xplayer" || st.Computer[0].Playouts != 300 || st.Error != "" {
+		t.Errorf("computer move: %+v", st)
+	}
+	if got := st.History[2][0]; got != st.Computer[0].Move {
+		t.Errorf("played %s, the search chose %s", got, st.Computer[0].Move)
+	}
+	var po playoutsResult
+	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.playouts",
+		Arguments: []interface{}{map[string]any{"uri": u, "playouts": 300, "seed": 3}}}, &po)
+	total := 0
+	for _, l := range po.Lengths {
+		total += l.Count
+	}
+	if po.Error != "" || po.Playouts != 300 || total != 300 || po.First == nil || po.First.Role != "xplayer" ||
+		po.First.Wins+po.First.Draws+po.First.Losses != 300 || len(po.Goals["oplayer"]) == 0 {
+		t.Errorf("playouts: %+v", po)
+	}
+
+	// A gdl.json that makes the second argument the row draws the board transposed, rows up.
+	other := filepath.Join(dir, "configured", "ttt.kif")
+	writeFile(t, other, string(src))
+	writeFile(t, filepath.Join(dir, "configured", "gdl.json"), `{"board": {"boards": [{"relation": "cell", "row": 2, "column": 1, "rowsUp": true}], "pieces": {"x": "X"}}}`)
+	u = fileURI(other)
+	c.open(u, string(src))
+	c.diagnosticsFor(u, 1)
+	st = command("gdl.playMove", map[string]any{"moves": []string{"(mark 2 3)", "noop"}})
+	b := st.View.Boards[0]
+	if !b.Configured || b.RowArg != 2 || b.ColumnArg != 1 || b.Rows[0] != "3" {
+		t.Fatalf("the configured board: %+v", b)
+	}
+	if !strings.Contains(st.Board, "3 . X .") {
+		t.Errorf("(cell 2 3 x) at row 3, column 2, shown as X:\n%s", st.Board)
+	}
+}

@@ -1,0 +1,427 @@
+// Package player holds the built-in game players: Monte Carlo tree search (UCT) and random play,
+// over the game API, and matches between them. The editor's "computer move", `gdl play
+// --players` and a GGP match player use it.
+//
+// A Player chooses the move of one role in a state before its context ends: the context's
+// deadline is the time to think (a GGP play clock less a margin), and cancelling it stops the
+// search at once with the best move found so far.
+package player
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
+)
+
+// Player chooses moves for one role of a game.
+type Player interface {
+	// Move returns the role's move in state s (a legal one), deciding before ctx ends. It fails
+	// only when the state cannot be evaluated, or is terminal, or the role has no legal move.
+	Move(ctx context.Context, s *game.State) (eval.Term, error)
+	// Role is the role's index in the game's roles.
+	Role() int
+}
+
+// Options configure an MCTS player.
+type Options struct {
+	// Playouts stops a search after this many playouts (0: no bound but the context's). Tests
+	// bound searches this way, so that a result does not depend on the machine's speed.
+	Playouts int
+	// MaxDepth is the most joint moves of one playout (0: 500); a playout that reaches it scores
+	// the goal values of the state it stopped in.
+	MaxDepth int
+	// Exploration is UCT's constant C in UCB1 (mean + C·sqrt(ln N / n)) over goal values scaled
+	// to [0, 1] (0: 0.7).
+	Exploration float64
+	// MaxNodes bounds the tree (0: 500,000 nodes, a few hundred MB at most): beyond it, the
+	// search goes on with playouts from the leaves it reaches, without new nodes.
+	MaxNodes int
+	Seed     uint64
+}
+
+// MCTS is a Monte Carlo tree search player (UCT). Every role chooses its move at a node by UCB1
+// over its own statistics (decoupled UCT, which covers simultaneous moves; a turn-taking game's
+// waiting roles have one move), GDL-II's random role uniformly; a new node is scored by a random
+// playout (game.Simulate) from it. The tree is kept between moves: the next search starts from
+// the node of the state it is asked about when the last tree reached it within two joint moves.
+// It sees the whole state, so in a GDL-II game it knows what the role's percepts would not tell
+// it. An MCTS is used by one goroutine at a time.
+type MCTS struct {
+	g    *game.Game
+	role int
+	opts Options
+	rng  *rand.Rand
+	root *node
+	size int // nodes in the tree under root (an upper bound after reuse)
+	last Search
+}
+
+// Search describes the last search of an MCTS player.
+type Search struct {
+	Move     eval.Term
+	Playouts int           // playouts of this search
+	Reused   int           // visits of the root kept from the previous searches
+	Nodes    int           // nodes in the tree
+	Elapsed  time.Duration // time the search took
+	Moves    []MoveStat    // the role's moves at the root, most visited first
+}
+
+// MoveStat is what the search found of one move of the role at the root.
+type MoveStat struct {
+	Move   eval.Term
+	Visits int
+	Value  float64 // the mean goal value (0 to 100) of the playouts through the move
+}
+
+// NewMCTS makes an MCTS player of role (an index into g.Roles()).
+func NewMCTS(g *game.Game, role int, opts Options) *MCTS {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = 500
+	}
+	if opts.Exploration <= 0 {
+		opts.Exploration = 0.7
+	}
+	if opts.MaxNodes <= 0 {
+		opts.MaxNodes = 500_000
+	}
+	return &MCTS{g: g, role: role, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, uint64(role)+0x51ed27))}
+}
+
+// Role returns the player's role.
+func (p *MCTS) Role() int { return p.role }
+
+// Last returns what the last search found.
+func (p *MCTS) Last() Search { return p.last }
+
+// node is a state of the tree.
+type node struct {
+	state    *game.State
+	terminal bool
+	goals    []float64        // terminal: the goal values scaled to [0, 1]
+	legal    [][]eval.Term    // per role
+	stats    [][]edge         // per role, per legal move
+	visits   int              // playouts through the node
+	children map[string]*node // by joint move (the moves' indexes)
+}
+
+type edge struct {
+	n int
+	w float64 // the sum of the values of the playouts through the move
+}
+
+// newNode evaluates a state: whether it is terminal, its goals or its legal moves.
+func (p *MCTS) newNode(ctx context.Context, s *game.State) (*node, error) {
+	n := &node{state: s}
+	t, err := p.g.Terminal(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if t {
+		n.terminal = true
+		vals, err := p.g.GoalValues(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		n.goals = scale(vals)
+		return n, nil
+	}
+	if n.legal, err = p.g.Legal(ctx, s); err != nil {
+		return nil, err
+	}
+	n.stats = make([][]edge, len(n.legal))
+	for r, ms := range n.legal {
+		if len(ms) == 0 {
+			// A role without a move in a non-terminal state: the game is broken here; score
+			// the state as it stands.
+			vals, err := p.g.GoalValues(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			n.terminal, n.goals, n.legal, n.stats = true, scale(vals), nil, nil
+			return n, nil
+		}
+		n.stats[r] = make([]edge, len(ms))
+	}
+	p.size++
+	return n, nil
+}
+
+// scale turns goal values into [0, 1]; a missing value counts as 0.
+func scale(vals []int) []float64 {
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = max(0, min(float64(v), 100)) / 100
+	}
+	return out
+}
+
+// ErrNoMove is returned for a terminal state or a role without a legal move.
+var ErrNoMove = errors.New("no move to choose: the state is terminal or the role has no legal move")
+
+// Move searches from s until ctx ends or the playout budget is spent, and returns the role's
+// most visited move. A role with one legal move gets it without a search.
+func (p *MCTS) Move(ctx context.Context, s *game.State) (eval.Term, error) {
+	sr, err := p.Search(ctx, s)
+	return sr.Move, err
+}
+
+// Search is Move with what the search found.
+func (p *MCTS) Search(ctx context.Context, s *game.State) (Search, error) {
+	start := time.Now()
+	p.last = Search{}
+	root, err := p.rootFor(ctx, s)
+	if err != nil {
+		return Search{}, err
+	}
+	if root.terminal {
+		return Search{}, ErrNoMove
+	}
+	sr := Search{Reused: root.visits}
+	if len(root.legal[p.role]) > 1 {
+		for p.opts.Playouts <= 0 || sr.Playouts < p.opts.Playouts {
+			if ctx.Err() != nil {
+				break
+			}
+			if err := p.iterate(ctx, root); err != nil {
+				if ctx.Err() != nil {
+					break // stopped in the middle of a playout: that one does not count
+				}
+				return Search{}, err
+			}
+			sr.Playouts++
+		}
+	}
+	sr.Nodes = p.size
+	sr.Elapsed = time.Since(start)
+	for i, m := range root.legal[p.role] {
+		e := root.stats[p.role][i]
+		ms := MoveStat{Move: m, Visits: e.n}
+		if e.n > 0 {
+			ms.Value = 100 * e.w / float64(e.n)
+		}
+		sr.Moves = append(sr.Moves, ms)
+	}
+	slices.SortStableFunc(sr.Moves, func(a, b MoveStat) int {
+		if a.Visits != b.Visits {
+			return b.Visits - a.Visits
+		}
+		switch {
+		case a.Value > b.Value:
+			return -1
+		case a.Value < b.Value:
+			return 1
+		}
+		return 0
+	})
+	sr.Move = sr.Moves[0].Move
+	p.last = sr
+	return sr, nil
+}
+
+// rootFor returns the node of s: found in the last tree within two joint moves of its root, or
+// a new one.
+func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
+	if p.root != nil {
+		key := s.Key()
+		if p.root.state.Key() == key {
+			return p.root, nil
+		}
+		for _, c := range p.root.children {
+			if c.state.Key() == key {
+				p.root = c
+				return c, nil
+			}
+		}
+		for _, c := range p.root.children {
+			for _, gc := range c.children {
+				if gc.state.Key() == key {
+					p.root = gc
+					return gc, nil
+				}
+			}
+		}
+	}
+	root, err := p.newNode(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	p.root, p.size = root, 1
+	return root, nil
+}
+
+// iterate runs one selection, expansion, playout and backpropagation from root.
+func (p *MCTS) iterate(ctx context.Context, root *node) error {
+	type stepRec struct {
+		n     *node
+		joint []int
+	}
+	var path []stepRec
+	n := root
+	var value []float64
+	for {
+		if n.terminal {
+			value = n.goals
+			break
+		}
+		joint := p.choose(n)
+		path = append(path, stepRec{n, joint})
+		key := jointKey(joint)
+		child := n.children[key]
+		if child == nil {
+			if p.size >= p.opts.MaxNodes {
+				// No room for new nodes: score the joint move by a playout from here.
+				next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
+				if err != nil {
+					return err
+				}
+				v, err := p.playout(ctx, next)
+				if err != nil {
+					return err
+				}
+				value = v
+				break
+			}
+			next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
+			if err != nil {
+				return err
+			}
+			if child, err = p.newNode(ctx, next); err != nil {
+				return err
+			}
+			if n.children == nil {
+				n.children = map[string]*node{}
+			}
+			n.children[key] = child
+			if child.terminal {
+				value = child.goals
+			} else {
+				v, err := p.playout(ctx, next)
+				if err != nil {
+					return err
+				}
+				value = v
+			}
+			child.visits++
+			break
+		}
+		n = child
+	}
+	for _, st := range path {
+		st.n.visits++
+		for r, i := range st.joint {
+			e := &st.n.stats[r][i]
+			e.n++
+			if r < len(value) {
+				e.w += value[r]
+			}
+		}
+	}
+	if len(path) == 0 {
+		root.visits++
+	}
+	return nil
+}
+
+// playout scores a state by a random playout.
+func (p *MCTS) playout(ctx context.Context, s *game.State) ([]float64, error) {
+	sim, err := p.g.Simulate(ctx, s, p.rng, p.opts.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	return scale(sim.Goals), nil
+}
+
+// choose picks a move per role at n: UCB1 over the role's statistics, an untried move first
+// (at random among them), GDL-II's random role uniformly.
+func (p *MCTS) choose(n *node) []int {
+	joint := make([]int, len(n.legal))
+	logN := math.Log(float64(max(n.visits, 1)))
+	for r, ms := range n.legal {
+		if len(ms) == 1 {
+			continue
+		}
+		if p.g.IsRandom(r) {
+			joint[r] = p.rng.IntN(len(ms))
+			continue
+		}
+		best, bestU, untried := 0, math.Inf(-1), 0
+		for i, e := range n.stats[r] {
+			if e.n == 0 {
+				// Reservoir sampling: a uniformly random untried move.
+				untried++
+				if p.rng.IntN(untried) == 0 {
+					best = i
+				}
+				continue
+			}
+			if untried > 0 {
+				continue
+			}
+			u := e.w/float64(e.n) + p.opts.Exploration*math.Sqrt(logN/float64(e.n))
+			if u > bestU {
+				best, bestU = i, u
+			}
+		}
+		joint[r] = best
+	}
+	return joint
+}
+
+func (p *MCTS) moves(n *node, joint []int) []eval.Term {
+	out := make([]eval.Term, len(joint))
+	for r, i := range joint {
+		out[r] = n.legal[r][i]
+	}
+	return out
+}
+
+func jointKey(joint []int) string {
+	b := make([]byte, 0, 4*len(joint))
+	for _, i := range joint {
+		b = append(b, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+	}
+	return string(b)
+}
+
+// Random plays a uniformly random legal move.
+type Random struct {
+	g    *game.Game
+	role int
+	rng  *rand.Rand
+}
+
+// NewRandom makes a random player of role.
+func NewRandom(g *game.Game, role int, seed uint64) *Random {
+	return &Random{g: g, role: role, rng: rand.New(rand.NewPCG(seed, uint64(role)+0x2545f491))}
+}
+
+// Role returns the player's role.
+func (p *Random) Role() int { return p.role }
+
+// Move returns a uniformly random legal move of the role.
+func (p *Random) Move(ctx context.Context, s *game.State) (eval.Term, error) {
+	if t, err := p.g.Terminal(ctx, s); err != nil {
+		return 0, err
+	} else if t {
+		return 0, ErrNoMove
+	}
+	legal, err := p.g.Legal(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	if p.role >= len(legal) {
+		return 0, fmt.Errorf("role %d: the game has %d roles", p.role, len(legal))
+	}
+	ms := legal[p.role]
+	if len(ms) == 0 {
+		return 0, ErrNoMove
+	}
+	return ms[p.rng.IntN(len(ms))], nil
+}

@@ -1,0 +1,184 @@
+package propnet
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gdl-lsp/gdl/eval"
+)
+
+var bg = context.Background()
+
+// walk plays random joint moves on the network and on the interpreter side by side, comparing
+// terminal, legal moves, goals and the next state at every step.
+func walk(t *testing.T, src string, walks, steps int) *Net {
+	t.Helper()
+	g, _ := eval.Load(src)
+	gr, err := g.Ground(bg, eval.GroundLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := New(bg, g, gr, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fluent := map[eval.Term]int{}
+	for i, f := range gr.Fluents {
+		fluent[f] = i
+	}
+	bitsOf := func(s *eval.State) []uint64 {
+		b := make([]uint64, n.Words())
+		for _, f := range s.Fluents() {
+			i, ok := fluent[f]
+			if !ok {
+				t.Fatalf("fluent %s is not a base proposition", g.String(f))
+			}
+			b[i>>6] |= 1 << uint(i&63)
+		}
+		return b
+	}
+	m := n.NewMachine()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for w := 0; w < walks; w++ {
+		s, err := g.Initial(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < steps; step++ {
+			m.SetState(bitsOf(s))
+			term, _ := g.Terminal(bg, s)
+			if term != m.Terminal() {
+				t.Fatalf("walk %d step %d: terminal %v, network %v", w, step, term, m.Terminal())
+			}
+			legal, _ := g.Legal(bg, s)
+			goals, _ := g.Goals(bg, s)
+			for r := range gr.Roles {
+				var got []string
+				for _, mv := range m.Legal(r) {
+					got = append(got, g.String(gr.Moves[r][mv]))
+				}
+				slices.Sort(got)
+				if want := g.Strings(legal[r]); !slices.Equal(want, got) {
+					t.Fatalf("walk %d step %d: legal moves of role %d: %v, network %v", w, step, r, want, got)
+				}
+				var gv []string
+				for _, i := range m.Goals(r, nil) {
+					gv = append(gv, g.String(gr.Goals[r][i].Value))
+				}
+				slices.Sort(gv)
+				if want := g.Strings(goals[r]); !slices.Equal(want, gv) {
+					t.Fatalf("walk %d step %d: goals of role %d: %v, network %v", w, step, r, want, gv)
+				}
+			}
+			if term {
+				break
+			}
+			joint := make([]int32, len(gr.Roles))
+			terms := make([]eval.Term, len(gr.Roles))
+			stuck := false
+			for r := range gr.Roles {
+				ls := m.Legal(r)
+				if len(ls) == 0 {
+					stuck = true
+					break
+				}
+				joint[r] = ls[rng.IntN(len(ls))]
+				terms[r] = gr.Moves[r][joint[r]]
+			}
+			if stuck {
+				break
+			}
+			next := make([]uint64, n.Words())
+			m.Next(joint, next)
+			if s, err = g.Next(bg, s, terms); err != nil {
+				t.Fatal(err)
+			}
+			if want := bitsOf(s); !slices.Equal(want, next) {
+				t.Fatalf("walk %d step %d: next state differs after %s", w, step, g.FormatJoint(terms))
+			}
+		}
+	}
+	return n
+}
+
+// A path relation over a graph whose edges the moves cut and restore: the atoms of the path
+// relation depend on each other (a cycle of the network), and their least fixpoint must drop
+// paths whose only support was a cut edge even when the cycle still "supports" them.
+const cutGraph = `
+(role cutter)
+(node a) (node b) (node c) (node d)
+(init (edge a b)) (init (edge b c)) (init (edge c a)) (init (edge c d)) (init (edge d b))
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+(<= (legal cutter (cut ?x ?y)) (true (edge ?x ?y)))
+(<= (legal cutter (join ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y) (not (true (edge ?x ?y))))
+(<= (next (edge ?x ?y)) (true (edge ?x ?y)) (not (does cutter (cut ?x ?y))))
+(<= (next (edge ?x ?y)) (does cutter (join ?x ?y)))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= (path ?x ?y) (true (edge ?x ?y)))
+(<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
+(<= (goal cutter 100) (path a a))
+(<= (goal cutter 0) (not (path a a)))
+(<= terminal (true (step 8)))
+`
+
+func TestCycles(t *testing.T) {
+	n := walk(t, cutGraph, 200, 10)
+	if len(n.cycles) == 0 {
+		t.Fatal("the path relation made no cycle")
+	}
+}
+
+// One role with many moves: the frame of each cell is an OR of most of the moves, which the
+// network writes as the negated OR of the few others; a second role with a no-op move makes the
+// complement depend on both roles.
+const manyMoves = `
+(role mover) (role waiter)
+(cell 1) (cell 2) (cell 3) (cell 4) (cell 5) (cell 6)
+(init (on 1)) (init (on 4)) (init (turn mover)) (init (clock 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(<= (legal mover (flip ?c)) (true (turn mover)) (cell ?c))
+(<= (legal mover wait) (true (turn waiter)))
+(<= (legal waiter (flip ?c)) (true (turn waiter)) (cell ?c) (true (on ?c)))
+(<= (legal waiter wait) (true (turn mover)))
+(<= (next (on ?c)) (true (on ?c)) (does ?r (flip ?d)) (distinct ?c ?d))
+(<= (next (on ?c)) (true (on ?c)) (does ?r wait) (does ?s wait))
+(<= (next (on ?c)) (does mover (flip ?c)) (not (true (on ?c))))
+(<= (next (turn waiter)) (true (turn mover)))
+(<= (next (turn mover)) (true (turn waiter)))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 6)))
+(<= (goal mover 100) (true (on 6)))
+(<= (goal mover 0) (not (true (on 6))))
+(<= (goal waiter 0) (true (on 6)))
+(<= (goal waiter 100) (not (true (on 6))))
+`
+
+func TestComplementedMoves(t *testing.T) {
+	walk(t, manyMoves, 300, 8)
+}
+
+// The legal moves of a role grouped by a shared guard (control) are legal only while the guard
+// holds, though the network does not pass the guard's changes to them.
+func TestGuardedLegal(t *testing.T) {
+	n := walk(t, manyMoves, 50, 8)
+	guarded := false
+	for _, gs := range n.groups {
+		guarded = guarded || len(gs) > 1
+	}
+	if !guarded {
+		t.Error("no legal move is guarded")
+	}
+}
+
+// Simplification: a game of constants and aliases builds no gate at all.
+func TestFolding(t *testing.T) {
+	src := `(role r) (init on) (legal r go) (<= (next on) (true on)) (<= done (true on)) (<= terminal done)
+		(<= (goal r 100) done)`
+	n := walk(t, src, 1, 3)
+	if st := n.Stats(); st.Gates != 0 {
+		t.Errorf("stats %v: the rules are aliases of one fluent", st)
+	}
+}

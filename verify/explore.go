@@ -1,0 +1,369 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
+)
+
+// The search is breadth-first: states get their numbers in the order they are found and are
+// explored in that order, so the first state found with a violation is one of the nearest to
+// the initial state, and the path of parents to it is a shortest witness. A state is kept as
+// its key (in the table), its parent, the number of the joint move that leads to it from the
+// parent, its depth and a few flags; its successors are a range of one slice of state numbers,
+// in the order of the state's joint moves. The witness of a state is rebuilt by replaying the
+// joint moves from the initial state.
+
+// node flags
+const (
+	fExplored uint8 = 1 << iota // evaluated, and its successors listed
+	fTerminal
+	fDeadEnd // non-terminal, and some role has no legal move
+	fPartial // some successors were not added to the table (budget)
+)
+
+type node struct {
+	parent int32 // -1 for the initial state
+	via    int32 // the joint move of the parent that leads here, numbered like its successors
+	depth  int32
+	flags  uint8
+}
+
+// visit is what the checks get of an explored state.
+type visit struct {
+	id       int32
+	state    *game.State
+	terminal bool
+	goals    [][]eval.Term // a terminal state: the goal values of each role
+	legal    [][]eval.Term // a non-terminal state: the legal moves of each role
+}
+
+// check is one property: it sees every explored state, then gives its findings and verdict.
+type check interface {
+	visit(x *explorer, v *visit)
+	finish(ctx context.Context, x *explorer, r *Result) error
+}
+
+type stateErr struct {
+	id  int32
+	err error
+}
+
+type explorer struct {
+	g      *game.Game
+	nr     int
+	checks []check
+
+	states  *table
+	nodes   []node
+	edgeOff []int32 // the successors of explored state i are edges[edgeOff[i]:edgeOff[i+1]]
+	edges   []int32 // successor numbers; -1: a successor not in the table (budget)
+
+	maxStates, maxEdges int
+	explored            int
+	terminal            int
+	maxDepth            int
+	full                int  // the depth up to which every reachable state is explored, when fullSet
+	fullSet             bool // some reachable state is not explored
+	cut                 bool // the table or the edges ran out of room
+	timeUp              bool
+	errs                []stateErr
+
+	// statistics over the explored non-terminal states without a dead end
+	legalSum   []int64
+	legalMax   []int
+	jointSum   int64
+	jointMax   int
+	choosing   int // states where at least one role has more than one legal move
+	concurrent int // states where two roles or more have more than one legal move
+	minTermDep int // depth of the nearest terminal state (-1: none)
+}
+
+// explore runs the breadth-first search.
+func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*explorer, error) {
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = DefaultMaxStates
+	}
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = 250 * time.Millisecond
+	}
+	nr := len(g.Roles())
+	x := &explorer{
+		g: g, nr: nr, checks: checks,
+		states: newTable(), edgeOff: []int32{0},
+		maxStates: opts.MaxStates, maxEdges: max(64*opts.MaxStates, 1<<20),
+		minTermDep: -1,
+		legalSum:   make([]int64, nr), legalMax: make([]int, nr),
+	}
+	if nr == 0 {
+		return nil, fmt.Errorf("the game has no role")
+	}
+	bctx := ctx
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, errBudget)
+		defer cancel()
+	}
+	init, err := g.Initial(bctx)
+	if err != nil {
+		if ctx.Err() == nil && bctx.Err() != nil {
+			x.timeUp = true
+			return x, nil
+		}
+		return nil, fmt.Errorf("the initial state: %w", err)
+	}
+	x.add([]byte(init.Key()), -1, -1, 0)
+	start := time.Now()
+	last := start
+	for id := 0; id < len(x.nodes); id++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if bctx.Err() != nil {
+			x.timeUp = true
+			break
+		}
+		if opts.Progress != nil && id&63 == 0 {
+			if now := time.Now(); now.Sub(last) >= opts.ProgressEvery {
+				last = now
+				opts.Progress(Progress{States: len(x.nodes), Explored: x.explored, Depth: int(x.nodes[id].depth), Elapsed: now.Sub(start)})
+			}
+		}
+		s, err := g.StateOfKey(string(x.states.key(int32(id))))
+		if err != nil {
+			return nil, err
+		}
+		err = x.expand(bctx, int32(id), s)
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if bctx.Err() != nil {
+			x.timeUp = true
+			break
+		}
+		var ref *eval.RefusedError
+		if errors.As(err, &ref) {
+			return nil, err
+		}
+		// The state stays unexplored, without successors.
+		x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+		x.errs = append(x.errs, stateErr{int32(id), err})
+		x.cutAt(int(x.nodes[id].depth) - 1)
+	}
+	if x.timeUp {
+		// The state being explored and those after it are not: every state up to the depth
+		// before it was.
+		for id := range x.nodes {
+			if x.nodes[id].flags&fExplored == 0 {
+				x.cutAt(int(x.nodes[id].depth) - 1)
+				break
+			}
+		}
+	}
+	return x, nil
+}
+
+// add puts a state in the table, or finds it there; -1 when the table is full.
+func (x *explorer) add(key []byte, parent, via int32, depth int32) int32 {
+	full := len(x.nodes) >= x.maxStates
+	id, found := x.states.lookup(key, !full)
+	if found || id < 0 {
+		return id
+	}
+	x.nodes = append(x.nodes, node{parent: parent, via: via, depth: depth})
+	return id
+}
+
+// cutAt records that a reachable state of depth d+1 is not explored.
+func (x *explorer) cutAt(d int) {
+	if !x.fullSet || d < x.full {
+		x.full = d
+	}
+	x.fullSet = true
+}
+
+// expand explores state id: terminal, goals or legal moves, and every successor.
+func (x *explorer) expand(ctx context.Context, id int32, s *game.State) error {
+	g := x.g
+	n := &x.nodes[id]
+	depth := int(n.depth)
+	v := &visit{id: id, state: s}
+	term, err := g.Terminal(ctx, s)
+	if err != nil {
+		return err
+	}
+	mark := len(x.edges)
+	if term {
+		v.terminal = true
+		if v.goals, err = g.Goals(ctx, s); err != nil {
+			return err
+		}
+		n.flags |= fTerminal
+		x.terminal++
+		if x.minTermDep < 0 {
+			x.minTermDep = depth
+		}
+	} else {
+		if v.legal, err = g.Legal(ctx, s); err != nil {
+			return err
+		}
+		total, dead := 1, false
+		for _, ms := range v.legal {
+			if len(ms) == 0 {
+				dead = true
+			}
+			total *= len(ms)
+			if total > x.maxEdges {
+				total = x.maxEdges + 1
+			}
+		}
+		if dead {
+			n.flags |= fDeadEnd
+		} else {
+			x.stat(v.legal, total)
+			if err := x.successors(ctx, id, s, v.legal, total); err != nil {
+				x.edges = x.edges[:mark]
+				return err
+			}
+		}
+	}
+	n = &x.nodes[id]
+	n.flags |= fExplored
+	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.explored++
+	x.maxDepth = max(x.maxDepth, depth)
+	for _, c := range x.checks {
+		c.visit(x, v)
+	}
+	return nil
+}
+
+// successors plays every joint move of s (the last role's moves vary fastest, as in
+// Game.JointMoves) and lists the states they lead to.
+func (x *explorer) successors(ctx context.Context, id int32, s *game.State, legal [][]eval.Term, total int) error {
+	depth := x.nodes[id].depth
+	room := x.maxEdges - len(x.edges)
+	if total > room {
+		x.nodes[id].flags |= fPartial
+		x.cut = true
+		x.cutAt(int(depth))
+		total = room
+	}
+	return x.g.SuccessorKeys(ctx, s, legal, total, func(k int, key []byte) {
+		to := x.add(key, id, int32(k), depth+1)
+		if to < 0 {
+			x.nodes[id].flags |= fPartial
+			x.cut = true
+			x.cutAt(int(depth))
+		}
+		x.edges = append(x.edges, to)
+	})
+}
+
+// stat adds a state's legal moves to the branching statistics.
+func (x *explorer) stat(legal [][]eval.Term, total int) {
+	many := 0
+	for r, ms := range legal {
+		x.legalSum[r] += int64(len(ms))
+		x.legalMax[r] = max(x.legalMax[r], len(ms))
+		if len(ms) > 1 {
+			many++
+		}
+	}
+	x.jointSum += int64(total)
+	x.jointMax = max(x.jointMax, total)
+	if many > 0 {
+		x.choosing++
+	}
+	if many > 1 {
+		x.concurrent++
+	}
+}
+
+// succ returns the successors of an explored state.
+func (x *explorer) succ(id int32) []int32 {
+	if int(id)+1 >= len(x.edgeOff) {
+		return nil
+	}
+	return x.edges[x.edgeOff[id]:x.edgeOff[id+1]]
+}
+
+func (x *explorer) complete() bool { return !x.cut && !x.timeUp && len(x.errs) == 0 }
+
+func (x *explorer) stopped() string {
+	switch {
+	case x.timeUp:
+		return "timeout"
+	case x.cut:
+		return "max-states"
+	case len(x.errs) > 0:
+		return "errors"
+	}
+	return ""
+}
+
+func (x *explorer) fullDepthValue() int {
+	if x.fullSet {
+		return max(x.full, 0)
+	}
+	return x.maxDepth
+}
+
+// path returns the numbers of the joint moves that lead from the initial state to state id.
+func (x *explorer) path(id int32) []int32 {
+	var out []int32
+	for n := x.nodes[id]; n.parent >= 0; n = x.nodes[n.parent] {
+		out = append(out, n.via)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// witness replays the path to state id, then the joint moves numbered more (each numbered
+// among the successors of the state reached), and returns the joint moves played.
+func (x *explorer) witness(ctx context.Context, id int32, more []int32) ([][]eval.Term, error) {
+	return replayNumbers(ctx, x.g, append(x.path(id), more...))
+}
+
+// replayNumbers plays joint moves given by their numbers among the legal joint moves of each
+// state reached (the last role's moves varying fastest).
+func replayNumbers(ctx context.Context, g *game.Game, nums []int32) ([][]eval.Term, error) {
+	s, err := g.Initial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	moves := make([][]eval.Term, 0, len(nums))
+	for _, k := range nums {
+		legal, err := g.Legal(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		joint := jointAt(legal, int(k))
+		if s, err = g.Next(ctx, s, joint); err != nil {
+			return nil, fmt.Errorf("replaying a witness: %w", err)
+		}
+		moves = append(moves, joint)
+	}
+	return moves, nil
+}
+
+// jointAt returns joint move number k of the legal moves (the last role's moves varying
+// fastest).
+func jointAt(legal [][]eval.Term, k int) []eval.Term {
+	joint := make([]eval.Term, len(legal))
+	for r := len(legal) - 1; r >= 0; r-- {
+		n := len(legal[r])
+		joint[r] = legal[r][k%n]
+		k /= n
+	}
+	return joint
+}

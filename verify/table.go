@@ -1,0 +1,70 @@
+package verify
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// table numbers states by their keys: one byte arena holds the keys one after the other, and
+// an open-addressing hash table of 8-byte slots points into it. It holds millions of states in
+// a few dozen bytes each, with nothing for the garbage collector to scan; a Go map of strings
+// takes several times the memory and a cache miss more per lookup.
+type table struct {
+	seed  maphash.Seed
+	arena []byte
+	off   []int    // key i is arena[off[i]:off[i+1]]
+	slots []uint64 // 0: empty; else the high 32 bits of the key's hash, then 1 + the state's number
+}
+
+func newTable() *table {
+	return &table{seed: maphash.MakeSeed(), off: []int{0}, slots: make([]uint64, 1024)}
+}
+
+// len is the number of keys.
+func (t *table) len() int { return len(t.off) - 1 }
+
+// key returns the key of state id.
+func (t *table) key(id int32) []byte { return t.arena[t.off[id]:t.off[id+1]] }
+
+// lookup returns the number of key, or adds it as the next number when add is set (-1 when it
+// is not there and add is not set); found says whether it was there.
+func (t *table) lookup(key []byte, add bool) (id int32, found bool) {
+	h := maphash.Bytes(t.seed, key)
+	fp := h >> 32 << 32
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			if !add {
+				return -1, false
+			}
+			id = int32(t.len())
+			t.arena = append(t.arena, key...)
+			t.off = append(t.off, len(t.arena))
+			t.slots[i] = fp | uint64(id+1)
+			if 2*t.len() > len(t.slots) {
+				t.grow()
+			}
+			return id, false
+		}
+		if s>>32<<32 == fp {
+			if id := int32(uint32(s)) - 1; bytes.Equal(t.key(id), key) {
+				return id, true
+			}
+		}
+	}
+}
+
+// grow doubles the slots and puts every key back.
+func (t *table) grow() {
+	t.slots = make([]uint64, 2*len(t.slots))
+	mask := uint64(len(t.slots) - 1)
+	for id := int32(0); int(id) < t.len(); id++ {
+		h := maphash.Bytes(t.seed, t.key(id))
+		i := h & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = h>>32<<32 | uint64(id+1)
+	}
+}

@@ -1,0 +1,217 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+)
+
+// termination: every sequence of legal joint moves from the initial state reaches a terminal
+// state. In a finite space it fails exactly when the joint moves can lead from a state back to
+// itself (a terminal state has no joint moves, so none lies on such a cycle). The witness is the
+// shortest way to the nearest state on a cycle, then the shortest cycle back to it. A state from
+// which no terminal state can be reached at all (and no state where a role has no move, which
+// is a playability finding) is reported as well: every match that gets there goes on forever.
+type termination struct{}
+
+func newTermination() check { return termination{} }
+
+func (termination) visit(x *explorer, v *visit) {}
+
+func (termination) finish(ctx context.Context, x *explorer, r *Result) error {
+	sc := x.sccs()
+	found := false
+	if sc.entry >= 0 {
+		cycle := x.shortestCycle(sc.comp, sc.entry)
+		gr := &group{kind: "cycle", role: -1, id: sc.entry, count: sc.onCycles}
+		d := int(x.nodes[sc.entry].depth)
+		from := "the initial state"
+		if d > 0 {
+			from = fmt.Sprintf("the state after joint move %d", d)
+		}
+		msg := fmt.Sprintf("the last %s lead from %s back to it, and none of the states between is terminal: a match can go on forever",
+			plural(len(cycle), "joint move"), from)
+		if len(cycle) == 1 {
+			msg = fmt.Sprintf("the last joint move leads from %s back to it: a match can go on forever", from)
+		}
+		if sc.onCycles > 1 {
+			msg += fmt.Sprintf(" (%d reachable states lie on cycles)", sc.onCycles)
+		}
+		moves, err := x.witness(ctx, sc.entry, cycle)
+		if err != nil {
+			return err
+		}
+		r.Findings = append(r.Findings, Finding{Property: Termination, Kind: gr.kind, Moves: moves,
+			Joints: formatJoints(x.g, moves), Loop: len(cycle), Count: gr.count, Message: msg,
+			Relations: []string{"terminal", "next"}})
+		found = true
+	}
+	if sc.trap >= 0 {
+		gr := &group{kind: "no-terminal", role: -1, id: sc.trap, count: sc.traps}
+		msg := "no terminal state can be reached from this state: every match that gets here goes on forever"
+		if sc.traps > 1 {
+			msg += fmt.Sprintf(" (%d reachable states are like it)", sc.traps)
+		}
+		f, err := x.finding(ctx, Termination, gr, msg, "terminal", "next")
+		if err != nil {
+			return err
+		}
+		r.Findings = append(r.Findings, f)
+		found = true
+	}
+	r.Properties[Termination] = x.verdict(found)
+	return nil
+}
+
+// sccResult are the strongly connected components of the explored graph.
+type sccResult struct {
+	comp     []int32 // per state, its component
+	entry    int32   // the nearest state on a cycle (-1: none)
+	onCycles int     // states on cycles
+	trap     int32   // the nearest explored state from which no end can be reached (-1: none)
+	traps    int
+	order    []int32 // the states component by component, each after every state it leads to
+}
+
+// sccs finds the strongly connected components (Tarjan's algorithm with an explicit stack) and
+// which of them can reach an end: a terminal state, a state where a role has no move, or a
+// state not explored (which may end, as far as the search knows).
+func (x *explorer) sccs() sccResult {
+	n := len(x.nodes)
+	res := sccResult{comp: make([]int32, n), entry: -1, trap: -1}
+	index := make([]int32, n) // 1 + visiting order; 0: not visited
+	low := make([]int32, n)
+	onStack := make([]bool, n)
+	var stack []int32
+	type frame struct{ v, e int32 }
+	var calls []frame
+	var canEnd []bool // per component
+	next := int32(1)
+	nComp := int32(0)
+	mayEnd := func(v int32) bool {
+		f := x.nodes[v].flags
+		return f&fExplored == 0 || f&(fTerminal|fDeadEnd|fPartial) != 0
+	}
+	for root := int32(0); int(root) < n; root++ {
+		if index[root] != 0 {
+			continue
+		}
+		calls = append(calls, frame{root, 0})
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(calls) > 0 {
+			top := &calls[len(calls)-1]
+			v := top.v
+			succ := x.succ(v)
+			if int(top.e) < len(succ) {
+				w := succ[top.e]
+				top.e++
+				if w < 0 {
+					continue
+				}
+				if index[w] == 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					calls = append(calls, frame{w, 0})
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				u := calls[len(calls)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			// v is the root of a component: pop it.
+			c := nComp
+			nComp++
+			i := len(stack) - 1
+			for stack[i] != v {
+				i--
+			}
+			members := stack[i:]
+			stack = stack[:i]
+			end := false
+			cyclic := len(members) > 1
+			for _, m := range members {
+				onStack[m] = false
+				res.comp[m] = c
+			}
+			for _, m := range members {
+				if mayEnd(m) {
+					end = true
+				}
+				for _, w := range x.succ(m) {
+					if w == m {
+						cyclic = true
+					}
+					if w >= 0 && res.comp[w] != c && canEnd[res.comp[w]] {
+						end = true
+					}
+				}
+			}
+			canEnd = append(canEnd, end)
+			res.order = append(res.order, members...)
+			for _, m := range members {
+				if cyclic {
+					res.onCycles++
+					if res.entry < 0 || nearer(x, m, res.entry) {
+						res.entry = m
+					}
+				}
+				if !end {
+					res.traps++
+					if res.trap < 0 || nearer(x, m, res.trap) {
+						res.trap = m
+					}
+				}
+			}
+		}
+	}
+	return res
+}
+
+// nearer reports whether state a is nearer the initial state than b (then found first).
+func nearer(x *explorer, a, b int32) bool {
+	da, db := x.nodes[a].depth, x.nodes[b].depth
+	return da < db || da == db && a < b
+}
+
+// shortestCycle returns the numbers of the joint moves of a shortest cycle from state e back
+// to itself, within its component (breadth-first).
+func (x *explorer) shortestCycle(comp []int32, e int32) []int32 {
+	type step struct{ from, num int32 }
+	prev := map[int32]step{}
+	queue := []int32{e}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for k, w := range x.succ(v) {
+			if w < 0 || comp[w] != comp[e] {
+				continue
+			}
+			if w == e {
+				out := []int32{int32(k)}
+				for u := v; u != e; u = prev[u].from {
+					out = append(out, prev[u].num)
+				}
+				for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+					out[i], out[j] = out[j], out[i]
+				}
+				return out
+			}
+			if _, seen := prev[w]; !seen {
+				prev[w] = step{v, int32(k)}
+				queue = append(queue, w)
+			}
+		}
+	}
+	return nil
+}

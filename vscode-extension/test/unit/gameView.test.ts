@@ -1,0 +1,125 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { toGameState, toPlayoutStats } from "../../src/protocol";
+import { choose, clickSquare, histogram, Model, movesOn, render, statsHtml, targets } from "../../src/webview/view";
+import { gameViewHtml } from "../../src/webview/page";
+
+// A 2x2 board where xplayer moves a piece from a square to another, and oplayer waits.
+function chessLike() {
+  return toGameState({
+    roles: ["xplayer", "oplayer"],
+    state: ["(cell 1 1 x)", "(cell 1 2 b)", "(cell 2 1 b)", "(cell 2 2 <o>)"],
+    step: 0,
+    history: [],
+    line: [["(move 1 1 1 2)", "noop"]],
+    terminal: false,
+    legal: { xplayer: ["(move 1 1 1 2)", "(move 1 1 2 1)", "(put 2 2)"], oplayer: ["noop"] },
+    goals: {},
+    board: "cell ...",
+    view: {
+      boards: [{
+        relation: "cell", rowArg: 1, columnArg: 2, rows: ["1", "2"], columns: ["1", "2"], configured: false,
+        cells: [
+          [{ row: "1", column: "1", content: ["x"], fluents: ["(cell 1 1 x)"], text: "x" }, { row: "1", column: "2", content: ["b"], fluents: ["(cell 1 2 b)"], text: "" }],
+          [{ row: "2", column: "1", content: ["b"], fluents: ["(cell 2 1 b)"], text: "" }, { row: "2", column: "2", content: ["<o>"], fluents: ["(cell 2 2 <o>)"], text: "<o>" }],
+        ],
+      }],
+      others: [{ relation: "control", values: ["xplayer"] }],
+    },
+    squares: {
+      xplayer: [
+        [{ board: 0, row: 0, column: 0 }, { board: 0, row: 0, column: 1 }],
+        [{ board: 0, row: 0, column: 0 }, { board: 0, row: 1, column: 0 }],
+        [{ board: 0, row: 1, column: 1 }, { board: 3, row: 0, column: 0 }, { board: 0, row: 9, column: 0 }],
+      ],
+      oplayer: [[]],
+    },
+    random: [],
+    notes: [],
+  });
+}
+
+function model(): Model {
+  return { gameName: "g.kif", state: chessLike(), pending: {}, viewAs: "", computerRole: "", busy: "" };
+}
+
+test("squares the server names outside a board are dropped", () => {
+  const s = chessLike();
+  assert.deepEqual(s.squares.xplayer[2], [{ board: 0, row: 1, column: 1 }]);
+  assert.deepEqual(s.line, [["(move 1 1 1 2)", "noop"]]);
+  assert.equal(toGameState({ roles: [] }).view.boards.length, 0);
+});
+
+test("a click plays the one move that mentions the square; a second click picks among several", () => {
+  const m = model();
+  const once = clickSquare(m, { board: 0, row: 1, column: 1 });
+  assert.deepEqual(once, { kind: "choose", choice: { role: "xplayer", move: "(put 2 2)" } });
+  // Two moves start at 1,1: select it, show the targets, then the second square decides.
+  const sel = clickSquare(m, { board: 0, row: 0, column: 0 });
+  assert.equal(sel.kind, "select");
+  m.selected = { board: 0, row: 0, column: 0 };
+  assert.deepEqual(targets(m), [{ board: 0, row: 0, column: 1 }, { board: 0, row: 1, column: 0 }]);
+  const second = clickSquare(m, { board: 0, row: 1, column: 0 });
+  assert.deepEqual(second, { kind: "choose", choice: { role: "xplayer", move: "(move 1 1 2 1)" } });
+  // The chosen move and oplayer's only move make the joint move.
+  assert.deepEqual(choose(m, (second as { choice: { role: string; move: string } }).choice), ["(move 1 1 2 1)", "noop"]);
+  assert.deepEqual(m.pending, {});
+  assert.equal(m.selected, undefined);
+  assert.equal(clickSquare(model(), { board: 0, row: 0, column: 1 }).kind, "choose");
+  const none = clickSquare({ ...model(), state: { ...chessLike(), terminal: true } }, { board: 0, row: 1, column: 1 });
+  assert.equal(none.kind, "none");
+  assert.deepEqual(movesOn(chessLike(), { board: 0, row: 1, column: 0 }), [{ role: "xplayer", move: "(move 1 1 2 1)" }]);
+});
+
+test("in a simultaneous game the joint move waits for every role's choice", () => {
+  const m: Model = { ...model(), state: { ...chessLike(), legal: { xplayer: ["a", "b"], oplayer: ["c", "d"] }, squares: {} } };
+  assert.equal(choose(m, { role: "xplayer", move: "a" }), undefined);
+  assert.deepEqual(m.pending, { xplayer: "a" });
+  assert.deepEqual(choose(m, { role: "oplayer", move: "d" }), ["a", "d"]);
+});
+
+test("the view draws the board, the moves and the history, and escapes what the game says", () => {
+  const html = render(model());
+  assert.equal((html.match(/data-action="square"/g) ?? []).length, 4);
+  assert.ok(html.includes("&lt;o&gt;") && !html.includes("<o>"), "the content <o> is escaped");
+  assert.equal((html.match(/data-action="goto"/g) ?? []).length, 2, "steps 0 and 1 of the line");
+  assert.ok(html.includes('class="step ahead"'), "step 1 is ahead of the state");
+  assert.ok(html.includes('data-action="move"') && html.includes("(put 2 2)"));
+  assert.ok(html.includes(">control</th><td>xplayer<"), "the other fluents' table");
+  assert.ok(!html.includes("What "), "no percepts outside GDL-II");
+  const over = render({ ...model(), state: { ...chessLike(), terminal: true, goals: { xplayer: [100], oplayer: [0] } } });
+  assert.ok(over.includes("Game over") && over.includes("<b>xplayer</b>: 100"));
+});
+
+test("a GDL-II game shows what the chosen role saw", () => {
+  const s = toGameState({
+    roles: ["random", "guesser"], history: [["(hide 2)", "noop"]], random: ["random"], legal: {},
+    percepts: [{ random: [], guesser: ["hidden"] }],
+  });
+  const html = render({ gameName: "g", state: s, pending: {}, viewAs: "guesser", computerRole: "", busy: "" });
+  assert.ok(html.includes("What guesser knows") && html.includes("<td>noop</td><td>hidden</td>"), html);
+  assert.ok(html.includes('<option value="guesser" selected>'), "the view-as choice");
+  assert.ok(!html.includes('<option value="random">random</option></select></label><label>View'), "the random role does not play for the computer");
+});
+
+test("random playouts are charted as histograms", () => {
+  const st = toPlayoutStats({
+    engine: "compiled", playouts: 10, seconds: 0.1, mean_length: 6, min_length: 5, max_length: 9, terminal: 10, roles: ["x", "o"],
+    goals: { x: [{ value: "0", count: 3 }, { value: "100", count: 7 }], o: [{ value: "0", count: 7 }, { value: "100", count: 3 }] },
+    lengths: [{ length: 5, count: 4 }, { length: 9, count: 6 }],
+    first_player: { role: "x", wins: 7, draws: 0, losses: 3 },
+    violations: [],
+  });
+  const html = statsHtml(st);
+  assert.equal((html.match(/<figure class="chart">/g) ?? []).length, 4, "two roles' goals, lengths, first role");
+  assert.ok(html.includes("7 (70.0%)") && html.includes("First role (x)"));
+  const h = histogram("t", [{ label: "a", count: 0 }, { label: "b", count: 5 }]);
+  assert.ok(h.includes('width="0"') && h.includes('width="220"'), h);
+  assert.match(statsHtml(toPlayoutStats({ error: "no game" })), /no game/);
+});
+
+test("the webview page allows only its own script and style", () => {
+  const html = gameViewHtml("vscode-resource:", "vscode-resource:/out/webview.js", "vscode-resource:/media/gameView.css", "abc");
+  assert.match(html, /default-src 'none'; style-src vscode-resource:; img-src vscode-resource: data:; script-src 'nonce-abc';/);
+  assert.match(html, /<script nonce="abc" src="vscode-resource:\/out\/webview.js">/);
+});
