@@ -91,7 +91,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			}
 			arity := mostCommonArity(sym)
 			name := sym.Name(m)
-			snip := snippet(name, argumentInfo(m, snap.File, key, arity, false, syntax.Span{Start: start, End: off}))
+			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, false, syntax.Span{Start: start, End: off}))
 			if wrap && arity > 0 {
 				snip = "(" + snip + ")"
 			}
@@ -141,7 +141,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 				add(p.name, kind, what, "", "", 0)
 				continue
 			}
-			args := argumentInfo(m, snap.File, p.key, p.arity, true, syntax.Span{Start: start, End: off})
+			args := argumentInfo(m, snap.File(), p.key, p.arity, true, syntax.Span{Start: start, End: off})
 			snip := snippet(p.name, args)
 			if wrap {
 				snip = "(" + snip + ")"
@@ -149,7 +149,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			add(p.name, kind, what+" "+pattern(p.name, args), snip, "", 0)
 		}
 	}
-	s, _ := siteAt(snap.File, start)
+	s, _ := siteAt(snap.File(), start)
 	switch place {
 	case placeTopLevel:
 		relations(true)
@@ -174,7 +174,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			arity := mostCommonArity(sym)
 			name := sym.Name(m)
 			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity),
-				snippet(name, argumentInfo(m, snap.File, key, arity, true, syntax.Span{Start: start, End: off})), "", 1)
+				snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off})), "", 1)
 		}
 	case placeTerm:
 		if len(s.lists) > 0 {
@@ -198,7 +198,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 					}
 				}
 				if s.index <= arity {
-					args := argumentInfo(m, snap.File, key, arity, !s.atom, syntax.Span{Start: start, End: off})
+					args := argumentInfo(m, snap.File(), key, arity, !s.atom, syntax.Span{Start: start, End: off})
 					for _, v := range args[s.index-1].Values {
 						kind := CompletionConstant
 						if m.IsRole(syntax.Fold(v)) {
@@ -228,7 +228,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 				continue
 			}
 			arity := mostCommonArity(sym)
-			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), "("+snippet(sym.Name(m), argumentInfo(m, snap.File, key, arity, true, syntax.Span{Start: start, End: off}))+")", "", 4)
+			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), "("+snippet(sym.Name(m), argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}))+")", "", 4)
 		}
 	}
 	return items
@@ -372,7 +372,7 @@ func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPla
 	if afterParen {
 		probe = start - 1 // inside the list the '(' opens
 	}
-	_, path := snap.File.LeafAt(probe)
+	_, path := snap.File().LeafAt(probe)
 	for _, c := range path {
 		if c.Kind() == syntax.List && c.Span().Start < start {
 			lists = append(lists, c)

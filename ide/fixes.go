@@ -41,7 +41,7 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 		return nil
 	}
 	want := major.Arity
-	list := listNamed(snap.File, o.Span)
+	list := listNamed(snap.File(), o.Span)
 	var args []syntax.Term
 	if list.Valid() {
 		args = (syntax.Term{Cursor: list}).Args()
@@ -72,7 +72,7 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 		if !c.IsRule {
 			return nil
 		}
-		info := argumentInfo(m, snap.File, o.Key, want, o.Kind == analysis.OccFunction, o.Span)
+		info := argumentInfo(m, snap.File(), o.Key, want, o.Kind == analysis.OccFunction, o.Span)
 		var names []string
 		taken := map[string]bool{}
 		for k := range c.Vars {

@@ -25,7 +25,7 @@ func FoldingRanges(snap *Snapshot) []Fold {
 			walk(k)
 		}
 	}
-	for _, f := range snap.File.Forms() {
+	for _, f := range snap.File().Forms() {
 		walk(f.Cursor)
 	}
 	// Comment blocks: consecutive lines whose first token is a comment.
@@ -95,7 +95,7 @@ func comments(snap *Snapshot) []syntax.Span {
 		}
 	}
 	pos := 0
-	for _, f := range snap.File.Forms() {
+	for _, f := range snap.File().Forms() {
 		sp := f.Span()
 		gap(pos, sp.Start)
 		walk(f.Cursor)

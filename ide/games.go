@@ -129,7 +129,7 @@ func (gs *Games) gameOf(name string, snap *Snapshot, limits eval.Limits) *docGam
 	}
 	gs.mu.Unlock()
 
-	key, starts := gameKey(snap.File)
+	key, starts := gameKey(snap.File())
 	same := func(e *gameEntry) bool { return e != nil && e.c.key == key && e.c.limits == limits }
 	gs.mu.Lock()
 	if e := gs.entries[name]; same(e) {
@@ -469,7 +469,7 @@ func (c *docGame) explain(snap *Snapshot, err error) string {
 	if !ok || le.Line == 0 || len(c.starts) == 0 {
 		return err.Error()
 	}
-	_, starts := gameKey(snap.File)
+	_, starts := gameKey(snap.File())
 	if len(starts) != len(c.starts) {
 		return err.Error()
 	}

@@ -7,7 +7,7 @@ import "github.com/gdl-lsp/gdl/syntax"
 // the innermost maxDepth-2 lists and the whole form, so that expanding still ends on the form.
 // Outside every form it is the empty span at off.
 func SelectionRange(snap *Snapshot, off, maxDepth int) []syntax.Span {
-	leaf, path := snap.File.LeafAt(off)
+	leaf, path := snap.File().LeafAt(off)
 	if keep := maxDepth - 2; maxDepth > 2 && len(path) > keep+1 {
 		inner := path[len(path)-keep:]
 		path = append(path[:1:1], inner...)

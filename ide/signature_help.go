@@ -36,7 +36,7 @@ type SignatureHelpResult struct {
 // SignatureHelp describes the relation or function whose list contains off, or returns nil
 // when off is not inside one (or inside a rule's `<=`, `not` or `or`, which take literals).
 func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
-	s, ok := siteAt(snap.File, off)
+	s, ok := siteAt(snap.File(), off)
 	if !ok || s.rule {
 		return nil
 	}
@@ -72,7 +72,7 @@ func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
 	res := &SignatureHelpResult{ActiveParam: s.index - 1}
 	best := -1
 	for i, a := range arities {
-		args := argumentInfo(m, snap.File, key, a, function, self)
+		args := argumentInfo(m, snap.File(), key, a, function, self)
 		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function))
 		// The active signature: the smallest arity that holds the arguments written and the
 		// cursor's; else the largest.

@@ -26,9 +26,15 @@ type Snapshot struct {
 	desync error
 }
 
-// newSnapshot parses text from scratch.
+// newSnapshot makes the snapshot of a document's whole text, parsed on first use.
 func newSnapshot(uri protocol.DocumentURI, version int32, text string, enc syntax.Encoding) *Snapshot {
-	return wrapSnapshot(uri, ide.NewSnapshot(version, text), enc)
+	return wrapSnapshot(uri, ide.NewSnapshotIn(version, text, dialectOf(uri, text)), enc)
+}
+
+// dialectOf returns the notation of a document: infix for a .hrf file, else the one its text is
+// written in (syntax.Detect).
+func dialectOf(uri protocol.DocumentURI, text string) syntax.Dialect {
+	return syntax.Detect(string(uri), text)
 }
 
 func wrapSnapshot(uri protocol.DocumentURI, s *ide.Snapshot, enc syntax.Encoding) *Snapshot {
@@ -62,17 +68,17 @@ func (s *Snapshot) edit(version int32, changes []contentChange) *Snapshot {
 // outOfSync returns the snapshot of a version whose text the server does not know: it keeps
 // the last text it knew, for nothing but the record.
 func (s *Snapshot) outOfSync(version int32, err error) *Snapshot {
-	next := wrapSnapshot(s.URI, ide.SnapshotOf(version, s.File), s.m.enc)
+	next := wrapSnapshot(s.URI, ide.SnapshotOf(version, s.File()), s.m.enc)
 	next.desync = err
 	return next
 }
 
 // apply applies the changes to the snapshot's text.
 func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, error) {
-	f, lines := s.File, s.m.lines
+	f, lines := s.File(), s.m.lines
 	for i, ch := range changes {
 		if ch.Range == nil {
-			f, _ = syntax.Parse(ch.Text)
+			f, _ = syntax.ParseDialect(ch.Text, dialectOf(s.URI, ch.Text))
 		} else {
 			if i > 0 {
 				lines = f.Lines()

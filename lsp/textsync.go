@@ -26,6 +26,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
+	r.s.touch(d.URI)
 	r.s.scheduleDiagnostics(d.URI)
 	return nil, nil
 }
@@ -63,6 +64,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 			Message: "gdl: " + outOfSyncMessage(uri, snap.desync)})
 	}
 	s.cancelRequests(nil, uri, errSuperseded)
+	s.touch(uri)
 	s.scheduleDiagnostics(uri)
 	return nil, nil
 }
