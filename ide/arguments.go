@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -61,12 +62,21 @@ func listKind(lists []syntax.Cursor) (atom, rule bool) {
 	atom = true
 	for k, c := range lists {
 		if k > 0 {
-			head := syntax.Fold(lists[k-1].Head().Text())
+			head := listKey(lists[k-1])
 			atom = rule || atom && (head == "not" || head == "or")
 		}
-		rule = atom && k == 0 && syntax.Fold(c.Head().Text()) == "<="
+		rule = atom && k == 0 && listKey(c) == "<="
 	}
 	return atom && !rule, rule
+}
+
+// listKey returns the key of a list's head: its folded name, or for an infix operator the prefix
+// keyword it stands for (`:-` is <=, `~` is not, a disjunction's `(` is or); "" without a head.
+func listKey(c syntax.Cursor) string {
+	if h := c.Head(); h.Valid() && (h.Kind() == syntax.Word || h.Kind() == syntax.Operator) {
+		return h.Symbol().Key()
+	}
+	return ""
 }
 
 // head returns the innermost list's head word and its key; "" when it has none.
@@ -75,7 +85,7 @@ func (s site) head() (name, key string) {
 	if !h.Valid() || h.Kind() != syntax.Word {
 		return "", ""
 	}
-	return h.Text(), syntax.Fold(h.Text())
+	return h.Text(), h.Symbol().Key()
 }
 
 // parent returns the list around the innermost one and the innermost one's place in it (the
@@ -95,7 +105,7 @@ func (s site) parent() (parent syntax.Cursor, index int, ok bool) {
 
 // argInfo describes one argument of a relation or function.
 type argInfo struct {
-	Name   string   // a variable name for it, with its '?': from a doc comment, a pattern, or ?argN
+	Name   string   // a variable name for it, in the file's notation (?x, X): from a doc comment, a pattern, or ?argN
 	Values []string // constants written there, most used first (at most maxArgValues)
 }
 
@@ -110,12 +120,15 @@ var keywordArgs = map[string][]string{
 
 // argumentInfo names the arguments of a relation (function false) or function term of the
 // given arity, best source first: a doc comment above a clause that mentions it, written like
-// `; (cell ?x ?y ?mark): ...`; the variables of its patterns in `base` and `input` rules and
-// facts; those of rule heads; those of rule bodies. A position with no name gets ?argN. It also
+// `; (cell ?x ?y ?mark): ...` (in infix, `% cell(X,Y,Mark): ...`); the variables of its patterns
+// in `base` and `input` rules and facts; those of rule heads; those of rule bodies. A position
+// with no name gets ?argN. Names are variables in the notation of f (?x, or X in infix). It also
 // gathers the constants written at each position. The list whose head is at skip (the one
 // being typed) is left out.
 func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, function bool, skip syntax.Span) []argInfo {
 	out := make([]argInfo, arity)
+	d := f.Dialect()
+	defer fillArgNames(out, d)
 	if !function {
 		if names, ok := keywordArgs[key]; ok && len(names) == arity {
 			for i := range out {
@@ -129,7 +142,6 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 	}
 	sym := table[key]
 	if sym == nil || arity == 0 {
-		fillArgNames(out)
 		return out
 	}
 	const tiers = 4 // doc comment, base/input, head, body
@@ -149,7 +161,7 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 	}
 	values := make([]map[string]int, arity)
 	docs := map[int]bool{} // clauses whose doc comment was read
-	pattern := docPattern(sym.Name(m), arity)
+	pattern := docPattern(sym.Name(m), arity, d)
 	occs := sym.Arities[arity]
 	if len(occs) > maxInfoOccurrences {
 		occs = occs[:maxInfoOccurrences]
@@ -164,11 +176,10 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 			docs[o.Clause] = true
 			if doc := c.Form.Doc(); doc != "" {
 				if args := pattern.FindStringSubmatch(doc); args != nil {
-					for pos, a := range strings.Fields(args[1]) {
-						if !strings.HasPrefix(a, "?") {
-							a = "?" + a
+					for pos, a := range strings.FieldsFunc(args[1], func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+						if v, ok := d.Var(a); ok {
+							vote(0, pos, v)
 						}
-						vote(0, pos, a)
 					}
 				}
 			}
@@ -210,7 +221,6 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 		}
 		out[pos].Values = mostUsed(values[pos], maxArgValues)
 	}
-	fillArgNames(out)
 	return out
 }
 
@@ -218,8 +228,14 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 // relation used thousands of times (the names are settled long before).
 const maxInfoOccurrences = 2000
 
-// docPattern matches `(name a1 ... an)` in a doc comment, case-insensitively.
-func docPattern(name string, arity int) *regexp.Regexp {
+// docPattern matches `(name a1 ... an)` in a doc comment, or in infix `name(A1,...,An)`,
+// case-insensitively.
+func docPattern(name string, arity int, d syntax.Dialect) *regexp.Regexp {
+	if d == syntax.Infix {
+		quoted, _ := d.Name(name)
+		arg := `\s*[^\s(),%"]+\s*`
+		return regexp.MustCompile(`(?i)(?:^|[^\w"])` + regexp.QuoteMeta(quoted) + `\((` + arg + `(?:,` + arg + `){` + fmt.Sprint(arity-1) + `})\)`)
+	}
 	return regexp.MustCompile(`(?i)\(\s*` + regexp.QuoteMeta(name) + `((?:\s+\??[^\s()?;]+){` + fmt.Sprint(arity) + `})\s*\)`)
 }
 
@@ -234,19 +250,25 @@ func listNamed(f *syntax.File, name syntax.Span) syntax.Cursor {
 	return syntax.Cursor{}
 }
 
-// fillArgNames gives every unnamed argument ?argN and makes names unique (?x, ?x_2).
-func fillArgNames(args []argInfo) {
+// fillArgNames writes the names in notation d (?x, or X in infix), gives every unnamed argument
+// ?argN (Arg1) and makes names unique (?x, ?x_2).
+func fillArgNames(args []argInfo, d syntax.Dialect) {
 	seen := map[string]bool{}
 	for i := range args {
+		if v, ok := d.Var(args[i].Name); ok {
+			args[i].Name = v
+		} else {
+			args[i].Name = ""
+		}
 		if args[i].Name == "" {
-			args[i].Name = fmt.Sprintf("?arg%d", i+1)
+			args[i].Name, _ = d.Var(fmt.Sprintf("?arg%d", i+1))
 		}
 		name := args[i].Name
-		for n := 2; seen[syntax.Fold(name)]; n++ {
+		for n := 2; seen[syntax.VarKey(name)]; n++ {
 			name = fmt.Sprintf("%s_%d", args[i].Name, n)
 		}
 		args[i].Name = name
-		seen[syntax.Fold(name)] = true
+		seen[syntax.VarKey(name)] = true
 	}
 }
 
@@ -294,15 +316,11 @@ func lessNatural(a, b string) bool {
 	return a < b
 }
 
-// pattern writes `(name ?a ?b)`, or name alone without arguments.
-func pattern(name string, args []argInfo) string {
-	if len(args) == 0 {
-		return name
+// pattern writes `(name ?a ?b)`, or in infix `name(A,B)`; name alone without arguments.
+func pattern(name string, args []argInfo, d syntax.Dialect) string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = a.Name
 	}
-	parts := make([]string, 0, len(args)+1)
-	parts = append(parts, name)
-	for _, a := range args {
-		parts = append(parts, a.Name)
-	}
-	return "(" + strings.Join(parts, " ") + ")"
+	return d.Atom(name, names...)
 }

@@ -54,7 +54,7 @@ func CodeLenses(snap *Snapshot) []Lens {
 		if key == "true" || key == "does" {
 			continue
 		}
-		l := Lens{Offset: c.Form.Span().Start, Query: queryFor(c.Head.Name().Name(), c.Head.Arity()), Key: key, Arity: c.Head.Arity()}
+		l := Lens{Offset: c.Form.Span().Start, Query: queryFor(c.Head.Name().Name(), c.Head.Arity(), snap.Dialect()), Key: key, Arity: c.Head.Arity()}
 		if c.Form.HasErrors() {
 			l.NotEvaluated = syntaxReason(snap, c)
 		}

@@ -53,16 +53,25 @@ const (
 // legal and input rules allow) as the move of does, legal and input; the roles as the role of
 // legal, goal, does, sees and input; elsewhere the constants written at that argument, then the
 // variables of the clause, roles, constants and functions. Without snippets, items insert their
-// label.
+// label. What items insert is written in the document's notation: `(cell ?x ?y)` in prefix,
+// `cell(X,Y)` in infix.
 func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 	m := snap.Model()
 	src := snap.Text()
+	d := snap.Dialect()
 	start := off
-	for start > 0 && isSymbolByte(src[start-1]) {
+	for start > 0 && isWordByte(src[start-1], d) {
 		start--
 	}
-	afterParen := start > 0 && src[start-1] == '('
-	place := completionPlaceAt(snap, start, afterParen)
+	var place completionPlace
+	if d == syntax.Infix {
+		place = infixPlaceAt(snap.File(), start)
+	} else {
+		place = completionPlaceAt(snap, start, start > 0 && src[start-1] == '(')
+	}
+	// In prefix a snippet is wrapped in parentheses where no '(' was typed; infix writes the
+	// parentheses after the name, always.
+	wrapping := d == syntax.Prefix
 	replace := syntax.Span{Start: start, End: off}
 	items := []CompletionItem{}
 	seen := map[string]bool{} // labels offered, by kind
@@ -80,6 +89,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 		items = append(items, it)
 	}
 	relations := func(wrap bool) {
+		wrap = wrap && wrapping
 		for _, key := range sortedKeys(m.Relations) {
 			if analysis.IsKeyword(key) {
 				continue
@@ -90,22 +100,22 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 				continue
 			}
 			arity := mostCommonArity(sym)
-			name := sym.Name(m)
-			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, false, syntax.Span{Start: start, End: off}))
+			name := written(d, sym.Name(m))
+			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, false, syntax.Span{Start: start, End: off}), d)
 			if wrap && arity > 0 {
 				snip = "(" + snip + ")"
 			}
 			add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, "", 1)
 		}
 		for _, kw := range keywordOrder {
-			if !keywordFits(kw, place) {
+			snip := keywordSnippet(kw, d)
+			if !keywordFits(kw, place) || snip == "" {
 				continue
 			}
-			snip := keywordSnippets[kw]
 			if wrap && kw != "terminal" {
 				snip = "(" + snip + ")"
 			}
-			add(kw, CompletionKeyword, "keyword", snip, keywordDocs[kw], 2)
+			add(kw, CompletionKeyword, "keyword", snip, keywordDoc(kw, d), 2)
 		}
 	}
 	variables := func(group int) {
@@ -129,24 +139,25 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 		keys := map[string]bool{}
 		for _, r := range m.Roles {
 			keys[r.Key] = true
-			add(r.Name, CompletionRole, "role", "", "", group)
+			add(written(d, r.Name), CompletionRole, "role", "", "", group)
 		}
 		return keys
 	}
 	// patterns offers fluents or moves: a function pattern with a snippet of its arguments
 	// (wrapped in parentheses unless one was typed), a constant as it is.
 	patterns := func(ps []termPattern, kind CompletionKind, what string, wrap bool) {
+		wrap = wrap && wrapping
 		for _, p := range ps {
 			if p.arity == 0 {
 				add(p.name, kind, what, "", "", 0)
 				continue
 			}
 			args := argumentInfo(m, snap.File(), p.key, p.arity, true, syntax.Span{Start: start, End: off})
-			snip := snippet(p.name, args)
+			snip := snippet(p.name, args, d)
 			if wrap {
 				snip = "(" + snip + ")"
 			}
-			add(p.name, kind, what+" "+pattern(p.name, args), snip, "", 0)
+			add(p.name, kind, what+" "+pattern(p.name, args, d), snip, "", 0)
 		}
 	}
 	s, _ := siteAt(snap.File(), start)
@@ -172,9 +183,9 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 				continue
 			}
 			arity := mostCommonArity(sym)
-			name := sym.Name(m)
+			name := written(d, sym.Name(m))
 			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity),
-				snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off})), "", 1)
+				snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d), "", 1)
 		}
 	case placeTerm:
 		if len(s.lists) > 0 {
@@ -201,7 +212,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 					args := argumentInfo(m, snap.File(), key, arity, !s.atom, syntax.Span{Start: start, End: off})
 					for _, v := range args[s.index-1].Values {
 						kind := CompletionConstant
-						if m.IsRole(syntax.Fold(v)) {
+						if m.IsRole(syntax.Fold(strings.Trim(v, `"`))) { // "White" is the role White
 							kind = CompletionRole
 						}
 						add(v, kind, fmt.Sprintf("written as argument %d of %s", s.index, name), "", "", 0)
@@ -220,7 +231,7 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
 				continue
 			}
-			add(sym.Name(m), CompletionConstant, "constant", "", "", 3)
+			add(written(d, sym.Name(m)), CompletionConstant, "constant", "", "", 3)
 		}
 		for _, key := range sortedKeys(m.Functions) {
 			sym := m.Functions[key]
@@ -228,7 +239,12 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 				continue
 			}
 			arity := mostCommonArity(sym)
-			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), "("+snippet(sym.Name(m), argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}))+")", "", 4)
+			name := written(d, sym.Name(m))
+			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d)
+			if wrapping {
+				snip = "(" + snip + ")"
+			}
+			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snip, "", 4)
 		}
 	}
 	return items
@@ -263,14 +279,14 @@ func argumentPatterns(m *analysis.Model, s site, list syntax.Cursor, typing int)
 	if !h.Valid() || h.Kind() != syntax.Word {
 		return patternKind{}, nil, false
 	}
-	switch key := syntax.Fold(h.Text()); {
+	switch key := h.Symbol().Key(); {
 	case s.index == 1 && (key == "true" || key == "init" || key == "next" || key == "base"):
 		return patternKind{CompletionFluent, "fluent"}, fluentPatterns(m, typing), true
 	case s.index == 2 && (key == "does" || key == "legal" || key == "input"):
 		el := list.Elements()
 		role := ""
 		if len(el) > 1 && el[1].Kind() == syntax.Word {
-			role = syntax.Fold(el[1].Text())
+			role = el[1].Symbol().Key()
 		}
 		what := "move"
 		if role != "" {
@@ -322,7 +338,7 @@ func movePatterns(m *analysis.Model, role string, skip int) []termPattern {
 			continue
 		}
 		args := c.Head.Args()
-		if r := args[0]; role != "" && r.Kind() == syntax.TermConstant && syntax.Fold(r.Text()) != role {
+		if r := args[0]; role != "" && r.Kind() == syntax.TermConstant && r.Name().Key() != role {
 			continue
 		}
 		out = addPattern(out, seen, args[1], skip)
@@ -337,7 +353,7 @@ func addPattern(out []termPattern, seen map[termPattern]bool, t syntax.Term, ski
 	var p termPattern
 	switch t.Kind() {
 	case syntax.TermConstant:
-		p = termPattern{name: t.Text(), key: syntax.Fold(t.Text())}
+		p = termPattern{name: t.Text(), key: t.Name().Key()}
 	case syntax.TermFunction:
 		p = termPattern{name: t.Name().Text(), key: t.Name().Key(), arity: t.Arity()}
 	default:
@@ -353,13 +369,35 @@ func addPattern(out []termPattern, seen map[termPattern]bool, t syntax.Term, ski
 }
 
 // snippet writes a name followed by a placeholder for each argument, named by args:
-// "cell ${1:?x} ${2:?y}".
-func snippet(name string, args []argInfo) string {
+// "cell ${1:?x} ${2:?y}" (the caller adds the parentheses), or in infix "cell(${1:X},${2:Y})".
+func snippet(name string, args []argInfo, d syntax.Dialect) string {
 	out := snippetEscaper.Replace(name)
+	if d == syntax.Infix {
+		if len(args) == 0 {
+			return out
+		}
+		for i, a := range args {
+			sep := ","
+			if i == 0 {
+				sep = "("
+			}
+			out += fmt.Sprintf("%s${%d:%s}", sep, i+1, snippetEscaper.Replace(a.Name))
+		}
+		return out + ")"
+	}
 	for i, a := range args {
 		out += fmt.Sprintf(" ${%d:%s}", i+1, snippetEscaper.Replace(a.Name))
 	}
 	return out
+}
+
+// written returns how a name (as the model spells it, without infix quotes) is written in d:
+// quoted in infix when it cannot be written bare.
+func written(d syntax.Dialect, name string) string {
+	if w, ok := d.Name(name); ok {
+		return w
+	}
+	return name
 }
 
 // snippetEscaper escapes the characters that mean something in a snippet.
@@ -428,7 +466,54 @@ func keywordFits(kw string, place completionPlace) bool {
 	return true
 }
 
-func isSymbolByte(c byte) bool {
+// infixPlaceAt decides the place of a word starting at start in an infix file from the token
+// before it: after `:-`, `&`, `|`, `~` or a disjunction's `(` a literal goes; after the `(` or a
+// `,` of an atom or function term, an argument; anywhere else (the start of the file, after a
+// complete statement or its `.`) a new statement, whose head is the word.
+func infixPlaceAt(f *syntax.File, start int) completionPlace {
+	src := f.Source()
+	pos := start
+	for {
+		for pos > 0 && strings.IndexByte(" \t\n\r\f\v", src[pos-1]) >= 0 {
+			pos--
+		}
+		if pos == 0 {
+			return placeTopLevel
+		}
+		leaf, path := f.LeafAt(pos - 1)
+		if !leaf.Valid() {
+			return placeTopLevel
+		}
+		switch leaf.Kind() {
+		case syntax.Comment:
+			pos = leaf.Span().Start
+			continue
+		case syntax.Operator:
+			return placeLiteral
+		case syntax.Punct:
+			switch src[leaf.Span().Start] {
+			case '&', '|':
+				return placeLiteral
+			case ',':
+				// Between arguments, unless the ',' wrongly joins body literals.
+				if len(path) > 0 && path[len(path)-1].Kind() == syntax.List && listKey(path[len(path)-1]) == "<=" {
+					return placeLiteral
+				}
+				return placeTerm
+			}
+			return placeTopLevel
+		case syntax.LParen:
+			return placeTerm
+		}
+		return placeTopLevel
+	}
+}
+
+// isWordByte reports whether c may be part of a name being typed in notation d.
+func isWordByte(c byte, d syntax.Dialect) bool {
+	if d == syntax.Infix {
+		return c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_-+*/", c) >= 0
+	}
 	switch c {
 	case ' ', '\t', '\n', '\r', '\f', '\v', '(', ')', ';':
 		return false

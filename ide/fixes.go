@@ -81,22 +81,31 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 		for _, a := range info[o.Arity:] {
 			name := a.Name
 			// A name the rule already uses would join the two; a new one is a fresh variable.
-			for n := 2; taken[syntax.Fold(name)]; n++ {
+			for n := 2; taken[syntax.VarKey(name)]; n++ {
 				name = fmt.Sprintf("%s_%d", a.Name, n)
 			}
-			taken[syntax.Fold(name)] = true
+			taken[syntax.VarKey(name)] = true
 			names = append(names, name)
 		}
-		added := strings.Join(names, " ")
+		d := snap.Dialect()
+		sep := " " // (p ?x ?y), p(X,Y)
+		if d == syntax.Infix {
+			sep = ","
+		}
+		added := strings.Join(names, sep)
 		title := fmt.Sprintf("Add %s: %s with %d %s, as elsewhere", added, o.Name, want, what)
-		if !list.Valid() { // a bare proposition becomes a list
-			return []syntax.Fix{{Title: title, Edits: []syntax.TextEdit{{Span: o.Span, NewText: "(" + o.Name + " " + added + ")"}}}}
+		if !list.Valid() || len(args) == 0 && d == syntax.Infix { // p, p(): the atom is written anew
+			sp := o.Span
+			if list.Valid() {
+				sp = list.Span()
+			}
+			return []syntax.Fix{{Title: title, Edits: []syntax.TextEdit{{Span: sp, NewText: d.Atom(o.Name, names...)}}}}
 		}
 		at := o.Span.End
 		if len(args) > 0 {
 			at = args[len(args)-1].Span().End
 		}
-		return []syntax.Fix{{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: at, End: at}, NewText: " " + added}}}}
+		return []syntax.Fix{{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: at, End: at}, NewText: sep + added}}}}
 	}
 }
 

@@ -51,22 +51,23 @@ func renameTarget(snap *Snapshot, off int) (*analysis.Occurrence, error) {
 }
 
 // Rename replaces every occurrence of the symbol at off (compared case-insensitively, so every
-// spelling) with newName; a variable's new name gets its `?` when it lacks one. It fails with a
-// *NotRenamableError, an *InvalidNameError, or a *ConflictError when the new name would merge
-// the symbol with another one or capture a variable of the same rule.
+// spelling) with newName, written in the document's notation: in prefix a variable's new name
+// gets its `?` when it lacks one; in infix a variable may be given in either notation (From,
+// ?from) and is written with an upper-case first letter, and a name that infix cannot write bare
+// (Edge, a.b) is written in double quotes. It fails with a *NotRenamableError, an
+// *InvalidNameError, or a *ConflictError when the new name would merge the symbol with another
+// one or capture a variable of the same rule.
 func Rename(snap *Snapshot, off int, newName string) ([]syntax.TextEdit, error) {
 	o, err := renameTarget(snap, off)
 	if err != nil {
 		return nil, err
 	}
-	if o.Kind == analysis.OccVariable && !strings.HasPrefix(newName, "?") {
-		newName = "?" + newName
-	}
-	if err := validName(newName, o.Kind == analysis.OccVariable); err != nil {
+	newName, key, err := newSymbolText(o, newName, snap.Dialect())
+	if err != nil {
 		return nil, err
 	}
 	m := snap.Model()
-	if err := renameConflict(snap, m, o, newName); err != nil {
+	if err := renameConflict(snap, m, o, newName, key); err != nil {
 		return nil, err
 	}
 	var edits []syntax.TextEdit
@@ -80,8 +81,7 @@ func Rename(snap *Snapshot, off int, newName string) ([]syntax.TextEdit, error) 
 // respelling of the same name is fine): the two would become one. Relations and functions merge
 // only when an arity is shared (p/2 renamed to an existing q/3 gets an arity-mismatch warning,
 // not a different game); constants always merge; a variable merges with a variable of its rule.
-func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, newName string) error {
-	key := syntax.Fold(newName)
+func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, newName, key string) error {
 	if key == o.Key {
 		return nil
 	}
@@ -131,7 +131,45 @@ func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, n
 	return nil
 }
 
-// validName checks that name scans as one symbol (or variable) token and is not a keyword.
+// newSymbolText returns the text that replaces the occurrences of o when it is renamed to
+// newName in notation d, and the new symbol's key.
+func newSymbolText(o *analysis.Occurrence, newName string, d syntax.Dialect) (text, key string, err error) {
+	variable := o.Kind == analysis.OccVariable
+	if d == syntax.Prefix {
+		if variable && !strings.HasPrefix(newName, "?") {
+			newName = "?" + newName
+		}
+		if err := validName(newName, variable); err != nil {
+			return "", "", err
+		}
+		return newName, syntax.Fold(newName), nil
+	}
+	if variable {
+		v, ok := d.Var(newName)
+		if !ok {
+			return "", "", &InvalidNameError{fmt.Sprintf("%q is not a valid variable name: in infix GDL a variable is a letter followed by letters, digits or _ + - * /", newName)}
+		}
+		return v, syntax.VarKey(v), nil
+	}
+	spelling := newName
+	if len(newName) >= 2 && strings.HasPrefix(newName, `"`) && strings.HasSuffix(newName, `"`) {
+		spelling = newName[1 : len(newName)-1]
+	}
+	if strings.HasPrefix(spelling, "?") {
+		return "", "", &InvalidNameError{fmt.Sprintf("%q is a variable, not a name", newName)}
+	}
+	w, ok := d.Name(spelling)
+	if !ok {
+		return "", "", &InvalidNameError{fmt.Sprintf("%q is not a valid GDL name: infix GDL cannot write it, even in double quotes", newName)}
+	}
+	if analysis.IsKeyword(syntax.Fold(spelling)) {
+		return "", "", &InvalidNameError{fmt.Sprintf("%q is a GDL keyword", newName)}
+	}
+	return w, syntax.Fold(spelling), nil
+}
+
+// validName checks that name scans as one symbol (or variable) token of prefix GDL and is not a
+// keyword.
 func validName(name string, variable bool) error {
 	f, errs := syntax.Parse(name)
 	forms := f.Forms()

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Signature help: inside `(name ...`, the relation's or function's arguments, named from the
+// Signature help: inside `(name ...` (infix: `name(...`), the relation's or function's arguments, named from the
 // doc comments and the patterns of the game (argumentInfo), with the argument the cursor is at.
 
-// Signature is one way to write a relation or function: `(cell ?x ?y ?mark)`.
+// Signature is one way to write a relation or function: `(cell ?x ?y ?mark)`, `cell(X,Y,Mark)`.
 type Signature struct {
-	Label  string      // `(cell ?x ?y ?mark)`
+	Label  string      // `(cell ?x ?y ?mark)`, in infix `cell(X,Y,Mark)`
 	Params []Parameter // the arguments, each a part of Label
 	Doc    string      // Markdown: what it is, its doc comment
 }
@@ -73,7 +74,7 @@ func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
 	best := -1
 	for i, a := range arities {
 		args := argumentInfo(m, snap.File(), key, a, function, self)
-		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function))
+		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function, snap.Dialect()))
 		// The active signature: the smallest arity that holds the arguments written and the
 		// cursor's; else the largest.
 		if best < 0 && a >= max(written, s.index) {
@@ -87,8 +88,8 @@ func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
 	return res
 }
 
-// signature writes one signature with its documentation.
-func signature(m *analysis.Model, name, key string, arity int, args []argInfo, function bool) Signature {
+// signature writes one signature, in notation d, with its documentation.
+func signature(m *analysis.Model, name, key string, arity int, args []argInfo, function bool, d syntax.Dialect) Signature {
 	if sym := m.Relations[key]; sym != nil && !function {
 		name = sym.Name(m)
 	} else if sym := m.Functions[key]; sym != nil && function {
@@ -96,12 +97,20 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 	}
 	sig := Signature{}
 	var b strings.Builder
-	if arity > 0 {
-		b.WriteString("(")
+	open, sep, close := "(", " ", ")" // (cell ?x ?y)
+	if d == syntax.Infix {
+		open, sep = "", "," // cell(X,Y)
 	}
-	b.WriteString(name)
-	for _, a := range args {
-		b.WriteString(" ")
+	if arity > 0 {
+		b.WriteString(open)
+	}
+	b.WriteString(written(d, name))
+	for i, a := range args {
+		if d == syntax.Infix && i == 0 {
+			b.WriteString("(")
+		} else {
+			b.WriteString(sep)
+		}
 		p := Parameter{Start: b.Len()}
 		b.WriteString(a.Name)
 		p.End = b.Len()
@@ -111,7 +120,7 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 		sig.Params = append(sig.Params, p)
 	}
 	if arity > 0 {
-		b.WriteString(")")
+		b.WriteString(close)
 	}
 	sig.Label = b.String()
 	what := "relation"
@@ -119,7 +128,7 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 		what = "function"
 	}
 	doc := []string{fmt.Sprintf("**%s** `%s/%d`", what, name, arity)}
-	if kd, ok := keywordDocs[key]; ok && !function {
+	if kd := keywordDoc(key, d); kd != "" && !function {
 		doc = append(doc, kd)
 	}
 	if !function {

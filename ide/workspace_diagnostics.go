@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/internal/readfile"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Workspace diagnostics: the diagnostics of the game files of the workspace that are not open.
@@ -80,11 +81,11 @@ func StampOf(p string) (FileStamp, bool) {
 }
 
 // ReadSnapshot parses the game file at p (a regular file of at most maxIndexFileSize bytes, as
-// the index reads), for its diagnostics.
+// the index reads) in its notation (syntax.Detect), for its diagnostics.
 func ReadSnapshot(p string) (*Snapshot, error) {
 	data, err := readfile.Regular(p, maxIndexFileSize)
 	if err != nil {
 		return nil, err
 	}
-	return NewSnapshot(0, string(data)), nil
+	return NewSnapshotIn(0, string(data), syntax.Detect(p, string(data))), nil
 }

@@ -321,11 +321,17 @@ func (c *testClient) initializeParams(params map[string]any) initializeResult {
 
 func (c *testClient) open(uri protocol.DocumentURI, text string) {
 	c.t.Helper()
+	c.openAs(uri, "gdl", text)
+}
+
+// openAs opens a document with the given languageId.
+func (c *testClient) openAs(uri protocol.DocumentURI, lang, text string) {
+	c.t.Helper()
 	c.mu.Lock()
 	c.version[uri] = 1
 	c.mu.Unlock()
 	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: uri, LanguageID: "gdl", Version: 1, Text: text,
+		URI: uri, LanguageID: protocol.LanguageIdentifier(lang), Version: 1, Text: text,
 	}})
 }
 

@@ -73,10 +73,10 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.RenameProvider = &protocol.RenameOptions{PrepareProvider: has("textDocument/prepareRename")}
 	}
 	if has("textDocument/completion") {
-		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?"}}
+		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?", ","}}
 	}
 	if has("textDocument/signatureHelp") {
-		c.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", " "}, RetriggerCharacters: []string{")"}}
+		c.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", " ", ","}, RetriggerCharacters: []string{")"}}
 	}
 	if has("textDocument/codeAction") {
 		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, sourceFixAll}}

@@ -21,7 +21,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	}
 	d := p.TextDocument
 	start := time.Now()
-	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
+	snap := newSnapshot(d.URI, string(d.LanguageID), d.Version, d.Text, r.view.enc)
 	snap.received = start
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.games.Update(string(d.URI), snap.Snapshot)
@@ -79,7 +79,7 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 		var next *Snapshot
 		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
 			if old, ok := docs[uri]; ok && old.Text() != p.Text {
-				next = newSnapshot(uri, old.Version, p.Text, v.enc)
+				next = newSnapshot(uri, old.lang, old.Version, p.Text, v.enc)
 				next.received = time.Now()
 				docs[uri] = next
 			}

@@ -51,7 +51,7 @@ type Marker struct {
 	Offset int // byte offset of its '@' in the file
 
 	lineStart int // offset of the start of the line
-	comment   int // offset of the line's ';'
+	comment   int // offset of the line's comment mark (';' or '%')
 }
 
 // Arg is one argument of a marker.
@@ -128,13 +128,17 @@ func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, 
 
 // Parse reads the markers of a file, in order. A malformed marker (an unclosed argument list or
 // string, a bad `#n`) is reported with its position and left out.
-func Parse(src string) ([]Marker, []error) {
+func Parse(src string) ([]Marker, []error) { return ParseComments(src, ';') }
+
+// ParseComments is Parse for a file whose comments start with mark: ';' in prefix GDL, '%' in
+// infix GDL (a case of the infix notation has its markers after the first '%' of a line).
+func ParseComments(src string, mark byte) ([]Marker, []error) {
 	var out []Marker
 	var errs []error
 	line := 0
 	for start := 0; start < len(src) || (start == 0 && len(src) == 0); line++ {
 		end, next := lineEnd(src, start)
-		if c := strings.IndexByte(src[start:end], ';'); c >= 0 {
+		if c := strings.IndexByte(src[start:end], mark); c >= 0 {
 			ms, es := parseComment(src, start, start+c, end, line)
 			out = append(out, ms...)
 			errs = append(errs, es...)
@@ -322,6 +326,7 @@ func Sections(s string) (map[string]string, []string) {
 		if strings.HasPrefix(l, "-- ") && strings.HasSuffix(l, " --\n") {
 			cur = strings.TrimSuffix(strings.TrimPrefix(l, "-- "), " --\n")
 			order = append(order, cur)
+			m[cur] += "" // an empty section is a section too
 			continue
 		}
 		m[cur] += l
