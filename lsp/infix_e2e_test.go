@@ -152,8 +152,15 @@ func TestInfixOverStdio(t *testing.T) {
 	}
 	var qr queryResult
 	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.runQuery", Arguments: legal.Command.Arguments}, &qr)
-	if qr.Error != "" || !contains(qr.Answers, "legal(crosses,play(1,1))") || !contains(qr.State, "control(crosses)") {
+	if qr.Error != "" || qr.Notation != "infix" || !contains(qr.Answers, "legal(crosses,play(1,1))") || !contains(qr.State, "control(crosses)") {
 		t.Errorf("running the legal lens: %+v", qr)
+	}
+
+	var st gameState
+	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.playMove",
+		Arguments: []any{map[string]any{"uri": uri, "moves": []string{"play(1,1)", "wait"}}}}, &st)
+	if st.Error != "" || st.Notation != "infix" || !contains(st.State, "cell(1,1,x)") || !contains(st.Legal["noughts"], "play(1,2)") {
+		t.Errorf("playing play(1,1) in infix: %+v", st)
 	}
 
 	// Formatting lays an infix document out as gdl fmt does.
