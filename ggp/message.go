@@ -83,18 +83,25 @@ func Parse(text string) (*Message, error) {
 			if len(args) > n {
 				at = args[n].Start
 			}
-			return syntaxError(text, at, "%s takes %d arguments, %s; found %d", m.Kind, n, shape, len(args))
+			takes := fmt.Sprintf("%d arguments", n)
+			switch n {
+			case 0:
+				takes = "no arguments"
+			case 1:
+				takes = "1 argument"
+			}
+			return syntaxError(text, at, "%s takes %s%s; found %d", m.Kind, takes, shape, len(args))
 		}
 		return nil
 	}
 	switch m.Kind {
 	case Info:
-		if err := want(0, "none"); err != nil {
+		if err := want(0, ""); err != nil {
 			return nil, err
 		}
 		return m, nil
 	case Start:
-		if err := want(5, "(START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
+		if err := want(5, ": (START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
 			return nil, err
 		}
 		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
@@ -119,7 +126,7 @@ func Parse(text string) (*Message, error) {
 		if len(args) == 4 {
 			return m, m.parseII(text, args)
 		}
-		if err := want(2, fmt.Sprintf("(%s <match id> <joint move>), or 4 in GDL-II: (%s <match id> <turn> <move> <percepts>)", m.Kind, m.Kind)); err != nil {
+		if err := want(2, fmt.Sprintf(": (%s <match id> <joint move>), or 4 in GDL-II: (%s <match id> <turn> <move> <percepts>)", m.Kind, m.Kind)); err != nil {
 			return nil, err
 		}
 		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
@@ -137,7 +144,7 @@ func Parse(text string) (*Message, error) {
 		}
 		return m, nil
 	case Abort:
-		if err := want(1, "(ABORT <match id>)"); err != nil {
+		if err := want(1, ": (ABORT <match id>)"); err != nil {
 			return nil, err
 		}
 		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
@@ -208,7 +215,7 @@ func (m *Message) String() string {
 	case Start:
 		fmt.Fprintf(&b, " %s %s (", m.MatchID, m.Role)
 		b.WriteString(m.Rules)
-		if strings.Contains(m.Rules, ";") {
+		if strings.Contains(m.Rules[strings.LastIndexByte(m.Rules, '\n')+1:], ";") {
 			b.WriteString("\n") // a comment on the last line must not swallow the ')'
 		}
 		fmt.Fprintf(&b, ") %s %s", seconds(m.StartClock), seconds(m.PlayClock))

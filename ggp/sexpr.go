@@ -83,10 +83,24 @@ func syntaxError(src string, off int, format string, args ...any) *SyntaxError {
 // nested deeper is refused rather than walked.
 const maxDepth = 1000
 
+// maxExprs bounds the atoms and lists of a message (the largest game we know has about 20,000),
+// and so the memory reading it takes.
+const maxExprs = 1_000_000
+
 // ReadExprs reads the expressions of a message text.
 func ReadExprs(src string) ([]*Expr, error) {
 	var top []*Expr
 	var stack []*Expr // the open lists
+	var slab []Expr   // the expressions, allocated in blocks
+	count := 0
+	alloc := func(e Expr) *Expr {
+		if len(slab) == cap(slab) {
+			slab = make([]Expr, 0, 1024)
+		}
+		slab = append(slab, e)
+		count++
+		return &slab[len(slab)-1]
+	}
 	add := func(e *Expr) {
 		if len(stack) == 0 {
 			top = append(top, e)
@@ -97,6 +111,9 @@ func ReadExprs(src string) ([]*Expr, error) {
 	}
 	i := 0
 	for i < len(src) {
+		if count >= maxExprs {
+			return nil, syntaxError(src, i, "the message has more than %d atoms and lists", maxExprs)
+		}
 		c := src[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
@@ -109,7 +126,7 @@ func ReadExprs(src string) ([]*Expr, error) {
 			if len(stack) >= maxDepth {
 				return nil, syntaxError(src, i, "the message nests more than %d levels of parentheses", maxDepth)
 			}
-			e := &Expr{IsList: true, Start: i, List: []*Expr{}}
+			e := alloc(Expr{IsList: true, Start: i, List: []*Expr{}})
 			add(e)
 			stack = append(stack, e)
 			i++
@@ -133,7 +150,7 @@ func ReadExprs(src string) ([]*Expr, error) {
 				return nil, syntaxError(src, start, "unterminated string: no closing '\"'")
 			}
 			i++
-			add(&Expr{Atom: src[start:i], Start: start, End: i})
+			add(alloc(Expr{Atom: src[start:i], Start: start, End: i}))
 		case c < ' ' || c == 0x7f:
 			return nil, syntaxError(src, i, "unexpected control character %q", c)
 		default:
@@ -141,7 +158,7 @@ func ReadExprs(src string) ([]*Expr, error) {
 			for i < len(src) && !isDelimiter(src[i]) {
 				i++
 			}
-			add(&Expr{Atom: src[start:i], Start: start, End: i})
+			add(alloc(Expr{Atom: src[start:i], Start: start, End: i}))
 		}
 	}
 	if len(stack) > 0 {
