@@ -67,8 +67,9 @@ func (b *belief) observeJoint(ctx context.Context, joint []eval.Term) error {
 }
 
 // observe keeps the states that the role's own move and percepts allow (GDL-II). It stops
-// early, keeping what it found, when ctx ends.
-func (b *belief) observe(ctx context.Context, move eval.Term, percepts []string) {
+// early, keeping what it found, when ctx ends. It says when the states kept may not be the true
+// ones.
+func (b *belief) observe(ctx context.Context, move eval.Term, percepts []string) (note string) {
 	b.history = append(b.history, observation{move, percepts})
 	next := b.advance(ctx, b.states, move, percepts, true)
 	if len(next) == 0 && ctx.Err() == nil {
@@ -81,12 +82,15 @@ func (b *belief) observe(ctx context.Context, move eval.Term, percepts []string)
 		// states it had, ignoring the percepts.
 		next = b.advance(ctx, b.states, move, nil, false)
 		if len(next) > 0 {
-			b.lost = "no state agrees with the percepts received: the player goes on guessing"
+			b.lost = fmt.Sprintf("turn %d: no state agrees with the move and the percepts received; the player goes on guessing", len(b.history))
+			note = b.lost
 		}
 	}
-	if len(next) > 0 {
-		b.states = next
+	if len(next) == 0 {
+		return fmt.Sprintf("turn %d: no state follows from the move received (%s); the player keeps the states it had", len(b.history), b.g.String(move))
 	}
+	b.states = next
+	return note
 }
 
 // advance returns the states reached from states by a joint move in which the role plays move

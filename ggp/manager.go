@@ -99,6 +99,13 @@ func RunMatch(ctx context.Context, name, src string, seats []Seat, opts MatchOpt
 	if err != nil {
 		return nil, &GameError{fmt.Errorf("the initial state: %w", err)}
 	}
+	// A game whose first state cannot be evaluated is refused before any player is bothered.
+	if _, err := g.Terminal(ctx, s); err != nil {
+		return nil, &GameError{fmt.Errorf("terminal in the initial state: %w", err)}
+	}
+	if _, err := g.Legal(ctx, s); err != nil {
+		return nil, &GameError{fmt.Errorf("the legal moves of the initial state: %w", err)}
+	}
 	_, sees := g.Analysis().Model.Relations["sees"]
 	ii := sees || slices.ContainsFunc(roles, func(r string) bool { return strings.EqualFold(r, "random") })
 	mg := &manager{g: g, opts: opts, seats: bySeat, rng: mrand.New(mrand.NewPCG(opts.Seed, 0x6d616e61676572))}
@@ -152,10 +159,11 @@ func RunMatch(ctx context.Context, name, src string, seats []Seat, opts MatchOpt
 			}
 		}
 		if err != nil {
+			rec.Aborted = err.Error()
 			if ctx.Err() != nil {
 				err = context.Cause(ctx)
+				rec.Aborted = "cancelled: " + err.Error()
 			}
-			rec.Aborted = err.Error()
 			end(Abort)
 			return rec, err
 		}

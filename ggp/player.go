@@ -95,6 +95,7 @@ type playing struct {
 	ctx      context.Context
 	cancel   context.CancelFunc // stops the work in progress, for STOP and ABORT
 	turn     chan struct{}      // held by the message working on the match
+	log      *log.Logger
 
 	// Set by START, then read and written only by the message that holds turn.
 	g     *game.Game
@@ -210,7 +211,7 @@ func (p *Player) start(ctx context.Context, msg *Message, received time.Time) Re
 	}
 	mctx, cancel := context.WithCancel(context.Background())
 	// START holds the match's turn (the channel is empty) until the game is loaded.
-	m := &playing{id: msg.MatchID, clock: msg.PlayClock, ctx: mctx, cancel: cancel, turn: make(chan struct{}, 1)}
+	m := &playing{id: msg.MatchID, clock: msg.PlayClock, ctx: mctx, cancel: cancel, turn: make(chan struct{}, 1), log: p.log}
 	p.match = m
 	p.matches++
 	seed := p.opts.Seed*1_000_003 + p.matches
@@ -239,7 +240,7 @@ func (m *playing) load(ctx context.Context, opts PlayerOptions, msg *Message, se
 	o := game.Options{Engine: opts.Engine, Limits: opts.Limits}
 	// Grounding may take half the time left; the interpreter plays a game that does not ground
 	// in time.
-	o.Ground.Timeout = max(budget/2, time.Millisecond)
+	o.Ground.Timeout = max(min(budget/2, eval.DefaultGroundLimits.Timeout), time.Millisecond)
 	g, _, err := game.Load(ctx, msg.Rules, o)
 	if err != nil {
 		return err
@@ -314,7 +315,9 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 		// Keep at least half the time to choose the move.
 		octx, cancel := context.WithDeadline(ctx, received.Add(deadline.Sub(received)/2))
 		defer cancel()
-		m.b.observe(octx, move, canonicalText(msg.Percepts))
+		if note := m.b.observe(octx, move, canonicalText(msg.Percepts)); note != "" {
+			m.log.Printf("match %s: %s", m.id, note)
+		}
 		return nil
 	}
 	if msg.Joint == nil {

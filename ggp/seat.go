@@ -52,7 +52,7 @@ func (s *HTTPSeat) Send(ctx context.Context, msg string) (Reply, error) {
 		return Reply{}, fmt.Errorf("reading the answer: %w", err)
 	}
 	if len(body) > MaxReply {
-		return Reply{}, fmt.Errorf("the answer is longer than %d bytes", MaxReply)
+		return Reply{}, errTooLong
 	}
 	return Reply{resp.StatusCode, string(body)}, nil
 }
@@ -110,10 +110,15 @@ func NewSeat(spec string, opts PlayerOptions) (Seat, error) {
 	return &HTTPSeat{URL: p.String()}, nil
 }
 
+var errTooLong = fmt.Errorf("the answer is longer than %d bytes", MaxReply)
+
 // errorKind classifies a failure to get an answer.
 func errorKind(err error) ErrorKind {
-	if errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
 		return Late
+	case errors.Is(err, errTooLong):
+		return Unreadable
 	}
 	return Unreachable
 }
