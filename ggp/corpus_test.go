@@ -89,7 +89,7 @@ func TestCorpusMatches(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			rec, err := RunMatch(ctx, path, src, seats, MatchOptions{StartClock: 60 * time.Second, PlayClock: 60 * time.Second, MaxSteps: 300, Seed: 5})
+			rec, err := RunMatch(ctx, path, mustRules(t, src), seats, MatchOptions{StartClock: 60 * time.Second, PlayClock: 60 * time.Second, MaxSteps: 300, Seed: 5})
 			var ge *GameError
 			if errors.As(err, &ge) && rec == nil {
 				refused++

@@ -70,7 +70,7 @@ func TestHostilePlayers(t *testing.T) {
 			bad := httptest.NewServer(c.handler)
 			defer bad.Close()
 			seats := []Seat{&HTTPSeat{URL: bad.URL}, httpPlayer(t, RandomStrategy, 2)}
-			rec, err := RunMatch(context.Background(), "pennies.kif", src, seats, MatchOptions{StartClock: time.Second, PlayClock: time.Second, Seed: 3})
+			rec, err := RunMatch(context.Background(), "pennies.kif", mustRules(t, src), seats, MatchOptions{StartClock: time.Second, PlayClock: time.Second, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestPlayerCrashes(t *testing.T) {
 	srv := httptest.NewServer(p)
 	defer srv.Close()
 	seats := []Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
-	rec, err := RunMatch(context.Background(), "tictactoe.kif", src, seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
+	rec, err := RunMatch(context.Background(), "tictactoe.kif", mustRules(t, src), seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
 		Progress: func(s Step) {
 			if s.Step == 1 {
 				srv.CloseClientConnections()
@@ -142,7 +142,7 @@ func TestMatchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seats := []Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
-	rec, err := RunMatch(ctx, "tictactoe.kif", src, seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
+	rec, err := RunMatch(ctx, "tictactoe.kif", mustRules(t, src), seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
 		Progress: func(s Step) {
 			if s.Step == 3 {
 				cancel()

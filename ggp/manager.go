@@ -38,17 +38,21 @@ type GameError struct{ Err error }
 func (e *GameError) Error() string { return e.Err.Error() }
 func (e *GameError) Unwrap() error { return e.Err }
 
-// Prepare reads a game description in either notation and returns its rules in KIF, as a START
-// message carries them (comments dropped, each rule on one line).
+// Prepare reads a game description in the notation its content shows and returns its rules in
+// KIF, as a START message carries them (comments dropped, each rule on one line).
 func Prepare(src string) (string, error) {
-	d := syntax.DetectContent(src)
-	f, errs := syntax.ParseDialect(src, d)
-	if len(errs) > 0 {
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
+	return PrepareFile(f)
+}
+
+// PrepareFile is Prepare of a parsed game description (an infix one is written in KIF).
+func PrepareFile(f *syntax.File) (string, error) {
+	if errs := f.Errors(); len(errs) > 0 {
 		p := f.Lines().Position(errs[0].Span.Start, syntax.UTF32)
 		return "", &GameError{fmt.Errorf("%d:%d: %s", p.Line+1, p.Column+1, errs[0].Message)}
 	}
-	kif := src
-	if d != syntax.Prefix {
+	kif := f.Source()
+	if f.Dialect() != syntax.Prefix {
 		text, cerr := f.Convert(syntax.Prefix)
 		if cerr != nil {
 			return "", &GameError{fmt.Errorf("the game cannot be written in KIF for the players: %v", cerr)}
@@ -62,14 +66,14 @@ func Prepare(src string) (string, error) {
 	return rules, nil
 }
 
-// RunMatch runs a match of the game src (either notation; name is what the record calls it)
-// between the players of seats: one per role in role order, or one per role but GDL-II's random
+// RunMatch runs a match of a game (its rules in KIF, as Prepare gives them; name is what the
+// record calls it) between the players of seats: one per role in role order, or one per role but GDL-II's random
 // role, which the manager then plays itself, uniformly at random. Every player gets START, then
 // a PLAY per joint move (GDL-II: its own last move and its percepts), then STOP, or ABORT when
 // the match stops early. An answer that is late, unreadable or illegal is replaced by a random
 // legal move, and the record says why. The record is returned whenever the match started, also
 // with an error: a cancelled ctx (the players get ABORT) or a state that cannot be evaluated.
-func RunMatch(ctx context.Context, name, src string, seats []Seat, opts MatchOptions) (*Record, error) {
+func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchOptions) (*Record, error) {
 	if opts.StartClock <= 0 {
 		opts.StartClock = 10 * time.Second
 	}
@@ -81,10 +85,6 @@ func RunMatch(ctx context.Context, name, src string, seats []Seat, opts MatchOpt
 	}
 	if opts.ID == "" {
 		opts.ID = NewMatchID()
-	}
-	rules, err := Prepare(src)
-	if err != nil {
-		return nil, err
 	}
 	g, _, err := game.Load(ctx, rules, game.Options{Engine: opts.Engine, Limits: opts.Limits})
 	if err != nil {

@@ -31,6 +31,16 @@ func readGame(t testing.TB, name string) string {
 	return ""
 }
 
+// mustRules prepares a game's rules for RunMatch.
+func mustRules(t testing.TB, src string) string {
+	t.Helper()
+	rules, err := Prepare(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}
+
 // testLogger writes a player's log into the test's output.
 func testLogger(t testing.TB, name string) *log.Logger {
 	return log.New(testWriter{t}, name+": ", 0)
@@ -149,7 +159,7 @@ func TestMatchesOverHTTP(t *testing.T) {
 				seats = append(seats, httpPlayer(t, Strategy(p), uint64(i)))
 			}
 			var progress []int
-			rec, err := RunMatch(context.Background(), c.game, src, seats, MatchOptions{
+			rec, err := RunMatch(context.Background(), c.game, mustRules(t, src), seats, MatchOptions{
 				StartClock: 20 * time.Second, PlayClock: 20 * time.Second, Seed: 7,
 				Progress: func(s Step) { progress = append(progress, s.Step) }})
 			if err != nil {

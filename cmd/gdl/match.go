@@ -134,7 +134,12 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "\r\x1b[Kgdl match: %d. (%s)", s.Step, strings.Join(s.Joint, " "))
 		}
 	}
-	rec, err := ggp.RunMatch(ctx, path, string(data), seats, opts)
+	rules, err := ggp.PrepareFile(parseInput(path, data))
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl match: %s: %v\n", path, err)
+		return 1
+	}
+	rec, err := ggp.RunMatch(ctx, path, rules, seats, opts)
 	if progress {
 		fmt.Fprint(stderr, "\r\x1b[K")
 	}
