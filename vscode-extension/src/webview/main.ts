@@ -2,7 +2,7 @@
 // clicks and keys into messages to the extension, which runs the server's commands and sends
 // back the new state. Keyboard: Tab moves between controls; in a board the arrow keys move
 // between squares and Enter or Space plays; [ and ] step back and forward, r plays a random
-// move, c a computer move, Escape drops a half-chosen move.
+// move, c a computer move, m runs a match, Escape drops a half-chosen move.
 
 import type { GameState, PlayoutStats } from "../protocol";
 import { choose, clickSquare, Model, render } from "./view";
@@ -99,6 +99,9 @@ function act(el: HTMLElement): void {
     case "computer":
       post({ type: "computer" });
       return;
+    case "match":
+      post({ type: "match" });
+      return;
     case "playouts": {
       const n = Number((document.getElementById("playouts-n") as HTMLInputElement | null)?.value ?? 1000);
       post({ type: "playouts", playouts: Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), 100000) : 1000 });
@@ -154,7 +157,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (el.tagName === "INPUT" || el.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
-  const shortcut: Record<string, string> = { "[": "back", "]": "forward", r: "random", c: "computer" };
+  const shortcut: Record<string, string> = { "[": "back", "]": "forward", r: "random", c: "computer", m: "match" };
   if (e.key === "Escape") {
     model.selected = undefined;
     model.pending = {};

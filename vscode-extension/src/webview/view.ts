@@ -234,6 +234,7 @@ function toolbarHtml(m: Model): string {
     button("forward", "forward", "Forward ▶", `${busy}${s.step >= s.line.length ? " disabled" : ""}`, "One step forward along the moves played (])") +
     button("random", "random", "Random move", busy + over, "Every role plays a random legal move (r)") +
     button("computer", "computer", "Computer move", busy + over, "Monte Carlo tree search picks the move of every role with a choice (c)") +
+    button("match", "match", "Run a match…", busy, "Runs a GGP match between built-in players or players at URLs, then plays it back move by move (m)") +
     `<label>Computer plays <select data-key="computer-role" data-action="computer-role">${roleOptions}</select></label>` +
     viewAs +
     `</nav>`;
