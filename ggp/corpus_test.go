@@ -3,87 +3,72 @@ package ggp
 import (
 	"context"
 	"errors"
-	"hash/fnv"
+	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
-const corpus = "../../shared/games"
-
-// corpusSample lists a deterministic sample of the corpus games: those whose path hashes to 0
-// modulo 12 (a sample that stays put as games are added), sorted by path; the GDL-II games of
-// sjl/scully (the ones with sees) come first.
-func corpusSample(t *testing.T) []string {
-	data, err := os.ReadFile(filepath.Join(corpus, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("SKIPPED: ../shared/games/MANIFEST.tsv is not there; the corpus matches need the shared corpus beside the repository")
-	}
-	var ii, rest []string
-	for _, line := range strings.Split(string(data), "\n")[1:] {
-		cols := strings.Split(line, "\t")
-		if len(cols) != 7 || cols[6] != "game" {
-			continue
-		}
-		path := cols[0]
-		if strings.HasPrefix(path, "sjl__scully/") {
-			if text, err := os.ReadFile(filepath.Join(corpus, path)); err == nil && strings.Contains(string(text), "sees") {
-				ii = append(ii, path)
-				continue
+// corpusSample lists the corpus games the matches are played on: the GDL-II games of sjl/scully
+// (those with sees) first, then the games whose path hashes to 0 modulo 12 (corpus.Sample: the
+// same games every run, a stable choice as games are added), each part sorted by path. Under
+// -short: the first two GDL-II games and the first four others. The list is named in the test's
+// log and in the summary scripts/test.sh prints.
+func corpusSample(t *testing.T) []corpus.Entry {
+	games := corpus.Games(t)
+	var ii, rest []corpus.Entry
+	for _, e := range games {
+		if strings.HasPrefix(e.Path, "sjl__scully/") {
+			if text, err := os.ReadFile(e.Abs()); err == nil && strings.Contains(string(text), "sees") {
+				ii = append(ii, e)
 			}
 		}
-		h := fnv.New32a()
-		h.Write([]byte(path))
-		if h.Sum32()%12 == 0 {
-			rest = append(rest, path)
+	}
+	for _, e := range corpus.Sample(games, 12) {
+		if !slices.Contains(ii, e) {
+			rest = append(rest, e)
 		}
 	}
-	sort.Strings(ii)
-	sort.Strings(rest)
-	return append(ii, rest...)
+	byPath := func(a, b corpus.Entry) int { return strings.Compare(a.Path, b.Path) }
+	slices.SortFunc(ii, byPath)
+	slices.SortFunc(rest, byPath)
+	head := fmt.Sprintf("%d GDL-II games of sjl/scully and %d others (one in 12 by a hash of the path)", len(ii), len(rest))
+	if testing.Short() {
+		ii, rest = ii[:min(2, len(ii))], rest[:min(4, len(rest))]
+		head = fmt.Sprintf("-short: %d GDL-II games of sjl/scully and %d others, of the sample without -short (every GDL-II game of sjl/scully, one in 12 of the others)", len(ii), len(rest))
+	}
+	sample := append(ii, rest...)
+	t.Logf("%s: %s", head, strings.Join(corpus.Paths(sample), " "))
+	corpus.WriteSummary(t.Name()+" "+head, []string{strings.Join(corpus.Paths(sample), " ")})
+	return sample
 }
 
-// TestCorpusMatches runs a match between random players over HTTP on each game of the sample
-// (in -short mode, the first two GDL-II games and four others): no message goes wrong, and the
-// record replays to the same states and goals. A game the manager refuses (a defect of the
-// game) or that does not end within 300 joint moves is reported, not failed.
+// TestCorpusMatches runs a match between random players over HTTP on each game of the sample:
+// no message goes wrong, and the record replays to the same states and goals. A game the
+// manager refuses (a defect of the game) or that does not end within 300 joint moves is
+// reported, not failed.
 func TestCorpusMatches(t *testing.T) {
-	games := corpusSample(t)
-	if testing.Short() {
-		var short []string
-		nII := 0
-		for _, g := range games {
-			if strings.HasPrefix(g, "sjl__scully/") {
-				if nII < 2 {
-					short = append(short, g)
-				}
-				nII++
-			} else if len(short) < 6 {
-				short = append(short, g)
-			}
-		}
-		games = short
-	}
 	played, refused := 0, 0
-	for _, path := range games {
+	for _, e := range corpusSample(t) {
+		path := e.Path
 		t.Run(path, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(corpus, path))
+			data, err := os.ReadFile(e.Abs())
 			if err != nil {
 				t.Fatal(err)
 			}
 			src := string(data)
-			seats := []Seat{}
-			// One player per role but the random role; how many roles is known once the
-			// game is read: Prepare and a first look by the manager decide.
+			// One player per role but the random role.
 			n, err := countSeats(src)
 			if err != nil {
 				refused++
 				t.Logf("refused: %v", err)
 				return
 			}
+			var seats []Seat
 			for i := range n {
 				seats = append(seats, httpPlayer(t, RandomStrategy, uint64(i)))
 			}
@@ -109,7 +94,7 @@ func TestCorpusMatches(t *testing.T) {
 			checkRecord(t, src, rec)
 		})
 	}
-	t.Logf("%d matches played, %d games refused, of %d", played, refused, len(games))
+	t.Logf("%d matches played, %d games refused", played, refused)
 }
 
 // countSeats says how many players a game needs: one per role but GDL-II's random role.
