@@ -92,6 +92,7 @@ func TestRunMatchCancelled(t *testing.T) {
 	}
 	// A player that answers START and ABORT at once and never answers a PLAY.
 	aborted := make(chan struct{}, 1)
+	playing := make(chan struct{}, 1)
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		m, err := ggp.Parse(string(body))
@@ -101,6 +102,10 @@ func TestRunMatchCancelled(t *testing.T) {
 		case m.Kind == ggp.Start:
 			io.WriteString(w, "ready")
 		case m.Kind == ggp.Play:
+			select {
+			case playing <- struct{}{}:
+			default:
+			}
 			<-r.Context().Done()
 		default:
 			if m.Kind == ggp.Abort {
@@ -122,9 +127,15 @@ func TestRunMatchCancelled(t *testing.T) {
 		done <- c.call("workspace/executeCommand", map[string]any{"command": "gdl.runMatch", "workDoneToken": "match-1",
 			"arguments": []any{map[string]any{"uri": uri, "players": []string{"random", slow.URL}, "playclockMs": 600_000}}}, &res)
 	}()
-	// Wait for the report to begin, then cancel it.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	// Wait for the match to be under way (the slow player asked for its first move; a
+	// cancellation while the game is still being loaded fails the request instead), then cancel
+	// the report.
+	select {
+	case <-playing:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the match never asked the slow player for a move")
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		c.mu.Lock()
 		begun := len(c.progress) > 0
 		c.mu.Unlock()
@@ -132,9 +143,8 @@ func TestRunMatchCancelled(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the match never reported progress")
+			t.Fatal("the match reported no progress")
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	c.notify("window/workDoneProgress/cancel", map[string]any{"token": "match-1"})
 	select {
