@@ -44,6 +44,7 @@ function draw(): void {
 
 function post(msg: { type: string; [k: string]: unknown }): void {
   model.message = undefined;
+  model.info = undefined;
   vscode.postMessage(msg);
 }
 
@@ -190,7 +191,9 @@ window.addEventListener("message", (e) => {
       model.pending = {};
       model.selected = undefined;
       model.busy = "";
-      model.message = msg.message;
+      // A match's summary is news, not an error.
+      model.message = msg.cause === "match" ? undefined : msg.message;
+      model.info = msg.cause === "match" ? msg.message : undefined;
       if (model.state && model.viewAs !== "" && !model.state.roles.includes(model.viewAs)) model.viewAs = "";
       draw();
       if (msg.cause === "play" && !model.state?.error) maybeComputer();

@@ -23,6 +23,8 @@ export interface Model {
   stats?: PlayoutStats;
   /** A message for the person (a refused move, a failure). */
   message?: string;
+  /** A neutral note, such as the summary of the match being played back. */
+  info?: string;
 }
 
 export function esc(s: string): string {
@@ -249,6 +251,7 @@ function statusHtml(m: Model): string {
     (c.length ? `<p class="computer">${c.join("; ")}</p>` : "") +
     (s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : "") +
     (m.message ? `<p class="message" role="alert">${esc(m.message)}</p>` : "") +
+    (m.info ? `<p class="info" role="status">${esc(m.info)}</p>` : "") +
     s.notes.map((n) => `<p class="note">${esc(n)}</p>`).join("");
 }
 
