@@ -70,8 +70,8 @@ go build ./...
 
 section "go test"
 # Everything once; then the packages with concurrency (the language server's dispatcher and
-# document store, the incremental parser's shared trees, the evaluator's locking) again under
-# the race detector.
+# document store, the incremental parser's shared trees, the evaluator's locking, the GGP
+# player and manager) again under the race detector.
 # Tests that measure something (the differential test's compared and skipped games) append a
 # summary to $GDL_TEST_SUMMARY, printed here because go test shows the logs of passing tests
 # only with -v.
@@ -85,6 +85,7 @@ rm -f "$GDL_TEST_SUMMARY"
 section "go test -race (packages with concurrency)"
 go test $short -race -timeout 20m ./lsp/... ./syntax/...
 go test $short -race -timeout 10m -run 'TestConcurrentUse' ./eval/...
+go test -short -race -timeout 10m ./ggp/...
 
 if [ "$what" = go ] || [ "$what" = full-go ]; then
 	exit 0

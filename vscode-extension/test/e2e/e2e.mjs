@@ -530,4 +530,31 @@ await step("game-view-follows-the-theme", async () => {
   await until("the light theme back", async () => (await colors()).body.includes("vscode-light"));
 });
 
+// Run a match (GDL: Run a Match): random against random over the GGP protocol in the server; the
+// view then plays the match back move by move to its terminal state.
+await step("game-view-runs-a-match", async () => {
+  if (!view) throw new Error("no game view");
+  await goTo(1, 1);
+  await command("GDL: Run a Match");
+  const input = page.locator(".quick-input-widget input");
+  for (const role of ["xplayer", "oplayer"]) {
+    await page.locator(".quick-input-widget", { hasText: `the player of ${role}` }).waitFor({ state: "visible" });
+    await input.fill("random");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "built in: a random legal move" }).first().waitFor();
+    await page.waitForTimeout(150);
+    await input.press("Enter");
+  }
+  await page.locator(".notifications-toasts .notification-toast", { hasText: "GDL match:" }).first().waitFor({ state: "visible", timeout: 60_000 });
+  await shot("game-view-match-summary");
+  const end = await until("the view stepping through the match to its end", async () => {
+    const t = await viewStatus(view);
+    return /terminal/.test(t) && !/not terminal/.test(t) ? t : { ok: false, t };
+  }, 60_000);
+  console.log(`# after the match: ${end}`);
+  // The match's summary is shown as news, not as an error.
+  await view.locator("p.info", { hasText: "terminal after" }).first().waitFor({ state: "visible" });
+  if (await view.locator("p.message").count()) throw new Error(`an error message after a completed match: ${await view.locator("p.message").first().textContent()}`);
+  await shot("game-view-match-end");
+});
+
 await finish();
