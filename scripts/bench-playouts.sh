@@ -280,7 +280,12 @@ corpus_mode() {
 					if [ "$n2" = 1 ]; then
 						out=$T/cur.g1.json
 					elif [ "$n2" = 0 ]; then
-						gdl_run "$out" "$hard" "$path" --engine "$e2" --playouts "$big" --time "${b}s" --seed 2 || out=""
+						# --time bounds the whole run, compiling included: the budget plus three
+						# times the first run's compile time (the rate is per CPU second of the
+						# playouts alone either way).
+						local tb
+						tb=$(awk -v b="$b" -v c="${comp:-0}" 'BEGIN { printf "%.3f", b + 3 * (c + 0) }')
+						gdl_run "$out" "$hard" "$path" --engine "$e2" --playouts "$big" --time "${tb}s" --seed 2 || out=""
 					else
 						gdl_run "$out" "$hard" "$path" --engine "$e2" --playouts "$n2" --seed 2 || out=""
 					fi
