@@ -132,6 +132,15 @@ func (s *store) intern(fn uint32, args []Term) Term {
 		}
 	}
 	t := Term(len(s.terms))
+	// The arrays double when full, up to 4M entries (then they grow by half): append grows a
+	// large slice by a quarter, and the copies, and the fresh memory they touch, were a fifth
+	// of chess's first playout.
+	if len(s.terms) == cap(s.terms) {
+		s.terms = append(make([]termRec, 0, growCap(cap(s.terms), 1)), s.terms...)
+	}
+	if len(s.args)+len(args) > cap(s.args) {
+		s.args = append(make([]Term, 0, growCap(cap(s.args), len(args))), s.args...)
+	}
 	s.terms = append(s.terms, termRec{fn: fn, args: uint32(len(s.args)), arity: uint16(len(args)), depth: depth, hash: h})
 	s.args = append(s.args, args...)
 	s.table[i] = uint64(h)<<32 | uint64(t)
@@ -140,6 +149,14 @@ func (s *store) intern(fn uint32, args []Term) Term {
 		s.grow()
 	}
 	return t
+}
+
+// growCap is the new capacity of a full array of capacity c that needs room for n more.
+func growCap(c, n int) int {
+	if c < 1<<22 {
+		return 2*c + n
+	}
+	return c + c/2 + n
 }
 
 func (s *store) grow() {

@@ -86,6 +86,7 @@ type builder struct {
 	complement bool
 	inputOf    map[int32][2]int32 // input node -> role, move
 	roleInputs [][]int32          // per role, its input nodes
+	inert      map[int32]bool     // input nodes that no ground rule reads (noop, typically)
 }
 
 // Limits bound the network that New builds.
@@ -134,8 +135,17 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 		}
 	}
 	b.roleInputs = n.input
+	b.inert = map[int32]bool{}
+	for id := range b.inputOf {
+		b.inert[id] = true
+	}
 	for i, r := range gr.Rules {
 		b.rules[r.Head] = append(b.rules[r.Head], i)
+		for _, l := range r.Body {
+			if x, ok := b.atom[l.Atom]; ok {
+				delete(b.inert, x.node())
+			}
+		}
 	}
 	resolve := func(a eval.Term) (ref, error) {
 		if a == 0 {
@@ -183,6 +193,7 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 		return nil, err
 	}
 	b.finish(n)
+	n.keepMoves = n.movesOnlyInNext()
 	// Inside a cycle every edge must be positive for its least fixpoint to be its meaning.
 	for _, members := range n.cycles {
 		for _, u := range members {
@@ -546,6 +557,16 @@ func (b *builder) combine(kind uint8, ins []ref) (ref, error) {
 
 // complementMoves replaces, in the inputs of an OR, the moves of a role that are more than half
 // of its moves by the negated OR of its other moves: exactly one of a role's moves is played.
+//
+// The other moves often include moves that no rule reads (noop): the frame rule of a board game,
+// "a cell stays as it is when some role plays a move that does not touch it", becomes per cell
+// and role the negated OR of the moves that touch the cell and noop, and noop, which changes
+// with the turn, would change every cell's gate. So the other moves are split into those no
+// rule reads (K) and the rest (T): some move of role r but K is played (M = not K) and none of
+// T is (not T). Given that a move of T implies M, the OR over two roles of (M and not T) is
+// (M1 or M2) and not T1 and not T2, or (M1 and M2) and not (T1 and T2): the parts that change
+// with the turn (M1 or M2, M1 and M2) are shared by every cell and do not change when the turn
+// passes from one role to the other.
 func (b *builder) complementMoves(ins []ref) ([]ref, error) {
 	var perRole map[int32]int
 	for _, r := range ins {
@@ -559,12 +580,23 @@ func (b *builder) complementMoves(ins []ref) ([]ref, error) {
 			perRole[rm[0]]++
 		}
 	}
-	changed := false
+	if perRole == nil {
+		return ins, nil
+	}
+	roles := make([]int32, 0, len(perRole))
 	for role, k := range perRole {
-		all := b.roleInputs[role]
-		if 2*k <= len(all) {
-			continue
+		if 2*k > len(b.roleInputs[role]) {
+			roles = append(roles, role)
 		}
+	}
+	if len(roles) == 0 {
+		return ins, nil
+	}
+	slices.Sort(roles)
+	type part struct{ m, notT ref } // some move but K is played; none of T is
+	var parts []part
+	for _, role := range roles {
+		all := b.roleInputs[role]
 		in := map[int32]bool{}
 		kept := ins[:0:0]
 		for _, r := range ins {
@@ -574,28 +606,100 @@ func (b *builder) complementMoves(ins []ref) ([]ref, error) {
 			}
 			kept = append(kept, r)
 		}
-		var others []ref
+		var k, t []ref
 		for _, id := range all {
-			if !in[id] {
-				others = append(others, mkRef(id, false))
+			switch {
+			case in[id]:
+			case b.inert[id]:
+				k = append(k, mkRef(id, false))
+			default:
+				t = append(t, mkRef(id, false))
 			}
 		}
 		// Every move of the role is in the OR: some move of it is always played.
-		if len(others) == 0 {
+		if len(k)+len(t) == 0 {
 			return []ref{refTrue}, nil
 		}
-		or, err := b.combine(kOr, others)
+		orT, err := b.fold(kOr, t)
 		if err != nil {
 			return nil, err
 		}
-		ins = append(kept, or.not())
-		changed = true
+		ins = kept
+		if len(k) == 0 {
+			ins = append(ins, orT.not())
+			continue
+		}
+		orK, err := b.fold(kOr, k)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, part{orK.not(), orT.not()})
 	}
-	if changed {
-		slices.Sort(ins)
-		ins = slices.Compact(ins)
+	var extra []ref
+	switch len(parts) {
+	case 0:
+	case 2:
+		p, q := parts[0], parts[1]
+		anyM, err := b.fold(kOr, []ref{p.m, q.m})
+		if err != nil {
+			return nil, err
+		}
+		bothM, err := b.fold(kAnd, []ref{p.m, q.m})
+		if err != nil {
+			return nil, err
+		}
+		one, err := b.fold(kAnd, []ref{anyM, p.notT, q.notT})
+		if err != nil {
+			return nil, err
+		}
+		notBoth, err := b.fold(kOr, []ref{p.notT, q.notT})
+		if err != nil {
+			return nil, err
+		}
+		two, err := b.fold(kAnd, []ref{bothM, notBoth})
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, one, two)
+	default:
+		for _, p := range parts {
+			x, err := b.fold(kAnd, []ref{p.m, p.notT})
+			if err != nil {
+				return nil, err
+			}
+			extra = append(extra, x)
+		}
 	}
-	return ins, nil
+	for _, x := range extra {
+		switch x {
+		case refTrue:
+			return []ref{refTrue}, nil
+		case refFalse:
+		default:
+			ins = append(ins, x)
+		}
+	}
+	slices.Sort(ins)
+	return slices.Compact(ins), nil
+}
+
+// fold is combine with the constants among ins folded first.
+func (b *builder) fold(kind uint8, ins []ref) (ref, error) {
+	unit, zero := refTrue, refFalse // AND: true is neutral, false decides
+	if kind == kOr {
+		unit, zero = refFalse, refTrue
+	}
+	var out []ref
+	for _, r := range ins {
+		switch r {
+		case unit:
+		case zero:
+			return zero, nil
+		default:
+			out = append(out, r)
+		}
+	}
+	return b.combine(kind, out)
 }
 
 // guardLegal splits each role's legal moves into groups that share a guard: a literal in the
@@ -894,6 +998,10 @@ type Net struct {
 
 	terminal ref
 
+	// keepMoves: no legal move, guard, goal or terminal depends on an input proposition, so a
+	// machine can leave a joint move's inputs set after Next (Machine.unplay).
+	keepMoves bool
+
 	// Cycles: scc is per node 0, or 1 + the index in cycles of the cycle it is in; cycles are
 	// in topological order, each the sorted list of its nodes.
 	scc    []int32
@@ -919,6 +1027,44 @@ type nextWatch struct {
 type legalWatch struct {
 	role, move int32
 	inv        bool
+}
+
+// movesOnlyInNext reports whether no legal move, guard, goal or terminal reads an input
+// proposition, directly or through gates.
+func (n *Net) movesOnlyInNext() bool {
+	reads := make([]bool, len(n.kind))
+	var stack []int32
+	for _, ids := range n.input {
+		for _, id := range ids {
+			if !reads[id] {
+				reads[id] = true
+				stack = append(stack, id)
+			}
+		}
+	}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, o := range n.outs[n.outOff[u]:n.outOff[u+1]] {
+			if t := o.node(); !reads[t] {
+				reads[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	if reads[n.terminal.node()] {
+		return false
+	}
+	for _, rs := range [][][]ref{n.legal, n.groups, n.goals} {
+		for _, xs := range rs {
+			for _, x := range xs {
+				if reads[x.node()] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // Grounding returns the grounding the network was built from.

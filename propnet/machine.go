@@ -12,7 +12,10 @@ type Machine struct {
 	// cnt is per node the number of its inputs that hold minus its threshold: the node holds
 	// when cnt >= 0. Sources (base and input propositions) are -1 or 0.
 	cnt     []int32
-	stack   []uint32    // pending changes: node<<1 | its new value
+	stack   []uint32    // pending changes: node<<1 | its new value (cycles), node (otherwise)
+	src     []uint32    // changed sources not yet passed on: node<<1 | its new value
+	prop    []bool      // per node: the value its readers count (nets without cycles)
+	cur     []int32     // per role: the input node set, -1 if none
 	state   []uint64    // the current state: bit f is fluent f
 	sets    [][][]int32 // per role and group: the moves whose condition (without the guard) holds
 	pos     [][]int32   // per role and move: its position in its group's set, -1 if not there
@@ -54,6 +57,14 @@ func (n *Net) NewMachine() *Machine {
 			// The last node of a cycle: every input from outside is counted.
 			m.fixpoint(n.cycles[k-1])
 		}
+	}
+	m.prop = make([]bool, nn)
+	for i := range m.prop {
+		m.prop[i] = m.value(int32(i))
+	}
+	m.cur = make([]int32, len(n.input))
+	for r := range m.cur {
+		m.cur[r] = -1
 	}
 	for f, x := range n.next {
 		if m.val(x) {
@@ -147,8 +158,9 @@ func (m *Machine) recompute(k int32, stack []uint32) []uint32 {
 	return stack
 }
 
-// set gives source node i (a base or input proposition) the value v, passing the change on.
-func (m *Machine) set(i int32, v bool) {
+// setSource gives source node i (a base or input proposition) the value v and queues the change
+// in m.src; propagate passes the queued changes on.
+func (m *Machine) setSource(i int32, v bool) {
 	if (m.cnt[i] >= 0) == v {
 		return
 	}
@@ -157,23 +169,50 @@ func (m *Machine) set(i int32, v bool) {
 	} else {
 		m.cnt[i] = -1
 	}
-	n := m.n
-	stack := append(m.stack[:0], uint32(i)<<1|b2u(v))
-	if m.sval != nil {
-		m.stack = m.propagateCycles(stack)
+	m.src = append(m.src, uint32(i)<<1|b2u(v))
+}
+
+// propagate passes on the changes of the sources queued by setSource. The sources are passed on
+// first, all of them, and only then the gates they changed: a gate that two sources change in
+// opposite directions (the OR of two roles' moves when one role's move replaces the other's) is
+// then not passed on at all. A gate is passed on when its value differs from the one that its
+// readers count (prop), so a gate queued twice, or one that changed back before its turn, costs
+// one look.
+func (m *Machine) propagate() {
+	src := m.src
+	m.src = src[:0]
+	if len(src) == 0 {
 		return
 	}
-	cnt := m.cnt
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		node := int32(e >> 1)
+	n := m.n
+	if m.sval != nil {
+		m.stack = m.propagateCycles(append(m.stack[:0], src...))
+		return
+	}
+	cnt, prop := m.cnt, m.prop
+	stack := m.stack[:0]
+	// The sources first, then the gates, last queued first.
+	for i := 0; ; i++ {
+		var node int32
+		if i < len(src) {
+			node = int32(src[i] >> 1)
+		} else if len(stack) > 0 {
+			node = int32(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		} else {
+			break
+		}
+		v := cnt[node] >= 0
+		if prop[node] == v {
+			continue
+		}
+		prop[node] = v
 		if w := n.watched[node]; w != 0 {
 			m.watchChanged(node, w)
 		}
 		// An input that turns true adds one to a gate that reads it as is, and takes one from a
 		// gate that reads it inverted; a gate crosses when the sign of its count changes.
-		up := e & 1
+		up := b2u(v)
 		for _, o := range n.outs[n.outOff[node]:n.outOff[node+1]] {
 			t := o >> 1
 			d := 2*int32((uint32(o)&1)^up) - 1
@@ -181,7 +220,7 @@ func (m *Machine) set(i int32, v bool) {
 			nc := c + d
 			cnt[t] = nc
 			if c^nc < 0 {
-				stack = append(stack, uint32(t)<<1|(uint32(nc)>>31^1))
+				stack = append(stack, uint32(t))
 			}
 		}
 	}
@@ -290,10 +329,11 @@ func (m *Machine) SetState(s []uint64) {
 			b := bits.TrailingZeros64(diff)
 			diff &= diff - 1
 			f := w*64 + b
-			m.set(m.n.base[f], s[w]&(1<<uint(b)) != 0)
+			m.setSource(m.n.base[f], s[w]&(1<<uint(b)) != 0)
 		}
 		m.state[w] = s[w]
 	}
+	m.propagate()
 }
 
 // State returns the current state. Do not modify it.
@@ -370,31 +410,52 @@ func (m *Machine) Goals(r int, out []int) []int {
 // Next computes the state after the joint move (one move index per role) into out, which has
 // Words() words. The moves are not checked for legality.
 func (m *Machine) Next(joint []int32, out []uint64) {
-	n := m.n
-	for r, mv := range joint {
-		m.set(n.input[r][mv], true)
-	}
+	m.play(joint)
 	copy(out, m.next)
+	m.unplay()
+}
+
+// play sets the input propositions of a joint move, replacing those of the joint move set before.
+func (m *Machine) play(joint []int32) {
 	for r, mv := range joint {
-		m.set(n.input[r][mv], false)
+		i := m.n.input[r][mv]
+		if old := m.cur[r]; old != i {
+			if old >= 0 {
+				m.setSource(old, false)
+			}
+			m.setSource(i, true)
+			m.cur[r] = i
+		}
 	}
+	m.propagate()
+}
+
+// unplay takes the joint move back, unless no legal move, goal, terminal or guard depends on
+// the moves (as GDL requires; Net.keepMoves): then the moves stay set until the next joint move
+// replaces them, which costs less when the same moves, or the same kind of moves, come again.
+func (m *Machine) unplay() {
+	if m.n.keepMoves {
+		return
+	}
+	for r, i := range m.cur {
+		if i >= 0 {
+			m.setSource(i, false)
+			m.cur[r] = -1
+		}
+	}
+	m.propagate()
 }
 
 // Sees appends to out the indices (into the grounding's Sees of role r) of the percepts role r
 // gets when joint is played in the current state.
 func (m *Machine) Sees(joint []int32, r int, out []int) []int {
-	n := m.n
-	for q, mv := range joint {
-		m.set(n.input[q][mv], true)
-	}
-	for i, x := range n.sees[r] {
+	m.play(joint)
+	for i, x := range m.n.sees[r] {
 		if m.val(x) {
 			out = append(out, i)
 		}
 	}
-	for q, mv := range joint {
-		m.set(n.input[q][mv], false)
-	}
+	m.unplay()
 	return out
 }
 

@@ -182,3 +182,47 @@ func TestFolding(t *testing.T) {
 		t.Errorf("stats %v: the rules are aliases of one fluent", st)
 	}
 }
+
+// Two roles that move at once, each flipping a cell or passing (pass: a move that no rule
+// reads): the frame of a cell holds when some role flips another cell. The network shares the
+// parts that depend on passing between the cells ("some role does not pass", "no role passes"):
+// both pass, one passes, both flip the same cell or two different cells all occur.
+const inertPass = `
+(role red) (role blue)
+(cell 1) (cell 2) (cell 3) (cell 4) (cell 5)
+(init (on 1)) (init (on 3)) (init (clock 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+(<= (legal ?r (flip ?c)) (role ?r) (cell ?c))
+(<= (legal ?r pass) (role ?r))
+(<= (next (on ?c)) (true (on ?c)) (does ?r (flip ?d)) (distinct ?c ?d))
+(<= (next (on ?c)) (does ?r (flip ?c)) (not (true (on ?c))))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 8)))
+(<= (goal red 100) (true (on 5)))
+(<= (goal red 0) (not (true (on 5))))
+(<= (goal blue 100) (not (true (on 5))))
+(<= (goal blue 0) (true (on 5)))
+`
+
+func TestInertMoves(t *testing.T) {
+	n := walk(t, inertPass, 400, 8)
+	if !n.keepMoves {
+		t.Error("no legal move, goal or terminal reads a move, but the machine takes moves back")
+	}
+}
+
+// A goal that reads the moves (which GDL does not allow, but the engines evaluate): the machine
+// must take a joint move back after Next.
+func TestMovesReadByGoal(t *testing.T) {
+	src := `(role r) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+		(legal r a) (legal r b)
+		(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+		(<= (next picked) (does r a))
+		(<= (goal r 100) (does r a))
+		(<= (goal r 0) (not (does r a)))
+		(<= terminal (true (step 3)))`
+	n := walk(t, src, 20, 4)
+	if n.keepMoves {
+		t.Error("a goal reads a move, but the machine leaves moves set")
+	}
+}
