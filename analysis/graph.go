@@ -207,7 +207,9 @@ func (m *Model) SplitRelations() []Rel {
 	for r := range m.split().relations {
 		out = append(out, r)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key || out[i].Key == out[j].Key && out[i].Arity < out[j].Arity })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Key < out[j].Key || out[i].Key == out[j].Key && out[i].Arity < out[j].Arity
+	})
 	return out
 }
 

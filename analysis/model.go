@@ -196,11 +196,11 @@ type Model struct {
 	clauseBlock  block[Clause]
 	litBlock     block[syntax.Literal]
 	visitBlock   block[literalVisit]
-	completeOnly bool                       // forms with syntax errors are left out
-	incomplete   bool                       // some form has syntax errors
+	completeOnly bool                 // forms with syntax errors are left out
+	incomplete   bool                 // some form has syntax errors
 	mu           sync.Mutex           // guards dependsOn and splitMemo
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
-	splitMemo    *splitStrata               // memo for SplitRelations and StaysUnstratified
+	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 }
 
 // formPart says what one form contributed to a model.
