@@ -198,9 +198,10 @@ type Model struct {
 	visitBlock   block[literalVisit]
 	completeOnly bool                 // forms with syntax errors are left out
 	incomplete   bool                 // some form has syntax errors
-	mu           sync.Mutex           // guards dependsOn and splitMemo
+	mu           sync.Mutex           // guards dependsOn, splitMemo and prodMemo
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
+	prodMemo     *producers           // memo for producersAt
 }
 
 // formPart says what one form contributed to a model.

@@ -61,7 +61,7 @@ const validGame = `(role robot)
 (init (cell a))
 (<= (legal robot (go ?x)) (true (cell ?x)))
 (<= (next (cell ?x)) (does robot (go ?x)))
-(<= terminal (true (cell b)))
+(<= terminal (true (cell a)))
 (goal robot 100)
 `
 
