@@ -12,9 +12,12 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// typoCodes are the checks of things that never hold (issue 14): on a game that works they
-// must find nothing, so every finding on a corpus game is a genuine defect of that game.
+// typoCodes are the checks of things that never hold, and of base and input coverage (issue
+// 14): on a game that works they must find nothing, so every finding on a corpus game is a
+// genuine defect of that game.
 var typoCodes = map[string]string{
+	"fluent-not-in-base": "a fluent that init or next produces and base does not list",
+	"legal-not-in-input": "a legal move that input does not list",
 	"undefined-fluent":   "a fluent tested with true that init and next never produce",
 	"undefined-move":     "a move tested with does that no legal rule allows (or a role that has none)",
 	"undefined-relation": "a relation used in a body that nothing defines",

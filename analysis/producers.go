@@ -328,6 +328,11 @@ type producers struct {
 func (m *Model) producersAt(rel Rel, arg int) *termSet {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.producers().get(place{rel, arg})
+}
+
+// producers returns the model's fixpoint computation, made on first use; m.mu is held.
+func (m *Model) producers() *producers {
 	if m.prodMemo == nil {
 		p := &producers{m: m, defs: map[Rel][]*Clause{}, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
 		for _, c := range m.Clauses {
@@ -335,7 +340,7 @@ func (m *Model) producersAt(rel Rel, arg int) *termSet {
 		}
 		m.prodMemo = p
 	}
-	return m.prodMemo.get(place{rel, arg})
+	return m.prodMemo
 }
 
 func (p *producers) get(pl place) *termSet {
@@ -425,9 +430,83 @@ func (p *producers) varValues(cc *compiled, v int) *termSet {
 	return anything
 }
 
+// clauseArg returns what argument arg of clause c's head may hold in the facts c derives, with
+// the sets of the places its variables take their values from at their fixpoint.
+func (m *Model) clauseArg(c *Clause, arg int) *termSet {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.producers()
+	cc := compileClause(c)
+	out := &termSet{}
+	if arg >= len(cc.head) {
+		return out
+	}
+	for _, bs := range cc.binders { // the sets the variables read, at their fixpoint
+		for _, b := range bs {
+			p.get(b.at)
+		}
+	}
+	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
+	return out
+}
+
+// empty reports whether s holds no term: no constant, and no function term all of whose
+// arguments may hold one.
+func (s *termSet) empty() bool {
+	if s.any || len(s.consts) > 0 {
+		return false
+	}
+	for _, f := range s.funcs {
+		full := true
+		for _, a := range f.args {
+			if a.empty() {
+				full = false
+				break
+			}
+		}
+		if full {
+			return false
+		}
+	}
+	return true
+}
+
+// overlaps reports whether some term of s unifies with some term of o.
+func (s *termSet) overlaps(o *termSet) bool {
+	if s.any && !o.empty() || o.any && !s.empty() {
+		return true
+	}
+	for k := range s.consts {
+		if _, ok := o.consts[k]; ok {
+			return true
+		}
+	}
+	for k, f := range s.funcs {
+		g := o.funcs[k]
+		if g == nil {
+			continue
+		}
+		all := true
+		for i := range f.args {
+			if !f.args[i].overlaps(g.args[i]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 // CanStand reports whether a term that unifies with t may stand at argument arg of relation rel
 // in some fact the game derives, by the over-approximation described above: false means never.
 // The fluents are the argument of true/1, the moves the second argument of does/2.
+//
+// It is safe for concurrent use.
 func (m *Model) CanStand(rel Rel, arg int, t syntax.Term) bool {
-	return m.producersAt(rel, arg).matches(t)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.producers().get(place{rel, arg}).matches(t)
 }
