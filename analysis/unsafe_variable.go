@@ -16,8 +16,11 @@ func init() {
 		Category: CategorySemantics,
 		Summary:  "A variable of the head, of a not or of a distinct that no positive atom of the body binds. The rule has no defined meaning.",
 		Example:  "(<= (legal ?p noop) (not (true (control ?p))))",
-		Fix: "Add a positive literal that binds the variable, e.g. (role ?p). For a variable that only " +
-			"occurs in a negated atom, the quick fix moves the atom into a helper relation and negates that: " +
+		Fix: "Add a positive literal that binds the variable, e.g. (role ?p), or correct its name. When the rule " +
+			"binds a variable the unsafe one is likely a misspelling of (close in spelling, or the only bound " +
+			"variable whose values can stand where the unsafe one stands, as ?player for ?who in " +
+			"(not (true (control ?who))) when (role ?player) binds it), the first quick fix renames it. For a " +
+			"variable that only occurs in a negated atom, the next one moves the atom into a helper relation and negates that: " +
 			"(not (true (line ?c ?i ?j))) becomes (not (hasLine ?i ?j)) with (<= (hasLine ?i ?j) (true (line ?c ?i ?j))). " +
 			"Helpers are named after the atom (hasLine, doesMark, doesSomething), never take a name the file uses, " +
 			"and one atom (up to renaming its variables) gets one helper, so all fixes of a file can be applied at once.",
@@ -26,7 +29,10 @@ func init() {
 				checkSafety(c, r)
 			}
 		},
-		Amend: addHelperFixes,
+		Amend: func(m *Model, ds []*Diagnostic) {
+			addHelperFixes(m, ds)
+			addRenameFixes(m, ds)
+		},
 	})
 }
 
