@@ -64,7 +64,7 @@ func TestCommandErrors(t *testing.T) {
 			stderr: []string{"[unclosed-paren]", "legal/2 has no defined meaning"}, once: brokenDiag},
 		{name: "query refuses legal that depends on does", args: []string{"query", legalDoes, "(legal ?r ?m)"}, code: 1,
 			stderr: []string{"[state-dependent]", "legal/2 has no defined meaning"},
-			once: "game.kif:5:26: error: legal depends on does through legal -> pick -> does"},
+			once:   "game.kif:5:26: error: legal depends on does through legal -> pick -> does"},
 		{name: "convert takes flags after the file", args: []string{"convert", tttGame, "--to", "prolog", "--driver", "walk"},
 			code: 0, stdout: "walk(Seed, Max", emptyError: true},
 		{name: "convert --tabling none tables nothing", args: []string{"convert", "--to", "prolog", "--tabling", "none", tttGame},
