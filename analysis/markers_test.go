@@ -5,35 +5,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gdl-lsp/gdl/internal/markers"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// wantRE matches a marker comment: `; want CODE "text"` (in an infix case, `% want ...`) says
-// that a diagnostic with that code covers exactly the text "text" on this line. Several markers
-// may follow one another.
-var wantRE = regexp.MustCompile(`want ([a-z0-9-]+) "((?:[^"\\]|\\.)*)"`)
-
-type marker struct {
-	line int
-	code string
-	text string
-}
-
 // TestCheckMarkers runs the analyzer over every case in testdata/check and compares its
-// diagnostics with the `; want` markers beside the offending tokens: every marker must be matched
-// and every diagnostic must have a marker. The severity, message, related locations and fixes
-// of every diagnostic are compared with NAME.golden beside the case (refresh with -update after
-// reading the difference).
+// diagnostics with the markers beside the offending code (internal/markers):
+// `@want(CODE, "text")` says that a diagnostic with that code covers exactly the text on the
+// marker's line (the n-th occurrence with "text"#n). Every marker must be matched and every
+// diagnostic must have a marker. The severity, message, related locations and fixes of every
+// diagnostic are compared with NAME.golden beside the case (refresh with -update after reading
+// the difference).
 func TestCheckMarkers(t *testing.T) {
-	files := checkCases(t)
-	for _, path := range files {
+	for _, path := range checkCases(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -43,51 +33,54 @@ func TestCheckMarkers(t *testing.T) {
 			f := parseCase(path, src)
 			res := Analyze(f, nil)
 			lines := f.Lines()
-			var want []marker
-			for i, l := range strings.Split(src, "\n") {
-				if c := strings.Index(l, f.Dialect().CommentMarks()); c >= 0 {
-					for _, m := range wantRE.FindAllStringSubmatch(l[c:], -1) {
-						want = append(want, marker{i + 1, m[1], strings.ReplaceAll(m[2], `\"`, `"`)})
-					}
-				}
-			}
 			checkGolden(t, strings.TrimSuffix(path, filepath.Ext(path))+".golden", goldenDiagnostics(src, lines, res.Diagnostics))
-			var got []marker
-			for _, d := range res.Diagnostics {
-				p := lines.Position(d.Span.Start, syntax.UTF8)
-				got = append(got, marker{p.Line + 1, d.Code, src[d.Span.Start:d.Span.End]})
+			type want struct {
+				code       string
+				start, end int
 			}
-			key := func(m marker) string { return fmt.Sprintf("%d %s %q", m.line, m.code, m.text) }
-			count := map[string]int{}
-			for _, m := range want {
-				count[key(m)]++
+			show := func(w want) string {
+				p := lines.Position(w.start, syntax.UTF8)
+				return fmt.Sprintf("%d:%d %s %q", p.Line+1, p.Column+1, w.code, src[w.start:w.end])
 			}
-			var missing, extra []string
-			for _, m := range got {
-				if count[key(m)] > 0 {
-					count[key(m)]--
-				} else {
-					extra = append(extra, key(m))
+			ms, errs := markers.ParseComments(src, f.Dialect().CommentMarks()[0])
+			for _, e := range errs {
+				t.Errorf("%s: %v", path, e)
+			}
+			left := map[want]int{}
+			for _, m := range ms {
+				if m.Name != "want" || len(m.Args) != 2 {
+					t.Errorf("%s:%d: @%s: a check case has only @want(CODE, \"text\") markers", path, m.Line+1, m.Name)
+					continue
 				}
+				start, end, err := m.Find(src, m.Args[1])
+				if err != nil {
+					t.Errorf("%s: %v", path, err)
+					continue
+				}
+				left[want{m.Arg(0), start, end}]++
 			}
-			for k, n := range count {
+			var extra []string
+			for _, d := range res.Diagnostics {
+				k := want{d.Code, d.Span.Start, d.Span.End}
+				if left[k] > 0 {
+					left[k]--
+					continue
+				}
+				extra = append(extra, show(k)+": "+d.Message)
+			}
+			var missing []string
+			for k, n := range left {
 				for ; n > 0; n-- {
-					missing = append(missing, k)
+					missing = append(missing, show(k))
 				}
 			}
 			sort.Strings(missing)
 			sort.Strings(extra)
 			for _, k := range missing {
-				t.Errorf("%s: expected diagnostic not reported: line %s", path, k)
+				t.Errorf("%s: expected diagnostic not reported: %s", path, k)
 			}
 			for _, k := range extra {
-				for _, d := range res.Diagnostics {
-					p := lines.Position(d.Span.Start, syntax.UTF8)
-					if key(marker{p.Line + 1, d.Code, src[d.Span.Start:d.Span.End]}) == k {
-						t.Errorf("%s: unexpected diagnostic: line %s: %s", path, k, d.Message)
-						break
-					}
-				}
+				t.Errorf("%s: unexpected diagnostic: %s", path, k)
 			}
 		})
 	}

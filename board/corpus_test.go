@@ -19,9 +19,7 @@ import (
 // draws the initial state with them; the summary lists which games got a board and its size.
 func TestCorpusBoards(t *testing.T) {
 	games := corpus.Games(t)
-	if testing.Short() {
-		games = corpus.Sample(games, 10, "ticTacToe/", "connectFour/", "breakthrough/", "chess/", "othello/")
-	}
+	games = corpus.ShortSample(t, games, 10, "ticTacToe/", "connectFour/", "breakthrough/", "chess/", "othello/")
 	sizes := map[string][]string{}
 	var none, failed []string
 	for _, e := range games {

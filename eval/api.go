@@ -344,14 +344,8 @@ func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
 func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
-	}
-	g.begin(ctx)
-	g.useState(s)
-	g.useMove(joint)
-	if err := g.ensureTop(g.nextRel); err != nil {
-		return nil, g.fail(err)
+	if err := g.afterJoint(ctx, s, joint, g.nextRel); err != nil {
+		return nil, err
 	}
 	return g.stateOf(g.nextRel), nil
 }
@@ -361,16 +355,24 @@ func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error)
 func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if err := g.afterJoint(ctx, s, joint, g.seesRel); err != nil {
+		return nil, err
+	}
+	return g.byRole(g.seesRel), nil
+}
+
+// afterJoint derives rel (next or sees) in state s with the joint move joint; g.mu is held.
+func (g *Game) afterJoint(ctx context.Context, s *State, joint []Term, rel *relation) error {
 	if len(joint) != len(g.roles) {
-		return nil, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
+		return fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
 	}
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
-	if err := g.ensureTop(g.seesRel); err != nil {
-		return nil, g.fail(err)
+	if err := g.ensureTop(rel); err != nil {
+		return g.fail(err)
 	}
-	return g.byRole(g.seesRel), nil
+	return nil
 }
 
 // Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).

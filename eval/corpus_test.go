@@ -1,34 +1,21 @@
 package eval
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
 // corpusGames lists the corpus files of kind `game` from MANIFEST.tsv.
 func corpusGames(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) >= 7 && cols[6] == "game" {
-			out = append(out, cols[0])
-		}
-	}
-	return out
+	return corpus.Paths(corpus.Games(t))
 }
 
 // TestCorpusPlayouts plays every game of the corpus for a few random playouts under tight
@@ -37,10 +24,7 @@ func corpusGames(t *testing.T) []string {
 // of one evaluation (a game too big for the limits) must come back as a violation; every playout
 // must reach a terminal state or a reported violation.
 func TestCorpusPlayouts(t *testing.T) {
-	games := corpusGames(t)
-	if testing.Short() {
-		games = games[:len(games)/8]
-	}
+	games := corpus.Paths(corpus.ShortSample(t, corpus.Games(t), 8, "ticTacToe/", "montyhall"))
 	var refused, limited, played int
 	for _, path := range games {
 		src, err := os.ReadFile(filepath.Join(corpusDir, path))

@@ -59,9 +59,7 @@ func walkError(err error) (limit bool) {
 // evaluation limit.
 func TestInfixCorpusWalks(t *testing.T) {
 	list := corpus.Games(t)
-	if testing.Short() {
-		list = corpus.Sample(list, 10, "ticTacToe/", "montyhall", "connectFour/")
-	}
+	list = corpus.ShortSample(t, list, 10, "ticTacToe/", "montyhall", "connectFour/")
 	compared, steps, limited := 0, 0, 0
 	for _, e := range list {
 		data, err := os.ReadFile(e.Abs())

@@ -8,9 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
 // isRandom reports whether r is GDL-II's `random` role, which plays uniformly at random and
@@ -33,16 +30,6 @@ type Violation struct {
 	Detail string // for people: "no goal value", "goal values 0 and 100", the evaluation error, ...
 	Moves  [][]Term
 	Err    error // for ViolationEval: the error (a *LimitError, ...)
-	key    string
-}
-
-// sameKind says which violations Play counts together: the same kind, role and detail, and for
-// an evaluation error the same limit and rule (the term that was too deep differs per playout).
-func (v *Violation) sameKind() string {
-	if v.key != "" {
-		return v.key
-	}
-	return v.Kind + "\x00" + v.Role + "\x00" + v.Detail
 }
 
 // evalViolation turns an evaluation error into a violation, unless the error is about the
@@ -54,10 +41,6 @@ func (g *Game) evalViolation(ctx context.Context, err error, what string, moves 
 		return Violation{}, err
 	}
 	v := Violation{Kind: ViolationEval, Detail: what + ": " + err.Error(), Moves: moves, Err: err}
-	var lim *LimitError
-	if errors.As(err, &lim) {
-		v.key = fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", v.Kind, what, lim.Limit, lim.Relation, lim.Line)
-	}
 	return v, nil
 }
 
@@ -146,106 +129,6 @@ func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*Play
 			return stop(err, "next state")
 		}
 	}
-}
-
-// PlayOptions configure Play.
-type PlayOptions struct {
-	Playouts int
-	Seed     uint64
-	MaxDepth int // joint moves per playout before it counts as a depth-limit violation (0: 1000)
-}
-
-// ViolationCount is one kind of violation (per kind, role and detail) with the number of
-// playouts that hit it and the shortest joint-move sequence that reaches it.
-type ViolationCount struct {
-	Violation
-	Count int
-}
-
-// PlayStats summarises random playouts.
-type PlayStats struct {
-	Playouts  int
-	Elapsed   time.Duration // wall time of the playouts
-	PerSecond float64       // playouts per wall-clock second
-	// CPU is the CPU time the process used during the playouts (every thread: the garbage
-	// collector's work counts), the figure to compare with a Prolog system's statistics(cputime);
-	// zero when the system does not report it. PerCPUSecond is playouts per CPU second.
-	CPU          time.Duration
-	PerCPUSecond float64
-	MeanLength   float64 // joint moves per playout
-	MinLength    int
-	MaxLength    int
-	Terminal     int              // playouts that ended in a terminal state
-	Roles        []string         // in role order
-	Goals        []map[string]int // per role: goal value -> number of terminal playouts with it
-	Violations   []ViolationCount // in order of first discovery
-}
-
-// Play runs opts.Playouts random playouts from one seeded generator and gathers statistics.
-func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
-	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = 1000
-	}
-	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
-	st := &PlayStats{}
-	for _, r := range g.roles {
-		st.Roles = append(st.Roles, g.String(r))
-		st.Goals = append(st.Goals, map[string]int{})
-	}
-	seen := map[string]int{}
-	total := 0
-	start := time.Now()
-	cpu0, cpuOK := cputime.Process()
-	for i := 0; i < opts.Playouts; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		res, err := g.Playout(ctx, rng, opts.MaxDepth)
-		if err != nil {
-			return nil, err
-		}
-		n := len(res.Moves)
-		total += n
-		if i == 0 || n < st.MinLength {
-			st.MinLength = n
-		}
-		st.MaxLength = max(st.MaxLength, n)
-		if res.Terminal {
-			st.Terminal++
-			for r, vs := range res.Goals {
-				if len(vs) == 1 {
-					st.Goals[r][g.String(vs[0])]++
-				}
-			}
-		}
-		for _, v := range res.Violations {
-			key := v.sameKind()
-			if j, ok := seen[key]; ok {
-				st.Violations[j].Count++
-				if len(v.Moves) < len(st.Violations[j].Moves) {
-					st.Violations[j].Violation = v
-				}
-				continue
-			}
-			seen[key] = len(st.Violations)
-			st.Violations = append(st.Violations, ViolationCount{Violation: v, Count: 1})
-		}
-		st.Playouts++
-	}
-	st.Elapsed = time.Since(start)
-	if cpu1, ok := cputime.Process(); ok && cpuOK {
-		st.CPU = cpu1 - cpu0
-	}
-	if st.Playouts > 0 {
-		st.MeanLength = float64(total) / float64(st.Playouts)
-		if secs := st.Elapsed.Seconds(); secs > 0 {
-			st.PerSecond = float64(st.Playouts) / secs
-		}
-		if secs := st.CPU.Seconds(); secs > 0 {
-			st.PerCPUSecond = float64(st.Playouts) / secs
-		}
-	}
-	return st, nil
 }
 
 // illegalMoveError is nextLegal's error for a joint move with a move that is not legal (the game

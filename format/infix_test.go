@@ -158,9 +158,7 @@ func formKeys(f *syntax.File) []string {
 // write is refused with an error that names the symbol and its position.
 func TestConvertCorpusRoundTrip(t *testing.T) {
 	list := games.Games(t)
-	if testing.Short() {
-		list = games.Sample(list, 10, "ticTacToe/", "montyhall")
-	}
+	list = games.ShortSample(t, list, 10, "ticTacToe/", "montyhall")
 	converted, refused := 0, []string{}
 	for _, e := range list {
 		data, err := os.ReadFile(e.Abs())

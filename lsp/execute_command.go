@@ -15,7 +15,7 @@ import (
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -118,6 +118,12 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.ComputerMove(ctx, computerOptions(args))
 	case "gdl.playouts":
 		return handlePlayouts(ctx, session, args), nil
+	case "gdl.runMatch":
+		var raw json.RawMessage
+		if len(p.Arguments) > 0 {
+			raw = p.Arguments[0]
+		}
+		return r.s.runMatch(ctx, session, string(snap.URI), raw, p.WorkDoneToken)
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}

@@ -21,7 +21,7 @@ import (
 // end-to-end test (vscode-extension/test/editors) displays the same hovers.
 func TestHoverShapeOverStdio(t *testing.T) {
 	games, _ := filepath.Glob("../testdata/games/*.kif")
-	games = append(games, "testdata/markers/hover_docs.kif")
+	games = append(games, "../ide/testdata/markers/hover_docs.kif")
 	if len(games) < 2 {
 		t.Fatal("no games in ../testdata/games")
 	}

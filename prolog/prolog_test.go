@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	gamecorpus "github.com/gdl-lsp/gdl/internal/corpus"
+
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/prolog"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -109,16 +111,6 @@ func TestTicTacToeInProlog(t *testing.T) {
 
 // corpusGames lists the corpus files of kind game.
 func corpusGames(t testing.TB) []string {
-	data, err := os.ReadFile(filepath.Join(corpus, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("SKIPPED: ../shared/games/MANIFEST.tsv is not there")
-	}
-	var out []string
-	for _, line := range strings.Split(string(data), "\n")[1:] {
-		cols := strings.Split(line, "\t")
-		if len(cols) == 7 && cols[6] == "game" {
-			out = append(out, cols[0])
-		}
-	}
-	return out
+	t.Helper()
+	return gamecorpus.Paths(gamecorpus.Games(t))
 }

@@ -728,7 +728,7 @@ func (b *builder) finish(n *Net) {
 	}
 	n.kind = make([]uint8, nn)
 	n.thresh = make([]int32, nn)
-	n.watched = make([]bool, nn)
+	n.watched = make([]int32, nn)
 	n.inOff = make([]int32, nn+1)
 	fanout := make([]int32, nn+1)
 	for i, id := range order {
@@ -774,17 +774,24 @@ func (b *builder) finish(n *Net) {
 		}
 	}
 	outs(func(r *ref) { *r = re(*r) })
-	n.legalWatch = map[int32][]legalWatch{}
+	// The watch lists of the nodes that decide a legal move or a fluent of the next state; a
+	// node's entry in watched is 1 + the index of its list.
+	list := func(node int32) *watches {
+		if n.watched[node] == 0 {
+			n.watches = append(n.watches, watches{})
+			n.watched[node] = int32(len(n.watches))
+		}
+		return &n.watches[n.watched[node]-1]
+	}
 	for r, rs := range n.legal {
 		for m, x := range rs {
-			n.legalWatch[x.node()] = append(n.legalWatch[x.node()], legalWatch{role: int32(r), move: int32(m), inv: x.inv()})
-			n.watched[x.node()] = true
+			w := list(x.node())
+			w.legal = append(w.legal, legalWatch{role: int32(r), move: int32(m), inv: x.inv()})
 		}
 	}
-	n.nextWatch = map[int32][]nextWatch{}
 	for f, x := range n.next {
-		n.nextWatch[x.node()] = append(n.nextWatch[x.node()], nextWatch{fluent: int32(f), inv: x.inv()})
-		n.watched[x.node()] = true
+		w := list(x.node())
+		w.next = append(w.next, nextWatch{fluent: int32(f), inv: x.inv()})
 	}
 }
 
@@ -892,9 +899,16 @@ type Net struct {
 	scc    []int32
 	cycles [][]int32
 
-	legalWatch map[int32][]legalWatch // per node: the legal moves it decides
-	nextWatch  map[int32][]nextWatch  // per node: the fluents of the next state it decides
-	watched    []bool                 // per node: it decides a legal move or a fluent of the next state
+	// Per node: 0, or 1 + the index in watches of the legal moves and fluents of the next state
+	// that the node decides.
+	watched []int32
+	watches []watches
+}
+
+// watches are the legal moves and the fluents of the next state that one node decides.
+type watches struct {
+	legal []legalWatch
+	next  []nextWatch
 }
 
 type nextWatch struct {

@@ -168,8 +168,8 @@ func (m *Machine) set(i int32, v bool) {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		node := int32(e >> 1)
-		if n.watched[node] {
-			m.watchChanged(node)
+		if w := n.watched[node]; w != 0 {
+			m.watchChanged(node, w)
 		}
 		// An input that turns true adds one to a gate that reads it as is, and takes one from a
 		// gate that reads it inverted; a gate crosses when the sign of its count changes.
@@ -199,8 +199,8 @@ func (m *Machine) propagateCycles(stack []uint32) []uint32 {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			node := int32(e >> 1)
-			if n.watched[node] {
-				m.watchChanged(node)
+			if w := n.watched[node]; w != 0 {
+				m.watchChanged(node, w)
 			}
 			up := e & 1
 			from := n.scc[node]
@@ -239,15 +239,16 @@ func (m *Machine) propagateCycles(stack []uint32) []uint32 {
 	}
 }
 
-// watchChanged updates the legal moves and the fluents of the next state that node decides. It
+// watchChanged updates (from list, the node's entry in watched) the legal moves and the fluents of the next state that node decides. It
 // reads the node's current value, not the change being passed on: changes are passed on in no
 // particular order, and the last one processed for a node comes after its last change.
-func (m *Machine) watchChanged(node int32) {
+func (m *Machine) watchChanged(node, list int32) {
 	v := m.value(node)
-	for _, w := range m.n.legalWatch[node] {
+	ws := &m.n.watches[list-1]
+	for _, w := range ws.legal {
 		m.update(w.role, w.move, v != w.inv)
 	}
-	for _, w := range m.n.nextWatch[node] {
+	for _, w := range ws.next {
 		if v != w.inv {
 			m.next[w.fluent>>6] |= 1 << uint(w.fluent&63)
 		} else {

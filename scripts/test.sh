@@ -2,14 +2,27 @@
 # The project's test command: everything CI checks, in order. Installs what it needs (Debian
 # packages, npm packages) on a fresh machine and skips installs that are already there.
 #
-#   bash scripts/test.sh          everything
-#   bash scripts/test.sh go       only the Go checks (format, vet, build, tests)
+#   bash scripts/test.sh          everything CI runs: the Go checks with the -short tier of every
+#                                 package (long corpus sweeps on a fixed, printed sample), then the
+#                                 real editor clients
+#   bash scripts/test.sh go       only the Go checks, -short
+#   bash scripts/test.sh full     the Go checks without -short (every corpus sweep in full: about
+#                                 20 minutes more on two cores), then the editor clients
+#   bash scripts/test.sh full-go  the full Go checks only
 #
 # Needs ../shared/games beside the repository for the corpus tests (they skip, saying so,
 # without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
+case "$what" in
+all | go) short=-short ;;
+full | full-go) short= ;;
+*)
+	echo "usage: bash scripts/test.sh [all|go|full|full-go]" >&2
+	exit 2
+	;;
+esac
 
 section() { printf '\n=== %s\n' "$*"; }
 
@@ -19,7 +32,7 @@ section() { printf '\n=== %s\n' "$*"; }
 section "System packages"
 need=()
 command -v swipl >/dev/null || need+=(swi-prolog-nox)
-if [ "$what" = all ]; then
+if [ "$what" = all ] || [ "$what" = full ]; then
 	command -v nvim >/dev/null || need+=(neovim)
 	command -v emacs >/dev/null || need+=(emacs-nox)
 	dpkg -s elpa-eglot >/dev/null 2>&1 || need+=(elpa-eglot)
@@ -57,21 +70,24 @@ go build ./...
 
 section "go test"
 # Everything once; then the packages with concurrency (the language server's dispatcher and
-# document store, the incremental parser's shared trees, the evaluator's locking) again under
-# the race detector.
+# document store, the incremental parser's shared trees, the evaluator's locking, the GGP
+# player and manager) again under the race detector.
 # Tests that measure something (the differential test's compared and skipped games) append a
 # summary to $GDL_TEST_SUMMARY, printed here because go test shows the logs of passing tests
 # only with -v.
 export GDL_TEST_SUMMARY="$(mktemp)"
-go test -timeout 45m ./...
+# CI uses -short: every package's corpus sweeps run on a deterministic sample, named in the
+# summaries below; `full` runs them whole.
+go test $short -timeout 45m ./...
 section "test summaries"
 cat "$GDL_TEST_SUMMARY"
 rm -f "$GDL_TEST_SUMMARY"
 section "go test -race (packages with concurrency)"
-go test -race -timeout 20m ./lsp/... ./syntax/...
-go test -race -timeout 10m -run 'TestConcurrentUse' ./eval/...
+go test $short -race -timeout 20m ./lsp/... ./syntax/...
+go test $short -race -timeout 10m -run 'TestConcurrentUse' ./eval/...
+go test -short -race -timeout 10m ./ggp/...
 
-if [ "$what" = go ]; then
+if [ "$what" = go ] || [ "$what" = full-go ]; then
 	exit 0
 fi
 

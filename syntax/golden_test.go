@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/internal/markers"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden tree dumps in testdata/syntax")
@@ -81,12 +81,6 @@ func lineDiff(want, got string) string {
 	return "(no line differs)"
 }
 
-// markerRE matches an error marker in a comment: `ERROR code "text"` or `ERROR code "text" #N`.
-// The text is a Go string literal; the marker says that an error with that code covers exactly
-// that text, which occurs on the marker's line before the comment: the only occurrence, or the
-// N-th one.
-var markerRE = regexp.MustCompile(`ERROR ([a-z0-9-]+) ("(?:[^"\\]|\\.)*")(?: #([0-9]+))?`)
-
 type wantError struct {
 	code string
 	span Span
@@ -103,7 +97,7 @@ func TestErrorMarkers(t *testing.T) {
 			}
 			src := string(data)
 			f, errs := parseCase(path, src)
-			want, problems := markers(f)
+			want, problems := errorMarkers(f)
 			for _, p := range problems {
 				t.Error(p)
 			}
@@ -137,53 +131,26 @@ func TestErrorMarkers(t *testing.T) {
 	}
 }
 
-// markers reads the ERROR markers of the comments of f.
-func markers(f *File) (want []wantError, problems []string) {
+// errorMarkers reads the markers of f (internal/markers): `@error(CODE, "text")` says that the
+// parser reports an error with that code covering exactly the text on the marker's line, the
+// n-th occurrence with "text"#n.
+func errorMarkers(f *File) (want []wantError, problems []string) {
 	src := f.Source()
-	li := f.Lines()
-	var walk func(text string, base int, n *Node)
-	walk = func(text string, base int, n *Node) {
-		for i := range n.Kids {
-			walk(text, base, &n.Kids[i])
-		}
-		if n.Kind != Comment {
-			return
-		}
-		at := base + int(n.Start)
-		line := li.Position(at, UTF8).Line
-		before := src[li.LineStart(line):at]
-		for _, m := range markerRE.FindAllStringSubmatch(text[n.Start:n.End], -1) {
-			needle, err := strconv.Unquote(m[2])
-			if err != nil || needle == "" {
-				problems = append(problems, fmt.Sprintf("line %d: bad marker text %s", line+1, m[2]))
-				continue
-			}
-			var occ []int
-			for i := 0; ; {
-				j := strings.Index(before[i:], needle)
-				if j < 0 {
-					break
-				}
-				occ = append(occ, i+j)
-				i += j + 1
-			}
-			nth := 0
-			if m[3] != "" {
-				nth, _ = strconv.Atoi(m[3])
-			} else if len(occ) == 1 {
-				nth = 1
-			}
-			if nth < 1 || nth > len(occ) {
-				problems = append(problems, fmt.Sprintf("line %d: marker %q: %d occurrences of the text before it; say which with #N",
-					line+1, m[0], len(occ)))
-				continue
-			}
-			start := li.LineStart(line) + occ[nth-1]
-			want = append(want, wantError{m[1], Span{start, start + len(needle)}})
-		}
+	ms, errs := markers.ParseComments(src, f.Dialect().CommentMarks()[0])
+	for _, e := range errs {
+		problems = append(problems, e.Error())
 	}
-	for _, it := range f.items {
-		walk(it.text, it.start, &it.node)
+	for _, m := range ms {
+		if m.Name != "error" || len(m.Args) != 2 {
+			problems = append(problems, fmt.Sprintf("line %d: @%s: a syntax case has only @error(CODE, \"text\") markers", m.Line+1, m.Name))
+			continue
+		}
+		start, end, err := m.Find(src, m.Args[1])
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		want = append(want, wantError{m.Arg(0), Span{start, end}})
 	}
 	return want, problems
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"testing"
 )
 
 // Dir returns the corpus folder: ../shared/games beside the repository root.
@@ -91,6 +92,33 @@ func Sample(es []Entry, n int, always ...string) []Entry {
 	return out
 }
 
+// Logger is the part of testing.TB that ShortSample needs.
+type Logger interface {
+	Helper()
+	Name() string
+	Logf(format string, args ...any)
+}
+
+// ShortSample is the corpus sweep of a test: every entry, or under -short Sample(es, n,
+// always...), in which case the games sampled are named in the test's log and in the summary
+// that scripts/test.sh prints, so a CI run says what it checked. The full sweep is the same test
+// without -short (bash scripts/test.sh full).
+func ShortSample(t Logger, es []Entry, n int, always ...string) []Entry {
+	t.Helper()
+	if !testing.Short() || n <= 1 {
+		return es
+	}
+	s := Sample(es, n, always...)
+	head := fmt.Sprintf("-short: %d of %d files (one in %d by a hash of the path", len(s), len(es), n)
+	if len(always) > 0 {
+		head += ", and those matching " + strings.Join(always, " ")
+	}
+	head += "); without -short all of them"
+	t.Logf("%s: %s", head, strings.Join(Names(s), " "))
+	WriteSummary(t.Name()+" "+head, []string{strings.Join(Names(s), " ")})
+	return s
+}
+
 // WriteSummary appends a test's summary to the file named by $GDL_TEST_SUMMARY, which
 // scripts/test.sh prints after `go test`, so that the figures show in CI output without -v.
 func WriteSummary(title string, lines []string) error {
@@ -108,6 +136,15 @@ func WriteSummary(title string, lines []string) error {
 		fmt.Fprintf(f, "  %s\n", l)
 	}
 	return nil
+}
+
+// Paths returns the entries' paths, in order.
+func Paths(es []Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Path
+	}
+	return out
 }
 
 // Names returns the base names of entries, sorted, for a summary line.

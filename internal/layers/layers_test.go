@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -30,9 +30,10 @@ var rank = map[string]int{
 	"verify":   6,
 	"board":    6, // boards of states, drawn
 	"player":   6, // the built-in players (MCTS, random)
-	"ide":      7,
-	"lsp":      8,
-	"cmd/gdl":  9,
+	"ggp":      7, // the GGP protocol: messages, the HTTP player, the match manager
+	"ide":      8,
+	"lsp":      9,
+	"cmd/gdl":  10,
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the
@@ -65,7 +66,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- board, player <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd"
 	}
 	return ""
 }
@@ -88,6 +89,10 @@ func TestViolation(t *testing.T) {
 		{"lsp", module + "cmd/gdl", true},
 		{"cmd/gdl", module + "lsp", false},
 		{"ide", module + "game", false},
+		{"ggp", module + "player", false},
+		{"ide", module + "ggp", false},
+		{"player", module + "ggp", true},
+		{"ggp", module + "ide", true},
 		{"ide", module + "lsp", true},
 		{"lsp", module + "ide", false},
 		{"game", module + "ide", true},

@@ -6,7 +6,7 @@
 // # Markers
 //
 // A marker is `@name` or `@name(arg, ...)` in a comment: after the first `;` of a line (GDL has
-// no strings, so that `;` always starts the comment). Several markers may follow one another;
+// no strings, so that `;` always starts the comment; in infix GDL, `%`, see ParseComments). Several markers may follow one another;
 // other text in the comment is ignored.
 //
 //	(<= (legal ?r noop) (role ?r)) ; @hover(?r#2) @def(?r#2) @refs(role)
@@ -23,9 +23,9 @@
 // quote such a text). The occurrence must lie on the marker's line, before the comment.
 //
 // What a marker means is up to the test that reads it: ide's feature tests ask questions
-// (`@hover(legal)`, `@play("(mark 1 1)", noop)`). The older dialects map onto it: the analyzer's
-// `; want CODE "text"` is `@want(CODE, "text")`, whose Find gives the span a diagnostic must
-// cover, and the parser's `; ERROR CODE "text" #N` is `@error(CODE, "text"#N)`.
+// (`@hover(legal)`, `@play("(mark 1 1)", noop)`); the analyzer's and the parser's tests announce
+// diagnostics with `@want(CODE, "text")` and syntax errors with `@error(CODE, "text"#N)`, whose
+// Find gives the span the diagnostic or error must cover exactly.
 //
 // # Golden files
 //
@@ -126,15 +126,19 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
-// Parse reads the markers of a file, in order. A malformed marker (an unclosed argument list or
-// string, a bad `#n`) is reported with its position and left out.
-func Parse(src string) ([]Marker, []error) {
+// Parse reads the markers of a file in prefix GDL (KIF), in order. A malformed marker (an
+// unclosed argument list or string, a bad `#n`) is reported with its position and left out.
+func Parse(src string) ([]Marker, []error) { return ParseComments(src, ';') }
+
+// ParseComments is Parse for a notation whose comments start with mark: `;` in KIF, `%` in
+// infix GDL.
+func ParseComments(src string, mark byte) ([]Marker, []error) {
 	var out []Marker
 	var errs []error
 	line := 0
 	for start := 0; start < len(src) || (start == 0 && len(src) == 0); line++ {
 		end, next := lineEnd(src, start)
-		if c := strings.IndexByte(src[start:end], ';'); c >= 0 {
+		if c := strings.IndexByte(src[start:end], mark); c >= 0 {
 			ms, es := parseComment(src, start, start+c, end, line)
 			out = append(out, ms...)
 			errs = append(errs, es...)

@@ -15,7 +15,18 @@ import {
 import { isServedDocument, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
 import { GameViews } from "./gameView";
-import { GameState, legalMovesByRole, ServerCommands, STATE_COMMANDS, toGameState, toQueryResult, VerifyResult } from "./protocol";
+import {
+  GameState,
+  legalMovesByRole,
+  MatchResult,
+  replacedMoves,
+  ServerCommands,
+  STATE_COMMANDS,
+  toGameState,
+  toMatchResult,
+  toQueryResult,
+  VerifyResult,
+} from "./protocol";
 import { queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
@@ -43,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     execute,
     serverUri,
     log: (line) => output.appendLine(line),
+    runMatch: runMatchFor,
   });
   status = vscode.languages.createLanguageStatusItem("gdl.server", { language: "gdl" });
   status.name = "GDL Language Server";
@@ -61,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.playRandomMove", () => stateCommand(ServerCommands.playRandom)),
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
     vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
+    vscode.commands.registerCommand("gdl.startMatch", startMatch),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -393,6 +406,86 @@ async function verifyGame(): Promise<void> {
   } catch (e) {
     await failed(uri, "Verify game failed", e);
   }
+}
+
+/** "GDL: Run a Match": opens the game view of the current game and runs a match in it. */
+async function startMatch(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  await ensureServer();
+  if (!runningClient()) return;
+  gameViews.runMatch(game);
+}
+
+/** The players chosen last, per role: offered first the next time. */
+const lastPlayers = new Map<string, string>();
+
+interface PlayerItem extends vscode.QuickPickItem {
+  url?: boolean;
+}
+
+/** Asks for the player of each role (built-in mcts or random, or a GGP player at a URL) and
+ * runs a match of the game (gdl.runMatch): the server shows its progress in a notification that
+ * can cancel it. GDL-II's random role gets the built-in random player. */
+async function runMatchFor(game: vscode.Uri, known: GameState | undefined): Promise<MatchResult | undefined> {
+  const uri = serverUri(game);
+  const state = known && known.roles.length > 0 ? known : toGameState(await execute(ServerCommands.showState, { uri }));
+  if (state.roles.length === 0) {
+    void vscode.window.showWarningMessage(`GDL: the game has no roles to play${state.error ? `: ${state.error}` : ""}.`);
+    return undefined;
+  }
+  const players: string[] = [];
+  for (const [i, role] of state.roles.entries()) {
+    if (state.random.includes(role)) {
+      players.push("random");
+      continue;
+    }
+    const items: PlayerItem[] = [
+      { label: "mcts", description: "built in: Monte Carlo tree search until the play clock" },
+      { label: "random", description: "built in: a random legal move" },
+      { label: "A GGP player at a URL…", description: "gdl player, or any GGP player: http://host:port/", url: true },
+    ];
+    const last = lastPlayers.get(role);
+    if (last && last !== "mcts" && last !== "random") items.unshift({ label: last, description: "the player at this URL, as last time" });
+    else if (last === "random") [items[0], items[1]] = [items[1], items[0]];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Run a match: the player of ${role} (${i + 1} of ${state.roles.length})`,
+      placeHolder: `Who plays ${role}?`,
+      ignoreFocusOut: true,
+    });
+    if (!picked) return undefined;
+    let player = picked.label;
+    if (picked.url) {
+      const url = await vscode.window.showInputBox({
+        title: `Run a match: the player of ${role}`,
+        prompt: "The URL of a GGP player; it gets START, PLAY and STOP by HTTP POST (gdl player listens on http://127.0.0.1:9147/)",
+        value: "http://127.0.0.1:9147/",
+        ignoreFocusOut: true,
+        validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : "An http:// or https:// URL, such as http://127.0.0.1:9147/"),
+      });
+      if (!url) return undefined;
+      player = url.trim();
+    }
+    lastPlayers.set(role, player);
+    players.push(player);
+  }
+  const cfg = vscode.workspace.getConfiguration("gdl", game);
+  const result = toMatchResult(
+    await execute(ServerCommands.runMatch, {
+      uri,
+      players,
+      startclockMs: cfg.get<number>("match.startClockMs", 10000),
+      playclockMs: cfg.get<number>("match.playClockMs", 2000),
+    }),
+  );
+  const m = result.match;
+  output.appendLine(`Match of ${game.toString()}: ${players.join(" against ")}: ${result.summary}`);
+  if (m && (!m.completed || m.errors > 0)) void vscode.window.showWarningMessage(`GDL match: ${result.summary}. ${replacedMoves(m)}`.trim());
+  else void vscode.window.showInformationMessage(`GDL match: ${result.summary}`);
+  return result;
 }
 
 /** Opens the game view of the current game beside its editor. */

@@ -1,12 +1,12 @@
 // The game view: a webview beside a game's editor that draws the document's current state as
 // boards, plays the moves clicked, steps through the moves played, asks the built-in player for
-// a move, and charts random matches. It talks to the language server only through its
+// a move, runs a GGP match and plays it back move by move, and charts random matches. It talks to the language server only through its
 // workspace/executeCommand commands (the contract in docs/editors.md), and follows the document:
 // an edit of the rules redraws the state on the new rules.
 
 import { randomBytes } from "crypto";
 import * as vscode from "vscode";
-import { GameState, ServerCommands, toGameState, toPlayoutStats } from "./protocol";
+import { GameState, MatchResult, ServerCommands, toGameState, toPlayoutStats } from "./protocol";
 import { gameViewHtml } from "./webview/page";
 
 /** What the views need of the extension. */
@@ -16,6 +16,9 @@ export interface GameViewHost {
   /** The document's URI as the server knows it. */
   serverUri(uri: vscode.Uri): string;
   log(line: string): void;
+  /** Asks for the players and runs a match of the game (gdl.runMatch); undefined when the
+   * person gave up choosing. */
+  runMatch(game: vscode.Uri, state: GameState | undefined): Promise<MatchResult | undefined>;
 }
 
 /** A message from the webview. */
@@ -26,6 +29,7 @@ type Incoming =
   | { type: "reset" }
   | { type: "random" }
   | { type: "computer" }
+  | { type: "match" }
   | { type: "playouts"; playouts: number };
 
 export const GAME_VIEW_TYPE = "gdl.gameView";
@@ -54,6 +58,12 @@ export class GameViews implements vscode.Disposable {
     this.views.set(key, view);
   }
 
+  /** Opens the view of a game and runs a match in it ("GDL: Run a Match"). */
+  runMatch(game: vscode.Uri): void {
+    this.open(game);
+    this.views.get(game.toString())?.runMatch();
+  }
+
   /** Shows a state that another command (the results view, a code lens) produced. */
   stateChanged(serverUri: string, state: GameState): void {
     for (const v of this.views.values()) if (v.serverUri === serverUri) v.show(state, "elsewhere");
@@ -75,6 +85,8 @@ class GameView {
   private readonly name: string;
   private last?: GameState;
   private timer?: ReturnType<typeof setTimeout>;
+  /** The match being played back, step by step; any action of the person stops it. */
+  private playback?: { stopped: boolean; timer?: ReturnType<typeof setTimeout> };
   /** Commands run one at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -103,6 +115,7 @@ class GameView {
 
   /** The rules changed: redraw the state on them, once the typing pauses. */
   documentChanged(): void {
+    this.stopPlayback();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.run(ServerCommands.showState, {}, "edit"), 400);
   }
@@ -111,14 +124,59 @@ class GameView {
     void this.post({ type: "error", gameName: this.name, message: "The game's document was closed: open it again to go on." });
   }
 
-  show(state: GameState, cause: string): void {
+  show(state: GameState, cause: string, message?: string): void {
     this.last = state;
-    void this.post({ type: "state", state, gameName: this.name, cause });
+    void this.post({ type: "state", state, gameName: this.name, cause, message });
+  }
+
+  /** Asks for the players, runs a match and plays it back. */
+  runMatch(): void {
+    this.stopPlayback();
+    this.enqueue(async () => {
+      await this.post({ type: "busy", busy: "running a match" });
+      const res = await this.host.runMatch(this.game, this.last);
+      if (!res) {
+        await this.post({ type: "busy", busy: "" });
+        return;
+      }
+      this.playBack(res);
+    });
+  }
+
+  /** Shows the match from its initial state, then one joint move after another, every
+   * gdl.match.stepMs, until its end or until the person does something in the view. */
+  private playBack(res: MatchResult): void {
+    const playback: { stopped: boolean; timer?: ReturnType<typeof setTimeout> } = { stopped: false };
+    this.playback = playback;
+    const n = res.state.line.length;
+    this.show(res.state, "match", res.summary);
+    const ms = vscode.workspace.getConfiguration("gdl", this.game).get<number>("match.stepMs", 700);
+    const next = (step: number): void => {
+      if (playback.stopped || this.disposed || step > n) return;
+      playback.timer = setTimeout(() => {
+        this.enqueue(async () => {
+          if (playback.stopped || this.disposed) return;
+          const s = toGameState(await this.host.execute(ServerCommands.gotoStep, { uri: this.serverUri, step }));
+          if (playback.stopped) return;
+          this.show(s, "match", step === n ? res.summary : undefined);
+          next(step + 1);
+        });
+      }, ms);
+    };
+    next(1);
+  }
+
+  private stopPlayback(): void {
+    if (!this.playback) return;
+    this.playback.stopped = true;
+    if (this.playback.timer) clearTimeout(this.playback.timer);
+    this.playback = undefined;
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.stopPlayback();
     if (this.timer) clearTimeout(this.timer);
     this.panel.dispose();
     this.onDispose();
@@ -129,6 +187,7 @@ class GameView {
   }
 
   private received(m: Incoming): void {
+    if (m.type !== "ready") this.stopPlayback();
     switch (m.type) {
       case "ready":
         if (this.last) this.show(this.last, "ready");
@@ -151,6 +210,9 @@ class GameView {
         this.run(ServerCommands.computerMove, { moveTimeMs: ms }, "computer", "the computer is thinking");
         return;
       }
+      case "match":
+        this.runMatch();
+        return;
       case "playouts":
         this.enqueue(async () => {
           await this.post({ type: "busy", busy: `playing ${m.playouts} random matches` });

@@ -14,6 +14,7 @@ export const ServerCommands = {
   gotoStep: "gdl.gotoStep",
   computerMove: "gdl.computerMove",
   playouts: "gdl.playouts",
+  runMatch: "gdl.runMatch",
 } as const;
 
 export type ServerCommand = (typeof ServerCommands)[keyof typeof ServerCommands];
@@ -27,6 +28,7 @@ export const STATE_COMMANDS: readonly string[] = [
   ServerCommands.undoMove,
   ServerCommands.gotoStep,
   ServerCommands.computerMove,
+  ServerCommands.runMatch,
 ];
 
 /** The result of gdl.verify. */
@@ -118,6 +120,86 @@ export interface ComputerSearch {
   value: number;
   elapsedMs: number;
   engine: string;
+}
+
+/** A player's answer to a PLAY in a match (the record of gdl match). */
+export interface MatchAnswer {
+  role: string;
+  /** The move played for the role. */
+  move: string;
+  /** Why the player's answer was replaced by a random legal move: late, unreadable, illegal, refused, unreachable. */
+  kind?: string;
+  error?: string;
+}
+
+/** The record of a match (gdl.runMatch, gdl match --format json), as far as the view uses it. */
+export interface MatchRecord {
+  matchId: string;
+  roles: string[];
+  players: string[];
+  completed: boolean;
+  /** Why the match stopped before a terminal state. */
+  aborted?: string;
+  /** Moves the manager replaced. */
+  errors: number;
+  /** Per role, -1 for none. */
+  goals: number[];
+  moves: { step: number; joint: string[]; answers: MatchAnswer[] }[];
+}
+
+/** The result of gdl.runMatch: the state at the start of the match's line, and the match. */
+export interface MatchResult {
+  state: GameState;
+  summary: string;
+  match?: MatchRecord;
+}
+
+/** Reads a gdl.runMatch result; a malformed record is left out. */
+export function toMatchResult(v: unknown): MatchResult {
+  const state = toGameState(v);
+  const o = isObject(v) ? v : {};
+  const summary = typeof o.summary === "string" ? o.summary : "";
+  const m = isObject(o.match) ? o.match : undefined;
+  if (!m) return { state, summary };
+  const match: MatchRecord = {
+    matchId: typeof m.match_id === "string" ? m.match_id : "",
+    roles: strings(m.roles),
+    players: strings(m.players),
+    completed: m.completed === true,
+    aborted: typeof m.aborted === "string" && m.aborted !== "" ? m.aborted : undefined,
+    errors: num(m.errors),
+    goals: Array.isArray(m.goals) ? m.goals.map((g) => num(g, -1)) : [],
+    moves: Array.isArray(m.moves)
+      ? m.moves.filter(isObject).map((s) => ({
+          step: num(s.step),
+          joint: strings(s.joint),
+          answers: Array.isArray(s.answers)
+            ? s.answers.filter(isObject).map((a) => ({
+                role: typeof a.role === "string" ? a.role : "",
+                move: typeof a.move === "string" ? a.move : "",
+                kind: typeof a.error_kind === "string" && a.error_kind !== "" ? a.error_kind : undefined,
+                error: typeof a.error === "string" && a.error !== "" ? a.error : undefined,
+              }))
+            : [],
+        }))
+      : [],
+  };
+  return { state, summary, match };
+}
+
+/** A line about the moves a match replaced, by player ("" when none was). */
+export function replacedMoves(m: MatchRecord): string {
+  const byRole = new Map<string, Map<string, number>>();
+  for (const s of m.moves) {
+    for (const a of s.answers) {
+      if (!a.kind) continue;
+      const kinds = byRole.get(a.role) ?? new Map<string, number>();
+      kinds.set(a.kind, (kinds.get(a.kind) ?? 0) + 1);
+      byRole.set(a.role, kinds);
+    }
+  }
+  const parts = [...byRole].map(([role, kinds]) => `${role}: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(", ")}`);
+  return parts.length ? `Moves replaced by random legal ones (${parts.join("; ")}).` : "";
 }
 
 /** The figures of random playouts (gdl.playouts, as gdl play --format json gives them). */

@@ -2,7 +2,7 @@
 // clicks and keys into messages to the extension, which runs the server's commands and sends
 // back the new state. Keyboard: Tab moves between controls; in a board the arrow keys move
 // between squares and Enter or Space plays; [ and ] step back and forward, r plays a random
-// move, c a computer move, Escape drops a half-chosen move.
+// move, c a computer move, m runs a match, Escape drops a half-chosen move.
 
 import type { GameState, PlayoutStats } from "../protocol";
 import { choose, clickSquare, Model, render } from "./view";
@@ -44,6 +44,7 @@ function draw(): void {
 
 function post(msg: { type: string; [k: string]: unknown }): void {
   model.message = undefined;
+  model.info = undefined;
   vscode.postMessage(msg);
 }
 
@@ -98,6 +99,9 @@ function act(el: HTMLElement): void {
       return;
     case "computer":
       post({ type: "computer" });
+      return;
+    case "match":
+      post({ type: "match" });
       return;
     case "playouts": {
       const n = Number((document.getElementById("playouts-n") as HTMLInputElement | null)?.value ?? 1000);
@@ -154,7 +158,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (el.tagName === "INPUT" || el.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
-  const shortcut: Record<string, string> = { "[": "back", "]": "forward", r: "random", c: "computer" };
+  const shortcut: Record<string, string> = { "[": "back", "]": "forward", r: "random", c: "computer", m: "match" };
   if (e.key === "Escape") {
     model.selected = undefined;
     model.pending = {};
@@ -187,7 +191,9 @@ window.addEventListener("message", (e) => {
       model.pending = {};
       model.selected = undefined;
       model.busy = "";
-      model.message = msg.message;
+      // A match's summary is news, not an error.
+      model.message = msg.cause === "match" ? undefined : msg.message;
+      model.info = msg.cause === "match" ? msg.message : undefined;
       if (model.state && model.viewAs !== "" && !model.state.roles.includes(model.viewAs)) model.viewAs = "";
       draw();
       if (msg.cause === "play" && !model.state?.error) maybeComputer();

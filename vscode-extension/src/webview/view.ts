@@ -23,6 +23,8 @@ export interface Model {
   stats?: PlayoutStats;
   /** A message for the person (a refused move, a failure). */
   message?: string;
+  /** A neutral note, such as the summary of the match being played back. */
+  info?: string;
 }
 
 export function esc(s: string): string {
@@ -234,6 +236,7 @@ function toolbarHtml(m: Model): string {
     button("forward", "forward", "Forward ▶", `${busy}${s.step >= s.line.length ? " disabled" : ""}`, "One step forward along the moves played (])") +
     button("random", "random", "Random move", busy + over, "Every role plays a random legal move (r)") +
     button("computer", "computer", "Computer move", busy + over, "Monte Carlo tree search picks the move of every role with a choice (c)") +
+    button("match", "match", "Run a match…", busy, "Runs a GGP match between built-in players or players at URLs, then plays it back move by move (m)") +
     `<label>Computer plays <select data-key="computer-role" data-action="computer-role">${roleOptions}</select></label>` +
     viewAs +
     `</nav>`;
@@ -248,6 +251,7 @@ function statusHtml(m: Model): string {
     (c.length ? `<p class="computer">${c.join("; ")}</p>` : "") +
     (s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : "") +
     (m.message ? `<p class="message" role="alert">${esc(m.message)}</p>` : "") +
+    (m.info ? `<p class="info" role="status">${esc(m.info)}</p>` : "") +
     s.notes.map((n) => `<p class="note">${esc(n)}</p>`).join("");
 }
 

@@ -168,7 +168,7 @@ vim.wait(10000, function() return state_text():find("; step 0", 1, true) ~= nil 
 
 
 -- Hovers displayed the way K does, on every name in each shipped game (testdata/games) and in
--- lsp/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.
+-- ide/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.
 -- K runs vim.lsp.buf.hover, whose default handler renders the Markdown with
 -- vim.lsp.util.open_floating_preview; Neovim 0.7 failed there on blank lines before a "---"
 -- (issue 10). The handler is wrapped to catch a Lua error (Neovim would only log it) and to read

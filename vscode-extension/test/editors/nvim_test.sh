@@ -25,6 +25,6 @@ cp "$REPO/vscode-extension/test/fixtures/tictactoe.kif" "$T/project/tictactoe.ki
 cp "$REPO/vscode-extension/test/fixtures/ontology.kif" "$T/project/ontology.kif"
 
 export XDG_STATE_HOME="$T/state" XDG_CACHE_HOME="$T/cache" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
-export GDL_BIN GDL_SETUP="$T/gdl_setup.lua" GDL_PROJECT="$T/project" GDL_GAMES="$REPO/testdata/games/*.kif,$REPO/lsp/testdata/markers/hover_docs.kif"
+export GDL_BIN GDL_SETUP="$T/gdl_setup.lua" GDL_PROJECT="$T/project" GDL_GAMES="$REPO/testdata/games/*.kif,$REPO/ide/testdata/markers/hover_docs.kif"
 cd "$T/project"
 timeout 120 nvim --headless --clean -n -i NONE -c "luafile $HERE/nvim_test.lua" </dev/null

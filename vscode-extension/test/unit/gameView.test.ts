@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { toGameState, toPlayoutStats } from "../../src/protocol";
+import { replacedMoves, toGameState, toMatchResult, toPlayoutStats } from "../../src/protocol";
 import { choose, clickSquare, histogram, Model, movesOn, render, statsHtml, targets } from "../../src/webview/view";
 import { gameViewHtml } from "../../src/webview/page";
 
@@ -122,4 +122,33 @@ test("the webview page allows only its own script and style", () => {
   const html = gameViewHtml("vscode-resource:", "vscode-resource:/out/webview.js", "vscode-resource:/media/gameView.css", "abc");
   assert.match(html, /default-src 'none'; style-src vscode-resource:; img-src vscode-resource: data:; script-src 'nonce-abc';/);
   assert.match(html, /<script nonce="abc" src="vscode-resource:\/out\/webview.js">/);
+});
+
+test("a match's result reads as the state at its start, its summary and its record", () => {
+  const st = chessLike();
+  const res = toMatchResult({
+    ...st,
+    summary: "m1: terminal after 1 joint moves: xplayer 100, oplayer 0; 1 moves replaced",
+    match: {
+      match_id: "m1", roles: ["xplayer", "oplayer"], players: ["mcts", "http://127.0.0.1:9147/"], completed: true, errors: 1, goals: [100, 0],
+      moves: [{ step: 1, joint: ["(move 1 1 1 2)", "noop"], answers: [
+        { role: "xplayer", reply: "(move 1 1 1 2)", move: "(move 1 1 1 2)", ms: 3 },
+        { role: "oplayer", move: "noop", ms: 2000, error_kind: "late", error: "no answer within the clock of 2s" },
+      ] }],
+    },
+  });
+  assert.equal(res.state.line.length, 1);
+  assert.equal(res.match?.players[1], "http://127.0.0.1:9147/");
+  assert.deepEqual(res.match?.moves[0].answers.map((a) => a.kind), [undefined, "late"]);
+  assert.equal(replacedMoves(res.match!), "Moves replaced by random legal ones (oplayer: 1 late).");
+  // Without a record, or with a malformed one, the state is still read.
+  assert.equal(toMatchResult({ ...st, match: "junk" }).match, undefined);
+  assert.equal(toMatchResult(null).state.error, "The server gave no game state.");
+});
+
+test("the toolbar runs a match, unless the view is busy", () => {
+  const m = model();
+  assert.match(render(m), /data-action="match"[^>]*>Run a match…</);
+  m.busy = "running a match";
+  assert.match(render(m), /data-action="match"\s+disabled/);
 });

@@ -1,0 +1,181 @@
+package ggp
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdl-lsp/gdl/game"
+)
+
+// Matches between this project's players over real HTTP on 127.0.0.1: every match ends in a
+// terminal state without a replaced move, and its record replays through the game API to the
+// same states and goals.
+
+// readGame reads a game of ggp/testdata or of the repository's testdata/games.
+func readGame(t testing.TB, name string) string {
+	t.Helper()
+	for _, dir := range []string{"testdata", "../testdata/games"} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			return string(data)
+		}
+	}
+	t.Fatalf("no game %s", name)
+	return ""
+}
+
+// mustRules prepares a game's rules for RunMatch.
+func mustRules(t testing.TB, src string) string {
+	t.Helper()
+	rules, err := Prepare(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}
+
+// testLogger writes a player's log into the test's output.
+func testLogger(t testing.TB, name string) *log.Logger {
+	return log.New(testWriter{t}, name+": ", 0)
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// httpPlayer starts a player with the strategy on a real HTTP server on 127.0.0.1 and returns
+// its seat. mcts searches a fixed number of playouts, so a move takes milliseconds.
+func httpPlayer(t testing.TB, strategy Strategy, seed uint64) Seat {
+	t.Helper()
+	p := NewPlayer(PlayerOptions{Strategy: strategy, Playouts: 300, Seed: seed, Log: testLogger(t, string(strategy))})
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	return &HTTPSeat{URL: srv.URL + "/"}
+}
+
+// checkRecord replays the record's joint moves through the game API: the same states, the
+// same goals.
+func checkRecord(t *testing.T, src string, rec *Record) {
+	t.Helper()
+	rules, err := Prepare(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := game.Load(context.Background(), rules, game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, s := range rec.Moves {
+		fmt.Fprintf(&text, "(%s) ", strings.Join(s.Joint, " "))
+	}
+	joints, err := g.ParseJointMoves(text.String())
+	if err != nil {
+		t.Fatalf("the record's joint moves do not read: %v", err)
+	}
+	pos, err := g.Replay(context.Background(), joints)
+	if err != nil || pos.Err != nil {
+		t.Fatalf("the record does not replay: %v %v", err, pos.Err)
+	}
+	if !slices.Equal(g.Strings(pos.States[0].Fluents()), rec.Initial) {
+		t.Errorf("initial state: replay %v, record %v", g.Strings(pos.States[0].Fluents()), rec.Initial)
+	}
+	for i, s := range rec.Moves {
+		if got := g.Strings(pos.States[i+1].Fluents()); !slices.Equal(got, s.State) {
+			t.Errorf("state after joint move %d: replay %v, record %v", i+1, got, s.State)
+		}
+	}
+	if rec.Completed {
+		if term, _ := g.Terminal(context.Background(), pos.State()); !term {
+			t.Errorf("the record says completed, but the replayed state is not terminal")
+		}
+		goals, err := g.GoalValues(context.Background(), pos.State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(goals, rec.Goals) {
+			t.Errorf("goals: replay %v, record %v", goals, rec.Goals)
+		}
+	}
+}
+
+// noErrors fails when a message of the match went wrong.
+func noErrors(t *testing.T, rec *Record) {
+	t.Helper()
+	for _, a := range append(slices.Clone(rec.Start), rec.End...) {
+		if a.Kind != "" {
+			t.Errorf("%s: %s: %s", a.Role, a.Kind, a.Error)
+		}
+	}
+	for _, s := range rec.Moves {
+		for _, a := range s.Answers {
+			if a.Kind != "" {
+				t.Errorf("step %d: %s: %s: %s", s.Step, a.Role, a.Kind, a.Error)
+			}
+		}
+	}
+	if rec.Errors != 0 {
+		t.Errorf("%d moves replaced", rec.Errors)
+	}
+}
+
+func TestMatchesOverHTTP(t *testing.T) {
+	cases := []struct {
+		game    string
+		players []string // random, mcts: over HTTP; local:random, local:mcts in-process; "-": none
+		gdlII   bool
+	}{
+		{"pennies.kif", []string{"random", "mcts"}, false},
+		{"tictactoe.kif", []string{"mcts", "random"}, false},
+		{"race3.kif", []string{"random", "local:mcts", "mcts"}, false},
+		{"nim.kif", []string{"local:random", "mcts"}, false},
+		{"hide.kif", []string{"random", "mcts"}, true},
+		{"montyhall.kif", []string{"mcts"}, true}, // the manager plays the random role
+		{"noughts.hrf", []string{"mcts", "local:random"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.game, func(t *testing.T) {
+			src := readGame(t, c.game)
+			var seats []Seat
+			for i, p := range c.players {
+				if local, ok := strings.CutPrefix(p, "local:"); ok {
+					s, err := NewSeat(local, PlayerOptions{Playouts: 300, Seed: uint64(i)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					seats = append(seats, s)
+					continue
+				}
+				seats = append(seats, httpPlayer(t, Strategy(p), uint64(i)))
+			}
+			var progress []int
+			rec, err := RunMatch(context.Background(), c.game, mustRules(t, src), seats, MatchOptions{
+				StartClock: 20 * time.Second, PlayClock: 20 * time.Second, Seed: 7,
+				Progress: func(s Step) { progress = append(progress, s.Step) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			rec.WriteText(&out)
+			t.Log("\n" + out.String())
+			if !rec.Completed || rec.GDLII != c.gdlII {
+				t.Errorf("completed %v, GDL-II %v", rec.Completed, rec.GDLII)
+			}
+			noErrors(t, rec)
+			if len(progress) != len(rec.Moves) {
+				t.Errorf("progress was called %d times for %d joint moves", len(progress), len(rec.Moves))
+			}
+			checkRecord(t, src, rec)
+		})
+	}
+}

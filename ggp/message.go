@@ -1,0 +1,270 @@
+// Package ggp speaks the General Game Playing protocol: a game manager posts plain-text KIF
+// messages to each player's HTTP address and the player answers each within a clock.
+//
+//	(INFO)                                                     available | busy
+//	(START <id> <role> (<rules>) <startclock> <playclock>)     ready
+//	(PLAY <id> <joint move> | nil)                             <move>
+//	(STOP <id> <joint move>)                                   done
+//	(ABORT <id>)                                               done
+//
+// GDL-II (games with sees, or with the random role) replaces the joint move with the turn, the
+// player's own last move and its percepts: (PLAY <id> <turn> <move> | nil (<percepts>) | nil).
+//
+// The package has the messages (Parse, Message.String), the player (Player: an http.Handler
+// over the built-in strategies of package player), and the manager (RunMatch: clocks, the
+// replacement of illegal, late and unreadable moves, the match record). It sits above package
+// player and below the editor features.
+package ggp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind is the kind of a message.
+type Kind string
+
+const (
+	Info  Kind = "INFO"
+	Start Kind = "START"
+	Play  Kind = "PLAY"
+	Stop  Kind = "STOP"
+	Abort Kind = "ABORT"
+)
+
+// Message is a message of the manager to a player.
+type Message struct {
+	Kind    Kind
+	MatchID string // all but INFO
+	// START
+	Role                  string
+	Rules                 string // the game description: the text inside its parentheses, as sent
+	StartClock, PlayClock time.Duration
+	// PLAY and STOP of GDL: the joint move played last, one move per role in role order, as KIF;
+	// nil in the first PLAY (`nil` on the wire).
+	Joint []string
+	// PLAY and STOP of GDL-II: the turn (0 in the first PLAY), the player's own last move
+	// ("" for nil) and what it perceived (nil for nil).
+	II       bool
+	Turn     int
+	LastMove string
+	Percepts []string
+}
+
+// MaxClock bounds the clocks a message may give.
+const MaxClock = 24 * time.Hour
+
+// Parse reads a message. Keywords and nil are read in any case; comments and any layout are
+// allowed. Every error is a *SyntaxError with the place in the message.
+func Parse(text string) (*Message, error) {
+	es, err := ReadExprs(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(es) == 0 {
+		return nil, syntaxError(text, len(text), "empty message: expected (INFO), (START ...), (PLAY ...), (STOP ...) or (ABORT ...)")
+	}
+	if len(es) > 1 {
+		return nil, syntaxError(text, es[1].Start, "a message is one list; text follows its end")
+	}
+	e := es[0]
+	if !e.IsList || len(e.List) == 0 || e.List[0].IsList {
+		return nil, syntaxError(text, e.Start, "a message is a list starting with INFO, START, PLAY, STOP or ABORT")
+	}
+	kw := e.List[0]
+	args := e.List[1:]
+	m := &Message{Kind: Kind(strings.ToUpper(kw.Atom))}
+	want := func(n int, shape string) error {
+		if len(args) != n {
+			at := e.End - 1
+			if len(args) > n {
+				at = args[n].Start
+			}
+			takes := fmt.Sprintf("%d arguments", n)
+			switch n {
+			case 0:
+				takes = "no arguments"
+			case 1:
+				takes = "1 argument"
+			}
+			return syntaxError(text, at, "%s takes %s%s; found %d", m.Kind, takes, shape, len(args))
+		}
+		return nil
+	}
+	switch m.Kind {
+	case Info:
+		if err := want(0, ""); err != nil {
+			return nil, err
+		}
+		return m, nil
+	case Start:
+		if err := want(5, ": (START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
+			return nil, err
+		}
+		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+			return nil, err
+		}
+		if m.Role, err = atom(text, args[1], "the role"); err != nil {
+			return nil, err
+		}
+		rules := args[2]
+		if !rules.IsList {
+			return nil, syntaxError(text, rules.Start, "the game description must be a list of rules in parentheses, not %s", rules.Atom)
+		}
+		m.Rules = text[rules.Start+1 : rules.End-1]
+		if m.StartClock, err = clock(text, args[3], "the start clock"); err != nil {
+			return nil, err
+		}
+		if m.PlayClock, err = clock(text, args[4], "the play clock"); err != nil {
+			return nil, err
+		}
+		return m, nil
+	case Play, Stop:
+		if len(args) == 4 {
+			return m, m.parseII(text, args)
+		}
+		if err := want(2, fmt.Sprintf(": (%s <match id> <joint move>), or 4 in GDL-II: (%s <match id> <turn> <move> <percepts>)", m.Kind, m.Kind)); err != nil {
+			return nil, err
+		}
+		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+			return nil, err
+		}
+		j := args[1]
+		if j.Keyword("nil") {
+			return m, nil
+		}
+		if !j.IsList || len(j.List) == 0 {
+			return nil, syntaxError(text, j.Start, "the joint move must be a list of one move per role, or nil, not %s", j.String())
+		}
+		for _, mv := range j.List {
+			m.Joint = append(m.Joint, mv.String())
+		}
+		return m, nil
+	case Abort:
+		if err := want(1, ": (ABORT <match id>)"); err != nil {
+			return nil, err
+		}
+		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	return nil, syntaxError(text, kw.Start, "unknown message %s: expected INFO, START, PLAY, STOP or ABORT", kw.Atom)
+}
+
+// parseII reads the arguments of a GDL-II PLAY or STOP.
+func (m *Message) parseII(text string, args []*Expr) error {
+	var err error
+	m.II = true
+	if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+		return err
+	}
+	t := args[1]
+	n, convErr := strconv.Atoi(t.Atom)
+	if t.IsList || convErr != nil || n < 0 {
+		return syntaxError(text, t.Start, "the turn must be a whole number from 0, not %s", t.String())
+	}
+	m.Turn = n
+	if mv := args[2]; !mv.Keyword("nil") {
+		m.LastMove = mv.String()
+	}
+	ps := args[3]
+	switch {
+	case ps.Keyword("nil"):
+	case ps.IsList:
+		m.Percepts = []string{}
+		for _, p := range ps.List {
+			m.Percepts = append(m.Percepts, p.String())
+		}
+	default:
+		return syntaxError(text, ps.Start, "the percepts must be a list, or nil, not %s", ps.Atom)
+	}
+	return nil
+}
+
+func atom(text string, e *Expr, what string) (string, error) {
+	if e.IsList {
+		return "", syntaxError(text, e.Start, "%s must be a name, not a list", what)
+	}
+	return e.Atom, nil
+}
+
+func clock(text string, e *Expr, what string) (time.Duration, error) {
+	if e.IsList {
+		return 0, syntaxError(text, e.Start, "%s must be a number of seconds, not a list", what)
+	}
+	s, err := strconv.ParseFloat(e.Atom, 64)
+	if err != nil || math.IsNaN(s) || s <= 0 {
+		return 0, syntaxError(text, e.Start, "%s must be a positive number of seconds, not %s", what, e.Atom)
+	}
+	if s > MaxClock.Seconds() {
+		return 0, syntaxError(text, e.Start, "%s of %s seconds is more than %v", what, e.Atom, MaxClock)
+	}
+	return time.Duration(s * float64(time.Second)), nil
+}
+
+// String writes the message as it goes on the wire.
+func (m *Message) String() string {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(string(m.Kind))
+	switch m.Kind {
+	case Start:
+		fmt.Fprintf(&b, " %s %s (", m.MatchID, m.Role)
+		b.WriteString(m.Rules)
+		if strings.Contains(m.Rules[strings.LastIndexByte(m.Rules, '\n')+1:], ";") {
+			b.WriteString("\n") // a comment on the last line must not swallow the ')'
+		}
+		fmt.Fprintf(&b, ") %s %s", seconds(m.StartClock), seconds(m.PlayClock))
+	case Play, Stop:
+		b.WriteString(" " + m.MatchID)
+		if m.II {
+			fmt.Fprintf(&b, " %d %s %s", m.Turn, orNil(m.LastMove), list(m.Percepts))
+		} else {
+			b.WriteString(" " + list(m.Joint))
+		}
+	case Abort:
+		b.WriteString(" " + m.MatchID)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// seconds writes a clock: whole seconds as an integer, as every player reads them.
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10)
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+func orNil(s string) string {
+	if s == "" {
+		return "nil"
+	}
+	return s
+}
+
+func list(items []string) string {
+	if items == nil {
+		return "nil"
+	}
+	return "(" + strings.Join(items, " ") + ")"
+}
+
+// Rules turns a game description in KIF into the rules of a START message: each form compact on
+// one line (comments dropped: some players do not read them), forms separated by spaces.
+func Rules(kif string) (string, error) {
+	es, err := ReadExprs(kif)
+	if err != nil {
+		return "", err
+	}
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, " "), nil
+}
