@@ -373,13 +373,17 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c := m.clauseBlock.one()
 	c.Index, c.Form, c.IsRule, c.key = len(m.Clauses), form, oc.IsRule, oc.key
 	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
-	if oc.Body != nil {
+	if d == 0 {
+		// The form did not move (it is before the edit): its literals are the same values, and
+		// neither list is ever changed once built.
+		c.Body, c.visits = oc.Body, oc.visits
+	} else if oc.Body != nil {
 		c.Body = m.litBlock.take(len(oc.Body))
 		for i, l := range oc.Body {
 			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
 		}
 	}
-	if oc.visits != nil {
+	if oc.visits != nil && d != 0 {
 		c.visits = m.visitBlock.take(len(oc.visits))
 		for i, v := range oc.visits {
 			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,

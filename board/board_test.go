@@ -198,3 +198,52 @@ func TestOddText(t *testing.T) {
 		t.Errorf("a deep term is a term")
 	}
 }
+
+// TestInfixGame: an infix game's boards are found and drawn as in KIF, and its moves (written
+// in infix) mention their squares.
+func TestInfixGame(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/noughts.hrf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	g, _, err := game.Load(ctx, string(src), game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay, err := ForGame(ctx, g, analysis.BoardConfig{}, SampleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joints, err := g.ParseJointMoves("(play(2,2), wait) (wait, play(1,3))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.Replay(ctx, joints)
+	if err != nil || p.Err != nil {
+		t.Fatal(err, p.Err)
+	}
+	v := lay.Draw(g.Strings(p.State().Fluents()))
+	if len(v.Boards) != 1 || v.Boards[0].Relation != "cell" || len(v.Boards[0].Rows) != 3 || len(v.Boards[0].Columns) != 3 {
+		t.Fatalf("boards of noughts.hrf: %s", v.Text())
+	}
+	b := v.Boards[0]
+	if o := b.Cells[slices.Index(b.Rows, "1")][slices.Index(b.Columns, "3")]; o.Text != "o" {
+		t.Errorf("the o at 1,3:\n%s", v.Text())
+	}
+	var cell *Cell
+	for r := range b.Cells {
+		for c := range b.Cells[r] {
+			if b.Cells[r][c].Text == "x" {
+				cell = &b.Cells[r][c]
+			}
+		}
+	}
+	if cell == nil || cell.Row != "2" || cell.Column != "2" || !slices.Contains(cell.Fluents, "cell(2,2,x)") {
+		t.Errorf("the x: %+v (fluents are shown in the game's notation)", cell)
+	}
+	sq := v.MoveSquares("play(3,1)")
+	if len(sq) != 1 || b.Rows[sq[0].Row] != "3" || b.Columns[sq[0].Column] != "1" {
+		t.Errorf("play(3,1) mentions %+v", sq)
+	}
+}

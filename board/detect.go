@@ -50,11 +50,15 @@ type Facts struct {
 	// Vars gives, per relation (folded name), per argument position, the variable names the
 	// rules write there (without ?), for telling rows from columns.
 	Vars map[string][][]string
+	// Infix: the game is written in infix GDL, so the states its API gives Draw and the moves
+	// given MoveSquares are infix text (read as KIF through kifText).
+	Infix bool
 }
 
 // Layout is how a game's states are drawn: its boards and the text of pieces.
 type Layout struct {
 	Boards []*Spec
+	infix  bool // the game's API writes infix GDL (Facts.Infix)
 	// Notes say what was asked for and could not be done (a gdl.json board whose relation no
 	// fluent has), for the people who wrote it.
 	Notes []string
@@ -138,7 +142,7 @@ func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
 	}
 	slices.Sort(order)
 
-	lay := &Layout{}
+	lay := &Layout{infix: f.Infix}
 	configured := map[string]bool{}
 	for _, bs := range cfg.Boards {
 		var fi *fluentInfo

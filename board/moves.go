@@ -14,6 +14,9 @@ type Square struct {
 // of a chess board. Pairs are read from the left without overlapping. A move with one argument that mentions no square that way, like
 // (drop 3) of connect four, mentions every square of the column with that value.
 func (v *View) MoveSquares(move string) []Square {
+	if v.infix {
+		move = kifText(move)
+	}
 	t, ok := parseTerm(move)
 	if !ok || t.isConst() {
 		return nil

@@ -11,6 +11,7 @@ import (
 type View struct {
 	Boards []*Board `json:"boards"`
 	Others []Other  `json:"others"` // the fluents on no board, grouped by relation, in relation order
+	infix  bool     // the game writes infix GDL: MoveSquares reads moves through kifText
 }
 
 // Board is one board of a state.
@@ -43,7 +44,7 @@ type Other struct {
 
 // Draw draws a state (its fluents, KIF) with the layout's boards.
 func (l *Layout) Draw(fluents []string) *View {
-	v := &View{Boards: []*Board{}, Others: []Other{}}
+	v := &View{Boards: []*Board{}, Others: []Other{}, infix: l.infix}
 	specs := map[string]*Spec{}
 	for _, sp := range l.Boards {
 		specs[key(sp.Relation, sp.Arity)] = sp
@@ -61,7 +62,11 @@ func (l *Layout) Draw(fluents []string) *View {
 	others := map[string]*Other{}
 	var otherOrder []string
 	for _, text := range fluents {
-		t, ok := parseTerm(text)
+		kif := text
+		if l.infix {
+			kif = kifText(text)
+		}
+		t, ok := parseTerm(kif)
 		if ok && !t.isConst() {
 			if sp := specs[key(t.name, len(t.args))]; sp != nil {
 				bi := slices.Index(l.Boards, sp)

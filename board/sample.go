@@ -9,7 +9,9 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/format"
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // SampleOptions bound what Sample looks at.
@@ -42,11 +44,27 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	if err != nil {
 		return f, err
 	}
-	f.States = append(f.States, g.Strings(init.Fluents()))
+	// Detection reads KIF: an infix game's texts are read through kifText.
+	f.Infix = g.Eval().Notation() == syntax.Infix
+	kif := func(ss []string) []string {
+		if f.Infix {
+			return kifTexts(ss)
+		}
+		return ss
+	}
+	f.States = append(f.States, kif(g.Strings(init.Fluents())))
 	res := g.Analysis()
-	f.Vars = ruleVars(res.Model.File.Source())
+	src := res.Model.File.Source()
+	if f.Infix {
+		if out, err := format.Convert(res.Model.File, syntax.Prefix); err == nil {
+			src = out
+		} else {
+			src = ""
+		}
+	}
+	f.Vars = ruleVars(src)
 	if _, ok := res.Model.Relations["base"]; ok {
-		f.Possible = answers(ctx, g, init, "(base ?f)")
+		f.Possible = kif(answers(ctx, g, init, "(base ?f)"))
 		for i, p := range f.Possible {
 			f.Possible[i] = p[len("(base ") : len(p)-1]
 		}
@@ -81,7 +99,7 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			}
 			if !seen[s.Key()] {
 				seen[s.Key()] = true
-				f.States = append(f.States, g.Strings(s.Fluents()))
+				f.States = append(f.States, kif(g.Strings(s.Fluents())))
 			}
 		}
 	}

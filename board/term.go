@@ -2,6 +2,9 @@ package board
 
 import (
 	"strings"
+
+	"github.com/gdl-lsp/gdl/format"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // term is a ground KIF term read from the canonical text the game API writes: a constant, or a
@@ -127,4 +130,28 @@ func canonical(s string) string {
 		b.WriteString(tok)
 	}
 	return b.String()
+}
+
+// kifText returns the KIF text of a ground term written in infix GDL, as an infix game's API
+// writes it (cell(1,2,x) is (cell 1 2 x), "Edge" is Edge); a text that is not one infix term is
+// returned as it is.
+func kifText(s string) string {
+	f, _ := syntax.ParseDialect(s, syntax.Infix)
+	if len(f.Errors()) > 0 {
+		return s
+	}
+	out, err := format.Convert(f, syntax.Prefix)
+	if err != nil {
+		return s
+	}
+	return canonical(strings.TrimSpace(out))
+}
+
+// kifTexts is kifText of each text.
+func kifTexts(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = kifText(s)
+	}
+	return out
 }

@@ -14,8 +14,9 @@ type QuickFix struct {
 	Preferred  bool // the diagnostic's first fix
 }
 
-// QuickFixes returns every fix of the diagnostics touching [start, end], with its diagnostic. It
-// gives up when ctx is done.
+// QuickFixes returns every fix of the diagnostics touching [start, end], with its diagnostic:
+// the analyzer's, or the editor's own for a diagnostic without one (fixes.go). It gives up when
+// ctx is done.
 func QuickFixes(ctx context.Context, snap *Snapshot, start, end int) ([]QuickFix, error) {
 	ds, err := snap.Diagnostics(ctx)
 	if err != nil {
@@ -23,10 +24,14 @@ func QuickFixes(ctx context.Context, snap *Snapshot, start, end int) ([]QuickFix
 	}
 	out := []QuickFix{}
 	for _, d := range ds {
-		if len(d.Fixes) == 0 || d.Span.End < start || d.Span.Start > end {
+		if d.Span.End < start || d.Span.Start > end {
 			continue
 		}
-		for i, f := range d.Fixes {
+		fixes := d.Fixes
+		if len(fixes) == 0 {
+			fixes = editorFixes(snap, d)
+		}
+		for i, f := range fixes {
 			out = append(out, QuickFix{Fix: f, Diagnostic: d, Preferred: i == 0})
 		}
 	}

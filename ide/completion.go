@@ -3,6 +3,7 @@ package ide
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -18,6 +19,8 @@ const (
 	CompletionVariable
 	CompletionRole
 	CompletionConstant
+	CompletionFluent // a proposition of the state: what init, next and base produce
+	CompletionMove   // a move: what legal and input allow
 )
 
 // CompletionItem is one proposal. Text replaces Replace (the word before the cursor); it is a
@@ -45,20 +48,39 @@ const (
 )
 
 // Completion offers, by place: relations with snippets of their arity and keywords where an
-// atom may start; variables of the clause, roles, constants and functions where a term may.
-// Without snippets, items insert their label.
+// atom may start; where a term may, what fits the argument: the fluents of the game (what init,
+// next and base produce) as the argument of true, init, next and base; a role's moves (what its
+// legal and input rules allow) as the move of does, legal and input; the roles as the role of
+// legal, goal, does, sees and input; elsewhere the constants written at that argument, then the
+// variables of the clause, roles, constants and functions. Without snippets, items insert their
+// label. What items insert is written in the document's notation: `(cell ?x ?y)` in prefix,
+// `cell(X,Y)` in infix.
 func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 	m := snap.Model()
 	src := snap.Text()
+	d := snap.Dialect()
 	start := off
-	for start > 0 && isSymbolByte(src[start-1]) {
+	for start > 0 && isWordByte(src[start-1], d) {
 		start--
 	}
-	afterParen := start > 0 && src[start-1] == '('
-	place := completionPlaceAt(snap, start, afterParen)
+	var place completionPlace
+	if d == syntax.Infix {
+		place = infixPlaceAt(snap.File(), start)
+	} else {
+		place = completionPlaceAt(snap, start, start > 0 && src[start-1] == '(')
+	}
+	// In prefix a snippet is wrapped in parentheses where no '(' was typed; infix writes the
+	// parentheses after the name, always.
+	wrapping := d == syntax.Prefix
 	replace := syntax.Span{Start: start, End: off}
 	items := []CompletionItem{}
+	seen := map[string]bool{} // labels offered, by kind
 	add := func(label string, kind CompletionKind, detail, snippet, doc string, sortGroup int) {
+		if k := fmt.Sprint(kind, " ", label); seen[k] {
+			return
+		} else {
+			seen[k] = true
+		}
 		it := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%s", sortGroup, label),
 			Text: label, Doc: doc, Replace: replace}
 		if snippets && snippet != "" {
@@ -67,30 +89,78 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 		items = append(items, it)
 	}
 	relations := func(wrap bool) {
+		wrap = wrap && wrapping
 		for _, key := range sortedKeys(m.Relations) {
 			if analysis.IsKeyword(key) {
 				continue
 			}
 			sym := m.Relations[key]
+			// A relation whose only occurrence is the word being typed is not one to offer.
+			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
+				continue
+			}
 			arity := mostCommonArity(sym)
-			name := sym.Name(m)
-			snip := snippet(name, arity)
+			name := written(d, sym.Name(m))
+			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, false, syntax.Span{Start: start, End: off}), d)
 			if wrap && arity > 0 {
 				snip = "(" + snip + ")"
 			}
 			add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, "", 1)
 		}
 		for _, kw := range keywordOrder {
-			if !keywordFits(kw, place) {
+			snip := keywordSnippet(kw, d)
+			if !keywordFits(kw, place) || snip == "" {
 				continue
 			}
-			snip := keywordSnippets[kw]
 			if wrap && kw != "terminal" {
 				snip = "(" + snip + ")"
 			}
-			add(kw, CompletionKeyword, "keyword", snip, keywordDocs[kw], 2)
+			add(kw, CompletionKeyword, "keyword", snip, keywordDoc(kw, d), 2)
 		}
 	}
+	variables := func(group int) {
+		c := m.ClauseAt(off)
+		if c == nil {
+			return
+		}
+		var vars []string
+		for _, occs := range c.Vars {
+			// A variable whose only occurrence is the word being typed is not in scope.
+			if len(occs) > 0 && !(len(occs) == 1 && m.Occurrences[occs[0]].Span.Start == start) {
+				vars = append(vars, m.Occurrences[occs[0]].Name)
+			}
+		}
+		sort.Strings(vars)
+		for _, v := range vars {
+			add(v, CompletionVariable, "variable", "", "", group)
+		}
+	}
+	roles := func(group int) map[string]bool {
+		keys := map[string]bool{}
+		for _, r := range m.Roles {
+			keys[r.Key] = true
+			add(written(d, r.Name), CompletionRole, "role", "", "", group)
+		}
+		return keys
+	}
+	// patterns offers fluents or moves: a function pattern with a snippet of its arguments
+	// (wrapped in parentheses unless one was typed), a constant as it is.
+	patterns := func(ps []termPattern, kind CompletionKind, what string, wrap bool) {
+		wrap = wrap && wrapping
+		for _, p := range ps {
+			if p.arity == 0 {
+				add(p.name, kind, what, "", "", 0)
+				continue
+			}
+			args := argumentInfo(m, snap.File(), p.key, p.arity, true, syntax.Span{Start: start, End: off})
+			snip := snippet(p.name, args, d)
+			if wrap {
+				snip = "(" + snip + ")"
+			}
+			add(p.name, kind, what+" "+pattern(p.name, args, d), snip, "", 0)
+		}
+	}
+	s, _ := siteAt(snap.File(), start)
 	switch place {
 	case placeTopLevel:
 		relations(true)
@@ -99,33 +169,61 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 	case placeBodyItem:
 		relations(true)
 	case placeFunction:
+		if parent, i, ok := s.parent(); ok && len(s.lists) >= 2 {
+			outer := site{lists: s.lists[:len(s.lists)-1], index: i}
+			outer.atom, _ = listKind(outer.lists)
+			if what, ps, ok := argumentPatterns(m, outer, parent, start); ok {
+				patterns(ps, what.kind, what.detail, false)
+				break
+			}
+		}
 		for _, key := range sortedKeys(m.Functions) {
 			sym := m.Functions[key]
+			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
+				continue
+			}
 			arity := mostCommonArity(sym)
-			name := sym.Name(m)
-			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snippet(name, arity), "", 1)
+			name := written(d, sym.Name(m))
+			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity),
+				snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d), "", 1)
 		}
 	case placeTerm:
-		if c := m.ClauseAt(off); c != nil {
-			var vars []string
-			for _, occs := range c.Vars {
-				// A variable whose only occurrence is the word being typed is not in scope.
-				if len(occs) > 0 && !(len(occs) == 1 && m.Occurrences[occs[0]].Span.Start == start) {
-					vars = append(vars, m.Occurrences[occs[0]].Name)
+		if len(s.lists) > 0 {
+			inner := s.lists[len(s.lists)-1]
+			if what, ps, ok := argumentPatterns(m, s, inner, start); ok {
+				patterns(ps, what.kind, what.detail, true)
+				variables(1)
+				break
+			}
+			if _, key := s.head(); s.atom && s.index == 1 && roleFirst[key] {
+				roles(0)
+				variables(1)
+				break
+			}
+			if name, key := s.head(); key != "" && s.index >= 1 {
+				// The constants written at this argument elsewhere come first.
+				arity := len(inner.Elements()) - 1
+				if sym := symbolOf(m, key, !s.atom); sym != nil {
+					if _, ok := sym.Arities[arity]; !ok {
+						arity = mostCommonArity(sym)
+					}
+				}
+				if s.index <= arity {
+					args := argumentInfo(m, snap.File(), key, arity, !s.atom, syntax.Span{Start: start, End: off})
+					for _, v := range args[s.index-1].Values {
+						kind := CompletionConstant
+						if m.IsRole(syntax.Fold(strings.Trim(v, `"`))) { // "White" is the role White
+							kind = CompletionRole
+						}
+						add(v, kind, fmt.Sprintf("written as argument %d of %s", s.index, name), "", "", 0)
+					}
 				}
 			}
-			sort.Strings(vars)
-			for _, v := range vars {
-				add(v, CompletionVariable, "variable", "", "", 0)
-			}
 		}
-		roles := map[string]bool{}
-		for _, r := range m.Roles {
-			roles[r.Key] = true
-			add(r.Name, CompletionRole, "role", "", "", 1)
-		}
+		variables(1)
+		isRole := roles(2)
 		for _, key := range sortedKeys(m.Constants) {
-			if roles[key] {
+			if isRole[key] {
 				continue
 			}
 			sym := m.Constants[key]
@@ -133,24 +231,177 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
 				continue
 			}
-			add(sym.Name(m), CompletionConstant, "constant", "", "", 2)
+			add(written(d, sym.Name(m)), CompletionConstant, "constant", "", "", 3)
 		}
 		for _, key := range sortedKeys(m.Functions) {
 			sym := m.Functions[key]
+			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
+				continue
+			}
 			arity := mostCommonArity(sym)
-			add(sym.Name(m), CompletionFunction, fmt.Sprintf("function/%d", arity), "("+snippet(sym.Name(m), arity)+")", "", 3)
+			name := written(d, sym.Name(m))
+			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d)
+			if wrapping {
+				snip = "(" + snip + ")"
+			}
+			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snip, "", 4)
 		}
 	}
 	return items
 }
 
-// snippet writes a name followed by a placeholder for each argument: "cell ${1:?x1} ${2:?x2}".
-func snippet(name string, arity int) string {
-	for i := 1; i <= arity; i++ {
-		name += fmt.Sprintf(" ${%d:?x%d}", i, i)
+// roleFirst lists the relation keywords whose first argument is a role.
+var roleFirst = map[string]bool{"legal": true, "goal": true, "does": true, "sees": true, "input": true}
+
+// symbolOf returns the relation (or, with function, the function) key.
+func symbolOf(m *analysis.Model, key string, function bool) *analysis.Symbol {
+	if function {
+		return m.Functions[key]
+	}
+	return m.Relations[key]
+}
+
+// patternKind says what argumentPatterns offers.
+type patternKind struct {
+	kind   CompletionKind
+	detail string
+}
+
+// argumentPatterns returns the fluents or moves that fit argument s.index of the atom list:
+// the fluents for the argument of true, init, next and base; the moves of the role written
+// first (any role's for a variable) for the move of does, legal and input. The word being typed,
+// at typing, is not a pattern.
+func argumentPatterns(m *analysis.Model, s site, list syntax.Cursor, typing int) (patternKind, []termPattern, bool) {
+	if !s.atom {
+		return patternKind{}, nil, false
+	}
+	h := list.Head()
+	if !h.Valid() || h.Kind() != syntax.Word {
+		return patternKind{}, nil, false
+	}
+	switch key := h.Symbol().Key(); {
+	case s.index == 1 && (key == "true" || key == "init" || key == "next" || key == "base"):
+		return patternKind{CompletionFluent, "fluent"}, fluentPatterns(m, typing), true
+	case s.index == 2 && (key == "does" || key == "legal" || key == "input"):
+		el := list.Elements()
+		role := ""
+		if len(el) > 1 && el[1].Kind() == syntax.Word {
+			role = el[1].Symbol().Key()
+		}
+		what := "move"
+		if role != "" {
+			what = "move of " + el[1].Text()
+		}
+		return patternKind{CompletionMove, what}, movePatterns(m, role, typing), true
+	}
+	return patternKind{}, nil, false
+}
+
+// termPattern is the shape of a fluent or a move: a constant, or a function name and arity.
+type termPattern struct {
+	name, key string
+	arity     int
+}
+
+// fluentPatterns lists the shapes of the propositions the game's init, next and base produce,
+// in the order they are first written; a term whose name starts at skip is left out.
+func fluentPatterns(m *analysis.Model, skip int) []termPattern {
+	var out []termPattern
+	seen := map[termPattern]bool{}
+	for _, c := range m.Clauses {
+		switch c.Key() {
+		case "init", "next", "base":
+		default:
+			continue
+		}
+		if c.Head.Arity() != 1 {
+			continue
+		}
+		out = addPattern(out, seen, c.Head.Args()[0], skip)
+	}
+	return out
+}
+
+// movePatterns lists the shapes of the moves the game's legal and input clauses allow role (a
+// key; "" for any role), in the order they are first written; a term whose name starts at
+// skip is left out.
+func movePatterns(m *analysis.Model, role string, skip int) []termPattern {
+	var out []termPattern
+	seen := map[termPattern]bool{}
+	for _, c := range m.Clauses {
+		switch c.Key() {
+		case "legal", "input":
+		default:
+			continue
+		}
+		if c.Head.Arity() != 2 {
+			continue
+		}
+		args := c.Head.Args()
+		if r := args[0]; role != "" && r.Kind() == syntax.TermConstant && r.Name().Key() != role {
+			continue
+		}
+		out = addPattern(out, seen, args[1], skip)
+	}
+	return out
+}
+
+func addPattern(out []termPattern, seen map[termPattern]bool, t syntax.Term, skip int) []termPattern {
+	if t.Kind() == syntax.TermInvalid || t.Name().Span().Start == skip {
+		return out
+	}
+	var p termPattern
+	switch t.Kind() {
+	case syntax.TermConstant:
+		p = termPattern{name: t.Text(), key: t.Name().Key()}
+	case syntax.TermFunction:
+		p = termPattern{name: t.Name().Text(), key: t.Name().Key(), arity: t.Arity()}
+	default:
+		return out
+	}
+	k := p
+	k.name = ""
+	if seen[k] {
+		return out
+	}
+	seen[k] = true
+	return append(out, p)
+}
+
+// snippet writes a name followed by a placeholder for each argument, named by args:
+// "cell ${1:?x} ${2:?y}" (the caller adds the parentheses), or in infix "cell(${1:X},${2:Y})".
+func snippet(name string, args []argInfo, d syntax.Dialect) string {
+	out := snippetEscaper.Replace(name)
+	if d == syntax.Infix {
+		if len(args) == 0 {
+			return out
+		}
+		for i, a := range args {
+			sep := ","
+			if i == 0 {
+				sep = "("
+			}
+			out += fmt.Sprintf("%s${%d:%s}", sep, i+1, snippetEscaper.Replace(a.Name))
+		}
+		return out + ")"
+	}
+	for i, a := range args {
+		out += fmt.Sprintf(" ${%d:%s}", i+1, snippetEscaper.Replace(a.Name))
+	}
+	return out
+}
+
+// written returns how a name (as the model spells it, without infix quotes) is written in d:
+// quoted in infix when it cannot be written bare.
+func written(d syntax.Dialect, name string) string {
+	if w, ok := d.Name(name); ok {
+		return w
 	}
 	return name
 }
+
+// snippetEscaper escapes the characters that mean something in a snippet.
+var snippetEscaper = strings.NewReplacer(`\`, `\\`, "$", `\$`, "}", `\}`)
 
 // completionPlaceAt decides the place of a word starting at start from the enclosing lists.
 func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPlace {
@@ -159,7 +410,7 @@ func completionPlaceAt(snap *Snapshot, start int, afterParen bool) completionPla
 	if afterParen {
 		probe = start - 1 // inside the list the '(' opens
 	}
-	_, path := snap.File.LeafAt(probe)
+	_, path := snap.File().LeafAt(probe)
 	for _, c := range path {
 		if c.Kind() == syntax.List && c.Span().Start < start {
 			lists = append(lists, c)
@@ -215,7 +466,54 @@ func keywordFits(kw string, place completionPlace) bool {
 	return true
 }
 
-func isSymbolByte(c byte) bool {
+// infixPlaceAt decides the place of a word starting at start in an infix file from the token
+// before it: after `:-`, `&`, `|`, `~` or a disjunction's `(` a literal goes; after the `(` or a
+// `,` of an atom or function term, an argument; anywhere else (the start of the file, after a
+// complete statement or its `.`) a new statement, whose head is the word.
+func infixPlaceAt(f *syntax.File, start int) completionPlace {
+	src := f.Source()
+	pos := start
+	for {
+		for pos > 0 && strings.IndexByte(" \t\n\r\f\v", src[pos-1]) >= 0 {
+			pos--
+		}
+		if pos == 0 {
+			return placeTopLevel
+		}
+		leaf, path := f.LeafAt(pos - 1)
+		if !leaf.Valid() {
+			return placeTopLevel
+		}
+		switch leaf.Kind() {
+		case syntax.Comment:
+			pos = leaf.Span().Start
+			continue
+		case syntax.Operator:
+			return placeLiteral
+		case syntax.Punct:
+			switch src[leaf.Span().Start] {
+			case '&', '|':
+				return placeLiteral
+			case ',':
+				// Between arguments, unless the ',' wrongly joins body literals.
+				if len(path) > 0 && path[len(path)-1].Kind() == syntax.List && listKey(path[len(path)-1]) == "<=" {
+					return placeLiteral
+				}
+				return placeTerm
+			}
+			return placeTopLevel
+		case syntax.LParen:
+			return placeTerm
+		}
+		return placeTopLevel
+	}
+}
+
+// isWordByte reports whether c may be part of a name being typed in notation d.
+func isWordByte(c byte, d syntax.Dialect) bool {
+	if d == syntax.Infix {
+		return c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_-+*/", c) >= 0
+	}
 	switch c {
 	case ' ', '\t', '\n', '\r', '\f', '\v', '(', ')', ';':
 		return false

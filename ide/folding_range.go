@@ -25,7 +25,7 @@ func FoldingRanges(snap *Snapshot) []Fold {
 			walk(k)
 		}
 	}
-	for _, f := range snap.File.Forms() {
+	for _, f := range snap.File().Forms() {
 		walk(f.Cursor)
 	}
 	// Comment blocks: consecutive lines whose first token is a comment.
@@ -66,14 +66,15 @@ func startsLine(src string, off int) bool {
 }
 
 // comments returns the spans of every comment in the document, in order: those inside forms
-// from the tree, and those between forms by scanning the gaps (outside a form a ';' always
-// starts a comment that runs to the end of the line).
+// from the tree, and those between forms by scanning the gaps (outside a form a ';', in infix a
+// '%', always starts a comment that runs to the end of the line).
 func comments(snap *Snapshot) []syntax.Span {
 	var out []syntax.Span
 	src := snap.Text()
+	mark := snap.Dialect().CommentMarks()[0]
 	gap := func(from, to int) {
 		for i := from; i < to; i++ {
-			if src[i] == ';' {
+			if src[i] == mark {
 				j := i
 				for j < len(src) && src[j] != '\n' && src[j] != '\r' {
 					j++
@@ -95,7 +96,7 @@ func comments(snap *Snapshot) []syntax.Span {
 		}
 	}
 	pos := 0
-	for _, f := range snap.File.Forms() {
+	for _, f := range snap.File().Forms() {
 		sp := f.Span()
 		gap(pos, sp.Start)
 		walk(f.Cursor)

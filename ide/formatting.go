@@ -9,11 +9,11 @@ import (
 // out so already, else one that replaces the text. A document with syntax errors is left alone:
 // the error is format.ErrSyntax.
 func Format(snap *Snapshot) ([]syntax.TextEdit, error) {
-	if len(snap.File.Errors()) > 0 {
+	if len(snap.File().Errors()) > 0 {
 		return nil, format.ErrSyntax
 	}
 	text := snap.Text()
-	out := format.File(snap.File)
+	out := format.File(snap.File())
 	if out == text {
 		return []syntax.TextEdit{}, nil
 	}

@@ -129,7 +129,7 @@ func (gs *Games) gameOf(name string, snap *Snapshot, limits eval.Limits) *docGam
 	}
 	gs.mu.Unlock()
 
-	key, starts := gameKey(snap.File)
+	key, starts := gameKey(snap.File())
 	same := func(e *gameEntry) bool { return e != nil && e.c.key == key && e.c.limits == limits }
 	gs.mu.Lock()
 	if e := gs.entries[name]; same(e) {
@@ -425,7 +425,7 @@ func (c *docGame) answersFrom(a *game.Answers, played int) *Answers {
 	return out
 }
 
-// moveTexts writes a joint move as one KIF text per role.
+// moveTexts writes a joint move as one text per role, in the game's notation.
 func (c *docGame) moveTexts(joint []eval.Term) []string {
 	out := make([]string, len(joint))
 	for i, t := range joint {
@@ -442,7 +442,11 @@ func (c *docGame) replay(ctx context.Context, history [][]string) (*Position, er
 	for i, move := range history {
 		joint, err := c.g.ParseMoves(move)
 		if err != nil {
-			unread = &game.MoveError{Step: i + 1, Joint: "(" + strings.Join(move, " ") + ")", Err: err}
+			sep := " " // a joint move as the game writes one: (a b), in infix (a, b)
+			if c.g.Eval().Notation() == syntax.Infix {
+				sep = ", "
+			}
+			unread = &game.MoveError{Step: i + 1, Joint: "(" + strings.Join(move, sep) + ")", Err: err}
 			break
 		}
 		joints = append(joints, joint)
@@ -469,7 +473,7 @@ func (c *docGame) explain(snap *Snapshot, err error) string {
 	if !ok || le.Line == 0 || len(c.starts) == 0 {
 		return err.Error()
 	}
-	_, starts := gameKey(snap.File)
+	_, starts := gameKey(snap.File())
 	if len(starts) != len(c.starts) {
 		return err.Error()
 	}

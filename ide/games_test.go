@@ -35,7 +35,7 @@ func TestGameKeptAcrossCommentEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f := v1.File.Edit(2, 2, "n edited")
+	f := v1.File().Edit(2, 2, "n edited")
 	v2 := v1.Next(2, f)
 	gs.Update("doc", v2)
 	if c := gs.gameOf("doc", v2, limits); c != first {
@@ -49,7 +49,7 @@ func TestGameKeptAcrossCommentEdits(t *testing.T) {
 	}
 
 	at := strings.Index(v2.Text(), "(goal")
-	v3 := v2.Next(3, v2.File.Edit(at, at, "(init (q 1))\n"))
+	v3 := v2.Next(3, v2.File().Edit(at, at, "(init (q 1))\n"))
 	gs.Update("doc", v3)
 	third := gs.gameOf("doc", v3, limits)
 	if third == first {

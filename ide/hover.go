@@ -49,7 +49,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 	switch {
 	case o.Kind == analysis.OccKeyword:
 		b.para("%s (keyword)", b.bold(o.Key))
-		b.para("%s", b.ours(keywordDocs[o.Key]))
+		b.para("%s", b.ours(keywordDoc(o.Key, snap.Dialect())))
 	case o.Kind == analysis.OccRelation:
 		hoverRelation(b, snap, o)
 		if opts.Eval != nil && EvaluatedInHover[o.Key] {
@@ -57,7 +57,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 			if budget <= 0 {
 				budget = DefaultHoverBudget
 			}
-			hoverAnswers(ctx, b, opts.Eval, o, budget)
+			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), o.Arity, snap.Dialect()), o.Arity, budget)
 		}
 	case o.Kind == analysis.OccVariable:
 		hoverVariable(b, snap, o)
@@ -74,7 +74,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 					break
 				}
 			}
-			b.para("%s", b.ours(keywordDocs[o.Key]))
+			b.para("%s", b.ours(keywordDoc(o.Key, snap.Dialect())))
 		} else {
 			b.para("%s %s", b.bold("constant"), b.code(sym.Name(m)))
 			b.para("%s", plural(len(sym.Occs), "occurrence"))
@@ -178,7 +178,7 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 		kind = "keyword relation"
 	}
 	b.para("%s %s", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
-	b.para("%s", b.ours(keywordDocs[o.Key]))
+	b.para("%s", b.ours(keywordDoc(o.Key, snap.Dialect())))
 	if len(sym.Arities) > 1 {
 		var as []string
 		for a := range sym.Arities {
@@ -245,16 +245,17 @@ func enclosingAtomText(c *analysis.Clause, o *analysis.Occurrence) string {
 	return ""
 }
 
-// hoverAnswers appends the relation's answers in the document's current state, truncated.
-func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, o *analysis.Occurrence, budget time.Duration) {
-	qa, err := ev.Answers(ctx, queryFor(o.Name, o.Arity), Wait{Budget: budget, Urgent: true})
+// hoverAnswers appends the answers of a relation's query in the document's current state,
+// truncated.
+func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, arity int, budget time.Duration) {
+	qa, err := ev.Answers(ctx, query, Wait{Budget: budget, Urgent: true})
 	b.rule()
 	switch {
 	case errors.Is(err, ErrStillRunning):
 		b.para("Evaluating in the %s… (still running; hover again for the answers)", stateName(len(ev.History())))
 	case err != nil:
 		b.para("Not evaluated: %s", ev.Explain(err))
-	case o.Arity == 0:
+	case arity == 0:
 		b.para("In the %s: %s", stateName(qa.Played), b.bold(fmt.Sprint(qa.Count > 0)))
 	case qa.Count == 0:
 		b.para("In the %s, no answers.", stateName(qa.Played))
@@ -288,14 +289,12 @@ func stateName(played int) string {
 	return fmt.Sprintf("current state (after %s)", plural(played, "joint move"))
 }
 
-// queryFor builds the query that asks for every fact of a relation: (name ?a1 ... ?an).
-func queryFor(name string, arity int) string {
-	if arity == 0 {
-		return name
-	}
+// queryFor builds the query that asks for every fact of a relation, given its name as the model
+// spells it (without infix quotes), in notation d: (name ?a1 ... ?an), or name(A1,...,An).
+func queryFor(name string, arity int, d syntax.Dialect) string {
 	vars := make([]string, arity)
 	for i := range vars {
-		vars[i] = fmt.Sprintf("?a%d", i+1)
+		vars[i], _ = d.Var(fmt.Sprintf("?a%d", i+1))
 	}
-	return "(" + name + " " + strings.Join(vars, " ") + ")"
+	return d.Atom(written(d, name), vars...)
 }

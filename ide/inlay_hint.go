@@ -34,9 +34,14 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 	if err != nil {
 		return hints
 	}
+	// The fluents come written in the document's notation; their keys compare with the terms
+	// of the init facts whatever the spelling.
+	d := snap.Dialect()
 	state := map[string]bool{}
 	for _, f := range pos.Fluents {
-		state[strings.ToLower(f)] = true
+		if t, ok := parseTerm(f, d); ok {
+			state[analysis.TermKey(t)] = true
+		}
 	}
 	for _, c := range snap.Model().Clauses {
 		span := c.Form.Span()
@@ -65,7 +70,7 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 			}
 			label = "→ " + countText(qa.Count, qa.More, "move")
 			if len(qa.Answers) > 0 {
-				label += ": " + summarize(movesOf(qa.Answers), 3)
+				label += ": " + summarize(movesOf(qa.Answers, d), 3)
 			}
 			tip = strings.Join(qa.Answers, "\n")
 		default:
@@ -76,11 +81,11 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 	return hints
 }
 
-// movesOf extracts the move of each (legal role move) answer.
-func movesOf(answers []string) []string {
+// movesOf extracts the move of each (legal role move) answer, written in notation d.
+func movesOf(answers []string, d syntax.Dialect) []string {
 	out := make([]string, len(answers))
 	for i, a := range answers {
-		f, _ := syntax.Parse(a)
+		f, _ := syntax.ParseDialect(a, d)
 		out[i] = a
 		if fs := f.Forms(); len(fs) == 1 {
 			if args := fs[0].Fact().Args(); len(args) == 2 {
@@ -89,6 +94,15 @@ func movesOf(answers []string) []string {
 		}
 	}
 	return out
+}
+
+// parseTerm reads one ground term written in notation d.
+func parseTerm(text string, d syntax.Dialect) (syntax.Cursor, bool) {
+	f, errs := syntax.ParseDialect(text, d)
+	if fs := f.Forms(); len(errs) == 0 && len(fs) == 1 {
+		return fs[0].Cursor, true
+	}
+	return syntax.Cursor{}, false
 }
 
 // summarize shortens a list of answers for a title or hint: the first few, then a count.

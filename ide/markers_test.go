@@ -20,9 +20,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files of the marker tests")
 
-// Marker tests: each testdata/markers/NAME.kif is a small game with markers (internal/markers)
-// in comments beside the code they ask about; NAME.golden holds the answers, one section per
-// marker, refreshed with -update. Columns in the answers are 1-based UTF-16 code units.
+// Marker tests: each testdata/markers/NAME.kif (or NAME.hrf, in infix) is a small game with
+// markers (internal/markers) in comments beside the code they ask about; NAME.golden holds the
+// answers, one section per marker, refreshed with -update. Columns in the answers are 1-based UTF-16 code units.
 //
 //	(<= (legal ?r noop) (role ?r))  ; @hover(?r#2) @def(?r#2) @refs(role)
 //
@@ -39,17 +39,19 @@ var update = flag.Bool("update", false, "rewrite the golden files of the marker 
 // @random (seeded), @undo, @reset; @query("(next ?x)") runs a query in the current state.
 func TestMarkers(t *testing.T) {
 	cases, _ := filepath.Glob("testdata/markers/*.kif")
-	if len(cases) == 0 {
+	infix, _ := filepath.Glob("testdata/markers/*" + syntax.InfixExt)
+	if len(cases) == 0 || len(infix) == 0 {
 		t.Fatal("no marker cases in testdata/markers")
 	}
-	for _, path := range cases {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".kif"), func(t *testing.T) {
+	for _, path := range append(cases, infix...) {
+		ext := filepath.Ext(path)
+		t.Run(strings.TrimSuffix(filepath.Base(path), ext), func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := runMarkers(t, string(data))
-			markers.Check(t, strings.TrimSuffix(path, ".kif")+".golden", got, *update)
+			got := runMarkers(t, string(data), syntax.Detect(path, string(data)))
+			markers.Check(t, strings.TrimSuffix(path, ext)+".golden", got, *update)
 		})
 	}
 }
@@ -67,8 +69,8 @@ type markerRun struct {
 // answers.
 const patience = time.Minute
 
-func runMarkers(t *testing.T, src string) string {
-	ms, errs := markers.Parse(src)
+func runMarkers(t *testing.T, src string, d syntax.Dialect) string {
+	ms, errs := markers.ParseComments(src, d.CommentMarks()[0])
 	for _, err := range errs {
 		t.Error(err)
 	}
@@ -76,7 +78,7 @@ func runMarkers(t *testing.T, src string) string {
 	defer cancel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	games := NewGames(ctx, GamesOptions{Rand: rng.IntN})
-	snap := NewSnapshot(1, src)
+	snap := NewSnapshotIn(1, src, d)
 	games.Update("case", snap)
 	r := &markerRun{t: t, src: src, snap: snap, session: games.Session("case", snap, eval.Limits{Timeout: 20 * time.Second}, analysis.BoardConfig{})}
 	for _, m := range ms {
@@ -94,7 +96,7 @@ func runMarkers(t *testing.T, src string) string {
 			continue
 		}
 		off := start + 1
-		if m.Name == "complete" {
+		if m.Name == "complete" || m.Name == "signature" {
 			off = end
 		}
 		r.at(m, off)
@@ -180,7 +182,9 @@ func (r *markerRun) at(m markers.Marker, off int) {
 			}
 		}
 	default:
-		r.t.Errorf("line %d: unknown marker @%s", m.Line+1, m.Name)
+		if !r.editingAt(m, off) {
+			r.t.Errorf("line %d: unknown marker @%s", m.Line+1, m.Name)
+		}
 	}
 }
 
@@ -270,7 +274,7 @@ func (r *markerRun) file(m markers.Marker) bool {
 			}
 		}
 	default:
-		return false
+		return r.editingFile(m)
 	}
 	return true
 }

@@ -54,7 +54,7 @@ func (s *Session) RunMatch(ctx context.Context, opts MatchOptions) (*MatchResult
 	if opts.Progress != nil {
 		mo.Progress = func(st ggp.Step) { opts.Progress(st.Step, st.Joint) }
 	}
-	rules, err := ggp.PrepareFile(s.snap.File)
+	rules, err := ggp.PrepareFile(s.snap.File())
 	if err != nil {
 		return nil, err
 	}

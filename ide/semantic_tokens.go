@@ -18,10 +18,11 @@ const (
 	TokenVariable
 	TokenNumber
 	TokenComment
+	TokenOperator // infix GDL's :- & | ~
 	NumTokenTypes // the number of token types
 )
 
-var tokenTypeNames = [NumTokenTypes]string{"keyword", "relation", "function", "constant", "variable", "number", "comment"}
+var tokenTypeNames = [NumTokenTypes]string{"keyword", "relation", "function", "constant", "variable", "number", "comment", "operator"}
 
 // String is the type's name, as semantic highlighting names it ("relation", "variable", ...).
 func (t TokenType) String() string { return tokenTypeNames[t] }
@@ -34,7 +35,9 @@ type Token struct {
 }
 
 // SemanticTokens classifies the tokens that overlap [from, to), in order: every symbol the model
-// knows (a broken form's symbols stay plain text) and every comment.
+// knows (a broken form's symbols stay plain text; a quoted infix name is the symbol it names),
+// in infix the operators `:-`, `&`, `|` and `~`, and every comment. The parentheses and commas
+// are left to the editor's grammar.
 func SemanticTokens(snap *Snapshot, from, to int) []Token {
 	m := snap.Model()
 	var toks []Token
@@ -47,6 +50,12 @@ func SemanticTokens(snap *Snapshot, from, to int) []Token {
 		switch o.Kind {
 		case analysis.OccKeyword:
 			t.Type = TokenKeyword
+			if snap.Dialect() == syntax.Infix && !isWordByte(o.Name[0], syntax.Infix) {
+				if o.Name == "(" { // a disjunction's parenthesis
+					continue
+				}
+				t.Type = TokenOperator
+			}
 		case analysis.OccRelation:
 			t.Type = TokenRelation
 			if analysis.IsKeyword(o.Key) {
@@ -65,6 +74,9 @@ func SemanticTokens(snap *Snapshot, from, to int) []Token {
 		t.Declaration = o.Def && t.Type != TokenKeyword
 		toks = append(toks, t)
 	}
+	if snap.Dialect() == syntax.Infix {
+		toks = append(toks, infixOperators(snap, from, to)...)
+	}
 	for _, c := range comments(snap) {
 		if c.End >= from && c.Start <= to {
 			toks = append(toks, Token{Span: c, Type: TokenComment})
@@ -72,6 +84,32 @@ func SemanticTokens(snap *Snapshot, from, to int) []Token {
 	}
 	sort.Slice(toks, func(i, j int) bool { return toks[i].Span.Start < toks[j].Span.Start })
 	return toks
+}
+
+// infixOperators returns the `&` and `|` of the forms that overlap [from, to) (the other
+// operators are occurrences of the model).
+func infixOperators(snap *Snapshot, from, to int) []Token {
+	var out []Token
+	src := snap.Text()
+	var walk func(c syntax.Cursor)
+	walk = func(c syntax.Cursor) {
+		for _, k := range c.Children() {
+			switch k.Kind() {
+			case syntax.Punct:
+				if sp := k.Span(); (src[sp.Start] == '&' || src[sp.Start] == '|') && sp.End >= from && sp.Start <= to {
+					out = append(out, Token{Span: sp, Type: TokenOperator})
+				}
+			case syntax.List:
+				walk(k)
+			}
+		}
+	}
+	for f := range snap.File().FormSeq() {
+		if sp := f.Span(); sp.End >= from && sp.Start <= to && !f.HasErrors() {
+			walk(f.Cursor)
+		}
+	}
+	return out
 }
 
 func isNumber(s string) bool {

@@ -3,52 +3,96 @@ package ide
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Snapshot is one version of a document: its syntax tree and what is derived from it, computed
-// on first use. It never changes once built; an edit makes a new Snapshot (Next) that shares the
-// untouched parts of the tree with the old one and reuses the old analysis for them. Features
-// are functions of a Snapshot.
+// Snapshot is one version of a document: its text, and what is derived from it (the syntax
+// tree, the analysis, the navigation model), computed on first use. Its content never changes
+// once built; an edit makes a new Snapshot (Next) that shares the untouched parts of the tree
+// with the old one and reuses the old analysis for them. Features are functions of a Snapshot.
+//
+// What is derived can be dropped (Release) and is then computed again from the text when asked
+// for: a server with hundreds of documents open keeps the trees and analyses of the few in use
+// (a tree and its analysis take about 60 times the text). The diagnostics and the symbols stay,
+// so that settings changes and workspace symbols need no new analysis.
 type Snapshot struct {
 	Version int32
-	File    *syntax.File
+	text    string
+	dialect syntax.Dialect
 	lines   *syntax.LineIndex
 
 	analyzeMu sync.Mutex // held while the analysis is computed, so it is computed once
-	analyzed  atomic.Pointer[analysis.Result]
+	parseMu   sync.Mutex // held while the text is parsed, so it is parsed once
+
+	mu       sync.Mutex // guards what follows
+	file     *syntax.File
+	analyzed *analysis.Result
 	// base is the analysis of an earlier version, whose results for the forms this version
 	// shares with it are reused; dropped once this version is analysed.
-	base    atomic.Pointer[analysis.Result]
-	navOnce sync.Once
-	nav     *analysis.Model
+	base     *analysis.Result
+	nav      *analysis.Model
+	diags    []analysis.Diagnostic // kept when released
+	hasDiags bool
+	symbols  []Symbol // kept when released
+	hasSyms  bool
 }
 
-// NewSnapshot parses text from scratch.
+// NewSnapshot makes the snapshot of text in the notation its content is written in
+// (syntax.DetectContent).
 func NewSnapshot(version int32, text string) *Snapshot {
-	f, _ := syntax.Parse(text)
-	return SnapshotOf(version, f)
+	return NewSnapshotIn(version, text, syntax.DetectContent(text))
+}
+
+// NewSnapshotIn makes the snapshot of text in dialect d, with nothing to reuse. The text is
+// parsed on first use (a server opening many documents at once parses each when its turn comes).
+func NewSnapshotIn(version int32, text string, d syntax.Dialect) *Snapshot {
+	// The line table is built here, before the snapshot is shared between goroutines.
+	return &Snapshot{Version: version, text: text, dialect: d, lines: syntax.NewLineIndex(text)}
 }
 
 // SnapshotOf makes a snapshot of a parsed file, with nothing to reuse.
 func SnapshotOf(version int32, f *syntax.File) *Snapshot {
-	// The line table is built here, before the snapshot is shared between goroutines.
-	return &Snapshot{Version: version, File: f, lines: f.Lines()}
+	return &Snapshot{Version: version, text: f.Source(), dialect: f.Dialect(), file: f, lines: f.Lines()}
 }
 
-// Next makes the snapshot of the next version, f (usually s.File edited), which reuses this
+// Next makes the snapshot of the next version, f (usually s.File() edited), which reuses this
 // version's analysis for the forms it shares with it.
 func (s *Snapshot) Next(version int32, f *syntax.File) *Snapshot {
 	next := SnapshotOf(version, f)
-	next.base.Store(s.lastAnalysis())
+	next.base = s.lastAnalysis()
 	return next
 }
 
 // Text returns the document's text.
-func (s *Snapshot) Text() string { return s.File.Source() }
+func (s *Snapshot) Text() string { return s.text }
+
+// Dialect returns the notation the document is written in.
+func (s *Snapshot) Dialect() syntax.Dialect { return s.dialect }
+
+// File returns the syntax tree of the text, parsed on first use (again if it was released).
+func (s *Snapshot) File() *syntax.File {
+	if f := s.tree(); f != nil {
+		return f
+	}
+	s.parseMu.Lock()
+	defer s.parseMu.Unlock()
+	if f := s.tree(); f != nil {
+		return f
+	}
+	f, _ := syntax.ParseDialect(s.text, s.dialect)
+	s.mu.Lock()
+	s.file = f
+	s.mu.Unlock()
+	return f
+}
+
+func (s *Snapshot) tree() *syntax.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.file
+}
 
 // Lines returns the line table of the text.
 func (s *Snapshot) Lines() *syntax.LineIndex { return s.lines }
@@ -66,30 +110,44 @@ func (s *Snapshot) Analysis() *analysis.Result {
 // AnalysisContext is Analysis that gives up when ctx is done (the diagnostics of a version the
 // user has already typed past are not worth finishing); a later call computes it again.
 func (s *Snapshot) AnalysisContext(ctx context.Context) (*analysis.Result, error) {
-	if res := s.analyzed.Load(); res != nil {
+	if res := s.analysis(); res != nil {
 		return res, nil
 	}
 	s.analyzeMu.Lock()
 	defer s.analyzeMu.Unlock()
-	if res := s.analyzed.Load(); res != nil {
+	if res := s.analysis(); res != nil {
 		return res, nil
 	}
-	res, err := analysis.AnalyzeContext(ctx, s.File, nil, s.base.Load())
+	s.mu.Lock()
+	base := s.base
+	s.mu.Unlock()
+	res, err := analysis.AnalyzeContext(ctx, s.File(), nil, base)
 	if err != nil {
 		return nil, err
 	}
-	s.analyzed.Store(res)
-	s.base.Store(nil)
+	s.mu.Lock()
+	// The tree and its analysis go together (a release meanwhile may have dropped the tree).
+	s.file, s.analyzed, s.base = res.Model.File, res, nil
+	s.diags, s.hasDiags = res.Diagnostics, true
+	s.mu.Unlock()
 	return res, nil
 }
 
+func (s *Snapshot) analysis() *analysis.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.analyzed
+}
+
 // lastAnalysis returns the newest analysis this snapshot has or builds on, for the next version
-// to reuse; nil if there is none yet.
+// to reuse; nil if there is none (yet, or any more).
 func (s *Snapshot) lastAnalysis() *analysis.Result {
-	if res := s.analyzed.Load(); res != nil {
-		return res
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.analyzed != nil {
+		return s.analyzed
 	}
-	return s.base.Load()
+	return s.base
 }
 
 // Model returns the semantic model for navigation: forms with syntax errors take part as far
@@ -99,16 +157,66 @@ func (s *Snapshot) Model() *analysis.Model {
 	if !res.Model.Incomplete() {
 		return res.Model
 	}
-	s.navOnce.Do(func() { s.nav = analysis.NavigationModel(res) })
-	return s.nav
+	s.mu.Lock()
+	nav := s.nav
+	s.mu.Unlock()
+	if nav != nil && nav.File == res.Model.File {
+		return nav
+	}
+	nav = analysis.NavigationModel(res)
+	s.mu.Lock()
+	if s.analyzed == res {
+		s.nav = nav
+	}
+	s.mu.Unlock()
+	return nav
 }
 
 // Diagnostics returns the parser's and the analyzer's diagnostics, with their default
 // severities. It gives up when ctx is done.
 func (s *Snapshot) Diagnostics(ctx context.Context) ([]analysis.Diagnostic, error) {
+	s.mu.Lock()
+	ds, ok := s.diags, s.hasDiags
+	s.mu.Unlock()
+	if ok {
+		return ds, nil
+	}
 	res, err := s.AnalysisContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return res.Diagnostics, nil
+}
+
+// Analysed reports whether the diagnostics of the snapshot are known.
+func (s *Snapshot) Analysed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hasDiags
+}
+
+// Symbols returns the document's relations, each at its first definition, and its roles.
+func (s *Snapshot) Symbols() []Symbol {
+	s.mu.Lock()
+	syms, ok := s.symbols, s.hasSyms
+	s.mu.Unlock()
+	if ok {
+		return syms
+	}
+	syms = fileSymbols(s.Model())
+	s.mu.Lock()
+	s.symbols, s.hasSyms = syms, true
+	s.mu.Unlock()
+	return syms
+}
+
+// Release drops the tree, the analysis and the navigation model (and the analysis of an
+// earlier version kept for reuse); they are computed again from the text when asked for. The
+// diagnostics and symbols already computed stay. It returns whether there was anything to drop.
+func (s *Snapshot) Release() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	had := s.file != nil || s.analyzed != nil || s.base != nil
+	s.file, s.analyzed, s.base, s.nav = nil, nil, nil, nil
+	return had
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// The workspace index: the symbols of the game files (*.kif, *.gdl) under the workspace folders
+// The workspace index: the symbols of the game files (*.kif, *.gdl, *.hrf) under the workspace folders
 // that are not open, for WorkspaceSymbols. On initialized, one goroutine lists the files
 // (skipping node_modules and hidden folders such as .git, and bounded in files, size and folders
 // visited) and then reads them one by one; a workspace/symbol request waits for the listing and
@@ -97,7 +97,7 @@ func (ix *Index) Start(ctx context.Context, folders []string, enc syntax.Encodin
 // isGameFile reports whether a file name is one the index reads.
 func isGameFile(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))
-	return ext == ".kif" || ext == ".gdl"
+	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
 }
 
 func skipDir(name string) bool {
@@ -245,7 +245,7 @@ func (ix *Index) read(p string) {
 	data, err := readfile.Regular(p, maxIndexFileSize) // the file may have changed since touch
 	var syms []WorkspaceSymbol
 	if err == nil {
-		file, _ := syntax.Parse(string(data))
+		file, _ := syntax.ParseDialect(string(data), syntax.Detect(p, string(data)))
 		lines := file.Lines()
 		for _, s := range fileSymbols(analysis.NewModel(file)) {
 			syms = append(syms, WorkspaceSymbol{Symbol: s, Path: p,

@@ -54,7 +54,7 @@ func WorkspaceSymbols(ctx context.Context, docs []Doc, idx *Index, query string)
 		if ctx.Err() != nil {
 			return out
 		}
-		for _, s := range fileSymbols(d.Snap.Model()) {
+		for _, s := range d.Snap.Symbols() {
 			if strings.Contains(s.Key, q) {
 				out = append(out, WorkspaceSymbol{Symbol: s, Doc: d.Name})
 			}

@@ -22,6 +22,8 @@ type lensData struct {
 	Query string               `json:"query"`
 	Key   string               `json:"key"`
 	Arity int                  `json:"arity"`
+	// NotEvaluated says why the relation cannot be evaluated, known when the lenses are listed.
+	NotEvaluated string `json:"notEvaluated,omitempty"`
 }
 
 func handleCodeLens(ctx context.Context, r *request) (any, error) {
@@ -43,7 +45,7 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 		start := snap.m.position(l.Offset)
 		lens := protocol.CodeLens{
 			Range: protocol.Range{Start: start, End: start},
-			Data:  lensData{URI: snap.URI, Query: l.Query, Key: l.Key, Arity: l.Arity},
+			Data:  lensData{URI: snap.URI, Query: l.Query, Key: l.Key, Arity: l.Arity, NotEvaluated: l.NotEvaluated},
 		}
 		if !settings.CodeLens.Resolve {
 			lens.Command = lensCommand(ctx, r, snap, l, time.Until(deadline))
@@ -67,7 +69,7 @@ func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lens.Command = lensCommand(ctx, r, snap, ide.Lens{Query: d.Query, Key: d.Key, Arity: d.Arity}, ide.DefaultLensBudget)
+	lens.Command = lensCommand(ctx, r, snap, ide.Lens{Query: d.Query, Key: d.Key, Arity: d.Arity, NotEvaluated: d.NotEvaluated}, ide.DefaultLensBudget)
 	return lens, nil
 }
 

@@ -15,6 +15,8 @@ var completionKinds = map[ide.CompletionKind]protocol.CompletionItemKind{
 	ide.CompletionVariable: protocol.CompletionItemKindVariable,
 	ide.CompletionRole:     protocol.CompletionItemKindEnumMember,
 	ide.CompletionConstant: protocol.CompletionItemKindConstant,
+	ide.CompletionFluent:   protocol.CompletionItemKindStruct,
+	ide.CompletionMove:     protocol.CompletionItemKindEvent,
 }
 
 func handleCompletion(ctx context.Context, r *request) (any, error) {

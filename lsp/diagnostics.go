@@ -118,9 +118,14 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 			diags = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Code: "out-of-sync", Source: "gdl",
 				Message: outOfSyncMessage(uri, snap.desync)}}
 		} else {
+			if !s.slots.acquire(ctx) {
+				return // a newer version or a closed document cancelled it
+			}
 			var err error
 			settings := v.settingsFor(uri)
-			if diags, err = diagnostics(ctx, snap, settings); err != nil {
+			diags, err = diagnostics(ctx, snap, settings)
+			s.slots.release()
+			if err != nil {
 				return // a newer version or a closed document cancelled it
 			}
 			diags = append(diags, snap.verifyDiagnostics(s.verifications.get(uri, snap.Snapshot), settings)...)
@@ -136,6 +141,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		if s.published != nil {
 			s.published(uri, snap.Version, time.Since(snap.received))
 		}
+		go s.cool() // its analysis is known now: release it unless it is in use
 	}()
 }
 

@@ -39,6 +39,7 @@ type queryResult struct {
 	ByMove     []moveAnswers `json:"byMove,omitempty"`
 	JointMoves int           `json:"jointMoves,omitempty"`
 	Error      string        `json:"error,omitempty"`
+	Notation   string        `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
 }
 
 // moveAnswers are the answers of a query about a joint move after one joint move.
@@ -59,6 +60,7 @@ type gameState struct {
 	Legal    map[string][]string `json:"legal"`
 	Goals    map[string][]int    `json:"goals"`
 	Error    string              `json:"error,omitempty"`
+	Notation string              `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
 	viewFields
 }
 
@@ -88,7 +90,9 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		res := session.RunQuery(ctx, args.Query)
 		// A client that cannot show the result still gets it in its log.
 		r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.Text()})
-		return toQueryResult(res), nil
+		q := toQueryResult(res)
+		q.Notation = snap.Dialect().String()
+		return q, nil
 	case "gdl.showState":
 		st, err = session.ShowState(ctx)
 	case "gdl.playMove":
@@ -123,14 +127,21 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		if len(p.Arguments) > 0 {
 			raw = p.Arguments[0]
 		}
-		return r.s.runMatch(ctx, session, string(snap.URI), raw, p.WorkDoneToken)
+		m, err := r.s.runMatch(ctx, session, string(snap.URI), raw, p.WorkDoneToken)
+		if err != nil {
+			return nil, err
+		}
+		m.Notation = snap.Dialect().String()
+		return m, nil
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return toGameState(st), nil
+	gs := toGameState(st)
+	gs.Notation = snap.Dialect().String()
+	return gs, nil
 }
 
 // session is the game session of a document for the features and the commands, under the

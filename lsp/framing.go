@@ -503,6 +503,9 @@ func (s *messageStream) writer() {
 		s.mu.Unlock()
 		for _, o := range batch {
 			var err error
+			if raw, ok := encodeMessage(o.msg); ok {
+				o.msg, o.raw = nil, raw
+			}
 			if o.msg != nil {
 				_, err = s.out.Write(context.Background(), o.msg)
 			} else if _, err = fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n", len(o.raw)); err == nil {
@@ -519,6 +522,45 @@ func (s *messageStream) writer() {
 			<-s.wake
 		}
 	}
+}
+
+// encodeMessage writes the JSON of a notification, or of a response with a result, as
+// jsonrpc2's encoding would (the same members in the same order), but without compacting the
+// parameters or the result once more: they were encoded by json.Marshal already, and for the
+// diagnostics of a large file (hundreds of KB) compacting them twice was a tenth of the
+// server's time per edit. Other messages (calls, errors) are left to jsonrpc2 (ok false).
+func encodeMessage(msg jsonrpc2.Message) (raw []byte, ok bool) {
+	switch m := msg.(type) {
+	case *jsonrpc2.Notification:
+		method, err := segjson.Marshal(m.Method())
+		if err != nil {
+			return nil, false
+		}
+		b := make([]byte, 0, len(m.Params())+len(method)+40)
+		b = append(b, `{"jsonrpc":"2.0","method":`...)
+		b = append(b, method...)
+		if len(m.Params()) > 0 {
+			b = append(b, `,"params":`...)
+			b = append(b, m.Params()...)
+		}
+		return append(b, '}'), true
+	case *jsonrpc2.Response:
+		if m.Err() != nil || len(m.Result()) == 0 {
+			return nil, false
+		}
+		mid := m.ID()
+		id, err := segjson.Marshal(&mid)
+		if err != nil {
+			return nil, false
+		}
+		b := make([]byte, 0, len(m.Result())+len(id)+40)
+		b = append(b, `{"jsonrpc":"2.0","result":`...)
+		b = append(b, m.Result()...)
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+		return append(b, '}'), true
+	}
+	return nil, false
 }
 
 // flush stops accepting messages and waits (a bounded time) until the queued ones are written.

@@ -154,6 +154,7 @@ func (s *Server) refreshSettings(seq uint64, pushed ...json.RawMessage) {
 	for uri := range v.docs {
 		s.scheduleDiagnostics(uri)
 	}
+	s.setWorkspaceDiagnostics(settings.Diagnostics.Workspace)
 }
 
 func handleShutdown(ctx context.Context, r *request) (any, error) {

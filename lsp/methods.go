@@ -35,6 +35,7 @@ func methodTable() map[string]method {
 		"textDocument/semanticTokens/full":  {handle: handleSemanticTokensFull},
 		"textDocument/semanticTokens/range": {handle: handleSemanticTokensRange},
 		"textDocument/completion":           {handle: handleCompletion},
+		"textDocument/signatureHelp":        {handle: handleSignatureHelp},
 		"textDocument/prepareCallHierarchy": {handle: handlePrepareCallHierarchy},
 		"callHierarchy/incomingCalls":       {handle: handleIncomingCalls},
 		"callHierarchy/outgoingCalls":       {handle: handleOutgoingCalls},
@@ -72,10 +73,13 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.RenameProvider = &protocol.RenameOptions{PrepareProvider: has("textDocument/prepareRename")}
 	}
 	if has("textDocument/completion") {
-		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?"}}
+		c.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"(", "?", ","}}
+	}
+	if has("textDocument/signatureHelp") {
+		c.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", " ", ","}, RetriggerCharacters: []string{")"}}
 	}
 	if has("textDocument/codeAction") {
-		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
+		c.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, sourceFixAll}}
 	}
 	if has("textDocument/codeLens") {
 		c.CodeLensProvider = &protocol.CodeLensOptions{ResolveProvider: has("codeLens/resolve")}

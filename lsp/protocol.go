@@ -58,6 +58,11 @@ type clientCapabilities struct {
 				SnippetSupport bool `json:"snippetSupport,omitempty"`
 			} `json:"completionItem,omitempty"`
 		} `json:"completion,omitempty"`
+		SignatureHelp *struct {
+			SignatureInformation *struct {
+				DocumentationFormat []string `json:"documentationFormat,omitempty"`
+			} `json:"signatureInformation,omitempty"`
+		} `json:"signatureHelp,omitempty"`
 		Rename *struct {
 			PrepareSupport bool `json:"prepareSupport,omitempty"`
 		} `json:"rename,omitempty"`
@@ -90,6 +95,7 @@ type serverCapabilities struct {
 	CallHierarchyProvider      bool                                  `json:"callHierarchyProvider,omitempty"`
 	RenameProvider             *protocol.RenameOptions               `json:"renameProvider,omitempty"`
 	CompletionProvider         *protocol.CompletionOptions           `json:"completionProvider,omitempty"`
+	SignatureHelpProvider      *protocol.SignatureHelpOptions        `json:"signatureHelpProvider,omitempty"`
 	CodeActionProvider         *protocol.CodeActionOptions           `json:"codeActionProvider,omitempty"`
 	CodeLensProvider           *protocol.CodeLensOptions             `json:"codeLensProvider,omitempty"`
 	ExecuteCommandProvider     *protocol.ExecuteCommandOptions       `json:"executeCommandProvider,omitempty"`

@@ -52,6 +52,10 @@ type Server struct {
 
 	index *ide.Index // the game files of the workspace folders, for workspace/symbol
 
+	wsDiags workspaceDiags // the diagnostics of the workspace's files that are not open
+	hot     hotSet         // the open documents by last use; the others' trees are released
+	slots   *slots         // bounds the analyses for diagnostics that run at once
+
 	games *ide.Games // each open document's game, evaluated results and joint moves played
 
 	progress      progresses    // progress reports in flight (progress.go)
@@ -129,6 +133,7 @@ func (r *request) doc(uri protocol.DocumentURI) (*Snapshot, error) {
 		if s.desync != nil {
 			return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %s", r.method, outOfSyncMessage(uri, s.desync))
 		}
+		r.s.touch(uri)
 		return s, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: document not open: %s", r.method, uri)
@@ -140,6 +145,7 @@ func NewServer(logw io.Writer) *Server {
 		log:         log.New(logw, "gdl lsp: ", log.Ltime|log.Lmicroseconds),
 		inflight:    map[jsonrpc2.ID]*inflight{},
 		diagWorkers: map[protocol.DocumentURI]context.CancelFunc{},
+		slots:       newSlots(),
 		exited:      make(chan struct{}),
 		view:        &view{docs: map[protocol.DocumentURI]*Snapshot{}, enc: syntax.UTF16, settings: defaultSettings()},
 		methods:     methodTable(),

@@ -24,6 +24,11 @@ type Settings struct {
 	InlayHints struct {
 		Enable bool `json:"enable"`
 	} `json:"inlayHints"`
+	Diagnostics struct {
+		// Workspace: publish the diagnostics of the workspace's game files that are not open
+		// (workspace_diagnostics.go).
+		Workspace bool `json:"workspace"`
+	} `json:"diagnostics"`
 	Verify VerifySettings `json:"verify"`
 }
 
@@ -71,6 +76,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 		InlayHints struct {
 			Enable *bool `json:"enable"`
 		} `json:"inlayHints"`
+		Diagnostics struct {
+			Workspace *bool `json:"workspace"`
+		} `json:"diagnostics"`
 		Verify struct {
 			OnSave    *bool `json:"onSave"`
 			MaxStates *int  `json:"maxStates"`
@@ -109,6 +117,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	}
 	if in.InlayHints.Enable != nil {
 		out.InlayHints.Enable = *in.InlayHints.Enable
+	}
+	if in.Diagnostics.Workspace != nil {
+		out.Diagnostics.Workspace = *in.Diagnostics.Workspace
 	}
 	if in.Verify.OnSave != nil {
 		out.Verify.OnSave = *in.Verify.OnSave

@@ -17,6 +17,7 @@ import (
 type Snapshot struct {
 	*ide.Snapshot
 	URI      protocol.DocumentURI
+	lang     string // the languageId the client opened the document with
 	m        mapper
 	received time.Time // when the notification that made this version arrived
 
@@ -26,9 +27,25 @@ type Snapshot struct {
 	desync error
 }
 
-// newSnapshot parses text from scratch.
-func newSnapshot(uri protocol.DocumentURI, version int32, text string, enc syntax.Encoding) *Snapshot {
-	return wrapSnapshot(uri, ide.NewSnapshot(version, text), enc)
+// newSnapshot makes the snapshot of a document's whole text, opened with languageId lang,
+// parsed on first use.
+func newSnapshot(uri protocol.DocumentURI, lang string, version int32, text string, enc syntax.Encoding) *Snapshot {
+	s := wrapSnapshot(uri, ide.NewSnapshotIn(version, text, dialectOf(uri, lang, text)), enc)
+	s.lang = lang
+	return s
+}
+
+// infixLanguages are the languageIds of infix GDL: the VS Code extension's, and the Neovim
+// filetype and Emacs mode of docs/editors.md.
+var infixLanguages = map[string]bool{"gdl-infix": true, "hrf": true}
+
+// dialectOf returns the notation of a document: infix when the client opened it as infix GDL or
+// it is a .hrf file, else the one its text is written in (syntax.Detect).
+func dialectOf(uri protocol.DocumentURI, lang, text string) syntax.Dialect {
+	if infixLanguages[lang] {
+		return syntax.Infix
+	}
+	return syntax.Detect(string(uri), text)
 }
 
 func wrapSnapshot(uri protocol.DocumentURI, s *ide.Snapshot, enc syntax.Encoding) *Snapshot {
@@ -62,17 +79,17 @@ func (s *Snapshot) edit(version int32, changes []contentChange) *Snapshot {
 // outOfSync returns the snapshot of a version whose text the server does not know: it keeps
 // the last text it knew, for nothing but the record.
 func (s *Snapshot) outOfSync(version int32, err error) *Snapshot {
-	next := wrapSnapshot(s.URI, ide.SnapshotOf(version, s.File), s.m.enc)
-	next.desync = err
+	next := wrapSnapshot(s.URI, ide.SnapshotOf(version, s.File()), s.m.enc)
+	next.desync, next.lang = err, s.lang
 	return next
 }
 
 // apply applies the changes to the snapshot's text.
 func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, error) {
-	f, lines := s.File, s.m.lines
+	f, lines := s.File(), s.m.lines
 	for i, ch := range changes {
 		if ch.Range == nil {
-			f, _ = syntax.Parse(ch.Text)
+			f, _ = syntax.ParseDialect(ch.Text, dialectOf(s.URI, s.lang, ch.Text))
 		} else {
 			if i > 0 {
 				lines = f.Lines()
@@ -86,5 +103,7 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 		}
 		lines = f.Lines()
 	}
-	return wrapSnapshot(s.URI, s.Snapshot.Next(version, f), s.m.enc), nil
+	next := wrapSnapshot(s.URI, s.Snapshot.Next(version, f), s.m.enc)
+	next.lang = s.lang
+	return next, nil
 }

@@ -21,11 +21,12 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	}
 	d := p.TextDocument
 	start := time.Now()
-	snap := newSnapshot(d.URI, d.Version, d.Text, r.view.enc)
+	snap := newSnapshot(d.URI, string(d.LanguageID), d.Version, d.Text, r.view.enc)
 	snap.received = start
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
+	r.s.touch(d.URI)
 	r.s.scheduleDiagnostics(d.URI)
 	return nil, nil
 }
@@ -63,6 +64,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 			Message: "gdl: " + outOfSyncMessage(uri, snap.desync)})
 	}
 	s.cancelRequests(nil, uri, errSuperseded)
+	s.touch(uri)
 	s.scheduleDiagnostics(uri)
 	return nil, nil
 }
@@ -77,7 +79,7 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 		var next *Snapshot
 		r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, v *view) {
 			if old, ok := docs[uri]; ok && old.Text() != p.Text {
-				next = newSnapshot(uri, old.Version, p.Text, v.enc)
+				next = newSnapshot(uri, old.lang, old.Version, p.Text, v.enc)
 				next.received = time.Now()
 				docs[uri] = next
 			}
@@ -105,6 +107,9 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	s.verifications.forget(uri)
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
+	if p := uriPath(uri); p != "" {
+		s.checkWorkspaceFile(p) // its file on disk counts again
+	}
 	return nil, nil
 }
 
@@ -166,12 +171,17 @@ func routeDidSave(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	if isConfigURI(p.TextDocument.URI) {
-		go r.s.configChanged()
+		go func() {
+			r.s.configChanged()
+			r.s.checkWorkspaceFiles(true)
+		}()
 		return nil, nil
 	}
 	if !r.s.watchingFiles() {
-		// Without file watching, a save is when a changed gdl.json is noticed.
+		// Without file watching, a save is when a changed gdl.json, and a changed game file of
+		// the workspace, is noticed.
 		go r.s.configChanged()
+		r.s.checkWorkspaceFiles(false)
 	}
 	return handleDidSave(ctx, r)
 }

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // File watching: the client tells the server about gdl.json files (the project configuration)
@@ -17,7 +18,7 @@ import (
 // saves and requests.
 
 // watchedGlobs are the files the server asks the client to watch.
-var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.gdl"}
+var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.gdl", "**/*" + syntax.InfixExt}
 
 // startIndex starts the workspace index. It runs on initialized, before the file watcher is
 // registered (the client may take long to answer that, or never): the index checks its files
@@ -85,6 +86,7 @@ func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
 			continue
 		}
 		s.index.Changed(path, ch.Type == protocol.FileChangeTypeDeleted)
+		s.checkWorkspaceFile(path)
 	}
 	if len(configs) > 0 {
 		go func() {
@@ -92,6 +94,7 @@ func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
 				s.checkConfigFile(p)
 			}
 			s.configChanged()
+			s.checkWorkspaceFiles(true) // their severities may have changed
 		}()
 	}
 	return nil, nil

@@ -51,7 +51,7 @@ type Marker struct {
 	Offset int // byte offset of its '@' in the file
 
 	lineStart int // offset of the start of the line
-	comment   int // offset of the line's ';'
+	comment   int // offset of the line's comment mark (';' or '%')
 }
 
 // Arg is one argument of a marker.
@@ -326,6 +326,7 @@ func Sections(s string) (map[string]string, []string) {
 		if strings.HasPrefix(l, "-- ") && strings.HasSuffix(l, " --\n") {
 			cur = strings.TrimSuffix(strings.TrimPrefix(l, "-- "), " --\n")
 			order = append(order, cur)
+			m[cur] += "" // an empty section is a section too
 			continue
 		}
 		m[cur] += l

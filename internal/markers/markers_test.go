@@ -102,3 +102,14 @@ func TestDiff(t *testing.T) {
 		t.Errorf("texts without sections: %q", d)
 	}
 }
+
+// TestEmptySection: a section without text is the same in both goldens, not new and gone.
+func TestEmptySection(t *testing.T) {
+	text := "-- fixes 3 p --\n-- fixes 4 q --\none fix\n-- folding 5 --\n"
+	if d := Diff(text, text); len(d) != 0 {
+		t.Errorf("Diff of a golden with empty sections against itself: %q", d)
+	}
+	if d := Diff(text, "-- fixes 3 p --\n-- fixes 4 q --\none fix\n"); len(d) != 1 {
+		t.Errorf("an empty section that is gone: %q, want one difference", d)
+	}
+}

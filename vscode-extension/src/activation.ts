@@ -5,15 +5,27 @@
 // cheap; the server starts only once there is GDL to serve. Kept free of the vscode API so it can
 // be unit tested.
 
+/** The language of prefix GDL (KIF: .kif, .gdl files). */
+export const PREFIX_LANGUAGE = "gdl";
+/** The language of infix GDL (.hrf files): the same server serves it. */
+export const INFIX_LANGUAGE = "gdl-infix";
+/** The languages the server serves. */
+export const LANGUAGES: readonly string[] = [PREFIX_LANGUAGE, INFIX_LANGUAGE];
+
+/** True for the language of prefix or infix GDL. */
+export function isGdlLanguage(languageId: string): boolean {
+  return LANGUAGES.includes(languageId);
+}
+
 /** What the extension knows about an open document. */
 export interface OpenDocument {
   languageId: string;
   uri: { scheme: string };
 }
 
-/** True for a document the server serves: a GDL file or an untitled GDL buffer. */
+/** True for a document the server serves: a GDL file or an untitled GDL buffer, in either notation. */
 export function isServedDocument(doc: OpenDocument): boolean {
-  return doc.languageId === "gdl" && (doc.uri.scheme === "file" || doc.uri.scheme === "untitled");
+  return isGdlLanguage(doc.languageId) && (doc.uri.scheme === "file" || doc.uri.scheme === "untitled");
 }
 
 /**

@@ -2,10 +2,11 @@
 //
 // `.kif` is also SUO-KIF (ontologies such as SUMO) and `.gdl` is also Archicad's Geometric
 // Description Language. VS Code picks a language from the extension alone, so the extension looks
-// at the text and says which of the three it is. Kept free of the vscode API so it can be unit
-// tested.
+// at the text and says which of the three it is, and whether GDL is written in prefix (KIF) or in
+// infix (the notation of .hrf files, which the server also detects by content). Kept free of the
+// vscode API so it can be unit tested.
 
-export type Dialect = "gdl" | "suo-kif" | "archicad-gdl" | "unknown";
+export type Dialect = "gdl" | "gdl-infix" | "suo-kif" | "archicad-gdl" | "unknown";
 
 /** How much of a file is read to decide; games put their roles and rules near the top. */
 export const DETECT_LIMIT = 64 * 1024;
@@ -26,6 +27,10 @@ function count(re: RegExp, text: string): number {
   while (re.exec(text) !== null) n++;
   return n;
 }
+
+// Infix GDL: a reserved relation directly followed by its "(" (role(white), legal(W,M)), or a
+// rule's ":-", outside comments.
+const INFIX_GDL_HEAD = /(^|[\s&~(|,])(role|init|true|does|next|legal|goal|distinct|base|input|sees)\(|:-/gim;
 
 /** Strips `;` line comments, so words in prose do not count as code. */
 function stripComments(text: string): string {
@@ -49,6 +54,8 @@ export function detectDialect(fullText: string): Dialect {
   if (kif >= 2 && kif > gdl) return "suo-kif";
   if (archicad >= 3 && parenForms * 2 < archicad) return "archicad-gdl";
   if (gdl === 1 && kif === 0 && archicad === 0) return "gdl";
+  // No prefix GDL at all: infix GDL, with `%` comments.
+  if (gdl === 0 && kif === 0 && count(INFIX_GDL_HEAD, text.replace(/%[^\r\n]*/g, "")) >= 2) return "gdl-infix";
   return "unknown";
 }
 

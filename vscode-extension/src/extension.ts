@@ -12,7 +12,7 @@ import {
   ServerOptions,
   State,
 } from "vscode-languageclient/node";
-import { isServedDocument, serverWanted } from "./activation";
+import { INFIX_LANGUAGE, isGdlLanguage, isServedDocument, LANGUAGES, PREFIX_LANGUAGE, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
 import { GameViews } from "./gameView";
 import {
@@ -27,7 +27,7 @@ import {
   toQueryResult,
   VerifyResult,
 } from "./protocol";
-import { queryAtOffset } from "./query";
+import { infixQueryAtOffset, queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
 
@@ -56,7 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log: (line) => output.appendLine(line),
     runMatch: runMatchFor,
   });
-  status = vscode.languages.createLanguageStatusItem("gdl.server", { language: "gdl" });
+  status = vscode.languages.createLanguageStatusItem("gdl.server", [...LANGUAGES]);
   status.name = "GDL Language Server";
   setStatus("starting", vscode.LanguageStatusSeverity.Information);
   context.subscriptions.push(
@@ -96,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Activated at startup without any GDL around: wait for a GDL document (ensureServer).
   const games = serverWanted(vscode.workspace.textDocuments, false)
     ? []
-    : await vscode.workspace.findFiles("**/*.{kif,gdl}", "**/node_modules/**", 1);
+    : await vscode.workspace.findFiles("**/*.{kif,gdl,hrf}", "**/node_modules/**", 1);
   if (serverWanted(vscode.workspace.textDocuments, games.length > 0)) await ensureServer();
 }
 
@@ -143,10 +143,12 @@ async function startServer(): Promise<void> {
   output.appendLine(`Starting ${found.path} lsp (found through ${found.source === "setting" ? "gdl.server.path" : found.source}).`);
   const serverOptions: ServerOptions = { command: found.path, args: ["lsp"] };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: "file", language: "gdl" },
-      { scheme: "untitled", language: "gdl" },
-    ],
+    // Prefix and infix GDL: one server, which tells the notations apart by the languageId, the
+    // .hrf extension and the content.
+    documentSelector: LANGUAGES.flatMap((language) => [
+      { scheme: "file", language },
+      { scheme: "untitled", language },
+    ]),
     synchronize: { configurationSection: "gdl" },
     outputChannel: output,
     diagnosticCollectionName: "gdl",
@@ -263,10 +265,12 @@ function chooseLanguage(doc: vscode.TextDocument): void {
   const associations = vscode.workspace.getConfiguration("files", doc.uri).get<Record<string, string>>("associations");
   if (associationDecides(associations, doc.uri.fsPath)) return;
   const dialect = detectDialect(doc.getText());
-  if (dialect === "gdl" && doc.languageId !== "gdl") {
-    output.appendLine(`${doc.fileName}: content is GDL, switching from ${doc.languageId} to gdl (set files.associations to override).`);
-    void vscode.languages.setTextDocumentLanguage(doc, "gdl");
-  } else if ((dialect === "suo-kif" || dialect === "archicad-gdl") && doc.languageId === "gdl") {
+  const language = dialect === "gdl" ? PREFIX_LANGUAGE : dialect === "gdl-infix" ? INFIX_LANGUAGE : undefined;
+  if (language && doc.languageId !== language) {
+    const what = language === INFIX_LANGUAGE ? "infix GDL" : "GDL";
+    output.appendLine(`${doc.fileName}: content is ${what}, switching from ${doc.languageId} to ${language} (set files.associations to override).`);
+    void vscode.languages.setTextDocumentLanguage(doc, language);
+  } else if ((dialect === "suo-kif" || dialect === "archicad-gdl") && isGdlLanguage(doc.languageId)) {
     const other = otherLanguageFor(path.extname(doc.fileName).toLowerCase()) ?? "plaintext";
     output.appendLine(`${doc.fileName}: content looks like ${dialect}, not GDL: switching to ${other} (set files.associations to override).`);
     void vscode.languages.setTextDocumentLanguage(doc, other);
@@ -279,7 +283,7 @@ function otherLanguageFor(ext: string): string | undefined {
     const langs: unknown = x.packageJSON?.contributes?.languages;
     if (!Array.isArray(langs)) continue;
     for (const l of langs) {
-      if (l && typeof l.id === "string" && l.id !== "gdl" && Array.isArray(l.extensions)) {
+      if (l && typeof l.id === "string" && !isGdlLanguage(l.id) && Array.isArray(l.extensions)) {
         if (l.extensions.some((e: unknown) => typeof e === "string" && e.toLowerCase() === ext)) return l.id;
       }
     }
@@ -356,7 +360,9 @@ async function runQueryAtCursor(): Promise<void> {
   if (!editor.selection.isEmpty) {
     query = editor.document.getText(editor.selection).trim();
   } else {
-    query = queryAtOffset(editor.document.getText(), editor.document.offsetAt(editor.selection.active))?.text;
+    const at = editor.document.offsetAt(editor.selection.active);
+    const find = editor.document.languageId === INFIX_LANGUAGE ? infixQueryAtOffset : queryAtOffset;
+    query = find(editor.document.getText(), at)?.text;
   }
   if (!query) {
     void vscode.window.showInformationMessage("No atom at the cursor: put it on a fact, a rule's head or a literal, or select the query to run.");

@@ -49,7 +49,12 @@ export interface QueryResult {
   byMove?: MoveAnswers[];
   /** The number of legal joint moves in the state (byMove may cover fewer). */
   jointMoves?: number;
+  /** The notation the game's terms are written in. */
+  notation?: Notation;
 }
+
+/** The notation of a game: prefix GDL (KIF) or infix GDL (.hrf). */
+export type Notation = "prefix" | "infix";
 
 export interface MoveAnswers {
   /** One move per role, in role order. */
@@ -67,6 +72,8 @@ export interface GameState {
   legal: Record<string, string[]>;
   goals: Record<string, number[]>;
   error?: string;
+  /** The notation the game's terms are written in. */
+  notation?: Notation;
   /** The history and the joint moves after it (steps to go forward to). */
   line: string[][];
   /** The state drawn as ASCII text. */
@@ -248,7 +255,14 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
     q.byMove = v.byMove.filter(isObject).map((m) => ({ move: strings(m.move), answers: strings(m.answers), error: errorOf(m) }));
     q.jointMoves = typeof v.jointMoves === "number" ? v.jointMoves : q.byMove.length;
   }
+  const n = notationOf(v);
+  if (n) q.notation = n;
   return q;
+}
+
+/** The notation a result says its game is written in, if it says one. */
+function notationOf(v: Record<string, unknown>): Notation | undefined {
+  return v.notation === "infix" || v.notation === "prefix" ? v.notation : undefined;
 }
 
 function num(v: unknown, def = 0): number {
@@ -346,6 +360,8 @@ export function toGameState(v: unknown): GameState {
         }))
       : [],
   };
+  const n = notationOf(v);
+  if (n) s.notation = n;
   if (Array.isArray(v.percepts)) {
     s.percepts = v.percepts.map((step) => {
       const m: Record<string, string[]> = {};

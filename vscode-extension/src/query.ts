@@ -117,3 +117,99 @@ export function queryAtOffset(text: string, offset: number): QueryAtCursor | und
   }
   return { start: n.start, end: n.end, text: text.slice(n.start, n.end) };
 }
+
+// ---- Infix GDL ------------------------------------------------------------------------------
+
+interface Token extends Span {
+  /** "name" (a name, a quoted name or a variable), or the punctuation itself: ( ) , & | ~ :- . */
+  t: string;
+}
+
+/** Splits infix GDL into tokens, skipping `%` comments and blanks. */
+function infixTokens(text: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "%") {
+      while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++;
+    } else if (/\s/.test(c)) {
+      i++;
+    } else if (c === '"') {
+      const start = i++;
+      while (i < text.length && text[i] !== '"' && text[i] !== "\n" && text[i] !== "\r") i++;
+      if (text[i] === '"') i++;
+      out.push({ t: "name", start, end: i });
+    } else if (text.startsWith(":-", i)) {
+      out.push({ t: ":-", start: i, end: i + 2 });
+      i += 2;
+    } else if ("(),&|~.".includes(c)) {
+      out.push({ t: c, start: i, end: i + 1 });
+      i++;
+    } else {
+      const start = i;
+      while (i < text.length && !/[\s(),&|~.%":]/.test(text[i])) i++;
+      if (i === start) i++; // a character no token starts with
+      out.push({ t: "name", start, end: i });
+    }
+  }
+  return out;
+}
+
+/**
+ * The query for the cursor at `offset` in an infix game: the literal it is in (a rule's head when
+ * it is on `:-` or an `&`; the negated atom on a `~`), or undefined outside any statement or on a
+ * disjunction's `(`, `|` or `)`.
+ */
+export function infixQueryAtOffset(text: string, offset: number): QueryAtCursor | undefined {
+  const toks = infixTokens(text);
+  const atoms: (Span & { head: Span })[] = []; // each literal's atom, with its statement's head
+  const marks: { span: Span; head: Span; next?: number; none?: boolean }[] = []; // operators
+  let head: Span | undefined; // the head of the statement being read
+  let literal = false; // a literal may start at the next token
+  let i = 0;
+  while (i < toks.length) {
+    const tok = toks[i];
+    if (tok.t === "name") {
+      // An atom: the name and its argument list, if a "(" follows it directly.
+      let end = tok.end;
+      if (toks[i + 1]?.t === "(" && toks[i + 1].start === tok.end) {
+        let depth = 0;
+        let j = i + 1;
+        for (; j < toks.length; j++) {
+          if (toks[j].t === "(") depth++;
+          else if (toks[j].t === ")" && --depth === 0) break;
+        }
+        end = j < toks.length ? toks[j].end : text.length;
+        i = j;
+      }
+      const span = { start: tok.start, end };
+      if (!literal || !head) head = span; // a new statement
+      atoms.push({ ...span, head });
+      literal = false;
+    } else if (tok.t === ":-" || tok.t === "&") {
+      if (head) marks.push({ span: tok, head });
+      literal = true;
+    } else if (tok.t === "~") {
+      if (head) marks.push({ span: tok, head, next: atoms.length });
+      literal = true;
+    } else if (tok.t === "(" || tok.t === "|") {
+      if (head) marks.push({ span: tok, head, none: true });
+      literal = true;
+    } else if (tok.t === ")") {
+      if (head) marks.push({ span: tok, head, none: true });
+    } else if (tok.t === ".") {
+      head = undefined;
+      literal = false;
+    }
+    i++;
+  }
+  const slice = (s: Span) => ({ start: s.start, end: s.end, text: text.slice(s.start, s.end) });
+  // An atom contains its end too, so that just after a ")" means the atom that ends there.
+  const atom = atoms.find((a) => a.start <= offset && offset <= a.end);
+  if (atom) return slice(atom);
+  const mark = marks.find((m) => m.span.start <= offset && offset < m.span.end);
+  if (!mark || mark.none) return undefined;
+  if (mark.next !== undefined) return atoms[mark.next] ? slice(atoms[mark.next]) : undefined;
+  return slice(mark.head);
+}

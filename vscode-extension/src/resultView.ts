@@ -2,8 +2,9 @@
 // `gdl-result:` scheme, re-rendered whenever a query or a move comes back.
 
 import * as vscode from "vscode";
-import { renderResults, ResultModel } from "./render";
+import { notationOfModel, renderResults, ResultModel } from "./render";
 import type { GameState, QueryResult } from "./protocol";
+import { INFIX_LANGUAGE, PREFIX_LANGUAGE } from "./activation";
 
 export const RESULT_SCHEME = "gdl-result";
 
@@ -71,7 +72,9 @@ export class ResultView implements vscode.TextDocumentContentProvider {
     const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     if (shown) return;
     let doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.languageId !== "gdl") doc = await vscode.languages.setTextDocumentLanguage(doc, "gdl");
+    // The view is written in the game's notation: colour it with that notation's grammar.
+    const language = notationOfModel(this.model(gameUri)) === "infix" ? INFIX_LANGUAGE : PREFIX_LANGUAGE;
+    if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
   }
 }

@@ -94,4 +94,44 @@
   (gdl-test-check "gdl-computer-move plays oplayer's move" (and (string-match-p "; step 2" text) (string-match-p " o" text)) text))
 (gdl-reset-state)
 
+;; Infix GDL: a .kif file written in infix and a .hrf file are in gdl-infix-mode, served by gdl lsp.
+(find-file (expand-file-name "infix_content.kif" (getenv "GDL_PROJECT")))
+(gdl-test-check "a .kif file written in infix is in gdl-infix-mode" (eq major-mode 'gdl-infix-mode) major-mode)
+(find-file (expand-file-name "tictactoe.hrf" (getenv "GDL_PROJECT")))
+(gdl-test-check "a .hrf file is in gdl-infix-mode" (eq major-mode 'gdl-infix-mode) major-mode)
+(condition-case err
+    (apply #'eglot (eglot--guess-contact))
+  (error (gdl-test-check "eglot starts gdl lsp for the .hrf file" nil (error-message-string err))))
+(gdl-test-check "eglot manages the .hrf file" (gdl-test-wait 10 (lambda () (eglot-current-server))))
+(when (eglot-current-server)
+  (let* ((bad (gdl-test-line-of "threat(P,W) :-"))
+         (found (gdl-test-wait
+                 15 (lambda ()
+                      (flymake-start)
+                      (cl-find-if (lambda (d)
+                                    (and (= (line-number-at-pos (flymake-diagnostic-beg d)) bad)
+                                         (eq (flymake-diagnostic-type d) 'eglot-error)
+                                         (string-match-p "unsafe variable W" (flymake-diagnostic-text d))))
+                                  (flymake-diagnostics))))))
+    (gdl-test-check (format "Flymake shows the infix game's error in infix (line %d)" bad) found
+                    (mapcar (lambda (d) (format "%d:%s" (line-number-at-pos (flymake-diagnostic-beg d))
+                                                (flymake-diagnostic-text d)))
+                            (flymake-diagnostics))))
+  (goto-char (point-min))
+  (search-forward "line(X) :- row(M,X)")
+  (goto-char (1+ (match-beginning 0)))
+  (let* ((hover (jsonrpc-request (eglot--current-server-or-lose) :textDocument/hover
+                                 (eglot--TextDocumentPositionParams)))
+         (contents (plist-get hover :contents))
+         (text (if (stringp contents) contents (plist-get contents :value))))
+    (gdl-test-check "hover on an infix relation shows its summary"
+                    (and (stringp text) (string-match-p "line/1" text) (string-match-p "Three marks" text)) text))
+  (jsonrpc-request (eglot--current-server-or-lose) :workspace/executeCommand
+                   (list :command "gdl.playMove"
+                         :arguments (vector (append (eglot--TextDocumentIdentifier) (list :moves ["mark(1,1)" "noop"])))))
+  (let ((text (progn (gdl-show-state) (with-current-buffer "*gdl state*" (buffer-string)))))
+    (gdl-test-check "gdl-show-state plays an infix move, shown in infix"
+                    (and (string-match-p "^cell(1,1,x)$" text) (string-match-p "legal mark(1,2)" text)) text))
+  (gdl-reset-state))
+
 (gdl-test-finish)

@@ -24,6 +24,8 @@ bash "$HERE/extract.sh" emacs-setup >"$T/gdl-setup.el"
 mkdir -p "$T/project/.git" "$T/home"
 cp "$REPO/vscode-extension/test/fixtures/tictactoe.kif" "$T/project/tictactoe.kif"
 cp "$REPO/vscode-extension/test/fixtures/ontology.kif" "$T/project/ontology.kif"
+cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/tictactoe.hrf"
+cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/infix_content.kif"
 
 export HOME="$T/home" GDL_BIN GDL_SETUP="$T/gdl-setup.el" GDL_PROJECT="$T/project"
 cd "$T/project"

@@ -166,6 +166,53 @@ check(":GdlComputerMove plays oplayer's move", answered and select(2, state_text
 vim.cmd("GdlReset")
 vim.wait(10000, function() return state_text():find("; step 0", 1, true) ~= nil end, 50)
 
+-- Infix GDL: a .hrf file, and a .kif file whose content is infix, are gdl-infix buffers that the
+-- same server serves in their notation.
+vim.cmd("edit " .. project .. "/infix_content.kif")
+check("a .kif file written in infix is gdl-infix", vim.bo.filetype == "gdl-infix", "filetype " .. vim.bo.filetype)
+vim.cmd("edit " .. project .. "/tictactoe.hrf")
+local ibuf = vim.api.nvim_get_current_buf()
+check("a .hrf file is gdl-infix", vim.bo.filetype == "gdl-infix", "filetype " .. vim.bo.filetype)
+local iattached = vim.wait(10000, function() return #vim.lsp.buf_get_clients(ibuf) > 0 end, 20)
+check("the gdl server attaches to the .hrf file", iattached)
+if iattached then
+  local ilines = vim.api.nvim_buf_get_lines(ibuf, 0, -1, false)
+  local function ifind(needle)
+    for i, l in ipairs(ilines) do
+      local c = l:find(needle, 1, true)
+      if c then return i - 1, c - 1 end
+    end
+    error("not in the infix game: " .. needle)
+  end
+  local ibad = ifind("threat(P,W) :-")
+  local igot = vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(ibuf)) do
+      if d.lnum == ibad and d.severity == vim.diagnostic.severity.ERROR and d.message:find("unsafe variable W", 1, true) then return true end
+    end
+    return false
+  end, 20)
+  local iall = {}
+  for _, d in ipairs(vim.diagnostic.get(ibuf)) do table.insert(iall, string.format("%d:%s", d.lnum + 1, d.message)) end
+  check("an error on the infix game's deliberate mistake, in infix (line " .. (ibad + 1) .. ")", igot, table.concat(iall, " | "))
+  local l, c = ifind("line(X) :- row(M,X)")
+  local ires = vim.lsp.buf_request_sync(ibuf, "textDocument/hover",
+    { textDocument = { uri = vim.uri_from_bufnr(ibuf) }, position = { line = l, character = c + 1 } }, 10000)
+  local itext = ""
+  for _, r in pairs(ires or {}) do
+    if r.result and r.result.contents then itext = r.result.contents.value or vim.inspect(r.result.contents) end
+  end
+  check("hover on an infix relation shows its summary", itext:find("line/1", 1, true) and itext:find("Three marks", 1, true), itext)
+  vim.api.nvim_set_current_buf(ibuf)
+  gdl.execute("gdl.playMove", { moves = { "mark(1,1)", "noop" } }, ibuf)
+  local idrawn = vim.wait(10000, function()
+    local t = state_text()
+    return t:find("%% step 1") ~= nil and t:find("true(cell(1,1,x))", 1, true) ~= nil
+  end, 50)
+  check("the state window writes an infix game's state in infix", idrawn and state_text():find("legal(oplayer,mark(1,2))", 1, true) ~= nil, state_text():sub(1, 600))
+  gdl.execute("gdl.resetState", {}, ibuf)
+  vim.wait(10000, function() return state_text():find("%% step 0") ~= nil end, 50)
+end
+
 
 -- Hovers displayed the way K does, on every name in each shipped game (testdata/games) and in
 -- ide/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.
@@ -209,11 +256,15 @@ check("the shipped games are there", #games > 0, os.getenv("GDL_GAMES"))
 vim.fn.mkdir(project .. "/games", "p")
 for _, path in ipairs(games) do
   local name = vim.fn.fnamemodify(path, ":t")
-  -- A comment right above every form, so every hover has a documentation section.
+  -- A comment right above every form, so every hover has a documentation section (in infix,
+  -- forms start with a name and comments with %).
+  local infix = name:match("%.hrf$") ~= nil
+  local form, comment, note = "^%(", "^%s*;", "; the form below, documented"
+  if infix then form, comment, note = "^%l", "^%s*%%", "% the form below, documented" end
   local src, documented = vim.fn.readfile(path), {}
   for i, l in ipairs(src) do
-    if l:match("^%(") and not (src[i - 1] or ""):match("^%s*;") then
-      table.insert(documented, "; the form below, documented")
+    if l:match(form) and not (src[i - 1] or ""):match(comment) then
+      table.insert(documented, note)
     end
     table.insert(documented, l)
   end
@@ -231,9 +282,10 @@ for _, path in ipairs(games) do
     -- keywords, functions, constants.
     local targets, seen = {}, {}
     for i, l in ipairs(vim.api.nvim_buf_get_lines(gbuf, 0, -1, false)) do
-      local code = l:gsub(";.*", "")
-      for col, word in code:gmatch("()([^%s();]+)") do
-        if not seen[word] and word:sub(1, 1) ~= "?" then
+      local code = infix and l:gsub("%%.*", "") or l:gsub(";.*", "")
+      local words = infix and "()([^%s(),&|~.:%%]+)" or "()([^%s();]+)"
+      for col, word in code:gmatch(words) do
+        if not seen[word] and word:sub(1, 1) ~= "?" and not (infix and word:match("^%u")) then
           seen[word] = true
           table.insert(targets, { word = word, line = i - 1, col = col - 1 })
         end

@@ -36,6 +36,15 @@ test("one GDL rule alone is enough when nothing else speaks against it", () => {
   assert.equal(detectDialect("(<= (p ?x) (q ?x))"), "gdl");
 });
 
+test("infix GDL is recognised as such, not as prefix GDL", () => {
+  const infix = "% Tic-tac-toe in infix\nrole(xplayer) role(oplayer)\ninit(cell(1,1,b))\nlegal(W,mark(X,Y)) :- true(cell(X,Y,b)) & true(control(W))\n";
+  assert.equal(detectDialect(infix), "gdl-infix");
+  assert.equal(detectDialect("terminal :- ~open\nopen :- true(cell(X,Y,b))\n"), "gdl-infix");
+  assert.equal(detectDialect(gdl), "gdl");
+  assert.equal(detectDialect("% role(x) init(y)\nfoo\n"), "unknown");
+  assert.equal(detectDialect(suoKif), "suo-kif");
+});
+
 test("SUO-KIF ontologies are not GDL", () => {
   assert.equal(detectDialect(suoKif), "suo-kif");
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { queryAtOffset } from "../../src/query";
+import { infixQueryAtOffset, queryAtOffset } from "../../src/query";
 
 const game = `; tic-tac-toe, abridged
 (role xplayer)
@@ -71,4 +71,45 @@ test("the range of the query is the range of its text", () => {
   const q = queryAtOffset(game, game.indexOf("cell ?x"));
   assert.ok(q);
   assert.equal(game.slice(q.start, q.end), q.text);
+});
+
+const infix = `% tic-tac-toe, abridged, in infix
+role(xplayer)
+legal(P,mark(X,Y)) :-
+    true(cell(X,Y,b)) & % empty
+    ~true(control(P))
+terminal
+goal(R,0) :- (true(lost(R)) | does(R,resign))
+"Big"(1).
+`;
+
+/** The infix query with the cursor at the first occurrence of `marker` plus `delta` characters. */
+function inf(marker: string, delta = 0): string | undefined {
+  const i = infix.indexOf(marker);
+  assert.ok(i >= 0, `marker ${marker} not in the game`);
+  return infixQueryAtOffset(infix, i + delta)?.text;
+}
+
+test("infix: a fact is its own query, also just after it", () => {
+  assert.equal(inf("role"), "role(xplayer)");
+  assert.equal(inf("xplayer"), "role(xplayer)");
+  assert.equal(inf("xplayer)", "xplayer)".length), "role(xplayer)");
+  assert.equal(inf("terminal"), "terminal");
+  assert.equal(inf('"Big"', 2), '"Big"(1)');
+});
+
+test("infix: the rule arrow and an & give the rule's head, a literal itself", () => {
+  assert.equal(inf(":-"), "legal(P,mark(X,Y))");
+  assert.equal(inf("& %"), "legal(P,mark(X,Y))");
+  assert.equal(inf("cell(X"), "true(cell(X,Y,b))");
+  assert.equal(inf("mark(X"), "legal(P,mark(X,Y))");
+});
+
+test("infix: ~ gives the negated atom; a disjunction's parts give nothing, its literals themselves", () => {
+  assert.equal(inf("~true"), "true(control(P))");
+  assert.equal(inf("(true(lost"), undefined);
+  assert.equal(inf("| does"), undefined);
+  assert.equal(inf("resign"), "does(R,resign)");
+  assert.equal(inf("lost"), "true(lost(R))");
+  assert.equal(inf("% empty", 3), undefined);
 });

@@ -93,3 +93,22 @@ test("the state's board is drawn as comments above its fluents", () => {
   const text = renderResults({ gameName: "g.kif", state: s });
   assert.match(text, /; cell \(1 rows, 1 columns\)\n;   1\n; 1 x\n;\n; control: x\n\(true \(cell 1 1 x\)\)/);
 });
+
+test("an infix game's results are written in infix, with % comments", () => {
+  const infix = toGameState({
+    roles: ["xplayer", "oplayer"], state: ["cell(1,1,x)", "control(oplayer)"], step: 1, history: [["mark(1,1)", "noop"]],
+    terminal: false, legal: { xplayer: ["noop"], oplayer: ["mark(1,2)"] }, goals: { xplayer: [50], oplayer: [50] }, notation: "infix",
+  });
+  assert.equal(infix.notation, "infix");
+  const q = toQueryResult({ query: "legal(R,M)", answers: ["legal(oplayer,mark(1,2))"], state: [], elapsedMs: 1, notation: "infix" }, "");
+  const text = renderResults({ gameName: "ttt.hrf", query: q, state: infix });
+  assert.match(text, /^% GDL results for ttt\.hrf$/m);
+  assert.match(text, /^% ===== Query legal\(R,M\): 1 answer in 1 ms$/m);
+  assert.match(text, /^true\(cell\(1,1,x\)\)$/m);
+  assert.match(text, /^legal\(oplayer,mark\(1,2\)\)$/m);
+  assert.match(text, /^goal\(xplayer,50\)$/m);
+  assert.match(text, /^% 1\. xplayer mark\(1,1\), oplayer noop$/m);
+  assert.doesNotMatch(text, /^;|\(true /m);
+  const queryOnly = renderResults({ gameName: "ttt.hrf", query: toQueryResult({ ...q, state: ["control(x)"] }, "") });
+  assert.match(queryOnly, /^true\(control\(x\)\)$/m);
+});

@@ -1,0 +1,153 @@
+package ide
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Signature help: inside `(name ...` (infix: `name(...`), the relation's or function's arguments, named from the
+// doc comments and the patterns of the game (argumentInfo), with the argument the cursor is at.
+
+// Signature is one way to write a relation or function: `(cell ?x ?y ?mark)`, `cell(X,Y,Mark)`.
+type Signature struct {
+	Label  string      // `(cell ?x ?y ?mark)`, in infix `cell(X,Y,Mark)`
+	Params []Parameter // the arguments, each a part of Label
+	Doc    string      // Markdown: what it is, its doc comment
+}
+
+// Parameter is one argument of a signature.
+type Parameter struct {
+	Start, End int    // byte offsets of its name in the signature's label
+	Doc        string // Markdown: the constants written there, if any
+}
+
+// SignatureHelpResult lists the signatures of the name whose list the cursor is in: one per
+// arity it is used with. Active is the one that fits the arguments written so far, and
+// ActiveParam the argument at the cursor (-1 on the name itself).
+type SignatureHelpResult struct {
+	Signatures  []Signature
+	Active      int
+	ActiveParam int
+}
+
+// SignatureHelp describes the relation or function whose list contains off, or returns nil
+// when off is not inside one (or inside a rule's `<=`, `not` or `or`, which take literals).
+func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
+	s, ok := siteAt(snap.File(), off)
+	if !ok || s.rule {
+		return nil
+	}
+	name, key := s.head()
+	if key == "" || analysis.Connectives[key] || key == "and" {
+		return nil
+	}
+	m := snap.Model()
+	function := !s.atom
+	var sym *analysis.Symbol
+	if function {
+		sym = m.Functions[key]
+	} else {
+		sym = m.Relations[key]
+	}
+	inner := s.lists[len(s.lists)-1]
+	written := len(inner.Elements()) - 1 // arguments in the list
+	self := inner.Head().Span()          // the list being typed says nothing about the others
+	var arities []int
+	if kw, ok := analysis.RelationKeywords[key]; ok && !function {
+		arities = []int{kw}
+	} else if sym != nil {
+		for a, occs := range sym.Arities {
+			if len(occs) > 1 || m.Occurrences[occs[0]].Span != self {
+				arities = append(arities, a)
+			}
+		}
+		sort.Ints(arities)
+	}
+	if len(arities) == 0 {
+		return nil // a name nothing else uses: nothing to tell
+	}
+	res := &SignatureHelpResult{ActiveParam: s.index - 1}
+	best := -1
+	for i, a := range arities {
+		args := argumentInfo(m, snap.File(), key, a, function, self)
+		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function, snap.Dialect()))
+		// The active signature: the smallest arity that holds the arguments written and the
+		// cursor's; else the largest.
+		if best < 0 && a >= max(written, s.index) {
+			best = i
+		}
+	}
+	if best < 0 {
+		best = len(arities) - 1
+	}
+	res.Active = best
+	return res
+}
+
+// signature writes one signature, in notation d, with its documentation.
+func signature(m *analysis.Model, name, key string, arity int, args []argInfo, function bool, d syntax.Dialect) Signature {
+	if sym := m.Relations[key]; sym != nil && !function {
+		name = sym.Name(m)
+	} else if sym := m.Functions[key]; sym != nil && function {
+		name = sym.Name(m)
+	}
+	sig := Signature{}
+	var b strings.Builder
+	open, sep, close := "(", " ", ")" // (cell ?x ?y)
+	if d == syntax.Infix {
+		open, sep = "", "," // cell(X,Y)
+	}
+	if arity > 0 {
+		b.WriteString(open)
+	}
+	b.WriteString(written(d, name))
+	for i, a := range args {
+		if d == syntax.Infix && i == 0 {
+			b.WriteString("(")
+		} else {
+			b.WriteString(sep)
+		}
+		p := Parameter{Start: b.Len()}
+		b.WriteString(a.Name)
+		p.End = b.Len()
+		if len(a.Values) > 0 {
+			p.Doc = "Values written here: " + codeList(a.Values)
+		}
+		sig.Params = append(sig.Params, p)
+	}
+	if arity > 0 {
+		b.WriteString(close)
+	}
+	sig.Label = b.String()
+	what := "relation"
+	if function {
+		what = "function"
+	}
+	doc := []string{fmt.Sprintf("**%s** `%s/%d`", what, name, arity)}
+	if kd := keywordDoc(key, d); kd != "" && !function {
+		doc = append(doc, kd)
+	}
+	if !function {
+		for _, c := range m.Definitions(key) {
+			if d := c.Form.Doc(); strings.TrimSpace(d) != "" && c.Head.Arity() == arity {
+				doc = append(doc, d)
+				break
+			}
+		}
+	}
+	sig.Doc = strings.Join(doc, "\n\n")
+	return sig
+}
+
+// codeList writes values as code, comma-separated.
+func codeList(values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = "`" + v + "`"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,89 @@
+package ide
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// answers is what the navigation features answer at every offset of a snapshot, and its
+// document-wide results, written out so that two snapshots can be compared.
+func answers(snap *Snapshot) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "diagnostics %v\n", snap.Analysis().Diagnostics)
+	fmt.Fprintf(&b, "symbols %v\n", snap.Symbols())
+	fmt.Fprintf(&b, "outline %v\n", DocumentSymbols(snap, 1000))
+	fmt.Fprintf(&b, "tokens %v\n", SemanticTokens(snap, 0, len(snap.Text())))
+	fmt.Fprintf(&b, "folds %v\n", FoldingRanges(snap))
+	for off := 0; off <= len(snap.Text()); off++ {
+		h := Hover(context.Background(), snap, off, HoverOptions{})
+		fmt.Fprintf(&b, "%d: def %v refs %v", off, Definition(snap, off), References(snap, off, true))
+		if h != nil {
+			fmt.Fprintf(&b, " hover %v %q", h.Span, h.Text)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestReleasedSnapshotAnswersAlike: a snapshot whose tree and analysis were released (the
+// server does so for documents out of use) computes them again from its text and answers every
+// feature as before; so does the next version made from it.
+func TestReleasedSnapshotAnswersAlike(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/games/*.kif")
+	infix, _ := filepath.Glob("../testdata/games/*.hrf")
+	paths = append(paths, infix...)
+	if len(paths) < 10 {
+		t.Fatalf("found only %d test games", len(paths))
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			snap := NewSnapshot(1, text)
+			want := answers(snap)
+			if !snap.Release() {
+				t.Fatal("Release: nothing to release after the analysis")
+			}
+			if snap.Release() {
+				t.Fatal("Release: something to release twice")
+			}
+			if !snap.Analysed() {
+				t.Fatal("the diagnostics were forgotten by Release")
+			}
+			if got := answers(snap); got != want {
+				t.Errorf("after Release the answers differ:\n%s", firstDiff(want, got))
+			}
+			if d := snap.Dialect(); d != snap.File().Dialect() {
+				t.Errorf("parsed again in %v, not in %v", snap.File().Dialect(), d)
+			}
+
+			// The next version of a released snapshot equals a fresh one of its text.
+			snap.Release()
+			at := strings.Index(text, "\n") + 1
+			next := snap.Next(2, snap.File().Edit(at, at, "\n"))
+			fresh := NewSnapshot(2, next.Text())
+			if !reflect.DeepEqual(next.Analysis().Diagnostics, fresh.Analysis().Diagnostics) {
+				t.Errorf("the next version of a released snapshot has other diagnostics than a fresh one")
+			}
+		})
+	}
+}
+
+// firstDiff returns the first line where a and b differ.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(al), len(bl))
+}
