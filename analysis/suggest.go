@@ -106,7 +106,7 @@ func didYouMean(ss []suggestion) (string, []syntax.Fix) {
 	var fixes []syntax.Fix
 	for _, s := range ss {
 		names = append(names, s.to)
-		fixes = append(fixes, replace(fmt.Sprintf("Change %s to %s", s.from, s.to), s.span, s.to))
+		fixes = append(fixes, replace(fmt.Sprintf("Did you mean %s? Replace %s with %s", s.to, s.from, s.to), s.span, s.to))
 	}
 	return "; did you mean " + strings.Join(names, " or ") + "?", fixes
 }
