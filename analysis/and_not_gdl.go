@@ -55,14 +55,14 @@ func spliceAnd(c *Clause, and syntax.Literal, d syntax.Dialect) syntax.Fix {
 		if d == syntax.Infix {
 			sep = " & "
 		}
-		return replace("Put the literals of and in the body", and.Span(), strings.Join(parts, sep))
+		return safe(replace("Put the literals of and in the body", and.Span(), strings.Join(parts, sep)))
 	}
 	span := and.Span()
 	text, base := c.Form.Text(), c.Form.Span().Start
 	for span.Start > base && (text[span.Start-base-1] == ' ' || text[span.Start-base-1] == '\t') {
 		span.Start--
 	}
-	return replace("Remove the empty and", span, "")
+	return safe(replace("Remove the empty and", span, ""))
 }
 
 // conjuncts returns the texts of the operands of an and, each nested and replaced by its own

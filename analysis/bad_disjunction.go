@@ -34,7 +34,7 @@ func init() {
 						sep = " | "
 					}
 					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil,
-						replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, sep)))
+						safe(replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, sep))))
 				}
 			})
 		},

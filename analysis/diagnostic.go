@@ -95,9 +95,11 @@ func syntaxDiagnostics(f *syntax.File) []Diagnostic {
 }
 
 // Undefines reports whether d leaves what it concerns without a defined meaning: a syntax error,
-// an unsafe variable or negation through recursion. The evaluator refuses the relations such a
-// diagnostic concerns and the Prolog translation refuses the game.
+// an unsafe variable, negation through recursion, or a keyword that depends on what GDL forbids
+// (legal on does: the legal moves would depend on the moves chosen among them). The evaluator
+// refuses the relations such a diagnostic concerns and the Prolog translation refuses the game.
 func (d Diagnostic) Undefines() bool {
 	return d.Severity == Error &&
-		(d.Category == CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation")
+		(d.Category == CategorySyntax || d.Code == "unsafe-variable" || d.Code == "unstratified-negation" ||
+			d.Code == "state-dependent")
 }

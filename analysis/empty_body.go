@@ -18,7 +18,7 @@ func init() {
 				r.Report(c.Form.Rule().Arrow().Span(), msg, nil)
 				return
 			}
-			r.Report(c.Form.Rule().Arrow().Span(), msg, nil, replace("Turn the rule into a fact", c.Form.Span(), head))
+			r.Report(c.Form.Rule().Arrow().Span(), msg, nil, safe(replace("Turn the rule into a fact", c.Form.Span(), head)))
 		},
 	})
 }

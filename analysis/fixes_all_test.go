@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,55 +12,14 @@ import (
 )
 
 // applyAllFixes applies the first fix of every diagnostic at once, as an editor's "fix all"
-// does: identical edits (two fixes adding the same helper rule) are applied once, and a fix
-// with an edit that overlaps an edit already chosen is left out. It returns the new text and
-// the fixes applied.
+// does (ApplyFixes), and returns the new text and the fixes applied.
 func applyAllFixes(src string, ds []Diagnostic) (string, []syntax.Fix) {
-	var chosen []syntax.TextEdit
-	var applied []syntax.Fix
-	same := func(a, b syntax.TextEdit) bool { return a.Span == b.Span && a.NewText == b.NewText }
-	overlap := func(a, b syntax.TextEdit) bool {
-		return a.Span.Start < b.Span.End && b.Span.Start < a.Span.End ||
-			a.Span.Start == b.Span.Start && (a.Span.Start == a.Span.End) != (b.Span.Start == b.Span.End)
+	out, applied := ApplyFixes(src, ds, nil)
+	fixes := make([]syntax.Fix, len(applied))
+	for i, a := range applied {
+		fixes[i] = a.Fix
 	}
-	for _, d := range ds {
-		if len(d.Fixes) == 0 {
-			continue
-		}
-		fix := d.Fixes[0]
-		var fresh []syntax.TextEdit
-		ok := true
-		for _, e := range fix.Edits {
-			dup := false
-			for _, c := range chosen {
-				if same(e, c) {
-					dup = true
-				} else if overlap(e, c) {
-					ok = false
-				}
-			}
-			if !dup {
-				fresh = append(fresh, e)
-			}
-		}
-		if ok {
-			chosen = append(chosen, fresh...)
-			applied = append(applied, fix)
-		}
-	}
-	// The last first; at one offset, a replacement before an insertion there would eat it, so
-	// the longer edit goes first.
-	sort.SliceStable(chosen, func(i, j int) bool {
-		a, b := chosen[i].Span, chosen[j].Span
-		if a.Start != b.Start {
-			return a.Start > b.Start
-		}
-		return a.End > b.End
-	})
-	for _, e := range chosen {
-		src = src[:e.Span.Start] + e.NewText + src[e.Span.End:]
-	}
-	return src, applied
+	return out, fixes
 }
 
 var variableRE = regexp.MustCompile(`\?[^\s()]+`)

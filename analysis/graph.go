@@ -18,11 +18,11 @@ func (m *Model) buildGraph() {
 	m.strata()
 }
 
-func (m *Model) edges(c *Clause, from string, l syntax.Literal, neg bool) {
+func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
 	switch l.Kind() {
 	case syntax.LitAtom:
 		if a := l.Atom(); a.Valid() {
-			m.Edges = append(m.Edges, Edge{From: from, To: a.Name().Key(), Negative: neg, Span: a.Span(), Clause: c.Index})
+			m.Edges = append(m.Edges, Edge{From: from, To: AtomRel(a), Negative: neg, Span: a.Span(), Clause: c.Index})
 		}
 	case syntax.LitNot:
 		for _, op := range l.Operands() {
@@ -36,17 +36,17 @@ func (m *Model) edges(c *Clause, from string, l syntax.Literal, neg bool) {
 }
 
 // nodes returns every relation of the graph in a deterministic order, and each one's position.
-func (m *Model) nodes() ([]string, map[string]int) {
-	id := make(map[string]int, len(m.Relations))
-	var out []string
-	add := func(k string) {
+func (m *Model) nodes() ([]Rel, map[Rel]int) {
+	id := make(map[Rel]int, len(m.Relations))
+	var out []Rel
+	add := func(k Rel) {
 		if _, ok := id[k]; !ok {
 			id[k] = len(out)
 			out = append(out, k)
 		}
 	}
 	for _, c := range m.Clauses {
-		add(c.Key())
+		add(c.Rel())
 	}
 	for _, e := range m.Edges {
 		add(e.To)
@@ -66,7 +66,7 @@ func (m *Model) components() {
 		out[from[i]] = append(out[from[i]], to[i])
 	}
 	comp := tarjan(len(names), out)
-	m.SCCOf = make(map[string]int, len(names))
+	m.SCCOf = make(map[Rel]int, len(names))
 	for v, name := range names {
 		for comp[v] >= len(m.SCCs) {
 			m.SCCs = append(m.SCCs, nil)
@@ -75,9 +75,9 @@ func (m *Model) components() {
 		m.SCCOf[name] = comp[v]
 	}
 	for _, c := range m.SCCs {
-		sort.Strings(c)
+		sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
 	}
-	m.Recursive = map[string]bool{}
+	m.Recursive = map[Rel]bool{}
 	for i := range m.Edges {
 		if comp[from[i]] == comp[to[i]] {
 			m.Recursive[names[from[i]]] = true
@@ -90,7 +90,7 @@ func (m *Model) components() {
 // what it uses and higher than what it negates. A negative edge inside a component cannot be
 // satisfied; it is ignored here and reported by the stratification check.
 func (m *Model) strata() {
-	m.Stratum = map[string]int{}
+	m.Stratum = map[Rel]int{}
 	for id, comp := range m.SCCs { // dependencies first
 		s := 0
 		for _, v := range comp {
@@ -115,7 +115,7 @@ func (m *Model) strata() {
 
 // InCycle reports whether relations a and b lie in one strongly connected component and that
 // component is recursive.
-func (m *Model) InCycle(a, b string) bool {
+func (m *Model) InCycle(a, b Rel) bool {
 	ia, oka := m.SCCOf[a]
 	ib, okb := m.SCCOf[b]
 	return oka && okb && ia == ib && m.Recursive[a]
@@ -124,19 +124,19 @@ func (m *Model) InCycle(a, b string) bool {
 // DependsOn reports whether relation from depends, directly or transitively, on relation to.
 //
 // It is safe for concurrent use: the model is shared by the language server's requests.
-func (m *Model) DependsOn(from, to string) bool {
+func (m *Model) DependsOn(from, to Rel) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	memo := m.dependsOn[to]
 	if memo == nil {
-		memo = map[string]bool{}
+		memo = map[Rel]bool{}
 		m.dependsOn[to] = memo
 		// Everything that reaches `to`, by a backwards search.
-		in := map[string][]string{}
+		in := map[Rel][]Rel{}
 		for _, e := range m.Edges {
 			in[e.To] = append(in[e.To], e.From)
 		}
-		work := []string{to}
+		work := []Rel{to}
 		for len(work) > 0 {
 			v := work[len(work)-1]
 			work = work[:len(work)-1]
@@ -152,9 +152,9 @@ func (m *Model) DependsOn(from, to string) bool {
 }
 
 // PathTo returns a shortest chain of edges from relation from to relation to, or nil.
-func (m *Model) PathTo(from, to string) []Edge {
-	prev := map[string]int{from: -1}
-	queue := []string{from}
+func (m *Model) PathTo(from, to Rel) []Edge {
+	prev := map[Rel]int{from: -1}
+	queue := []Rel{from}
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
@@ -196,18 +196,20 @@ type splitStrata struct {
 	// negation has no defined meaning.
 	cyclic map[syntax.Span]bool
 	// relations holds the relations of the components whose negation the split stratifies.
-	relations map[string]bool
+	relations map[Rel]bool
 }
 
 // SplitRelations returns the relations that lie on a dependency cycle through negation which
 // splitting the relations by the constants in their rules' heads removes, sorted. The evaluator
 // evaluates each such group of rules as a relation of its own.
-func (m *Model) SplitRelations() []string {
-	var out []string
+func (m *Model) SplitRelations() []Rel {
+	var out []Rel
 	for r := range m.split().relations {
 		out = append(out, r)
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Key < out[j].Key || out[i].Key == out[j].Key && out[i].Arity < out[j].Arity
+	})
 	return out
 }
 
@@ -221,7 +223,7 @@ func (m *Model) split() *splitStrata {
 	if m.splitMemo != nil {
 		return m.splitMemo
 	}
-	s := &splitStrata{cyclic: map[syntax.Span]bool{}, relations: map[string]bool{}}
+	s := &splitStrata{cyclic: map[syntax.Span]bool{}, relations: map[Rel]bool{}}
 	m.splitMemo = s
 	negative := map[int]bool{} // components with a negative edge inside
 	for _, e := range m.Edges {
@@ -278,7 +280,7 @@ func (p headPattern) unifies(q headPattern) bool {
 // by the patterns of its heads, and returns the spans of the negated atoms that still lie on a
 // cycle in it.
 func (m *Model) splitComponent(comp int) []syntax.Span {
-	in := map[string]bool{}
+	in := map[Rel]bool{}
 	for _, r := range m.SCCs[comp] {
 		in[r] = true
 	}
@@ -286,7 +288,7 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 	nodeOf := map[string]int{}
 	clauseNode := map[int]int{}
 	for _, c := range m.Clauses {
-		if !in[c.Key()] {
+		if !in[c.Rel()] {
 			continue
 		}
 		p := patternOf(c.Head)
@@ -312,7 +314,7 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 			continue
 		}
 		walkLiterals(c, func(v literalVisit) {
-			if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[v.Lit.Atom().Name().Key()] {
+			if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
 				return
 			}
 			p := patternOf(v.Lit.Atom())

@@ -57,7 +57,7 @@ func init() {
 						major, text, n = sp, m.Occurrences[i].Name, count[sp]
 					}
 				}
-				fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text)}
+				fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text), Safe: true}
 				for _, i := range occs {
 					if o := &m.Occurrences[i]; m.Spelling(o) != major {
 						fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})

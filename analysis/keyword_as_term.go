@@ -10,7 +10,7 @@ func init() {
 		Fix:      "Rename the constant or function (for example not -> nought).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			for _, o := range c.Occurrences(m) {
-				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" && !isDoesPercept(o) {
+				if (o.Kind == OccConstant || o.Kind == OccFunction) && isGDLKeyword(o.Key) && !lateKeywords[o.Key] && o.Relation != "and" && !isKeywordPercept(o) {
 					what := "constant"
 					if o.Kind == OccFunction {
 						what = "function name"

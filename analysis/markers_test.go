@@ -106,7 +106,8 @@ func parseCase(path, src string) *syntax.File {
 }
 
 // goldenDiagnostics writes every diagnostic in full, one per line with its range, the text
-// under it, severity, code and message; then its related locations and its fixes' edits.
+// under it, severity, code and message; then its related locations and its fixes' edits (a safe
+// fix, which gdl check --fix applies, says so).
 func goldenDiagnostics(src string, lines *syntax.LineIndex, ds []Diagnostic) string {
 	var b strings.Builder
 	at := func(sp syntax.Span) string {
@@ -119,7 +120,11 @@ func goldenDiagnostics(src string, lines *syntax.LineIndex, ds []Diagnostic) str
 			fmt.Fprintf(&b, "    related %s: %s\n", at(r.Span), r.Message)
 		}
 		for _, f := range d.Fixes {
-			fmt.Fprintf(&b, "    fix %q\n", f.Title)
+			if f.Safe {
+				fmt.Fprintf(&b, "    safe fix %q\n", f.Title)
+			} else {
+				fmt.Fprintf(&b, "    fix %q\n", f.Title)
+			}
 			for _, e := range f.Edits {
 				fmt.Fprintf(&b, "        %s -> %q\n", at(e.Span), e.NewText)
 			}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -45,6 +46,34 @@ func (c *Clause) Occurrences(m *Model) []Occurrence { return m.Occurrences[c.occ
 
 // Key returns the folded name of the clause's head relation.
 func (c *Clause) Key() string { return c.key }
+
+// Rel returns the clause's head relation: its folded name and arity.
+func (c *Clause) Rel() Rel { return Rel{c.key, c.Head.Arity()} }
+
+// Rel is a relation of the dependency graph: a folded name and an arity. Relations of one name
+// and different arities are different relations, as for the evaluator (the arity-mismatch check
+// reports a name used with several arities).
+type Rel struct {
+	Key   string
+	Arity int
+}
+
+func (r Rel) String() string { return r.Key + "/" + strconv.Itoa(r.Arity) }
+
+// AtomRel returns the relation of an atom.
+func AtomRel(a syntax.Atom) Rel { return Rel{a.Name().Key(), a.Arity()} }
+
+// KeywordRel returns the relation of a GDL keyword at its arity (does/2, true/1, ...).
+func KeywordRel(key string) Rel { return Rel{key, RelationKeywords[key]} }
+
+// RelName returns how messages name a relation: its name, with its arity when the file uses the
+// name with several arities.
+func (m *Model) RelName(r Rel) string {
+	if s := m.Relations[r.Key]; s != nil && len(s.Arities) > 1 {
+		return r.String()
+	}
+	return r.Key
+}
 
 // OccKind says what a symbol occurrence is.
 type OccKind uint8
@@ -120,7 +149,7 @@ func (s *Symbol) Name(m *Model) string {
 
 // Edge is a dependency of a clause's head relation on a relation of its body.
 type Edge struct {
-	From, To string
+	From, To Rel
 	Negative bool        // under a `not`
 	Span     syntax.Span // the atom of the body
 	Clause   int
@@ -146,13 +175,13 @@ type Model struct {
 	Broken map[string]bool
 
 	Edges   []Edge
-	Out     map[string][]int // relation -> indexes of its outgoing edges
-	SCCs    [][]string       // strongly connected components, dependencies first
-	SCCOf   map[string]int   // relation -> index into SCCs
-	Stratum map[string]int   // relation -> stratum (negation raises the stratum by one)
+	Out     map[Rel][]int // relation -> indexes of its outgoing edges
+	SCCs    [][]Rel       // strongly connected components, dependencies first
+	SCCOf   map[Rel]int   // relation -> index into SCCs
+	Stratum map[Rel]int   // relation -> stratum (negation raises the stratum by one)
 	// Recursive[p] is true when p lies on a cycle (a component of several relations or a
 	// relation that depends on itself).
-	Recursive map[string]bool
+	Recursive map[Rel]bool
 
 	// parts records, per form, where its clause, occurrences and edges are, so that the model of
 	// the next version can copy them instead of walking the form again: partOf finds the part of
@@ -167,11 +196,12 @@ type Model struct {
 	clauseBlock  block[Clause]
 	litBlock     block[syntax.Literal]
 	visitBlock   block[literalVisit]
-	completeOnly bool                       // forms with syntax errors are left out
-	incomplete   bool                       // some form has syntax errors
-	mu           sync.Mutex                 // guards dependsOn and splitMemo
-	dependsOn    map[string]map[string]bool // memo for DependsOn
-	splitMemo    *splitStrata               // memo for SplitRelations and StaysUnstratified
+	completeOnly bool                 // forms with syntax errors are left out
+	incomplete   bool                 // some form has syntax errors
+	mu           sync.Mutex           // guards dependsOn, splitMemo and prodMemo
+	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
+	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
+	prodMemo     *producers           // memo for producersAt
 }
 
 // formPart says what one form contributed to a model.
@@ -217,10 +247,10 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		Relations:    map[string]*Symbol{},
 		Functions:    map[string]*Symbol{},
 		Constants:    map[string]*Symbol{},
-		Out:          map[string][]int{},
+		Out:          map[Rel][]int{},
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
-		dependsOn:    map[string]map[string]bool{},
+		dependsOn:    map[Rel]map[Rel]bool{},
 	}
 	// A model may reuse from one built with completeOnly even when it takes in broken forms
 	// itself (the navigation model from the checks' model): every form that prev took in has
@@ -322,7 +352,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 		m.literal(c, l, false)
 	}
 	for _, l := range c.Body {
-		m.edges(c, c.key, l, false)
+		m.edges(c, c.Rel(), l, false)
 	}
 	for i := c.occLo; i < len(m.Occurrences); i++ {
 		if o := &m.Occurrences[i]; o.Kind == OccVariable {

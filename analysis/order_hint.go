@@ -94,6 +94,6 @@ func reorderFix(c *Clause) (syntax.Fix, bool) {
 		}
 		b.WriteString(l.Text())
 	}
-	return syntax.Fix{Title: "Reorder the body so every variable is bound before it is tested",
+	return syntax.Fix{Title: "Reorder the body so every variable is bound before it is tested", Safe: true,
 		Edits: []syntax.TextEdit{{Span: syntax.Span{Start: start, End: end}, NewText: b.String()}}}, true
 }

@@ -139,7 +139,8 @@ func firstError(res *Result) string {
 
 // TestGDLValidationExactlyOne: gdl-validation's misplaced-keyword files are fragments, not games;
 // apart from the missing-role/legal/goal/terminal of a fragment, each has exactly its one error.
-// Its commentEof file (";;;" without a newline) has no forms and gets no diagnostic at all.
+// Its commentEof file (";;;" without a newline) has no forms and gets no error, only the
+// empty-file warning.
 func TestGDLValidationExactlyOne(t *testing.T) {
 	dir := "AlexLandau__gdl-validation/testgames/"
 	for _, n := range []string{"misplacedDatalogKeyword1", "misplacedDatalogKeyword2", "misplacedDatalogKeyword3"} {
@@ -155,8 +156,8 @@ func TestGDLValidationExactlyOne(t *testing.T) {
 		}
 	}
 	res, _ := analyzeCorpusFile(t, dir+"commentEof.kif")
-	if len(res.Diagnostics) != 0 {
-		t.Errorf("commentEof: want no diagnostic, got %v", res.Diagnostics)
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "empty-file" || res.Diagnostics[0].Severity != Warning {
+		t.Errorf("commentEof: want only the empty-file warning, got %v", res.Diagnostics)
 	}
 }
 

@@ -27,7 +27,7 @@ func init() {
 }
 
 func recursionRestriction(m *Model, c *Clause, r *Reporter) {
-	p := c.Key()
+	p := c.Rel()
 	if !m.Recursive[p] {
 		return
 	}
@@ -42,7 +42,7 @@ func recursionRestriction(m *Model, c *Clause, r *Reporter) {
 	binds = func(l syntax.Literal, b map[string]bool) {
 		switch l.Kind() {
 		case syntax.LitAtom:
-			if a := l.Atom(); a.Valid() && !m.InCycle(p, a.Name().Key()) {
+			if a := l.Atom(); a.Valid() && !m.InCycle(p, AtomRel(a)) {
 				forEachVar(l.Cursor, func(name string, _ syntax.Span) { b[syntax.VarKey(name)] = true })
 			}
 		case syntax.LitOr:
@@ -101,8 +101,8 @@ func recursionRestriction(m *Model, c *Clause, r *Reporter) {
 
 // checkRecursiveAtom reports the arguments of a body atom a, in a cycle with the head relation
 // p, that are not ground, not a head argument and not a variable of outside.
-func checkRecursiveAtom(m *Model, p string, a syntax.Atom, headArgs, outside map[string]bool, r *Reporter) {
-	if !m.InCycle(p, a.Name().Key()) {
+func checkRecursiveAtom(m *Model, p Rel, a syntax.Atom, headArgs, outside map[string]bool, r *Reporter) {
+	if !m.InCycle(p, AtomRel(a)) {
 		return
 	}
 	for _, s := range a.Args() {

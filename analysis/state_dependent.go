@@ -32,8 +32,9 @@ func init() {
 		Run: func(m *Model, r *Reporter) {
 			for _, fd := range forbiddenDeps {
 				for _, c := range m.Definitions(fd.rel) {
-					for _, target := range fd.targets {
-						for _, ei := range m.Out[fd.rel] {
+					for _, tk := range fd.targets {
+						target := KeywordRel(tk)
+						for _, ei := range m.Out[c.Rel()] {
 							e := m.Edges[ei]
 							if e.Clause != c.Index || (e.To != target && !m.DependsOn(e.To, target)) {
 								continue
@@ -42,14 +43,15 @@ func init() {
 							chain := []string{fd.rel}
 							if e.To != target {
 								for _, pe := range m.PathTo(e.To, target) {
-									related = append(related, Related{Span: pe.Span, Message: fmt.Sprintf("%s depends on %s here", pe.From, pe.To)})
-									chain = append(chain, pe.From)
+									related = append(related, Related{Span: pe.Span,
+										Message: fmt.Sprintf("%s depends on %s here", m.RelName(pe.From), m.RelName(pe.To))})
+									chain = append(chain, m.RelName(pe.From))
 								}
 							}
-							chain = append(chain, target)
-							msg := fmt.Sprintf("%s depends on %s: %s", fd.rel, target, fd.why)
+							chain = append(chain, tk)
+							msg := fmt.Sprintf("%s depends on %s: %s", fd.rel, tk, fd.why)
 							if len(chain) > 2 {
-								msg = fmt.Sprintf("%s depends on %s through %s: %s", fd.rel, target, strings.Join(chain, " -> "), fd.why)
+								msg = fmt.Sprintf("%s depends on %s through %s: %s", fd.rel, tk, strings.Join(chain, " -> "), fd.why)
 							}
 							r.Report(e.Span, msg, related)
 							break

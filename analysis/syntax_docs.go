@@ -19,7 +19,7 @@ var SyntaxDocs = map[string]CodeDoc{
 		syntax.Prefix,
 	},
 	syntax.CodeUnclosedOpen: {
-		"A '(' that is never closed. The form ends at the next line that starts with '(' so the rest of the file is still checked.",
+		"A '(' that is never closed. The form ends at the next line that starts a form with '(' at the form's own column (not at a body literal such as (true ...), nor, where rule bodies are written in column 0, before a blank line or the next rule), so one missing ')' is one error and the rest of the file is still checked.",
 		"(<= (legal ?p noop)\n    (role ?p)\n(init (cell 1 1 b))",
 		"Add the missing ')' where the form ends (the quick fix inserts them after its last token).",
 		syntax.Prefix,

@@ -1,6 +1,12 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // inputs are relations a game may use without defining them: the state and the joint move are
 // given by the game manager, and distinct is built in.
@@ -13,7 +19,8 @@ func init() {
 		Category: CategorySemantics,
 		Summary:  "A relation is used in a rule body but no fact or rule defines it, so it never holds. Usually a typo; ggp-base's own tests rely on it being allowed.",
 		Example:  "(<= (legal white noop) (true (control black)) (ready white))   ; ready is defined nowhere",
-		Fix:      "Define the relation, or correct the name (spelling and arity).",
+		Fix: "Define the relation, or correct the name (spelling and arity): the quick fix offers the defined " +
+			"relations of close spelling with as many arguments.",
 		Run: func(m *Model, r *Reporter) {
 			defined := map[string]bool{}
 			for _, c := range m.Clauses {
@@ -22,7 +29,9 @@ func init() {
 			for k := range m.Broken {
 				defined[k] = true
 			}
-			for _, o := range m.Occurrences {
+			var cands []relCandidate // what a misspelt name may stand for, made on the first use
+			for i := range m.Occurrences {
+				o := &m.Occurrences[i]
 				if o.Kind != OccRelation || o.Def || inputs[o.Key] || defined[o.Key] || o.Key == "and" {
 					continue
 				}
@@ -30,8 +39,90 @@ func init() {
 				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
 					msg += "; it never holds"
 				}
-				r.Report(o.Span, msg, nil)
+				if cands == nil {
+					cands = relationCandidates(m)
+				}
+				more, fixes := relationSuggestions(o, cands)
+				r.Report(o.Span, msg+more, nil, fixes...)
 			}
 		},
 	})
+}
+
+// relCandidate is a relation a misspelt name may stand for.
+type relCandidate struct {
+	key, name string // folded, and as the file writes it
+	arities   map[int]bool
+}
+
+// relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
+// distinct), sorted by key.
+func relationCandidates(m *Model) []relCandidate {
+	byKey := map[string]*relCandidate{}
+	add := func(key, name string, arity int) {
+		c := byKey[key]
+		if c == nil {
+			c = &relCandidate{key: key, name: name, arities: map[int]bool{}}
+			byKey[key] = c
+		}
+		c.arities[arity] = true
+	}
+	for _, c := range m.Clauses {
+		name := c.Key()
+		if s := m.Relations[c.Key()]; s != nil {
+			name = s.Name(m)
+		}
+		if w, ok := m.Notation().Name(name); ok {
+			add(c.Key(), w, c.Head.Arity())
+		}
+	}
+	for k := range inputs {
+		add(k, k, RelationKeywords[k])
+	}
+	out := make([]relCandidate, 0, len(byKey))
+	for _, c := range byKey {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+// relationSuggestions returns "did you mean" for a use of an undefined relation: the relations
+// of close spelling with as many arguments (each with a fix), or else those with another number
+// of arguments (said, without a fix).
+func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.Fix) {
+	var same, other []suggestion
+	var otherArity []string
+	for _, c := range cands {
+		d, ok := closeSpelling(o.Key, c.key)
+		if !ok {
+			continue
+		}
+		s := suggestion{span: o.Span, from: o.Name, to: c.name, dist: d}
+		if c.arities[o.Arity] {
+			same = append(same, s)
+		} else {
+			other = append(other, s)
+		}
+	}
+	if len(same) > 0 {
+		return didYouMean(bestSuggestions(same))
+	}
+	other = bestSuggestions(other)
+	for _, s := range other {
+		for _, c := range cands {
+			if c.name == s.to {
+				var as []int
+				for a := range c.arities {
+					as = append(as, a)
+				}
+				sort.Ints(as)
+				otherArity = append(otherArity, fmt.Sprintf("%s (with %s)", s.to, counted(as[0], "argument", "arguments")))
+			}
+		}
+	}
+	if len(otherArity) == 0 {
+		return "", nil
+	}
+	return "; did you mean " + strings.Join(otherArity, " or ") + "?", nil
 }

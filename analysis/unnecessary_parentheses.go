@@ -33,7 +33,7 @@ func init() {
 					continue
 				}
 				span := enclosingList(m.File, o.Span)
-				r.Report(span, msg, nil, replace("Write "+o.Name, span, o.Name))
+				r.Report(span, msg, nil, safe(replace("Write "+o.Name, span, o.Name)))
 			}
 		},
 	})

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -16,8 +17,11 @@ func init() {
 		Category: CategorySemantics,
 		Summary:  "A variable of the head, of a not or of a distinct that no positive atom of the body binds. The rule has no defined meaning.",
 		Example:  "(<= (legal ?p noop) (not (true (control ?p))))",
-		Fix: "Add a positive literal that binds the variable, e.g. (role ?p). For a variable that only " +
-			"occurs in a negated atom, the quick fix moves the atom into a helper relation and negates that: " +
+		Fix: "Add a positive literal that binds the variable, e.g. (role ?p), or correct its name. When the rule " +
+			"binds a variable the unsafe one is likely a misspelling of (close in spelling, or the only bound " +
+			"variable whose values can stand where the unsafe one stands, as ?player for ?who in " +
+			"(not (true (control ?who))) when (role ?player) binds it), the first quick fix renames it. For a " +
+			"variable that only occurs in a negated atom, the next one moves the atom into a helper relation and negates that: " +
 			"(not (true (line ?c ?i ?j))) becomes (not (hasLine ?i ?j)) with (<= (hasLine ?i ?j) (true (line ?c ?i ?j))). " +
 			"Helpers are named after the atom (hasLine, doesMark, doesSomething), never take a name the file uses, " +
 			"and one atom (up to renaming its variables) gets one helper, so all fixes of a file can be applied at once.",
@@ -26,7 +30,10 @@ func init() {
 				checkSafety(c, r)
 			}
 		},
-		Amend: addHelperFixes,
+		Amend: func(m *Model, ds []*Diagnostic) {
+			addHelperFixes(m, ds)
+			addRenameFixes(m, ds)
+		},
 	})
 }
 
@@ -84,13 +91,32 @@ func boundVars(c *Clause) map[string]bool {
 	return b
 }
 
+// checkSafety reports each unsafe variable of a rule once, at its first occurrence, saying
+// where it occurs; its other occurrences are related locations.
 func checkSafety(c *Clause, r *Reporter) {
 	bound := boundVars(c)
+	type unsafeVar struct {
+		name   string
+		spans  []syntax.Span
+		places []string
+	}
+	var order []string
+	vars := map[string]*unsafeVar{}
 	unsafe := func(cur syntax.Cursor, where string) {
 		forEachVar(cur, func(name string, span syntax.Span) {
-			if !bound[syntax.VarKey(name)] {
-				r.Report(span, fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
-					name, where), nil)
+			k := syntax.VarKey(name)
+			if bound[k] {
+				return
+			}
+			v := vars[k]
+			if v == nil {
+				v = &unsafeVar{name: name}
+				vars[k] = v
+				order = append(order, k)
+			}
+			v.spans = append(v.spans, span)
+			if !slices.Contains(v.places, where) {
+				v.places = append(v.places, where)
 			}
 		})
 	}
@@ -107,6 +133,19 @@ func checkSafety(c *Clause, r *Reporter) {
 			unsafe(ops[0].Cursor, "a negated atom") // the helper fix comes from addHelperFixes
 		}
 	})
+	for _, k := range order {
+		v := vars[k]
+		where := v.places[0]
+		if n := len(v.places); n > 1 {
+			where = strings.Join(v.places[:n-1], ", ") + " and " + v.places[n-1]
+		}
+		var related []Related
+		for _, sp := range v.spans[1:] {
+			related = append(related, Related{Span: sp, Message: v.name + " occurs here too"})
+		}
+		r.Report(v.spans[0], fmt.Sprintf("unsafe variable %s: it occurs in %s but in no positive atom of the body, so the rule has no defined meaning",
+			v.name, where), related)
+	}
 }
 
 // helperFix turns (not (rel ... ?unsafe ... ?safe ...)) into (not (helper ?safe ...)) with a new

@@ -17,12 +17,12 @@ func init() {
 			"e.g. (<= (threatened ?c) (cell ?c) (attacked ?c)) with attacked defined from the state alone.",
 		Run: func(m *Model, r *Reporter) {
 			for _, c := range m.Clauses {
-				p := c.Key()
+				p := c.Rel()
 				walkLiterals(c, func(v literalVisit) {
 					if !v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
 						return
 					}
-					q := v.Lit.Atom().Name().Key()
+					q := AtomRel(v.Lit.Atom())
 					if m.SCCOf[p] != m.SCCOf[q] || !m.StaysUnstratified(v.Lit.Span()) {
 						return // stratified, or stratified once the relations are split by constants
 					}
@@ -32,10 +32,10 @@ func init() {
 					}
 					var related []Related
 					for _, e := range m.PathTo(q, p) {
-						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", e.From, e.To)})
+						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", m.RelName(e.From), m.RelName(e.To))})
 					}
 					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
-						v.Lit.Atom().Name().Text(), c.Head.Name().Text(), q, p), related)
+						v.Lit.Atom().Name().Text(), c.Head.Name().Text(), m.RelName(q), m.RelName(p)), related)
 				})
 			}
 		},

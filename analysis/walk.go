@@ -55,3 +55,9 @@ func walkTerms(ts []syntax.Term, fn func(t syntax.Term)) {
 func replace(title string, span syntax.Span, text string) syntax.Fix {
 	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: span, NewText: text}}}
 }
+
+// safe marks a fix as safe: it keeps the game's meaning (see syntax.Fix.Safe).
+func safe(f syntax.Fix) syntax.Fix {
+	f.Safe = true
+	return f
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -68,13 +69,13 @@ func (c *compiler) splits() map[*relation]*split {
 	if len(names) == 0 {
 		return nil
 	}
-	want := map[string]bool{}
+	want := map[analysis.Rel]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
 	out := map[*relation]*split{}
 	for _, cl := range m.Clauses {
-		if !want[cl.Key()] {
+		if !want[cl.Rel()] {
 			continue
 		}
 		rel, hp, err := c.atom(cl.Head, map[string]int{}, new([]string))

@@ -19,6 +19,9 @@ var ErrSyntax = errors.New("the file has syntax errors; fix them first (see gdl 
 // Indent is the indentation of rule body literals and of continuation lines.
 const Indent = "    "
 
+// bom is the byte order mark some editors write at the start of a file.
+const bom = "\uFEFF"
+
 // Source formats a whole prefix file.
 func Source(src string) (string, error) { return SourceDialect(src, syntax.Prefix) }
 
@@ -38,6 +41,9 @@ func SourceDialect(src string, d syntax.Dialect) (string, error) {
 func File(f *syntax.File) string {
 	p := &printer{blank: true}
 	p.b.Grow(len(f.Source()))
+	if strings.HasPrefix(f.Source(), bom) {
+		p.b.WriteString(bom) // a byte order mark stays (the scanner reads it as a blank)
+	}
 	if f.Dialect() == syntax.Infix {
 		infixFile(f, p)
 		return p.finish(f)
@@ -65,6 +71,18 @@ func File(f *syntax.File) string {
 				p.newline()
 				p.newline()
 			}
+			continue
+		}
+		if i > 0 && items[i-1].Kind() != syntax.Whitespace {
+			// Side by side in the source, as in (role a)(role b): each form on its own line,
+			// a comment on the line of the form before it.
+			if it.Kind() == syntax.Comment {
+				p.write(" ")
+			} else {
+				p.newline()
+			}
+		}
+		switch it.Kind() {
 		case syntax.Comment:
 			p.write(strings.TrimRight(it.Text(), " \t"))
 		case syntax.List:

@@ -42,6 +42,12 @@ func TestCases(t *testing.T) {
 		{"(role a)\r\n\r\n\r\n(role b)\r\n", "(role a)\r\n\r\n(role b)\r\n"},
 		{"(<= terminal)\n", "(<= terminal)\n"},
 		{"(role A)  ; keep\n", "(role A) ; keep\n"},
+		// Forms written side by side, )( (issue 14): each on its own line; a comment stays.
+		{"(role a)(role b)(<= terminal (true (s 2)))\n", "(role a)\n(role b)\n(<= terminal\n    (true (s 2)))\n"},
+		{"(role a);c\n(role b)terminal\n", "(role a) ;c\n(role b)\nterminal\n"},
+		// A byte order mark stays (issue 14).
+		{"\uFEFF(role a)   (role b)\n", "\uFEFF(role a)\n(role b)\n"},
+		{"\uFEFF\n\n; c\n(role a)\n", "\uFEFF; c\n(role a)\n"},
 	}
 	for _, c := range cases {
 		got, err := Source(c.in)

@@ -57,8 +57,8 @@ func IncomingCalls(snap *Snapshot, key string) []Call {
 	m := snap.Model()
 	from := map[string][]syntax.Span{}
 	for _, e := range m.Edges {
-		if e.To == key {
-			from[e.From] = append(from[e.From], e.Span)
+		if e.To.Key == key {
+			from[e.From.Key] = append(from[e.From.Key], e.Span)
 		}
 	}
 	out := []Call{}
@@ -72,9 +72,10 @@ func IncomingCalls(snap *Snapshot, key string) []Call {
 func OutgoingCalls(snap *Snapshot, key string) []Call {
 	m := snap.Model()
 	to := map[string][]syntax.Span{}
-	for _, ei := range m.Out[key] {
-		e := m.Edges[ei]
-		to[e.To] = append(to[e.To], e.Span)
+	for _, e := range m.Edges { // every arity of the relation
+		if e.From.Key == key {
+			to[e.To.Key] = append(to[e.To.Key], e.Span)
+		}
 	}
 	out := []Call{}
 	for _, k := range sortedKeys(to) {

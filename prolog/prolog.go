@@ -87,7 +87,7 @@ func ConvertWith(res *analysis.Result, opts Options) (string, []analysis.Diagnos
 	}
 	var tabled []string
 	for _, p := range preds {
-		if opts.Tabling == TableRecursive && m.Recursive[p.key] {
+		if opts.Tabling == TableRecursive && m.Recursive[analysis.Rel{Key: p.key, Arity: p.arity}] {
 			tabled = append(tabled, fmt.Sprintf("%s/%d", relName(p.key), p.arity))
 		}
 	}

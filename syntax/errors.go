@@ -18,6 +18,10 @@ type TextEdit struct {
 type Fix struct {
 	Title string
 	Edits []TextEdit
+	// Safe says that the fix makes no choice for the author: the game means the same after it
+	// (a reordered body, a spelling of the same name, a form written in the other notation), or
+	// the one meaning it evidently had. `gdl check --fix` applies only safe fixes.
+	Safe bool
 }
 
 // Stable codes of the parser's errors. docs/diagnostics.md documents each.

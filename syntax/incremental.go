@@ -11,9 +11,11 @@ import (
 //
 // Why reuse is sound: scanning is context-free (see scan) but for a lookahead of at most
 // utf8.UTFMax bytes, and at the top level the parser keeps no state, so parsing from an item
-// start depends only on the text from there on and on whether that start begins a line. An item
-// that ends before the edit (by more than the lookahead) is therefore unchanged, except a form
-// left unclosed if the edit closes it: its end depends on the rest of the file. The parenthesis
+// start depends only on the text from there on and on whether that start begins a line (and, for
+// a form never closed, on the blanks before it on its line: it ends at the next form at its own
+// column). An item that ends before the edit (by more than the lookahead) is therefore
+// unchanged, except a form left unclosed if the edit closes it: its end depends on the rest of
+// the file. The parenthesis
 // balance of every item tells whether that happened, and if so parsing restarts at that form.
 // Parsing stops at the first item boundary after the edit that was also a boundary in the old
 // file; from there on both files have the same text and so the same items. While parsing, the
@@ -82,7 +84,10 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 		for b < len(f.items) && f.items[b].start < old {
 			b++
 		}
-		return b < len(f.items) && f.items[b].start == old
+		// An unclosed form ends at the next form at its own column: one whose indentation
+		// changed is parsed anew.
+		return b < len(f.items) && f.items[b].start == old &&
+			(!f.items[b].unclosed || formColumn(src, x) == formColumn(f.src, old))
 	}
 
 	p := newParser(src, from, 64)

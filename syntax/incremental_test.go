@@ -78,6 +78,10 @@ func randomEdit(rng *rand.Rand, src string) (start, end int, text string) {
 		// Infix, in both dialects: statements, their operators and what ends them.
 		"p(X)", " :- ", ":-", ":", "-", " & ", "&", "~", " | ", "|", ",", ".", "%", "% c\n", "\"", "\"A b\"",
 		"X", "legal(W,mark(X,Y)) :- true(c(X,Y,b)) & ~q(W)\n", "f(", "\nr(X) :- ", "(a | b)", "\n(<= (p ?x) (q ?x))\n",
+		// The layout of ggp-base's games, rule bodies in column 0, where an unclosed rule ends
+		// at a rule, or after a blank or comment line; body-only literals never end it.
+		"\n(true (c 1))", "\n(does r m)", "\n(not (q ?x))", "\n(<= (p ?x)\n(q ?x)", "\n\n(", "\n; c\n(", "(<=", "true", "\n(<= ",
+		"\n  (", "  ", "\n  (<= (p ?x)\n      (q ?x)", "\n  (true a)",
 	}
 	switch r := rng.Intn(10); {
 	case r < 3: // insert a snippet

@@ -171,7 +171,7 @@ func (p *parser) ileaf(t tok) Node {
 		if text[0] == ';' {
 			marks := len(text) - len(strings.TrimLeft(text, ";"))
 			p.errorf(s, s+marks, CodeMixedNotation,
-				&Fix{Title: "Start the comment with '%'", Edits: []TextEdit{{Span{s, s + marks}, strings.Repeat("%", marks)}}},
+				&Fix{Title: "Start the comment with '%'", Edits: []TextEdit{{Span{s, s + marks}, strings.Repeat("%", marks)}}, Safe: true},
 				"';' starts a comment in prefix GDL (KIF); infix comments start with '%%'")
 		}
 	case Bad:
@@ -673,7 +673,7 @@ func (p *parser) prefixForm(pos int) (Node, int) {
 	if !n.Unclosed {
 		if conv, ok := p.convertForm(Cursor{&n, text, 0}, Infix); ok {
 			msg = "this form is written in prefix GDL (KIF), but the file is infix GDL: in infix it is " + oneLine(conv)
-			fix = &Fix{Title: "Write the form in infix", Edits: []TextEdit{{Span{0, len(text)}, conv}}}
+			fix = &Fix{Title: "Write the form in infix", Edits: []TextEdit{{Span{0, len(text)}, conv}}, Safe: true}
 		}
 	}
 	p.errorf(0, len(text), CodeMixedNotation, fix, "%s", msg)
@@ -722,7 +722,7 @@ func (p *parser) infixInPrefix(pos, wordEnd int) (n Node, end, reach int, ok boo
 	if clean {
 		if conv, ok := p.convertForm(Cursor{&n, text, 0}, Prefix); ok {
 			msg = "this is written in infix GDL, but the file is prefix GDL (KIF): in prefix it is " + oneLine(conv)
-			fix = &Fix{Title: "Write it in prefix GDL", Edits: []TextEdit{{Span{0, len(text)}, conv}}}
+			fix = &Fix{Title: "Write it in prefix GDL", Edits: []TextEdit{{Span{0, len(text)}, conv}}, Safe: true}
 		}
 	}
 	p.errorf(0, len(text), CodeMixedNotation, fix, "%s", msg)

@@ -177,18 +177,27 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 		var next int // token index after the item
 		var end int
 		var u *unit
+		reach := 0 // how far the parse of an unclosed form read
 		if t.kind == LParen {
 			for p.match[k] < 0 && !p.neverCloses(k) && p.more() {
 			}
 			if m := int(p.match[k]); m >= 0 {
 				next, end = m+1, int(p.toks[m].end)
 			} else {
-				// Never closed: the form ends at the first '(' in column 0 after it.
+				// Never closed: the form ends at the first '(' after it at its own column (column
+				// 0 for most files; 2 where every form is indented two spaces) that starts a form
+				// in the file's own layout (cutAt).
 				next = -1
+				col := formColumn(p.src, start)
+				flat := p.flatRule(k, col)
 				for c := k + 1; p.have(c); c++ {
-					if p.toks[c].kind == LParen && atLineStart(p.src, int(p.toks[c].start)) {
-						next, end = c, int(p.toks[c].start)
-						break
+					if p.toks[c].kind == LParen && linePrefix(p.src, int(p.toks[c].start)) == col {
+						cut, read := p.cutAt(c, flat)
+						reach = max(reach, read)
+						if cut {
+							next, end = c, int(p.toks[c].start)
+							break
+						}
 					}
 				}
 				if next < 0 {
@@ -196,6 +205,7 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 				}
 			}
 			u = p.formUnit(start, end, p.build(k, next, start))
+			u.extra = int32(max(0, reach-end))
 		} else if t.kind == Word {
 			u, end = p.wordItem(start, int(t.end))
 			next = k + 1
@@ -213,6 +223,92 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 		}
 	}
 	return items
+}
+
+// bodyOnly are the words that, after '(', start a literal only a rule body can hold: a line of
+// them at the form's column continues an unclosed rule rather than starting a form.
+var bodyOnly = map[string]bool{"true": true, "does": true, "not": true, "or": true, "distinct": true, "and": true}
+
+// linePrefix returns the blanks before pos on its line, or "\x00" when something else stands
+// there (pos is not the first token of its line).
+func linePrefix(src string, pos int) string {
+	ls := pos
+	for ls > 0 && src[ls-1] != '\n' && src[ls-1] != '\r' {
+		ls--
+		if c := src[ls]; c != ' ' && c != '\t' {
+			return "\x00"
+		}
+	}
+	return src[ls:pos]
+}
+
+// formColumn returns the column (as the blanks before it) at which the forms after an unclosed
+// form starting at start are looked for: its own, when it is the first token of its line, else
+// column 0.
+func formColumn(src string, start int) string {
+	if c := linePrefix(src, start); c != "\x00" {
+		return c
+	}
+	return ""
+}
+
+// flatRule reports whether the unclosed form whose '(' is token k is a rule written in the
+// layout of ggp-base's games, its body literals at its own column col (`(<= (p ?x)` with the
+// next line starting with '(' there): then a '(' at that column does not end it by itself.
+func (p *parser) flatRule(k int, col string) bool {
+	w := k + 1
+	for p.have(w) && p.toks[w].kind == Whitespace && !strings.ContainsAny(p.src[p.toks[w].start:p.toks[w].end], "\r\n") {
+		w++
+	}
+	if !p.have(w) || p.toks[w].kind != Word || p.src[p.toks[w].start:p.toks[w].end] != "<=" {
+		return false
+	}
+	for c := w + 1; p.have(c); c++ {
+		t := p.toks[c]
+		if t.kind == LParen && linePrefix(p.src, int(t.start)) == col {
+			return true
+		}
+		if t.kind == Whitespace && strings.ContainsAny(p.src[t.start:t.end], "\r\n") {
+			// the first line break: is the next token a '(' at the form's column?
+			return p.have(c+1) && p.toks[c+1].kind == LParen && linePrefix(p.src, int(p.toks[c+1].start)) == col
+		}
+	}
+	return false
+}
+
+// cutAt reports whether the '(' at the form's column at token c ends an unclosed form, so that
+// one missing ')' is one error in the file's own layout, and how far it read. A literal only a
+// rule body holds ((true ...), (does ...), (not ...), (or ...), (distinct ...)) continues the
+// form. In a flat rule, a line at the column continues it too, unless it starts a rule, (<=, or
+// follows a blank line or a comment line, which is how such files separate their forms.
+func (p *parser) cutAt(c int, flat bool) (bool, int) {
+	read := int(p.toks[c].end)
+	word := ""
+	if p.have(c+1) && p.toks[c+1].kind == Word {
+		word = Fold(p.src[p.toks[c+1].start:p.toks[c+1].end])
+		read = int(p.toks[c+1].end) + 1 // the byte after the word ends it
+	}
+	switch {
+	case bodyOnly[word]:
+		return false, read
+	case !flat || word == "<=":
+		return true, read
+	}
+	// The line before: blank, or a comment alone?
+	ls := int(p.toks[c].start)
+	for ls > 0 && p.src[ls-1] != '\n' && p.src[ls-1] != '\r' {
+		ls--
+	}
+	prev := ls - 1 // the line break that ends the line before
+	if prev > 0 && p.src[prev] == '\n' && p.src[prev-1] == '\r' {
+		prev--
+	}
+	pls := max(prev, 0)
+	for pls > 0 && p.src[pls-1] != '\n' && p.src[pls-1] != '\r' {
+		pls--
+	}
+	line := strings.TrimLeft(p.src[pls:max(prev, 0)], " \t")
+	return line == "" || strings.HasPrefix(line, ";"), read
 }
 
 func (p *parser) text(start, end int) string {
@@ -415,7 +511,7 @@ func (p *parser) checkForm(text string, n *Node) {
 		if depth > 1 {
 			msg = fmt.Sprintf("'(' is never closed: %d ')' are missing", depth)
 		}
-		msg += "; the form ends at the next line that starts with '(' or at the end of the file"
+		msg += "; the form ends at the next line that starts a form with '(' at its column, or at the end of the file"
 		closing := strings.Repeat(")", depth)
 		p.errorf(int(n.Start), int(n.Start)+1, CodeUnclosedOpen,
 			&Fix{Title: fmt.Sprintf("Insert %q", closing), Edits: []TextEdit{{Span{at, at}, closing}}}, "%s", msg)

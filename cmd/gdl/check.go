@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,6 +50,7 @@ type jsonRelated struct {
 
 type jsonFix struct {
 	Title string     `json:"title"`
+	Safe  bool       `json:"safe,omitempty"` // keeps the game's meaning: gdl check --fix applies it
 	Edits []jsonEdit `json:"edits"`
 }
 
@@ -70,42 +72,59 @@ type checked struct {
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	format := fl.String("format", "text", "output format: text or json")
+	format := fl.String("format", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning)")
 	list := fl.Bool("list", false, "list every diagnostic code with its default severity and exit")
+	fix := fl.Bool("fix", false, "apply the safe fixes to the files, print what changed, then report what remains")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl check [--format text|json] PATH...\n\n"+
+		fmt.Fprintln(stderr, "Usage: gdl check [--format text|json|sarif] [--fix] PATH...\n\n"+
 			"Checks game descriptions. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below it)\n"+
 			"or - for standard input. A .hrf file is infix GDL; other files are read in the notation\n"+
-			"their content is written in. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
+			"their content is written in. --fix applies the safe fixes (those that keep the game's\n"+
+			"meaning) to the files, prints each one it applied, and reports what remains. Flags may come\n"+
+			"before or after the paths. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
 			"Severities can be changed per code in a gdl.json file (see README.md).")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	paths, err := interleaved(fl, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
 	if *list {
 		listCodes(stdout)
 		return 0
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl check: --format must be text or json, not %q\n", *format)
+	if *format != "text" && *format != "json" && *format != "sarif" {
+		fmt.Fprintf(stderr, "gdl check: --format must be text, json or sarif, not %q\n", *format)
 		return 2
 	}
-	if fl.NArg() == 0 {
+	if len(paths) == 0 {
 		fl.Usage()
+		return 2
+	}
+	if *fix && slices.Contains(paths, "-") {
+		fmt.Fprintln(stderr, "gdl check: --fix rewrites files: standard input (-) cannot be fixed")
 		return 2
 	}
 	// An input that cannot be read is reported on stderr and makes the exit status 2, but the
 	// others are still checked and printed.
 	ioFailed := false
-	files, errs := expandPaths(fl.Args())
+	files, errs := expandPaths(paths)
 	for _, err := range errs {
 		fmt.Fprintf(stderr, "gdl check: %v\n", err)
 		ioFailed = true
 	}
+	// What --fix applied goes to standard output with text, to standard error with the machine
+	// formats (their output stays one document).
+	fixOut := stdout
+	if *format != "text" {
+		fixOut = stderr
+	}
 	var results []checked
 	for _, path := range files {
-		r, err := checkOne(path, stdin)
+		r, err := checkOne(path, stdin, *fix, fixOut)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl check: %v\n", err)
 			ioFailed = true
@@ -123,9 +142,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if *format == "json" {
+	switch *format {
+	case "json":
 		writeJSON(stdout, results)
-	} else {
+	case "sarif":
+		writeSARIF(stdout, results)
+	default:
 		writeText(stdout, results)
 	}
 	switch {
@@ -189,7 +211,7 @@ func isGDLFile(p string) bool {
 	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
 }
 
-func checkOne(path string, stdin io.Reader) (checked, error) {
+func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked, error) {
 	dir := filepath.Dir(path)
 	if path == "-" {
 		dir = "."
@@ -204,7 +226,50 @@ func checkOne(path string, stdin io.Reader) (checked, error) {
 	}
 	f := parseInput(path, data)
 	res := analysis.Analyze(f, cfg)
+	if fix {
+		src, changed := applySafeFixes(shown, f, res, cfg, fixOut)
+		if changed {
+			if err := rewriteAll([]rewrite{{path, src}}); err != nil {
+				return checked{}, err
+			}
+			f, _ = syntax.ParseDialect(src, f.Dialect())
+			res = analysis.Analyze(f, cfg)
+		}
+	}
 	return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, nil
+}
+
+// maxFixRounds bounds --fix: a fix may make another one possible (a flattened and shows the
+// or inside it), so the fixes are applied in rounds, each on the analysis of the last one's
+// result.
+const maxFixRounds = 8
+
+// applySafeFixes applies the safe fixes of a file, in rounds, and prints each one applied with
+// the position of its diagnostic (in the text of its round). It returns the fixed text and
+// whether it changed.
+func applySafeFixes(shown string, f *syntax.File, res *analysis.Result, cfg *analysis.Config, out io.Writer) (string, bool) {
+	src := f.Source()
+	changed := false
+	for range maxFixRounds {
+		next, applied := analysis.ApplyFixes(src, res.Diagnostics, func(_ analysis.Diagnostic, fx syntax.Fix) bool { return fx.Safe })
+		if len(applied) == 0 || next == src {
+			break
+		}
+		printed := map[string]bool{} // one line per fix, though several diagnostics offer it
+		for _, a := range applied {
+			key := fmt.Sprint(a.Fix.Title, a.Fix.Edits)
+			if printed[key] {
+				continue
+			}
+			printed[key] = true
+			line, col := pos(f.Lines(), a.Diagnostic.Span.Start)
+			fmt.Fprintf(out, "%s:%d:%d: fixed: %s [%s]\n", shown, line, col, a.Fix.Title, a.Diagnostic.Code)
+		}
+		src, changed = next, true
+		f, _ = syntax.ParseDialect(src, f.Dialect())
+		res = analysis.Analyze(f, cfg)
+	}
+	return src, changed
 }
 
 // pos converts a byte offset to a 1-based line and a 1-based column counted in characters.
@@ -222,8 +287,28 @@ func writeText(w io.Writer, results []checked) {
 				l, c := pos(r.lines, rel.Span.Start)
 				fmt.Fprintf(w, "%s:%d:%d: note: %s\n", r.path, l, c, rel.Message)
 			}
+			if len(d.Fixes) > 0 {
+				fx := d.Fixes[0]
+				how := "a quick fix in an editor"
+				if fx.Safe {
+					how = "gdl check --fix applies it"
+				}
+				more := ""
+				if n := len(d.Fixes) - 1; n > 0 {
+					more = fmt.Sprintf("; %s in an editor or with --format json", counted(n, "other fix", "other fixes"))
+				}
+				fmt.Fprintf(w, "%s:%d:%d: fix: %s (%s%s)\n", r.path, line, col, fx.Title, how, more)
+			}
 		}
 	}
+}
+
+// counted writes n with the noun in singular or plural.
+func counted(n int, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return fmt.Sprintf("%d %s", n, plural)
 }
 
 func writeJSON(w io.Writer, results []checked) {
@@ -242,7 +327,7 @@ func writeJSON(w io.Writer, results []checked) {
 				jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
 			}
 			for _, fx := range d.Fixes {
-				jf := jsonFix{Title: fx.Title, Edits: []jsonEdit{}}
+				jf := jsonFix{Title: fx.Title, Safe: fx.Safe, Edits: []jsonEdit{}}
 				for _, e := range fx.Edits {
 					l, c := pos(r.lines, e.Span.Start)
 					el, ec := pos(r.lines, e.Span.End)

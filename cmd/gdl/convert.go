@@ -110,7 +110,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out, blocking := prolog.ConvertWith(res, prolog.Options{Tabling: tab})
 	if len(blocking) > 0 {
 		printDiagnostics(stderr, path, f.Lines(), blocking)
-		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, or unsafe or unstratified rules); fix the errors above\n", path)
+		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, unsafe or unstratified rules, or a keyword that depends on what GDL forbids); fix the errors above\n", path)
 		return 1
 	}
 	io.WriteString(stdout, out+extra)

@@ -32,16 +32,20 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"it) or -. A file with syntax errors is left unchanged and reported (exit 1).")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	paths, err := interleaved(fl, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
-	if fl.NArg() == 0 {
+	if len(paths) == 0 {
 		fl.Usage()
 		return 2
 	}
 	// fmt rewrites files: with a path it cannot read it writes nothing at all. So every file is
 	// read and formatted first, and written only when all were read.
-	files, errs := expandPaths(fl.Args())
+	files, errs := expandPaths(paths)
 	for _, err := range errs {
 		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
 	}

@@ -40,6 +40,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
 		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionString())
+		return 0
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -61,5 +64,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'gdl <command> -h' for the options of a command.")
+	fmt.Fprintln(w, "\nRun 'gdl <command> -h' for the options of a command, 'gdl --version' for the version.")
 }

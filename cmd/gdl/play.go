@@ -22,20 +22,23 @@ func init() {
 	})
 }
 
-const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--time D] [--engine E] [--format text|json]
+const playUsage = `Usage: gdl play GAME [--playouts N] [--seed S] [--max-depth D] [--time D] [--engine E] [--moves-out FILE] [--format text|json]
        gdl play GAME --players P1,P2,... [--matches N] [--movetime D] [--playouts-per-move N] [--seed S] [--format text|json]
 
 Plays N random playouts of GAME (every role, random included, picks a uniformly random legal
 move) and reports playouts per second (of wall time and of the process's CPU time), playout
 lengths, the goal values reached per role, and every violation found: a role without a legal
 move in a non-terminal state, a terminal state where a role has no goal value or more than one,
-a playout that reaches the depth limit, an evaluation stopped by a limit (term depth, facts,
-time) in a reachable state. Each violation comes with the shortest joint-move sequence found
-that reaches it, usable with 'gdl query GAME ... --moves'. --time bounds the whole run: the
-playouts done by then are reported. The output names the engine that ran (compiled, or the
-interpreter and why). While it runs, progress goes to standard error once a second when that is
-a terminal. Exit status: 0 no violation, 1 violations or a game whose rules have no defined
-meaning, 2 usage or I/O problems. The figures include the distribution of playout lengths and
+an evaluation stopped by a limit (term depth, facts, time) in a reachable state. Each violation
+comes with the shortest joint-move sequence found that reaches it, usable with
+'gdl query GAME ... --moves'. Playouts that reach --max-depth without a terminal state are an
+outcome of their own, a warning of possible non-termination (gdl verify decides it), not a
+violation. A move sequence longer than a screen is not printed: --moves-out FILE writes each
+finding's moves to FILE, one line per finding, and the report says which line. --time bounds
+the whole run: the playouts done by then are reported. The output names the engine that ran
+(compiled, or the interpreter and why). While it runs, progress goes to standard error once a
+second when that is a terminal. Exit status: 0 no violation (possible non-termination
+included), 1 violations or a game whose rules have no defined meaning, 2 usage or I/O problems. The figures include the distribution of playout lengths and
 how the first role fares (wins, draws and losses against the others' goal values).
 
 With --players, plays N matches between players instead, one per role in role order: mcts
@@ -65,6 +68,7 @@ type playJSON struct {
 	Roles      []string           `json:"roles"`
 	Goals      map[string][]goalN `json:"goals"`
 	Violations []violationJSON    `json:"violations"`
+	DepthLimit *depthLimitJSON    `json:"depth_limit,omitempty"`
 	Lengths    []lengthN          `json:"lengths"`
 	First      *firstJSON         `json:"first_player,omitempty"`
 }
@@ -87,12 +91,23 @@ type goalN struct {
 	Count int    `json:"count"`
 }
 
+// depthLimitJSON is the playouts that reached --max-depth without a terminal state: a
+// possible non-termination, for gdl verify to decide.
+type depthLimitJSON struct {
+	MaxDepth int      `json:"max_depth"`
+	Playouts int      `json:"playouts"`
+	Moves    []string `json:"moves"` // the first such playout's joint moves
+	MovesOut int      `json:"moves_out_line,omitempty"`
+}
+
 type violationJSON struct {
 	Kind   string   `json:"kind"`
 	Role   string   `json:"role,omitempty"`
 	Detail string   `json:"detail"`
 	Count  int      `json:"count"`
 	Moves  []string `json:"moves"`
+	// MovesOut is the line of the --moves-out file that holds the moves (0: none written).
+	MovesOut int `json:"moves_out_line,omitempty"`
 }
 
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -103,6 +118,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
 	format := fs.String("format", "text", "output format: text or json")
 	runTime := fs.Duration("time", 0, "stop after this long with the playouts done so far (0: no bound)")
+	movesOut := fs.String("moves-out", "", "write each finding's joint moves to this file, one line per finding")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	mf := addMatchFlags(fs)
@@ -218,9 +234,29 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		slices.SortFunc(gs, func(a, b goalN) int { return compareValues(a.Value, b.Value) })
 		out.Goals[r] = gs
 	}
+	var lines []string // the --moves-out file, one finding per line
 	for _, v := range st.Violations {
-		vj := violationJSON{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count, Moves: movesText(g, v.Moves)}
+		moves := movesText(g, v.Moves)
+		if v.Kind == game.ViolationDepth {
+			out.DepthLimit = &depthLimitJSON{MaxDepth: *maxDepth, Playouts: v.Count, Moves: moves}
+			continue
+		}
+		vj := violationJSON{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count, Moves: moves}
+		if *movesOut != "" {
+			lines = append(lines, strings.Join(moves, " "))
+			vj.MovesOut = len(lines)
+		}
 		out.Violations = append(out.Violations, vj)
+	}
+	if d := out.DepthLimit; d != nil && *movesOut != "" {
+		lines = append(lines, strings.Join(d.Moves, " "))
+		d.MovesOut = len(lines)
+	}
+	if *movesOut != "" {
+		if err := writeMovesOut(*movesOut, lines); err != nil {
+			fmt.Fprintf(stderr, "gdl play: --moves-out: %v\n", err)
+			return 2
+		}
 	}
 	status := 0
 	if len(out.Violations) > 0 {
@@ -247,8 +283,15 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "length: mean %.2f, min %d, max %d joint moves; %d of %d ended in a terminal state\n",
 		out.MeanLength, out.MinLength, out.MaxLength, out.Terminal, out.Playouts)
-	fmt.Fprintln(stdout, "goal values (value: playouts):")
+	if out.Terminal == 0 {
+		fmt.Fprintln(stdout, "goal values: none (no playout reached a terminal state)")
+	} else {
+		fmt.Fprintln(stdout, "goal values (value: playouts):")
+	}
 	for _, r := range out.Roles {
+		if out.Terminal == 0 {
+			break
+		}
 		var parts []string
 		for _, gn := range out.Goals[r] {
 			parts = append(parts, fmt.Sprintf("%s: %d", gn.Value, gn.Count))
@@ -265,17 +308,52 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(out.Violations) == 0 {
 		fmt.Fprintln(stdout, "violations: none")
-		return 0
+	} else {
+		fmt.Fprintf(stdout, "violations: %d\n", len(out.Violations))
 	}
-	fmt.Fprintf(stdout, "violations: %d\n", len(out.Violations))
 	for _, v := range out.Violations {
 		who := ""
 		if v.Role != "" {
 			who = " (role " + v.Role + ")"
 		}
-		fmt.Fprintf(stdout, "  %s%s: %s, in %d playouts; shortest:\n    --moves '%s'\n", v.Kind, who, v.Detail, v.Count, strings.Join(v.Moves, " "))
+		fmt.Fprintf(stdout, "  %s%s: %s, in %d playouts; shortest: %s\n", v.Kind, who, v.Detail, v.Count, movesRef(v.Moves, v.MovesOut, *movesOut))
+	}
+	if d := out.DepthLimit; d != nil {
+		fmt.Fprintf(stdout, "possible non-termination: %d of %d playouts reached --max-depth %d without a terminal state; "+
+			"the game may never end, or need more moves (gdl verify decides: it explores every reachable state); first: %s\n",
+			d.Playouts, out.Playouts, d.MaxDepth, movesRef(d.Moves, d.MovesOut, *movesOut))
 	}
 	return status
+}
+
+// screenMoves is the most joint moves a report prints (and at most screenChars characters of
+// them): longer sequences go to the --moves-out file.
+const (
+	screenMoves = 20
+	screenChars = 1000
+)
+
+// movesRef writes a finding's joint moves for the text report: inline when they fit on a screen,
+// else the line of the --moves-out file that has them, or how to get them.
+func movesRef(moves []string, line int, file string) string {
+	text := strings.Join(moves, " ")
+	switch {
+	case len(moves) <= screenMoves && len(text) <= screenChars:
+		return "\n    --moves '" + text + "'"
+	case line > 0:
+		return fmt.Sprintf("%d joint moves, written to line %d of %s", len(moves), line, file)
+	}
+	return fmt.Sprintf("%d joint moves (give --moves-out FILE to have them written)", len(moves))
+}
+
+// writeMovesOut writes the findings' joint moves, one finding per line, each usable as
+// gdl query --moves.
+func writeMovesOut(path string, lines []string) error {
+	text := strings.Join(lines, "\n")
+	if len(lines) > 0 {
+		text += "\n"
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
 }
 
 // compareValues orders goal values numerically when both are integers.

@@ -24,6 +24,11 @@ type playOut struct {
 		Count              int
 		Moves              []string
 	}
+	DepthLimit *struct {
+		MaxDepth int `json:"max_depth"`
+		Playouts int
+		Moves    []string
+	} `json:"depth_limit"`
 }
 
 func playJSONOf(t *testing.T, bin string, args ...string) (playOut, int) {
@@ -106,12 +111,6 @@ func TestPlayViolations(t *testing.T) {
 			(<= (next (s 1)) (true (s 0)))
 			(<= terminal (true (s 1)))
 			(<= (goal a 100) (true (s 0)))`, nil, "goal", "a", "(go)"},
-		{"depth limit", `(role a)
-			(init (s 0))
-			(legal a go)
-			(<= (next (s ?x)) (true (s ?x)))
-			(<= terminal (true (s 1)))
-			(goal a 0)`, []string{"--max-depth", "3"}, "depth-limit", "", "(go) (go) (go)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -125,6 +124,57 @@ func TestPlayViolations(t *testing.T) {
 				t.Errorf("violation %+v, want kind %s role %q moves %s", v, c.kind, c.role, c.moves)
 			}
 		})
+	}
+}
+
+// loopGame never ends: every playout reaches --max-depth.
+const loopGame = `(role a)
+(init (s 0))
+(legal a go)
+(<= (next (s ?x)) (true (s ?x)))
+(<= terminal (true (s 1)))
+(goal a 0)
+`
+
+// TestPlayDepthLimit: playouts that reach --max-depth are a possible non-termination of their
+// own (exit 0, pointing to gdl verify), not a violation like a missing goal; a move sequence
+// longer than a screen is written only to the --moves-out file.
+func TestPlayDepthLimit(t *testing.T) {
+	bin := buildGDL(t)
+	game := writeGame(t, loopGame)
+	out, code := playJSONOf(t, bin, game, "--playouts", "5", "--max-depth", "3")
+	if code != 0 || len(out.Violations) != 0 || out.DepthLimit == nil {
+		t.Fatalf("exit %d, violations %+v, depth limit %+v", code, out.Violations, out.DepthLimit)
+	}
+	if d := out.DepthLimit; d.MaxDepth != 3 || d.Playouts != 5 || strings.Join(d.Moves, " ") != "(go) (go) (go)" {
+		t.Errorf("depth limit %+v", d)
+	}
+	text, _, code := gdl(t, bin, "play", game, "--playouts", "5", "--max-depth", "3")
+	if code != 0 || !strings.Contains(text, "violations: none\n") ||
+		!strings.Contains(text, "possible non-termination: 5 of 5 playouts reached --max-depth 3 without a terminal state") ||
+		!strings.Contains(text, "gdl verify") || !strings.Contains(text, "--moves '(go) (go) (go)'") {
+		t.Errorf("exit %d\n%s", code, text)
+	}
+	// 200 joint moves: not printed; written once, to the file, when asked.
+	text, _, _ = gdl(t, bin, "play", game, "--playouts", "2", "--max-depth", "200")
+	if strings.Contains(text, "(go) (go)") || !strings.Contains(text, "200 joint moves (give --moves-out FILE to have them written)") {
+		t.Errorf("long moves:\n%s", text)
+	}
+	file := filepath.Join(t.TempDir(), "moves.txt")
+	text, _, _ = gdl(t, bin, "play", game, "--playouts", "2", "--max-depth", "200", "--moves-out", file)
+	if strings.Contains(text, "(go) (go)") || !strings.Contains(text, "200 joint moves, written to line 1 of "+file) {
+		t.Errorf("--moves-out:\n%s", text)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSpace(strings.Repeat("(go) ", 200)) + "\n"; string(data) != want {
+		t.Errorf("moves file %q", data)
+	}
+	// The line replays with gdl query --moves.
+	if out, errOut, code := gdl(t, bin, "query", game, "terminal", "--moves", strings.TrimSpace(string(data))); code != 0 || out != "" {
+		t.Errorf("replay: exit %d, %q %q", code, out, errOut)
 	}
 }
 

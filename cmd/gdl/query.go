@@ -109,7 +109,7 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 	var ref *eval.RefusedError
 	if errors.As(err, &ref) {
 		printDiagnostics(stderr, path, res.Model.File.Lines(), ref.Diagnostics)
-		fmt.Fprintf(stderr, "gdl %s: %s: %s has no defined meaning (unsafe or unstratified rules, or syntax errors); fix the errors above\n", cmd, path, ref.Relation)
+		fmt.Fprintf(stderr, "gdl %s: %s: %s has no defined meaning (syntax errors, unsafe or unstratified rules, or a keyword that depends on what GDL forbids); fix the errors above\n", cmd, path, ref.Relation)
 		return
 	}
 	fmt.Fprintf(stderr, "gdl %s: %s: %v\n", cmd, path, err)

@@ -27,6 +27,19 @@ const silentGame = `(role x)
 
 const brokenDiag = "game.kif:3:1: error: '(' is never closed"
 
+// legalDoesGame has legal depend on does (through pick), which has no meaning: the legal
+// moves would depend on the moves chosen among them.
+const legalDoesGame = `(role robot)
+(init (step 1))
+(opt a)
+(<= (legal robot (m ?x)) (opt ?x))
+(<= (legal robot (n ?x)) (pick ?x))
+(<= (pick ?x) (does robot (m ?x)))
+(<= (next (step 2)) (true (step 1)))
+(<= terminal (true (step 2)))
+(goal robot 100)
+`
+
 // TestCommandErrors drives query and convert through the wrong inputs people give them. Each
 // case names the exit status, text that stderr (or stdout) must contain, and lines of stderr that
 // must appear exactly once.
@@ -34,6 +47,7 @@ func TestCommandErrors(t *testing.T) {
 	bin := buildGDL(t)
 	broken := writeGame(t, brokenGame)
 	silent := writeGame(t, silentGame)
+	legalDoes := writeGame(t, legalDoesGame)
 	const ttt5 = "((mark 1 1) noop) (noop (mark 1 3)) ((mark 3 1) noop) (noop (mark 2 2)) ((mark 2 1) noop)"
 	cases := []struct {
 		name       string
@@ -48,6 +62,9 @@ func TestCommandErrors(t *testing.T) {
 			stderr: []string{"[unclosed-paren]", "has no defined meaning"}, once: brokenDiag},
 		{name: "query refuses it with the same diagnostic, once", args: []string{"query", broken, "(legal ?r ?m)"}, code: 1,
 			stderr: []string{"[unclosed-paren]", "legal/2 has no defined meaning"}, once: brokenDiag},
+		{name: "query refuses legal that depends on does", args: []string{"query", legalDoes, "(legal ?r ?m)"}, code: 1,
+			stderr: []string{"[state-dependent]", "legal/2 has no defined meaning"},
+			once:   "game.kif:5:26: error: legal depends on does through legal -> pick -> does"},
 		{name: "convert takes flags after the file", args: []string{"convert", tttGame, "--to", "prolog", "--driver", "walk"},
 			code: 0, stdout: "walk(Seed, Max", emptyError: true},
 		{name: "convert --tabling none tables nothing", args: []string{"convert", "--to", "prolog", "--tabling", "none", tttGame},

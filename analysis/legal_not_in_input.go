@@ -1,0 +1,50 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func init() {
+	register(&Check{
+		Code:     "legal-not-in-input",
+		Severity: Warning,
+		Category: CategorySemantics,
+		Summary: "The game defines input, but a legal rule gives moves (or a role) that no (input R M) covers. Players " +
+			"size their tables by input; a legal move it does not list breaks them. Found by matching patterns, so a " +
+			"rule whose moves input may cover is not reported (gdl verify checks every reachable state).",
+		Example: "(role white)\n(input white (mark 1))\n(<= (legal white (mark ?x)) (free ?x))\n(<= (legal white pass) (true (stuck white)))",
+		Fix: "Add the moves to input (the quick fix adds an input fact for a ground move of a named role), or correct " +
+			"the move the rule gives.",
+		Run: func(m *Model, r *Reporter) {
+			input, ok := coveringSet(m, "input")
+			if !ok {
+				return
+			}
+			at := lastClauseEnd(m, "input")
+			for _, c := range m.Clauses {
+				if c.Rel() != KeywordRel("legal") {
+					continue
+				}
+				roles, moves := m.clauseArg(c, 0), m.clauseArg(c, 1)
+				if roles.empty() || moves.empty() || roles.overlaps(input.sets[0]) && moves.overlaps(input.sets[1]) {
+					continue
+				}
+				args := c.Head.Args()
+				d := m.Notation()
+				var fixes []syntax.Fix
+				if isGround(args[0]) && isGround(args[1]) && at >= 0 {
+					fact := d.Atom("input", args[0].Text(), args[1].Text())
+					fixes = append(fixes, addFact(m, at, "Add "+fact+" to input", fact))
+				}
+				what, span := "the move "+args[1].Text(), args[1].Span()
+				if !roles.overlaps(input.sets[0]) {
+					what, span = "the role "+args[0].Text(), args[0].Span()
+				}
+				r.Report(span, fmt.Sprintf("the game defines input, but no (input R M) covers %s that this legal rule gives: players that size their tables by input break",
+					what), nil, fixes...)
+			}
+		},
+	})
+}

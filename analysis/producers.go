@@ -1,0 +1,512 @@
+package analysis
+
+import (
+	"sort"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// What may stand in an argument of a relation, statically: an over-approximation by patterns,
+// for the checks of fluents, moves and roles that can never occur (undefined-fluent,
+// undefined-move, role-without-legal, role-without-goal).
+//
+// A set of terms is described by the constants it may hold and, per function name and arity,
+// a set for each argument: (cell {1 2 3} {1 2 3} {x o b}) stands for every cell term whose
+// arguments are in those sets (the arguments are not tied to each other, which only makes the
+// set larger). The set of argument i of relation p holds what the heads of p's clauses write
+// there, each variable standing for what the first positive body atom that contains it can give
+// it: the same argument of that atom's relation, or the part of it at the variable's place. A
+// variable that no positive atom binds stands for anything. (true f) gives what init and next
+// can produce, (does r m) what legal can. The sets are computed to a fixpoint; they only grow,
+// and below a depth (and beyond a size) a set is "anything", so the computation ends. Every fact
+// the game can derive is in its set: a fluent that matches nothing in the set of true can never
+// hold, whatever the game does.
+
+const (
+	maxSetDepth  = 6    // deeper parts of terms may be anything
+	maxSetConsts = 4096 // a set with more constants may hold anything
+)
+
+// termSet is a set of terms: anything (any), or its constants and function terms.
+type termSet struct {
+	any    bool
+	consts map[string]string     // folded name -> name as written (the first seen)
+	funcs  map[funcKey]*funcTerm // per function name and arity
+}
+
+type funcKey struct {
+	key   string
+	arity int
+}
+
+// funcTerm is the function terms of one name and arity in a set: their arguments' sets.
+type funcTerm struct {
+	name string // as written (the first seen)
+	args []*termSet
+}
+
+func (s *termSet) setAny() bool {
+	if s.any {
+		return false
+	}
+	s.any, s.consts, s.funcs = true, nil, nil
+	return true
+}
+
+func (s *termSet) addConst(key, name string) bool {
+	if s.any {
+		return false
+	}
+	if _, ok := s.consts[key]; ok {
+		return false
+	}
+	if len(s.consts) >= maxSetConsts {
+		return s.setAny()
+	}
+	if s.consts == nil {
+		s.consts = map[string]string{}
+	}
+	s.consts[key] = name
+	return true
+}
+
+// fn returns the function terms of a name and arity, adding them (with empty argument sets); it
+// reports whether they are new.
+func (s *termSet) fn(key, name string, arity int) (*funcTerm, bool) {
+	k := funcKey{key, arity}
+	if f := s.funcs[k]; f != nil {
+		return f, false
+	}
+	if s.funcs == nil {
+		s.funcs = map[funcKey]*funcTerm{}
+	}
+	f := &funcTerm{name: name, args: make([]*termSet, arity)}
+	for i := range f.args {
+		f.args[i] = &termSet{}
+	}
+	s.funcs[k] = f
+	return f, true
+}
+
+// addAll adds every term of o to s; depth is s's depth below the top of a relation's argument.
+func (s *termSet) addAll(o *termSet, depth int) bool {
+	if s.any || o == nil {
+		return false
+	}
+	if o.any || depth > maxSetDepth && (len(o.consts) > 0 || len(o.funcs) > 0) {
+		return s.setAny()
+	}
+	changed := false
+	for k, n := range o.consts {
+		changed = s.addConst(k, n) || changed
+	}
+	for k, of := range o.funcs {
+		f, isNew := s.fn(k.key, of.name, k.arity)
+		changed = changed || isNew
+		for i, a := range of.args {
+			changed = f.args[i].addAll(a, depth+1) || changed
+		}
+		if s.any {
+			return true
+		}
+	}
+	return changed
+}
+
+// addPat adds the instances of pattern p to s, each variable standing for the terms vars gives
+// it.
+func (s *termSet) addPat(p *pat, vars func(v int) *termSet, depth int) bool {
+	if s.any {
+		return false
+	}
+	switch p.kind {
+	case syntax.TermVariable:
+		return s.addAll(vars(p.v), depth)
+	case syntax.TermConstant:
+		if depth > maxSetDepth {
+			return s.setAny()
+		}
+		return s.addConst(p.key, p.name)
+	case syntax.TermFunction:
+		if depth > maxSetDepth {
+			return s.setAny()
+		}
+		f, changed := s.fn(p.key, p.name, len(p.args))
+		for i, a := range p.args {
+			changed = f.args[i].addPat(a, vars, depth+1) || changed
+		}
+		return changed
+	}
+	return s.setAny()
+}
+
+// matches reports whether some term of s unifies with t (every variable of t a fresh one).
+func (s *termSet) matches(t syntax.Term) bool {
+	if s.any {
+		return true
+	}
+	switch termShape(t) {
+	case syntax.TermVariable, syntax.TermInvalid:
+		return true
+	case syntax.TermConstant:
+		_, ok := s.consts[t.Name().Key()]
+		return ok
+	}
+	f := s.funcs[funcKey{t.Name().Key(), t.Arity()}]
+	if f == nil {
+		return false
+	}
+	for i, a := range t.ArgSeq() {
+		if !f.args[i].matches(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// at returns the set of the parts of s's terms at path, for the terms that may match pattern p
+// (their function names and arities on the way agree with p's); nil when there is none.
+func (s *termSet) at(p *pat, path []int) *termSet {
+	for _, i := range path {
+		if s.any {
+			return s
+		}
+		f := s.funcs[funcKey{p.key, len(p.args)}]
+		if f == nil {
+			return nil
+		}
+		s, p = f.args[i], p.args[i]
+	}
+	return s
+}
+
+// constNames returns the names of s's constants as written, sorted by folded name.
+func (s *termSet) constNames() []string {
+	keys := make([]string, 0, len(s.consts))
+	for k := range s.consts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = s.consts[k]
+	}
+	return out
+}
+
+// termShape says what a term is for unification: a variable, a constant (a function term
+// without arguments, (f), is the constant f) or a function term.
+func termShape(t syntax.Term) syntax.TermKind {
+	k := t.Kind()
+	if k == syntax.TermFunction && t.Arity() == 0 {
+		return syntax.TermConstant
+	}
+	return k
+}
+
+// pat is a term of a clause, compiled once for the fixpoint: folded names, numbered variables.
+type pat struct {
+	kind syntax.TermKind // TermVariable, TermConstant, TermFunction or TermInvalid
+	key  string          // folded name of a constant or function
+	name string          // as written
+	v    int             // a variable's number in its clause
+	args []*pat
+}
+
+// compilePat compiles a term, numbering its variables in vars.
+func compilePat(t syntax.Term, vars map[string]int) *pat {
+	p := &pat{kind: termShape(t)}
+	switch p.kind {
+	case syntax.TermVariable:
+		k := t.Name().Key()
+		n, ok := vars[k]
+		if !ok {
+			n = len(vars)
+			vars[k] = n
+		}
+		p.v = n
+	case syntax.TermConstant, syntax.TermFunction:
+		p.key, p.name = t.Name().Key(), t.Name().Text()
+		if p.kind == syntax.TermFunction {
+			p.args = make([]*pat, 0, t.Arity())
+			for _, a := range t.ArgSeq() {
+				p.args = append(p.args, compilePat(a, vars))
+			}
+		}
+	}
+	return p
+}
+
+// varPath returns the argument indexes that lead from p to the first occurrence of variable v
+// in it (empty when p is the variable), and whether it occurs.
+func varPath(p *pat, v int) ([]int, bool) {
+	switch p.kind {
+	case syntax.TermVariable:
+		return nil, p.v == v
+	case syntax.TermFunction:
+		for i, a := range p.args {
+			if path, ok := varPath(a, v); ok {
+				return append([]int{i}, path...), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// binder is where a clause's variable takes its values: a path into an argument of a positive
+// body atom.
+type binder struct {
+	at   place
+	arg  *pat // the atom's argument
+	path []int
+}
+
+// compiled is a clause compiled for the fixpoint: its head's arguments, and per variable the
+// positive body atoms that contain it, in body order.
+type compiled struct {
+	head    []*pat
+	binders [][]binder
+}
+
+func compileClause(c *Clause) *compiled {
+	vars := map[string]int{}
+	cc := &compiled{head: make([]*pat, 0, c.Head.Arity())}
+	for _, t := range c.Head.ArgSeq() {
+		cc.head = append(cc.head, compilePat(t, vars))
+	}
+	nHead := len(vars)
+	type atomPats struct {
+		rel  Rel
+		args []*pat
+	}
+	var atoms []atomPats
+	for _, l := range c.Body {
+		if l.Kind() != syntax.LitAtom || !l.Atom().Valid() {
+			continue
+		}
+		a := l.Atom()
+		ap := atomPats{rel: AtomRel(a)}
+		for _, t := range a.ArgSeq() {
+			ap.args = append(ap.args, compilePat(t, vars))
+		}
+		atoms = append(atoms, ap)
+	}
+	// Only the head's variables need binders: the others never reach a head.
+	cc.binders = make([][]binder, nHead)
+	for v := range nHead {
+		for _, ap := range atoms {
+			for j, arg := range ap.args {
+				if path, ok := varPath(arg, v); ok {
+					cc.binders[v] = append(cc.binders[v], binder{at: place{ap.rel, j}, arg: arg, path: path})
+					break
+				}
+			}
+		}
+	}
+	return cc
+}
+
+// place is an argument of a relation.
+type place struct {
+	rel Rel
+	arg int
+}
+
+// producers computes the sets of the places asked, to a fixpoint. It belongs to one model.
+type producers struct {
+	m      *Model
+	defs   map[Rel][]*Clause
+	comp   map[*Clause]*compiled
+	sets   map[place]*termSet
+	order  []place
+	grown  bool // a set grew or a place was added in this pass
+	stable bool // the set of every place in order is at its fixpoint
+}
+
+// producersAt returns what may stand at argument arg of relation rel. The sets are computed
+// once per model, as far as they are asked for.
+func (m *Model) producersAt(rel Rel, arg int) *termSet {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.producers().get(place{rel, arg})
+}
+
+// producers returns the model's fixpoint computation, made on first use; m.mu is held.
+func (m *Model) producers() *producers {
+	if m.prodMemo == nil {
+		p := &producers{m: m, defs: map[Rel][]*Clause{}, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
+		for _, c := range m.Clauses {
+			p.defs[c.Rel()] = append(p.defs[c.Rel()], c)
+		}
+		m.prodMemo = p
+	}
+	return m.prodMemo
+}
+
+func (p *producers) get(pl place) *termSet {
+	if s, ok := p.sets[pl]; ok && p.stable {
+		return s
+	}
+	p.node(pl)
+	p.stable = false
+	for {
+		p.grown = false
+		for i := 0; i < len(p.order); i++ {
+			if p.eval(p.order[i]) {
+				p.grown = true
+			}
+		}
+		if !p.grown {
+			break
+		}
+	}
+	p.stable = true
+	return p.sets[pl]
+}
+
+// node returns the current set of a place, adding the place (empty) when it is new.
+func (p *producers) node(pl place) *termSet {
+	s, ok := p.sets[pl]
+	if !ok {
+		s = &termSet{}
+		p.sets[pl] = s
+		p.order = append(p.order, pl)
+		p.grown = true
+	}
+	return s
+}
+
+// eval adds to a place's set what its clauses give with the current sets; it reports whether
+// the set grew.
+func (p *producers) eval(pl place) bool {
+	s := p.sets[pl]
+	if s.any {
+		return false
+	}
+	switch pl.rel {
+	case KeywordRel("true"):
+		a := p.node(place{KeywordRel("init"), 0})
+		b := p.node(place{KeywordRel("next"), 0})
+		return s.addAll(a, 0) || s.addAll(b, 0)
+	case KeywordRel("does"):
+		return s.addAll(p.node(place{KeywordRel("legal"), pl.arg}), 0)
+	}
+	if p.m.Broken[pl.rel.Key] {
+		return s.setAny() // a form being typed may define anything
+	}
+	changed := false
+	for _, c := range p.defs[pl.rel] {
+		cc := p.comp[c]
+		if cc == nil {
+			cc = compileClause(c)
+			p.comp[c] = cc
+		}
+		if pl.arg >= len(cc.head) {
+			continue
+		}
+		vars := func(v int) *termSet { return p.varValues(cc, v) }
+		changed = s.addPat(cc.head[pl.arg], vars, 0) || changed
+		if s.any {
+			return changed
+		}
+	}
+	return changed
+}
+
+var anything = &termSet{any: true}
+
+// varValues returns what variable v of a clause may stand for: what the first positive body
+// atom that contains it, and says something of it, gives it; anything when there is none.
+func (p *producers) varValues(cc *compiled, v int) *termSet {
+	for _, b := range cc.binders[v] {
+		got := p.node(b.at).at(b.arg, b.path)
+		if got == nil {
+			return &termSet{} // the atom never holds with the variable there
+		}
+		if !got.any {
+			return got
+		}
+	}
+	return anything
+}
+
+// clauseArg returns what argument arg of clause c's head may hold in the facts c derives, with
+// the sets of the places its variables take their values from at their fixpoint.
+func (m *Model) clauseArg(c *Clause, arg int) *termSet {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.producers()
+	cc := compileClause(c)
+	out := &termSet{}
+	if arg >= len(cc.head) {
+		return out
+	}
+	for _, bs := range cc.binders { // the sets the variables read, at their fixpoint
+		for _, b := range bs {
+			p.get(b.at)
+		}
+	}
+	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
+	return out
+}
+
+// empty reports whether s holds no term: no constant, and no function term all of whose
+// arguments may hold one.
+func (s *termSet) empty() bool {
+	if s.any || len(s.consts) > 0 {
+		return false
+	}
+	for _, f := range s.funcs {
+		full := true
+		for _, a := range f.args {
+			if a.empty() {
+				full = false
+				break
+			}
+		}
+		if full {
+			return false
+		}
+	}
+	return true
+}
+
+// overlaps reports whether some term of s unifies with some term of o.
+func (s *termSet) overlaps(o *termSet) bool {
+	if s.any && !o.empty() || o.any && !s.empty() {
+		return true
+	}
+	for k := range s.consts {
+		if _, ok := o.consts[k]; ok {
+			return true
+		}
+	}
+	for k, f := range s.funcs {
+		g := o.funcs[k]
+		if g == nil {
+			continue
+		}
+		all := true
+		for i := range f.args {
+			if !f.args[i].overlaps(g.args[i]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// CanStand reports whether a term that unifies with t may stand at argument arg of relation rel
+// in some fact the game derives, by the over-approximation described above: false means never.
+// The fluents are the argument of true/1, the moves the second argument of does/2.
+//
+// It is safe for concurrent use.
+func (m *Model) CanStand(rel Rel, arg int, t syntax.Term) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.producers().get(place{rel, arg}).matches(t)
+}

@@ -1,0 +1,207 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// "Did you mean ...?": the names a misspelt one may stand for, by spelling (and, where the
+// caller filters them, by arity), for the checks of things that never hold.
+
+// spellingDistance is the optimal string alignment distance of two names (case-folded keys):
+// insertions, deletions, substitutions and transpositions of adjacent characters count one.
+func spellingDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// closeSpelling reports whether name b may be what a misspelt a meant, and how far apart they
+// are: at most a third of the longer name's characters differ (cel and cell, wite and white,
+// mrak and mark), and two different numbers are never a typo of each other.
+func closeSpelling(a, b string) (int, bool) {
+	if a == b || isNumber(a) && isNumber(b) {
+		return 0, false
+	}
+	d := spellingDistance(a, b)
+	n := max(len([]rune(a)), len([]rune(b)))
+	return d, d > 0 && 3*d <= n
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// suggestion is one "did you mean": the name at span, and what to write instead.
+type suggestion struct {
+	span     syntax.Span
+	from, to string // as written
+	dist     int
+}
+
+// bestSuggestions keeps the suggestions at the smallest distance, one per replacement, sorted.
+func bestSuggestions(ss []suggestion) []suggestion {
+	if len(ss) == 0 {
+		return nil
+	}
+	best := ss[0].dist
+	for _, s := range ss {
+		best = min(best, s.dist)
+	}
+	seen := map[string]bool{}
+	var out []suggestion
+	for _, s := range ss {
+		k := fmt.Sprint(s.span, syntax.Fold(s.from), syntax.Fold(s.to))
+		if s.dist == best && !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].span != out[j].span {
+			return out[i].span.Start < out[j].span.Start
+		}
+		return out[i].to < out[j].to
+	})
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// didYouMean writes the suggestions as the end of a message, "; did you mean cell?", and
+// returns one fix per suggestion, best first.
+func didYouMean(ss []suggestion) (string, []syntax.Fix) {
+	if len(ss) == 0 {
+		return "", nil
+	}
+	var names []string
+	var fixes []syntax.Fix
+	for _, s := range ss {
+		names = append(names, s.to)
+		fixes = append(fixes, replace(fmt.Sprintf("Did you mean %s? Replace %s with %s", s.to, s.from, s.to), s.span, s.to))
+	}
+	return "; did you mean " + strings.Join(names, " or ") + "?", fixes
+}
+
+// setSuggestions returns the single changes of a name in x (the function name, or a
+// constant, at any depth) to a name of close spelling that make x match a term of set s, the
+// closest ones. x matches no term of s.
+func setSuggestions(x syntax.Term, s *termSet) []suggestion {
+	_, out := nameChanges(x, s)
+	return bestSuggestions(out)
+}
+
+// nameChanges reports whether x matches a term of s, and else the changes of one name of x
+// that make it match.
+func nameChanges(x syntax.Term, s *termSet) (bool, []suggestion) {
+	if s.matches(x) {
+		return true, nil
+	}
+	var out []suggestion
+	change := func(to string) {
+		if d, ok := closeSpelling(x.Name().Key(), syntax.Fold(to)); ok {
+			out = append(out, suggestion{span: x.Name().Span(), from: x.Name().Text(), to: to, dist: d})
+		}
+	}
+	switch termShape(x) {
+	case syntax.TermConstant:
+		for _, name := range s.constNames() {
+			change(name)
+		}
+	case syntax.TermFunction:
+		// Another function name whose arguments x's match.
+		keys := make([]funcKey, 0, len(s.funcs))
+		for k := range s.funcs {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
+		for _, k := range keys {
+			f := s.funcs[k]
+			if k.arity != x.Arity() || k.key == x.Name().Key() {
+				continue
+			}
+			all := true
+			for i, a := range x.ArgSeq() {
+				if !f.args[i].matches(a) {
+					all = false
+					break
+				}
+			}
+			if all {
+				change(f.name)
+			}
+		}
+		// The same function name, with one argument changed.
+		if f := s.funcs[funcKey{x.Name().Key(), x.Arity()}]; f != nil {
+			bad := -1
+			for i, a := range x.ArgSeq() {
+				if !f.args[i].matches(a) {
+					if bad >= 0 {
+						bad = -2
+						break
+					}
+					bad = i
+				}
+			}
+			if bad >= 0 {
+				_, inner := nameChanges(x.Args()[bad], f.args[bad])
+				out = append(out, inner...)
+			}
+		}
+	}
+	return false, out
+}
+
+// arityHint says, for a function term x that matches no term of set s, with how many
+// arguments s has terms of its name: " (cell has 3 arguments)"; "" when none.
+func arityHint(x syntax.Term, s *termSet) string {
+	if termShape(x) != syntax.TermFunction {
+		return ""
+	}
+	var ns []int
+	for k := range s.funcs {
+		if k.key == x.Name().Key() && k.arity != x.Arity() {
+			ns = append(ns, k.arity)
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	sort.Ints(ns)
+	if len(ns) == 1 {
+		return fmt.Sprintf(" (%s has %s)", x.Name().Text(), counted(ns[0], "argument", "arguments"))
+	}
+	var ws []string
+	for _, n := range ns {
+		ws = append(ws, fmt.Sprint(n))
+	}
+	return fmt.Sprintf(" (%s has %s arguments)", x.Name().Text(), strings.Join(ws, " or "))
+}
