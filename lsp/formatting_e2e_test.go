@@ -43,3 +43,29 @@ func TestFormattingDeepNestingOverStdio(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeFormattingOverStdio formats the selected rule only: its layout changes, the rest of
+// the document keeps its own; a document with syntax errors is refused with the reason.
+func TestRangeFormattingOverStdio(t *testing.T) {
+	text := "(role r)   (role s)\n(<= (p ?x)   (q ?x)\n\t(not (t ?x)))\n(<= (u ?x)   (q ?x))\n"
+	c := startServer(t)
+	c.initialize()
+	const uri = "file:///w/range.kif"
+	c.open(uri, text)
+	c.diagnosticsFor(uri, 1)
+	var edits []protocol.TextEdit
+	sel := protocol.Range{Start: pos(1, 0), End: pos(2, 14)}
+	c.mustCall("textDocument/rangeFormatting", protocol.DocumentRangeFormattingParams{TextDocument: docID(uri), Range: sel}, &edits)
+	got := applyEdits(t, text, edits)
+	want := "(role r)   (role s)\n(<= (p ?x)\n    (q ?x)\n    (not (t ?x)))\n(<= (u ?x)   (q ?x))\n"
+	if got != want {
+		t.Errorf("range formatting gave\n%s\nwant\n%s", got, want)
+	}
+	// Break the document: an unclosed rule at the end.
+	v := c.change(uri, protocol.Range{Start: pos(4, 0), End: pos(4, 0)}, "(<= (v ?x)\n")
+	c.diagnosticsFor(uri, v)
+	err := c.call("textDocument/rangeFormatting", protocol.DocumentRangeFormattingParams{TextDocument: docID(uri), Range: sel}, &edits)
+	if err == nil || !strings.Contains(err.Error(), "syntax") {
+		t.Errorf("range formatting of a document with syntax errors: %v", err)
+	}
+}

@@ -44,6 +44,7 @@ func methodTable() map[string]method {
 		"codeLens/resolve":                  {handle: handleCodeLensResolve},
 		"textDocument/inlayHint":            {handle: handleInlayHint},
 		"textDocument/formatting":           {handle: handleFormatting},
+		"textDocument/rangeFormatting":      {handle: handleRangeFormatting},
 		"workspace/executeCommand":          {handle: handleExecuteCommand},
 	}
 }
@@ -88,6 +89,7 @@ func (s *Server) capabilities(encoding string) serverCapabilities {
 		c.ExecuteCommandProvider = &protocol.ExecuteCommandOptions{Commands: serverCommands}
 	}
 	c.DocumentFormattingProvider = has("textDocument/formatting")
+	c.DocumentRangeFormattingProvider = has("textDocument/rangeFormatting")
 	if has("textDocument/semanticTokens/full") {
 		c.SemanticTokensProvider = &semanticTokensOptions{Legend: tokenLegend(), Full: true, Range: has("textDocument/semanticTokens/range")}
 	}

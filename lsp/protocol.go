@@ -82,27 +82,28 @@ type initializeResult struct {
 }
 
 type serverCapabilities struct {
-	PositionEncoding           string                                `json:"positionEncoding,omitempty"`
-	TextDocumentSync           textDocumentSyncOptions               `json:"textDocumentSync"`
-	HoverProvider              bool                                  `json:"hoverProvider,omitempty"`
-	DefinitionProvider         bool                                  `json:"definitionProvider,omitempty"`
-	ReferencesProvider         bool                                  `json:"referencesProvider,omitempty"`
-	DocumentHighlightProvider  bool                                  `json:"documentHighlightProvider,omitempty"`
-	DocumentSymbolProvider     bool                                  `json:"documentSymbolProvider,omitempty"`
-	WorkspaceSymbolProvider    bool                                  `json:"workspaceSymbolProvider,omitempty"`
-	FoldingRangeProvider       bool                                  `json:"foldingRangeProvider,omitempty"`
-	SelectionRangeProvider     bool                                  `json:"selectionRangeProvider,omitempty"`
-	CallHierarchyProvider      bool                                  `json:"callHierarchyProvider,omitempty"`
-	RenameProvider             *protocol.RenameOptions               `json:"renameProvider,omitempty"`
-	CompletionProvider         *protocol.CompletionOptions           `json:"completionProvider,omitempty"`
-	SignatureHelpProvider      *protocol.SignatureHelpOptions        `json:"signatureHelpProvider,omitempty"`
-	CodeActionProvider         *protocol.CodeActionOptions           `json:"codeActionProvider,omitempty"`
-	CodeLensProvider           *protocol.CodeLensOptions             `json:"codeLensProvider,omitempty"`
-	ExecuteCommandProvider     *protocol.ExecuteCommandOptions       `json:"executeCommandProvider,omitempty"`
-	SemanticTokensProvider     *semanticTokensOptions                `json:"semanticTokensProvider,omitempty"`
-	InlayHintProvider          bool                                  `json:"inlayHintProvider,omitempty"`
-	DocumentFormattingProvider bool                                  `json:"documentFormattingProvider,omitempty"`
-	Workspace                  *protocol.ServerCapabilitiesWorkspace `json:"workspace,omitempty"`
+	PositionEncoding                string                                `json:"positionEncoding,omitempty"`
+	TextDocumentSync                textDocumentSyncOptions               `json:"textDocumentSync"`
+	HoverProvider                   bool                                  `json:"hoverProvider,omitempty"`
+	DefinitionProvider              bool                                  `json:"definitionProvider,omitempty"`
+	ReferencesProvider              bool                                  `json:"referencesProvider,omitempty"`
+	DocumentHighlightProvider       bool                                  `json:"documentHighlightProvider,omitempty"`
+	DocumentSymbolProvider          bool                                  `json:"documentSymbolProvider,omitempty"`
+	WorkspaceSymbolProvider         bool                                  `json:"workspaceSymbolProvider,omitempty"`
+	FoldingRangeProvider            bool                                  `json:"foldingRangeProvider,omitempty"`
+	SelectionRangeProvider          bool                                  `json:"selectionRangeProvider,omitempty"`
+	CallHierarchyProvider           bool                                  `json:"callHierarchyProvider,omitempty"`
+	RenameProvider                  *protocol.RenameOptions               `json:"renameProvider,omitempty"`
+	CompletionProvider              *protocol.CompletionOptions           `json:"completionProvider,omitempty"`
+	SignatureHelpProvider           *protocol.SignatureHelpOptions        `json:"signatureHelpProvider,omitempty"`
+	CodeActionProvider              *protocol.CodeActionOptions           `json:"codeActionProvider,omitempty"`
+	CodeLensProvider                *protocol.CodeLensOptions             `json:"codeLensProvider,omitempty"`
+	ExecuteCommandProvider          *protocol.ExecuteCommandOptions       `json:"executeCommandProvider,omitempty"`
+	SemanticTokensProvider          *semanticTokensOptions                `json:"semanticTokensProvider,omitempty"`
+	InlayHintProvider               bool                                  `json:"inlayHintProvider,omitempty"`
+	DocumentFormattingProvider      bool                                  `json:"documentFormattingProvider,omitempty"`
+	DocumentRangeFormattingProvider bool                                  `json:"documentRangeFormattingProvider,omitempty"`
+	Workspace                       *protocol.ServerCapabilitiesWorkspace `json:"workspace,omitempty"`
 }
 
 type textDocumentSyncOptions struct {
