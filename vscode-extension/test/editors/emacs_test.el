@@ -130,8 +130,8 @@
                    (list :command "gdl.playMove"
                          :arguments (vector (append (eglot--TextDocumentIdentifier) (list :moves ["mark(1,1)" "noop"])))))
   (let ((text (progn (gdl-show-state) (with-current-buffer "*gdl state*" (buffer-string)))))
-    (gdl-test-check "gdl-show-state plays an infix move, shown in infix"
-                    (and (string-match-p "^cell(1,1,x)$" text) (string-match-p "legal mark(1,2)" text)) text))
+    (gdl-test-check "gdl-show-state plays an infix move: the board drawn, the moves in infix"
+                    (and (string-match-p "^1 x \\. \\.$" text) (string-match-p "legal mark(1,2)" text)) text))
   (gdl-reset-state))
 
 (gdl-test-finish)
