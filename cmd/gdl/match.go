@@ -64,20 +64,9 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	playouts := fs.Int("playouts", 0, "built-in mcts players: at most this many playouts per move (0: search until the clock less the margin)")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, matchUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+	pos, code, ok := parseCommand(fs, args, stderr, matchUsage, 1)
+	if !ok {
+		return code
 	}
 	if len(players) == 0 {
 		fmt.Fprintln(stderr, "gdl match: give one --player per role, in role order (a URL, random or mcts)")
@@ -152,7 +141,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl match: %s: %v\n", path, err)
 		return 2
 	}
-	code := 0
+	code = 0
 	if err != nil || !rec.Completed {
 		code = 1
 	}

@@ -122,20 +122,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	mf := addMatchFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, playUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+	pos, code, ok := parseCommand(fs, args, stderr, playUsage, 1)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl play: --format must be text or json, not %q\n", *format)

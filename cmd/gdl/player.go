@@ -53,20 +53,9 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	playouts := fs.Int("playouts", 0, "mcts: at most this many playouts per move, answering sooner (0: search until the clock less the margin)")
 	seed := fs.Uint64("seed", 1, "the seed of the random choices")
 	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, playerUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 0 {
-		fs.Usage()
-		return 2
+	_, code, ok := parseCommand(fs, args, stderr, playerUsage, 0)
+	if !ok {
+		return code
 	}
 	st, err := ggp.ParseStrategy(*strategy)
 	if err != nil {

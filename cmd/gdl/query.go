@@ -325,3 +325,26 @@ func movesText(g *game.Game, joints [][]eval.Term) []string {
 func addEngineFlag(fs *flag.FlagSet) *string {
 	return fs.String("engine", string(game.Auto), "the engine that plays: auto (compiled when the game grounds within a budget), compiled or interpreted")
 }
+
+// parseCommand sets a command's usage text and reads its arguments, flags before or after the
+// positional ones, of which there must be npos. When it returns ok false, the command exits
+// with code: 0 after -h (the usage was printed), 2 for bad flags or arguments (the usage or the
+// flag's error was printed).
+func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, npos int) (pos []string, code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	pos, err := interleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return nil, 0, false
+		}
+		return nil, 2, false
+	}
+	if len(pos) != npos {
+		fs.Usage()
+		return nil, 2, false
+	}
+	return pos, 0, true
+}

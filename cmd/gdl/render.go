@@ -51,20 +51,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text, svg or json")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, renderUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+	pos, code, ok := parseCommand(fs, args, stderr, renderUsage, 1)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "svg" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl render: --format must be text, svg or json, not %q\n", *format)

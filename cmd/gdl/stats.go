@@ -96,20 +96,9 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed of the playouts")
 	solveStates := fs.Int("solve-states", verify.DefaultMaxStates, "positions the solver may keep (0: do not solve)")
 	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, statsUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+	pos, code, ok := parseCommand(fs, args, stderr, statsUsage, 1)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl stats: --format must be text or json, not %q\n", *format)

@@ -139,20 +139,9 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text or json")
 	sf := addSearchFlags(fs)
 	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, verifyUsage)
-		fs.PrintDefaults()
-	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return 2
+	pos, code, ok := parseCommand(fs, args, stderr, verifyUsage, 1)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "gdl verify: --format must be text or json, not %q\n", *format)
