@@ -290,6 +290,10 @@ type PlayoutStats struct {
 	Error string // why there are no statistics
 }
 
+// PlayoutsMaxDepth is the number of joint moves after which a playout of Playouts stops without
+// a terminal state (gdl play's default --max-depth).
+const PlayoutsMaxDepth = 1000
+
 // Playouts runs random playouts from the initial state (game.Play on the compiled engine when
 // the game grounds) and returns their statistics: goal values per role, lengths, how the first
 // role fares, violations. timeLimit bounds the run (0: 10 s).
@@ -305,7 +309,7 @@ func (s *Session) Playouts(ctx context.Context, n int, seed uint64, timeLimit ti
 	if err != nil {
 		return &PlayoutStats{Error: c.explain(s.snap, err)}
 	}
-	st, err := fg.Play(ctx, game.PlayOptions{Playouts: n, Seed: seed, MaxDepth: 1000, Time: timeLimit})
+	st, err := fg.Play(ctx, game.PlayOptions{Playouts: n, Seed: seed, MaxDepth: PlayoutsMaxDepth, Time: timeLimit})
 	if err != nil {
 		var ref *eval.RefusedError
 		msg := c.explain(s.snap, err)

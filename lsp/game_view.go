@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/ide"
 )
 
@@ -107,7 +108,15 @@ type playoutsResult struct {
 	Lengths    []lengthCount           `json:"lengths"`
 	First      *firstPlayer            `json:"first_player,omitempty"`
 	Violations []violationCount        `json:"violations"`
+	DepthLimit *depthLimit             `json:"depth_limit,omitempty"`
 	Error      string                  `json:"error,omitempty"`
+}
+
+// depthLimit is the playouts that reached the depth limit without a terminal state: a possible
+// non-termination (gdl.verify decides), not a violation; as in gdl play --format json.
+type depthLimit struct {
+	MaxDepth int `json:"max_depth"`
+	Playouts int `json:"playouts"`
 }
 
 type valueCount struct {
@@ -164,6 +173,10 @@ func handlePlayouts(ctx context.Context, session *ide.Session, args commandArgs)
 		out.First = &firstPlayer{Role: st.Roles[0], Wins: f.Wins, Draws: f.Draws, Losses: f.Losses}
 	}
 	for _, v := range st.Violations {
+		if v.Kind == game.ViolationDepth {
+			out.DepthLimit = &depthLimit{MaxDepth: ide.PlayoutsMaxDepth, Playouts: v.Count}
+			continue
+		}
 		out.Violations = append(out.Violations, violationCount{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count})
 	}
 	return out

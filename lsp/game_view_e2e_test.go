@@ -93,6 +93,20 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 		t.Errorf("playouts: %+v", po)
 	}
 
+	// A game that never ends: the playouts that reach the depth limit are its own figure, not a
+	// violation, as in gdl play --format json.
+	endless := filepath.Join(dir, "endless.kif")
+	endlessText := "(role r) (init (at 0)) (legal r wait) (<= (next (at 0)) (true (at 0))) (<= terminal (true (at 1))) (goal r 100)\n"
+	writeFile(t, endless, endlessText)
+	c.open(fileURI(endless), endlessText)
+	c.diagnosticsFor(fileURI(endless), 1)
+	var ep playoutsResult
+	c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: "gdl.playouts",
+		Arguments: []interface{}{map[string]any{"uri": fileURI(endless), "playouts": 3}}}, &ep)
+	if ep.DepthLimit == nil || ep.DepthLimit.Playouts != 3 || ep.DepthLimit.MaxDepth != 1000 || len(ep.Violations) != 0 {
+		t.Errorf("playouts of a game that never ends: depth limit %+v, violations %+v", ep.DepthLimit, ep.Violations)
+	}
+
 	// A gdl.json that makes the second argument the row draws the board transposed, rows up.
 	other := filepath.Join(dir, "configured", "ttt.kif")
 	writeFile(t, other, string(src))

@@ -224,6 +224,8 @@ export interface PlayoutStats {
   lengths: { length: number; count: number }[];
   first?: { role: string; wins: number; draws: number; losses: number };
   violations: { kind: string; role?: string; detail: string; count: number }[];
+  /** Playouts that reached the depth limit without a terminal state (a possible non-termination). */
+  depthLimit?: { maxDepth: number; playouts: number };
   error?: string;
 }
 
@@ -405,6 +407,7 @@ export function toPlayoutStats(v: unknown): PlayoutStats {
           count: num(x.count),
         }))
       : [],
+    depthLimit: isObject(o.depth_limit) ? { maxDepth: num(o.depth_limit.max_depth), playouts: num(o.depth_limit.playouts) } : undefined,
     error: isObject(v) ? errorOf(o) : "The server gave no statistics.",
   };
 }

@@ -313,6 +313,10 @@ export function statsHtml(st: PlayoutStats): string {
   if (st.violations.length > 0) {
     parts.push(`<ul class="violations">${st.violations.map((v) => `<li class="error">${esc(v.kind)}${v.role ? ` (${esc(v.role)})` : ""}: ${esc(v.detail)}, ${v.count}×</li>`).join("")}</ul>`);
   }
+  if (st.depthLimit && st.depthLimit.playouts > 0) {
+    const d = st.depthLimit;
+    parts.push(`<p class="note">${d.playouts} of the playouts reached ${d.maxDepth} joint moves without a terminal state: the game may not terminate (GDL: Verify Game checks it).</p>`);
+  }
   return `<section class="stats"><h2>Random matches</h2>${parts.join("")}</section>`;
 }
 

@@ -116,6 +116,8 @@ test("random playouts are charted as histograms", () => {
   const h = histogram("t", [{ label: "a", count: 0 }, { label: "b", count: 5 }]);
   assert.ok(h.includes('width="0"') && h.includes('width="220"'), h);
   assert.match(statsHtml(toPlayoutStats({ error: "no game" })), /no game/);
+  const endless = statsHtml(toPlayoutStats({ playouts: 4, roles: ["r"], goals: {}, lengths: [], violations: [], depth_limit: { max_depth: 1000, playouts: 4 } }));
+  assert.ok(endless.includes('<p class="note">4 of the playouts reached 1000 joint moves') && !endless.includes('class="error"'), endless);
 });
 
 test("the webview page allows only its own script and style", () => {
