@@ -35,6 +35,7 @@ type Clause struct {
 	Body   []syntax.Literal
 	IsRule bool // written with <=; false for a fact
 	key    string
+	arity  int              // the head's arity (counting a head's arguments walks its tree)
 	visits []literalVisit   // every literal, nested ones included, outermost first
 	Vars   map[string][]int // variable key -> occurrence indexes, in source order
 
@@ -48,7 +49,7 @@ func (c *Clause) Occurrences(m *Model) []Occurrence { return m.Occurrences[c.occ
 func (c *Clause) Key() string { return c.key }
 
 // Rel returns the clause's head relation: its folded name and arity.
-func (c *Clause) Rel() Rel { return Rel{c.key, c.Head.Arity()} }
+func (c *Clause) Rel() Rel { return Rel{c.key, c.arity} }
 
 // Rel is a relation of the dependency graph: a folded name and an arity. Relations of one name
 // and different arities are different relations, as for the evaluator (the arity-mismatch check
@@ -335,7 +336,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 		c.Head = fact
 	}
 	part.clause = c.Index
-	c.key = c.Head.Name().Key()
+	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
 	c.visits = literalVisits(c.Body)
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
@@ -371,7 +372,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	oc := prev.Clauses[old.clause]
 	d := form.Span().Start - old.start
 	c := m.clauseBlock.one()
-	c.Index, c.Form, c.IsRule, c.key = len(m.Clauses), form, oc.IsRule, oc.key
+	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
 	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
 	if d == 0 {
 		// The form did not move (it is before the edit): its literals are the same values, and
