@@ -112,19 +112,9 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl stats: --playouts must be at least 1 and --solve-states not negative")
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl stats: --engine: %v\n", err)
-		return 2
-	}
-	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl stats: %v\n", err)
+	g, res, path, code, ok := loadSearchGame("stats", pos[0], *engine, sf, stdin, stderr)
+	if !ok {
 		return code
-	}
-	if len(g.Roles()) == 0 {
-		fmt.Fprintf(stderr, "gdl stats: %s: the game has no role\n", path)
-		return 1
 	}
 	progress, clear := searchProgress("stats", stderr, *sf.maxStates)
 	opts := verify.StatsOptions{

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/verify"
@@ -151,19 +152,9 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl verify: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl verify: --engine: %v\n", err)
-		return 2
-	}
-	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl verify: %v\n", err)
+	g, res, path, code, ok := loadSearchGame("verify", pos[0], *engine, sf, stdin, stderr)
+	if !ok {
 		return code
-	}
-	if len(g.Roles()) == 0 {
-		fmt.Fprintf(stderr, "gdl verify: %s: the game has no role\n", path)
-		return 1
 	}
 	progress, clear := searchProgress("verify", stderr, *sf.maxStates)
 	r, err := verify.Verify(context.Background(), g, verify.Options{MaxStates: *sf.maxStates, Timeout: *sf.timeout, Progress: progress, ProgressEvery: time.Second})
@@ -274,4 +265,25 @@ func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// loadSearchGame loads the game of gdl verify or gdl stats (command) with the engine and the
+// search flags' limits, and refuses a game without a role; when ok is false the command exits
+// with code, the reason printed.
+func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
+	eng, err := game.ParseEngine(engine)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl %s: --engine: %v\n", command, err)
+		return nil, nil, "", 2, false
+	}
+	g, res, path, code, err = loadGame(context.Background(), file, stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
+		return nil, nil, "", code, false
+	}
+	if len(g.Roles()) == 0 {
+		fmt.Fprintf(stderr, "gdl %s: %s: the game has no role\n", command, path)
+		return nil, nil, "", 1, false
+	}
+	return g, res, path, 0, true
 }
