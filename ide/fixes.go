@@ -105,4 +105,3 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 		return []syntax.Fix{{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: at, End: at}, NewText: sep + added}}}}
 	}
 }
-
