@@ -66,8 +66,8 @@ type roleStatsJSON struct {
 	Random        bool    `json:"random,omitempty"`
 	BranchMean    float64 `json:"legal_moves_mean"`
 	BranchMax     int     `json:"legal_moves_max"`
-	TerminalGoals []goalN `json:"terminal_goals"`
-	PlayGoals     []goalN `json:"playout_goals"`
+	TerminalGoals []game.ValueCount `json:"terminal_goals"`
+	PlayGoals     []game.ValueCount `json:"playout_goals"`
 	MeanGoal      float64 `json:"playout_mean_goal"`
 }
 
@@ -143,12 +143,12 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // goalCounts lists counts by goal value, in numeric order.
-func goalCounts[K comparable](m map[K]int, text func(K) string) []goalN {
-	out := []goalN{}
+func goalCounts[K comparable](m map[K]int, text func(K) string) []game.ValueCount {
+	out := []game.ValueCount{}
 	for v, n := range m {
-		out = append(out, goalN{text(v), n})
+		out = append(out, game.ValueCount{Value: text(v), Count: n})
 	}
-	slices.SortFunc(out, func(a, b goalN) int { return compareValues(a.Value, b.Value) })
+	slices.SortFunc(out, func(a, b game.ValueCount) int { return game.CompareValues(a.Value, b.Value) })
 	return out
 }
 
@@ -263,7 +263,7 @@ func randomRoles(rs []roleStatsJSON) int {
 	return n
 }
 
-func goalText(gs []goalN) string {
+func goalText(gs []game.ValueCount) string {
 	if len(gs) == 0 {
 		return "none"
 	}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 type verifyOut struct {
@@ -120,7 +122,7 @@ type statsOut struct {
 	Roles        []struct {
 		Role      string
 		BranchMax int     `json:"legal_moves_max"`
-		PlayGoals []goalN `json:"playout_goals"`
+		PlayGoals []game.ValueCount `json:"playout_goals"`
 	}
 	Solution *struct {
 		Solved bool
