@@ -62,13 +62,13 @@ type statsJSON struct {
 }
 
 type roleStatsJSON struct {
-	Role          string  `json:"role"`
-	Random        bool    `json:"random,omitempty"`
-	BranchMean    float64 `json:"legal_moves_mean"`
-	BranchMax     int     `json:"legal_moves_max"`
+	Role          string            `json:"role"`
+	Random        bool              `json:"random,omitempty"`
+	BranchMean    float64           `json:"legal_moves_mean"`
+	BranchMax     int               `json:"legal_moves_max"`
 	TerminalGoals []game.ValueCount `json:"terminal_goals"`
 	PlayGoals     []game.ValueCount `json:"playout_goals"`
-	MeanGoal      float64 `json:"playout_mean_goal"`
+	MeanGoal      float64           `json:"playout_mean_goal"`
 }
 
 type solutionJSON struct {

@@ -121,7 +121,7 @@ type statsOut struct {
 	FirstAdvance float64 `json:"first_advantage"`
 	Roles        []struct {
 		Role      string
-		BranchMax int     `json:"legal_moves_max"`
+		BranchMax int               `json:"legal_moves_max"`
 		PlayGoals []game.ValueCount `json:"playout_goals"`
 	}
 	Solution *struct {
