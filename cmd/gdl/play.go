@@ -75,8 +75,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl play: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "play", "format", *format, "text", "json") {
 		return 2
 	}
 	if *mf.players != "" {
@@ -98,9 +97,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl play: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "play", *engine)
+	if !ok {
 		return 2
 	}
 	// --time bounds the whole run: compiling the game (grounding, under auto) included.

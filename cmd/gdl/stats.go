@@ -100,8 +100,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl stats: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "stats", "format", *format, "text", "json") {
 		return 2
 	}
 	if err := sf.check(); err != nil {
