@@ -3,6 +3,7 @@ package propnet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -236,5 +237,53 @@ func TestMovesReadByGoal(t *testing.T) {
 	n := walk(t, fixed, 20, 4)
 	if !n.keepMoves {
 		t.Error("no legal, goal or terminal reads a move, but the machine unsets moves after Next")
+	}
+}
+
+// A ring of 40 cells that a move shifts by one: the move is read by a gate per cell and
+// colour, so it is their lazy input (Net.lazyEdges), as are the move read negated by the frame
+// rule and the move that sets a flag on every cell (an OR with the flag). Painting and shifting
+// make gates ready and unready while the lazy input is set and unset.
+func shiftRing() string {
+	var b strings.Builder
+	b.WriteString(`(role p) (colour red) (colour blue)
+(init (at 1 red)) (init (at 2 blue)) (init (at 7 red)) (init (clock 0))
+(<= (legal p shift) (true (clock ?n)))
+(<= (legal p (paint ?x ?c)) (cell ?x) (colour ?c) (not (true (at ?x ?c))))
+(legal p mark)
+(<= (next (at ?x ?c)) (does p shift) (true (at ?y ?c)) (after ?y ?x))
+(<= (next (at ?x ?c)) (not (does p shift)) (true (at ?x ?c)) (not (painted ?x)))
+(<= (next (at ?x ?c)) (does p (paint ?x ?c)))
+(<= (painted ?x) (does p (paint ?x ?c)))
+(<= (next (flag ?x)) (does p mark) (cell ?x))
+(<= (next (flag ?x)) (true (flag ?x)) (not (true (at ?x blue))))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 30)))
+(<= (goal p 100) (true (at 40 red)) (true (flag 40)))
+(<= (goal p 0) (not (true (at 40 red))))
+(<= (goal p 0) (not (true (flag 40))))
+`)
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "(cell %d) (after %d %d)\n", i, i, i%40+1)
+	}
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+	}
+	return b.String()
+}
+
+func TestLazyInputs(t *testing.T) {
+	n := walk(t, shiftRing(), 200, 30)
+	lazy, ors := 0, 0
+	for g, l := range n.lazyIn {
+		if l != noLazy {
+			lazy++
+			if n.kind[g] == kOr {
+				ors++
+			}
+		}
+	}
+	if lazy < 80 || ors == 0 {
+		t.Errorf("%d gates with a lazy input (%d of them OR), want the shift's 80 and the mark's ORs", lazy, ors)
 	}
 }
