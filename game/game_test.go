@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -179,5 +180,39 @@ func TestSimulate(t *testing.T) {
 				t.Fatalf("%s: %+v %v", e, sim, err)
 			}
 		}
+	}
+}
+
+// A text that a build could not compile is remembered for that build only: another build (which
+// may ground it) tries again.
+func TestRememberedFailureIsPerBuild(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Engine: Auto, RememberFailures: true, Ground: eval.GroundLimits{MaxRules: 3}}
+	why := func() string {
+		g, _, err := Load(bg, string(src), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Engine() != Interpreted {
+			t.Fatalf("engine %s with at most 3 ground rules", g.Engine())
+		}
+		return g.Why()
+	}
+	if w := why(); strings.Contains(w, "remembered") {
+		t.Fatalf("first run: %q", w)
+	}
+	if w := why(); !strings.Contains(w, "remembered") {
+		t.Fatalf("second run of the same build: %q, want the remembered failure", w)
+	}
+	old := buildStamp
+	defer func() { buildStamp = old }()
+	buildStamp = func() string { return "another build" }
+	if w := why(); strings.Contains(w, "remembered") {
+		t.Fatalf("another build: %q, want a new grounding", w)
 	}
 }
