@@ -210,21 +210,24 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 	return n, nil
 }
 
-// lazyFanout is the fanout from which a node is the lazy input of the gates that read it (see
-// lazyEdges).
-const lazyFanout = 32
+// lazyFanout is the fanout from which an input proposition (a move) is the lazy input of the
+// gates that read it (see lazyEdges). Below it the bookkeeping of ready gates costs more than it
+// saves: at 32, othello-comp2007's moves (35 gates each, many of them ready) played 20% slower.
+const lazyFanout = 256
 
 // noLazy marks a gate without a lazy input.
 const noLazy = ^ref(0)
 
-// lazyEdges takes, out of each AND or OR gate of two inputs or more, its input of the largest
-// fanout when that fanout is at least lazyFanout: the gate's lazy input. A gate does not count
-// its lazy input; it counts how many of its other inputs do not decide it (for an AND, how
-// many are false), and only when none does (it is ready) is it on its lazy input's list of
-// ready gates, and its value that of the lazy input. A change of the lazy input then costs one
-// step per ready gate, not one per reader. In pancakes88 a move is read by 40,320 gates, one
-// per order of the pancakes, (next (porder ...)) <= (does flipper (flip p3)) (true (porder
-// ...)), of which one is ready: the one of the current order.
+// lazyEdges takes, out of each AND or OR gate of two inputs or more that reads a move read by
+// lazyFanout gates or more, that move (the one of the largest fanout): the gate's lazy input. A
+// gate does not count its lazy input; it counts how many of its other inputs decide it (for an
+// AND, how many are false), and only when none does (it is ready) is it on its lazy input's
+// list of ready gates, and its value that of the lazy input. A change of the move then costs one
+// step per ready gate, not one per reader. In pancakes88 a move is read by 40,320 gates, one per
+// order of the pancakes, (next (porder ...)) <= (does flipper (flip p3)) (true (porder ...)), of
+// which one is ready: the one of the current order. Moves change at every step, and the gates
+// that read them are mostly conditions on the state that few states meet; fluents with a large
+// fanout (control) are read by gates that are mostly ready, which gain nothing.
 func (n *Net) lazyEdges() {
 	nn := len(n.kind)
 	fanout := func(i int32) int32 { return n.outOff[i+1] - n.outOff[i] }

@@ -24,6 +24,12 @@ type Machine struct {
 	joint   []int32     // scratch for Playout
 	scratch []uint64
 
+	// The words of next that changed since the state was last made the next state (step), each
+	// once; all: the state was set otherwise since (SetState), so any word may differ.
+	changed []int32
+	isDirty []bool
+	all     bool
+
 	// Cycles (nets with atoms that depend on each other): the value of each node of a cycle
 	// (its count does not decide it: its least fixpoint does), and the cycles whose inputs from
 	// outside changed since they were last computed.
@@ -48,7 +54,8 @@ func (n *Net) Words() int { return (len(n.base) + 63) / 64 }
 // NewMachine makes a machine in the empty state (no fluent true, no move made).
 func (n *Net) NewMachine() *Machine {
 	nn := len(n.kind)
-	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words())}
+	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words()),
+		isDirty: make([]bool, n.Words()), all: true}
 	if len(n.cycles) > 0 {
 		m.sval = make([]bool, nn)
 		m.dirty = make([]bool, len(n.cycles))
@@ -435,10 +442,15 @@ func (m *Machine) watchChanged(node, list int32) {
 		m.update(w.role, w.move, v != w.inv)
 	}
 	for _, w := range ws.next {
+		word := w.fluent >> 6
 		if v != w.inv {
-			m.next[w.fluent>>6] |= 1 << uint(w.fluent&63)
+			m.next[word] |= 1 << uint(w.fluent&63)
 		} else {
-			m.next[w.fluent>>6] &^= 1 << uint(w.fluent&63)
+			m.next[word] &^= 1 << uint(w.fluent&63)
+		}
+		if !m.isDirty[word] {
+			m.isDirty[word] = true
+			m.changed = append(m.changed, word)
 		}
 	}
 }
@@ -480,7 +492,43 @@ func (m *Machine) SetState(s []uint64) {
 		}
 		m.state[w] = s[w]
 	}
+	m.all = true
 	m.propagate()
+}
+
+// step plays a joint move and makes the next state the current state: Next and SetState in
+// one, but for the words of the state that the joint move changed only (the states of
+// pancakes88 have 631 words, a flip changes two).
+func (m *Machine) step(joint []int32) {
+	m.play(joint)
+	if m.all {
+		for w := range m.state {
+			m.syncWord(w)
+		}
+		m.all = false
+	} else {
+		for _, w := range m.changed {
+			m.syncWord(int(w))
+		}
+	}
+	for _, w := range m.changed {
+		m.isDirty[w] = false
+	}
+	m.changed = m.changed[:0]
+	m.unplay()
+	m.propagate()
+}
+
+// syncWord makes word w of the state that of the next state (the sources change; the caller
+// propagates).
+func (m *Machine) syncWord(w int) {
+	diff := m.state[w] ^ m.next[w]
+	for diff != 0 {
+		b := bits.TrailingZeros64(diff)
+		diff &= diff - 1
+		m.setSource(m.n.base[w*64+b], m.next[w]&(1<<uint(b)) != 0)
+	}
+	m.state[w] = m.next[w]
 }
 
 // State returns the current state. Do not modify it.
@@ -644,8 +692,7 @@ func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32
 		if rec != nil {
 			*rec = append(*rec, joint...)
 		}
-		m.Next(joint, m.scratch)
-		m.SetState(m.scratch)
+		m.step(joint)
 		res.Depth++
 	}
 }
