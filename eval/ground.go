@@ -61,6 +61,11 @@ type Grounding struct {
 	Terminal Term         // the atom terminal, 0 when no rule can derive it
 	Sees     [][]Percept  // per role (GDL-II)
 
+	// Constant are the fluents that hold in every reachable state: those of init whose functor
+	// no next rule changes (constantFluents). The rules are grounded for states that hold them
+	// all; a state written by hand without one of them needs the interpreter.
+	Constant []Term
+
 	// StateOnly says that legal, goal and terminal do not depend on does (as GDL requires): the
 	// atoms that depend on does are only read while a joint move, one move per role, is played.
 	StateOnly bool
@@ -213,6 +218,7 @@ func (rg *Game) constantFluents() {
 	if len(constant) == 0 {
 		return
 	}
+	rg.constFns = constant
 	for _, r := range rg.rels {
 		for _, ru := range r.rules {
 			for i := range ru.body {
@@ -741,6 +747,11 @@ func (b *grounder) keywords() {
 		gr.Fluents = append(gr.Fluents, f)
 	}
 	slices.Sort(gr.Fluents)
+	for _, f := range gr.Fluents {
+		if rg.constFns[st.terms[f].fn] {
+			gr.Constant = append(gr.Constant, f)
+		}
+	}
 	for _, f := range gr.Fluents {
 		gr.TrueAtoms = append(gr.TrueAtoms, rg.wrap(rg.trueRel, f, true))
 		n := rg.wrap(rg.nextRel, f, true)
