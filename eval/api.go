@@ -425,24 +425,17 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 		return nil, &GroundError{Reason: "the initial state cannot be computed", Err: err}
 	}
 	init := g.stateOf(g.initRel).fluents
-	// The relaxed program as written first, with half the time; when it proves too big or too
-	// slow, restricted to what its rules can ask (magicSets) with the rest of the time. Most
-	// games ground in milliseconds the first way; the restriction costs the magic relations'
-	// evaluation, and is needed where relations are much bigger whole than what is asked of
-	// them (mummymaze1p: 6.5 million facts of direction-from/5 whole, 28,207 ground rules
-	// restricted).
+	// The relaxed program as written first; when it proves too big, restricted to what its
+	// rules can ask (magicSets), with the rest of the time. Most games ground the first way in
+	// milliseconds; the restriction costs the magic relations' evaluation, and is needed where
+	// relations are much bigger whole than what is asked of them (mummymaze1p: direction-from/5
+	// has 6.5 million facts whole; restricted, the game has 28,207 ground rules). A first way
+	// that runs out of time is not tried again: under a heavy load a game that grounds in 2
+	// seconds (pancakes88) would lose its time to a second try.
 	start := time.Now()
-	first := lim
-	first.Timeout = lim.Timeout / 2
-	fctx, cancel := context.WithTimeout(ctx, first.Timeout)
-	gr, err := g.ground(fctx, first, init, false)
-	cancel()
-	if err == nil || ctx.Err() != nil {
-		return gr, err
-	}
+	gr, err := g.ground(ctx, lim, init, false)
 	var ge *GroundError
-	var le *LimitError
-	if !errors.As(err, &ge) || !ge.tooBig && fctx.Err() == nil && !(errors.As(err, &le) && le.Limit == LimitTime) {
+	if err == nil || ctx.Err() != nil || !errors.As(err, &ge) || !ge.tooBig {
 		return gr, err
 	}
 	rest := lim
