@@ -912,6 +912,11 @@ func (b *builder) finish(n *Net) {
 	n.watched = make([]int32, nn)
 	n.inOff = make([]int32, nn+1)
 	fanout := make([]int32, nn+1)
+	edges := 0
+	for _, id := range order {
+		edges += len(b.nodes[id].ins)
+	}
+	n.ins = make([]ref, 0, edges)
 	for i, id := range order {
 		nd := &b.nodes[id]
 		n.kind[i] = nd.kind
