@@ -17,6 +17,10 @@ import (
 // fixpoint, and every rule of a relation that depends on the state is then enumerated over the
 // relaxed facts: each solution of its body is one ground rule, keeping its literals on relations
 // that depend on the state (negative ones only when their atom can hold).
+//
+// Two refinements keep the relaxed program close to what can happen: fluents that only the frame
+// rule carries over are read from init (constantFluents), and a relaxed program that proves too
+// big is restricted to the atoms its rules can ask (magicSets).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
