@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,6 +71,29 @@ type testClient struct {
 	progress         []progressNote    // $/progress notifications, in order
 	notified         chan struct{}
 	version          map[protocol.DocumentURI]int32
+
+	// lastRead is when the last bytes from the server arrived (UnixNano): the benchmarks time
+	// a response's arrival with it, apart from the client's own decoding.
+	lastRead atomic.Int64
+}
+
+// timedReader records when each read from the server returns data.
+type timedReader struct {
+	io.ReadCloser
+	last *atomic.Int64
+}
+
+func (r timedReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.last.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+// arrived is the time from start until the last bytes from the server arrived.
+func (c *testClient) arrived(start time.Time) time.Duration {
+	return time.Unix(0, c.lastRead.Load()).Sub(start)
 }
 
 // progressNote is a $/progress notification: its token and its value as JSON.
@@ -140,7 +164,7 @@ func startServer(t testing.TB) *testClient {
 		t.Fatal(err)
 	}
 	go func() { c.done <- cmd.Wait() }()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{stdout, stdin}))
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{timedReader{stdout, &c.lastRead}, stdin}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {
 		c.conn.Close()
