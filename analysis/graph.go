@@ -132,16 +132,13 @@ func (m *Model) DependsOn(from, to Rel) bool {
 		memo = map[Rel]bool{}
 		m.dependsOn[to] = memo
 		// Everything that reaches `to`, by a backwards search.
-		in := map[Rel][]Rel{}
-		for _, e := range m.Edges {
-			in[e.To] = append(in[e.To], e.From)
-		}
+		in := m.edgesIn()
 		work := []Rel{to}
 		for len(work) > 0 {
 			v := work[len(work)-1]
 			work = work[:len(work)-1]
-			for _, u := range in[v] {
-				if !memo[u] {
+			for _, ei := range in[v] {
+				if u := m.Edges[ei].From; !memo[u] {
 					memo[u] = true
 					work = append(work, u)
 				}
@@ -149,6 +146,45 @@ func (m *Model) DependsOn(from, to Rel) bool {
 		}
 	}
 	return memo[from]
+}
+
+// edgesIn returns, for each relation, the indexes of the edges into it (its uses in rule
+// bodies), in source order; made on first use. m.mu must be held.
+func (m *Model) edgesIn() map[Rel][]int {
+	if m.in == nil {
+		m.in = map[Rel][]int{}
+		for i, e := range m.Edges {
+			m.in[e.To] = append(m.in[e.To], i)
+		}
+	}
+	return m.in
+}
+
+// uses returns the atoms of relation rel in the rule bodies (nested in not and or included), in
+// source order, with the clause of each and whether it stands under a not.
+func (m *Model) uses(rel Rel) []use {
+	m.mu.Lock()
+	eis := m.edgesIn()[rel]
+	m.mu.Unlock()
+	out := make([]use, 0, len(eis))
+	for _, ei := range eis {
+		e := &m.Edges[ei]
+		c := m.Clauses[e.Clause]
+		for _, v := range c.visits {
+			if v.Kind == syntax.LitAtom && v.Lit.Span() == e.Span {
+				out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// use is a body atom of a relation: see uses.
+type use struct {
+	Atom    syntax.Atom
+	Clause  *Clause
+	Negated bool
 }
 
 // PathTo returns a shortest chain of edges from relation from to relation to, or nil.
@@ -314,7 +350,7 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 			continue
 		}
 		walkLiterals(c, func(v literalVisit) {
-			if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
+			if v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
 				return
 			}
 			p := patternOf(v.Lit.Atom())

@@ -199,8 +199,9 @@ type Model struct {
 	visitBlock   block[literalVisit]
 	completeOnly bool                 // forms with syntax errors are left out
 	incomplete   bool                 // some form has syntax errors
-	mu           sync.Mutex           // guards dependsOn, splitMemo and prodMemo
+	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
+	in           map[Rel][]int        // edges into each relation, made by edgesIn
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
 }
@@ -388,7 +389,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		c.visits = m.visitBlock.take(len(oc.visits))
 		for i, v := range oc.visits {
 			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
-				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}}
+				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}, Kind: v.Kind}
 		}
 	}
 	m.Clauses = append(m.Clauses, c)

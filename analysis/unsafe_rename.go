@@ -127,7 +127,7 @@ func literalAt(c *Clause, span syntax.Span) (syntax.Cursor, int, bool) {
 	var out syntax.Cursor
 	arg := -1
 	walkLiterals(c, func(v literalVisit) {
-		k := v.Lit.Kind()
+		k := v.Kind
 		if (k == syntax.LitAtom || k == syntax.LitDistinct) && v.Lit.Span().Contains(span.Start) {
 			out, arg = v.Lit.Cursor, -1
 			if k == syntax.LitAtom && v.Lit.Atom().Valid() {

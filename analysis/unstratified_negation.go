@@ -19,7 +19,7 @@ func init() {
 			for _, c := range m.Clauses {
 				p := c.Rel()
 				walkLiterals(c, func(v literalVisit) {
-					if !v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
+					if !v.Negated || v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() {
 						return
 					}
 					q := AtomRel(v.Lit.Atom())

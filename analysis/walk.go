@@ -8,6 +8,9 @@ type literalVisit struct {
 	Lit     syntax.Literal
 	Negated bool
 	Parent  syntax.Literal
+	// Kind is Lit.Kind(), computed once with the visit: the whole-file checks ask it of every
+	// literal of the file on every analysis.
+	Kind syntax.LiteralKind
 }
 
 // walkLiterals calls fn for every body literal of the clause and every literal nested in a
@@ -23,8 +26,9 @@ func literalVisits(body []syntax.Literal) []literalVisit {
 	var out []literalVisit
 	var walk func(l syntax.Literal, neg bool, parent syntax.Literal)
 	walk = func(l syntax.Literal, neg bool, parent syntax.Literal) {
-		out = append(out, literalVisit{l, neg, parent})
-		switch l.Kind() {
+		k := l.Kind()
+		out = append(out, literalVisit{l, neg, parent, k})
+		switch k {
 		case syntax.LitNot:
 			for _, op := range l.Operands() {
 				walk(op, true, l)
