@@ -9,13 +9,93 @@ import (
 
 // buildGraph indexes the dependency edges (head relation -> body relation, collected per clause
 // by addForm) and computes the strongly connected components, the strata and the recursive
-// relations.
+// relations. The relations are numbered once (nodes), and the graph is computed on the numbers:
+// the maps keyed by relation are filled once per relation, not once per edge.
 func (m *Model) buildGraph() {
-	for i, e := range m.Edges {
-		m.Out[e.From] = append(m.Out[e.From], i)
+	names, from, to := m.nodes()
+	n := len(names)
+	// Adjacency by node, the edges of each node in source order: one block, cut per node.
+	deg := make([]int32, n+1)
+	for _, v := range from {
+		deg[v+1]++
 	}
-	m.components()
-	m.strata()
+	for v := 1; v <= n; v++ {
+		deg[v] += deg[v-1]
+	}
+	byEdge := make([]int, len(from)) // edge indexes grouped by their from node
+	fill := append([]int32(nil), deg[:n]...)
+	for i, v := range from {
+		byEdge[fill[v]] = i
+		fill[v]++
+	}
+	out := make([][]int, n) // node -> target nodes, for tarjan
+	targets := make([]int, len(from))
+	for v := range n {
+		lo, hi := deg[v], deg[v+1]
+		for k := lo; k < hi; k++ {
+			targets[k] = int(to[byEdge[k]])
+		}
+		out[v] = targets[lo:hi:hi]
+		if hi > lo {
+			m.Out[names[v]] = byEdge[lo:hi:hi]
+		}
+	}
+	comp := tarjan(n, out)
+	m.SCCOf = make(map[Rel]int, n)
+	ncomp := 0
+	for _, c := range comp {
+		ncomp = max(ncomp, c+1)
+	}
+	m.SCCs = make([][]Rel, ncomp)
+	for v, name := range names {
+		m.SCCs[comp[v]] = append(m.SCCs[comp[v]], name)
+		m.SCCOf[name] = comp[v]
+	}
+	for _, c := range m.SCCs {
+		if len(c) > 1 {
+			sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
+		}
+	}
+	m.Recursive = map[Rel]bool{}
+	for i := range from {
+		if comp[from[i]] == comp[to[i]] {
+			m.Recursive[names[from[i]]] = true
+			m.Recursive[names[to[i]]] = true
+		}
+	}
+	// Strata: every relation gets the lowest stratum such that a relation is at least as high
+	// as what it uses and higher than what it negates. A negative edge inside a component cannot
+	// be satisfied; it is ignored here and reported by the stratification check. Components
+	// come dependencies first.
+	members := make([][]int32, ncomp)
+	for v := range n {
+		members[comp[v]] = append(members[comp[v]], int32(v))
+	}
+	stratum := make([]int, n)
+	for id, vs := range members {
+		s := 0
+		for _, v := range vs {
+			for k := deg[v]; k < deg[v+1]; k++ {
+				ei := byEdge[k]
+				w := to[ei]
+				if comp[w] == id {
+					continue
+				}
+				t := stratum[w]
+				if m.Edges[ei].Negative {
+					t++
+				}
+				s = max(s, t)
+			}
+		}
+		for _, v := range vs {
+			stratum[v] = s
+		}
+	}
+	m.Stratum = make(map[Rel]int, n)
+	for v, name := range names {
+		m.Stratum[name] = stratum[v]
+	}
 }
 
 func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
@@ -35,82 +115,37 @@ func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
 	}
 }
 
-// nodes returns every relation of the graph in a deterministic order, and each one's position.
-func (m *Model) nodes() ([]Rel, map[Rel]int) {
-	id := make(map[Rel]int, len(m.Relations))
-	var out []Rel
-	add := func(k Rel) {
-		if _, ok := id[k]; !ok {
-			id[k] = len(out)
-			out = append(out, k)
+// nodes numbers every relation of the graph in a deterministic order (the clauses' heads, then
+// the edges' targets, in source order) and returns the relations by number and the numbers of
+// each edge's ends.
+func (m *Model) nodes() (names []Rel, from, to []int32) {
+	id := make(map[Rel]int32, len(m.Relations))
+	add := func(k Rel) int32 {
+		v, ok := id[k]
+		if !ok {
+			v = int32(len(names))
+			id[k] = v
+			names = append(names, k)
 		}
+		return v
 	}
+	from, to = make([]int32, len(m.Edges)), make([]int32, len(m.Edges))
 	for _, c := range m.Clauses {
 		add(c.Rel())
 	}
-	for _, e := range m.Edges {
-		add(e.To)
-	}
-	return out, id
-}
-
-// components finds the strongly connected components (Tarjan's algorithm). They come out in
-// reverse topological order of the condensation, that is dependencies first, which is the order
-// evaluation needs.
-func (m *Model) components() {
-	names, id := m.nodes()
-	out := make([][]int, len(names))
-	from, to := make([]int, len(m.Edges)), make([]int, len(m.Edges))
-	for i, e := range m.Edges {
-		from[i], to[i] = id[e.From], id[e.To]
-		out[from[i]] = append(out[from[i]], to[i])
-	}
-	comp := tarjan(len(names), out)
-	m.SCCOf = make(map[Rel]int, len(names))
-	for v, name := range names {
-		for comp[v] >= len(m.SCCs) {
-			m.SCCs = append(m.SCCs, nil)
-		}
-		m.SCCs[comp[v]] = append(m.SCCs[comp[v]], name)
-		m.SCCOf[name] = comp[v]
-	}
-	for _, c := range m.SCCs {
-		sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
-	}
-	m.Recursive = map[Rel]bool{}
+	// The edges of a clause come together and share its head.
+	last, lastID := Rel{}, int32(-1)
 	for i := range m.Edges {
-		if comp[from[i]] == comp[to[i]] {
-			m.Recursive[names[from[i]]] = true
-			m.Recursive[names[to[i]]] = true
+		e := &m.Edges[i]
+		if lastID < 0 || e.From != last {
+			last, lastID = e.From, id[e.From]
 		}
+		from[i] = lastID
 	}
-}
-
-// strata assigns every relation the lowest stratum such that a relation is at least as high as
-// what it uses and higher than what it negates. A negative edge inside a component cannot be
-// satisfied; it is ignored here and reported by the stratification check.
-func (m *Model) strata() {
-	m.Stratum = map[Rel]int{}
-	for id, comp := range m.SCCs { // dependencies first
-		s := 0
-		for _, v := range comp {
-			for _, ei := range m.Out[v] {
-				e := m.Edges[ei]
-				to := m.SCCOf[e.To]
-				if to == id {
-					continue
-				}
-				t := m.Stratum[e.To]
-				if e.Negative {
-					t++
-				}
-				s = max(s, t)
-			}
-		}
-		for _, v := range comp {
-			m.Stratum[v] = s
-		}
+	for i := range m.Edges {
+		to[i] = add(m.Edges[i].To)
 	}
+	return names, from, to
 }
 
 // InCycle reports whether relations a and b lie in one strongly connected component and that

@@ -163,11 +163,54 @@ func sameResult(got, want *Result) string {
 	if !slices.Equal(gm.Edges, wm.Edges) {
 		return "edges differ"
 	}
-	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) {
+	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) ||
+		!reflect.DeepEqual(gm.SCCOf, wm.SCCOf) || !reflect.DeepEqual(gm.Recursive, wm.Recursive) {
 		return "components or strata differ"
+	}
+	if !equalOut(gm.Out, wm.Out) {
+		return "outgoing edges differ"
+	}
+	for _, t := range [][2]map[string]*Symbol{{gm.Relations, wm.Relations}, {gm.Functions, wm.Functions}, {gm.Constants, wm.Constants}} {
+		if d := sameSymbols(t[0], t[1]); d != "" {
+			return d
+		}
 	}
 	if !reflect.DeepEqual(gm.Roles, wm.Roles) || !reflect.DeepEqual(gm.Broken, wm.Broken) {
 		return "roles or broken forms differ"
+	}
+	return ""
+}
+
+// equalOut compares two tables of outgoing edges; a relation without edges may be absent or
+// have an empty list.
+func equalOut(a, b map[Rel][]int) bool {
+	for k, v := range a {
+		if !slices.Equal(v, b[k]) {
+			return false
+		}
+	}
+	for k, v := range b {
+		if !slices.Equal(v, a[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSymbols reports how two symbol tables differ, or "".
+func sameSymbols(got, want map[string]*Symbol) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d symbols, want %d", len(got), len(want))
+	}
+	for k, w := range want {
+		g := got[k]
+		if g == nil {
+			return fmt.Sprintf("symbol %s missing", k)
+		}
+		if g.Kind != w.Kind || g.Key != w.Key || !slices.Equal(g.Occs, w.Occs) ||
+			!reflect.DeepEqual(g.Spellings, w.Spellings) || !reflect.DeepEqual(g.Arities, w.Arities) {
+			return fmt.Sprintf("symbol %s differs", k)
+		}
 	}
 	return ""
 }

@@ -122,6 +122,7 @@ type Symbol struct {
 	Occs      []int          // occurrence indexes, in source order
 	Spellings map[string]int // spelling -> count
 	Arities   map[int][]int  // arity -> occurrence indexes
+	n         int            // the number of occurrences, while indexing
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -582,8 +583,12 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
 	}
 }
 
-// index fills the symbol tables.
+// index fills the symbol tables. Each occurrence is looked up once; the symbols' lists of
+// occurrences are cut from one block, and their spellings counted per symbol (nearly every
+// symbol has one spelling).
 func (m *Model) index() {
+	sym := make([]*Symbol, len(m.Occurrences))
+	var order []*Symbol // the symbols in the order of their first occurrence
 	for i := range m.Occurrences {
 		o := &m.Occurrences[i]
 		var table map[string]*Symbol
@@ -600,17 +605,43 @@ func (m *Model) index() {
 		}
 		s := table[o.Key]
 		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key, Spellings: map[string]int{}}
+			s = &Symbol{Kind: kind, Key: o.Key}
 			table[o.Key] = s
+			order = append(order, s)
 		}
-		s.Occs = append(s.Occs, i)
-		s.Spellings[m.Spelling(o)]++
+		sym[i] = s
+		s.n++
 	}
-	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
-		for _, s := range table {
-			s.indexArities(m)
+	block := make([]int, 0, len(m.Occurrences))
+	for _, s := range order {
+		s.Occs = block[len(block) : len(block) : len(block)+s.n]
+		block = block[:len(block)+s.n]
+	}
+	for i, s := range sym {
+		if s != nil {
+			s.Occs = append(s.Occs, i)
 		}
 	}
+	for _, s := range order {
+		s.indexSpellings(m)
+		s.indexArities(m)
+	}
+}
+
+// indexSpellings fills s.Spellings.
+func (s *Symbol) indexSpellings(m *Model) {
+	first := m.Spelling(&m.Occurrences[s.Occs[0]])
+	for k, i := range s.Occs[1:] {
+		if m.Spelling(&m.Occurrences[i]) != first {
+			s.Spellings = make(map[string]int, 2)
+			s.Spellings[first] = k + 1
+			for _, j := range s.Occs[k+1:] {
+				s.Spellings[m.Spelling(&m.Occurrences[j])]++
+			}
+			return
+		}
+	}
+	s.Spellings = map[string]int{first: len(s.Occs)}
 }
 
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
