@@ -35,9 +35,12 @@ type Clause struct {
 	Body   []syntax.Literal
 	IsRule bool // written with <=; false for a fact
 	key    string
-	arity  int              // the head's arity (counting a head's arguments walks its tree)
-	visits []literalVisit   // every literal, nested ones included, outermost first
-	Vars   map[string][]int // variable key -> occurrence indexes, in source order
+	arity  int            // the head's arity (counting a head's arguments walks its tree)
+	visits []literalVisit // every literal, nested ones included, outermost first
+	// Vars maps a variable's key to its occurrences, as indexes into c.Occurrences(m) (relative
+	// to the clause's first occurrence, so that a clause moved by an edit keeps the same map), in
+	// source order.
+	Vars map[string][]int
 
 	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
 }
@@ -362,7 +365,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			if c.Vars == nil {
 				c.Vars = map[string][]int{}
 			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i)
+			c.Vars[o.Key] = append(c.Vars[o.Key], i-c.occLo)
 		}
 	}
 }
@@ -409,19 +412,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		e := &m.Edges[k+i]
 		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
 	}
-	// The variables' occurrence indexes move by as many places as the clause's first occurrence.
-	if shift := c.occLo - old.occLo; shift == 0 {
-		c.Vars = oc.Vars // never changed once built: shared
-	} else if oc.Vars != nil {
-		c.Vars = make(map[string][]int, len(oc.Vars))
-		for k, is := range oc.Vars {
-			moved := make([]int, len(is))
-			for i, x := range is {
-				moved[i] = x + shift
-			}
-			c.Vars[k] = moved
-		}
-	}
+	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
 	return c.Index
 }
 

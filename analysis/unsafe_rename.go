@@ -100,9 +100,10 @@ func renameFixes(m *Model, c *Clause, key string, span syntax.Span) []syntax.Fix
 	var fixes []syntax.Fix
 	for _, k := range likely {
 		to := written[k]
-		fix := syntax.Fix{Title: fmt.Sprintf("Rename %s to %s, the variable the rule binds", m.Occurrences[c.Vars[key][0]].Name, to)}
+		cos := c.Occurrences(m)
+		fix := syntax.Fix{Title: fmt.Sprintf("Rename %s to %s, the variable the rule binds", cos[c.Vars[key][0]].Name, to)}
 		for _, oi := range c.Vars[key] {
-			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: m.Occurrences[oi].Span, NewText: to})
+			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: cos[oi].Span, NewText: to})
 		}
 		fixes = append(fixes, fix)
 	}

@@ -162,7 +162,7 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helper
 			// Projecting the variable away only keeps the author's meaning when the negated
 			// atom is its only occurrence (an unsafe head variable stays unsafe otherwise).
 			for _, oi := range c.Vars[k] {
-				if sp := m.Occurrences[oi].Span; sp.Start < a.Span().Start || sp.End > a.Span().End {
+				if sp := c.Occurrences(m)[oi].Span; sp.Start < a.Span().Start || sp.End > a.Span().End {
 					elsewhere = true
 				}
 			}
