@@ -13,6 +13,7 @@ import (
 // the maps keyed by relation are filled once per relation, not once per edge.
 func (m *Model) buildGraph() {
 	names, from, to := m.nodes()
+	m.nodeNames, m.edgeTo = names, to
 	n := len(names)
 	// Adjacency by node, the edges of each node in source order: one block, cut per node.
 	deg := make([]int32, n+1)
@@ -187,9 +188,26 @@ func (m *Model) DependsOn(from, to Rel) bool {
 // bodies), in source order; made on first use. m.mu must be held.
 func (m *Model) edgesIn() map[Rel][]int {
 	if m.in == nil {
-		m.in = map[Rel][]int{}
-		for i, e := range m.Edges {
-			m.in[e.To] = append(m.in[e.To], i)
+		// Grouped by the numbers of their targets (buildGraph's): one list per relation.
+		n := len(m.nodeNames)
+		start := make([]int, n+1)
+		for _, w := range m.edgeTo {
+			start[w+1]++
+		}
+		for v := 1; v <= n; v++ {
+			start[v] += start[v-1]
+		}
+		byTarget := make([]int, len(m.edgeTo))
+		fill := append([]int(nil), start[:n]...)
+		for i, w := range m.edgeTo {
+			byTarget[fill[w]] = i
+			fill[w]++
+		}
+		m.in = make(map[Rel][]int, n)
+		for v, name := range m.nodeNames {
+			if lo, hi := start[v], start[v+1]; hi > lo {
+				m.in[name] = byTarget[lo:hi:hi]
+			}
 		}
 	}
 	return m.in

@@ -206,6 +206,8 @@ type Model struct {
 	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
 	in           map[Rel][]int        // edges into each relation, made by edgesIn
+	nodeNames    []Rel                // the graph's relations by number (buildGraph)
+	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
 }
@@ -248,12 +250,16 @@ func (m *Model) Incomplete() bool { return m.incomplete }
 // them) are copied from prev rather than walked again; prev may be nil. It gives up, returning
 // ctx's error, when ctx is done.
 func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Model) (*Model, error) {
+	var size struct{ rels, funcs, consts, out int } // presized like prev's
+	if prev != nil {
+		size.rels, size.funcs, size.consts, size.out = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.Out)
+	}
 	m := &Model{
 		File:         f,
-		Relations:    map[string]*Symbol{},
-		Functions:    map[string]*Symbol{},
-		Constants:    map[string]*Symbol{},
-		Out:          map[Rel][]int{},
+		Relations:    make(map[string]*Symbol, size.rels),
+		Functions:    make(map[string]*Symbol, size.funcs),
+		Constants:    make(map[string]*Symbol, size.consts),
+		Out:          make(map[Rel][]int, size.out),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
 		dependsOn:    map[Rel]map[Rel]bool{},
