@@ -121,6 +121,7 @@ func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
 // each edge's ends.
 func (m *Model) nodes() (names []Rel, from, to []int32) {
 	id := make(map[Rel]int32, len(m.Relations))
+	m.relID = id
 	add := func(k Rel) int32 {
 		v, ok := id[k]
 		if !ok {
@@ -131,8 +132,25 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 		return v
 	}
 	from, to = make([]int32, len(m.Edges)), make([]int32, len(m.Edges))
-	for _, c := range m.Clauses {
-		add(c.Rel())
+	heads := make([]int32, len(m.Clauses))
+	for i, c := range m.Clauses {
+		heads[i] = add(c.Rel())
+	}
+	// The clauses of each relation, in source order, cut from one block.
+	start := make([]int32, len(names)+1)
+	for _, v := range heads {
+		start[v+1]++
+	}
+	for v := 1; v <= len(names); v++ {
+		start[v] += start[v-1]
+	}
+	block := make([]*Clause, len(m.Clauses))
+	m.defs = make([][]*Clause, len(names))
+	for v := range m.defs {
+		m.defs[v] = block[start[v]:start[v]:start[v+1]]
+	}
+	for i, v := range heads {
+		m.defs[v] = append(m.defs[v], m.Clauses[i])
 	}
 	// The edges of a clause come together and share its head.
 	last, lastID := Rel{}, int32(-1)
@@ -147,6 +165,14 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 		to[i] = add(m.Edges[i].To)
 	}
 	return names, from, to
+}
+
+// clausesOf returns the clauses whose head is relation rel, in source order.
+func (m *Model) clausesOf(rel Rel) []*Clause {
+	if v, ok := m.relID[rel]; ok && int(v) < len(m.defs) {
+		return m.defs[v]
+	}
+	return nil
 }
 
 // InCycle reports whether relations a and b lie in one strongly connected component and that

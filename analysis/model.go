@@ -207,6 +207,8 @@ type Model struct {
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
 	in           map[Rel][]int        // edges into each relation, made by edgesIn
 	nodeNames    []Rel                // the graph's relations by number (buildGraph)
+	relID        map[Rel]int32        // the number of each relation
+	defs         [][]*Clause          // the clauses of each relation, by number
 	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
