@@ -120,7 +120,7 @@ func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
 // the edges' targets, in source order) and returns the relations by number and the numbers of
 // each edge's ends.
 func (m *Model) nodes() (names []Rel, from, to []int32) {
-	id := make(map[Rel]int32, len(m.Relations))
+	id := make(map[Rel]int32, m.nodeHint)
 	m.relID = id
 	add := func(k Rel) int32 {
 		v, ok := id[k]

@@ -208,6 +208,7 @@ type Model struct {
 	in           map[Rel][]int        // edges into each relation, made by edgesIn
 	nodeNames    []Rel                // the graph's relations by number (buildGraph)
 	relID        map[Rel]int32        // the number of each relation
+	nodeHint     int                  // the previous version's number of relations, or 0
 	defs         [][]*Clause          // the clauses of each relation, by number
 	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
@@ -252,19 +253,20 @@ func (m *Model) Incomplete() bool { return m.incomplete }
 // them) are copied from prev rather than walked again; prev may be nil. It gives up, returning
 // ctx's error, when ctx is done.
 func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Model) (*Model, error) {
-	var size struct{ rels, funcs, consts, out int } // presized like prev's
+	var size struct{ rels, funcs, consts, nodes int } // presized like prev's
 	if prev != nil {
-		size.rels, size.funcs, size.consts, size.out = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.Out)
+		size.rels, size.funcs, size.consts, size.nodes = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.relID)
 	}
 	m := &Model{
 		File:         f,
 		Relations:    make(map[string]*Symbol, size.rels),
 		Functions:    make(map[string]*Symbol, size.funcs),
 		Constants:    make(map[string]*Symbol, size.consts),
-		Out:          make(map[Rel][]int, size.out),
+		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
 		dependsOn:    map[Rel]map[Rel]bool{},
+		nodeHint:     size.nodes,
 	}
 	// A model may reuse from one built with completeOnly even when it takes in broken forms
 	// itself (the navigation model from the checks' model): every form that prev took in has
@@ -300,8 +302,8 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.folded, m.clauseBlock, m.litBlock, m.visitBlock = nil, block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
-	m.index()
-	m.buildGraph()
+	// The symbol tables and the graph read different parts of the model: made side by side.
+	alongside(m.index, m.buildGraph)
 	return m, nil
 }
 
