@@ -44,7 +44,7 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 	if err != nil {
 		return nil, err
 	}
-	res.Model.indexForms()
+	res.Model.markReusable()
 	return res, nil
 }
 

@@ -101,7 +101,8 @@ func TestCancelledAnalysis(t *testing.T) {
 }
 
 // semanticEdit picks an edit that changes what a game means: a name typed into or deleted from a
-// form, a literal added or removed, a form broken, closed, added, removed or duplicated.
+// form, a literal added or removed, a form broken, closed, added, removed or duplicated, many
+// lines removed.
 func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 	n := len(src)
 	at := rng.Intn(n + 1)
@@ -110,7 +111,7 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 		"\n(<= terminal (p a))\n", "\n(q a)\n(r (f a))\n", "\n(<= (goal extra 150) (p ?z))\n",
 		"\n(<= (q ?x) (p ?x))\n", "\n(<= (Cell ?x) (p ?X))\n", "\n(<= (p ?x) (or (q ?x) (r ?x)))\n",
 	}
-	switch r := rng.Intn(10); {
+	switch r := rng.Intn(11); {
 	case r < 3: // type a character or a space
 		return at, at, string("aZ?( )x1"[rng.Intn(8)])
 	case r < 5: // delete a short range
@@ -131,8 +132,19 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 			e = n - at
 		}
 		return s, s, src[s:at+e] + "\n"
-	default: // a parenthesis
+	case r < 10: // a parenthesis
 		return at, at, string("()"[rng.Intn(2)])
+	default: // delete many lines (more forms than the analysis looks ahead for the next one it knows)
+		s := strings.LastIndexByte(src[:at], '\n') + 1
+		e := s
+		for k := 0; k < 40 && e < n; k++ {
+			if i := strings.IndexByte(src[e:], '\n'); i >= 0 {
+				e += i + 1
+			} else {
+				e = n
+			}
+		}
+		return s, e, ""
 	}
 }
 

@@ -189,13 +189,16 @@ type Model struct {
 	Recursive map[Rel]bool
 
 	// parts records, per form, where its clause, occurrences and edges are, so that the model of
-	// the next version can copy them instead of walking the form again: partOf finds the part of
-	// a form that the incremental parser shared between the versions by the form's identity.
-	parts   []formPart
-	byForm  map[syntax.Identity]uint32 // form -> index in parts, set once the analysis completed
-	indexed bool                       // a model of the checks: byForm is made when it completes
-	reused  int                        // clauses taken over from prev (for tests)
-	folded  map[string]string          // spelling -> case-folded key, while building
+	// the next version can copy them instead of walking the form again: a partFinder finds the
+	// part of a form that the incremental parser shared between the versions by the form's
+	// identity.
+	parts    []formPart
+	indexed  bool // a model of the checks: its parts may be reused once its analysis completes
+	reusable bool // its analysis completed (markReusable)
+	formsMu  sync.Mutex
+	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
+	reused   int                        // clauses taken over from prev (for tests)
+	folded   map[string]string          // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
 	clauseBlock  block[Clause]
@@ -217,6 +220,7 @@ type Model struct {
 
 // formPart says what one form contributed to a model.
 type formPart struct {
+	id             syntax.Identity
 	start          int // the form's start offset in that model's file
 	clause         int // its clause's index, or -1 when it makes no clause
 	occLo, occHi   int // its occurrences
@@ -291,13 +295,14 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	}
 	m.folded = map[string]string{}
 	i := 0
+	find := &partFinder{prev: prev}
 	for form := range f.FormSeq() {
 		if i++; i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		m.addForm(form, prev)
+		m.addForm(form, prev, find)
 	}
 	m.folded, m.clauseBlock, m.litBlock, m.visitBlock = nil, block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
@@ -307,7 +312,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	return m, nil
 }
 
-func (m *Model) addForm(form syntax.Form, prev *Model) {
+func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	if form.HasErrors() {
 		// Remember what the broken form was meant to define so that nothing calls that
 		// relation undefined while the author types.
@@ -319,7 +324,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			return
 		}
 	}
-	part := formPart{start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
+	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
 	defer func() {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
 		m.parts = append(m.parts, part)
@@ -327,7 +332,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			m.Clauses[part.clause].occHi = part.occHi
 		}
 	}()
-	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
+	if old, ok := find.part(part.id); ok {
 		part.clause = m.reuseClause(form, prev, old)
 		if old.checked && m.completeOnly {
 			part.diags, part.checked = movedDiagnostics(old.diags, part.start-old.start), true
@@ -435,33 +440,65 @@ func (m *Model) addRole(c *Clause) {
 	}
 }
 
-// partOf returns what form contributed to m, if m's file has the very same form (shared by the
-// incremental parser). m may be nil.
-func (m *Model) partOf(form syntax.Form) (formPart, bool) {
-	if m == nil || m.byForm == nil {
-		return formPart{}, false
-	}
-	i, ok := m.byForm[form.Identity()]
-	if !ok {
-		return formPart{}, false
-	}
-	return m.parts[i], true
+// partFinder finds the parts of prev (what each form contributed to it) for the forms of a new
+// version, in order. The forms the parser shared between the versions come in the same order in
+// both, so it looks a few parts ahead of the last one found; a form not among them is most often
+// one parsed anew (it is then analysed again, which is always correct). After two misses in a
+// row (many forms removed, or added) it looks forms up in prev's table of identities.
+type partFinder struct {
+	prev   *Model
+	next   int // the index in prev.parts after the last part found
+	misses int // forms not found in a row
 }
 
-// indexForms records where each form's part is, so that the next model built with m as prev finds
-// them. Only a model whose analysis completed is indexed: one abandoned half-way is never a
-// prev. The index lives in the model, not in the shared syntax tree.
-func (m *Model) indexForms() {
-	if !m.indexed || m.byForm != nil {
-		return
+// lookahead is how many parts of prev partFinder tries before it counts a miss.
+const lookahead = 8
+
+func (pf *partFinder) part(id syntax.Identity) (formPart, bool) {
+	if pf.prev == nil || !pf.prev.reusable {
+		return formPart{}, false
 	}
-	byForm := make(map[syntax.Identity]uint32, len(m.parts))
-	for i, p := range m.parts {
-		if p.clause >= 0 {
-			byForm[m.Clauses[p.clause].Form.Identity()] = uint32(i)
+	parts := pf.prev.parts
+	for k := pf.next; k < len(parts) && k < pf.next+lookahead; k++ {
+		if parts[k].id == id {
+			if parts[k].clause < 0 {
+				return formPart{}, false
+			}
+			pf.next, pf.misses = k+1, 0
+			return parts[k], true
 		}
 	}
-	m.byForm = byForm
+	if pf.misses++; pf.misses < 2 {
+		return formPart{}, false
+	}
+	i, ok := pf.prev.formIndex()[id]
+	if !ok || parts[i].clause < 0 {
+		return formPart{}, false
+	}
+	pf.next, pf.misses = int(i)+1, 0
+	return parts[i], true
+}
+
+// markReusable records that m's analysis completed, so that the next model built with m as prev
+// reuses its parts. One abandoned half-way is never a prev. What the next version reuses is found
+// from the model, not from the shared syntax tree.
+func (m *Model) markReusable() {
+	if m.indexed {
+		m.reusable = true
+	}
+}
+
+// formIndex returns the index in m.parts of each form's part, made on first use.
+func (m *Model) formIndex() map[syntax.Identity]uint32 {
+	m.formsMu.Lock()
+	defer m.formsMu.Unlock()
+	if m.byForm == nil {
+		m.byForm = make(map[syntax.Identity]uint32, len(m.parts))
+		for i, p := range m.parts {
+			m.byForm[p.id] = uint32(i)
+		}
+	}
+	return m.byForm
 }
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
