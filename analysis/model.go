@@ -126,6 +126,7 @@ type Symbol struct {
 	Spellings map[string]int // spelling -> count
 	Arities   map[int][]int  // arity -> occurrence indexes
 	n         int            // the number of occurrences, while indexing
+	ord       int32          // its number, while indexing
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -201,9 +202,14 @@ type Model struct {
 	folded   map[string]string          // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
-	clauseBlock  block[Clause]
-	litBlock     block[syntax.Literal]
-	visitBlock   block[literalVisit]
+	clauseBlock block[Clause]
+	litBlock    block[syntax.Literal]
+	visitBlock  block[literalVisit]
+	// While building: the first stableOccs occurrences are the very ones of prev (taken over
+	// from forms that neither moved nor changed place); stable holds until a form breaks the
+	// stretch.
+	stable       bool
+	stableOccs   int
 	completeOnly bool                 // forms with syntax errors are left out
 	incomplete   bool                 // some form has syntax errors
 	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
@@ -294,6 +300,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.clauseBlock.next = forms
 	}
 	m.folded = map[string]string{}
+	m.stable = prev != nil
 	i := 0
 	find := &partFinder{prev: prev}
 	for form := range f.FormSeq() {
@@ -308,7 +315,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
-	alongside(m.index, m.buildGraph)
+	alongside(func() { m.index(prev, m.stableOccs) }, m.buildGraph)
 	return m, nil
 }
 
@@ -340,6 +347,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		m.reused++
 		return
 	}
+	m.stable = false // the occurrences from here on are not prev's
 	c := m.clauseBlock.one()
 	c.Index, c.Form = len(m.Clauses), form
 	if form.IsRule() {
@@ -428,6 +436,11 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
 	}
 	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
+	if m.stable && d == 0 && c.Index == oc.Index && c.occLo == old.occLo {
+		m.stableOccs = len(m.Occurrences)
+	} else {
+		m.stable = false
+	}
 	return c.Index
 }
 
@@ -623,47 +636,88 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
 
 // index fills the symbol tables. Each occurrence is looked up once; the symbols' lists of
 // occurrences are cut from one block, and their spellings counted per symbol (nearly every
-// symbol has one spelling).
-func (m *Model) index() {
-	sym := make([]*Symbol, len(m.Occurrences))
-	var order []*Symbol // the symbols in the order of their first occurrence
+// symbol has one spelling). A symbol of prev whose occurrences all lie in the first `stable`
+// occurrences, which are the same in both models, and that has no other occurrence here is
+// prev's symbol itself (symbols are never changed once built).
+func (m *Model) index(prev *Model, stable int) {
+	ord := make([]int32, len(m.Occurrences)) // the symbol of each occurrence, by number; -1: none
+	var order []*Symbol                      // the symbols by number: in the order of their first occurrence
 	for i := range m.Occurrences {
 		o := &m.Occurrences[i]
-		var table map[string]*Symbol
-		var kind SymbolKind
-		switch o.Kind {
-		case OccRelation:
-			table, kind = m.Relations, RelationSymbol
-		case OccFunction:
-			table, kind = m.Functions, FunctionSymbol
-		case OccConstant:
-			table, kind = m.Constants, ConstantSymbol
-		default:
+		table, kind := m.table(o.Kind)
+		if table == nil {
+			ord[i] = -1
 			continue
 		}
 		s := table[o.Key]
 		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key}
+			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(order))}
 			table[o.Key] = s
 			order = append(order, s)
 		}
-		sym[i] = s
+		ord[i] = s.ord
 		s.n++
 	}
-	block := make([]int, 0, len(m.Occurrences))
-	for _, s := range order {
-		s.Occs = block[len(block) : len(block) : len(block)+s.n]
-		block = block[:len(block)+s.n]
+	taken := make([]bool, len(order)) // prev's symbol serves
+	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
+		for k, s := range order {
+			pt, _ := prev.table(occKindOf(s.Kind))
+			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
+				t, _ := m.table(occKindOf(s.Kind))
+				t[s.Key], taken[k] = ps, true
+			}
+		}
 	}
-	for i, s := range sym {
-		if s != nil {
+	size := 0
+	for k, s := range order {
+		if !taken[k] {
+			size += s.n
+		}
+	}
+	block := make([]int, 0, size)
+	for k, s := range order {
+		if !taken[k] {
+			s.Occs = block[len(block) : len(block) : len(block)+s.n]
+			block = block[:len(block)+s.n]
+		}
+	}
+	for i, k := range ord {
+		if k >= 0 && !taken[k] {
+			s := order[k]
 			s.Occs = append(s.Occs, i)
 		}
 	}
-	for _, s := range order {
-		s.indexSpellings(m)
-		s.indexArities(m)
+	for k, s := range order {
+		if !taken[k] {
+			s.indexSpellings(m)
+			s.indexArities(m)
+		}
 	}
+}
+
+// table returns the symbol table of an occurrence kind and its symbols' kind; nil for variables
+// and keywords.
+func (m *Model) table(k OccKind) (map[string]*Symbol, SymbolKind) {
+	switch k {
+	case OccRelation:
+		return m.Relations, RelationSymbol
+	case OccFunction:
+		return m.Functions, FunctionSymbol
+	case OccConstant:
+		return m.Constants, ConstantSymbol
+	}
+	return nil, 0
+}
+
+// occKindOf returns the occurrence kind of a symbol kind.
+func occKindOf(k SymbolKind) OccKind {
+	switch k {
+	case FunctionSymbol:
+		return OccFunction
+	case ConstantSymbol:
+		return OccConstant
+	}
+	return OccRelation
 }
 
 // indexSpellings fills s.Spellings.
