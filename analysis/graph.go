@@ -10,8 +10,16 @@ import (
 // buildGraph indexes the dependency edges (head relation -> body relation, collected per clause
 // by addForm) and computes the strongly connected components, the strata and the recursive
 // relations. The relations are numbered once (nodes), and the graph is computed on the numbers:
-// the maps keyed by relation are filled once per relation, not once per edge.
-func (m *Model) buildGraph() {
+// the maps keyed by relation are filled once per relation, not once per edge. When the clauses'
+// heads and the edges are those of prev (an edit that changed no relation of the graph: inside a
+// term, a comment, the layout), prev's graph is the model's (it is never changed once built).
+func (m *Model) buildGraph(prev *Model) {
+	if prev != nil && prev.sameGraph(m) {
+		m.nodeNames, m.edgeTo, m.relID, m.heads, m.headNodes = prev.nodeNames, prev.edgeTo, prev.relID, prev.heads, prev.headNodes
+		m.Out, m.SCCs, m.SCCOf, m.Stratum, m.Recursive = prev.Out, prev.SCCs, prev.SCCOf, prev.Stratum, prev.Recursive
+		m.groupClauses()
+		return
+	}
 	names, from, to := m.nodes()
 	m.nodeNames, m.edgeTo = names, to
 	n := len(names)
@@ -132,26 +140,12 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 		return v
 	}
 	from, to = make([]int32, len(m.Edges)), make([]int32, len(m.Edges))
-	heads := make([]int32, len(m.Clauses))
+	m.heads = make([]int32, len(m.Clauses))
 	for i, c := range m.Clauses {
-		heads[i] = add(c.Rel())
+		m.heads[i] = add(c.Rel())
 	}
-	// The clauses of each relation, in source order, cut from one block.
-	start := make([]int32, len(names)+1)
-	for _, v := range heads {
-		start[v+1]++
-	}
-	for v := 1; v <= len(names); v++ {
-		start[v] += start[v-1]
-	}
-	block := make([]*Clause, len(m.Clauses))
-	m.defs = make([][]*Clause, len(names))
-	for v := range m.defs {
-		m.defs[v] = block[start[v]:start[v]:start[v+1]]
-	}
-	for i, v := range heads {
-		m.defs[v] = append(m.defs[v], m.Clauses[i])
-	}
+	m.headNodes = len(names)
+	m.groupClauses()
 	// The edges of a clause come together and share its head.
 	last, lastID := Rel{}, int32(-1)
 	for i := range m.Edges {
@@ -165,6 +159,47 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 		to[i] = add(m.Edges[i].To)
 	}
 	return names, from, to
+}
+
+// groupClauses fills m.defs, the clauses of each relation (by number) in source order, cut from
+// one block.
+func (m *Model) groupClauses() {
+	n := m.headNodes
+	start := make([]int32, n+1)
+	for _, v := range m.heads {
+		start[v+1]++
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	block := make([]*Clause, len(m.Clauses))
+	m.defs = make([][]*Clause, n)
+	for v := range m.defs {
+		m.defs[v] = block[start[v]:start[v]:start[v+1]]
+	}
+	for i, v := range m.heads {
+		m.defs[v] = append(m.defs[v], m.Clauses[i])
+	}
+}
+
+// sameGraph reports whether m's clauses have the heads of n's, in order, and m's edges are n's
+// but for their places: then the graphs are the same, relations numbered alike.
+func (m *Model) sameGraph(n *Model) bool {
+	if m.heads == nil || len(m.Clauses) != len(n.Clauses) || len(m.Edges) != len(n.Edges) {
+		return false
+	}
+	for i, c := range m.Clauses {
+		if c.key != n.Clauses[i].key || c.arity != n.Clauses[i].arity {
+			return false
+		}
+	}
+	for i := range m.Edges {
+		a, b := &m.Edges[i], &n.Edges[i]
+		if a.From != b.From || a.To != b.To || a.Negative != b.Negative {
+			return false
+		}
+	}
+	return true
 }
 
 // clausesOf returns the clauses whose head is relation rel, in source order.

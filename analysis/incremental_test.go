@@ -291,3 +291,42 @@ func TestCancelledAnalysisKeepsReuse(t *testing.T) {
 		t.Errorf("after an abandoned analysis: %d of %d clauses reused from the last completed one", v3.Model.reused, len(v3.Model.Clauses))
 	}
 }
+
+// TestIncrementalGraph checks the reuse of the previous version's dependency graph: an edit that
+// keeps every clause's head and every edge (a constant, a variable, a comment) keeps the graph
+// itself, and edits that change an edge, even only its sign, give the graph of a fresh analysis.
+func TestIncrementalGraph(t *testing.T) {
+	src := "(role a)\n(q 1)\n(r 2)\n(<= (p ?x) (q ?x) (not (r ?x)))\n(<= (s ?x) (p ?x))\n; a comment\n(<= terminal (s 1))\n"
+	edits := []struct {
+		name, from, to string
+		same           bool // the graph is the previous version's
+	}{
+		{"a constant", "(s 1)", "(s 2)", true},
+		{"a comment", "; a comment", "; another comment", true},
+		{"a variable", "(p ?x) (q ?x)", "(p ?y) (q ?y)", true},
+		{"negation to disjunction", "(not (r", "(or (r", false},
+		{"disjunction to negation", "(or (r", "(not (r", false},
+		{"a body relation", "(s ?x) (p ?x)", "(s ?x) (q ?x)", false},
+		{"a head", "(<= (s ?x)", "(<= (t ?x)", false},
+	}
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	for _, e := range edits {
+		at := strings.Index(f.Source(), e.from)
+		if at < 0 {
+			t.Fatalf("%s: %q not in the text", e.name, e.from)
+		}
+		f = f.Edit(at, at+len(e.from), e.to)
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("%s: incremental analysis differs from a fresh one: %s", e.name, diff)
+		}
+		if same := reflect.ValueOf(got.Model.SCCOf).Pointer() == reflect.ValueOf(prev.Model.SCCOf).Pointer(); same != e.same {
+			t.Errorf("%s: graph taken over from the previous version: %v, want %v", e.name, same, e.same)
+		}
+		prev = got
+	}
+}

@@ -217,6 +217,8 @@ type Model struct {
 	in           map[Rel][]int        // edges into each relation, made by edgesIn
 	nodeNames    []Rel                // the graph's relations by number (buildGraph)
 	relID        map[Rel]int32        // the number of each relation
+	heads        []int32              // the number of each clause's head relation
+	headNodes    int                  // how many relations are heads (numbered first)
 	nodeHint     int                  // the previous version's number of relations, or 0
 	defs         [][]*Clause          // the clauses of each relation, by number
 	edgeTo       []int32              // the number of each edge's target
@@ -315,7 +317,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
-	alongside(func() { m.index(prev, m.stableOccs) }, m.buildGraph)
+	alongside(func() { m.index(prev, m.stableOccs) }, func() { m.buildGraph(prev) })
 	return m, nil
 }
 
