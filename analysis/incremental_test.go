@@ -219,7 +219,7 @@ func sameSymbols(got, want map[string]*Symbol) string {
 		if g == nil {
 			return fmt.Sprintf("symbol %s missing", k)
 		}
-		if g.Kind != w.Kind || g.Key != w.Key || !slices.Equal(g.Occs, w.Occs) ||
+		if g.Kind != w.Kind || g.Key != w.Key || g.defs != w.defs || !slices.Equal(g.Occs, w.Occs) ||
 			!reflect.DeepEqual(g.Spellings, w.Spellings) || !reflect.DeepEqual(g.Arities, w.Arities) {
 			return fmt.Sprintf("symbol %s differs", k)
 		}

@@ -127,6 +127,7 @@ type Symbol struct {
 	Arities   map[int][]int  // arity -> occurrence indexes
 	n         int            // the number of occurrences, while indexing
 	ord       int32          // its number, while indexing
+	defs      int            // how many of its occurrences are in a clause head
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -659,6 +660,9 @@ func (m *Model) index(prev *Model, stable int) {
 		}
 		ord[i] = s.ord
 		s.n++
+		if o.Def {
+			s.defs++
+		}
 	}
 	taken := make([]bool, len(order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {

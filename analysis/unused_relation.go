@@ -48,6 +48,9 @@ func init() {
 // usedOutsideHeads reports whether s occurs outside a clause head, within an atom of relation
 // within when that is not "".
 func usedOutsideHeads(m *Model, s *Symbol, within string) bool {
+	if within == "" {
+		return s.defs < len(s.Occs)
+	}
 	for _, i := range s.Occs {
 		if o := &m.Occurrences[i]; !o.Def && (within == "" || o.Relation == within) {
 			return true
