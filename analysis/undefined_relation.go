@@ -19,8 +19,8 @@ func init() {
 		Category: CategorySemantics,
 		Summary:  "A relation is used in a rule body but no fact or rule defines it, so it never holds. Usually a typo; ggp-base's own tests rely on it being allowed.",
 		Example:  "(<= (legal white noop) (true (control black)) (ready white))   ; ready is defined nowhere",
-		Fix: "Define the relation, or correct the name (spelling and arity): the quick fix offers the defined " +
-			"relations of close spelling with as many arguments.",
+		Fix: "Define the relation, or correct the name (spelling and arity): the quick fixes offer the defined " +
+			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
 			var cands []relCandidate // what a misspelt name may stand for, made on the first use
 			for key, s := range m.Relations {
@@ -84,11 +84,11 @@ func relationCandidates(m *Model) []relCandidate {
 }
 
 // relationSuggestions returns "did you mean" for a use of an undefined relation: the relations
-// of close spelling with as many arguments (each with a fix), or else those with another number
-// of arguments (said, without a fix).
+// of close spelling with as many arguments, or else those with another number of arguments
+// (said with their arities: the fix replaces the name, and the arity mismatch it leaves has a fix
+// of its own). Each comes with a fix.
 func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.Fix) {
 	var same, other []suggestion
-	var otherArity []string
 	for _, c := range cands {
 		d, ok := closeSpelling(o.Key, c.key)
 		if !ok {
@@ -104,21 +104,25 @@ func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.
 	if len(same) > 0 {
 		return didYouMean(bestSuggestions(same))
 	}
-	other = bestSuggestions(other)
-	for _, s := range other {
+	var said []string
+	var fixes []syntax.Fix
+	for _, s := range bestSuggestions(other) {
 		for _, c := range cands {
-			if c.name == s.to {
-				var as []int
-				for a := range c.arities {
-					as = append(as, a)
-				}
-				sort.Ints(as)
-				otherArity = append(otherArity, fmt.Sprintf("%s (with %s)", s.to, counted(as[0], "argument", "arguments")))
+			if c.name != s.to {
+				continue
 			}
+			var as []int
+			for a := range c.arities {
+				as = append(as, a)
+			}
+			sort.Ints(as)
+			with := fmt.Sprintf("%s (with %s)", s.to, counted(as[0], "argument", "arguments"))
+			said = append(said, with)
+			fixes = append(fixes, replace(fmt.Sprintf("Did you mean %s? Replace %s with %s", with, s.from, s.to), s.span, s.to))
 		}
 	}
-	if len(otherArity) == 0 {
+	if len(said) == 0 {
 		return "", nil
 	}
-	return "; did you mean " + strings.Join(otherArity, " or ") + "?", nil
+	return "; did you mean " + strings.Join(said, " or ") + "?", fixes
 }

@@ -282,12 +282,11 @@ func replayOn(ctx context.Context, g *game.Game, history [][]string) (*game.Stat
 	return p.State(), nil
 }
 
-// PlayoutStats are the statistics of random playouts from the initial state, as `gdl play`
-// gives them.
+// PlayoutStats are the statistics of random playouts from the initial state, in the report
+// `gdl play --format json` gives.
 type PlayoutStats struct {
-	*game.PlayStats
-	Why   string // why the interpreter ran, when it did
-	Error string // why there are no statistics
+	Report game.PlayReport // empty when Error is set
+	Error  string          // why there are no statistics
 }
 
 // PlayoutsMaxDepth is the number of joint moves after which a playout of Playouts stops without
@@ -307,7 +306,7 @@ func (s *Session) Playouts(ctx context.Context, n int, seed uint64, timeLimit ti
 	c := s.game()
 	fg, err := c.fast(ctx)
 	if err != nil {
-		return &PlayoutStats{Error: c.explain(s.snap, err)}
+		return &PlayoutStats{Report: game.EmptyReport(), Error: c.explain(s.snap, err)}
 	}
 	st, err := fg.Play(ctx, game.PlayOptions{Playouts: n, Seed: seed, MaxDepth: PlayoutsMaxDepth, Time: timeLimit})
 	if err != nil {
@@ -316,7 +315,7 @@ func (s *Session) Playouts(ctx context.Context, n int, seed uint64, timeLimit ti
 		if errors.As(err, &ref) {
 			msg = fmt.Sprintf("%s has no defined meaning (unsafe or unstratified rules, or syntax errors): fix the errors in the file", ref.Relation)
 		}
-		return &PlayoutStats{Error: strings.TrimSpace(msg)}
+		return &PlayoutStats{Report: game.EmptyReport(), Error: strings.TrimSpace(msg)}
 	}
-	return &PlayoutStats{PlayStats: st, Why: fg.Why()}
+	return &PlayoutStats{Report: fg.Report(st, PlayoutsMaxDepth)}
 }

@@ -241,12 +241,21 @@ func (r *markerRun) file(m markers.Marker) bool {
 			out.Printf("error: %s\n", st.Error)
 			break
 		}
-		out.Printf("engine %s: %d playouts, %d terminal, lengths %d to %d\n", st.Engine, st.Playouts, st.Terminal, st.MinLength, st.MaxLength)
-		for i, role := range st.Roles {
-			out.Printf("goals %s: %v\n", role, st.Goals[i])
+		rep := st.Report
+		out.Printf("engine %s: %d playouts, %d terminal, lengths %d to %d\n", rep.Engine, rep.Playouts, rep.Terminal, rep.MinLength, rep.MaxLength)
+		for _, role := range rep.Roles {
+			out.Printf("goals %s: %v\n", role, rep.Goals[role])
 		}
-		out.Printf("lengths: %v\n", st.Lengths)
-		out.Printf("first role: %+v\n", st.First)
+		out.Printf("lengths: %v\n", rep.Lengths)
+		if rep.First != nil {
+			out.Printf("first role %s: %d wins, %d draws, %d losses\n", rep.First.Role, rep.First.Wins, rep.First.Draws, rep.First.Losses)
+		}
+		for _, v := range rep.Violations {
+			out.Printf("violation %s %s: %s, %d playouts\n", v.Kind, v.Role, v.Detail, v.Count)
+		}
+		if d := rep.DepthLimit; d != nil {
+			out.Printf("depth limit %d reached by %d playouts\n", d.MaxDepth, d.Playouts)
+		}
 	case "query":
 		res := r.session.RunQuery(context.Background(), m.Arg(0))
 		out.Printf("state: %s\n", strings.Join(res.State, " "))

@@ -105,9 +105,18 @@ func (p pipeRWC) Close() error {
 }
 
 // startServer starts `gdl lsp --stdio` and connects a client to it.
+// serverProfiles counts the servers started with a CPU profile (GDL_TEST_SERVER_CPUPROFILE).
+var serverProfiles int
+
 func startServer(t testing.TB) *testClient {
 	t.Helper()
-	cmd := exec.Command(gdlBinary, "lsp", "--stdio")
+	args := []string{"lsp", "--stdio"}
+	if prof := os.Getenv("GDL_TEST_SERVER_CPUPROFILE"); prof != "" {
+		// A CPU profile of the server, for looking into a benchmark: one file per server.
+		serverProfiles++
+		args = append(args, "--cpuprofile", fmt.Sprintf("%s.%d", prof, serverProfiles))
+	}
+	cmd := exec.Command(gdlBinary, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

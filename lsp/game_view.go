@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"context"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/gdl-lsp/gdl/board"
@@ -92,55 +90,11 @@ func computerOptions(args commandArgs) ide.ComputerOptions {
 	return ide.ComputerOptions{MoveTime: min(mt, time.Minute), Playouts: max(args.Playouts, 0), Seed: args.Seed}
 }
 
-// playoutsResult is gdl.playouts' result: the figures of `gdl play --format json`.
+// playoutsResult is gdl.playouts' result: the report of `gdl play --format json`
+// (game.PlayReport), or why the game could not be played.
 type playoutsResult struct {
-	Engine     string                  `json:"engine,omitempty"`
-	EngineWhy  string                  `json:"engine_reason,omitempty"`
-	TimeUp     bool                    `json:"time_up"`
-	Playouts   int                     `json:"playouts"`
-	Seconds    float64                 `json:"seconds"`
-	MeanLength float64                 `json:"mean_length"`
-	MinLength  int                     `json:"min_length"`
-	MaxLength  int                     `json:"max_length"`
-	Terminal   int                     `json:"terminal"`
-	Roles      []string                `json:"roles"`
-	Goals      map[string][]valueCount `json:"goals"`
-	Lengths    []lengthCount           `json:"lengths"`
-	First      *firstPlayer            `json:"first_player,omitempty"`
-	Violations []violationCount        `json:"violations"`
-	DepthLimit *depthLimit             `json:"depth_limit,omitempty"`
-	Error      string                  `json:"error,omitempty"`
-}
-
-// depthLimit is the playouts that reached the depth limit without a terminal state: a possible
-// non-termination (gdl.verify decides), not a violation; as in gdl play --format json.
-type depthLimit struct {
-	MaxDepth int `json:"max_depth"`
-	Playouts int `json:"playouts"`
-}
-
-type valueCount struct {
-	Value string `json:"value"`
-	Count int    `json:"count"`
-}
-
-type lengthCount struct {
-	Length int `json:"length"`
-	Count  int `json:"count"`
-}
-
-type firstPlayer struct {
-	Role   string `json:"role"`
-	Wins   int    `json:"wins"`
-	Draws  int    `json:"draws"`
-	Losses int    `json:"losses"`
-}
-
-type violationCount struct {
-	Kind   string `json:"kind"`
-	Role   string `json:"role,omitempty"`
-	Detail string `json:"detail"`
-	Count  int    `json:"count"`
+	game.PlayReport
+	Error string `json:"error,omitempty"`
 }
 
 // handlePlayouts runs gdl.playouts {uri, playouts, seed, timeMs}: random playouts from the
@@ -149,51 +103,5 @@ func handlePlayouts(ctx context.Context, session *ide.Session, args commandArgs)
 	n := min(max(args.Playouts, 0), 100_000)
 	limit := time.Duration(args.TimeMs) * time.Millisecond
 	st := session.Playouts(ctx, n, args.Seed, min(limit, time.Minute))
-	out := playoutsResult{Roles: []string{}, Goals: map[string][]valueCount{}, Lengths: []lengthCount{}, Violations: []violationCount{}, Error: st.Error}
-	if st.PlayStats == nil {
-		return out
-	}
-	out.Engine, out.EngineWhy, out.TimeUp = string(st.Engine), st.Why, st.TimeUp
-	out.Playouts, out.Seconds, out.Terminal = st.Playouts, st.Elapsed.Seconds(), st.Terminal
-	out.MeanLength, out.MinLength, out.MaxLength = st.MeanLength, st.MinLength, st.MaxLength
-	out.Roles = st.Roles
-	for i, r := range st.Roles {
-		vs := []valueCount{}
-		for v, c := range st.Goals[i] {
-			vs = append(vs, valueCount{v, c})
-		}
-		slices.SortFunc(vs, func(a, b valueCount) int { return compareNumeric(a.Value, b.Value) })
-		out.Goals[r] = vs
-	}
-	for l, c := range st.Lengths {
-		out.Lengths = append(out.Lengths, lengthCount{l, c})
-	}
-	slices.SortFunc(out.Lengths, func(a, b lengthCount) int { return a.Length - b.Length })
-	if f := st.First; f.Wins+f.Draws+f.Losses > 0 {
-		out.First = &firstPlayer{Role: st.Roles[0], Wins: f.Wins, Draws: f.Draws, Losses: f.Losses}
-	}
-	for _, v := range st.Violations {
-		if v.Kind == game.ViolationDepth {
-			out.DepthLimit = &depthLimit{MaxDepth: ide.PlayoutsMaxDepth, Playouts: v.Count}
-			continue
-		}
-		out.Violations = append(out.Violations, violationCount{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count})
-	}
-	return out
-}
-
-// compareNumeric orders goal values by number when both are integers.
-func compareNumeric(a, b string) int {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	if errA == nil && errB == nil {
-		return x - y
-	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return playoutsResult{PlayReport: st.Report, Error: st.Error}
 }

@@ -22,7 +22,8 @@ func (m mapper) position(off int) protocol.Position {
 
 // rng returns the LSP range of the byte span [start, end).
 func (m mapper) rng(start, end int) protocol.Range {
-	return protocol.Range{Start: m.position(start), End: m.position(end)}
+	s, e := m.lines.Range(start, end, m.enc)
+	return protocol.Range{Start: fromSyntax(s), End: fromSyntax(e)}
 }
 
 // span returns the LSP range of a syntax span.

@@ -136,3 +136,24 @@ func TestFileLines(t *testing.T) {
 		t.Errorf("File.Lines must index the source once")
 	}
 }
+
+// TestLineIndexRange checks that Range gives both ends as Position does, for every pair of
+// offsets (out of range and reversed ones included), in every encoding.
+func TestLineIndexRange(t *testing.T) {
+	for _, src := range []string{
+		"", "abc", "(role x)\n(init y)\n", "a\r\nb\rc\n\nd\r\r\n", "\uFEFF(p \u00e9)\n\U0001F600\U0001F600\r",
+		"caf\xe9 \x80\x80 \xf0\x9f ok\n\xff",
+	} {
+		li := NewLineIndex(src)
+		for start := -1; start <= len(src)+1; start++ {
+			for end := -1; end <= len(src)+1; end++ {
+				for _, enc := range []Encoding{UTF8, UTF16, UTF32} {
+					s, e := li.Range(start, end, enc)
+					if ws, we := li.Position(start, enc), li.Position(end, enc); s != ws || e != we {
+						t.Fatalf("%q: Range(%d, %d, %d) = %v, %v; Position gives %v, %v", src, start, end, enc, s, e, ws, we)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"sort"
 	"unicode/utf8"
 )
 
@@ -96,13 +95,43 @@ func (li *LineIndex) lineEnd(line int) int {
 // Position converts a byte offset to a 0-based line and a column counted in enc. Offsets beyond
 // the text clamp to its end; an offset inside a multi-byte character counts from its start.
 func (li *LineIndex) Position(off int, enc Encoding) Position {
-	if off < 0 {
-		off = 0
+	off = li.clamp(off)
+	return li.positionOn(li.lineOf(off), off, enc)
+}
+
+// Range converts the byte span [start, end) to the positions of its two ends, as Position does
+// for each; a span within one line (most of them) looks its line up once.
+func (li *LineIndex) Range(start, end int, enc Encoding) (Position, Position) {
+	start, end = li.clamp(start), li.clamp(end)
+	line := li.lineOf(start)
+	endLine := line
+	if end < start || line+1 < len(li.lines) && end >= li.lines[line+1] {
+		endLine = li.lineOf(end)
 	}
-	if off > len(li.src) {
-		off = len(li.src)
+	return li.positionOn(line, start, enc), li.positionOn(endLine, end, enc)
+}
+
+func (li *LineIndex) clamp(off int) int {
+	return min(max(off, 0), len(li.src))
+}
+
+// lineOf returns the line that holds the offset off, 0 <= off <= len(src): a binary search
+// written out (no closure), as a response converts thousands of offsets.
+func (li *LineIndex) lineOf(off int) int {
+	lo, hi := 0, len(li.lines) // lines[lo] <= off, and off < lines[hi] when hi < len(lines)
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if li.lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid
+		}
 	}
-	line := sort.Search(len(li.lines), func(i int) bool { return li.lines[i] > off }) - 1
+	return lo
+}
+
+// positionOn is the position of off on its line.
+func (li *LineIndex) positionOn(line, off int, enc Encoding) Position {
 	start := li.lines[line]
 	if end := li.lineEnd(line); off > end {
 		off = end // inside a CRLF pair: the position of the line break

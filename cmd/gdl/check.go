@@ -96,8 +96,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		listCodes(stdout)
 		return 0
 	}
-	if *format != "text" && *format != "json" && *format != "sarif" {
-		fmt.Fprintf(stderr, "gdl check: --format must be text, json or sarif, not %q\n", *format)
+	if !oneOf(stderr, "check", "format", *format, "text", "json", "sarif") {
 		return 2
 	}
 	if len(paths) == 0 {

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/ggp"
 )
 
@@ -72,8 +71,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl match: give one --player per role, in role order (a URL, random or mcts)")
 		return 2
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl match: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "match", "format", *format, "text", "json") {
 		return 2
 	}
 	if *startclock < 1 || *playclock < 1 || time.Duration(*startclock)*time.Second > ggp.MaxClock || time.Duration(*playclock)*time.Second > ggp.MaxClock {
@@ -94,9 +92,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl match: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl match: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "match", *engine)
+	if !ok {
 		return 2
 	}
 	var seats []ggp.Seat

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,65 +47,16 @@ overall and per role: 'gdl play connectFour.kif --players mcts,random --matches 
 Exit status 0 unless the game or the options are wrong.
 `
 
+// playJSON is gdl play --format json: the report every tool gives of playouts (game.PlayReport)
+// and the figures of the command.
 type playJSON struct {
-	Game       string             `json:"game"`
-	Engine     game.Engine        `json:"engine"`
-	EngineWhy  string             `json:"engine_reason,omitempty"`
-	CompileSec float64            `json:"compile_seconds"`
-	TimeUp     bool               `json:"time_up"`
-	Playouts   int                `json:"playouts"`
-	Seed       uint64             `json:"seed"`
-	Seconds    float64            `json:"seconds"`
-	PerSecond  float64            `json:"playouts_per_second"`
-	CPUSeconds float64            `json:"cpu_seconds"`
-	PerCPU     float64            `json:"playouts_per_cpu_second"`
-	MeanLength float64            `json:"mean_length"`
-	MinLength  int                `json:"min_length"`
-	MaxLength  int                `json:"max_length"`
-	Terminal   int                `json:"terminal"`
-	Roles      []string           `json:"roles"`
-	Goals      map[string][]goalN `json:"goals"`
-	Violations []violationJSON    `json:"violations"`
-	DepthLimit *depthLimitJSON    `json:"depth_limit,omitempty"`
-	Lengths    []lengthN          `json:"lengths"`
-	First      *firstJSON         `json:"first_player,omitempty"`
-}
-
-type lengthN struct {
-	Length int `json:"length"`
-	Count  int `json:"count"`
-}
-
-// firstJSON is how the first role fares in the terminal playouts.
-type firstJSON struct {
-	Role   string `json:"role"`
-	Wins   int    `json:"wins"`
-	Draws  int    `json:"draws"`
-	Losses int    `json:"losses"`
-}
-
-type goalN struct {
-	Value string `json:"value"`
-	Count int    `json:"count"`
-}
-
-// depthLimitJSON is the playouts that reached --max-depth without a terminal state: a
-// possible non-termination, for gdl verify to decide.
-type depthLimitJSON struct {
-	MaxDepth int      `json:"max_depth"`
-	Playouts int      `json:"playouts"`
-	Moves    []string `json:"moves"` // the first such playout's joint moves
-	MovesOut int      `json:"moves_out_line,omitempty"`
-}
-
-type violationJSON struct {
-	Kind   string   `json:"kind"`
-	Role   string   `json:"role,omitempty"`
-	Detail string   `json:"detail"`
-	Count  int      `json:"count"`
-	Moves  []string `json:"moves"`
-	// MovesOut is the line of the --moves-out file that holds the moves (0: none written).
-	MovesOut int `json:"moves_out_line,omitempty"`
+	Game string `json:"game"`
+	game.PlayReport
+	CompileSec float64 `json:"compile_seconds"`
+	Seed       uint64  `json:"seed"`
+	PerSecond  float64 `json:"playouts_per_second"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	PerCPU     float64 `json:"playouts_per_cpu_second"`
 }
 
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -126,8 +75,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl play: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "play", "format", *format, "text", "json") {
 		return 2
 	}
 	if *mf.players != "" {
@@ -149,9 +97,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl play: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "play", *engine)
+	if !ok {
 		return 2
 	}
 	// --time bounds the whole run: compiling the game (grounding, under auto) included.
@@ -201,41 +148,14 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		reportEvalError(stderr, "play", path, res, err)
 		return 1
 	}
-	out := playJSON{
-		Game: path, Engine: g.Engine(), EngineWhy: g.Why(), CompileSec: g.CompileTime().Seconds(), TimeUp: st.TimeUp,
-		Playouts: st.Playouts, Seed: *seed, Seconds: st.Elapsed.Seconds(), PerSecond: st.PerSecond,
-		CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond,
-		MeanLength: st.MeanLength, MinLength: st.MinLength, MaxLength: st.MaxLength, Terminal: st.Terminal,
-		Roles: st.Roles, Goals: map[string][]goalN{}, Violations: []violationJSON{}, Lengths: []lengthN{},
-	}
-	for n, c := range st.Lengths {
-		out.Lengths = append(out.Lengths, lengthN{n, c})
-	}
-	slices.SortFunc(out.Lengths, func(a, b lengthN) int { return a.Length - b.Length })
-	if f := st.First; f.Wins+f.Draws+f.Losses > 0 {
-		out.First = &firstJSON{Role: st.Roles[0], Wins: f.Wins, Draws: f.Draws, Losses: f.Losses}
-	}
-	for i, r := range st.Roles {
-		gs := []goalN{}
-		for v, n := range st.Goals[i] {
-			gs = append(gs, goalN{v, n})
-		}
-		slices.SortFunc(gs, func(a, b goalN) int { return compareValues(a.Value, b.Value) })
-		out.Goals[r] = gs
-	}
+	out := playJSON{Game: path, PlayReport: g.Report(st, *maxDepth), CompileSec: g.CompileTime().Seconds(), Seed: *seed,
+		PerSecond: st.PerSecond, CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond}
 	var lines []string // the --moves-out file, one finding per line
-	for _, v := range st.Violations {
-		moves := movesText(g, v.Moves)
-		if v.Kind == game.ViolationDepth {
-			out.DepthLimit = &depthLimitJSON{MaxDepth: *maxDepth, Playouts: v.Count, Moves: moves}
-			continue
+	for i := range out.Violations {
+		if v := &out.Violations[i]; *movesOut != "" {
+			lines = append(lines, strings.Join(v.Moves, " "))
+			v.MovesOut = len(lines)
 		}
-		vj := violationJSON{Kind: v.Kind, Role: v.Role, Detail: v.Detail, Count: v.Count, Moves: moves}
-		if *movesOut != "" {
-			lines = append(lines, strings.Join(moves, " "))
-			vj.MovesOut = len(lines)
-		}
-		out.Violations = append(out.Violations, vj)
 	}
 	if d := out.DepthLimit; d != nil && *movesOut != "" {
 		lines = append(lines, strings.Join(d.Moves, " "))
@@ -343,16 +263,6 @@ func writeMovesOut(path string, lines []string) error {
 		text += "\n"
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
-}
-
-// compareValues orders goal values numerically when both are integers.
-func compareValues(a, b string) int {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	if errA == nil && errB == nil {
-		return x - y
-	}
-	return strings.Compare(a, b)
 }
 
 // isTerminal reports whether w is a terminal (a character device), where progress lines go.

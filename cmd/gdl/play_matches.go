@@ -150,9 +150,8 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl play: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "play", engine)
+	if !ok {
 		return 2
 	}
 	ctx := context.Background()

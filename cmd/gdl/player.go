@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/ggp"
 )
 
@@ -62,9 +61,8 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl player: --strategy: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl player: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "player", *engine)
+	if !ok {
 		return 2
 	}
 	if *port < 0 || *port > 65535 {

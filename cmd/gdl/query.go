@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
@@ -167,17 +168,15 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl query: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "query", "format", *format, "text", "json") {
 		return 2
 	}
 	if err := ef.check(); err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl query: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "query", *engine)
+	if !ok {
 		return 2
 	}
 	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
@@ -319,6 +318,30 @@ func movesText(g *game.Game, joints [][]eval.Term) []string {
 		out = append(out, g.FormatJoint(j))
 	}
 	return out
+}
+
+// oneOf checks that a flag's value is one of the allowed ones, else says so ("gdl play: --format
+// must be text or json, not "xml"").
+func oneOf(stderr io.Writer, command, flagName, value string, allowed ...string) bool {
+	if slices.Contains(allowed, value) {
+		return true
+	}
+	list := allowed[0]
+	if n := len(allowed); n > 1 {
+		list = strings.Join(allowed[:n-1], ", ") + " or " + allowed[n-1]
+	}
+	fmt.Fprintf(stderr, "gdl %s: --%s must be %s, not %q\n", command, flagName, list, value)
+	return false
+}
+
+// parseEngine reads the value of --engine, or says what is wrong with it.
+func parseEngine(stderr io.Writer, command, value string) (game.Engine, bool) {
+	eng, err := game.ParseEngine(value)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl %s: --engine: %v\n", command, err)
+		return "", false
+	}
+	return eng, true
 }
 
 // addEngineFlag adds --engine to the commands that play.

@@ -55,17 +55,15 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "svg" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl render: --format must be text, svg or json, not %q\n", *format)
+	if !oneOf(stderr, "render", "format", *format, "text", "svg", "json") {
 		return 2
 	}
 	if err := ef.check(); err != nil {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return 2
 	}
-	eng, err := game.ParseEngine(*engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl render: --engine: %v\n", err)
+	eng, ok := parseEngine(stderr, "render", *engine)
+	if !ok {
 		return 2
 	}
 	dir := "."

@@ -62,13 +62,13 @@ type statsJSON struct {
 }
 
 type roleStatsJSON struct {
-	Role          string  `json:"role"`
-	Random        bool    `json:"random,omitempty"`
-	BranchMean    float64 `json:"legal_moves_mean"`
-	BranchMax     int     `json:"legal_moves_max"`
-	TerminalGoals []goalN `json:"terminal_goals"`
-	PlayGoals     []goalN `json:"playout_goals"`
-	MeanGoal      float64 `json:"playout_mean_goal"`
+	Role          string            `json:"role"`
+	Random        bool              `json:"random,omitempty"`
+	BranchMean    float64           `json:"legal_moves_mean"`
+	BranchMax     int               `json:"legal_moves_max"`
+	TerminalGoals []game.ValueCount `json:"terminal_goals"`
+	PlayGoals     []game.ValueCount `json:"playout_goals"`
+	MeanGoal      float64           `json:"playout_mean_goal"`
 }
 
 type solutionJSON struct {
@@ -100,8 +100,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl stats: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "stats", "format", *format, "text", "json") {
 		return 2
 	}
 	if err := sf.check(); err != nil {
@@ -143,12 +142,12 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // goalCounts lists counts by goal value, in numeric order.
-func goalCounts[K comparable](m map[K]int, text func(K) string) []goalN {
-	out := []goalN{}
+func goalCounts[K comparable](m map[K]int, text func(K) string) []game.ValueCount {
+	out := []game.ValueCount{}
 	for v, n := range m {
-		out = append(out, goalN{text(v), n})
+		out = append(out, game.ValueCount{Value: text(v), Count: n})
 	}
-	slices.SortFunc(out, func(a, b goalN) int { return compareValues(a.Value, b.Value) })
+	slices.SortFunc(out, func(a, b game.ValueCount) int { return game.CompareValues(a.Value, b.Value) })
 	return out
 }
 
@@ -263,7 +262,7 @@ func randomRoles(rs []roleStatsJSON) int {
 	return n
 }
 
-func goalText(gs []goalN) string {
+func goalText(gs []game.ValueCount) string {
 	if len(gs) == 0 {
 		return "none"
 	}

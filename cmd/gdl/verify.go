@@ -144,8 +144,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "gdl verify: --format must be text or json, not %q\n", *format)
+	if !oneOf(stderr, "verify", "format", *format, "text", "json") {
 		return 2
 	}
 	if err := sf.check(); err != nil {
@@ -271,12 +270,11 @@ func encodeJSON(w io.Writer, v any) error {
 // search flags' limits, and refuses a game without a role; when ok is false the command exits
 // with code, the reason printed.
 func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
-	eng, err := game.ParseEngine(engine)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl %s: --engine: %v\n", command, err)
+	eng, ok := parseEngine(stderr, command, engine)
+	if !ok {
 		return nil, nil, "", 2, false
 	}
-	g, res, path, code, err = loadGame(context.Background(), file, stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
+	g, res, path, code, err := loadGame(context.Background(), file, stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
 		return nil, nil, "", code, false

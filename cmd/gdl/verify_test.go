@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 type verifyOut struct {
@@ -119,8 +121,8 @@ type statsOut struct {
 	FirstAdvance float64 `json:"first_advantage"`
 	Roles        []struct {
 		Role      string
-		BranchMax int     `json:"legal_moves_max"`
-		PlayGoals []goalN `json:"playout_goals"`
+		BranchMax int               `json:"legal_moves_max"`
+		PlayGoals []game.ValueCount `json:"playout_goals"`
 	}
 	Solution *struct {
 		Solved bool
