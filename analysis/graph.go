@@ -284,11 +284,8 @@ func (m *Model) uses(rel Rel) []use {
 	for _, ei := range eis {
 		e := &m.Edges[ei]
 		c := m.Clauses[e.Clause]
-		for _, v := range c.visits {
-			if v.Kind == syntax.LitAtom && v.Lit.Span() == e.Span {
-				out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
-				break
-			}
+		if v, ok := c.atomVisit(e.Span); ok {
+			out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
 		}
 	}
 	return out

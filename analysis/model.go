@@ -35,8 +35,12 @@ type Clause struct {
 	Body   []syntax.Literal
 	IsRule bool // written with <=; false for a fact
 	key    string
-	arity  int            // the head's arity (counting a head's arguments walks its tree)
-	visits []literalVisit // every literal, nested ones included, outermost first
+	arity  int // the head's arity (counting a head's arguments walks its tree)
+	// visits lists every literal, nested ones included, outermost first, at the positions of the
+	// version whose form started at visitsAt: shared by the versions the form is reused in, and
+	// moved by walkLiterals.
+	visits   []literalVisit
+	visitsAt int
 	// Vars maps a variable's key to its occurrences, as indexes into c.Occurrences(m) (relative
 	// to the clause's first occurrence, so that a clause moved by an edit keeps the same map), in
 	// source order.
@@ -205,7 +209,6 @@ type Model struct {
 	// model is a few large allocations rather than one per clause.
 	clauseBlock block[Clause]
 	litBlock    block[syntax.Literal]
-	visitBlock  block[literalVisit]
 	// While building: the first stableOccs occurrences are the very ones of prev (taken over
 	// from forms that neither moved nor changed place); stable holds until a form breaks the
 	// stretch.
@@ -290,7 +293,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
 		m.clauseBlock.next = len(prev.Clauses) + 16
-		m.litBlock.next, m.visitBlock.next = 2*len(prev.Clauses), 2*len(prev.Clauses)
+		m.litBlock.next = 2 * len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
 		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
@@ -314,7 +317,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		}
 		m.addForm(form, prev, find)
 	}
-	m.folded, m.clauseBlock, m.litBlock, m.visitBlock = nil, block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
+	m.folded, m.clauseBlock, m.litBlock = nil, block[Clause]{}, block[syntax.Literal]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
@@ -368,7 +371,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	}
 	part.clause = c.Index
 	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
-	c.visits = literalVisits(c.Body)
+	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
@@ -408,20 +411,15 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	if d == 0 {
 		// The form did not move (it is before the edit): its literals are the same values, and
 		// neither list is ever changed once built.
-		c.Body, c.visits = oc.Body, oc.visits
+		c.Body = oc.Body
 	} else if oc.Body != nil {
 		c.Body = m.litBlock.take(len(oc.Body))
 		for i, l := range oc.Body {
 			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
 		}
 	}
-	if oc.visits != nil && d != 0 {
-		c.visits = m.visitBlock.take(len(oc.visits))
-		for i, v := range oc.visits {
-			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
-				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}, Kind: v.Kind}
-		}
-	}
+	// The visits keep the positions of the version that made them (walkLiterals moves them).
+	c.visits, c.visitsAt = oc.visits, oc.visitsAt
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)

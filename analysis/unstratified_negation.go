@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"fmt"
-
-	"github.com/gdl-lsp/gdl/syntax"
-)
+import "fmt"
 
 func init() {
 	register(&Check{
@@ -23,22 +19,20 @@ func init() {
 					continue // stratified, or stratified once the relations are split by constants
 				}
 				c, p, q := m.Clauses[e.Clause], e.From, e.To
-				for _, v := range c.visits {
-					if v.Kind != syntax.LitAtom || v.Lit.Span() != e.Span {
-						continue
-					}
-					if p == q {
-						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Text()), nil)
-						break
-					}
-					var related []Related
-					for _, e := range m.PathTo(q, p) {
-						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", m.RelName(e.From), m.RelName(e.To))})
-					}
-					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
-						v.Lit.Atom().Name().Text(), c.Head.Name().Text(), m.RelName(q), m.RelName(p)), related)
-					break
+				v, ok := c.atomVisit(e.Span)
+				if !ok {
+					continue
 				}
+				if p == q {
+					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Text()), nil)
+					continue
+				}
+				var related []Related
+				for _, e := range m.PathTo(q, p) {
+					related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", m.RelName(e.From), m.RelName(e.To))})
+				}
+				r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
+					v.Lit.Atom().Name().Text(), c.Head.Name().Text(), m.RelName(q), m.RelName(p)), related)
 			}
 		},
 	})
