@@ -108,9 +108,9 @@ func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Re
 	return &Result{Model: m, Diagnostics: ds}, nil
 }
 
-// runChecks runs the whole-file checks, on up to GOMAXPROCS goroutines: a check only reads the
-// model, whose lazily computed parts (DependsOn, the producers, the split strata) are guarded by
-// its lock. It returns each check's diagnostics in the registry's order, so the result does not
+// runChecks runs the whole-file checks on up to GOMAXPROCS goroutines (four at most): a check
+// only reads the model, whose lazily computed parts (DependsOn, the producers, the split strata)
+// are guarded by its lock. It returns each check's diagnostics in the registry's order, so the result does not
 // depend on the schedule. A panic in a check is raised again in the caller's goroutine.
 func runChecks(ctx context.Context, m *Model, cfg *Config) ([][]Diagnostic, error) {
 	outs := make([][]Diagnostic, len(Checks))
