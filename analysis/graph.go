@@ -55,9 +55,31 @@ func (m *Model) buildGraph(prev *Model) {
 	for _, c := range comp {
 		ncomp = max(ncomp, c+1)
 	}
+	// The members of each component (node numbers, ascending), grouped in one block.
+	cstart := make([]int32, ncomp+1)
+	for _, c := range comp {
+		cstart[c+1]++
+	}
+	for c := 1; c <= ncomp; c++ {
+		cstart[c] += cstart[c-1]
+	}
+	byComp := make([]int32, n)
+	cfill := append([]int32(nil), cstart[:ncomp]...)
+	for v, c := range comp {
+		byComp[cfill[c]] = int32(v)
+		cfill[c]++
+	}
+	members := func(c int) []int32 { return byComp[cstart[c]:cstart[c+1]] }
+	rels := make([]Rel, n)
 	m.SCCs = make([][]Rel, ncomp)
+	for c := range m.SCCs {
+		lo, hi := cstart[c], cstart[c+1]
+		for k, v := range members(c) {
+			rels[int(lo)+k] = names[v]
+		}
+		m.SCCs[c] = rels[lo:hi:hi]
+	}
 	for v, name := range names {
-		m.SCCs[comp[v]] = append(m.SCCs[comp[v]], name)
 		m.SCCOf[name] = comp[v]
 	}
 	for _, c := range m.SCCs {
@@ -76,12 +98,9 @@ func (m *Model) buildGraph(prev *Model) {
 	// as what it uses and higher than what it negates. A negative edge inside a component cannot
 	// be satisfied; it is ignored here and reported by the stratification check. Components
 	// come dependencies first.
-	members := make([][]int32, ncomp)
-	for v := range n {
-		members[comp[v]] = append(members[comp[v]], int32(v))
-	}
 	stratum := make([]int, n)
-	for id, vs := range members {
+	for id := range ncomp {
+		vs := members(id)
 		s := 0
 		for _, v := range vs {
 			for k := deg[v]; k < deg[v+1]; k++ {
