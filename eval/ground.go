@@ -17,6 +17,10 @@ import (
 // fixpoint, and every rule of a relation that depends on the state is then enumerated over the
 // relaxed facts: each solution of its body is one ground rule, keeping its literals on relations
 // that depend on the state (negative ones only when their atom can hold).
+//
+// Two refinements keep the relaxed program close to what can happen: fluents that only the frame
+// rule carries over are read from init (constantFluents), and a relaxed program that proves too
+// big is restricted to the atoms its rules can ask (magicSets).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
@@ -61,6 +65,11 @@ type Grounding struct {
 	Terminal Term         // the atom terminal, 0 when no rule can derive it
 	Sees     [][]Percept  // per role (GDL-II)
 
+	// Constant are the fluents that hold in every reachable state: those of init whose functor
+	// no next rule changes (constantFluents). The rules are grounded for states that hold them
+	// all; a state written by hand without one of them needs the interpreter.
+	Constant []Term
+
 	// StateOnly says that legal, goal and terminal do not depend on does (as GDL requires): the
 	// atoms that depend on does are only read while a joint move, one move per role, is played.
 	StateOnly bool
@@ -87,6 +96,7 @@ var DefaultGroundLimits = GroundLimits{Timeout: 5 * time.Second, MaxRules: 1_500
 type GroundError struct {
 	Reason string
 	Err    error // the evaluation error behind it, if any
+	tooBig bool  // a limit of size was reached
 }
 
 func (e *GroundError) Error() string {
@@ -98,9 +108,10 @@ func (e *GroundError) Error() string {
 
 func (e *GroundError) Unwrap() error { return e.Err }
 
-// relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store.
-// The caller holds g's lock, which covers the store.
-func (g *Game) relaxed() *Game {
+// relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store;
+// with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's
+// lock, which covers the store.
+func (g *Game) relaxed(magic bool) *Game {
 	rg := &Game{st: g.st, relByFn: map[uint32]*relation{}, roleIdx: g.roleIdx, roles: g.roles, lim: g.lim, lines: g.lines}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
@@ -111,6 +122,7 @@ func (g *Game) relaxed() *Game {
 		return layerStatic
 	}
 	rg.auxDynamic = map[uint32]bool{}
+	rg.constantFluents()
 	for _, r := range slices.Clone(rg.rels) {
 		if origLayer(r) == layerStatic {
 			continue
@@ -141,12 +153,285 @@ func (g *Game) relaxed() *Game {
 		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.nextRel, atom: unary(rg.nextRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1})
 	doesRel.rules = append(doesRel.rules,
 		&rule{rel: doesRel, head: binary(doesRel), body: []lit{{kind: litPos, rel: rg.legalRel, atom: binary(rg.legalRel)}}, nvars: 2, varNames: []string{"?r", "?m"}, clause: -1})
+	if magic {
+		rg.magicSets()
+	}
 	// true and does are derived relations here: no layer is above static.
 	rg.trueRel, rg.doesRel = nil, nil
 	rg.components()
 	rg.trueRel, rg.doesRel = trueRel, doesRel
 	rg.empty = &State{}
 	return rg
+}
+
+// constantFluents reads the fluents that never change from init. A functor whose only next
+// rule is (next (f ?x ...)) <= (true (f ?x ...)) names fluents that hold in a reachable state
+// exactly when they hold initially: the walls of a maze. Literals of true on them become
+// literals of init, so the relaxed program keeps their negations (a move into a wall is not
+// taken to be possible, which in mummymaze1p took the explorer out of the maze's 9 columns to
+// the 51 numbers of succ), and the ground rules do not read them.
+func (rg *Game) constantFluents() {
+	functorOf := func(p *pnode) (uint32, bool) {
+		switch p.kind {
+		case pFunc:
+			return p.fn, true
+		case pConst:
+			return rg.st.terms[p.t].fn, true
+		}
+		return 0, false
+	}
+	constant := map[uint32]bool{}
+	changing := map[uint32]bool{}
+	for _, ru := range rg.nextRel.rules {
+		if ru.head.kind != pFunc {
+			return // a ground head: (next (f a)) changes f
+		}
+		f := ru.head.args[0]
+		fn, ok := functorOf(f)
+		if !ok {
+			return // (next ?x): any fluent may change
+		}
+		frame := f.kind == pFunc && len(ru.body) == 1 && ru.body[0].kind == litPos && ru.body[0].rel == rg.trueRel
+		if frame {
+			seen := make([]bool, ru.nvars)
+			for _, a := range f.args {
+				frame = frame && a.kind == pVar && !seen[a.v]
+				if a.kind == pVar {
+					seen[a.v] = true
+				}
+			}
+			if b := ru.body[0].atom; frame && b.kind == pFunc {
+				g := b.args[0]
+				frame = g.kind == pFunc && g.fn == f.fn && len(g.args) == len(f.args)
+				for i := 0; frame && i < len(f.args); i++ {
+					frame = g.args[i].kind == pVar && g.args[i].v == f.args[i].v
+				}
+			} else {
+				frame = false
+			}
+		}
+		if frame {
+			constant[fn] = true
+		} else {
+			changing[fn] = true
+		}
+	}
+	for fn := range changing {
+		delete(constant, fn)
+	}
+	if len(constant) == 0 {
+		return
+	}
+	rg.constFns = constant
+	for _, r := range rg.rels {
+		for _, ru := range r.rules {
+			for i := range ru.body {
+				l := &ru.body[i]
+				if l.rel != rg.trueRel || l.atom.kind != pFunc {
+					continue
+				}
+				if fn, ok := functorOf(l.atom.args[0]); ok && constant[fn] {
+					l.rel = rg.initRel
+					l.atom = &pnode{kind: pFunc, fn: rg.initRel.fn, args: l.atom.args, flat: l.atom.flat}
+				}
+			}
+		}
+	}
+}
+
+// magicSets restricts the relaxed program to the atoms that can be asked (the magic-sets
+// rewriting of deductive databases). A relation whose every use binds some of its arguments
+// (by constants, by the positive literals written before it, or by the bound arguments of the
+// head of a rule being restricted likewise; a negated use binds them all) gets a magic relation
+// of those arguments: each use derives the magic atom of what it asks, from the literals that
+// bind it, and each rule of the relation reads its magic atom first. mummymaze1p's
+// movetoward/5 is asked for the squares of the maze, 0 to 8, but its direction-from/5 holds
+// for any two of the 51 numbers of succ: 6.5 million facts whole. A magic literal only filters
+// the relaxed program (it holds for every atom a rule of the game can read), so ground rules
+// never mention it.
+func (rg *Game) magicSets() {
+	out := map[*relation]bool{}
+	for _, r := range []*relation{rg.roleRel, rg.initRel, rg.trueRel, rg.doesRel, rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel} {
+		out[r] = true
+	}
+	// A relation read under negation, and what it reads, stay whole: magic rules would make
+	// the negated relation depend on its readers, which could depend on its negation.
+	var stack []*relation
+	for _, r := range rg.rels {
+		for _, ru := range r.rules {
+			for _, l := range ru.body {
+				if l.kind != litPos && l.rel != nil && !out[l.rel] {
+					out[l.rel] = true
+					stack = append(stack, l.rel)
+				}
+			}
+		}
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, ru := range r.rules {
+			for _, l := range ru.body {
+				if l.rel != nil && !out[l.rel] {
+					out[l.rel] = true
+					stack = append(stack, l.rel)
+				}
+			}
+		}
+	}
+	// bound[r][i]: every use of r binds its argument i.
+	bound := map[*relation][]bool{}
+	for _, r := range rg.rels {
+		if out[r] || r.arity == 0 || keywordRel(foldName(r.name)) || r.refused != nil {
+			continue
+		}
+		derived := false
+		for _, ru := range r.rules {
+			derived = derived || len(ru.body) > 0
+		}
+		if !derived {
+			continue
+		}
+		bs := make([]bool, r.arity)
+		for i := range bs {
+			bs[i] = true
+		}
+		bound[r] = bs
+	}
+	// argsOf returns the argument patterns of an atom (a ground atom is a constant pattern).
+	argsOf := func(p *pnode) []*pnode {
+		if p.kind == pFunc {
+			return p.args
+		}
+		var out []*pnode
+		for _, a := range rg.st.argsOf(p.t) {
+			out = append(out, &pnode{kind: pConst, t: a})
+		}
+		return out
+	}
+	// uses calls each(caller, rule, literal, the variables bound at it) for every use of a
+	// restricted relation.
+	uses := func(each func(ru *rule, l *lit, avail []bool)) {
+		for _, c := range rg.rels {
+			for _, ru := range c.rules {
+				head := make([]bool, ru.nvars)
+				if bs := bound[c]; bs != nil {
+					for i, a := range argsOf(ru.head) {
+						if bs[i] {
+							markVars(a, head, true)
+						}
+					}
+				}
+				all := slices.Clone(head)
+				for i := range ru.body {
+					if l := &ru.body[i]; l.kind == litPos {
+						markVars(l.atom, all, true)
+					}
+				}
+				avail := slices.Clone(head)
+				for i := range ru.body {
+					l := &ru.body[i]
+					if l.rel != nil && bound[l.rel] != nil {
+						if l.kind == litPos {
+							each(ru, l, avail)
+						} else {
+							each(ru, l, all)
+						}
+					}
+					if l.kind == litPos {
+						markVars(l.atom, avail, true)
+					}
+				}
+				for i := range ru.dropped {
+					if l := &ru.dropped[i]; bound[l.rel] != nil {
+						each(ru, l, all)
+					}
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		uses(func(ru *rule, l *lit, avail []bool) {
+			bs := bound[l.rel]
+			for i := range bs {
+				if bs[i] && !allBound(argsOf(l.atom)[i], avail) {
+					bs[i] = false
+					changed = true
+				}
+			}
+		})
+		for r, bs := range bound {
+			if !slices.Contains(bs, true) {
+				delete(bound, r)
+				changed = true
+			}
+		}
+	}
+	if len(bound) == 0 {
+		return
+	}
+	magic := map[*relation]*relation{}
+	project := func(r *relation, atom *pnode) *pnode {
+		m := magic[r]
+		var args []*pnode
+		all := argsOf(atom)
+		for i, b := range bound[r] {
+			if b {
+				args = append(args, all[i])
+			}
+		}
+		flat := true
+		for _, a := range args {
+			flat = flat && a.kind != pFunc
+		}
+		return &pnode{kind: pFunc, fn: m.fn, args: args, flat: flat}
+	}
+	for _, r := range rg.rels {
+		if bs := bound[r]; bs != nil {
+			n := 0
+			for _, b := range bs {
+				if b {
+					n++
+				}
+			}
+			magic[r] = rg.relation(fmt.Sprintf("magic %d", len(magic)), n)
+			rg.auxDynamic[magic[r].fn] = false
+		}
+	}
+	// The magic rules, from the bodies as written, then the magic literals.
+	var rules []*rule
+	uses(func(ru *rule, l *lit, avail []bool) {
+		mr := &rule{rel: magic[l.rel], head: project(l.rel, l.atom), nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+		if bound[ru.rel] != nil {
+			mr.body = append(mr.body, lit{kind: litPos, rel: magic[ru.rel], atom: project(ru.rel, ru.head)})
+		}
+		if l.kind == litPos {
+			for i := range ru.body {
+				if &ru.body[i] == l {
+					break
+				}
+				if ru.body[i].kind == litPos {
+					mr.body = append(mr.body, ru.body[i])
+				}
+			}
+		} else {
+			for _, b := range ru.body {
+				if b.kind == litPos {
+					mr.body = append(mr.body, b)
+				}
+			}
+		}
+		rules = append(rules, mr)
+	})
+	for _, mr := range rules {
+		mr.rel.rules = append(mr.rel.rules, mr)
+	}
+	for r := range bound {
+		for _, ru := range r.rules {
+			ru.body = append([]lit{{kind: litPos, rel: magic[r], atom: project(r, ru.head)}}, ru.body...)
+		}
+	}
 }
 
 // splitRule splits a rule whose body has independent parts: groups of literals that share
@@ -385,10 +670,10 @@ func (b *grounder) add(gr GroundRule) error {
 	b.gr.Rules = append(b.gr.Rules, gr)
 	b.lits += len(gr.Body)
 	if len(b.gr.Rules) > b.lim.MaxRules {
-		return &GroundError{Reason: fmt.Sprintf("more than %d ground rules", b.lim.MaxRules)}
+		return &GroundError{Reason: fmt.Sprintf("more than %d ground rules", b.lim.MaxRules), tooBig: true}
 	}
 	if b.lits > b.lim.MaxLits {
-		return &GroundError{Reason: fmt.Sprintf("more than %d literals in ground rules", b.lim.MaxLits)}
+		return &GroundError{Reason: fmt.Sprintf("more than %d literals in ground rules", b.lim.MaxLits), tooBig: true}
 	}
 	return nil
 }
@@ -466,6 +751,11 @@ func (b *grounder) keywords() {
 		gr.Fluents = append(gr.Fluents, f)
 	}
 	slices.Sort(gr.Fluents)
+	for _, f := range gr.Fluents {
+		if rg.constFns[st.terms[f].fn] {
+			gr.Constant = append(gr.Constant, f)
+		}
+	}
 	for _, f := range gr.Fluents {
 		gr.TrueAtoms = append(gr.TrueAtoms, rg.wrap(rg.trueRel, f, true))
 		n := rg.wrap(rg.nextRel, f, true)

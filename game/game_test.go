@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -179,5 +180,78 @@ func TestSimulate(t *testing.T) {
 				t.Fatalf("%s: %+v %v", e, sim, err)
 			}
 		}
+	}
+}
+
+// A text that a build could not compile is remembered for that build only: another build (which
+// may ground it) tries again.
+func TestRememberedFailureIsPerBuild(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Engine: Auto, RememberFailures: true, Ground: eval.GroundLimits{MaxRules: 3}}
+	why := func() string {
+		g, _, err := Load(bg, string(src), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Engine() != Interpreted {
+			t.Fatalf("engine %s with at most 3 ground rules", g.Engine())
+		}
+		return g.Why()
+	}
+	if w := why(); strings.Contains(w, "remembered") {
+		t.Fatalf("first run: %q", w)
+	}
+	if w := why(); !strings.Contains(w, "remembered") {
+		t.Fatalf("second run of the same build: %q, want the remembered failure", w)
+	}
+	old := buildStamp
+	defer func() { buildStamp = old }()
+	buildStamp = func() string { return "another build" }
+	if w := why(); strings.Contains(w, "remembered") {
+		t.Fatalf("another build: %q, want a new grounding", w)
+	}
+}
+
+// A state written by hand without a fluent that never changes in play (a wall) is answered by
+// the interpreter: the network reads such fluents from init.
+func TestHandWrittenStateWithoutConstantFluent(t *testing.T) {
+	src := `(role p) (init (at 1)) (init (wall 2)) (init (step 0))
+		(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+		(legal p right)
+		(<= (next (at ?y)) (true (at ?x)) (succ ?x ?y) (not (true (wall ?x))))
+		(<= (next (at ?x)) (true (at ?x)) (true (wall ?x)))
+		(<= (next (wall ?x)) (true (wall ?x)))
+		(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+		(<= terminal (true (step 3)))
+		(<= (goal p 100) (true (at 3)))
+		(<= (goal p 0) (not (true (at 3))))`
+	var got [2][]string
+	for i, e := range []Engine{Compiled, Interpreted} {
+		g := load(t, src, e)
+		if g.Engine() != e {
+			t.Fatalf("engine %s, want %s", g.Engine(), e)
+		}
+		es, err := g.Eval().ParseState("(at 2) (step 0)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.StateOf(es.Fluents())
+		legal, err := g.Legal(bg, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, err := g.Next(bg, s, []eval.Term{legal[0][0]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = g.Strings(next.Fluents())
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Errorf("after right from (at 2) without the wall: compiled %v, interpreted %v", got[0], got[1])
 	}
 }

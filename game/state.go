@@ -93,7 +93,7 @@ func (g *Game) StateOf(fluents []eval.Term) *State {
 }
 
 // fromInterp makes a State of an interpreter's state, as a compiled one when every fluent is a
-// base proposition.
+// base proposition and the fluents that never change (Grounding.Constant) are there.
 func (g *Game) fromInterp(es *eval.State) *State {
 	if g.net != nil {
 		b := make([]uint64, g.net.Words())
@@ -105,6 +105,11 @@ func (g *Game) fromInterp(es *eval.State) *State {
 				break
 			}
 			b[i>>6] |= 1 << uint(i&63)
+		}
+		// The network is built for states that hold the fluents that never change.
+		for _, f := range g.gr.Constant {
+			i := g.fluent[f]
+			ok = ok && b[i>>6]&(1<<uint(i&63)) != 0
 		}
 		if ok {
 			return g.newState(b, es)

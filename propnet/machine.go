@@ -24,6 +24,12 @@ type Machine struct {
 	joint   []int32     // scratch for Playout
 	scratch []uint64
 
+	// The words of next that changed since the state was last made the next state (step), each
+	// once; all: the state was set otherwise since (SetState), so any word may differ.
+	changed []int32
+	isDirty []bool
+	all     bool
+
 	// Cycles (nets with atoms that depend on each other): the value of each node of a cycle
 	// (its count does not decide it: its least fixpoint does), and the cycles whose inputs from
 	// outside changed since they were last computed.
@@ -32,6 +38,14 @@ type Machine struct {
 	ndirt int
 	old   []bool
 	work  []int32
+
+	// Lazy inputs (Net.lazyEdges): per gate with a lazy input, the number of its other inputs
+	// that decide it (miss), and when none does, its position in its lazy input's ready list
+	// (apos); per node, the length of its ready list (alen), at ready[Net.lazyOff[node]:].
+	miss  []int32
+	apos  []int32
+	alen  []int32
+	ready []int32
 }
 
 // Words returns the length of a state bit vector of this network, in 64-bit words.
@@ -40,12 +54,23 @@ func (n *Net) Words() int { return (len(n.base) + 63) / 64 }
 // NewMachine makes a machine in the empty state (no fluent true, no move made).
 func (n *Net) NewMachine() *Machine {
 	nn := len(n.kind)
-	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words())}
+	m := &Machine{n: n, cnt: make([]int32, nn), state: make([]uint64, n.Words()), next: make([]uint64, n.Words()), scratch: make([]uint64, n.Words()),
+		isDirty: make([]bool, n.Words()), all: true}
 	if len(n.cycles) > 0 {
 		m.sval = make([]bool, nn)
 		m.dirty = make([]bool, len(n.cycles))
 	}
+	if n.lazyIn != nil {
+		m.miss = make([]int32, nn)
+		m.apos = make([]int32, nn)
+		m.alen = make([]int32, nn)
+		m.ready = make([]int32, n.lazyOff[nn])
+	}
 	for i := 0; i < nn; i++ {
+		if n.lazyIn != nil && n.lazyIn[i] != noLazy {
+			m.initLazy(int32(i))
+			continue
+		}
 		c := -n.thresh[i]
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
 			if (n.scc[i] == 0 || n.scc[in.node()] != n.scc[i]) && m.val(in) {
@@ -84,6 +109,55 @@ func (n *Net) NewMachine() *Machine {
 		}
 	}
 	return m
+}
+
+// initLazy sets up gate t with a lazy input from the values of its inputs.
+func (m *Machine) initLazy(t int32) {
+	n := m.n
+	l := n.lazyIn[t]
+	miss := int32(0)
+	for _, in := range n.ins[n.inOff[t]:n.inOff[t+1]] {
+		if in != l && m.val(in) == (n.kind[t] == kOr) {
+			miss++
+		}
+	}
+	m.miss[t] = miss
+	m.cnt[t] = m.lazyCount(t, miss == 0)
+	if miss == 0 {
+		m.addReady(l.node(), t)
+	}
+}
+
+// lazyCount is the count of gate t with a lazy input (0 when it holds, -1 when not): when
+// ready, its lazy input's value as its readers count it, else what its other inputs decide.
+func (m *Machine) lazyCount(t int32, ready bool) int32 {
+	if ready {
+		l := m.n.lazyIn[t]
+		if m.value(l.node()) != l.inv() {
+			return 0
+		}
+		return -1
+	}
+	if m.n.kind[t] == kOr {
+		return 0
+	}
+	return -1
+}
+
+func (m *Machine) addReady(x, t int32) {
+	off := m.n.lazyOff[x]
+	m.apos[t] = m.alen[x]
+	m.ready[off+m.alen[x]] = t
+	m.alen[x]++
+}
+
+func (m *Machine) removeReady(x, t int32) {
+	off := m.n.lazyOff[x]
+	m.alen[x]--
+	last := m.ready[off+m.alen[x]]
+	p := m.apos[t]
+	m.ready[off+p] = last
+	m.apos[last] = p
 }
 
 func (m *Machine) val(r ref) bool {
@@ -189,6 +263,10 @@ func (m *Machine) propagate() {
 		m.stack = m.propagateCycles(append(m.stack[:0], src...))
 		return
 	}
+	if m.miss != nil {
+		m.propagateLazy(src)
+		return
+	}
 	cnt, prop := m.cnt, m.prop
 	stack := m.stack[:0]
 	// The sources first, then the gates, last queued first.
@@ -225,6 +303,82 @@ func (m *Machine) propagate() {
 		}
 	}
 	m.stack = stack
+}
+
+// propagateLazy is propagate for a net with lazy inputs (Net.lazyEdges).
+func (m *Machine) propagateLazy(src []uint32) {
+	n := m.n
+	cnt, prop := m.cnt, m.prop
+	stack := m.stack[:0]
+	for i := 0; ; i++ {
+		var node int32
+		if i < len(src) {
+			node = int32(src[i] >> 1)
+		} else if len(stack) > 0 {
+			node = int32(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		} else {
+			break
+		}
+		v := cnt[node] >= 0
+		if prop[node] == v {
+			continue
+		}
+		prop[node] = v
+		if w := n.watched[node]; w != 0 {
+			m.watchChanged(node, w)
+		}
+		up := b2u(v)
+		for _, o := range n.outs[n.outOff[node]:n.outOff[node+1]] {
+			t := o >> 1
+			d := 2*int32((uint32(o)&1)^up) - 1
+			c := cnt[t]
+			nc := c + d
+			cnt[t] = nc
+			if c^nc < 0 {
+				stack = append(stack, uint32(t))
+			}
+		}
+		stack = m.passLazy(node, up, stack)
+	}
+	m.stack = stack
+}
+
+// passLazy passes on the change of node (to up) to the gates that have a lazy input: those that
+// read node as another input (routs) and, when node is a lazy input, its ready gates.
+func (m *Machine) passLazy(node int32, up uint32, stack []uint32) []uint32 {
+	n := m.n
+	for _, o := range n.routs[n.routOff[node]:n.routOff[node+1]] {
+		t := int32(o >> 1)
+		old := m.miss[t]
+		// One more deciding input when the edge turns false.
+		nm := old + 1 - 2*int32((uint32(o)&1)^up)
+		m.miss[t] = nm
+		switch {
+		case old == 0:
+			m.removeReady(n.lazyIn[t].node(), t)
+		case nm == 0:
+			m.addReady(n.lazyIn[t].node(), t)
+		default:
+			continue
+		}
+		if c := m.lazyCount(t, nm == 0); c != m.cnt[t] {
+			m.cnt[t] = c
+			stack = append(stack, uint32(t))
+		}
+	}
+	if k := m.alen[node]; k > 0 {
+		off := n.lazyOff[node]
+		for _, t := range m.ready[off : off+k] {
+			c := int32(-1)
+			if (up == 1) != n.lazyIn[t].inv() {
+				c = 0
+			}
+			m.cnt[t] = c
+			stack = append(stack, uint32(t))
+		}
+	}
+	return stack
 }
 
 // propagateCycles is the propagation of set for a net with cycles: a node of a cycle counts its
@@ -288,10 +442,15 @@ func (m *Machine) watchChanged(node, list int32) {
 		m.update(w.role, w.move, v != w.inv)
 	}
 	for _, w := range ws.next {
+		word := w.fluent >> 6
 		if v != w.inv {
-			m.next[w.fluent>>6] |= 1 << uint(w.fluent&63)
+			m.next[word] |= 1 << uint(w.fluent&63)
 		} else {
-			m.next[w.fluent>>6] &^= 1 << uint(w.fluent&63)
+			m.next[word] &^= 1 << uint(w.fluent&63)
+		}
+		if !m.isDirty[word] {
+			m.isDirty[word] = true
+			m.changed = append(m.changed, word)
 		}
 	}
 }
@@ -333,7 +492,43 @@ func (m *Machine) SetState(s []uint64) {
 		}
 		m.state[w] = s[w]
 	}
+	m.all = true
 	m.propagate()
+}
+
+// step plays a joint move and makes the next state the current state: Next and SetState in
+// one, but for the words of the state that the joint move changed only (the states of
+// pancakes88 have 631 words, a flip changes two).
+func (m *Machine) step(joint []int32) {
+	m.play(joint)
+	if m.all {
+		for w := range m.state {
+			m.syncWord(w)
+		}
+		m.all = false
+	} else {
+		for _, w := range m.changed {
+			m.syncWord(int(w))
+		}
+	}
+	for _, w := range m.changed {
+		m.isDirty[w] = false
+	}
+	m.changed = m.changed[:0]
+	m.unplay()
+	m.propagate()
+}
+
+// syncWord makes word w of the state that of the next state (the sources change; the caller
+// propagates).
+func (m *Machine) syncWord(w int) {
+	diff := m.state[w] ^ m.next[w]
+	for diff != 0 {
+		b := bits.TrailingZeros64(diff)
+		diff &= diff - 1
+		m.setSource(m.n.base[w*64+b], m.next[w]&(1<<uint(b)) != 0)
+	}
+	m.state[w] = m.next[w]
 }
 
 // State returns the current state. Do not modify it.
@@ -497,8 +692,7 @@ func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32
 		if rec != nil {
 			*rec = append(*rec, joint...)
 		}
-		m.Next(joint, m.scratch)
-		m.SetState(m.scratch)
+		m.step(joint)
 		res.Depth++
 	}
 }

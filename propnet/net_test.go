@@ -3,6 +3,7 @@ package propnet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -17,8 +18,14 @@ var bg = context.Background()
 // terminal, legal moves, goals and the next state at every step.
 func walk(t *testing.T, src string, walks, steps int) *Net {
 	t.Helper()
+	return walkWith(t, src, eval.GroundLimits{}, walks, steps)
+}
+
+// walkWith is walk with grounding limits.
+func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int) *Net {
+	t.Helper()
 	g, _ := eval.Load(src)
-	gr, err := g.Ground(bg, eval.GroundLimits{})
+	gr, err := g.Ground(bg, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,5 +243,192 @@ func TestMovesReadByGoal(t *testing.T) {
 	n := walk(t, fixed, 20, 4)
 	if !n.keepMoves {
 		t.Error("no legal, goal or terminal reads a move, but the machine unsets moves after Next")
+	}
+}
+
+// A ring of 160 cells that a move shifts by one: the move is read by a gate per cell and
+// colour, so it is their lazy input (Net.lazyEdges), as are the move read negated by the frame
+// rule and the move that sets a flag on every cell (an OR with the flag). Painting and shifting
+// make gates ready and unready while the lazy input is set and unset.
+func shiftRing() string {
+	var b strings.Builder
+	b.WriteString(`(role p) (colour red) (colour blue)
+(init (at 1 red)) (init (at 2 blue)) (init (at 7 red)) (init (clock 0))
+(<= (legal p shift) (true (clock ?n)))
+(<= (legal p (paint ?x ?c)) (cell ?x) (colour ?c) (not (true (at ?x ?c))))
+(legal p mark)
+(<= (next (at ?x ?c)) (does p shift) (true (at ?y ?c)) (after ?y ?x))
+(<= (next (at ?x ?c)) (not (does p shift)) (true (at ?x ?c)) (not (painted ?x)))
+(<= (next (at ?x ?c)) (does p (paint ?x ?c)))
+(<= (painted ?x) (does p (paint ?x ?c)))
+(<= (next (flag ?x ?c)) (does p mark) (cell ?x) (colour ?c))
+(<= (next (flag ?x ?c)) (true (flag ?x ?c)) (not (true (at ?x ?c))))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 30)))
+(<= (goal p 100) (true (at 160 red)) (true (flag 160 blue)))
+(<= (goal p 0) (not (true (at 160 red))))
+(<= (goal p 0) (not (true (flag 160 blue))))
+`)
+	for i := 1; i <= 160; i++ {
+		fmt.Fprintf(&b, "(cell %d) (after %d %d)\n", i, i, i%160+1)
+	}
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+	}
+	return b.String()
+}
+
+func TestLazyInputs(t *testing.T) {
+	n := walk(t, shiftRing(), 50, 30)
+	lazy, ors := 0, 0
+	for g, l := range n.lazyIn {
+		if l != noLazy {
+			lazy++
+			if n.kind[g] == kOr {
+				ors++
+			}
+		}
+	}
+	if lazy < 320 || ors == 0 {
+		t.Errorf("%d gates with a lazy input (%d of them OR), want the shift's 320 and the mark's ORs", lazy, ors)
+	}
+}
+
+// Playout moves from state to state by the words of the state that a joint move changes
+// (Machine.step): the moves it records, replayed on the interpreter, are legal and end in the
+// state it ends in, also when it starts from a state set in between.
+func TestPlayoutReplays(t *testing.T) {
+	for name, src := range map[string]string{"shiftRing": shiftRing(), "manyMoves": manyMoves, "inertPass": inertPass, "cutGraph": cutGraph} {
+		g, _ := eval.Load(src)
+		gr, err := g.Ground(bg, eval.GroundLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := New(bg, g, gr, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fluent := map[eval.Term]int{}
+		for i, f := range gr.Fluents {
+			fluent[f] = i
+		}
+		bitsOf := func(s *eval.State) []uint64 {
+			b := make([]uint64, n.Words())
+			for _, f := range s.Fluents() {
+				b[fluent[f]>>6] |= 1 << uint(fluent[f]&63)
+			}
+			return b
+		}
+		m := n.NewMachine()
+		rng := rand.New(rand.NewPCG(3, 4))
+		s0, _ := g.Initial(bg)
+		start := bitsOf(s0)
+		for p := 0; p < 40; p++ {
+			var rec []int32
+			depth := 1 + p%7
+			res := m.Playout(start, rng, depth, &rec)
+			s := s0
+			for i := 0; i < res.Depth; i++ {
+				joint := make([]eval.Term, len(gr.Roles))
+				legal, _ := g.Legal(bg, s)
+				for r := range gr.Roles {
+					joint[r] = gr.Moves[r][rec[i*len(gr.Roles)+r]]
+					if !slices.Contains(legal[r], joint[r]) {
+						t.Fatalf("%s playout %d step %d: %s is not legal", name, p, i, g.String(joint[r]))
+					}
+				}
+				if s, err = g.Next(bg, s, joint); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want := bitsOf(s); !slices.Equal(want, m.State()) {
+				t.Fatalf("%s playout %d: the machine's last state is not the replayed one", name, p)
+			}
+			if p%3 == 0 {
+				start = slices.Clone(m.State()) // the next playouts go on from here
+				s0 = s
+			}
+		}
+	}
+}
+
+// A corridor of four cells between two walls, fluents that never change: the walls are read
+// from init while grounding, so the cells outside the corridor (numbers up to 30, for the
+// clock) are not taken to be reachable by walking through a wall.
+const corridor = `
+(role p)
+(init (at 2)) (init (wall 1 left)) (init (wall 4 right)) (init (step 0))
+(<= (legal p right) (true (at ?x)))
+(<= (legal p left) (true (at ?x)))
+(<= (next (at ?y)) (does p right) (true (at ?x)) (succ ?x ?y) (not (true (wall ?x right))))
+(<= (next (at ?x)) (does p right) (true (at ?x)) (true (wall ?x right)))
+(<= (next (at ?y)) (does p left) (true (at ?x)) (succ ?y ?x) (not (true (wall ?x left))))
+(<= (next (at ?x)) (does p left) (true (at ?x)) (true (wall ?x left)))
+(<= (next (wall ?x ?d)) (true (wall ?x ?d)))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= terminal (true (step 12)))
+(<= (goal p 100) (true (at 4)))
+(<= (goal p 0) (not (true (at 4))))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9)
+(succ 9 10) (succ 10 11) (succ 11 12) (succ 12 13) (succ 13 14) (succ 14 15) (succ 15 16)
+(succ 16 17) (succ 17 18) (succ 18 19) (succ 19 20) (succ 20 21) (succ 21 22) (succ 22 23)
+(succ 23 24) (succ 24 25) (succ 25 26) (succ 26 27) (succ 27 28) (succ 28 29) (succ 29 30)
+`
+
+func TestConstantFluents(t *testing.T) {
+	n := walk(t, corridor, 30, 12)
+	g := n.g
+	var cells []string
+	for _, f := range n.gr.Fluents {
+		if s := g.String(f); strings.HasPrefix(s, "(at ") {
+			cells = append(cells, s)
+		}
+	}
+	if len(cells) != 4 {
+		t.Errorf("cells that can hold: %v, want the four of the corridor", cells)
+	}
+}
+
+// A chaser that steps toward a runner on a 4 by 4 board, the direction given by a static
+// relation over the 41 numbers of succ: 2.8 million facts whole, of which the chaser asks 256.
+// Grounding restricts the relations to what their callers ask (magic sets).
+func chase() string {
+	var b strings.Builder
+	b.WriteString(`(role runner) (role chaser)
+(init (runner 4 4)) (init (chaser 1 1)) (init (clock 0))
+(cell 1) (cell 2) (cell 3) (cell 4)
+(<= (lt ?x ?y) (succ ?x ?y))
+(<= (lt ?x ?y) (succ ?x ?z) (lt ?z ?y))
+(<= (hd ?a ?b up) (lt ?a ?b))
+(<= (hd ?a ?b down) (lt ?b ?a))
+(<= (hd ?a ?a none) (num ?a))
+(<= (dir ?x1 ?y1 ?x2 ?y2 ?h ?v) (hd ?x1 ?x2 ?h) (hd ?y1 ?y2 ?v))
+(<= (mv ?a up ?b) (succ ?a ?b) (cell ?b))
+(<= (mv ?a down ?b) (succ ?b ?a) (cell ?b))
+(<= (mv ?a none ?a) (cell ?a))
+(<= (legal runner (go ?x ?y)) (true (runner ?a ?b)) (mv ?a ?h ?x) (mv ?b ?v ?y))
+(legal chaser wait)
+(<= (next (runner ?x ?y)) (does runner (go ?x ?y)))
+(<= (next (chaser ?x ?y)) (true (chaser ?cx ?cy)) (true (runner ?rx ?ry)) (dir ?cx ?cy ?rx ?ry ?h ?v)
+	(mv ?cx ?h ?x) (mv ?cy ?v ?y))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= caught (true (runner ?x ?y)) (true (chaser ?x ?y)))
+(<= terminal caught)
+(<= terminal (true (clock 10)))
+(<= (goal chaser 100) caught)
+(<= (goal chaser 0) (not caught))
+(<= (goal runner 0) caught)
+(<= (goal runner 100) (not caught))
+`)
+	for i := 0; i <= 40; i++ {
+		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
+	}
+	return b.String()
+}
+
+func TestMagicSets(t *testing.T) {
+	n := walkWith(t, chase(), eval.GroundLimits{MaxFacts: 200_000}, 30, 10)
+	if k := len(n.gr.Rules); k > 10_000 {
+		t.Errorf("%d ground rules", k)
 	}
 }
