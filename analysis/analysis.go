@@ -2,6 +2,11 @@ package analysis
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -39,7 +44,7 @@ func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Resu
 	if err != nil {
 		return nil, err
 	}
-	res.Model.indexForms()
+	res.Model.markReusable()
 	return res, nil
 }
 
@@ -92,23 +97,94 @@ func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Re
 			c.Amend(m, mine)
 		}
 	}
-	for _, c := range Checks {
-		if c.Run == nil {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sev := cfg.severityFor(c.Code, c.Severity)
-		if sev == SeverityOff {
-			continue
-		}
-		r := &Reporter{check: c, severity: sev}
-		c.Run(m, r)
-		ds = append(ds, r.out...)
+	outs, err := runChecks(ctx, m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, out := range outs {
+		ds = append(ds, out...)
 	}
 	sortDiagnostics(ds)
 	return &Result{Model: m, Diagnostics: ds}, nil
+}
+
+// runChecks runs the whole-file checks on up to GOMAXPROCS goroutines (four at most): a check
+// only reads the model, whose lazily computed parts (DependsOn, the producers, the split strata)
+// are guarded by its lock. It returns each check's diagnostics in the registry's order, so the result does not
+// depend on the schedule. A panic in a check is raised again in the caller's goroutine.
+func runChecks(ctx context.Context, m *Model, cfg *Config) ([][]Diagnostic, error) {
+	outs := make([][]Diagnostic, len(Checks))
+	var next atomic.Int32
+	var failed atomic.Value // the first panic's value
+	work := func() {
+		defer func() {
+			if p := recover(); p != nil {
+				failed.CompareAndSwap(nil, panicValue{p, debug.Stack()})
+			}
+		}()
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(Checks) || ctx.Err() != nil || failed.Load() != nil {
+				return
+			}
+			c := Checks[i]
+			if c.Run == nil {
+				continue
+			}
+			sev := cfg.severityFor(c.Code, c.Severity)
+			if sev == SeverityOff {
+				continue
+			}
+			r := &Reporter{check: c, severity: sev}
+			c.Run(m, r)
+			outs[i] = r.out
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 4) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	if p, ok := failed.Load().(panicValue); ok {
+		panic(fmt.Sprintf("%v\n(in a check, on another goroutine)\n%s", p.value, p.stack))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return outs, nil
+}
+
+// alongside runs f on another goroutine while g runs on this one, and returns when both are
+// done. A panic in f is raised again here.
+func alongside(f, g func()) {
+	var p any
+	var stack []byte
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p = recover(); p != nil {
+				stack = debug.Stack()
+			}
+		}()
+		f()
+	}()
+	g()
+	<-done
+	if p != nil {
+		panic(fmt.Sprintf("%v\n(on another goroutine)\n%s", p, stack))
+	}
+}
+
+// panicValue is a panic recovered in a check's goroutine, with where it happened.
+type panicValue struct {
+	value any
+	stack []byte
 }
 
 // clauseDiagnostics runs every per-clause check on c, with default severities.

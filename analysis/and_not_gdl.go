@@ -28,7 +28,7 @@ func init() {
 					"named and would be read as a conjunction", nil)
 			}
 			walkLiterals(c, func(v literalVisit) {
-				if v.Lit.Kind() != syntax.LitAtom || v.Lit.Atom().Name().Key() != "and" {
+				if v.Kind != syntax.LitAtom || v.Lit.Atom().Name().Key() != "and" {
 					return
 				}
 				name := v.Lit.Atom().Name().Span()

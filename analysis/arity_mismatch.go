@@ -17,11 +17,15 @@ func init() {
 		Fix:     "Use one number of arguments for each name everywhere.",
 		Run: func(m *Model, r *Reporter) {
 			for _, table := range []map[string]*Symbol{m.Relations, m.Functions} {
-				for _, key := range sortedKeys(table) {
-					s := table[key]
-					if len(s.Arities) < 2 {
-						continue
+				var keys []string // the names used with several arities, sorted
+				for key, s := range table {
+					if len(s.Arities) >= 2 {
+						keys = append(keys, key)
 					}
+				}
+				sort.Strings(keys)
+				for _, key := range keys {
+					s := table[key]
 					if _, kw := RelationKeywords[key]; kw && s.Kind == RelationSymbol {
 						continue // keyword-arity reports these against the fixed arity
 					}
@@ -77,15 +81,6 @@ func majorityArity(s *Symbol) int {
 		}
 	}
 	return best
-}
-
-func sortedKeys(t map[string]*Symbol) []string {
-	out := make([]string, 0, len(t))
-	for k := range t {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // withoutAnd returns s without the ands of rule bodies and the ands nested in them, which

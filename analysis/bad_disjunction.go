@@ -16,7 +16,7 @@ func init() {
 		Fix:      "Remove an empty or; write the branches of an inner or as branches of the outer one (the quick fix does).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			walkLiterals(c, func(v literalVisit) {
-				if v.Lit.Kind() != syntax.LitOr {
+				if v.Kind != syntax.LitOr {
 					return
 				}
 				ops := v.Lit.Operands()

@@ -5,7 +5,9 @@
 package analysis
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -67,17 +69,35 @@ type Diagnostic struct {
 }
 
 // sortDiagnostics orders diagnostics by position, then code, for stable output.
+// The diagnostics are large values and mostly in order already (each check reports in source
+// order): an order of indexes is sorted, and the diagnostics are moved once.
 func sortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
+	less := func(a, b *Diagnostic) int {
 		if a.Span.Start != b.Span.Start {
-			return a.Span.Start < b.Span.Start
+			return cmp.Compare(a.Span.Start, b.Span.Start)
 		}
 		if a.Span.End != b.Span.End {
-			return a.Span.End < b.Span.End
+			return cmp.Compare(a.Span.End, b.Span.End)
 		}
-		return a.Code < b.Code
-	})
+		return strings.Compare(a.Code, b.Code)
+	}
+	sorted := true
+	for i := 1; i < len(ds) && sorted; i++ {
+		sorted = less(&ds[i-1], &ds[i]) <= 0
+	}
+	if sorted {
+		return
+	}
+	order := make([]int32, len(ds))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(i, j int32) int { return less(&ds[i], &ds[j]) })
+	moved := make([]Diagnostic, len(ds))
+	for k, i := range order {
+		moved[k] = ds[i]
+	}
+	copy(ds, moved)
 }
 
 // syntaxDiagnostics turns the parser's errors into diagnostics.

@@ -9,13 +9,121 @@ import (
 
 // buildGraph indexes the dependency edges (head relation -> body relation, collected per clause
 // by addForm) and computes the strongly connected components, the strata and the recursive
-// relations.
-func (m *Model) buildGraph() {
-	for i, e := range m.Edges {
-		m.Out[e.From] = append(m.Out[e.From], i)
+// relations. The relations are numbered once (nodes), and the graph is computed on the numbers:
+// the maps keyed by relation are filled once per relation, not once per edge. When the clauses'
+// heads and the edges are those of prev (an edit that changed no relation of the graph: inside a
+// term, a comment, the layout), prev's graph is the model's (it is never changed once built).
+func (m *Model) buildGraph(prev *Model) {
+	if prev != nil && prev.sameGraph(m) {
+		m.nodeNames, m.edgeTo, m.relID, m.heads, m.headNodes = prev.nodeNames, prev.edgeTo, prev.relID, prev.heads, prev.headNodes
+		m.Out, m.SCCs, m.SCCOf, m.Stratum, m.Recursive = prev.Out, prev.SCCs, prev.SCCOf, prev.Stratum, prev.Recursive
+		m.groupClauses()
+		return
 	}
-	m.components()
-	m.strata()
+	names, from, to := m.nodes()
+	m.nodeNames, m.edgeTo = names, to
+	n := len(names)
+	// Adjacency by node, the edges of each node in source order: one block, cut per node.
+	deg := make([]int32, n+1)
+	for _, v := range from {
+		deg[v+1]++
+	}
+	for v := 1; v <= n; v++ {
+		deg[v] += deg[v-1]
+	}
+	byEdge := make([]int, len(from)) // edge indexes grouped by their from node
+	fill := append([]int32(nil), deg[:n]...)
+	for i, v := range from {
+		byEdge[fill[v]] = i
+		fill[v]++
+	}
+	out := make([][]int, n) // node -> target nodes, for tarjan
+	targets := make([]int, len(from))
+	for v := range n {
+		lo, hi := deg[v], deg[v+1]
+		for k := lo; k < hi; k++ {
+			targets[k] = int(to[byEdge[k]])
+		}
+		out[v] = targets[lo:hi:hi]
+		if hi > lo {
+			m.Out[names[v]] = byEdge[lo:hi:hi]
+		}
+	}
+	comp := tarjan(n, out)
+	m.SCCOf = make(map[Rel]int, n)
+	ncomp := 0
+	for _, c := range comp {
+		ncomp = max(ncomp, c+1)
+	}
+	// The members of each component (node numbers, ascending), grouped in one block.
+	cstart := make([]int32, ncomp+1)
+	for _, c := range comp {
+		cstart[c+1]++
+	}
+	for c := 1; c <= ncomp; c++ {
+		cstart[c] += cstart[c-1]
+	}
+	byComp := make([]int32, n)
+	cfill := append([]int32(nil), cstart[:ncomp]...)
+	for v, c := range comp {
+		byComp[cfill[c]] = int32(v)
+		cfill[c]++
+	}
+	members := func(c int) []int32 { return byComp[cstart[c]:cstart[c+1]] }
+	rels := make([]Rel, n)
+	m.SCCs = make([][]Rel, ncomp)
+	for c := range m.SCCs {
+		lo, hi := cstart[c], cstart[c+1]
+		for k, v := range members(c) {
+			rels[int(lo)+k] = names[v]
+		}
+		m.SCCs[c] = rels[lo:hi:hi]
+	}
+	for v, name := range names {
+		m.SCCOf[name] = comp[v]
+	}
+	for _, c := range m.SCCs {
+		if len(c) > 1 {
+			sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
+		}
+	}
+	m.Recursive = map[Rel]bool{}
+	for i := range from {
+		if comp[from[i]] == comp[to[i]] {
+			m.Recursive[names[from[i]]] = true
+			m.Recursive[names[to[i]]] = true
+		}
+	}
+	// Strata: every relation gets the lowest stratum such that a relation is at least as high
+	// as what it uses and higher than what it negates. A negative edge inside a component cannot
+	// be satisfied; it is ignored here and reported by the stratification check. Components
+	// come dependencies first.
+	stratum := make([]int, n)
+	for id := range ncomp {
+		vs := members(id)
+		s := 0
+		for _, v := range vs {
+			for k := deg[v]; k < deg[v+1]; k++ {
+				ei := byEdge[k]
+				w := to[ei]
+				if comp[w] == id {
+					continue
+				}
+				t := stratum[w]
+				if m.Edges[ei].Negative {
+					t++
+				}
+				s = max(s, t)
+			}
+		}
+		for _, v := range vs {
+			stratum[v] = s
+		}
+	}
+	m.Stratum = make(map[Rel]int, n)
+	for v, name := range names {
+		m.Stratum[name] = stratum[v]
+	}
 }
 
 func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
@@ -35,82 +143,90 @@ func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
 	}
 }
 
-// nodes returns every relation of the graph in a deterministic order, and each one's position.
-func (m *Model) nodes() ([]Rel, map[Rel]int) {
-	id := make(map[Rel]int, len(m.Relations))
-	var out []Rel
-	add := func(k Rel) {
-		if _, ok := id[k]; !ok {
-			id[k] = len(out)
-			out = append(out, k)
+// nodes numbers every relation of the graph in a deterministic order (the clauses' heads, then
+// the edges' targets, in source order) and returns the relations by number and the numbers of
+// each edge's ends.
+func (m *Model) nodes() (names []Rel, from, to []int32) {
+	id := make(map[Rel]int32, m.nodeHint)
+	m.relID = id
+	add := func(k Rel) int32 {
+		v, ok := id[k]
+		if !ok {
+			v = int32(len(names))
+			id[k] = v
+			names = append(names, k)
 		}
+		return v
 	}
-	for _, c := range m.Clauses {
-		add(c.Rel())
+	from, to = make([]int32, len(m.Edges)), make([]int32, len(m.Edges))
+	m.heads = make([]int32, len(m.Clauses))
+	for i, c := range m.Clauses {
+		m.heads[i] = add(c.Rel())
 	}
-	for _, e := range m.Edges {
-		add(e.To)
-	}
-	return out, id
-}
-
-// components finds the strongly connected components (Tarjan's algorithm). They come out in
-// reverse topological order of the condensation, that is dependencies first, which is the order
-// evaluation needs.
-func (m *Model) components() {
-	names, id := m.nodes()
-	out := make([][]int, len(names))
-	from, to := make([]int, len(m.Edges)), make([]int, len(m.Edges))
-	for i, e := range m.Edges {
-		from[i], to[i] = id[e.From], id[e.To]
-		out[from[i]] = append(out[from[i]], to[i])
-	}
-	comp := tarjan(len(names), out)
-	m.SCCOf = make(map[Rel]int, len(names))
-	for v, name := range names {
-		for comp[v] >= len(m.SCCs) {
-			m.SCCs = append(m.SCCs, nil)
-		}
-		m.SCCs[comp[v]] = append(m.SCCs[comp[v]], name)
-		m.SCCOf[name] = comp[v]
-	}
-	for _, c := range m.SCCs {
-		sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
-	}
-	m.Recursive = map[Rel]bool{}
+	m.headNodes = len(names)
+	m.groupClauses()
+	// The edges of a clause come together and share its head.
+	last, lastID := Rel{}, int32(-1)
 	for i := range m.Edges {
-		if comp[from[i]] == comp[to[i]] {
-			m.Recursive[names[from[i]]] = true
-			m.Recursive[names[to[i]]] = true
+		e := &m.Edges[i]
+		if lastID < 0 || e.From != last {
+			last, lastID = e.From, id[e.From]
 		}
+		from[i] = lastID
+	}
+	for i := range m.Edges {
+		to[i] = add(m.Edges[i].To)
+	}
+	return names, from, to
+}
+
+// groupClauses fills m.defs, the clauses of each relation (by number) in source order, cut from
+// one block.
+func (m *Model) groupClauses() {
+	n := m.headNodes
+	start := make([]int32, n+1)
+	for _, v := range m.heads {
+		start[v+1]++
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	block := make([]*Clause, len(m.Clauses))
+	m.defs = make([][]*Clause, n)
+	for v := range m.defs {
+		m.defs[v] = block[start[v]:start[v]:start[v+1]]
+	}
+	for i, v := range m.heads {
+		m.defs[v] = append(m.defs[v], m.Clauses[i])
 	}
 }
 
-// strata assigns every relation the lowest stratum such that a relation is at least as high as
-// what it uses and higher than what it negates. A negative edge inside a component cannot be
-// satisfied; it is ignored here and reported by the stratification check.
-func (m *Model) strata() {
-	m.Stratum = map[Rel]int{}
-	for id, comp := range m.SCCs { // dependencies first
-		s := 0
-		for _, v := range comp {
-			for _, ei := range m.Out[v] {
-				e := m.Edges[ei]
-				to := m.SCCOf[e.To]
-				if to == id {
-					continue
-				}
-				t := m.Stratum[e.To]
-				if e.Negative {
-					t++
-				}
-				s = max(s, t)
-			}
-		}
-		for _, v := range comp {
-			m.Stratum[v] = s
+// sameGraph reports whether m's clauses have the heads of n's, in order, and m's edges are n's
+// but for their places: then the graphs are the same, relations numbered alike.
+func (m *Model) sameGraph(n *Model) bool {
+	if m.heads == nil || len(m.Clauses) != len(n.Clauses) || len(m.Edges) != len(n.Edges) {
+		return false
+	}
+	for i, c := range m.Clauses {
+		if c.key != n.Clauses[i].key || c.arity != n.Clauses[i].arity {
+			return false
 		}
 	}
+	for i := range m.Edges {
+		a, b := &m.Edges[i], &n.Edges[i]
+		if a.From != b.From || a.To != b.To || a.Negative != b.Negative {
+			return false
+		}
+	}
+	return true
+}
+
+// clausesOf returns the clauses whose head is relation rel, in source order.
+func (m *Model) clausesOf(rel Rel) []*Clause {
+	if v, ok := m.relID[rel]; ok && int(v) < len(m.defs) {
+		return m.defs[v]
+	}
+	return nil
 }
 
 // InCycle reports whether relations a and b lie in one strongly connected component and that
@@ -132,16 +248,13 @@ func (m *Model) DependsOn(from, to Rel) bool {
 		memo = map[Rel]bool{}
 		m.dependsOn[to] = memo
 		// Everything that reaches `to`, by a backwards search.
-		in := map[Rel][]Rel{}
-		for _, e := range m.Edges {
-			in[e.To] = append(in[e.To], e.From)
-		}
+		in := m.edgesIn()
 		work := []Rel{to}
 		for len(work) > 0 {
 			v := work[len(work)-1]
 			work = work[:len(work)-1]
-			for _, u := range in[v] {
-				if !memo[u] {
+			for _, ei := range in[v] {
+				if u := m.Edges[ei].From; !memo[u] {
 					memo[u] = true
 					work = append(work, u)
 				}
@@ -149,6 +262,59 @@ func (m *Model) DependsOn(from, to Rel) bool {
 		}
 	}
 	return memo[from]
+}
+
+// edgesIn returns, for each relation, the indexes of the edges into it (its uses in rule
+// bodies), in source order; made on first use. m.mu must be held.
+func (m *Model) edgesIn() map[Rel][]int {
+	if m.in == nil {
+		// Grouped by the numbers of their targets (buildGraph's): one list per relation.
+		n := len(m.nodeNames)
+		start := make([]int, n+1)
+		for _, w := range m.edgeTo {
+			start[w+1]++
+		}
+		for v := 1; v <= n; v++ {
+			start[v] += start[v-1]
+		}
+		byTarget := make([]int, len(m.edgeTo))
+		fill := append([]int(nil), start[:n]...)
+		for i, w := range m.edgeTo {
+			byTarget[fill[w]] = i
+			fill[w]++
+		}
+		m.in = make(map[Rel][]int, n)
+		for v, name := range m.nodeNames {
+			if lo, hi := start[v], start[v+1]; hi > lo {
+				m.in[name] = byTarget[lo:hi:hi]
+			}
+		}
+	}
+	return m.in
+}
+
+// uses returns the atoms of relation rel in the rule bodies (nested in not and or included), in
+// source order, with the clause of each and whether it stands under a not.
+func (m *Model) uses(rel Rel) []use {
+	m.mu.Lock()
+	eis := m.edgesIn()[rel]
+	m.mu.Unlock()
+	out := make([]use, 0, len(eis))
+	for _, ei := range eis {
+		e := &m.Edges[ei]
+		c := m.Clauses[e.Clause]
+		if v, ok := c.atomVisit(e.Span); ok {
+			out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
+		}
+	}
+	return out
+}
+
+// use is a body atom of a relation: see uses.
+type use struct {
+	Atom    syntax.Atom
+	Clause  *Clause
+	Negated bool
 }
 
 // PathTo returns a shortest chain of edges from relation from to relation to, or nil.
@@ -314,7 +480,7 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 			continue
 		}
 		walkLiterals(c, func(v literalVisit) {
-			if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
+			if v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
 				return
 			}
 			p := patternOf(v.Lit.Atom())

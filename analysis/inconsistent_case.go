@@ -21,8 +21,13 @@ func init() {
 			tables := []map[string]*Symbol{m.Relations, m.Functions, m.Constants}
 			var keys []string
 			byKey := map[string][]int{}
-			for _, table := range tables {
-				for k := range table {
+			for ti, table := range tables {
+				for k, s := range table {
+					// A key is written two ways when one of its symbols has two spellings, or
+					// when it names symbols of two tables, spelled differently.
+					if len(s.Spellings) < 2 && !inOtherTable(tables, ti, k) {
+						continue
+					}
 					if _, done := byKey[k]; done {
 						continue
 					}
@@ -71,6 +76,16 @@ func init() {
 			}
 		},
 	})
+}
+
+// inOtherTable reports whether key names a symbol of a table other than tables[ti].
+func inOtherTable(tables []map[string]*Symbol, ti int, key string) bool {
+	for i, t := range tables {
+		if i != ti && t[key] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // mixedSpelling reports whether key is written in more than one spelling across the tables.

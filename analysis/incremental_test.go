@@ -101,7 +101,8 @@ func TestCancelledAnalysis(t *testing.T) {
 }
 
 // semanticEdit picks an edit that changes what a game means: a name typed into or deleted from a
-// form, a literal added or removed, a form broken, closed, added, removed or duplicated.
+// form, a literal added or removed, a form broken, closed, added, removed or duplicated, many
+// lines removed.
 func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 	n := len(src)
 	at := rng.Intn(n + 1)
@@ -110,7 +111,7 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 		"\n(<= terminal (p a))\n", "\n(q a)\n(r (f a))\n", "\n(<= (goal extra 150) (p ?z))\n",
 		"\n(<= (q ?x) (p ?x))\n", "\n(<= (Cell ?x) (p ?X))\n", "\n(<= (p ?x) (or (q ?x) (r ?x)))\n",
 	}
-	switch r := rng.Intn(10); {
+	switch r := rng.Intn(11); {
 	case r < 3: // type a character or a space
 		return at, at, string("aZ?( )x1"[rng.Intn(8)])
 	case r < 5: // delete a short range
@@ -131,8 +132,19 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 			e = n - at
 		}
 		return s, s, src[s:at+e] + "\n"
-	default: // a parenthesis
+	case r < 10: // a parenthesis
 		return at, at, string("()"[rng.Intn(2)])
+	default: // delete many lines (more forms than the analysis looks ahead for the next one it knows)
+		s := strings.LastIndexByte(src[:at], '\n') + 1
+		e := s
+		for k := 0; k < 40 && e < n; k++ {
+			if i := strings.IndexByte(src[e:], '\n'); i >= 0 {
+				e += i + 1
+			} else {
+				e = n
+			}
+		}
+		return s, e, ""
 	}
 }
 
@@ -163,11 +175,54 @@ func sameResult(got, want *Result) string {
 	if !slices.Equal(gm.Edges, wm.Edges) {
 		return "edges differ"
 	}
-	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) {
+	if !reflect.DeepEqual(gm.SCCs, wm.SCCs) || !reflect.DeepEqual(gm.Stratum, wm.Stratum) ||
+		!reflect.DeepEqual(gm.SCCOf, wm.SCCOf) || !reflect.DeepEqual(gm.Recursive, wm.Recursive) {
 		return "components or strata differ"
+	}
+	if !equalOut(gm.Out, wm.Out) {
+		return "outgoing edges differ"
+	}
+	for _, t := range [][2]map[string]*Symbol{{gm.Relations, wm.Relations}, {gm.Functions, wm.Functions}, {gm.Constants, wm.Constants}} {
+		if d := sameSymbols(t[0], t[1]); d != "" {
+			return d
+		}
 	}
 	if !reflect.DeepEqual(gm.Roles, wm.Roles) || !reflect.DeepEqual(gm.Broken, wm.Broken) {
 		return "roles or broken forms differ"
+	}
+	return ""
+}
+
+// equalOut compares two tables of outgoing edges; a relation without edges may be absent or
+// have an empty list.
+func equalOut(a, b map[Rel][]int) bool {
+	for k, v := range a {
+		if !slices.Equal(v, b[k]) {
+			return false
+		}
+	}
+	for k, v := range b {
+		if !slices.Equal(v, a[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSymbols reports how two symbol tables differ, or "".
+func sameSymbols(got, want map[string]*Symbol) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d symbols, want %d", len(got), len(want))
+	}
+	for k, w := range want {
+		g := got[k]
+		if g == nil {
+			return fmt.Sprintf("symbol %s missing", k)
+		}
+		if g.Kind != w.Kind || g.Key != w.Key || g.defs != w.defs || !slices.Equal(g.Occs, w.Occs) ||
+			!reflect.DeepEqual(g.Spellings, w.Spellings) || !reflect.DeepEqual(g.Arities, w.Arities) {
+			return fmt.Sprintf("symbol %s differs", k)
+		}
 	}
 	return ""
 }
@@ -234,5 +289,44 @@ func TestCancelledAnalysisKeepsReuse(t *testing.T) {
 	}
 	if v3.Model.reused < len(v3.Model.Clauses)-1 {
 		t.Errorf("after an abandoned analysis: %d of %d clauses reused from the last completed one", v3.Model.reused, len(v3.Model.Clauses))
+	}
+}
+
+// TestIncrementalGraph checks the reuse of the previous version's dependency graph: an edit that
+// keeps every clause's head and every edge (a constant, a variable, a comment) keeps the graph
+// itself, and edits that change an edge, even only its sign, give the graph of a fresh analysis.
+func TestIncrementalGraph(t *testing.T) {
+	src := "(role a)\n(q 1)\n(r 2)\n(<= (p ?x) (q ?x) (not (r ?x)))\n(<= (s ?x) (p ?x))\n; a comment\n(<= terminal (s 1))\n"
+	edits := []struct {
+		name, from, to string
+		same           bool // the graph is the previous version's
+	}{
+		{"a constant", "(s 1)", "(s 2)", true},
+		{"a comment", "; a comment", "; another comment", true},
+		{"a variable", "(p ?x) (q ?x)", "(p ?y) (q ?y)", true},
+		{"negation to disjunction", "(not (r", "(or (r", false},
+		{"disjunction to negation", "(or (r", "(not (r", false},
+		{"a body relation", "(s ?x) (p ?x)", "(s ?x) (q ?x)", false},
+		{"a head", "(<= (s ?x)", "(<= (t ?x)", false},
+	}
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	for _, e := range edits {
+		at := strings.Index(f.Source(), e.from)
+		if at < 0 {
+			t.Fatalf("%s: %q not in the text", e.name, e.from)
+		}
+		f = f.Edit(at, at+len(e.from), e.to)
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("%s: incremental analysis differs from a fresh one: %s", e.name, diff)
+		}
+		if same := reflect.ValueOf(got.Model.SCCOf).Pointer() == reflect.ValueOf(prev.Model.SCCOf).Pointer(); same != e.same {
+			t.Errorf("%s: graph taken over from the previous version: %v, want %v", e.name, same, e.same)
+		}
+		prev = got
 	}
 }

@@ -43,7 +43,7 @@ func init() {
 // forEachNot calls fn with every `not` literal of the clause, nested ones included.
 func forEachNot(c *Clause, fn func(l syntax.Literal)) {
 	walkLiterals(c, func(v literalVisit) {
-		if v.Lit.Kind() == syntax.LitNot {
+		if v.Kind == syntax.LitNot {
 			fn(v.Lit)
 		}
 	})

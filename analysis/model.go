@@ -35,9 +35,16 @@ type Clause struct {
 	Body   []syntax.Literal
 	IsRule bool // written with <=; false for a fact
 	key    string
-	arity  int              // the head's arity (counting a head's arguments walks its tree)
-	visits []literalVisit   // every literal, nested ones included, outermost first
-	Vars   map[string][]int // variable key -> occurrence indexes, in source order
+	arity  int // the head's arity (counting a head's arguments walks its tree)
+	// visits lists every literal, nested ones included, outermost first, at the positions of the
+	// version whose form started at visitsAt: shared by the versions the form is reused in, and
+	// moved by walkLiterals.
+	visits   []literalVisit
+	visitsAt int
+	// Vars maps a variable's key to its occurrences, as indexes into c.Occurrences(m) (relative
+	// to the clause's first occurrence, so that a clause moved by an edit keeps the same map), in
+	// source order.
+	Vars map[string][]int
 
 	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
 }
@@ -122,6 +129,9 @@ type Symbol struct {
 	Occs      []int          // occurrence indexes, in source order
 	Spellings map[string]int // spelling -> count
 	Arities   map[int][]int  // arity -> occurrence indexes
+	n         int            // the number of occurrences, while indexing
+	ord       int32          // its number, while indexing
+	defs      int            // how many of its occurrences are in a clause head
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -185,28 +195,44 @@ type Model struct {
 	Recursive map[Rel]bool
 
 	// parts records, per form, where its clause, occurrences and edges are, so that the model of
-	// the next version can copy them instead of walking the form again: partOf finds the part of
-	// a form that the incremental parser shared between the versions by the form's identity.
-	parts   []formPart
-	byForm  map[syntax.Identity]uint32 // form -> index in parts, set once the analysis completed
-	indexed bool                       // a model of the checks: byForm is made when it completes
-	reused  int                        // clauses taken over from prev (for tests)
-	folded  map[string]string          // spelling -> case-folded key, while building
+	// the next version can copy them instead of walking the form again: a partFinder finds the
+	// part of a form that the incremental parser shared between the versions by the form's
+	// identity.
+	parts    []formPart
+	indexed  bool // a model of the checks: its parts may be reused once its analysis completes
+	reusable bool // its analysis completed (markReusable)
+	formsMu  sync.Mutex
+	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
+	reused   int                        // clauses taken over from prev (for tests)
+	folded   map[string]string          // spelling -> case-folded key, while building
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
-	clauseBlock  block[Clause]
-	litBlock     block[syntax.Literal]
-	visitBlock   block[literalVisit]
+	clauseBlock block[Clause]
+	litBlock    block[syntax.Literal]
+	// While building: the first stableOccs occurrences are the very ones of prev (taken over
+	// from forms that neither moved nor changed place); stable holds until a form breaks the
+	// stretch.
+	stable       bool
+	stableOccs   int
 	completeOnly bool                 // forms with syntax errors are left out
 	incomplete   bool                 // some form has syntax errors
-	mu           sync.Mutex           // guards dependsOn, splitMemo and prodMemo
+	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
 	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
+	in           map[Rel][]int        // edges into each relation, made by edgesIn
+	nodeNames    []Rel                // the graph's relations by number (buildGraph)
+	relID        map[Rel]int32        // the number of each relation
+	heads        []int32              // the number of each clause's head relation
+	headNodes    int                  // how many relations are heads (numbered first)
+	nodeHint     int                  // the previous version's number of relations, or 0
+	defs         [][]*Clause          // the clauses of each relation, by number
+	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
 }
 
 // formPart says what one form contributed to a model.
 type formPart struct {
+	id             syntax.Identity
 	start          int // the form's start offset in that model's file
 	clause         int // its clause's index, or -1 when it makes no clause
 	occLo, occHi   int // its occurrences
@@ -243,15 +269,20 @@ func (m *Model) Incomplete() bool { return m.incomplete }
 // them) are copied from prev rather than walked again; prev may be nil. It gives up, returning
 // ctx's error, when ctx is done.
 func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Model) (*Model, error) {
+	var size struct{ rels, funcs, consts, nodes int } // presized like prev's
+	if prev != nil {
+		size.rels, size.funcs, size.consts, size.nodes = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.relID)
+	}
 	m := &Model{
 		File:         f,
-		Relations:    map[string]*Symbol{},
-		Functions:    map[string]*Symbol{},
-		Constants:    map[string]*Symbol{},
-		Out:          map[Rel][]int{},
+		Relations:    make(map[string]*Symbol, size.rels),
+		Functions:    make(map[string]*Symbol, size.funcs),
+		Constants:    make(map[string]*Symbol, size.consts),
+		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
 		dependsOn:    map[Rel]map[Rel]bool{},
+		nodeHint:     size.nodes,
 	}
 	// A model may reuse from one built with completeOnly even when it takes in broken forms
 	// itself (the navigation model from the checks' model): every form that prev took in has
@@ -262,7 +293,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
 		m.clauseBlock.next = len(prev.Clauses) + 16
-		m.litBlock.next, m.visitBlock.next = 2*len(prev.Clauses), 2*len(prev.Clauses)
+		m.litBlock.next = 2 * len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
 		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
@@ -275,24 +306,26 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.clauseBlock.next = forms
 	}
 	m.folded = map[string]string{}
+	m.stable = prev != nil
 	i := 0
+	find := &partFinder{prev: prev}
 	for form := range f.FormSeq() {
 		if i++; i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		m.addForm(form, prev)
+		m.addForm(form, prev, find)
 	}
-	m.folded, m.clauseBlock, m.litBlock, m.visitBlock = nil, block[Clause]{}, block[syntax.Literal]{}, block[literalVisit]{}
+	m.folded, m.clauseBlock, m.litBlock = nil, block[Clause]{}, block[syntax.Literal]{}
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
-	m.index()
-	m.buildGraph()
+	// The symbol tables and the graph read different parts of the model: made side by side.
+	alongside(func() { m.index(prev, m.stableOccs) }, func() { m.buildGraph(prev) })
 	return m, nil
 }
 
-func (m *Model) addForm(form syntax.Form, prev *Model) {
+func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	if form.HasErrors() {
 		// Remember what the broken form was meant to define so that nothing calls that
 		// relation undefined while the author types.
@@ -304,7 +337,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			return
 		}
 	}
-	part := formPart{start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
+	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
 	defer func() {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
 		m.parts = append(m.parts, part)
@@ -312,7 +345,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			m.Clauses[part.clause].occHi = part.occHi
 		}
 	}()
-	if old, ok := prev.partOf(form); ok && old.clause >= 0 {
+	if old, ok := find.part(part.id); ok {
 		part.clause = m.reuseClause(form, prev, old)
 		if old.checked && m.completeOnly {
 			part.diags, part.checked = movedDiagnostics(old.diags, part.start-old.start), true
@@ -320,6 +353,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 		m.reused++
 		return
 	}
+	m.stable = false // the occurrences from here on are not prev's
 	c := m.clauseBlock.one()
 	c.Index, c.Form = len(m.Clauses), form
 	if form.IsRule() {
@@ -337,7 +371,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 	}
 	part.clause = c.Index
 	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
-	c.visits = literalVisits(c.Body)
+	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
@@ -360,7 +394,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model) {
 			if c.Vars == nil {
 				c.Vars = map[string][]int{}
 			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i)
+			c.Vars[o.Key] = append(c.Vars[o.Key], i-c.occLo)
 		}
 	}
 }
@@ -377,20 +411,15 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	if d == 0 {
 		// The form did not move (it is before the edit): its literals are the same values, and
 		// neither list is ever changed once built.
-		c.Body, c.visits = oc.Body, oc.visits
+		c.Body = oc.Body
 	} else if oc.Body != nil {
 		c.Body = m.litBlock.take(len(oc.Body))
 		for i, l := range oc.Body {
 			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
 		}
 	}
-	if oc.visits != nil && d != 0 {
-		c.visits = m.visitBlock.take(len(oc.visits))
-		for i, v := range oc.visits {
-			c.visits[i] = literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
-				Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}}
-		}
-	}
+	// The visits keep the positions of the version that made them (walkLiterals moves them).
+	c.visits, c.visitsAt = oc.visits, oc.visitsAt
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
@@ -407,18 +436,11 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		e := &m.Edges[k+i]
 		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
 	}
-	// The variables' occurrence indexes move by as many places as the clause's first occurrence.
-	if shift := c.occLo - old.occLo; shift == 0 {
-		c.Vars = oc.Vars // never changed once built: shared
-	} else if oc.Vars != nil {
-		c.Vars = make(map[string][]int, len(oc.Vars))
-		for k, is := range oc.Vars {
-			moved := make([]int, len(is))
-			for i, x := range is {
-				moved[i] = x + shift
-			}
-			c.Vars[k] = moved
-		}
+	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
+	if m.stable && d == 0 && c.Index == oc.Index && c.occLo == old.occLo {
+		m.stableOccs = len(m.Occurrences)
+	} else {
+		m.stable = false
 	}
 	return c.Index
 }
@@ -432,33 +454,65 @@ func (m *Model) addRole(c *Clause) {
 	}
 }
 
-// partOf returns what form contributed to m, if m's file has the very same form (shared by the
-// incremental parser). m may be nil.
-func (m *Model) partOf(form syntax.Form) (formPart, bool) {
-	if m == nil || m.byForm == nil {
-		return formPart{}, false
-	}
-	i, ok := m.byForm[form.Identity()]
-	if !ok {
-		return formPart{}, false
-	}
-	return m.parts[i], true
+// partFinder finds the parts of prev (what each form contributed to it) for the forms of a new
+// version, in order. The forms the parser shared between the versions come in the same order in
+// both, so it looks a few parts ahead of the last one found; a form not among them is most often
+// one parsed anew (it is then analysed again, which is always correct). After two misses in a
+// row (many forms removed, or added) it looks forms up in prev's table of identities.
+type partFinder struct {
+	prev   *Model
+	next   int // the index in prev.parts after the last part found
+	misses int // forms not found in a row
 }
 
-// indexForms records where each form's part is, so that the next model built with m as prev finds
-// them. Only a model whose analysis completed is indexed: one abandoned half-way is never a
-// prev. The index lives in the model, not in the shared syntax tree.
-func (m *Model) indexForms() {
-	if !m.indexed || m.byForm != nil {
-		return
+// lookahead is how many parts of prev partFinder tries before it counts a miss.
+const lookahead = 8
+
+func (pf *partFinder) part(id syntax.Identity) (formPart, bool) {
+	if pf.prev == nil || !pf.prev.reusable {
+		return formPart{}, false
 	}
-	byForm := make(map[syntax.Identity]uint32, len(m.parts))
-	for i, p := range m.parts {
-		if p.clause >= 0 {
-			byForm[m.Clauses[p.clause].Form.Identity()] = uint32(i)
+	parts := pf.prev.parts
+	for k := pf.next; k < len(parts) && k < pf.next+lookahead; k++ {
+		if parts[k].id == id {
+			if parts[k].clause < 0 {
+				return formPart{}, false
+			}
+			pf.next, pf.misses = k+1, 0
+			return parts[k], true
 		}
 	}
-	m.byForm = byForm
+	if pf.misses++; pf.misses < 2 {
+		return formPart{}, false
+	}
+	i, ok := pf.prev.formIndex()[id]
+	if !ok || parts[i].clause < 0 {
+		return formPart{}, false
+	}
+	pf.next, pf.misses = int(i)+1, 0
+	return parts[i], true
+}
+
+// markReusable records that m's analysis completed, so that the next model built with m as prev
+// reuses its parts. One abandoned half-way is never a prev. What the next version reuses is found
+// from the model, not from the shared syntax tree.
+func (m *Model) markReusable() {
+	if m.indexed {
+		m.reusable = true
+	}
+}
+
+// formIndex returns the index in m.parts of each form's part, made on first use.
+func (m *Model) formIndex() map[syntax.Identity]uint32 {
+	m.formsMu.Lock()
+	defer m.formsMu.Unlock()
+	if m.byForm == nil {
+		m.byForm = make(map[syntax.Identity]uint32, len(m.parts))
+		for i, p := range m.parts {
+			m.byForm[p.id] = uint32(i)
+		}
+	}
+	return m.byForm
 }
 
 func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
@@ -581,35 +635,109 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
 	}
 }
 
-// index fills the symbol tables.
-func (m *Model) index() {
+// index fills the symbol tables. Each occurrence is looked up once; the symbols' lists of
+// occurrences are cut from one block, and their spellings counted per symbol (nearly every
+// symbol has one spelling). A symbol of prev whose occurrences all lie in the first `stable`
+// occurrences, which are the same in both models, and that has no other occurrence here is
+// prev's symbol itself (symbols are never changed once built).
+func (m *Model) index(prev *Model, stable int) {
+	ord := make([]int32, len(m.Occurrences)) // the symbol of each occurrence, by number; -1: none
+	var order []*Symbol                      // the symbols by number: in the order of their first occurrence
 	for i := range m.Occurrences {
 		o := &m.Occurrences[i]
-		var table map[string]*Symbol
-		var kind SymbolKind
-		switch o.Kind {
-		case OccRelation:
-			table, kind = m.Relations, RelationSymbol
-		case OccFunction:
-			table, kind = m.Functions, FunctionSymbol
-		case OccConstant:
-			table, kind = m.Constants, ConstantSymbol
-		default:
+		table, kind := m.table(o.Kind)
+		if table == nil {
+			ord[i] = -1
 			continue
 		}
 		s := table[o.Key]
 		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key, Spellings: map[string]int{}}
+			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(order))}
 			table[o.Key] = s
+			order = append(order, s)
 		}
-		s.Occs = append(s.Occs, i)
-		s.Spellings[m.Spelling(o)]++
+		ord[i] = s.ord
+		s.n++
+		if o.Def {
+			s.defs++
+		}
 	}
-	for _, table := range []map[string]*Symbol{m.Relations, m.Functions, m.Constants} {
-		for _, s := range table {
+	taken := make([]bool, len(order)) // prev's symbol serves
+	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
+		for k, s := range order {
+			pt, _ := prev.table(occKindOf(s.Kind))
+			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
+				t, _ := m.table(occKindOf(s.Kind))
+				t[s.Key], taken[k] = ps, true
+			}
+		}
+	}
+	size := 0
+	for k, s := range order {
+		if !taken[k] {
+			size += s.n
+		}
+	}
+	block := make([]int, 0, size)
+	for k, s := range order {
+		if !taken[k] {
+			s.Occs = block[len(block) : len(block) : len(block)+s.n]
+			block = block[:len(block)+s.n]
+		}
+	}
+	for i, k := range ord {
+		if k >= 0 && !taken[k] {
+			s := order[k]
+			s.Occs = append(s.Occs, i)
+		}
+	}
+	for k, s := range order {
+		if !taken[k] {
+			s.indexSpellings(m)
 			s.indexArities(m)
 		}
 	}
+}
+
+// table returns the symbol table of an occurrence kind and its symbols' kind; nil for variables
+// and keywords.
+func (m *Model) table(k OccKind) (map[string]*Symbol, SymbolKind) {
+	switch k {
+	case OccRelation:
+		return m.Relations, RelationSymbol
+	case OccFunction:
+		return m.Functions, FunctionSymbol
+	case OccConstant:
+		return m.Constants, ConstantSymbol
+	}
+	return nil, 0
+}
+
+// occKindOf returns the occurrence kind of a symbol kind.
+func occKindOf(k SymbolKind) OccKind {
+	switch k {
+	case FunctionSymbol:
+		return OccFunction
+	case ConstantSymbol:
+		return OccConstant
+	}
+	return OccRelation
+}
+
+// indexSpellings fills s.Spellings.
+func (s *Symbol) indexSpellings(m *Model) {
+	first := m.Spelling(&m.Occurrences[s.Occs[0]])
+	for k, i := range s.Occs[1:] {
+		if m.Spelling(&m.Occurrences[i]) != first {
+			s.Spellings = make(map[string]int, 2)
+			s.Spellings[first] = k + 1
+			for _, j := range s.Occs[k+1:] {
+				s.Spellings[m.Spelling(&m.Occurrences[j])]++
+			}
+			return
+		}
+	}
+	s.Spellings = map[string]int{first: len(s.Occs)}
 }
 
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs

@@ -315,7 +315,6 @@ type place struct {
 // producers computes the sets of the places asked, to a fixpoint. It belongs to one model.
 type producers struct {
 	m      *Model
-	defs   map[Rel][]*Clause
 	comp   map[*Clause]*compiled
 	sets   map[place]*termSet
 	order  []place
@@ -334,11 +333,7 @@ func (m *Model) producersAt(rel Rel, arg int) *termSet {
 // producers returns the model's fixpoint computation, made on first use; m.mu is held.
 func (m *Model) producers() *producers {
 	if m.prodMemo == nil {
-		p := &producers{m: m, defs: map[Rel][]*Clause{}, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
-		for _, c := range m.Clauses {
-			p.defs[c.Rel()] = append(p.defs[c.Rel()], c)
-		}
-		m.prodMemo = p
+		m.prodMemo = &producers{m: m, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
 	}
 	return m.prodMemo
 }
@@ -395,7 +390,7 @@ func (p *producers) eval(pl place) bool {
 		return s.setAny() // a form being typed may define anything
 	}
 	changed := false
-	for _, c := range p.defs[pl.rel] {
+	for _, c := range p.m.clausesOf(pl.rel) {
 		cc := p.comp[c]
 		if cc == nil {
 			cc = compileClause(c)

@@ -1,6 +1,9 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 func init() {
 	register(&Check{
@@ -14,14 +17,20 @@ func init() {
 		Example: "(<= (control ?p) (true (control ?p)))",
 		Fix:     "Rename one of the two, for example the relation control -> inControl.",
 		Run: func(m *Model, r *Reporter) {
-			for _, key := range sortedKeys(m.Relations) {
-				if IsKeyword(key) {
-					continue
+			// The names of both tables, found from the smaller one.
+			var both []string
+			small, large := m.Functions, m.Relations
+			if len(small) > len(large) {
+				small, large = large, small
+			}
+			for key := range small {
+				if large[key] != nil && !IsKeyword(key) {
+					both = append(both, key)
 				}
+			}
+			sort.Strings(both)
+			for _, key := range both {
 				f := m.Functions[key]
-				if f == nil {
-					continue
-				}
 				// Inside (and ...), which and-not-gdl reports, the literals parse as function
 				// terms of a relation and: they are not functions.
 				fi := -1

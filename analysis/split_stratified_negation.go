@@ -24,7 +24,7 @@ func init() {
 					continue
 				}
 				walkLiterals(c, func(v literalVisit) {
-					if !v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
+					if !v.Negated || v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() {
 						return
 					}
 					if q := AtomRel(v.Lit.Atom()); m.SCCOf[q] == m.SCCOf[p] {

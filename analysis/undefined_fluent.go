@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"fmt"
-
-	"github.com/gdl-lsp/gdl/syntax"
-)
+import "fmt"
 
 func init() {
 	register(&Check{
@@ -26,22 +22,17 @@ func init() {
 			if fluents.any {
 				return
 			}
-			for _, c := range m.Clauses {
-				walkLiterals(c, func(v literalVisit) {
-					if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || AtomRel(v.Lit.Atom()) != KeywordRel("true") {
-						return
-					}
-					x := v.Lit.Atom().Args()[0]
-					if fluents.matches(x) {
-						return
-					}
-					more, fixes := didYouMean(setSuggestions(x, fluents))
-					if more == "" {
-						more = arityHint(x, fluents)
-					}
-					r.Report(x.Span(), fmt.Sprintf("no init or next rule produces the fluent %s, so this %s never holds%s",
-						x.Text(), v.Lit.Atom().Name().Text(), more), nil, fixes...)
-				})
+			for _, u := range m.uses(KeywordRel("true")) {
+				x := u.Atom.Args()[0]
+				if fluents.matches(x) {
+					continue
+				}
+				more, fixes := didYouMean(setSuggestions(x, fluents))
+				if more == "" {
+					more = arityHint(x, fluents)
+				}
+				r.Report(x.Span(), fmt.Sprintf("no init or next rule produces the fluent %s, so this %s never holds%s",
+					x.Text(), u.Atom.Name().Text(), more), nil, fixes...)
 			}
 		},
 	})

@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"fmt"
-
-	"github.com/gdl-lsp/gdl/syntax"
-)
+import "fmt"
 
 func init() {
 	register(&Check{
@@ -26,27 +22,22 @@ func init() {
 			if roles.any && moves.any {
 				return
 			}
-			for _, c := range m.Clauses {
-				walkLiterals(c, func(v literalVisit) {
-					if v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() || AtomRel(v.Lit.Atom()) != KeywordRel("does") {
-						return
+			for _, u := range m.uses(KeywordRel("does")) {
+				args := u.Atom.Args()
+				name := u.Atom.Name().Text()
+				switch {
+				case !moves.matches(args[1]):
+					x := args[1]
+					more, fixes := didYouMean(setSuggestions(x, moves))
+					if more == "" {
+						more = arityHint(x, moves)
 					}
-					args := v.Lit.Atom().Args()
-					name := v.Lit.Atom().Name().Text()
-					switch {
-					case !moves.matches(args[1]):
-						x := args[1]
-						more, fixes := didYouMean(setSuggestions(x, moves))
-						if more == "" {
-							more = arityHint(x, moves)
-						}
-						r.Report(x.Span(), fmt.Sprintf("no legal rule allows the move %s, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
-					case !roles.matches(args[0]):
-						x := args[0]
-						more, fixes := didYouMean(setSuggestions(x, roles))
-						r.Report(x.Span(), fmt.Sprintf("no legal rule gives %s a move, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
-					}
-				})
+					r.Report(x.Span(), fmt.Sprintf("no legal rule allows the move %s, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
+				case !roles.matches(args[0]):
+					x := args[0]
+					more, fixes := didYouMean(setSuggestions(x, roles))
+					r.Report(x.Span(), fmt.Sprintf("no legal rule gives %s a move, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
+				}
 			}
 		},
 	})

@@ -22,28 +22,24 @@ func init() {
 		Fix: "Define the relation, or correct the name (spelling and arity): the quick fixes offer the defined " +
 			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
-			defined := map[string]bool{}
-			for _, c := range m.Clauses {
-				defined[c.Key()] = true
-			}
-			for k := range m.Broken {
-				defined[k] = true
-			}
 			var cands []relCandidate // what a misspelt name may stand for, made on the first use
-			for i := range m.Occurrences {
-				o := &m.Occurrences[i]
-				if o.Kind != OccRelation || o.Def || inputs[o.Key] || defined[o.Key] || o.Key == "and" {
+			for key, s := range m.Relations {
+				// A relation some clause defines has an occurrence in that clause's head.
+				if s.defs > 0 || m.Broken[key] || inputs[key] || key == "and" {
 					continue
 				}
-				msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
-				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
-					msg += "; it never holds"
+				for _, i := range s.Occs {
+					o := &m.Occurrences[i]
+					msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
+					if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
+						msg += "; it never holds"
+					}
+					if cands == nil {
+						cands = relationCandidates(m)
+					}
+					more, fixes := relationSuggestions(o, cands)
+					r.Report(o.Span, msg+more, nil, fixes...)
 				}
-				if cands == nil {
-					cands = relationCandidates(m)
-				}
-				more, fixes := relationSuggestions(o, cands)
-				r.Report(o.Span, msg+more, nil, fixes...)
 			}
 		},
 	})

@@ -100,9 +100,10 @@ func renameFixes(m *Model, c *Clause, key string, span syntax.Span) []syntax.Fix
 	var fixes []syntax.Fix
 	for _, k := range likely {
 		to := written[k]
-		fix := syntax.Fix{Title: fmt.Sprintf("Rename %s to %s, the variable the rule binds", m.Occurrences[c.Vars[key][0]].Name, to)}
+		cos := c.Occurrences(m)
+		fix := syntax.Fix{Title: fmt.Sprintf("Rename %s to %s, the variable the rule binds", cos[c.Vars[key][0]].Name, to)}
 		for _, oi := range c.Vars[key] {
-			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: m.Occurrences[oi].Span, NewText: to})
+			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: cos[oi].Span, NewText: to})
 		}
 		fixes = append(fixes, fix)
 	}
@@ -127,7 +128,7 @@ func literalAt(c *Clause, span syntax.Span) (syntax.Cursor, int, bool) {
 	var out syntax.Cursor
 	arg := -1
 	walkLiterals(c, func(v literalVisit) {
-		k := v.Lit.Kind()
+		k := v.Kind
 		if (k == syntax.LitAtom || k == syntax.LitDistinct) && v.Lit.Span().Contains(span.Start) {
 			out, arg = v.Lit.Cursor, -1
 			if k == syntax.LitAtom && v.Lit.Atom().Valid() {

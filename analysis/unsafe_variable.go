@@ -69,7 +69,7 @@ func addHelperFixes(m *Model, ds []*Diagnostic) {
 func negatedAtomAt(c *Clause, span syntax.Span) syntax.Atom {
 	var out syntax.Atom
 	walkLiterals(c, func(v literalVisit) {
-		if v.Lit.Kind() != syntax.LitNot || out.Valid() {
+		if v.Kind != syntax.LitNot || out.Valid() {
 			return
 		}
 		if ops := v.Lit.Operands(); len(ops) == 1 && ops[0].Kind() == syntax.LitAtom {
@@ -122,7 +122,7 @@ func checkSafety(c *Clause, r *Reporter) {
 	}
 	unsafe(c.Head.Cursor, "the head")
 	walkLiterals(c, func(v literalVisit) {
-		switch v.Lit.Kind() {
+		switch v.Kind {
 		case syntax.LitDistinct:
 			unsafe(v.Lit.Cursor, "a distinct")
 		case syntax.LitNot:
@@ -162,7 +162,7 @@ func helperFix(m *Model, c *Clause, a syntax.Atom, bound map[string]bool, helper
 			// Projecting the variable away only keeps the author's meaning when the negated
 			// atom is its only occurrence (an unsafe head variable stays unsafe otherwise).
 			for _, oi := range c.Vars[k] {
-				if sp := m.Occurrences[oi].Span; sp.Start < a.Span().Start || sp.End > a.Span().End {
+				if sp := c.Occurrences(m)[oi].Span; sp.Start < a.Span().Start || sp.End > a.Span().End {
 					elsewhere = true
 				}
 			}

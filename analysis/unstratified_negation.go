@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"fmt"
-
-	"github.com/gdl-lsp/gdl/syntax"
-)
+import "fmt"
 
 func init() {
 	register(&Check{
@@ -16,27 +12,27 @@ func init() {
 		Fix: "Break the cycle: define the negated condition through a relation that does not depend on the head, " +
 			"e.g. (<= (threatened ?c) (cell ?c) (attacked ?c)) with attacked defined from the state alone.",
 		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				p := c.Rel()
-				walkLiterals(c, func(v literalVisit) {
-					if !v.Negated || v.Lit.Kind() != syntax.LitAtom || !v.Lit.Atom().Valid() {
-						return
-					}
-					q := AtomRel(v.Lit.Atom())
-					if m.SCCOf[p] != m.SCCOf[q] || !m.StaysUnstratified(v.Lit.Span()) {
-						return // stratified, or stratified once the relations are split by constants
-					}
-					if p == q {
-						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Text()), nil)
-						return
-					}
-					var related []Related
-					for _, e := range m.PathTo(q, p) {
-						related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", m.RelName(e.From), m.RelName(e.To))})
-					}
-					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
-						v.Lit.Atom().Name().Text(), c.Head.Name().Text(), m.RelName(q), m.RelName(p)), related)
-				})
+			// The negated atoms are the negative edges: only those inside a component are read.
+			for ei := range m.Edges {
+				e := &m.Edges[ei]
+				if !e.Negative || m.SCCOf[e.From] != m.SCCOf[e.To] || !m.StaysUnstratified(e.Span) {
+					continue // stratified, or stratified once the relations are split by constants
+				}
+				c, p, q := m.Clauses[e.Clause], e.From, e.To
+				v, ok := c.atomVisit(e.Span)
+				if !ok {
+					continue
+				}
+				if p == q {
+					r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in its own definition: negation through recursion has no defined meaning", c.Head.Name().Text()), nil)
+					continue
+				}
+				var related []Related
+				for _, e := range m.PathTo(q, p) {
+					related = append(related, Related{Span: e.Span, Message: fmt.Sprintf("%s depends on %s here", m.RelName(e.From), m.RelName(e.To))})
+				}
+				r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated in the definition of %s, but %s depends on %s: negation through recursion has no defined meaning",
+					v.Lit.Atom().Name().Text(), c.Head.Name().Text(), m.RelName(q), m.RelName(p)), related)
 			}
 		},
 	})

@@ -20,26 +20,23 @@ func init() {
 		Example: "(adjacent a b)   ; no rule mentions adjacent",
 		Fix:     "Remove the relation, or use it where it was meant to be used.",
 		Run: func(m *Model, r *Reporter) {
-			used := map[string]bool{}
+			var broken map[string]bool
 			if m.Incomplete() {
-				used = brokenBodyRelations(m.File)
+				broken = brokenBodyRelations(m.File)
 			}
-			for _, o := range m.Occurrences {
-				// Inside (and ...), reported by and-not-gdl, the literals parse as function
-				// terms of a relation and; they are meant as uses.
-				if (o.Kind == OccRelation || o.Kind == OccFunction && o.Relation == "and") && !o.Def {
-					used[o.Key] = true
-				}
-			}
-			reported := map[string]bool{}
-			for _, c := range m.Clauses {
-				k := c.Key()
-				if used[k] || managerReads[k] || reported[k] || IsKeyword(k) {
+			for key, s := range m.Relations {
+				if broken[key] || managerReads[key] || IsKeyword(key) || usedOutsideHeads(m, s, "") {
 					continue
 				}
-				reported[k] = true
-				name := c.Head.Name()
-				r.Report(name.Span(), fmt.Sprintf("relation %s is defined but never used", name.Text()), nil)
+				// Inside (and ...), reported by and-not-gdl, the literals parse as function
+				// terms of a relation and; they are meant as uses.
+				if f := m.Functions[key]; f != nil && usedOutsideHeads(m, f, "and") {
+					continue
+				}
+				// Every occurrence is in a head (a relation's name is its only occurrence
+				// there): the first is the head of the first clause that defines it.
+				o := &m.Occurrences[s.Occs[0]]
+				r.Report(o.Span, fmt.Sprintf("relation %s is defined but never used", o.Name), nil)
 			}
 		},
 	})
@@ -48,6 +45,20 @@ func init() {
 // brokenBodyRelations returns the relations that the bodies of forms with syntax errors seem to
 // use: a best-effort reading of whatever the parser made of the body literals (atoms, and the
 // atoms inside not, or and and).
+// usedOutsideHeads reports whether s occurs outside a clause head, within an atom of relation
+// within when that is not "".
+func usedOutsideHeads(m *Model, s *Symbol, within string) bool {
+	if within == "" {
+		return s.defs < len(s.Occs)
+	}
+	for _, i := range s.Occs {
+		if o := &m.Occurrences[i]; !o.Def && (within == "" || o.Relation == within) {
+			return true
+		}
+	}
+	return false
+}
+
 func brokenBodyRelations(f *syntax.File) map[string]bool {
 	used := map[string]bool{}
 	var lit func(c syntax.Cursor)

@@ -14,7 +14,7 @@ func init() {
 			}
 			for _, occs := range c.Vars {
 				for _, i := range occs {
-					o := m.Occurrences[i]
+					o := c.Occurrences(m)[i]
 					r.Report(o.Span, "variable "+o.Name+" in a fact: facts must be ground; write a rule whose body binds "+o.Name+", or use a constant", nil)
 				}
 			}

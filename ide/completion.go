@@ -124,10 +124,11 @@ func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
 			return
 		}
 		var vars []string
+		cos := c.Occurrences(m)
 		for _, occs := range c.Vars {
 			// A variable whose only occurrence is the word being typed is not in scope.
-			if len(occs) > 0 && !(len(occs) == 1 && m.Occurrences[occs[0]].Span.Start == start) {
-				vars = append(vars, m.Occurrences[occs[0]].Name)
+			if len(occs) > 0 && !(len(occs) == 1 && cos[occs[0]].Span.Start == start) {
+				vars = append(vars, cos[occs[0]].Name)
 			}
 		}
 		sort.Strings(vars)

@@ -88,8 +88,8 @@ func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, n
 	line := func(sp syntax.Span) int { return snap.Line(sp.Start) + 1 }
 	switch o.Kind {
 	case analysis.OccVariable:
-		if occs := m.Clauses[o.Clause].Vars[key]; len(occs) > 0 {
-			other := m.Occurrences[occs[0]]
+		if c := m.Clauses[o.Clause]; len(c.Vars[key]) > 0 {
+			other := c.Occurrences(m)[c.Vars[key][0]]
 			return &ConflictError{fmt.Sprintf("cannot rename %s to %s: %s already occurs in this rule (line %d), so the two variables would become one",
 				o.Name, newName, other.Name, line(other.Span))}
 		}

@@ -21,8 +21,9 @@ func occurrencesOf(m *analysis.Model, o *analysis.Occurrence) []*analysis.Occurr
 	var out []*analysis.Occurrence
 	switch o.Kind {
 	case analysis.OccVariable:
-		for _, i := range m.Clauses[o.Clause].Vars[o.Key] {
-			out = append(out, &m.Occurrences[i])
+		c := m.Clauses[o.Clause]
+		for _, i := range c.Vars[o.Key] {
+			out = append(out, &c.Occurrences(m)[i])
 		}
 		return out
 	case analysis.OccKeyword:
@@ -48,15 +49,15 @@ func occurrencesOf(m *analysis.Model, o *analysis.Occurrence) []*analysis.Occurr
 // bindingOccurrence returns the occurrence that binds a variable in its clause: the first one in
 // a positive body atom (not under `not`, not in `distinct`), else the first one at all.
 func bindingOccurrence(m *analysis.Model, v *analysis.Occurrence) *analysis.Occurrence {
-	occs := m.Clauses[v.Clause].Vars[v.Key]
-	for _, i := range occs {
-		o := &m.Occurrences[i]
+	c := m.Clauses[v.Clause]
+	for _, i := range c.Vars[v.Key] {
+		o := &c.Occurrences(m)[i]
 		if !o.Def && !o.Negated && o.Relation != "distinct" {
 			return o
 		}
 	}
-	if len(occs) > 0 {
-		return &m.Occurrences[occs[0]]
+	if occs := c.Vars[v.Key]; len(occs) > 0 {
+		return &c.Occurrences(m)[occs[0]]
 	}
 	return v
 }
