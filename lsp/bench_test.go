@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/ide"
 	"github.com/gdl-lsp/gdl/internal/gengame"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -254,4 +256,41 @@ func BenchmarkCodeLens(b *testing.B) {
 			b.ReportMetric(p95(ds), "p95-ms")
 		})
 	}
+}
+
+// BenchmarkReferenceLocations is the server's side of a references answer on a name with
+// thousands of uses in the generated 400 KB game, in process: the references found, the 2,000
+// nearest the cursor kept, their LSP locations (locs), and those encoded as JSON (json).
+func BenchmarkReferenceLocations(b *testing.B) {
+	text := gengame.Layered(400 << 10)
+	snap := &Snapshot{Snapshot: ide.NewSnapshot(1, text), URI: "file:///bench/generated.kif"}
+	snap.m = mapper{lines: snap.Lines(), enc: syntax.UTF16}
+	var heavy []int // offsets of names with more references than an answer holds
+	for _, o := range snap.Model().Occurrences {
+		if len(heavy) < 50 && len(ide.References(snap.Snapshot, o.Span.Start, true)) > maxReferences {
+			heavy = append(heavy, o.Span.Start)
+		}
+	}
+	if len(heavy) == 0 {
+		b.Fatal("no name with more than maxReferences references")
+	}
+	locations := func(i int) []protocol.Location {
+		off := heavy[i%len(heavy)]
+		refs := ide.Nearest(ide.References(snap.Snapshot, off, true), func(s syntax.Span) int { return s.Start }, off, maxReferences)
+		return snap.locations(refs)
+	}
+	b.Run("locs", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			locations(i)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := segjson.Marshal(locations(i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
