@@ -760,6 +760,12 @@ func (g *Game) ensureTop(r *relation) error {
 
 // runCall executes an opCall, opCallProbe or opCallNot step.
 func (g *Game) runCall(p *plan, i int, s *step) error {
+	if s.call.mask == 0 && s.rel.switched && g.wholeCap > 0 && !p.stream {
+		// A relation that may be demanded, being computed whole, asks all of a relation that
+		// proved too big whole: it would be at least as big. Demand it too, so that its callers'
+		// bound arguments reach this call (gt_two_thirds_6p's lt/2 reads lte/2, 180,000 facts).
+		return errSwitchDemand
+	}
 	if s.call.mask == 0 && s.rel.switched && !g.conservative && !p.stream && p.rule != nil && p.rule.head != nil {
 		return errConservative
 	}

@@ -412,3 +412,66 @@ func TestConservativePlans(t *testing.T) {
 		t.Error("the game must have become conservative")
 	}
 }
+
+// TestStaticDemandedUnevaluated: static relations that the planner estimates bigger than
+// staticDemandCap are demanded without being computed whole first, and a relation computed
+// whole that asks one of them with nothing bound is demanded in turn. gt_two_thirds_6p's
+// arithmetic (lte/2 and sum/3 over the numbers to 600, 180,000 facts each) took 0.6 s to compute
+// in part before being switched to demand; its playouts ask a few hundred subgoals. pair/2 is
+// like laikLee_hex's connection/6, which asked isList/1 with nothing bound. With a limit of
+// 50,000 facts per call, computing any of them whole fails.
+func TestStaticDemandedUnevaluated(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (init (at 0)) (legal r go) (number 0)\n")
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i-1, i)
+	}
+	b.WriteString(`
+		(<= (number ?n) (succ ?m ?n))
+		(<= (lte ?x ?x) (number ?x))
+		(<= (lte ?x ?y) (succ ?z ?y) (lte ?x ?z))
+		(<= (lt ?x ?y) (lte ?x ?y) (distinct ?x ?y))
+		(<= (sum ?x 0 ?x) (number ?x))
+		(<= (sum ?x ?y ?z) (succ ?y1 ?y) (sum ?x ?y1 ?z1) (succ ?z1 ?z))
+		(<= (small ?x) (lte ?x 3))
+		(<= (below ?x ?y) (small ?x) (small ?y) (lt ?x ?y))
+		(<= (total ?z) (true (at ?x)) (small ?y) (sum ?x ?y ?z))
+		; recursive, depending on the state, asks lte/2 with nothing bound when computed whole
+		(<= (pair ?a ?b) (lte ?a ?b) (true (at ?a)))
+		(<= (pair ?a ?c) (pair ?a ?b) (succ ?b ?c) (small ?c))
+		(<= (reached ?c) (small ?c) (pair 0 ?c))
+	`)
+	g, _ := Load(b.String())
+	g.SetLimits(Limits{MaxFacts: 50_000})
+	m := machine{t, g}
+	s := m.init()
+	ask := func(query string) []string {
+		t.Helper()
+		q, err := g.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, err := g.Ask(bg, s, nil, q)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		var out []string
+		for _, a := range as {
+			out = append(out, q.Format(a))
+		}
+		return sortStrings(out)
+	}
+	eq(t, "small", ask("(small ?x)"), "(small 0)", "(small 1)", "(small 2)", "(small 3)")
+	eq(t, "below", ask("(below 1 ?y)"), "(below 1 2)", "(below 1 3)")
+	eq(t, "total", ask("(total ?z)"), "(total 0)", "(total 1)", "(total 2)", "(total 3)")
+	eq(t, "sum", ask("(sum 250 300 ?z)"), "(sum 250 300 550)")
+	eq(t, "lt", ask("(lt 598 ?y)"), "(lt 598 599)", "(lt 598 600)")
+	eq(t, "reached", ask("(reached ?c)"), "(reached 0)", "(reached 1)", "(reached 2)", "(reached 3)")
+	for _, name := range []string{"lte", "sum", "lt"} {
+		for _, r := range g.rels {
+			if r.name == name && r.scc >= 0 && g.comps[r.scc].evals > 0 {
+				t.Errorf("%s/%d was computed whole (%d evaluations)", r.name, r.arity, g.comps[r.scc].evals)
+			}
+		}
+	}
+}

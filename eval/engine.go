@@ -545,6 +545,11 @@ func (g *Game) ensure(r *relation) error {
 		g.wholeCap = 0
 		if c.rels[0].mayDemand {
 			g.wholeCap = demandCap(c.rels[0])
+			if c.layer == layerStatic && g.tooBig(ci) {
+				g.wholeCap = outer
+				g.switchToDemand(c)
+				continue
+			}
 		}
 		err := g.evalComponent(ci)
 		g.wholeCap = outer
@@ -571,4 +576,22 @@ func (g *Game) markDone(c *component) {
 	default:
 		c.done = g.moveEpoch
 	}
+}
+
+// tooBig reports whether the planner estimates that static component ci, whose relations may
+// be demanded, has more facts than staticDemandCap: it is then demanded without being computed
+// whole first (laikLee_hex's isList/1 holds for every list of up to 25 of 25 cells; the sums and
+// comparisons of gt_two_thirds_6p's numbers to 600 have 180,000 facts, its games ask a few
+// hundred). The estimate is the sum over the component's rules of the product of their scans'
+// estimates, a relation of the component counting as unknownSize facts.
+func (g *Game) tooBig(ci int) bool {
+	c := g.comps[ci]
+	if !c.planned {
+		g.planComponent(ci)
+	}
+	n := 0.0
+	for _, p := range c.full {
+		n += p.size
+	}
+	return n > staticDemandCap
 }
