@@ -163,12 +163,14 @@ func newDemand() *demand {
 }
 
 // staticDemandCap is the number of facts past which the whole evaluation of a static relation
-// that could be demanded is abandoned for demand-driven evaluation. Static relations are
-// computed once per game, so most are best computed whole (breakthrough's distinctCell/4 has
-// 4,096 facts and is read by index faster than per subgoal); some are huge or infinite
-// bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's direction-from/5) but small
-// per subgoal.
-const staticDemandCap = 100_000
+// that could be demanded is abandoned for demand-driven evaluation (or not started, when the
+// planner estimates more: tooBig). Static relations are computed once per game, and those of a
+// few thousand facts are read by index faster than per subgoal (breakthrough's distinctCell/4
+// has 4,096 facts); some are huge or infinite bottom-up (laikLee_hex's isList/1 and append_el/3,
+// mummymaze1p's direction-from/5) but small per subgoal, and the arithmetic of numbers to a few
+// hundred (FARMERS_S's sums and differences, 45,000 to 70,000 facts each, 0.25 s to compute) is
+// asked a few hundred subgoals in a game: the subgoals' tables are kept for the game.
+const staticDemandCap = 10_000
 
 // dynamicDemandCap is the number of facts past which the whole evaluation of a recursive
 // relation depending on the state that could be demanded is abandoned for demand-driven

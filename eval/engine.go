@@ -545,7 +545,7 @@ func (g *Game) ensure(r *relation) error {
 		g.wholeCap = 0
 		if c.rels[0].mayDemand {
 			g.wholeCap = demandCap(c.rels[0])
-			if c.layer == layerStatic && g.tooBig(ci) {
+			if g.tooBig(ci) {
 				g.wholeCap = outer
 				g.switchToDemand(c)
 				continue
@@ -578,12 +578,13 @@ func (g *Game) markDone(c *component) {
 	}
 }
 
-// tooBig reports whether the planner estimates that static component ci, whose relations may
-// be demanded, has more facts than staticDemandCap: it is then demanded without being computed
-// whole first (laikLee_hex's isList/1 holds for every list of up to 25 of 25 cells; the sums and
+// tooBig reports whether the planner estimates that component ci, whose relations may be
+// demanded, has more facts than its demandCap: it is then demanded without being computed whole
+// first (laikLee_hex's isList/1 holds for every list of up to 25 of 25 cells; the sums and
 // comparisons of gt_two_thirds_6p's numbers to 600 have 180,000 facts, its games ask a few
-// hundred). The estimate is the sum over the component's rules of the product of their scans'
-// estimates, a relation of the component counting as unknownSize facts.
+// hundred; chess's clear_row_ig/6 was computed whole in the first state, 44,000 facts, before
+// being switched). The estimate is the sum over the component's rules of the product of their
+// scans' estimates, a relation of the component counting as unknownSize facts.
 func (g *Game) tooBig(ci int) bool {
 	c := g.comps[ci]
 	if !c.planned {
@@ -593,5 +594,5 @@ func (g *Game) tooBig(ci int) bool {
 	for _, p := range c.full {
 		n += p.size
 	}
-	return n > staticDemandCap
+	return n > float64(demandCap(c.rels[0]))
 }
