@@ -17,11 +17,11 @@
 // of them the non-recursive ones of four or more arguments depending on the state at once, and
 // the static ones and the recursive ones depending on the state once they prove to have more
 // than 10,000 facts (in a state; then for the rest of the game), or before they are computed
-// when the planner estimates that many (the product of the estimates of a rule's scans), or when,
-// computed whole, they ask all of a demanded relation that proved big. laikLee_hex's isList/1
-// and the arithmetic of gt_two_thirds_6p and FARMERS_S are asked a few hundred subgoals;
-// othello's piece strings stay whole; chess's clear_row_ig/6, with 44,000 facts per state, is
-// asked a few hundred subgoals. A recursive component is demanded as a whole, and its
+// when the planner estimates that many (the product of the estimates of a rule's scans; not for
+// static recursive ones, whose estimates are no guide), or when, computed whole, they ask all of
+// a demanded relation that proved big (the game then plans conservatively, see below). laikLee_hex's isList/1 and the arithmetic of gt_two_thirds_6p and FARMERS_S
+// are asked a few hundred subgoals; othello's piece strings stay whole; chess's clear_row_ig/6,
+// with 44,000 facts per state, is asked a few hundred subgoals. A recursive component is demanded as a whole, and its
 // subgoals may call one another in cycles: a stack of frames records the subgoals in progress,
 // a subgoal reading an incomplete one depends on the frame that decides it, and the oldest
 // frame of a cycle (its leader) evaluates the cycle's subgoals again until a pass adds no
