@@ -167,9 +167,9 @@ func newDemand() *demand {
 // not started when the planner estimates more: tooBig). Static relations are computed once per
 // game, so the small ones are best computed whole (breakthrough's distinctCell/4 has 4,096 facts
 // and is read by index faster than per subgoal; gt_attrition's sum/3 has 5,151, and its gt/2
-// tries a hundred of them per call, 4 times slower per subgoal); some are huge or infinite
-// bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's direction-from/5) but small
-// per subgoal, and the arithmetic of numbers to a few hundred (FARMERS_S's sums and differences,
+// tries a hundred of them per call: its playouts are over 10 times slower per subgoal); some
+// are huge or infinite bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's
+// direction-from/5) but small per subgoal, and the arithmetic of numbers to a few hundred (FARMERS_S's sums and differences,
 // 45,000 to 70,000 facts each, 0.25 s to compute whole; gt_two_thirds_6p's, 180,000) is asked a
 // few hundred subgoals in a game: the subgoals' tables are kept for the game.
 const staticDemandCap = 10_000
