@@ -163,12 +163,16 @@ func newDemand() *demand {
 }
 
 // staticDemandCap is the number of facts past which the whole evaluation of a static relation
-// that could be demanded is abandoned for demand-driven evaluation. Static relations are
-// computed once per game, so most are best computed whole (breakthrough's distinctCell/4 has
-// 4,096 facts and is read by index faster than per subgoal); some are huge or infinite
-// bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's direction-from/5) but small
-// per subgoal.
-const staticDemandCap = 100_000
+// that could be demanded is abandoned for demand-driven evaluation (or, for a non-recursive one,
+// not started when the planner estimates more: tooBig). Static relations are computed once per
+// game, so the small ones are best computed whole (breakthrough's distinctCell/4 has 4,096 facts
+// and is read by index faster than per subgoal; gt_attrition's sum/3 has 5,151, and its gt/2
+// tries a hundred of them per call: its playouts are over 10 times slower per subgoal); some
+// are huge or infinite bottom-up (laikLee_hex's isList/1 and append_el/3, mummymaze1p's
+// direction-from/5) but small per subgoal, and the arithmetic of numbers to a few hundred (FARMERS_S's sums and differences,
+// 45,000 to 70,000 facts each, 0.25 s to compute whole; gt_two_thirds_6p's, 180,000) is asked a
+// few hundred subgoals in a game: the subgoals' tables are kept for the game.
+const staticDemandCap = 10_000
 
 // dynamicDemandCap is the number of facts past which the whole evaluation of a recursive
 // relation depending on the state that could be demanded is abandoned for demand-driven
@@ -760,6 +764,15 @@ func (g *Game) ensureTop(r *relation) error {
 
 // runCall executes an opCall, opCallProbe or opCallNot step.
 func (g *Game) runCall(p *plan, i int, s *step) error {
+	if s.call.mask == 0 && s.rel.switched && g.wholeCap > 0 && !p.stream {
+		// A relation that may be demanded, being computed whole, asks all of a relation that
+		// proved too big whole: it would be at least as big. Demand it too, so that its callers'
+		// bound arguments reach this call (gt_two_thirds_6p's lt/2 reads lte/2, 180,000 facts),
+		// and plan conservatively, as a plan asking a switched relation with nothing bound
+		// makes the game do (see becomeConservative).
+		g.conservative = true
+		return errSwitchDemand
+	}
 	if s.call.mask == 0 && s.rel.switched && !g.conservative && !p.stream && p.rule != nil && p.rule.head != nil {
 		return errConservative
 	}

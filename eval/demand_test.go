@@ -412,3 +412,113 @@ func TestConservativePlans(t *testing.T) {
 		t.Error("the game must have become conservative")
 	}
 }
+
+// TestStaticDemandedUnevaluated: static relations are demanded past staticDemandCap facts, and
+// a relation computed whole that asks one of them with nothing bound is demanded in turn,
+// before it is computed whole when the planner sees it. gt_two_thirds_6p's arithmetic (lte/2 and
+// sum/3 over the numbers to 600, 180,000 facts each) took 0.6 s to compute in part before being
+// switched to demand; its playouts ask a few hundred subgoals. pair/2 is like laikLee_hex's
+// connection/6, which asked isList/1 with nothing bound. With a limit of 50,000 facts per call,
+// computing any of them whole fails.
+func TestStaticDemandedUnevaluated(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (init (at 0)) (legal r go) (number 0)\n")
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i-1, i)
+	}
+	b.WriteString(`
+		(<= (number ?n) (succ ?m ?n))
+		(<= (lte ?x ?x) (number ?x))
+		(<= (lte ?x ?y) (succ ?z ?y) (lte ?x ?z))
+		(<= (lt ?x ?y) (lte ?x ?y) (distinct ?x ?y))
+		(<= (sum ?x 0 ?x) (number ?x))
+		(<= (sum ?x ?y ?z) (succ ?y1 ?y) (sum ?x ?y1 ?z1) (succ ?z1 ?z))
+		(<= (small ?x) (lte ?x 3))
+		(<= (below ?x ?y) (small ?x) (small ?y) (lt ?x ?y))
+		(<= (total ?z) (true (at ?x)) (small ?y) (sum ?x ?y ?z))
+		; recursive, depending on the state, asks lte/2 with nothing bound when computed whole
+		(<= (pair ?a ?b) (lte ?a ?b) (true (at ?a)))
+		(<= (pair ?a ?c) (pair ?a ?b) (succ ?b ?c) (small ?c))
+		(<= (reached ?c) (small ?c) (pair 0 ?c))
+	`)
+	g, _ := Load(b.String())
+	g.SetLimits(Limits{MaxFacts: 50_000})
+	m := machine{t, g}
+	s := m.init()
+	ask := func(query string) []string {
+		t.Helper()
+		q, err := g.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, err := g.Ask(bg, s, nil, q)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		var out []string
+		for _, a := range as {
+			out = append(out, q.Format(a))
+		}
+		return sortStrings(out)
+	}
+	eq(t, "small", ask("(small ?x)"), "(small 0)", "(small 1)", "(small 2)", "(small 3)")
+	eq(t, "below", ask("(below 1 ?y)"), "(below 1 2)", "(below 1 3)")
+	eq(t, "total", ask("(total ?z)"), "(total 0)", "(total 1)", "(total 2)", "(total 3)")
+	eq(t, "sum", ask("(sum 250 300 ?z)"), "(sum 250 300 550)")
+	eq(t, "lt", ask("(lt 598 ?y)"), "(lt 598 599)", "(lt 598 600)")
+	eq(t, "reached", ask("(reached ?c)"), "(reached 0)", "(reached 1)", "(reached 2)", "(reached 3)")
+	for _, r := range g.rels {
+		switch r.name {
+		case "lte", "sum", "pair":
+			if r.demand == nil {
+				t.Errorf("%s/%d must be demanded", r.name, r.arity)
+			}
+		case "lt":
+			// It asks lte/2 with nothing bound: demanded before it is computed whole.
+			if r.demand == nil || g.comps[r.scc].evals > 0 {
+				t.Errorf("%s/%d must be demanded without being computed whole (%d evaluations)", r.name, r.arity, g.comps[r.scc].evals)
+			}
+		}
+	}
+}
+
+// TestEstimatedBigStaysConservative: a static relation demanded because the planner estimates
+// it big, whose whole evaluation would ask all of a switched relation, makes the game plan
+// conservatively, as that call does when it is made (see becomeConservative). sudoku's
+// exactlyOne/10 reads exactlyFirst/10 so; planned by the answers of the calls made instead,
+// goodRow/1 asked exactlyOne/10 with 7 of its 10 arguments bound, 100 times slower.
+func TestEstimatedBigStaysConservative(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (legal r go)\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "(n %d) (eq %d %d)\n", i, i, i)
+	}
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(&b, "(init (mark %d %d))\n", i, i)
+	}
+	b.WriteString(`
+		(<= (first ?z ?x1 ?x2 ?x3 ?x4) (eq ?z ?x1) (n ?x2) (n ?x3) (n ?x4)
+			(not (eq ?z ?x2)) (not (eq ?z ?x3)) (not (eq ?z ?x4)))
+		(<= (one ?z ?x1 ?x2 ?x3 ?x4) (first ?z ?x1 ?x2 ?x3 ?x4))
+		(<= (one ?z ?x1 ?x2 ?x3 ?x4) (first ?z ?x2 ?x1 ?x3 ?x4))
+		(<= good (true (mark 1 ?m1)) (true (mark 2 ?m2)) (true (mark 3 ?m3)) (true (mark 4 ?m4))
+			(one 1 ?m1 ?m2 ?m3 ?m4))
+	`)
+	g, _ := Load(b.String())
+	m := machine{t, g}
+	s := m.init()
+	q, err := g.ParseQuery("good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as, err := g.Ask(bg, s, nil, q); err != nil || len(as) != 1 {
+		t.Fatalf("good: %v, %v", as, err)
+	}
+	one := g.relByFn[g.st.functor(g.st.sym("one"), 5)]
+	if one == nil || one.demand == nil || g.comps[one.scc].evals > 0 {
+		t.Fatal("one/5 must be demanded without being computed whole")
+	}
+	if !g.conservative {
+		t.Error("the game must plan conservatively")
+	}
+}

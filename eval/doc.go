@@ -14,11 +14,14 @@
 // evaluated on demand instead (demand.go): a step reading one solves the subgoal of the caller's
 // bound arguments by running the relation's rules with them bound, and tables the answers for
 // the game, state or joint move. Which relations: those whose every use binds an argument, and
-// of them the non-recursive ones of four or more arguments depending on the state at once, the
-// static ones once they prove to have more than 100,000 facts, and the recursive ones depending
-// on the state once they prove to have more than 10,000 facts in a state (then for the rest of
-// the game; othello's piece strings stay whole, chess's clear_row_ig/6 with 44,000 facts per
-// state is asked a few hundred subgoals). A recursive component is demanded as a whole, and its
+// of them the non-recursive ones of four or more arguments depending on the state at once, and
+// the static ones and the recursive ones depending on the state once they prove to have more
+// than 10,000 facts (in a state; then for the rest of the game), or before they are computed
+// when the planner estimates that many (the product of the estimates of a rule's scans; not for
+// static recursive ones, whose estimates are no guide), or when, computed whole, they ask all of
+// a demanded relation that proved big (the game then plans conservatively, see below). laikLee_hex's isList/1 and the arithmetic of gt_two_thirds_6p and FARMERS_S
+// are asked a few hundred subgoals; othello's piece strings stay whole; chess's clear_row_ig/6,
+// with 44,000 facts per state, is asked a few hundred subgoals. A recursive component is demanded as a whole, and its
 // subgoals may call one another in cycles: a stack of frames records the subgoals in progress,
 // a subgoal reading an incomplete one depends on the frame that decides it, and the oldest
 // frame of a cycle (its leader) evaluates the cycle's subgoals again until a pass adds no

@@ -545,6 +545,11 @@ func (g *Game) ensure(r *relation) error {
 		g.wholeCap = 0
 		if c.rels[0].mayDemand {
 			g.wholeCap = demandCap(c.rels[0])
+			if g.tooBig(ci) {
+				g.wholeCap = outer
+				g.switchToDemand(c)
+				continue
+			}
 		}
 		err := g.evalComponent(ci)
 		g.wholeCap = outer
@@ -571,4 +576,46 @@ func (g *Game) markDone(c *component) {
 	default:
 		c.done = g.moveEpoch
 	}
+}
+
+// tooBig reports whether the planner estimates that component ci, whose relations may be
+// demanded, has more facts than its demandCap: it is then demanded without being computed whole
+// first (laikLee_hex's isList/1 holds for every list of up to 25 of 25 cells; sudoku's
+// exactlyFirst/10 has 9^9 facts; chess's clear_row_ig/6 was computed whole in the first state,
+// 44,000 facts, before being switched). The estimate is the sum over the component's rules of
+// the product of their scans' estimates, a relation of the component counting as unknownSize
+// facts.
+func (g *Game) tooBig(ci int) bool {
+	c := g.comps[ci]
+	if c.layer == layerStatic && c.recursive {
+		// The estimates of static recursive relations are no guide: gt_attrition's sum/3 is
+		// estimated at 625,000 facts and has 5,151, gt_two_thirds_6p's at 150,000 and has
+		// 180,000. Computed once per game, they are computed whole up to staticDemandCap.
+		return false
+	}
+	if !c.planned {
+		g.planComponent(ci)
+	}
+	n := 0.0
+	asksAll := false
+	for _, p := range c.full {
+		n += p.size
+		for _, s := range p.steps {
+			if s.op == opCall && s.call.mask == 0 && s.rel.switched {
+				asksAll = true
+			}
+		}
+	}
+	if n <= float64(demandCap(c.rels[0])) {
+		return false
+	}
+	if asksAll {
+		// Computed whole, it would ask all of a relation that proved too big whole, which
+		// makes the game plan conservatively (see runCall): so does demanding it instead.
+		// sudoku's exactlyOne/10 reads exactlyFirst/10 so; planned by the answers of the calls
+		// made, goodRow/1 then asked exactlyOne/10 with 7 of 10 arguments bound, 100 times
+		// slower than in the written order.
+		g.conservative = true
+	}
+	return true
 }

@@ -47,6 +47,9 @@ type plan struct {
 	hi    int
 	known int // the opKnown step, or -1
 	jump  int // during a join: unwind to this step (after the head was derived), -1 if not
+	// size is the planner's estimate of the body's solutions: the product of its scans'
+	// estimates (the delta literal of a recursive component counting as unknownSize)
+	size float64
 	// query plans and demanded subgoals collect answers instead of deriving a head; an error
 	// (a limit) stops the join
 	answers func(env []Term) error
@@ -86,7 +89,10 @@ func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
 // planRuleOpts is planRuleBound; stopKnown lets the plan skip the rest of the body when the head
 // is known (off when every solution of the body is wanted).
 func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown bool) *plan {
-	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1}
+	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1, size: 1}
+	if deltaLit >= 0 {
+		p.size = unknownSize
+	}
 	done := make([]bool, len(r.body))
 	place := func(i int, delta bool) {
 		done[i] = true
@@ -195,6 +201,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 				}
 			}
 			if best >= 0 {
+				p.size *= g.estimate(&r.body[best], bound, comp)
 				place(best, false)
 				continue
 			}
@@ -211,6 +218,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 		if best < 0 {
 			break
 		}
+		p.size *= bestCost
 		place(best, false)
 	}
 	p.head = g.captureHead(p, r.head)
