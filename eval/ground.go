@@ -138,7 +138,10 @@ func (g *Game) relaxed(magic bool) *Game {
 				kept = append(kept, l)
 			}
 			ru.body = kept
-			split = append(split, rg.splitRule(ru, func(l *lit) bool { return origLayer(l.rel) != layerStatic })...)
+			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
+			for _, sr := range rg.splitRule(ru, dynamic) {
+				split = append(split, rg.eliminateVars(sr, dynamic))
+			}
 		}
 		r.rules = split
 	}
@@ -609,10 +612,157 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 			ar.body = append(ar.body, *all[i].l)
 		}
 		rg.auxDynamic[aux.fn] = dyn
-		aux.rules = append(aux.rules, ar)
+		aux.rules = append(aux.rules, rg.eliminateVars(ar, dynamic))
 		main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
 	}
 	return out
+}
+
+// eliminateVars takes local variables of a rule out one at a time (variable elimination): the
+// literals that mention a variable v that is not in the head become an auxiliary relation of
+// their other variables, "there is a v such that ...", and the rule reads that instead. In a
+// game of five roles where a role scores when every other role's move is worse than its own,
+// (next (score p1 ?s)) <= ... (does p1 (select ?n)) (does p2 (select ?m2)) (worse ?m2 ?n) ...
+// (does p5 (select ?m5)) (worse ?m5 ?n) then grounds into rules per ?n and per ?n and ?mi,
+// instead of one per combination of the five moves. A variable is taken out only when a role's
+// move binds it, its literals are two or more but not the whole body, they share at most one
+// other variable (the move compared with), they bind all their variables by positive atoms (not
+// only by a negation or a distinct), and the rest of the body joins another role's move on
+// variables they lack; the roles' moves are what multiply. It returns the rule that replaces
+// ru; the auxiliary rules are added to their relations.
+func (rg *Game) eliminateVars(ru *rule, dynamic func(*lit) bool) *rule {
+	for {
+		next, ok := rg.eliminateOne(ru, dynamic)
+		if !ok {
+			return ru
+		}
+		ru = next
+	}
+}
+
+// eliminateOne takes one local variable out of ru (see eliminateVars), or reports false.
+func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
+	type ref struct {
+		l       lit
+		dropped bool
+		vars    []bool
+	}
+	var all []ref
+	add := func(l lit, dropped bool) {
+		vs := make([]bool, ru.nvars)
+		for _, p := range []*pnode{l.atom, l.a, l.b} {
+			if p != nil {
+				markVars(p, vs, true)
+			}
+		}
+		all = append(all, ref{l, dropped, vs})
+	}
+	for _, l := range ru.body {
+		add(l, false)
+	}
+	for _, l := range ru.dropped {
+		add(l, true)
+	}
+	head := make([]bool, ru.nvars)
+	markVars(ru.head, head, true)
+	best, bestIface := -1, 0
+	for v := 0; v < ru.nvars; v++ {
+		if head[v] {
+			continue
+		}
+		members, mentioned, bound, move := 0, make([]bool, ru.nvars), make([]bool, ru.nvars), false
+		for _, r := range all {
+			if !r.vars[v] {
+				continue
+			}
+			members++
+			move = move || r.l.kind == litPos && r.l.rel == rg.doesRel
+			for w, in := range r.vars {
+				mentioned[w] = mentioned[w] || in
+			}
+			if !r.dropped && r.l.kind == litPos {
+				markVars(r.l.atom, bound, true)
+			}
+		}
+		// A variable of one literal only: projecting it out adds a gate and joins nothing less.
+		// A variable that no move binds is left alone: the roles' moves are what multiply (each
+		// role's independent of the others'), where the variables of the state's fluents are
+		// mostly tied to each other (a line of cells along succ), and taking those out added
+		// gates to connectFour and gomoku without making them faster.
+		if members < 2 || members == len(all) || !move {
+			continue
+		}
+		iface, safe, outside := 0, true, false
+		for w := range mentioned {
+			if mentioned[w] && !bound[w] {
+				safe = false
+			}
+			if mentioned[w] && w != v {
+				iface++
+			}
+		}
+		// Worth it only when the rest of the body joins another role's move on variables these
+		// literals lack: moves that multiply.
+		for _, r := range all {
+			if r.vars[v] || r.l.kind != litPos || r.l.rel != rg.doesRel {
+				continue
+			}
+			for w, in := range r.vars {
+				outside = outside || in && !mentioned[w] && !head[w]
+			}
+		}
+		// An interface of one variable (the move compared with) at most: with two or more the
+		// auxiliary relation is about as big as the join it replaces (measured on
+		// smallest_4player: more gates, 30% slower).
+		if safe && outside && iface <= 1 && (best < 0 || iface < bestIface) {
+			best, bestIface = v, iface
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	v := best
+	iface := make([]bool, ru.nvars)
+	for _, r := range all {
+		if r.vars[v] {
+			for w, in := range r.vars {
+				iface[w] = iface[w] || in && w != v
+			}
+		}
+	}
+	var args []*pnode
+	for w, in := range iface {
+		if in {
+			args = append(args, &pnode{kind: pVar, v: w})
+		}
+	}
+	aux := rg.relation(fmt.Sprintf("aux %d", len(rg.auxDynamic)), len(args))
+	var atom *pnode
+	if len(args) == 0 {
+		atom = &pnode{kind: pConst, t: rg.st.intern(aux.fn, nil)}
+	} else {
+		atom = &pnode{kind: pFunc, fn: aux.fn, args: args, flat: true}
+	}
+	ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+	dyn := false
+	for _, r := range all {
+		into := main
+		if r.vars[v] {
+			into = ar
+			// An auxiliary relation made by an earlier step is dynamic as its own literals are.
+			dyn = dyn || r.l.rel != nil && (rg.auxDynamic[r.l.rel.fn] || dynamic(&r.l))
+		}
+		if r.dropped {
+			into.dropped = append(into.dropped, r.l)
+		} else {
+			into.body = append(into.body, r.l)
+		}
+	}
+	rg.auxDynamic[aux.fn] = dyn
+	aux.rules = append(aux.rules, ar)
+	main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
+	return main, true
 }
 
 // grounder enumerates the ground rules of a relaxed program.

@@ -432,3 +432,55 @@ func TestMagicSets(t *testing.T) {
 		t.Errorf("%d ground rules", k)
 	}
 }
+
+// lowestUniqueBid is a game of five bidders where a bidder scores when its bid is unique and
+// every other bid is higher or shared: each scoring rule joins the five roles' moves, 8^5 ground
+// rules per role unless the other roles' moves are eliminated one at a time. The game also ends
+// when three bids were two apart (run: a chain of the state's variables, which stay joined).
+func lowestUniqueBid() string {
+	var b strings.Builder
+	b.WriteString(`(init (turn 0))
+(<= (legal ?r (bid ?n)) (role ?r) (amount ?n))
+(<= (shared ?n) (does ?r (bid ?n)) (does ?s (bid ?n)) (distinct ?r ?s))
+(<= (beaten ?m ?n) (less ?n ?m))
+(<= (beaten ?m ?n) (amount ?n) (shared ?m))
+(<= (next (turn ?t)) (true (turn ?s)) (succ ?s ?t))
+(<= (next (points ?r ?p)) (true (points ?r ?p)) (not (wins ?r)))
+(<= (next (points ?r ?q)) (true (points ?r ?p)) (wins ?r) (succ ?p ?q))
+(<= terminal (true (turn 6)))
+(<= (next (last ?r ?n)) (does ?r (bid ?n)))
+(<= run (true (last b1 ?a)) (succ ?a ?b) (succ ?b ?c) (true (last b2 ?c)) (succ ?c ?d) (succ ?d ?e)
+	(true (last b3 ?e)))
+(<= terminal run)
+(<= (goal ?r ?p) (true (points ?r ?p)))
+(<= (less ?a ?b) (succ ?a ?b))
+(<= (less ?a ?c) (succ ?a ?b) (less ?b ?c))
+`)
+	roles := []string{"b1", "b2", "b3", "b4", "b5"}
+	for i, r := range roles {
+		fmt.Fprintf(&b, "(role %s) (init (points %s 0))\n", r, r)
+		fmt.Fprintf(&b, "(<= (wins %s) (does %s (bid ?n)) (not (shared ?n))", r, r)
+		for j, o := range roles {
+			if j != i {
+				fmt.Fprintf(&b, " (does %s (bid ?m%d)) (beaten ?m%d ?n)", o, j, j)
+			}
+		}
+		b.WriteString(")\n")
+	}
+	for i := 0; i <= 8; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+		if i > 0 {
+			fmt.Fprintf(&b, "(amount %d)\n", i)
+		}
+	}
+	return b.String()
+}
+
+// TestVariableElimination: the five-way joins of lowestUniqueBid ground into few rules (each
+// other role's move taken out of the join on its own), and the network plays as the interpreter.
+func TestVariableElimination(t *testing.T) {
+	n := walkWith(t, lowestUniqueBid(), eval.GroundLimits{}, 30, 10)
+	if k := len(n.gr.Rules); k > 3_000 {
+		t.Errorf("%d ground rules; without elimination there are more than 150,000", k)
+	}
+}
