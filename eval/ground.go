@@ -20,7 +20,9 @@ import (
 //
 // Two refinements keep the relaxed program close to what can happen: fluents that only the frame
 // rule carries over are read from init (constantFluents), and a relaxed program that proves too
-// big is restricted to the atoms its rules can ask (magicSets).
+// big is restricted to the atoms its rules can ask (magicSets). Two keep the ground rules few:
+// independent groups of literals become auxiliary relations (splitRule), and so do the roles'
+// moves joined through one variable (eliminateVars).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
