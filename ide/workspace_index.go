@@ -238,8 +238,9 @@ func (ix *Index) read(p string) {
 	ix.mu.Lock()
 	f, ok := ix.files[p]
 	enc := ix.enc
+	done := ok && f.read // f's fields are written under the lock
 	ix.mu.Unlock()
-	if !ok || f.read {
+	if !ok || done {
 		return
 	}
 	data, err := readfile.Regular(p, maxIndexFileSize) // the file may have changed since touch
