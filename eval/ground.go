@@ -587,19 +587,10 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 				}
 			}
 		}
-		var args []*pnode
-		for v, in := range vs {
-			if in && head[v] {
-				args = append(args, &pnode{kind: pVar, v: v})
-			}
+		for v := range vs {
+			vs[v] = vs[v] && head[v]
 		}
-		aux := rg.relation(fmt.Sprintf("aux %d", len(rg.auxDynamic)), len(args))
-		var atom *pnode
-		if len(args) == 0 {
-			atom = &pnode{kind: pConst, t: rg.st.intern(aux.fn, nil)}
-		} else {
-			atom = &pnode{kind: pFunc, fn: aux.fn, args: args, flat: true}
-		}
+		aux, atom := rg.auxRelation(vs)
 		ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 		dyn := false
 		for _, i := range groups[root] {
@@ -618,6 +609,22 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 		main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
 	}
 	return out
+}
+
+// auxRelation makes a new auxiliary relation of the variables set in vars (in their order), and
+// the atom of it that a rule writes.
+func (rg *Game) auxRelation(vars []bool) (*relation, *pnode) {
+	var args []*pnode
+	for v, in := range vars {
+		if in {
+			args = append(args, &pnode{kind: pVar, v: v})
+		}
+	}
+	aux := rg.relation(fmt.Sprintf("aux %d", len(rg.auxDynamic)), len(args))
+	if len(args) == 0 {
+		return aux, &pnode{kind: pConst, t: rg.st.intern(aux.fn, nil)}
+	}
+	return aux, &pnode{kind: pFunc, fn: aux.fn, args: args, flat: true}
 }
 
 // eliminateVars takes local variables of a rule out one at a time (variable elimination): the
@@ -732,19 +739,7 @@ func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
 			}
 		}
 	}
-	var args []*pnode
-	for w, in := range iface {
-		if in {
-			args = append(args, &pnode{kind: pVar, v: w})
-		}
-	}
-	aux := rg.relation(fmt.Sprintf("aux %d", len(rg.auxDynamic)), len(args))
-	var atom *pnode
-	if len(args) == 0 {
-		atom = &pnode{kind: pConst, t: rg.st.intern(aux.fn, nil)}
-	} else {
-		atom = &pnode{kind: pFunc, fn: aux.fn, args: args, flat: true}
-	}
+	aux, atom := rg.auxRelation(iface)
 	ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	dyn := false
