@@ -21,8 +21,8 @@ func walk(t *testing.T, src string, walks, steps int) *Net {
 	return walkWith(t, src, eval.GroundLimits{}, walks, steps)
 }
 
-// walkWith is walk with grounding limits.
-func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int) *Net {
+// build grounds src within lim and builds its network; bitsOf gives a state's base propositions.
+func build(t *testing.T, src string, lim eval.GroundLimits) (*eval.Game, *eval.Grounding, *Net, func(*eval.State) []uint64) {
 	t.Helper()
 	g, _ := eval.Load(src)
 	gr, err := g.Ground(bg, lim)
@@ -48,6 +48,13 @@ func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int)
 		}
 		return b
 	}
+	return g, gr, n, bitsOf
+}
+
+// walkWith is walk with grounding limits.
+func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int) *Net {
+	t.Helper()
+	g, gr, n, bitsOf := build(t, src, lim)
 	m := n.NewMachine()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for w := 0; w < walks; w++ {
@@ -299,26 +306,7 @@ func TestLazyInputs(t *testing.T) {
 // state it ends in, also when it starts from a state set in between.
 func TestPlayoutReplays(t *testing.T) {
 	for name, src := range map[string]string{"shiftRing": shiftRing(), "manyMoves": manyMoves, "inertPass": inertPass, "cutGraph": cutGraph} {
-		g, _ := eval.Load(src)
-		gr, err := g.Ground(bg, eval.GroundLimits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := New(bg, g, gr, Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fluent := map[eval.Term]int{}
-		for i, f := range gr.Fluents {
-			fluent[f] = i
-		}
-		bitsOf := func(s *eval.State) []uint64 {
-			b := make([]uint64, n.Words())
-			for _, f := range s.Fluents() {
-				b[fluent[f]>>6] |= 1 << uint(fluent[f]&63)
-			}
-			return b
-		}
+		g, gr, n, bitsOf := build(t, src, eval.GroundLimits{})
 		m := n.NewMachine()
 		rng := rand.New(rand.NewPCG(3, 4))
 		s0, _ := g.Initial(bg)
@@ -337,6 +325,7 @@ func TestPlayoutReplays(t *testing.T) {
 						t.Fatalf("%s playout %d step %d: %s is not legal", name, p, i, g.String(joint[r]))
 					}
 				}
+				var err error
 				if s, err = g.Next(bg, s, joint); err != nil {
 					t.Fatal(err)
 				}
