@@ -66,7 +66,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)")
 	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
 	format := fs.String("format", "text", "output format: text or json")
-	runTime := fs.Duration("time", 0, "stop after this long with the playouts done so far (0: no bound)")
+	runTime := durationFlag(fs, "time", 0, "stop after this long with the playouts done so far (0: no bound)")
 	movesOut := fs.String("moves-out", "", "write each finding's joint moves to this file, one line per finding")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)

@@ -50,7 +50,7 @@ type evalFlags struct {
 
 func addEvalFlags(fs *flag.FlagSet) evalFlags {
 	return evalFlags{
-		timeout:  fs.Duration("timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
+		timeout:  durationFlag(fs, "timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
 		maxFacts: fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth: fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -69,25 +69,6 @@ func (e evalFlags) check() error {
 
 func (e evalFlags) limits() eval.Limits {
 	return eval.Limits{Timeout: *e.timeout, MaxFacts: *e.maxFacts, MaxDepth: *e.maxDepth}
-}
-
-// interleaved parses flags that may come before, between or after the positional arguments.
-func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that

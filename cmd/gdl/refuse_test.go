@@ -49,15 +49,7 @@ func TestCommandErrors(t *testing.T) {
 	silent := writeGame(t, silentGame)
 	legalDoes := writeGame(t, legalDoesGame)
 	const ttt5 = "((mark 1 1) noop) (noop (mark 1 3)) ((mark 3 1) noop) (noop (mark 2 2)) ((mark 2 1) noop)"
-	cases := []struct {
-		name       string
-		args       []string
-		code       int
-		stderr     []string // substrings of stderr
-		once       string   // a line prefix that stderr must hold exactly once
-		stdout     string   // substring of stdout ("" : stdout must be empty)
-		emptyError bool     // stderr must be empty
-	}{
+	runCLICases(t, bin, []cliCase{
 		{name: "convert refuses a syntax error", args: []string{"convert", "--to", "prolog", broken}, code: 1,
 			stderr: []string{"[unclosed-paren]", "has no defined meaning"}, once: brokenDiag},
 		{name: "query refuses it with the same diagnostic, once", args: []string{"query", broken, "(legal ?r ?m)"}, code: 1,
@@ -93,7 +85,24 @@ func TestCommandErrors(t *testing.T) {
 			code: 0, stdout: "", emptyError: true},
 		{name: "a move after the end", args: []string{"query", tttGame, "terminal", "--moves", ttt5 + " (noop (mark 3 3))"}, code: 1,
 			stderr: []string{"joint move 6 (noop (mark 3 3))", "after joint move 5 is terminal"}},
-	}
+	})
+}
+
+// cliCase is a run of the binary: its exit status, text that stderr must contain, a line of
+// stderr that must appear exactly once, and what stdout must contain.
+type cliCase struct {
+	name       string
+	args       []string
+	code       int
+	stderr     []string // substrings of stderr
+	once       string   // a line prefix that stderr must hold exactly once
+	stdout     string   // substring of stdout ("" : stdout must be empty)
+	emptyError bool     // stderr must be empty
+}
+
+// runCLICases runs each case as a subtest.
+func runCLICases(t *testing.T, bin string, cases []cliCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr, code := gdl(t, bin, c.args...)

@@ -97,7 +97,7 @@ type searchFlags struct {
 func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		maxStates: fs.Int("max-states", verify.DefaultMaxStates, "explore at most this many states"),
-		timeout:   fs.Duration("timeout", time.Minute, "explore for at most this long (0: no bound)"),
+		timeout:   durationFlag(fs, "timeout", time.Minute, "explore for at most this long (0: no bound)"),
 		maxFacts:  fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth:  fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
