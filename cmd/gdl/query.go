@@ -34,7 +34,9 @@ Every joint move must be legal, and played in a state that is not terminal.
 A query about a joint move (one that mentions does, next or sees, or a relation whose rules
 read does) is answered for each legal joint move of the state reached, or for the one given
 with --joint: '(next ?f)' lists the fluents of the next states, '(sees ?r ?p)' the percepts.
-Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
+Prints every ground answer of each query once, one per line, sorted; a query without variables
+prints itself when it holds and false when it does not. Several queries are printed one after
+the other, each under a header '; QUERY'; the JSON output has one object per query.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
 evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
@@ -271,18 +273,33 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	var lines []string
-	for _, r := range results {
+	writeQueryText(stdout, results)
+	return 0
+}
+
+// writeQueryText prints each query's answers, sorted, one per line; a query without variables
+// that does not hold prints false. Several queries get a header each, "; QUERY", and a blank
+// line between them.
+func writeQueryText(w io.Writer, results []queryResult) {
+	for i, r := range results {
+		if len(results) > 1 {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "; %s\n", r.Query)
+		}
+		lines := make([]string, 0, len(r.Answers))
 		for _, a := range r.Answers {
 			lines = append(lines, a.Text)
 		}
+		slices.Sort(lines)
+		for _, l := range slices.Compact(lines) {
+			fmt.Fprintln(w, l)
+		}
+		if len(lines) == 0 && len(r.Vars) == 0 {
+			fmt.Fprintln(w, "false")
+		}
 	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
-	for _, l := range lines {
-		fmt.Fprintln(stdout, l)
-	}
-	return 0
 }
 
 // isMoveRefusal reports the errors of a joint move itself (not of evaluating the game).

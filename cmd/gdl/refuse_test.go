@@ -82,7 +82,7 @@ func TestCommandErrors(t *testing.T) {
 		{name: "and is a conjunction", args: []string{"query", tttGame, "(and (true (cell ?x 1 ?m)) (distinct ?m b))", "--moves", "((mark 2 1) noop)"},
 			code: 0, stdout: "(and (true (cell 2 1 x)) (distinct x b))\n", emptyError: true},
 		{name: "a relation used but never defined is empty", args: []string{"query", silent, "(blocked)", "(sees ?r ?p)"},
-			code: 0, stdout: "", emptyError: true},
+			code: 0, stdout: "; (blocked)\nfalse\n\n; (sees ?r ?p)\n", emptyError: true},
 		{name: "a move after the end", args: []string{"query", tttGame, "terminal", "--moves", ttt5 + " (noop (mark 3 3))"}, code: 1,
 			stderr: []string{"joint move 6 (noop (mark 3 3))", "after joint move 5 is terminal"}},
 	})

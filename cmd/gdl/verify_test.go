@@ -56,7 +56,7 @@ func TestVerifyWitnessReplaysWithQuery(t *testing.T) {
 		t.Fatalf("no moves in %q", lines[0])
 	}
 	out, _, code := gdl(t, bin, "query", verifyPlayability, "(legal bob ?m)", "terminal", "(legal alice ?m)", "--moves", m[1])
-	if code != 0 || out != "(legal alice (press a))\n(legal alice (press b))\n(legal alice (press c))\n(legal alice (press d))\n" {
+	if code != 0 || out != "; (legal bob ?m)\n\n; terminal\nfalse\n\n; (legal alice ?m)\n(legal alice (press a))\n(legal alice (press b))\n(legal alice (press c))\n(legal alice (press d))\n" {
 		t.Errorf("query after the witness: exit %d\n%s", code, out)
 	}
 
