@@ -395,6 +395,25 @@ func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, m
 	return g.ask(ctx, s, joint, q, max)
 }
 
+// Refused returns a *RefusedError for the first of the game's relations (role, init, legal,
+// next, goal, terminal, sees) whose rules have no defined meaning, or nil: a game that cannot be
+// played, whether or not a match would ever ask the relation (a terminal initial state asks no
+// legal move).
+func (g *Game) Refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.refused()
+}
+
+func (g *Game) refused() error {
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
+		}
+	}
+	return nil
+}
+
 // Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
@@ -413,10 +432,8 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
-		if r.refused != nil {
-			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
-		}
+	if err := g.refused(); err != nil {
+		return nil, &GroundError{Err: err}
 	}
 	g.begin(ctx)
 	g.useState(g.empty)

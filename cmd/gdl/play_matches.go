@@ -160,6 +160,9 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
 	}
+	if refuseUnplayable(stderr, "play", path, res, g) {
+		return 1
+	}
 	roles := g.RoleNames()
 	if len(names) != len(roles) {
 		fmt.Fprintf(stderr, "gdl play: --players names %d players; %s has %d roles (%s), one player each\n", len(names), path, len(roles), strings.Join(roles, ", "))

@@ -99,6 +99,18 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 	fmt.Fprintf(stderr, "gdl %s: %s: %v\n", cmd, path, err)
 }
 
+// refuseUnplayable reports a game one of whose relations role, init, legal, next, goal,
+// terminal and sees has no defined meaning, with the diagnostics: such a game is not played
+// (or searched) at all, not even when its initial state is terminal and so no legal move would
+// be asked.
+func refuseUnplayable(stderr io.Writer, cmd, path string, res *analysis.Result, g *game.Game) bool {
+	err := g.Eval().Refused()
+	if err != nil {
+		reportEvalError(stderr, cmd, path, res, err)
+	}
+	return err != nil
+}
+
 // printDiagnostics writes diagnostics as `path:line:col: severity: message [code]`, in source
 // order.
 func printDiagnostics(w io.Writer, path string, lines *syntax.LineIndex, ds []analysis.Diagnostic) {

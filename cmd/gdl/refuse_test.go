@@ -137,3 +137,33 @@ func runCLICases(t *testing.T, bin string, cases []cliCase) {
 		})
 	}
 }
+
+// terminalBrokenGame has an unclosed parenthesis in legal and a terminal initial state: no
+// playout would ever ask a legal move.
+const terminalBrokenGame = `(role x)
+(init (c 1))
+(<= (legal x go) (true (c 1))
+(<= (next (c 2)) (true (c 1)))
+(<= terminal (true (c 1)))
+(goal x 100)
+`
+
+// TestPlayRefusesBrokenGame: play (random playouts and matches), verify and stats refuse a
+// game whose legal has no defined meaning even when its initial state is terminal, with the
+// diagnostic once, as they do when the game would ask a legal move (issue 23, item 12).
+func TestPlayRefusesBrokenGame(t *testing.T) {
+	bin := buildGDL(t)
+	broken := writeGame(t, terminalBrokenGame)
+	const diag = "game.kif:3:1: error: '(' is never closed"
+	var cases []cliCase
+	for _, args := range [][]string{
+		{"play", broken},
+		{"play", broken, "--players", "random"},
+		{"verify", broken},
+		{"stats", broken},
+	} {
+		cases = append(cases, cliCase{name: strings.Join(append([]string{args[0]}, args[2:]...), " "), args: args, code: 1,
+			stderr: []string{"[unclosed-paren]", "gdl " + args[0] + ": " + broken + ": legal/2 has no defined meaning"}, once: diag})
+	}
+	runCLICases(t, bin, cases)
+}

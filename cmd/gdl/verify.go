@@ -279,6 +279,9 @@ func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reade
 		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
 		return nil, nil, "", code, false
 	}
+	if refuseUnplayable(stderr, command, path, res, g) {
+		return nil, nil, "", 1, false
+	}
 	if len(g.Roles()) == 0 {
 		fmt.Fprintf(stderr, "gdl %s: %s: the game has no role\n", command, path)
 		return nil, nil, "", 1, false
