@@ -158,8 +158,27 @@ func TestStatsCLI(t *testing.T) {
 		!strings.Contains(stdout, "(take a 2) 100 (best)") || !strings.Contains(stdout, "(take a 1) 0,") {
 		t.Errorf("nim: exit %d\n%s", code, stdout)
 	}
-	stdout, _, code = gdl(t, bin, "stats", "../../testdata/games/race3.kif")
+	stdout, _, code = gdl(t, bin, "stats", "../../testdata/games/race3.kif", "--playouts", "10")
 	if code != 0 || !strings.Contains(stdout, "roles move at the same time") || !strings.Contains(stdout, "not solved") {
 		t.Errorf("race3: exit %d\n%s", code, stdout)
 	}
+}
+
+// TestStatsSolveReasons: why a game is not solved names the condition it fails (--solve-states
+// 0 included), and the solved values come in role order, as every other line (issue 23, item 13).
+func TestStatsSolveReasons(t *testing.T) {
+	bin := buildGDL(t)
+	games := "../../testdata/games/"
+	runCLICases(t, bin, []cliCase{
+		{name: "solving off", args: []string{"stats", games + "nim.kif", "--solve-states", "0", "--playouts", "10"}, code: 0,
+			stdout: "\nnot solved: --solve-states 0 turns the solver off\n", emptyError: true},
+		{name: "role order", args: []string{"stats", tttGame, "--playouts", "10"}, code: 0,
+			stdout: "\nsolved: under perfect play xplayer 50, oplayer 50 (", emptyError: true},
+		{name: "one player", args: []string{"stats", games + "buttons.kif", "--playouts", "10"}, code: 0,
+			stdout: "\nnot solved: not a game of two players\n", emptyError: true},
+		{name: "incomplete", args: []string{"stats", tttGame, "--max-states", "100", "--playouts", "10"}, code: 0,
+			stdout: "\nnot solved: the exploration is incomplete, and the solver needs every state\n", emptyError: true},
+		{name: "solving off in JSON", args: []string{"stats", games + "nim.kif", "--solve-states", "0", "--playouts", "10", "--format", "json"}, code: 0,
+			stdout: `"reason": "--solve-states 0 turns the solver off"`, emptyError: true},
+	})
 }
