@@ -19,7 +19,7 @@ func applyDiff(t *testing.T, old, diff string) string {
 	}
 	header := regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@\n$`)
 	var out []string
-	at := 0        // the next line of x
+	at := 0       // the next line of x
 	var prev byte // the kind of the line before
 	for _, l := range lines[2:] {
 		if m := header.FindStringSubmatch(l); m != nil {

@@ -56,7 +56,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	type formatted struct {
 		path, shown, original, out string
-		changed          bool
+		changed                    bool
 	}
 	var results []formatted
 	status := 0
