@@ -98,7 +98,7 @@ var DefaultGroundLimits = GroundLimits{Timeout: 5 * time.Second, MaxRules: 1_500
 type GroundError struct {
 	Reason string // what failed; "" when Err says it all
 	Err    error  // the evaluation error behind it, if any
-	tooBig bool  // a limit of size was reached
+	tooBig bool   // a limit of size was reached
 }
 
 func (e *GroundError) Error() string {
