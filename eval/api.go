@@ -125,7 +125,15 @@ func (g *Game) Notation() syntax.Dialect { return g.notation }
 func (g *Game) FormatJoint(joint []Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.formatJoint(joint)
+	return g.formatJoint(joint, g.notation)
+}
+
+// FormatJointIn writes a joint move as FormatJoint does, in notation d whatever the game's:
+// KIF for what promises KIF (the GGP protocol, the tools' JSON), also for an infix game.
+func (g *Game) FormatJointIn(joint []Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.formatJoint(joint, d)
 }
 
 // ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
@@ -194,7 +202,7 @@ func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
 			joint = append(joint, t)
 		}
 		if len(joint) != len(g.roles) {
-			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint), len(joint), len(g.roles))
+			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint, g.notation), len(joint), len(g.roles))
 		}
 		out = append(out, joint)
 	}

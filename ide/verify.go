@@ -83,12 +83,12 @@ func Verify(ctx context.Context, snap *Snapshot, opts VerifyOptions) (*VerifyRep
 	for _, f := range r.Findings {
 		d := VerifyDiagnostic{Code: "verify-" + string(f.Property), Severity: findingSeverity(f.Property), Witness: moveTexts(g, f.Moves)}
 		d.Span, d.Related = place(m, f.Relations)
-		d.Message = f.Message + witnessText(f.Joints)
+		d.Message = f.Message + witnessText(verify.Witness(f.Joints, f.Infix))
 		rep.Diagnostics = append(rep.Diagnostics, d)
 	}
 	for _, e := range r.Errors {
 		d := VerifyDiagnostic{Code: "verify-error", Severity: analysis.Warning, Witness: moveTexts(g, e.Moves),
-			Message: "a reachable state could not be evaluated, so verification is not complete: " + e.Message + witnessText(e.Joints)}
+			Message: "a reachable state could not be evaluated, so verification is not complete: " + e.Message + witnessText(verify.Witness(e.Joints, e.Infix))}
 		d.Span, d.Related = place(m, nil)
 		rep.Diagnostics = append(rep.Diagnostics, d)
 	}
