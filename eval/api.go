@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
@@ -92,6 +93,15 @@ func (g *Game) String(t Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.str(t)
+}
+
+// StringIn returns t as String does, in notation d whatever the game's.
+func (g *Game) StringIn(t Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var b strings.Builder
+	g.formatIn(&b, t, d)
+	return b.String()
 }
 
 // Strings formats terms, sorted byte-wise.
