@@ -138,15 +138,9 @@ func runCLICases(t *testing.T, bin string, cases []cliCase) {
 	}
 }
 
-// terminalBrokenGame has an unclosed parenthesis in legal and a terminal initial state: no
-// playout would ever ask a legal move.
-const terminalBrokenGame = `(role x)
-(init (c 1))
-(<= (legal x go) (true (c 1))
-(<= (next (c 2)) (true (c 1)))
-(<= terminal (true (c 1)))
-(goal x 100)
-`
+// terminalBrokenGame is brokenGame with a terminal initial state: no playout would ever ask a
+// legal move.
+var terminalBrokenGame = strings.Replace(brokenGame, "(<= terminal (true (c 2)))", "(<= terminal (true (c 1)))", 1)
 
 // TestPlayRefusesBrokenGame: play (random playouts and matches), verify and stats refuse a
 // game whose legal has no defined meaning even when its initial state is terminal, with the
