@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -169,18 +167,19 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		reportEvalError(stderr, "verify", path, res, err)
 		return 1
 	}
+	var unknown []string
+	for _, p := range verify.Properties {
+		if r.Properties[p] == verify.Unknown {
+			unknown = append(unknown, string(p))
+		}
+	}
 	status := 0
 	switch {
 	case r.Found():
 		status = 1
-	case *requireComplete && slices.Contains(slices.Collect(maps.Values(r.Properties)), verify.Unknown):
+	case *requireComplete && len(unknown) > 0:
+		// Said after the report, as its last line.
 		status = 3
-		var unknown []string
-		for _, p := range verify.Properties {
-			if r.Properties[p] == verify.Unknown {
-				unknown = append(unknown, string(p))
-			}
-		}
 		defer fmt.Fprintf(stderr, "gdl verify: %s: --require-complete: the search stopped (%s) before %s could be decided\n",
 			path, stoppedText(r.Stopped), strings.Join(unknown, ", "))
 	}
