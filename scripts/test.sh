@@ -68,6 +68,11 @@ go vet ./...
 section "go build"
 go build ./...
 
+section "testdata layout (gdl fmt --check)"
+# The team's games are kept in gdl fmt's layout; -d shows what to change.
+go run ./cmd/gdl fmt --check -d testdata/games
+echo "ok"
+
 section "go test"
 # Everything once; then the packages with concurrency (the language server's dispatcher and
 # document store, the incremental parser's shared trees, the evaluator's locking, the GGP

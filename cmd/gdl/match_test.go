@@ -154,7 +154,7 @@ func TestMatchUsage(t *testing.T) {
 		{[]string{"match", ttt, "--player", "random"}, 2, "1 players for 2 roles (xplayer, oplayer): give 2, one per role in role order"},
 		{[]string{"match", ttt, "--player", "random", "--player", "ftp://host/"}, 2, `"ftp://host/": a player's address is http or https, not ftp`},
 		{[]string{"match", ttt, "--player", "random", "--player", "random", "--format", "xml"}, 2, "--format must be text or json"},
-		{[]string{"match", ttt, "--player", "random", "--player", "random", "--playclock", "0"}, 2, "whole seconds from 1"},
+		{[]string{"match", ttt, "--player", "random", "--player", "random", "--playclock", "0"}, 2, "whole seconds, from 1"},
 		{[]string{"match", ttt, "--player", "random", "--player", "random", "--match-id", "a b"}, 2, "is not a name"},
 		{[]string{"match", filepath.Join(dir, "missing.kif"), "--player", "random"}, 2, "missing.kif"},
 		{[]string{"match", broken, "--player", "random"}, 1, "broken.kif: 2:1:"},

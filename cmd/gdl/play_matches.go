@@ -28,7 +28,7 @@ func addMatchFlags(fs *flag.FlagSet) matchFlags {
 	return matchFlags{
 		players:  fs.String("players", "", "play matches between these players, one per role in role order: mcts or random (e.g. mcts,random)"),
 		matches:  fs.Int("matches", 10, "with --players: the number of matches"),
-		movetime: fs.Duration("movetime", time.Second, "with --players: each mcts player's time per move"),
+		movetime: durationFlag(fs, "movetime", time.Second, "with --players: each mcts player's time per move"),
 		budget:   fs.Int("playouts-per-move", 0, "with --players: each mcts player's playouts per move instead of --movetime (the same result on any machine)"),
 		rotate:   fs.Bool("rotate", true, "with --players: rotate the seats from match to match, so that each player plays each role equally often"),
 	}
@@ -159,6 +159,9 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
+	}
+	if refuseUnplayable(stderr, "play", path, res, g) {
+		return 1
 	}
 	roles := g.RoleNames()
 	if len(names) != len(roles) {

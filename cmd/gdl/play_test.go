@@ -173,7 +173,7 @@ func TestPlayDepthLimit(t *testing.T) {
 		t.Errorf("moves file %q", data)
 	}
 	// The line replays with gdl query --moves.
-	if out, errOut, code := gdl(t, bin, "query", game, "terminal", "--moves", strings.TrimSpace(string(data))); code != 0 || out != "" {
+	if out, errOut, code := gdl(t, bin, "query", game, "terminal", "--moves", strings.TrimSpace(string(data))); code != 0 || out != "false\n" {
 		t.Errorf("replay: exit %d, %q %q", code, out, errOut)
 	}
 }

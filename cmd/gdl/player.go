@@ -48,7 +48,7 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	port := fs.Int("port", 9147, "the port to listen on (0: a free one)")
 	strategy := fs.String("strategy", "random", "how moves are chosen: random or mcts")
 	logFile := fs.String("log", "", "append the log of messages and answers to this file (default: standard error)")
-	margin := fs.Duration("margin", 0, "the time kept back from each clock for the network (default: a tenth of the clock, from 300ms to 2s)")
+	margin := durationFlag(fs, "margin", 0, "the time kept back from each clock for the network (default: a tenth of the clock, from 300ms to 2s)")
 	playouts := fs.Int("playouts", 0, "mcts: at most this many playouts per move, answering sooner (0: search until the clock less the margin)")
 	seed := fs.Uint64("seed", 1, "the seed of the random choices")
 	engine := addEngineFlag(fs)
