@@ -2,7 +2,8 @@
 # Everything the editor side tests, in CI order: npm ci; the fast tests (grammar, type-check,
 # unit); a real gdl binary; the VS Code workbench end-to-end test; Neovim; Emacs.
 #   bash vscode-extension/test/all.sh        (from anywhere; installs what it needs)
-# GDL_BIN may name a prebuilt server; otherwise it is built with go build ./cmd/gdl.
+# GDL_BIN may name a prebuilt server; otherwise it is built with go build ./cmd/gdl. GDL_VSIX may
+# name a linux-x64 extension package for the VS Code test (scripts/test.sh passes the release's).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO"
