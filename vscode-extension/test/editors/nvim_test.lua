@@ -22,6 +22,17 @@ if not ok then return finish() end
 
 local project = os.getenv("GDL_PROJECT")
 
+-- The content check decides every case the VS Code extension's unit test decides, alike.
+local cf = io.open(os.getenv("GDL_DETECT_CASES"))
+local cases = vim.json.decode(cf:read("*a")).cases
+cf:close()
+local wrong = {}
+for _, c in ipairs(cases) do
+  local got = gdl_ft.dialect(c.text)
+  if got ~= c.dialect then table.insert(wrong, c.name .. ": " .. got .. ", want " .. c.dialect) end
+end
+check("the filetype detection decides the " .. #cases .. " shared cases as the VS Code extension", #wrong == 0, table.concat(wrong, "; "))
+
 -- Filetype detection by content: the SUO-KIF file stays out, the game is GDL.
 vim.cmd("edit " .. project .. "/ontology.kif")
 check("a SUO-KIF .kif file is not gdl", vim.bo.filetype ~= "gdl", "filetype " .. vim.bo.filetype)
