@@ -2,35 +2,15 @@
 -- block (GDL_MODE=config) or its nvim-lspconfig entry (GDL_MODE=lspconfig); run by
 -- nvim011_test.sh after the blocks are loaded.
 local mode = os.getenv("GDL_MODE")
-local passed, failed = 0, 0
-local function out(s) io.stdout:write(s .. "\n") end
-local function check(name, ok, detail)
-  name = mode .. ": " .. name
-  if ok then
-    passed = passed + 1
-    out("ok - " .. name)
-  else
-    failed = failed + 1
-    out("not ok - " .. name .. (detail and (": " .. tostring(detail)) or ""))
-  end
-end
-local function finish()
-  out(string.format("nvim %s: %d passed, %d failed", mode, passed, failed))
-  vim.cmd(failed == 0 and "qall!" or "cquit 1")
-end
+local t = dofile(os.getenv("GDL_NVIM_COMMON"))
+t.label = "nvim " .. mode
+local function check(name, ok, detail) t.check(mode .. ": " .. name, ok, detail) end
+local finish = t.finish
 
 check("Neovim is 0.11 or newer", vim.fn.has("nvim-0.11") == 1, vim.inspect(vim.version()))
 local project = os.getenv("GDL_PROJECT")
 
-local cf = io.open(os.getenv("GDL_DETECT_CASES"))
-local cases = vim.json.decode(cf:read("*a")).cases
-cf:close()
-local wrong = {}
-for _, c in ipairs(cases) do
-  local got = gdl_ft.dialect(c.text)
-  if got ~= c.dialect then table.insert(wrong, c.name .. ": " .. got) end
-end
-check("the content check decides the " .. #cases .. " shared cases as the VS Code extension", #wrong == 0, table.concat(wrong, "; "))
+t.check_detect_cases()
 
 local function gdl_clients(buf) return vim.lsp.get_clients({ bufnr = buf, name = "gdl" }) end
 

@@ -40,13 +40,7 @@ mkdir -p "$T/rtp/lsp"
 bash "$HERE/extract.sh" nvim-lspconfig >"$T/rtp/lsp/gdl.lua"
 printf 'vim.lsp.enable("gdl")\n' >"$T/enable.lua"
 
-mkdir -p "$T/project/.git" "$T/state" "$T/cache"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.kif" "$T/project/tictactoe.kif"
-cp "$REPO/vscode-extension/test/fixtures/ontology.kif" "$T/project/ontology.kif"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/tictactoe.hrf"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/infix_content.kif"
-export XDG_STATE_HOME="$T/state" XDG_CACHE_HOME="$T/cache" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
-export GDL_PROJECT="$T/project" GDL_DETECT_CASES="$REPO/vscode-extension/test/fixtures/detect-cases.json"
+source "$HERE/nvim_project.sh"
 cd "$T/project"
 "$NVIM" --version | head -1
 status=0

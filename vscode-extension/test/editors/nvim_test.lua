@@ -1,19 +1,6 @@
 -- Headless Neovim 0.7 test of the GDL setup in docs/editors.md; run by nvim_test.sh.
-local passed, failed = 0, 0
-local function out(s) io.stdout:write(s .. "\n") end
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    out("ok - " .. name)
-  else
-    failed = failed + 1
-    out("not ok - " .. name .. (detail and (": " .. detail) or ""))
-  end
-end
-local function finish()
-  out(string.format("nvim: %d passed, %d failed", passed, failed))
-  vim.cmd(failed == 0 and "qall!" or "cquit 1")
-end
+local t = dofile(os.getenv("GDL_NVIM_COMMON"))
+local check, finish = t.check, t.finish
 
 vim.g.gdl_server = os.getenv("GDL_BIN")
 local ok, err = pcall(vim.cmd, "luafile " .. os.getenv("GDL_SETUP"))
@@ -22,16 +9,7 @@ if not ok then return finish() end
 
 local project = os.getenv("GDL_PROJECT")
 
--- The content check decides every case the VS Code extension's unit test decides, alike.
-local cf = io.open(os.getenv("GDL_DETECT_CASES"))
-local cases = vim.json.decode(cf:read("*a")).cases
-cf:close()
-local wrong = {}
-for _, c in ipairs(cases) do
-  local got = gdl_ft.dialect(c.text)
-  if got ~= c.dialect then table.insert(wrong, c.name .. ": " .. got .. ", want " .. c.dialect) end
-end
-check("the filetype detection decides the " .. #cases .. " shared cases as the VS Code extension", #wrong == 0, table.concat(wrong, "; "))
+t.check_detect_cases()
 
 -- Filetype detection by content: the SUO-KIF file stays out, the game is GDL.
 vim.cmd("edit " .. project .. "/ontology.kif")
