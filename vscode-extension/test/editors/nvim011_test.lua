@@ -27,15 +27,8 @@ local function game(file, filetype, needle)
   for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
     if l:find(needle, 1, true) then bad = i - 1 end
   end
-  local got = vim.wait(20000, function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if (d.lnum == bad or d.lnum == bad + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
-    end
-    return false
-  end, 20)
-  local all = {}
-  for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
-  check("diagnostics arrive in " .. file .. ": an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, table.concat(all, " | "))
+  local got, all = t.wait_error(buf, bad, 20000)
+  check("diagnostics arrive in " .. file .. ": an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, all)
   return buf
 end
 

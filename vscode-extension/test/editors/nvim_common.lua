@@ -34,4 +34,18 @@ function M.check_detect_cases()
     table.concat(wrong, "; "))
 end
 
+-- Waits up to ms for an error diagnostic on line (0-based) or the line after it; returns whether
+-- one came, and every diagnostic of the buffer as "LINE:message" for the report.
+function M.wait_error(buf, line, ms)
+  local got = vim.wait(ms, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if (d.lnum == line or d.lnum == line + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
+    end
+    return false
+  end, 20)
+  local all = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
+  return got, table.concat(all, " | ")
+end
+
 return M

@@ -35,15 +35,8 @@ vim.wait(10000, function() return client.initialized end, 20)
 
 -- The deliberate error: ?w in (threat ?p ?w) is never bound.
 local bad = find("(<= (threat ?p ?w)")
-local got = vim.wait(15000, function()
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    if (d.lnum == bad or d.lnum == bad + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
-  end
-  return false
-end, 20)
-local all = {}
-for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
-check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. table.concat(all, " | "))
+local got, all = t.wait_error(buf, bad, 15000)
+check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. all)
 
 local function position(needle, delta)
   local l, c = find(needle)
