@@ -61,8 +61,8 @@ else
   mv "$OUT"/pkg/gdl-linux-x64-*.vsix "$OUT/gdl.vsix"
 fi
 # It must be the linux-x64 package, with the server inside.
-unzip -p "$OUT/gdl.vsix" extension.vsixmanifest | grep -q 'TargetPlatform="linux-x64"' ||
-  { echo "e2e: $OUT/gdl.vsix is not a linux-x64 package" >&2; exit 1; }
+manifest=$(unzip -p "$OUT/gdl.vsix" extension.vsixmanifest)
+[[ $manifest == *'TargetPlatform="linux-x64"'* ]] || { echo "e2e: $OUT/gdl.vsix is not a linux-x64 package" >&2; exit 1; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/gdl-e2e.XXXXXX")
 export HOME="$T/home" XDG_CONFIG_HOME="$T/cfg" XDG_DATA_HOME="$T/share" XDG_CACHE_HOME="$T/cache"
