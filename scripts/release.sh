@@ -35,7 +35,7 @@ fi
 commit=$(git rev-parse HEAD)
 stamp=$(git log -1 --format=%ct HEAD)
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-	echo "release: warning: the work tree has uncommitted changes; gdl --version will say \"modified\"" >&2
+	echo "release: warning: the work tree has uncommitted changes: the binaries are not the commit's" >&2
 fi
 echo "release: gdl v$version from commit $commit into $out"
 
