@@ -59,8 +59,10 @@ const MaxClock = 24 * time.Hour
 
 // Parse reads a message. Keywords and nil are read in any case; comments and any layout are
 // allowed. Every error is a *SyntaxError with the place in the message.
-func Parse(text string) (*Message, error) {
-	es, err := ReadExprs(text)
+func Parse(text string) (*Message, error) { return parse(text, messageLimits) }
+
+func parse(text string, lim readLimits) (*Message, error) {
+	es, err := readExprs(text, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +260,10 @@ func list(items []string) string {
 // Rules turns a game description in KIF into the rules of a START message: each form compact on
 // one line (comments dropped: some players do not read them), forms separated by spaces.
 func Rules(kif string) (string, error) {
-	es, err := ReadExprs(kif)
+	// Every top-level form is read as its text (keep 0), without the bounds of a message
+	// received: a description given here comes from this process (PrepareFile: read by the
+	// syntax parser, which takes games of any size).
+	es, err := readExprs(kif, readLimits{depth: math.MaxInt, exprs: math.MaxInt})
 	if err != nil {
 		return "", err
 	}

@@ -145,25 +145,27 @@ func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), status)
 		return
 	}
-	rep := p.handle(r.Context(), string(body), received, r.RemoteAddr)
+	rep := p.handle(r.Context(), string(body), received, r.RemoteAddr, messageLimits)
 	h.Set("Content-Type", "text/acl")
 	w.WriteHeader(rep.Status)
 	io.WriteString(w, rep.Body)
 }
 
-// Handle answers a message received now (the in-process way to the player).
+// Handle answers a message received now (the in-process way to the player, for a built-in
+// player of the manager): the message is read without the bounds on the atoms and the nesting
+// of a message received over HTTP, since its game was read by this process already.
 func (p *Player) Handle(ctx context.Context, text string) Reply {
-	return p.handle(ctx, text, time.Now(), "in-process")
+	return p.handle(ctx, text, time.Now(), "in-process", localLimits)
 }
 
-func (p *Player) handle(ctx context.Context, text string, received time.Time, from string) (rep Reply) {
+func (p *Player) handle(ctx context.Context, text string, received time.Time, from string, lim readLimits) (rep Reply) {
 	defer func() {
 		if v := recover(); v != nil {
 			p.log.Printf("%s: internal error: %v\n%s", from, v, debug.Stack())
 			rep = Reply{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v)}
 		}
 	}()
-	msg, err := Parse(text)
+	msg, err := parse(text, lim)
 	if err != nil {
 		p.log.Printf("%s: bad message (%d bytes, %q): %v", from, len(text), abbreviate(text, 80), err)
 		return Reply{http.StatusBadRequest, "bad message: " + err.Error()}
