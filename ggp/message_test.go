@@ -45,12 +45,14 @@ func TestParseMessages(t *testing.T) {
 		if m.MatchID != "" {
 			out.Line("match " + m.MatchID)
 		}
-		if m.Kind == Start {
+		if m.Kind == Start || m.Kind == Preview {
 			rules, err := Rules(m.Rules)
 			if err != nil {
 				t.Errorf("%s: the rules do not read: %v", name, err)
 			}
-			out.Line("role " + m.Role)
+			if m.Kind == Start {
+				out.Line("role " + m.Role)
+			}
 			out.Line("rules " + rules)
 			out.Printf("clocks %v %v\n", m.StartClock, m.PlayClock)
 		}
