@@ -32,9 +32,9 @@ const (
 	Info    Kind = "INFO"
 	Preview Kind = "PREVIEW" // a game to look at before a match of it may start (ggp-base)
 	Start   Kind = "START"
-	Play  Kind = "PLAY"
-	Stop  Kind = "STOP"
-	Abort Kind = "ABORT"
+	Play    Kind = "PLAY"
+	Stop    Kind = "STOP"
+	Abort   Kind = "ABORT"
 )
 
 // Message is a message of the manager to a player.
