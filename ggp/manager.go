@@ -16,6 +16,7 @@ import (
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/player"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -114,8 +115,7 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 	if _, err := g.Legal(ctx, s); err != nil {
 		return nil, &GameError{fmt.Errorf("the legal moves of the initial state: %w", err)}
 	}
-	_, sees := g.Analysis().Model.Relations["sees"]
-	ii := sees || slices.ContainsFunc(roles, func(r string) bool { return strings.EqualFold(r, "random") })
+	ii := player.GDLII(g)
 	mg := &manager{g: g, opts: opts, seats: bySeat, rng: mrand.New(mrand.NewPCG(opts.Seed, 0x6d616e61676572))}
 	rec := &Record{MatchID: opts.ID, Game: name, Roles: roles, GDLII: ii, StartClock: opts.StartClock.Seconds(),
 		PlayClock: opts.PlayClock.Seconds(), Started: time.Now(), Engine: string(g.Engine()), Initial: g.Strings(s.Fluents()),

@@ -130,8 +130,8 @@ type playing struct {
 
 	// Set by START, then read and written only by the message that holds turn.
 	g     *game.Game
-	b     *belief
-	mcts  *player.MCTS // the tree kept from move to move while the state is known
+	b     *player.Belief // what the role knows of the state
+	mcts  *player.MCTS   // its tree kept from move to move while the state is known
 	rng   *rand.Rand
 	plays int // PLAY messages answered
 }
@@ -486,11 +486,11 @@ func (m *playing) load(ctx context.Context, opts PlayerOptions, msg *Message, se
 	if role < 0 {
 		return fmt.Errorf("%s is not a role of the game (its roles: %s)", msg.Role, strings.Join(g.RoleNames(), ", "))
 	}
-	b, err := newBelief(ctx, g, role, seed)
+	b, err := player.NewBelief(ctx, g, role, seed)
 	if err != nil {
 		return fmt.Errorf("the initial state cannot be computed: %w", err)
 	}
-	if _, err := g.Legal(ctx, b.states[0]); err != nil {
+	if _, err := g.Legal(ctx, b.States()[0]); err != nil {
 		return fmt.Errorf("the legal moves of the initial state cannot be computed: %w", err)
 	}
 	m.g, m.b, m.role, m.roleName = g, b, role, g.RoleNames()[role]
@@ -552,7 +552,7 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 		// Keep at least half the time to choose the move.
 		octx, cancel := context.WithDeadline(ctx, received.Add(deadline.Sub(received)/2))
 		defer cancel()
-		if note := m.b.observe(octx, move, canonicalText(msg.Percepts)); note != "" {
+		if note := m.b.Observe(octx, move, player.PerceptsText(msg.Percepts)); note != "" {
 			m.log.Printf("match %s: %s", m.id, note)
 		}
 		return nil
@@ -567,53 +567,24 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 	if err != nil {
 		return fmt.Errorf("the joint move (%s): %w", strings.Join(msg.Joint, " "), err)
 	}
-	return m.b.observeJoint(ctx, joint)
+	return m.b.ObserveJoint(ctx, joint)
 }
 
-// choose picks the role's move by the strategy; an evaluation that fails or runs out of time
-// leaves a random legal move.
+// choose picks the role's move by the strategy, from what the role knows (player.MCTS searches
+// from the states it may be in); an evaluation that fails or runs out of time leaves a random
+// move among those legal in every state it may be in.
 func (m *playing) choose(ctx context.Context, opts PlayerOptions) (eval.Term, error) {
-	legal, err := m.b.legal(ctx)
+	legal, err := m.b.Legal(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("no move to play: %w", err)
 	}
 	if len(legal) == 1 || opts.Strategy != MCTSStrategy {
 		return legal[m.rng.IntN(len(legal))], nil
 	}
-	if len(m.b.states) == 1 && m.b.lost == "" {
-		if mv, err := m.mcts.Move(ctx, m.b.states[0]); err == nil && slices.Contains(legal, mv) {
-			return mv, nil
-		}
-		return legal[m.rng.IntN(len(legal))], nil
+	if mv, err := m.mcts.Move(ctx, m.b); err == nil && slices.Contains(legal, mv) {
+		return mv, nil
 	}
-	// Several states: search from a few of them, sharing the time, and add up the visits of the
-	// moves legal in all.
-	k := min(len(m.b.states), 4)
-	visits := map[eval.Term]int{}
-	start := time.Now()
-	total := time.Until(deadlineOf(ctx))
-	for i, si := range m.rng.Perm(len(m.b.states))[:k] {
-		sctx, cancel := context.WithDeadline(ctx, start.Add(total*time.Duration(i+1)/time.Duration(k)))
-		budget := 0
-		if opts.Playouts > 0 {
-			budget = max(opts.Playouts/k, 1)
-		}
-		sr, err := player.NewMCTS(m.g, m.role, player.Options{Playouts: budget, Seed: m.rng.Uint64()}).Search(sctx, m.b.states[si])
-		cancel()
-		if err != nil {
-			continue
-		}
-		for _, ms := range sr.Moves {
-			visits[ms.Move] += ms.Visits
-		}
-	}
-	best, bestN := legal[m.rng.IntN(len(legal))], -1
-	for _, mv := range legal {
-		if visits[mv] > bestN {
-			best, bestN = mv, visits[mv]
-		}
-	}
-	return best, nil
+	return legal[m.rng.IntN(len(legal))], nil
 }
 
 // end ends the match (STOP or ABORT): the work in progress stops and the player is free.
@@ -624,8 +595,8 @@ func (p *Player) end(m *playing, msg *Message) Reply {
 		if msg.Kind == Stop && m.g != nil {
 			if err := m.observe(context.Background(), msg, time.Now(), time.Now().Add(time.Second)); err != nil {
 				p.log.Printf("STOP %s: %v", m.id, err)
-			} else if len(m.b.states) == 1 {
-				if goals, err := m.g.GoalValues(context.Background(), m.b.states[0]); err == nil {
+			} else if s, known := m.b.State(); known {
+				if goals, err := m.g.GoalValues(context.Background(), s); err == nil {
 					p.log.Printf("match %s over: %s got %d", m.id, m.roleName, goals[m.role])
 				}
 			}

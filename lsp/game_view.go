@@ -35,6 +35,7 @@ type computerSearch struct {
 	Role      string  `json:"role"`
 	Move      string  `json:"move"`
 	Playouts  int     `json:"playouts"`
+	States    int     `json:"states"` // the states searched from: 1 when the role knows the state
 	Value     float64 `json:"value"`
 	ElapsedMs float64 `json:"elapsedMs"`
 	Engine    string  `json:"engine"`
@@ -74,7 +75,7 @@ func toViewFields(st *ide.GameState) viewFields {
 		}
 	}
 	for _, c := range st.Computer {
-		out.Computer = append(out.Computer, computerSearch{Role: c.Role, Move: c.Move, Playouts: c.Playouts, Value: c.Value,
+		out.Computer = append(out.Computer, computerSearch{Role: c.Role, Move: c.Move, Playouts: c.Playouts, States: c.States, Value: c.Value,
 			ElapsedMs: float64(c.Elapsed.Microseconds()) / 1000, Engine: string(c.Engine)})
 	}
 	return out
