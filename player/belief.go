@@ -112,7 +112,7 @@ func (b *Belief) Role() int        { return b.role }
 // States returns the states the role may be in; Weights their probabilities, in the same
 // order.
 func (b *Belief) States() []*game.State { return b.states }
-func (b *Belief) Weights() []float64     { return b.weights }
+func (b *Belief) Weights() []float64    { return b.weights }
 
 // State returns the state when the role knows it: a single state, surely the true one.
 func (b *Belief) State() (*game.State, bool) {
