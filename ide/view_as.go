@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/player"
 )
 
@@ -37,37 +39,40 @@ type RoleView struct {
 
 // ViewAs returns the state of st (its history) as role knows it.
 func (s *Session) ViewAs(ctx context.Context, st *GameState, role string) *RoleView {
-	rv := &RoleView{Role: role}
 	r := slices.Index(st.Roles, role)
 	if r < 0 {
-		rv.Error = fmt.Sprintf("the game has no role %s", role)
-		return rv
+		return &RoleView{Role: role, Error: fmt.Sprintf("the game has no role %s", role)}
 	}
 	c := s.game()
 	fg, err := c.fast(ctx)
 	if err != nil {
-		rv.Error = c.explain(s.snap, err)
-		return rv
+		return &RoleView{Role: role, Error: c.explain(s.snap, err)}
 	}
 	joints, err := jointsOn(fg, st.History)
+	if err != nil {
+		return &RoleView{Role: role, Error: err.Error()}
+	}
+	return RoleViewOf(ctx, fg, c.layoutFor(ctx, s.boards), r, joints)
+}
+
+// RoleViewOf returns the state after the joint moves of history (from the initial state) as
+// role knows it, drawn with lay; it follows what the role knows for at most viewAsTime. The
+// game view and `gdl render --as` draw it.
+func RoleViewOf(ctx context.Context, g *game.Game, lay *board.Layout, role int, history [][]eval.Term) *RoleView {
+	rv := &RoleView{Role: g.RoleNames()[role]}
+	bctx, cancel := context.WithTimeout(ctx, viewAsTime)
+	defer cancel()
+	b, err := player.BeliefAfter(bctx, g, role, 1, history)
 	if err != nil {
 		rv.Error = err.Error()
 		return rv
 	}
-	bctx, cancel := context.WithTimeout(ctx, viewAsTime)
-	defer cancel()
-	b, err := player.BeliefAfter(bctx, fg, r, 1, joints)
-	if err != nil {
-		rv.Error = c.explain(s.snap, err)
-		return rv
-	}
 	states := b.States()
 	rv.States, rv.Complete = len(states), b.Complete() && bctx.Err() == nil
-	lay := c.layoutFor(ctx, s.boards)
 	count := map[string]int{}
 	views := make([]*board.View, len(states))
 	for i, bs := range states {
-		fluents := fg.Strings(bs.Fluents())
+		fluents := g.Strings(bs.Fluents())
 		for _, f := range fluents {
 			count[f]++
 		}
@@ -98,6 +103,7 @@ func (s *Session) ViewAs(ctx context.Context, st *GameState, role string) *RoleV
 			}
 		}
 	}
+	// The relations off the boards whose fluents are not the same in every state.
 	others := func(v *board.View) map[string]string {
 		out := map[string]string{}
 		for _, o := range v.Others {
