@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -117,6 +118,24 @@ func TestMatchBuiltIn(t *testing.T) {
 			t.Errorf("%s: completed %v, GDL-II %v, %d errors", c.game, rec.Completed, rec.GDLII, rec.Errors)
 		}
 		replayRecord(t, c.game, &rec)
+	}
+}
+
+// TestMatchMontyHallSwitches: gdl match's built-in mcts contestant plays from its own moves and
+// percepts, so whatever the seed (wherever the car is) it switches doors; one that saw the
+// state would keep its door when the car is behind it.
+func TestMatchMontyHallSwitches(t *testing.T) {
+	bin := buildGDL(t)
+	for seed := 1; seed <= 6; seed++ {
+		out, errOut, code := gdl(t, bin, "match", "../../testdata/games/montyhall.kif", "--player", "mcts", "--playouts", "300",
+			"--seed", strconv.Itoa(seed), "--format", "json")
+		var rec ggp.Record
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 {
+			t.Fatalf("seed %d: exit %d, %v\n%s", seed, code, err, errOut)
+		}
+		if last := rec.Moves[len(rec.Moves)-1].Joint[0]; last != "switch" {
+			t.Errorf("seed %d: the contestant played %s (the car behind %v)", seed, last, rec.Moves[0].Joint[1])
+		}
 	}
 }
 
