@@ -32,13 +32,7 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	u := fileURI(path)
 	c.open(u, string(src))
 	c.diagnosticsFor(u, 1)
-	command := func(name string, args map[string]any) gameState {
-		t.Helper()
-		args["uri"] = u
-		var st gameState
-		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
-		return st
-	}
+	command := stateCommand(t, c, u)
 	st := command("gdl.showState", map[string]any{})
 	if st.View == nil || len(st.View.Boards) != 1 || len(st.View.Boards[0].Rows) != 3 || len(st.View.Boards[0].Columns) != 3 {
 		t.Fatalf("the initial state's board: %+v", st.View)
@@ -114,6 +108,7 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	u = fileURI(other)
 	c.open(u, string(src))
 	c.diagnosticsFor(u, 1)
+	command = stateCommand(t, c, u)
 	st = command("gdl.playMove", map[string]any{"moves": []string{"(mark 2 3)", "noop"}})
 	b := st.View.Boards[0]
 	if !b.Configured || b.RowArg != 2 || b.ColumnArg != 1 || b.Rows[0] != "3" {
@@ -121,6 +116,18 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	}
 	if !strings.Contains(st.Board, "3 . X .") {
 		t.Errorf("(cell 2 3 x) at row 3, column 2, shown as X:\n%s", st.Board)
+	}
+}
+
+// stateCommand returns a function that runs a state command of the document u and returns the
+// game state it gives.
+func stateCommand(t *testing.T, c *testClient, u protocol.DocumentURI) func(name string, args map[string]any) gameState {
+	return func(name string, args map[string]any) gameState {
+		t.Helper()
+		args["uri"] = u
+		var st gameState
+		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
+		return st
 	}
 }
 
@@ -138,13 +145,7 @@ func TestViewAsOverStdio(t *testing.T) {
 	u := fileURI(path)
 	c.open(u, string(src))
 	c.diagnosticsFor(u, 1)
-	command := func(name string, args map[string]any) gameState {
-		t.Helper()
-		args["uri"] = u
-		var st gameState
-		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
-		return st
-	}
+	command := stateCommand(t, c, u)
 	command("gdl.playMove", map[string]any{"moves": []string{"noop", "(hide 2)"}})
 	command("gdl.playMove", map[string]any{"moves": []string{"(pick 2)", "noop"}})
 	st := command("gdl.playMove", map[string]any{"moves": []string{"noop", "(reveal 3)"}, "viewAs": "contestant"})

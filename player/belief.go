@@ -410,14 +410,7 @@ func (b *Belief) Legal(ctx context.Context) ([]eval.Term, error) {
 
 // Percepts writes percepts as the belief compares them: KIF in lower case (a manager may spell
 // them in another case than the game does), sorted.
-func Percepts(g *game.Game, ts []eval.Term) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = strings.ToLower(g.String(t))
-	}
-	slices.Sort(out)
-	return out
-}
+func Percepts(g *game.Game, ts []eval.Term) []string { return PerceptsText(g.Strings(ts)) }
 
 // PerceptsText is Percepts for percepts received as text (a GGP message's).
 func PerceptsText(ps []string) []string {
