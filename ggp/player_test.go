@@ -205,13 +205,21 @@ func slowPost(t *testing.T, url, head string) (*io.PipeWriter, <-chan [2]string)
 // read, and requests beyond MaxRequests at once are refused at once, so concurrent large
 // bodies cannot exhaust the player's memory.
 func TestPlayerRequestBounds(t *testing.T) {
-	srv := httptest.NewServer(NewPlayer(PlayerOptions{Seed: 1, Log: testLogger(t, "player")}))
-	defer srv.Close()
+	p := NewPlayer(PlayerOptions{Seed: 1, Log: testLogger(t, "player")})
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	var pipes []*io.PipeWriter
+	t.Cleanup(func() { // before srv.Close, which waits for the requests to end
+		for _, pw := range pipes {
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+		}
+	})
 	if status, body := post(t, srv.URL, "(START m1 left ("+readGame(t, "pennies.kif")+") 10 10)"); status != http.StatusOK || body != "ready" {
 		t.Fatalf("START: %d %q", status, body)
 	}
 	// A START whose body never ends: the answer comes all the same.
 	pw, answer := slowPost(t, srv.URL, "(START m2 left ((role left) "+strings.Repeat("(filler) ", 100))
+	pipes = append(pipes, pw)
 	select {
 	case a := <-answer:
 		if a != [2]string{"200", "busy"} {
@@ -223,26 +231,24 @@ func TestPlayerRequestBounds(t *testing.T) {
 	pw.Close()
 
 	// MaxRequests requests whose bodies never end, then one more.
-	var pipes []*io.PipeWriter
 	for range MaxRequests {
 		pw, _ := slowPost(t, srv.URL, "(PLAY m1 ")
 		pipes = append(pipes, pw)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		status, body := post(t, srv.URL, "(INFO)")
-		if status == http.StatusServiceUnavailable && strings.Contains(body, "at most 8 requests at once") {
-			break
-		}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(p.slots) < MaxRequests { // the slow requests may not all have arrived yet
 		if time.Now().After(deadline) {
-			t.Fatalf("request %d of %d at once: %d %q", MaxRequests+1, MaxRequests+1, status, body)
+			t.Fatalf("%d of the %d slow requests are being answered", len(p.slots), MaxRequests)
 		}
-		time.Sleep(20 * time.Millisecond) // the slow requests may not all have arrived yet
+		time.Sleep(20 * time.Millisecond)
+	}
+	if status, body := post(t, srv.URL, "(INFO)"); status != http.StatusServiceUnavailable || !strings.Contains(body, "at most 8 requests at once") {
+		t.Fatalf("request %d of %d at once: %d %q", MaxRequests+1, MaxRequests+1, status, body)
 	}
 	for _, pw := range pipes {
 		pw.CloseWithError(io.ErrUnexpectedEOF)
 	}
-	deadline = time.Now().Add(20 * time.Second)
+	deadline = time.Now().Add(60 * time.Second)
 	for {
 		if status, body := post(t, srv.URL, "(INFO)"); status == http.StatusOK && body == "busy" {
 			break
