@@ -53,9 +53,9 @@ func PlayMatch(ctx context.Context, g *game.Game, players []Player, opts MatchOp
 	}
 	ii := GDLII(g)
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x72616e646f6d))
-	beliefs := make([]*Belief, len(players))
+	beliefs := make([]*Belief, len(players)) // GDL-II; in GDL every role knows the state
 	for r, pl := range players {
-		if pl != nil && !g.IsRandom(r) {
+		if ii && pl != nil && !g.IsRandom(r) {
 			if beliefs[r], err = NewBelief(ctx, g, r, opts.Seed*31+uint64(r)); err != nil {
 				return nil, err
 			}
@@ -116,12 +116,6 @@ func PlayMatch(ctx context.Context, g *game.Game, players []Player, opts MatchOp
 		m.Moves = append(m.Moves, joint)
 		for r, b := range beliefs {
 			if b == nil {
-				continue
-			}
-			if !ii {
-				if err := b.ObserveJoint(ctx, joint); err != nil {
-					return nil, fmt.Errorf("step %d: role %s: %w", len(m.Moves), g.RoleNames()[r], err)
-				}
 				continue
 			}
 			octx, cancel := within()
