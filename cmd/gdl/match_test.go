@@ -23,8 +23,14 @@ import (
 // player is interrupted (SIGTERM) at the end of the test, and must then exit with status 0.
 func startPlayer(t *testing.T, args ...string) string {
 	t.Helper()
+	return startPlayerCommand(t, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
+}
+
+// startPlayerCommand is startPlayer of a command line that execs `gdl player --port 0`.
+func startPlayerCommand(t *testing.T, name string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	cmd := exec.CommandContext(ctx, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.WaitDelay = 5 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
