@@ -79,8 +79,14 @@ func TestSeatsBeforeGrounding(t *testing.T) {
 func TestBuiltInPlayersUnbounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(readGame(t, "tictactoe.kif"))
-	for i := range maxExprs / 3 {
-		fmt.Fprintf(&b, "(filler f%d)\n", i)
+	// A thousand facts of a thousand arguments: more atoms than a message may hold, in few
+	// rules (cheap to load).
+	for i := range maxExprs / 1000 {
+		fmt.Fprintf(&b, "(filler%d", i%2)
+		for j := range 1001 {
+			fmt.Fprintf(&b, " a%d", j)
+		}
+		b.WriteString(")\n")
 	}
 	rules := mustRules(t, b.String())
 	if _, err := Parse("(START m1 xplayer (" + rules + ") 10 10)"); err == nil {
