@@ -67,6 +67,7 @@ func TestMontyHallFromBelief(t *testing.T) {
 	}
 	// A contestant searching the true state (as MCTS did before it played from its belief).
 	peeker := peekingMonty(t, g)
+	t.Logf("searching the true state: %+v", peeker)
 	if peeker.check() == nil {
 		t.Errorf("the test does not tell a contestant who sees the state: %+v", peeker)
 	}
