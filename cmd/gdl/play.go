@@ -43,9 +43,12 @@ how the first role fares (wins, draws and losses against the others' goal values
 
 With --players, plays N matches between players instead, one per role in role order: mcts
 (Monte Carlo tree search with --movetime per move, or --playouts-per-move playouts) or random.
-The seats rotate from match to match (--rotate=false keeps them), so that each player plays
-each role equally often, and the report gives each player's wins, draws, losses and mean goal,
-overall and per role: 'gdl play connectFour.kif --players mcts,random --matches 20'.
+GDL-II's random role is chance: it plays at random and may be left out of --players (or given
+as random); each player plays from what its role knows (its own moves and percepts). The seats
+rotate from match to match (--rotate=false keeps them), so that each player plays each role
+equally often, and the report gives each player's wins, draws, losses and mean goal, overall
+and per role, the random role left out (in a game of one role, a win is the goal 100):
+'gdl play connectFour.kif --players mcts,random --matches 20'.
 Exit status 0 unless the game or the options are wrong.
 `
 
