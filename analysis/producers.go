@@ -312,15 +312,38 @@ type place struct {
 	arg int
 }
 
-// producers computes the sets of the places asked, to a fixpoint. It belongs to one model.
+// producers computes the sets of the places asked, to a fixpoint, by a worklist: a unit (a
+// clause's head argument, or the place that true or does copies) is evaluated when its place is
+// first asked and again whenever a place it reads grows in a part it reads (its whole set, or
+// the function terms of one name and arity), so each unit is evaluated about as many times as
+// the places it reads change, not once per pass over every place. Places are set up from a
+// queue, not by recursion, so a long chain of relations costs no stack. It belongs to one model.
 type producers struct {
-	m      *Model
-	comp   map[*Clause]*compiled
-	sets   map[place]*termSet
-	order  []place
-	grown  bool // a set grew or a place was added in this pass
-	stable bool // the set of every place in order is at its fixpoint
+	m       *Model
+	comp    map[*Clause]*compiled
+	sets    map[place]*termSet
+	readers map[place]*readers
+	fresh   []place // places made but not yet set up
+	queue   []*unit // units to evaluate
 }
+
+// unit is one source of a place's set.
+type unit struct {
+	to     place
+	cc     *compiled // the clause whose head argument to.arg gives to, or nil for a copy
+	from   place     // for a copy: the place copied (true from init and next, does from legal)
+	queued bool
+}
+
+// readers are the units that read a place: all of it, or the function terms of one name and
+// arity (constKey for its constants).
+type readers struct {
+	whole []*unit
+	byKey map[funcKey][]*unit
+}
+
+// constKey is the part of a set that its constants make.
+var constKey = funcKey{arity: -1}
 
 // producersAt returns what may stand at argument arg of relation rel. The sets are computed
 // once per model, as far as they are asked for.
@@ -333,79 +356,214 @@ func (m *Model) producersAt(rel Rel, arg int) *termSet {
 // producers returns the model's fixpoint computation, made on first use; m.mu is held.
 func (m *Model) producers() *producers {
 	if m.prodMemo == nil {
-		m.prodMemo = &producers{m: m, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
+		m.prodMemo = &producers{m: m, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}, readers: map[place]*readers{}}
 	}
 	return m.prodMemo
 }
 
+// get returns the set of a place at its fixpoint.
 func (p *producers) get(pl place) *termSet {
-	if s, ok := p.sets[pl]; ok && p.stable {
-		return s
-	}
-	p.node(pl)
-	p.stable = false
-	for {
-		p.grown = false
-		for i := 0; i < len(p.order); i++ {
-			if p.eval(p.order[i]) {
-				p.grown = true
-			}
-		}
-		if !p.grown {
-			break
-		}
-	}
-	p.stable = true
-	return p.sets[pl]
+	s := p.node(pl)
+	p.run()
+	return s
 }
 
-// node returns the current set of a place, adding the place (empty) when it is new.
+// node returns the current set of a place, making the place (empty) when it is new.
 func (p *producers) node(pl place) *termSet {
 	s, ok := p.sets[pl]
 	if !ok {
 		s = &termSet{}
 		p.sets[pl] = s
-		p.order = append(p.order, pl)
-		p.grown = true
+		p.fresh = append(p.fresh, pl)
 	}
 	return s
 }
 
-// eval adds to a place's set what its clauses give with the current sets; it reports whether
-// the set grew.
-func (p *producers) eval(pl place) bool {
-	s := p.sets[pl]
-	if s.any {
-		return false
+// run sets up the new places and evaluates the queued units until nothing changes.
+func (p *producers) run() {
+	for len(p.fresh) > 0 || len(p.queue) > 0 {
+		if n := len(p.fresh); n > 0 {
+			pl := p.fresh[n-1]
+			p.fresh = p.fresh[:n-1]
+			p.setUp(pl)
+			continue
+		}
+		u := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		u.queued = false
+		p.eval(u)
 	}
+}
+
+// setUp makes the units of a new place and queues them.
+func (p *producers) setUp(pl place) {
 	switch pl.rel {
 	case KeywordRel("true"):
-		a := p.node(place{KeywordRel("init"), 0})
-		b := p.node(place{KeywordRel("next"), 0})
-		return s.addAll(a, 0) || s.addAll(b, 0)
+		p.copyUnit(pl, place{KeywordRel("init"), 0})
+		p.copyUnit(pl, place{KeywordRel("next"), 0})
+		return
 	case KeywordRel("does"):
-		return s.addAll(p.node(place{KeywordRel("legal"), pl.arg}), 0)
+		p.copyUnit(pl, place{KeywordRel("legal"), pl.arg})
+		return
 	}
 	if p.m.Broken[pl.rel.Key] {
-		return s.setAny() // a form being typed may define anything
+		p.sets[pl].setAny() // a form being typed may define anything
+		return
 	}
-	changed := false
 	for _, c := range p.m.clausesOf(pl.rel) {
-		cc := p.comp[c]
-		if cc == nil {
-			cc = compileClause(c)
-			p.comp[c] = cc
-		}
+		cc := p.compiled(c)
 		if pl.arg >= len(cc.head) {
 			continue
 		}
-		vars := func(v int) *termSet { return p.varValues(cc, v) }
-		changed = s.addPat(cc.head[pl.arg], vars, 0) || changed
-		if s.any {
-			return changed
+		u := &unit{to: pl, cc: cc}
+		p.watchPattern(u, cc, cc.head[pl.arg])
+		p.push(u)
+	}
+}
+
+func (p *producers) copyUnit(to, from place) {
+	u := &unit{to: to, from: from}
+	p.node(from)
+	p.reader(from).whole = append(p.reader(from).whole, u)
+	p.push(u)
+}
+
+// watchPattern makes u a reader of the parts of the places that the variables of head pattern
+// h read.
+func (p *producers) watchPattern(u *unit, cc *compiled, h *pat) {
+	switch h.kind {
+	case syntax.TermVariable:
+		if h.v >= len(cc.binders) {
+			return
+		}
+		for _, b := range cc.binders[h.v] {
+			p.node(b.at)
+			r := p.reader(b.at)
+			if len(b.path) == 0 {
+				r.whole = append(r.whole, u)
+				continue
+			}
+			k := funcKey{b.arg.key, len(b.arg.args)}
+			if r.byKey == nil {
+				r.byKey = map[funcKey][]*unit{}
+			}
+			r.byKey[k] = append(r.byKey[k], u)
+		}
+	case syntax.TermFunction:
+		for _, a := range h.args {
+			p.watchPattern(u, cc, a)
 		}
 	}
-	return changed
+}
+
+func (p *producers) reader(pl place) *readers {
+	r := p.readers[pl]
+	if r == nil {
+		r = &readers{}
+		p.readers[pl] = r
+	}
+	return r
+}
+
+func (p *producers) compiled(c *Clause) *compiled {
+	cc := p.comp[c]
+	if cc == nil {
+		cc = compileClause(c)
+		p.comp[c] = cc
+	}
+	return cc
+}
+
+func (p *producers) push(u *unit) {
+	if !u.queued {
+		u.queued = true
+		p.queue = append(p.queue, u)
+	}
+}
+
+// eval adds to a unit's place what the unit gives with the current sets, and queues the readers
+// of the parts that grew.
+func (p *producers) eval(u *unit) {
+	s := p.sets[u.to]
+	if s.any {
+		return
+	}
+	if u.cc == nil {
+		p.addTop(u.to, s, p.sets[u.from])
+		return
+	}
+	h := u.cc.head[u.to.arg]
+	vars := func(v int) *termSet { return p.varValues(u.cc, v) }
+	switch h.kind {
+	case syntax.TermVariable:
+		p.addTop(u.to, s, vars(h.v))
+	case syntax.TermConstant, syntax.TermFunction:
+		if s.addPat(h, vars, 0) {
+			p.grew(u.to, s, funcKey{h.key, len(h.args)}, h.kind == syntax.TermConstant)
+		}
+	default:
+		if s.setAny() {
+			p.grew(u.to, s, constKey, false)
+		}
+	}
+}
+
+// addTop adds every term of o to the set s of place pl, queueing the readers of each part of s
+// that grew.
+func (p *producers) addTop(pl place, s, o *termSet) {
+	if o.any {
+		if s.setAny() {
+			p.grew(pl, s, constKey, false)
+		}
+		return
+	}
+	grewConsts := false
+	for k, n := range o.consts {
+		grewConsts = s.addConst(k, n) || grewConsts
+		if s.any {
+			p.grew(pl, s, constKey, false)
+			return
+		}
+	}
+	if grewConsts {
+		p.grew(pl, s, constKey, true)
+	}
+	for k, of := range o.funcs {
+		f, changed := s.fn(k.key, of.name, k.arity)
+		for i, a := range of.args {
+			changed = f.args[i].addAll(a, 1) || changed
+		}
+		if changed {
+			p.grew(pl, s, k, false)
+		}
+	}
+}
+
+// grew queues the readers of part k of place pl's set s (a constant when isConst), or of all of
+// it when s became anything.
+func (p *producers) grew(pl place, s *termSet, k funcKey, isConst bool) {
+	r := p.readers[pl]
+	if r == nil {
+		return
+	}
+	for _, u := range r.whole {
+		p.push(u)
+	}
+	if s.any {
+		for _, us := range r.byKey {
+			for _, u := range us {
+				p.push(u)
+			}
+		}
+		return
+	}
+	if isConst {
+		k = constKey
+	}
+	for _, u := range r.byKey[k] {
+		p.push(u)
+	}
 }
 
 var anything = &termSet{any: true}
@@ -431,16 +589,17 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := m.producers()
-	cc := compileClause(c)
+	cc := p.compiled(c)
 	out := &termSet{}
 	if arg >= len(cc.head) {
 		return out
 	}
 	for _, bs := range cc.binders { // the sets the variables read, at their fixpoint
 		for _, b := range bs {
-			p.get(b.at)
+			p.node(b.at)
 		}
 	}
+	p.run()
 	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
 	return out
 }
