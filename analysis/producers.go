@@ -57,7 +57,10 @@ func (s *termSet) addConst(key, name string) bool {
 	if s.any {
 		return false
 	}
-	if _, ok := s.consts[key]; ok {
+	if old, ok := s.consts[key]; ok {
+		if name < old {
+			s.consts[key] = name // the least spelling, whatever the order of evaluation
+		}
 		return false
 	}
 	if len(s.consts) >= maxSetConsts {
@@ -75,6 +78,9 @@ func (s *termSet) addConst(key, name string) bool {
 func (s *termSet) fn(key, name string, arity int) (*funcTerm, bool) {
 	k := funcKey{key, arity}
 	if f := s.funcs[k]; f != nil {
+		if name < f.name {
+			f.name = name // the least spelling, whatever the order of evaluation
+		}
 		return f, false
 	}
 	if s.funcs == nil {
@@ -568,19 +574,71 @@ func (p *producers) grew(pl place, s *termSet, k funcKey, isConst bool) {
 
 var anything = &termSet{any: true}
 
-// varValues returns what variable v of a clause may stand for: what the first positive body
-// atom that contains it, and says something of it, gives it; anything when there is none.
+// varValues returns what variable v of a clause may stand for: what every positive body atom
+// that contains it allows there (the intersection of what they give it), or anything when none
+// says anything. The intersection, unlike "the first atom that says something", grows only when
+// the sets it reads grow, so the fixpoint does not depend on the order in which units are
+// evaluated: an incremental computation that starts from part of the previous version's sets
+// reaches the same sets as one from scratch.
 func (p *producers) varValues(cc *compiled, v int) *termSet {
+	var out *termSet
 	for _, b := range cc.binders[v] {
 		got := p.node(b.at).at(b.arg, b.path)
 		if got == nil {
 			return &termSet{} // the atom never holds with the variable there
 		}
-		if !got.any {
-			return got
+		switch {
+		case got.any:
+		case out == nil:
+			out = got
+		default:
+			out = out.intersect(got)
 		}
 	}
-	return anything
+	if out == nil {
+		return anything
+	}
+	return out
+}
+
+// intersect returns the terms that s and o both hold, as a new set that may share parts with
+// them (neither is changed).
+func (s *termSet) intersect(o *termSet) *termSet {
+	switch {
+	case s.any:
+		return o
+	case o.any:
+		return s
+	}
+	out := &termSet{}
+	a, b := s, o
+	if len(a.consts) > len(b.consts) {
+		a, b = b, a
+	}
+	for k, n := range a.consts {
+		if _, ok := b.consts[k]; ok {
+			out.addConst(k, n)
+		}
+	}
+	a, b = s, o
+	if len(a.funcs) > len(b.funcs) {
+		a, b = b, a
+	}
+	for k, f := range a.funcs {
+		g := b.funcs[k]
+		if g == nil {
+			continue
+		}
+		if out.funcs == nil {
+			out.funcs = map[funcKey]*funcTerm{}
+		}
+		h := &funcTerm{name: f.name, args: make([]*termSet, len(f.args))}
+		for i := range f.args {
+			h.args[i] = f.args[i].intersect(g.args[i])
+		}
+		out.funcs[k] = h
+	}
+	return out
 }
 
 // clauseArg returns what argument arg of clause c's head may hold in the facts c derives, with
