@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -200,6 +201,44 @@ func (s *termSet) constNames() []string {
 	return out
 }
 
+// String writes s with its parts sorted: the same set is always written the same way.
+func (s *termSet) String() string {
+	var b strings.Builder
+	s.write(&b)
+	return b.String()
+}
+
+func (s *termSet) write(b *strings.Builder) {
+	if s.any {
+		b.WriteString("*")
+		return
+	}
+	b.WriteString("{")
+	for i, n := range s.constNames() {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(n)
+	}
+	keys := make([]funcKey, 0, len(s.funcs))
+	for k := range s.funcs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].key < keys[j].key || keys[i].key == keys[j].key && keys[i].arity < keys[j].arity
+	})
+	for _, k := range keys {
+		f := s.funcs[k]
+		b.WriteString(" (" + f.name)
+		for _, a := range f.args {
+			b.WriteString(" ")
+			a.write(b)
+		}
+		b.WriteString(")")
+	}
+	b.WriteString("}")
+}
+
 // termShape says what a term is for unification: a variable, a constant (a function term
 // without arguments, (f), is the constant f) or a function term.
 func termShape(t syntax.Term) syntax.TermKind {
@@ -219,8 +258,15 @@ type pat struct {
 	args []*pat
 }
 
-// compilePat compiles a term, numbering its variables in vars.
-func compilePat(t syntax.Term, vars map[string]int) *pat {
+// compilePat compiles a term, numbering its variables in vars. Parts of terms deeper than the
+// sets go are compiled as invalid (anything), so that a term nested a million deep costs nothing
+// and no stack: the sets below maxSetDepth are anything whatever stands there.
+func compilePat(t syntax.Term, vars map[string]int) *pat { return compilePatAt(t, vars, 0) }
+
+func compilePatAt(t syntax.Term, vars map[string]int, depth int) *pat {
+	if depth > maxSetDepth+1 {
+		return &pat{kind: syntax.TermInvalid}
+	}
 	p := &pat{kind: termShape(t)}
 	switch p.kind {
 	case syntax.TermVariable:
@@ -236,7 +282,7 @@ func compilePat(t syntax.Term, vars map[string]int) *pat {
 		if p.kind == syntax.TermFunction {
 			p.args = make([]*pat, 0, t.Arity())
 			for _, a := range t.ArgSeq() {
-				p.args = append(p.args, compilePat(a, vars))
+				p.args = append(p.args, compilePatAt(a, vars, depth+1))
 			}
 		}
 	}
@@ -326,11 +372,21 @@ type place struct {
 // queue, not by recursion, so a long chain of relations costs no stack. It belongs to one model.
 type producers struct {
 	m       *Model
-	comp    map[*Clause]*compiled
 	sets    map[place]*termSet
 	readers map[place]*readers
 	fresh   []place // places made but not yet set up
 	queue   []*unit // units to evaluate
+	// partial holds, for the places whose sets were started from the previous version's with
+	// some parts kept (see inherit), the parts that are computed again; the others are never
+	// touched.
+	partial map[place]map[funcKey]bool
+	// invalid says that a place with kept parts became anything: the sets are then computed
+	// again from scratch.
+	invalid bool
+}
+
+func newProducers(m *Model) *producers {
+	return &producers{m: m, sets: map[place]*termSet{}, readers: map[place]*readers{}, partial: map[place]map[funcKey]bool{}}
 }
 
 // unit is one source of a place's set.
@@ -362,16 +418,21 @@ func (m *Model) producersAt(rel Rel, arg int) *termSet {
 // producers returns the model's fixpoint computation, made on first use; m.mu is held.
 func (m *Model) producers() *producers {
 	if m.prodMemo == nil {
-		m.prodMemo = &producers{m: m, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}, readers: map[place]*readers{}}
+		p := newProducers(m)
+		if m.prevModel != nil {
+			p.inherit(m.prevModel, m.prevUsed)
+		}
+		m.prevModel, m.prevUsed = nil, nil
+		m.prodMemo = p
 	}
 	return m.prodMemo
 }
 
 // get returns the set of a place at its fixpoint.
 func (p *producers) get(pl place) *termSet {
-	s := p.node(pl)
+	p.node(pl)
 	p.run()
-	return s
+	return p.sets[pl]
 }
 
 // node returns the current set of a place, making the place (empty) when it is new.
@@ -385,8 +446,25 @@ func (p *producers) node(pl place) *termSet {
 	return s
 }
 
-// run sets up the new places and evaluates the queued units until nothing changes.
+// run sets up the new places and evaluates the queued units until nothing changes; when the
+// previous version's sets cannot serve (invalid), it starts again from scratch with the places
+// made so far.
 func (p *producers) run() {
+	p.drain()
+	if p.invalid {
+		places := make([]place, 0, len(p.sets))
+		for pl := range p.sets {
+			places = append(places, pl)
+		}
+		*p = *newProducers(p.m)
+		for _, pl := range places {
+			p.node(pl)
+		}
+		p.drain()
+	}
+}
+
+func (p *producers) drain() {
 	for len(p.fresh) > 0 || len(p.queue) > 0 {
 		if n := len(p.fresh); n > 0 {
 			pl := p.fresh[n-1]
@@ -418,7 +496,7 @@ func (p *producers) setUp(pl place) {
 		return
 	}
 	for _, c := range p.m.clausesOf(pl.rel) {
-		cc := p.compiled(c)
+		cc := compiledOf(c)
 		if pl.arg >= len(cc.head) {
 			continue
 		}
@@ -472,15 +550,6 @@ func (p *producers) reader(pl place) *readers {
 	return r
 }
 
-func (p *producers) compiled(c *Clause) *compiled {
-	cc := p.comp[c]
-	if cc == nil {
-		cc = compileClause(c)
-		p.comp[c] = cc
-	}
-	return cc
-}
-
 func (p *producers) push(u *unit) {
 	if !u.queued {
 		u.queued = true
@@ -500,6 +569,11 @@ func (p *producers) eval(u *unit) {
 		return
 	}
 	h := u.cc.head[u.to.arg]
+	if parts := p.partial[u.to]; parts != nil && h.kind != syntax.TermVariable {
+		if k, _ := partOf(h); !parts[k] {
+			return // a part kept from the previous version
+		}
+	}
 	vars := func(v int) *termSet { return p.varValues(u.cc, v) }
 	switch h.kind {
 	case syntax.TermVariable:
@@ -524,8 +598,12 @@ func (p *producers) addTop(pl place, s, o *termSet) {
 		}
 		return
 	}
+	parts := p.partial[pl] // nil, or the parts to compute
 	grewConsts := false
 	for k, n := range o.consts {
+		if parts != nil && !parts[constKey] {
+			break
+		}
 		grewConsts = s.addConst(k, n) || grewConsts
 		if s.any {
 			p.grew(pl, s, constKey, false)
@@ -536,6 +614,9 @@ func (p *producers) addTop(pl place, s, o *termSet) {
 		p.grew(pl, s, constKey, true)
 	}
 	for k, of := range o.funcs {
+		if parts != nil && !parts[k] {
+			continue
+		}
 		f, changed := s.fn(k.key, of.name, k.arity)
 		for i, a := range of.args {
 			changed = f.args[i].addAll(a, 1) || changed
@@ -549,6 +630,9 @@ func (p *producers) addTop(pl place, s, o *termSet) {
 // grew queues the readers of part k of place pl's set s (a constant when isConst), or of all of
 // it when s became anything.
 func (p *producers) grew(pl place, s *termSet, k funcKey, isConst bool) {
+	if s.any && p.partial[pl] != nil {
+		p.invalid = true
+	}
 	r := p.readers[pl]
 	if r == nil {
 		return
@@ -647,7 +731,7 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := m.producers()
-	cc := p.compiled(c)
+	cc := compiledOf(c)
 	out := &termSet{}
 	if arg >= len(cc.head) {
 		return out
@@ -660,6 +744,77 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 	p.run()
 	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
 	return out
+}
+
+// clauseMeets reports whether argument arg of clause c's head may give a term at all, and
+// whether one of the terms it may give unifies with a term of o; like clauseArg(c, arg) and its
+// empty and overlaps, but without building the set.
+func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.producers()
+	cc := compiledOf(c)
+	if arg >= len(cc.head) {
+		return false, false
+	}
+	for _, bs := range cc.binders {
+		for _, b := range bs {
+			p.node(b.at)
+		}
+	}
+	p.run()
+	memo := map[int]*termSet{}
+	vars := func(v int) *termSet {
+		s, ok := memo[v]
+		if !ok {
+			s = p.varValues(cc, v)
+			memo[v] = s
+		}
+		return s
+	}
+	h := cc.head[arg]
+	return patGives(h, vars), patMeets(h, vars, o)
+}
+
+// patGives reports whether pattern h has an instance, its variables standing for vars.
+func patGives(h *pat, vars func(int) *termSet) bool {
+	switch h.kind {
+	case syntax.TermVariable:
+		return !vars(h.v).empty()
+	case syntax.TermFunction:
+		for _, a := range h.args {
+			if !patGives(a, vars) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// patMeets reports whether an instance of pattern h unifies with a term of o.
+func patMeets(h *pat, vars func(int) *termSet, o *termSet) bool {
+	if o.any {
+		return patGives(h, vars)
+	}
+	switch h.kind {
+	case syntax.TermVariable:
+		return vars(h.v).overlaps(o)
+	case syntax.TermConstant:
+		_, ok := o.consts[h.key]
+		return ok
+	case syntax.TermFunction:
+		g := o.funcs[funcKey{h.key, len(h.args)}]
+		if g == nil {
+			return false
+		}
+		for i, a := range h.args {
+			if !patMeets(a, vars, g.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return !o.empty()
 }
 
 // empty reports whether s holds no term: no constant, and no function term all of whose
@@ -688,8 +843,12 @@ func (s *termSet) overlaps(o *termSet) bool {
 	if s.any && !o.empty() || o.any && !s.empty() {
 		return true
 	}
-	for k := range s.consts {
-		if _, ok := o.consts[k]; ok {
+	a, b := s.consts, o.consts
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for k := range a {
+		if _, ok := b[k]; ok {
 			return true
 		}
 	}
