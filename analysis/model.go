@@ -235,6 +235,7 @@ type Model struct {
 	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
+	relCands     *relCandidates       // memo for relationCandidates
 	// From the end of newModel until the producers are made or the analysis ends: the model
 	// this one reused clauses from, and which of its clauses it reused (by index), so that the
 	// producers start from that model's sets where no changed clause can reach.

@@ -3,6 +3,7 @@ package analysis
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -31,8 +32,9 @@ const (
 // termSet is a set of terms: anything (any), or its constants and function terms.
 type termSet struct {
 	any    bool
-	consts map[string]string     // folded name -> name as written (the first seen)
+	consts map[string]string     // folded name -> name as written (the least spelling)
 	funcs  map[funcKey]*funcTerm // per function name and arity
+	index  atomic.Pointer[setNames]
 }
 
 type funcKey struct {

@@ -22,7 +22,7 @@ func init() {
 		Fix: "Define the relation, or correct the name (spelling and arity): the quick fixes offer the defined " +
 			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
-			var cands []relCandidate // what a misspelt name may stand for, made on the first use
+			var cands *relCandidates // what a misspelt name may stand for, made on the first use
 			for key, s := range m.Relations {
 				// A relation some clause defines has an occurrence in that clause's head.
 				if s.defs > 0 || m.Broken[key] || inputs[key] || key == "and" {
@@ -35,7 +35,7 @@ func init() {
 						msg += "; it never holds"
 					}
 					if cands == nil {
-						cands = relationCandidates(m)
+						cands = m.relationCandidates()
 					}
 					more, fixes := relationSuggestions(o, cands)
 					r.Report(o.Span, msg+more, nil, fixes...)
@@ -51,9 +51,23 @@ type relCandidate struct {
 	arities   map[int]bool
 }
 
+// relCandidates are the relations a misspelt name may stand for, sorted by key, with an index of
+// their names.
+type relCandidates struct {
+	list []relCandidate
+	idx  *nameIndex
+}
+
 // relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
-// distinct), sorted by key.
-func relationCandidates(m *Model) []relCandidate {
+// distinct), sorted by key, with an index of their names; made once per model, and taken over
+// from the previous version's model when the list is the same (most edits define no new
+// relation).
+func (m *Model) relationCandidates() *relCandidates {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.relCands != nil {
+		return m.relCands
+	}
 	byKey := map[string]*relCandidate{}
 	add := func(key, name string, arity int) {
 		c := byKey[key]
@@ -64,6 +78,10 @@ func relationCandidates(m *Model) []relCandidate {
 		c.arities[arity] = true
 	}
 	for _, c := range m.Clauses {
+		if byKey[c.Key()] != nil {
+			byKey[c.Key()].arities[c.Head.Arity()] = true
+			continue
+		}
 		name := c.Key()
 		if s := m.Relations[c.Key()]; s != nil {
 			name = s.Name(m)
@@ -80,25 +98,55 @@ func relationCandidates(m *Model) []relCandidate {
 		out = append(out, *c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
-	return out
+	if p := m.prevModel; p != nil {
+		p.mu.Lock()
+		pc := p.relCands
+		p.mu.Unlock()
+		if pc != nil && sameCandidates(pc.list, out) {
+			m.relCands = pc
+			return pc
+		}
+	}
+	keys := make([]string, len(out))
+	for i, c := range out {
+		keys[i] = c.key
+	}
+	m.relCands = &relCandidates{list: out, idx: newNameIndex(keys)}
+	return m.relCands
+}
+
+func sameCandidates(a, b []relCandidate) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].key != b[i].key || a[i].name != b[i].name || len(a[i].arities) != len(b[i].arities) {
+			return false
+		}
+		for k := range a[i].arities {
+			if !b[i].arities[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // relationSuggestions returns "did you mean" for a use of an undefined relation: the relations
 // of close spelling with as many arguments, or else those with another number of arguments
 // (said with their arities: the fix replaces the name, and the arity mismatch it leaves has a fix
 // of its own). Each comes with a fix.
-func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.Fix) {
+func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.Fix) {
 	var same, other []suggestion
-	for _, c := range cands {
-		d, ok := closeSpelling(o.Key, c.key)
-		if !ok {
-			continue
-		}
-		s := suggestion{span: o.Span, from: o.Name, to: c.name, dist: d}
-		if c.arities[o.Arity] {
-			same = append(same, s)
-		} else {
-			other = append(other, s)
+	sameArity := func(i int) bool { return cands.list[i].arities[o.Arity] }
+	ids, d := cands.idx.near(o.Key, sameArity)
+	for _, i := range ids {
+		same = append(same, suggestion{span: o.Span, from: o.Name, to: cands.list[i].name, dist: d})
+	}
+	if len(same) == 0 {
+		ids, d = cands.idx.near(o.Key, func(i int) bool { return !sameArity(i) })
+		for _, i := range ids {
+			other = append(other, suggestion{span: o.Span, from: o.Name, to: cands.list[i].name, dist: d})
 		}
 	}
 	if len(same) > 0 {
@@ -107,7 +155,7 @@ func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.
 	var said []string
 	var fixes []syntax.Fix
 	for _, s := range bestSuggestions(other) {
-		for _, c := range cands {
+		for _, c := range cands.list {
 			if c.name != s.to {
 				continue
 			}
