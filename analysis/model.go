@@ -54,6 +54,8 @@ type Clause struct {
 	// prod is the clause compiled for the producers' fixpoint, made on first need and shared by
 	// the versions the clause is reused in (it holds no position).
 	prod atomic.Pointer[compiled]
+	// meets remembers clauseMeets's answers, shared by the versions the clause is reused in.
+	meets atomic.Pointer[[]meetsMemo]
 }
 
 // Occurrences returns the clause's occurrences, in source order.
@@ -425,6 +427,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
 	c.reused = true
 	c.prod.Store(oc.prod.Load())
+	c.meets.Store(oc.meets.Load())
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}

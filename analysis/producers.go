@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -750,7 +751,10 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 
 // clauseMeets reports whether argument arg of clause c's head may give a term at all, and
 // whether one of the terms it may give unifies with a term of o; like clauseArg(c, arg) and its
-// empty and overlaps, but without building the set.
+// empty and overlaps, but without building the set. The answer is remembered with the clause,
+// and a version of the file that reuses the clause reuses it while o and the sets the
+// argument's variables read are the very sets it was found with (sets are never changed once
+// at their fixpoint, and the producers keep the previous version's sets where nothing changed).
 func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -759,12 +763,27 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 	if arg >= len(cc.head) {
 		return false, false
 	}
-	for _, bs := range cc.binders {
-		for _, b := range bs {
+	h := cc.head[arg]
+	var inputs []*termSet
+	forEachPatVar(h, func(v int) {
+		for _, b := range cc.binders[v] {
 			p.node(b.at)
 		}
-	}
+	})
 	p.run()
+	forEachPatVar(h, func(v int) {
+		for _, b := range cc.binders[v] {
+			inputs = append(inputs, p.sets[b.at])
+		}
+	})
+	memos := c.meets.Load()
+	if memos != nil {
+		for _, e := range *memos {
+			if e.arg == arg && e.o == o && slices.Equal(e.inputs, inputs) {
+				return e.gives, e.meets
+			}
+		}
+	}
 	memo := map[int]*termSet{}
 	vars := func(v int) *termSet {
 		s, ok := memo[v]
@@ -774,8 +793,26 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 		}
 		return s
 	}
-	h := cc.head[arg]
-	return patGives(h, vars), patMeets(h, vars, o)
+	gives, meets = patGives(h, vars), patMeets(h, vars, o)
+	var next []meetsMemo
+	if memos != nil {
+		for _, e := range *memos {
+			if e.arg != arg {
+				next = append(next, e)
+			}
+		}
+	}
+	next = append(next, meetsMemo{arg: arg, o: o, inputs: inputs, gives: gives, meets: meets})
+	c.meets.Store(&next)
+	return gives, meets
+}
+
+// meetsMemo is one answer of clauseMeets, with the sets it was found with.
+type meetsMemo struct {
+	arg          int
+	o            *termSet
+	inputs       []*termSet
+	gives, meets bool
 }
 
 // patGives reports whether pattern h has an instance, its variables standing for vars.
