@@ -64,7 +64,7 @@ func Adjust() {
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	debug.SetMemoryLimit(max(serverFloor, 2*int64(s[0].Value.Uint64())))
+	debug.SetMemoryLimit(max(serverFloor, 3*int64(s[0].Value.Uint64())))
 }
 
 // take reports whether the environment leaves the collector to gdl, and records it.
