@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/internal/gctune"
 )
 
 // fixData is what a published diagnostic carries in its data field: the fixes ready to apply
@@ -143,7 +142,6 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 			s.published(uri, snap.Version, time.Since(snap.received))
 		}
 		go s.cool() // its analysis is known now: release it unless it is in use
-		gctune.Adjust()
 	}()
 }
 

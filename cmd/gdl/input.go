@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gdl-lsp/gdl/internal/gctune"
 	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -25,11 +24,9 @@ func parseInput(path string, data []byte) *syntax.File {
 func readInput(path string, stdin io.Reader) ([]byte, string, error) {
 	if path == "-" {
 		data, err := readfile.Reader(stdin, "<stdin>", readfile.GameLimit)
-		gctune.Batch(int64(len(data)))
 		return data, "<stdin>", err
 	}
 	data, err := readfile.Regular(path, readfile.GameLimit)
-	gctune.Batch(int64(len(data)))
 	if errors.Is(err, readfile.ErrNamedPipe) {
 		err = fmt.Errorf("%w (gdl reads a pipe only as standard input, -)", err)
 	}

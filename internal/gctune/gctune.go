@@ -1,76 +1,91 @@
 // Package gctune sets the garbage collector of gdl's processes. The analyses of large files
 // allocate much and keep much alive, and with Go's default (a collection each time the heap
 // doubles) a third of the checker's CPU went to collections. A small heap is therefore let grow
-// to four times what is live (GOGC 300), but only up to a ceiling: 160 MiB for the language
-// server (or twice what is live, when more is), and for one-shot commands 256 MiB plus 100 times
-// the size of their input. Above the ceiling the collector runs as it would by default. GOGC or
-// GOMEMLIMIT set in the environment win over both.
+// to four times what is live (GOGC 300), but only up to a ceiling, set again after every
+// collection from the heap then live: for the language server 160 MiB or three times what is
+// live, whichever is more; for one-shot commands 256 MiB or twice what is live. So a large heap
+// is collected as often as Go's default would (the command) or a little less (the server), and
+// never held to a ceiling below what it needs. GOGC or GOMEMLIMIT set in the environment win.
 package gctune
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 )
 
-const (
-	percent     = 300
-	serverFloor = 160 << 20
-	batchFloor  = 256 << 20
-	perByte     = 100
+const percent = 300
+
+// policy is a ceiling: floor, or factor times the live heap when that is more.
+type policy struct {
+	floor  int64
+	factor int64
+}
+
+var (
+	batch  = policy{256 << 20, 2}
+	server = policy{160 << 20, 3}
 )
 
 var (
 	mu      sync.Mutex
-	managed bool  // the environment left the collector to us
-	largest int64 // the largest input a batch command read
+	current *policy // nil: not started, or the environment decides
 )
 
-// Batch sets the collector for a command that has read an input of inputBytes and exits; the
-// ceiling follows the largest input read so far.
-func Batch(inputBytes int64) {
-	if !take() {
-		return
-	}
-	mu.Lock()
-	largest = max(largest, inputBytes)
-	limit := batchFloor + perByte*largest
-	mu.Unlock()
-	debug.SetGCPercent(percent)
-	debug.SetMemoryLimit(limit)
-}
+// Batch sets the collector for a command that runs and exits.
+func Batch() { start(&batch) }
 
-// Server sets the collector for the language server; call Adjust after large pieces of work.
-func Server() {
-	if !take() {
-		return
-	}
-	debug.SetGCPercent(percent)
-	debug.SetMemoryLimit(serverFloor)
-}
+// Server sets the collector for the language server.
+func Server() { start(&server) }
 
-// Adjust sets the server's ceiling to twice the heap found live by the last collection, or the
-// floor: a server holding a 3 MB file does not collect all the time, one holding small files
-// stays small.
-func Adjust() {
+func start(p *policy) {
 	mu.Lock()
 	defer mu.Unlock()
-	if !managed {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		current = nil
 		return
 	}
+	first := current == nil
+	current = p
+	debug.SetGCPercent(percent)
+	debug.SetMemoryLimit(p.floor)
+	if first {
+		armHook()
+	}
+}
+
+// armHook makes adjust run after the next collection, and again after each one after it: the
+// finalizer of an unreachable object runs once the collector has found it unreachable.
+func armHook() {
+	sentinel := new([16]byte)
+	runtime.SetFinalizer(sentinel, func(*[16]byte) {
+		if adjust() {
+			armHook()
+		}
+	})
+}
+
+// adjust sets the ceiling from the live heap; it reports whether gctune still decides.
+func adjust() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	if current == nil {
+		return false
+	}
+	debug.SetMemoryLimit(ceiling(*current, liveHeap()))
+	return true
+}
+
+func ceiling(p policy, live int64) int64 { return max(p.floor, p.factor*live) }
+
+// liveHeap is the heap the last collection found live, in bytes.
+func liveHeap() int64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
-		return
+		return 0
 	}
-	debug.SetMemoryLimit(max(serverFloor, 3*int64(s[0].Value.Uint64())))
-}
-
-// take reports whether the environment leaves the collector to gdl, and records it.
-func take() bool {
-	mu.Lock()
-	defer mu.Unlock()
-	managed = os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""
-	return managed
+	return int64(s[0].Value.Uint64())
 }
