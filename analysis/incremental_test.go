@@ -48,6 +48,15 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		if src, err := gengame.Corpus(corpusDir, 40<<10); err == nil {
 			inputs["corpus-made-40KB"] = src
 		}
+		// Misspelt relations among more names than are scanned whole: the name index's answers,
+		// at distance 1 and 2, taken over from version to version.
+		inputs["unknown-relations-12KB"] = gengame.UnknownRelations(12 << 10)
+		var b strings.Builder
+		b.WriteString("(role a)\n")
+		for i := range 150 {
+			fmt.Fprintf(&b, "(<= (relation%d ?x) (role ?x) (not (rilatien%d ?x)))\n", i, i)
+		}
+		inputs["misspelt-distance-2"] = b.String()
 	} else {
 		t.Logf("corpus games skipped (%v): only testdata games are edited", err)
 	}

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -47,9 +49,11 @@ func newNameIndex(keys []string) *nameIndex {
 	for i, k := range keys {
 		forEachVariant(k, func(h uint64) { x.dels = append(x.dels, hashed{h, int32(i)}) })
 	}
-	sort.Slice(x.dels, func(i, j int) bool {
-		a, b := x.dels[i], x.dels[j]
-		return a.h < b.h || a.h == b.h && a.id < b.id
+	slices.SortFunc(x.dels, func(a, b hashed) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
 	})
 	return x
 }
@@ -106,6 +110,14 @@ func forEachGram(key string, f func(g string)) {
 // near returns the keys of close spelling to key among those accept takes (nil: all), at the
 // smallest distance found, in the list's order, and that distance.
 func (x *nameIndex) near(key string, accept func(i int) bool) ([]int, int) {
+	ids, d, _ := x.search(key, accept)
+	return ids, d
+}
+
+// search is near, and says whether the answer is exact: every key at the smallest distance,
+// which depends on no other key (a scan, or names at distance 1); the bigram ranking may find
+// farther names in one list that it misses in another.
+func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, bool) {
 	var best []int
 	bestD := 0
 	consider := func(i int) {
@@ -125,7 +137,7 @@ func (x *nameIndex) near(key string, accept func(i int) bool) ([]int, int) {
 		for i := range x.keys {
 			consider(i)
 		}
-		return best, bestD
+		return best, bestD, true
 	}
 	var seen []int32 // few: a linear search is the fastest
 	isNew := func(id int32) bool {
@@ -138,7 +150,7 @@ func (x *nameIndex) near(key string, accept func(i int) bool) ([]int, int) {
 		return true
 	}
 	forEachVariant(key, func(h uint64) {
-		lo := sort.Search(len(x.dels), func(i int) bool { return x.dels[i].h >= h })
+		lo, _ := slices.BinarySearchFunc(x.dels, h, func(e hashed, h uint64) int { return cmp.Compare(e.h, h) })
 		for k := lo; k < len(x.dels) && k < lo+maxVariant && x.dels[k].h == h; k++ {
 			if id := x.dels[k].id; isNew(id) {
 				consider(int(id))
@@ -146,15 +158,18 @@ func (x *nameIndex) near(key string, accept func(i int) bool) ([]int, int) {
 		}
 	})
 	if len(best) > 0 && bestD <= 1 {
-		return sortedInts(best), bestD
+		return sortedInts(best), bestD, true
 	}
 	for _, id := range x.ranked(key) {
 		if isNew(id) {
 			consider(int(id))
 		}
 	}
-	return sortedInts(best), bestD
+	return sortedInts(best), bestD, len(best) > 0 && bestD <= 1
 }
+
+// scans says whether the index scans its list whole (a short list).
+func (x *nameIndex) scans() bool { return x.dels == nil }
 
 // ranked returns the keys that share most bigrams with key, best first, reading at most
 // maxPostings entries of the bigram lists, rarest bigrams first.
