@@ -98,6 +98,7 @@ func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Re
 		}
 	}
 	outs, err := runChecks(ctx, m, cfg)
+	m.forgetPrev()
 	if err != nil {
 		return nil, err
 	}

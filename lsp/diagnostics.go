@@ -135,7 +135,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		if ctx.Err() != nil || s.currentView().docs[uri] != snap {
 			return
 		}
-		s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{
+		s.publishDiagnostics(protocol.PublishDiagnosticsParams{
 			URI: uri, Version: uint32(snap.Version), Diagnostics: diags,
 		})
 		if s.published != nil {
@@ -155,7 +155,7 @@ func (s *Server) closeDocument(uri protocol.DocumentURI) {
 	s.mu.Unlock()
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
-	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{
 		URI: uri, Diagnostics: []protocol.Diagnostic{},
 	})
 }

@@ -246,7 +246,7 @@ func (s *Server) publishWorkspaceFile(p string, diags []protocol.Diagnostic, gen
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
-	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags})
 }
 
 // openPath reports whether a document for the file at p is open.

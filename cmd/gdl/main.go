@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/gctune"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand name and returns the
@@ -31,6 +32,10 @@ func register(name string, c command) {
 }
 
 func main() {
+	// The language server sets its own policy (runLSP); every other command runs and exits.
+	if len(os.Args) < 2 || os.Args[1] != "lsp" {
+		gctune.Batch()
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
