@@ -250,3 +250,22 @@ func arityHint(x syntax.Term, s *termSet) string {
 	}
 	return fmt.Sprintf(" (%s has %s arguments)", x.Name().Text(), strings.Join(ws, " or "))
 }
+
+// Closest returns the candidates whose spelling is close to name's (as the checks' "did you
+// mean" judges it, case folded), those at the smallest distance only, in the candidates'
+// order: for the CLI's misspelt commands and flags.
+func Closest(name string, candidates []string) []string {
+	var out []string
+	best := 0
+	for _, c := range candidates {
+		d, ok := closeSpelling(strings.ToLower(name), strings.ToLower(c))
+		switch {
+		case !ok:
+		case out == nil || d < best:
+			out, best = []string{c}, d
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -25,8 +26,8 @@ type SampleOptions struct {
 }
 
 // Sample gathers the facts board detection reads from a game: the initial state, the fluents
-// of base, states of short random walks, the chains of static relations of two arguments and
-// the variable names of the rules. The initial state is required; everything else is best
+// of base, states of short random walks, the chains of static relations of two arguments, the
+// order of the init facts and what the rules say of rows and columns (coordinateHints). The initial state is required; everything else is best
 // effort within the options' bounds (an evaluation error ends that part, not the sampling).
 func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error) {
 	if opts.Walks <= 0 {
@@ -62,7 +63,9 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			src = ""
 		}
 	}
-	f.Vars = ruleVars(src)
+	forms := readForms(src)
+	f.Hints = coordinateHints(forms)
+	f.InitLayout = initLayout(forms)
 	if _, ok := res.Model.Relations["base"]; ok {
 		f.Possible = kif(answers(ctx, g, init, "(base ?f)"))
 		for i, p := range f.Possible {
@@ -183,15 +186,38 @@ func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Resu
 	return out
 }
 
-// ruleVars reads, from the text of a game, the variable names written at each argument
-// position of each relation or function: (cell ?x ?y ?p) gives cell: [[x] [y] [p]].
-func ruleVars(src string) map[string][][]string {
-	out := map[string][][]string{}
-	type open struct {
-		name string
-		arg  int // the next argument's position
+// form is one top-level form of a game's KIF text, read for the evidence of coordinates: its
+// lists (relations and function terms at any depth) with their arguments.
+type form struct {
+	lists []list
+}
+
+// list is a relation or function term of a form: its name (lower case) and its arguments,
+// each a variable (with its ?), a constant, or another list (child >= 0).
+type list struct {
+	name string
+	args []listArg
+}
+
+type listArg struct {
+	text  string // a variable or constant; "" for a list
+	child int    // the index of the list in form.lists, or -1
+}
+
+// readForms reads the top-level forms of KIF text with an explicit stack. Lists nested deeper
+// than maxFormDepth are read as if flat (their text is no evidence of a board's coordinates).
+func readForms(src string) []form {
+	const maxFormDepth = 64
+	var out []form
+	var cur form
+	var stack []int // open lists, as indexes into cur.lists (-1: beyond maxFormDepth)
+	addArg := func(a listArg) {
+		if n := len(stack); n > 0 && stack[n-1] >= 0 {
+			l := &cur.lists[stack[n-1]]
+			l.args = append(l.args, a)
+		}
 	}
-	var stack []open
+	pendingName := false // the token after "(" names the list
 	i := 0
 	for i < len(src) {
 		c := src[i]
@@ -202,16 +228,25 @@ func ruleVars(src string) map[string][][]string {
 			}
 			continue
 		case c == '(':
-			stack = append(stack, open{arg: -1})
+			if len(stack) >= maxFormDepth || len(stack) > 0 && stack[len(stack)-1] < 0 {
+				stack = append(stack, -1)
+			} else {
+				addArg(listArg{child: len(cur.lists)})
+				stack = append(stack, len(cur.lists))
+				cur.lists = append(cur.lists, list{})
+				pendingName = true
+			}
 			i++
 			continue
 		case c == ')':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
-				if len(stack) > 0 {
-					stack[len(stack)-1].arg++
+				if len(stack) == 0 {
+					out = append(out, cur)
+					cur = form{}
 				}
 			}
+			pendingName = false
 			i++
 			continue
 		case c <= ' ':
@@ -224,24 +259,124 @@ func ruleVars(src string) map[string][][]string {
 		}
 		tok := src[i:j]
 		i = j
-		if len(stack) == 0 {
+		if len(stack) == 0 || stack[len(stack)-1] < 0 {
 			continue
 		}
-		top := &stack[len(stack)-1]
-		switch {
-		case top.arg == -1:
-			top.name = strings.ToLower(tok)
-		case strings.HasPrefix(tok, "?") && top.name != "":
-			vs := out[top.name]
-			for len(vs) <= top.arg && top.arg < 64 {
-				vs = append(vs, nil)
-			}
-			if top.arg < len(vs) {
-				vs[top.arg] = append(vs[top.arg], tok[1:])
-			}
-			out[top.name] = vs
+		if pendingName {
+			cur.lists[stack[len(stack)-1]].name = strings.ToLower(tok)
+			pendingName = false
+			continue
 		}
-		top.arg++
+		addArg(listArg{text: tok, child: -1})
+	}
+	return out
+}
+
+// coordinateHints reads, from the rules of a game (KIF text), what says which arguments of a
+// relation are rows and which columns: a variable that an argument shares with a relation or
+// function whose name says row or column ((row ?m ?x), (nextcol ?x ?x2), (next_rank ?r1 ?r2):
+// rank also says upwards), and a move of one argument ((drop ?x) in legal, does or input),
+// which names a column, since pieces drop down it. The result maps a relation (lower case) to
+// a hint per argument position.
+func coordinateHints(forms []form) map[string][]Hint {
+	out := map[string][]Hint{}
+	vote := func(rel string, k int, h Hint) {
+		if k >= 64 {
+			return
+		}
+		hs := out[rel]
+		for len(hs) <= k {
+			hs = append(hs, Hint{})
+		}
+		hs[k].Row += h.Row
+		hs[k].Column += h.Column
+		hs[k].Up += h.Up
+		out[rel] = hs
+	}
+	for _, f := range forms {
+		type site struct{ list, arg int }
+		sites := map[string][]site{}
+		for li, l := range f.lists {
+			for k, a := range l.args {
+				if strings.HasPrefix(a.text, "?") {
+					v := strings.ToLower(a.text)
+					sites[v] = append(sites[v], site{li, k})
+				}
+			}
+		}
+		for _, ss := range sites {
+			for _, s := range ss {
+				h, ok := axisHint(f.lists[s.list].name)
+				if !ok {
+					continue
+				}
+				for _, o := range ss {
+					if o.list != s.list {
+						vote(f.lists[o.list].name, o.arg, h)
+					}
+				}
+			}
+		}
+		for _, l := range f.lists {
+			if (l.name != "legal" && l.name != "does" && l.name != "input") || len(l.args) != 2 || l.args[1].child < 0 {
+				continue
+			}
+			mv := f.lists[l.args[1].child]
+			if len(mv.args) != 1 || !strings.HasPrefix(mv.args[0].text, "?") {
+				continue
+			}
+			for _, o := range sites[strings.ToLower(mv.args[0].text)] {
+				if o.list != l.args[1].child {
+					vote(f.lists[o.list].name, o.arg, Hint{Column: 1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// axisName matches the names of relations about rows or columns: row, col, column, file, rank,
+// with a prefix such as next or succ and a suffix such as inc or a number (nextcol, next_rank,
+// rowinc, clear_row_ig, rank2), but not color or chocolate.
+var axisName = regexp.MustCompile(`^(next|succ|prev|pred|n|clear|odd|even|same|adjacent|adj|is|my|get|inc|dec)?(row|col|column|file|rank)s?(inc|dec|open|empty|ig|plus|minus|\d)*$`)
+
+// axisHint is the vote of a relation's name: a row (upwards for rank) or a column.
+func axisHint(name string) (Hint, bool) {
+	n := strings.NewReplacer("_", "", "-", "").Replace(name)
+	m := axisName.FindStringSubmatch(n)
+	if m == nil {
+		return Hint{}, false
+	}
+	switch m[2] {
+	case "row":
+		return Hint{Row: 1}, true
+	case "rank":
+		return Hint{Row: 1, Up: 1}, true
+	}
+	return Hint{Column: 1}, true
+}
+
+// initLayout returns the fluents the game's init facts set, in the order they are written (the
+// picture of the board an author draws by listing it row by row).
+func initLayout(forms []form) []string {
+	var out []string
+	for _, f := range forms {
+		if len(f.lists) < 2 || f.lists[0].name != "init" || len(f.lists[0].args) != 1 || f.lists[0].args[0].child != 1 {
+			continue
+		}
+		l := f.lists[1]
+		if len(f.lists) != 2 {
+			continue // a fluent with a function term argument: no coordinates there
+		}
+		parts := []string{l.name}
+		ground := true
+		for _, a := range l.args {
+			ground = ground && !strings.HasPrefix(a.text, "?")
+			parts = append(parts, a.text)
+		}
+		if ground {
+			out = append(out, "("+strings.Join(parts, " ")+")")
+		}
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
@@ -94,6 +95,15 @@ func (g *Game) String(t Term) string {
 	return g.str(t)
 }
 
+// StringIn returns t as String does, in notation d whatever the game's.
+func (g *Game) StringIn(t Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var b strings.Builder
+	g.formatIn(&b, t, d)
+	return b.String()
+}
+
 // Strings formats terms, sorted byte-wise.
 func (g *Game) Strings(ts []Term) []string {
 	g.mu.Lock()
@@ -125,7 +135,15 @@ func (g *Game) Notation() syntax.Dialect { return g.notation }
 func (g *Game) FormatJoint(joint []Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.formatJoint(joint)
+	return g.formatJoint(joint, g.notation)
+}
+
+// FormatJointIn writes a joint move as FormatJoint does, in notation d whatever the game's:
+// KIF for what promises KIF (the GGP protocol, the tools' JSON), also for an infix game.
+func (g *Game) FormatJointIn(joint []Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.formatJoint(joint, d)
 }
 
 // ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
@@ -194,7 +212,7 @@ func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
 			joint = append(joint, t)
 		}
 		if len(joint) != len(g.roles) {
-			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint), len(joint), len(g.roles))
+			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint, g.notation), len(joint), len(g.roles))
 		}
 		out = append(out, joint)
 	}
@@ -395,6 +413,25 @@ func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, m
 	return g.ask(ctx, s, joint, q, max)
 }
 
+// Refused returns a *RefusedError for the first of the game's relations (role, init, legal,
+// next, goal, terminal, sees) whose rules have no defined meaning, or nil: a game that cannot be
+// played, whether or not a match would ever ask the relation (a terminal initial state asks no
+// legal move).
+func (g *Game) Refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.refused()
+}
+
+func (g *Game) refused() error {
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
+		}
+	}
+	return nil
+}
+
 // Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
@@ -413,10 +450,8 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
-		if r.refused != nil {
-			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
-		}
+	if err := g.refused(); err != nil {
+		return nil, &GroundError{Err: err}
 	}
 	g.begin(ctx)
 	g.useState(g.empty)

@@ -96,13 +96,16 @@ var DefaultGroundLimits = GroundLimits{Timeout: 5 * time.Second, MaxRules: 1_500
 
 // GroundError says why a game was not grounded.
 type GroundError struct {
-	Reason string
-	Err    error // the evaluation error behind it, if any
-	tooBig bool  // a limit of size was reached
+	Reason string // what failed; "" when Err says it all
+	Err    error  // the evaluation error behind it, if any
+	tooBig bool   // a limit of size was reached
 }
 
 func (e *GroundError) Error() string {
-	if e.Err != nil {
+	switch {
+	case e.Err != nil && e.Reason == "":
+		return e.Err.Error()
+	case e.Err != nil:
 		return e.Reason + ": " + e.Err.Error()
 	}
 	return e.Reason

@@ -138,17 +138,17 @@ func jointInfix(text string) bool {
 }
 
 // formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
-func (g *Game) formatJoint(joint []Term) string {
+func (g *Game) formatJoint(joint []Term, d syntax.Dialect) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, m := range joint {
 		if i > 0 {
-			if g.notation == syntax.Infix {
+			if d == syntax.Infix {
 				b.WriteByte(',')
 			}
 			b.WriteByte(' ')
 		}
-		g.formatIn(&b, m, g.notation)
+		g.formatIn(&b, m, d)
 	}
 	b.WriteByte(')')
 	return b.String()

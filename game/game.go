@@ -221,6 +221,12 @@ func (g *Game) Strings(ts []eval.Term) []string { return g.ev.Strings(ts) }
 // FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
 func (g *Game) FormatJoint(joint []eval.Term) string { return g.ev.FormatJoint(joint) }
 
+// FormatJointKIF writes a joint move as a KIF list whatever the game's notation, for what
+// promises KIF (the JSON of gdl verify, gdl query --moves in any game).
+func (g *Game) FormatJointKIF(joint []eval.Term) string {
+	return g.ev.FormatJointIn(joint, syntax.Prefix)
+}
+
 // sortTerms orders moves or fluents canonically (by term, which is fixed for a game).
 func sortTerms(ts []eval.Term) []eval.Term {
 	slices.Sort(ts)

@@ -29,7 +29,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of the marker 
 // A marker's first argument names a text of its line and asks at its second character (at its
 // end for @complete): @hover, @def, @refs, @highlight, @rename(text, new), @complete, @calls,
 // @select; @fixes(text) asks for the quick fixes of the diagnostics touching the text. The
-// others ask about the whole file: @symbols, @folding, @tokens, @diagnostics, @format.
+// others ask about the whole file: @symbols, @folding, @tokens, @diagnostics, @format, @verify
+// (the findings of "Verify game" as the editor places them).
 //
 // Evaluated features run on the file's game session, as in the editor but without budgets
 // (every answer is waited for): hovers on evaluated relations show their answers, @lenses the
@@ -231,6 +232,18 @@ func (r *markerRun) file(m markers.Marker) bool {
 		for _, h := range InlayHints(context.Background(), snap, 0, len(r.src), r.session, patience) {
 			p := snap.Lines().Position(h.Offset, syntax.UTF16)
 			out.Printf("%d:%d %s | %s\n", p.Line+1, p.Column+1, h.Label, strings.ReplaceAll(h.Tooltip, "\n", " / "))
+		}
+	case "verify":
+		rep, err := Verify(context.Background(), snap, VerifyOptions{})
+		if err != nil {
+			out.Printf("error: %v\n", err)
+			break
+		}
+		for _, d := range rep.Diagnostics {
+			out.Printf("%s %s at %s: %s\n", d.Severity, d.Code, r.where(d.Span), d.Message)
+			for _, rel := range d.Related {
+				out.Printf("  related %s: %s\n", r.where(rel.Span), rel.Message)
+			}
 		}
 	case "state", "play", "random", "undo", "reset", "goto", "computer":
 		r.stateCommand(m)

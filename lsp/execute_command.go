@@ -28,6 +28,9 @@ type commandArgs struct {
 	Playouts   int    `json:"playouts"`
 	Seed       uint64 `json:"seed"`
 	TimeMs     int    `json:"timeMs"`
+	// ViewAs names a role of a GDL-II game: the state commands' results then say what it
+	// knows (viewAs, game_view.go).
+	ViewAs string `json:"viewAs"`
 }
 
 // queryResult is the result of gdl.runQuery (ide.QueryResult).
@@ -141,6 +144,9 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	}
 	gs := toGameState(st)
 	gs.Notation = snap.Dialect().String()
+	if args.ViewAs != "" && st.Percepts != nil {
+		gs.ViewAs = toRoleView(session.ViewAs(ctx, st, args.ViewAs))
+	}
 	return gs, nil
 }
 

@@ -162,10 +162,10 @@ func TestMCTSStopsWithItsContext(t *testing.T) {
 	if pos.Err != nil {
 		t.Fatal(pos.Err)
 	}
-	if _, err := NewMCTS(g, 1, Options{Playouts: 10}).Move(context.Background(), pos.State()); err != ErrNoMove {
+	if _, err := NewMCTS(g, 1, Options{Playouts: 10}).Move(context.Background(), Known(g, 1, pos.State())); err != ErrNoMove {
 		t.Errorf("a terminal state: got %v, want ErrNoMove", err)
 	}
-	if _, err := NewRandom(g, 1, 1).Move(context.Background(), pos.State()); err != ErrNoMove {
+	if _, err := NewRandom(g, 1, 1).Move(context.Background(), Known(g, 1, pos.State())); err != ErrNoMove {
 		t.Errorf("random player in a terminal state: got %v, want ErrNoMove", err)
 	}
 }

@@ -34,7 +34,9 @@ Every joint move must be legal, and played in a state that is not terminal.
 A query about a joint move (one that mentions does, next or sees, or a relation whose rules
 read does) is answered for each legal joint move of the state reached, or for the one given
 with --joint: '(next ?f)' lists the fluents of the next states, '(sees ?r ?p)' the percepts.
-Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
+Prints every ground answer of each query once, one per line, sorted; a query without variables
+prints itself when it holds and false when it does not. Several queries are printed one after
+the other, each under a header '; QUERY'; the JSON output has one object per query.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
 evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
@@ -50,7 +52,7 @@ type evalFlags struct {
 
 func addEvalFlags(fs *flag.FlagSet) evalFlags {
 	return evalFlags{
-		timeout:  fs.Duration("timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
+		timeout:  durationFlag(fs, "timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
 		maxFacts: fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth: fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -69,25 +71,6 @@ func (e evalFlags) check() error {
 
 func (e evalFlags) limits() eval.Limits {
 	return eval.Limits{Timeout: *e.timeout, MaxFacts: *e.maxFacts, MaxDepth: *e.maxDepth}
-}
-
-// interleaved parses flags that may come before, between or after the positional arguments.
-func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
@@ -114,6 +97,18 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 		return
 	}
 	fmt.Fprintf(stderr, "gdl %s: %s: %v\n", cmd, path, err)
+}
+
+// refuseUnplayable reports a game one of whose relations role, init, legal, next, goal,
+// terminal and sees has no defined meaning, with the diagnostics: such a game is not played
+// (or searched) at all, not even when its initial state is terminal and so no legal move would
+// be asked.
+func refuseUnplayable(stderr io.Writer, cmd, path string, res *analysis.Result, g *game.Game) bool {
+	err := g.Eval().Refused()
+	if err != nil {
+		reportEvalError(stderr, cmd, path, res, err)
+	}
+	return err != nil
 }
 
 // printDiagnostics writes diagnostics as `path:line:col: severity: message [code]`, in source
@@ -290,18 +285,33 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	var lines []string
-	for _, r := range results {
+	writeQueryText(stdout, results)
+	return 0
+}
+
+// writeQueryText prints each query's answers, sorted, one per line; a query without variables
+// that does not hold prints false. Several queries get a header each, "; QUERY", and a blank
+// line between them.
+func writeQueryText(w io.Writer, results []queryResult) {
+	for i, r := range results {
+		if len(results) > 1 {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "; %s\n", r.Query)
+		}
+		lines := make([]string, 0, len(r.Answers))
 		for _, a := range r.Answers {
 			lines = append(lines, a.Text)
 		}
+		slices.Sort(lines)
+		for _, l := range slices.Compact(lines) {
+			fmt.Fprintln(w, l)
+		}
+		if len(lines) == 0 && len(r.Vars) == 0 {
+			fmt.Fprintln(w, "false")
+		}
 	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
-	for _, l := range lines {
-		fmt.Fprintln(stdout, l)
-	}
-	return 0
 }
 
 // isMoveRefusal reports the errors of a joint move itself (not of evaluating the game).

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,6 +171,9 @@ func statsOutput(path string, g *game.Game, st *verify.Statistics) statsJSON {
 			MeanGoal:  rs.MeanGoal,
 		})
 	}
+	if st.Solution == nil {
+		out.Solution = &solutionJSON{Why: "--solve-states 0 turns the solver off"}
+	}
 	if s := st.Solution; s != nil {
 		sj := &solutionJSON{Solved: s.Solved, Why: s.Why, States: s.States, Seconds: s.Elapsed.Seconds()}
 		if s.Solved {
@@ -227,15 +229,12 @@ func writeStatsText(w io.Writer, out statsJSON) {
 	}
 	s := out.Solution
 	switch {
-	case s == nil:
-		fmt.Fprintln(w, "not solved: the solver takes two-player zero-sum games whose roles take turns, explored whole")
 	case !s.Solved:
 		fmt.Fprintf(w, "not solved: %s\n", s.Why)
 	default:
-		names := slices.Sorted(maps.Keys(s.Values))
 		var vals []string
-		for _, n := range names {
-			vals = append(vals, fmt.Sprintf("%s %d", n, s.Values[n]))
+		for _, rs := range out.Roles {
+			vals = append(vals, fmt.Sprintf("%s %d", rs.Role, s.Values[rs.Role]))
 		}
 		fmt.Fprintf(w, "solved: under perfect play %s (%d positions, %.3fs)\n", strings.Join(vals, ", "), s.States, s.Seconds)
 		if s.Mover != "" {

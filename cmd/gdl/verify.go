@@ -22,7 +22,7 @@ func init() {
 	})
 }
 
-const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--engine E]
+const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--require-complete] [--engine E]
 
 Explores the reachable states of GAME breadth-first, with a table of the states visited, and
 checks that the game is well-formed:
@@ -39,7 +39,9 @@ the shortest found, which 'gdl query GAME ... --moves' replays. When the budget 
 --timeout) runs out first, the result is incomplete: the findings so far are reported, and a
 property without a finding is unknown rather than failed. While it runs, progress goes to
 standard error once a second when that is a terminal. Exit status: 0 nothing found, 1 findings
-(or a game that cannot be played), 2 usage or I/O problems.
+(or a game that cannot be played), 2 usage or I/O problems, and with --require-complete 3 when
+nothing was found but the budget ran out before some property was decided (unknown), so that
+CI can tell "proved" from "ran out of budget".
 `
 
 type verifyJSON struct {
@@ -73,6 +75,7 @@ type findingJSON struct {
 	Kind      string   `json:"kind"`
 	Role      string   `json:"role,omitempty"`
 	Moves     []string `json:"moves"`
+	Infix     []string `json:"moves_infix,omitempty"`
 	Loop      int      `json:"loop,omitempty"`
 	Subject   string   `json:"subject,omitempty"`
 	Count     int      `json:"count"`
@@ -82,6 +85,7 @@ type findingJSON struct {
 
 type stateErrorJSON struct {
 	Moves   []string `json:"moves"`
+	Infix   []string `json:"moves_infix,omitempty"`
 	Message string   `json:"message"`
 }
 
@@ -97,7 +101,7 @@ type searchFlags struct {
 func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		maxStates: fs.Int("max-states", verify.DefaultMaxStates, "explore at most this many states"),
-		timeout:   fs.Duration("timeout", time.Minute, "explore for at most this long (0: no bound)"),
+		timeout:   durationFlag(fs, "timeout", time.Minute, "explore for at most this long (0: no bound)"),
 		maxFacts:  fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth:  fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -138,6 +142,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
+	requireComplete := fs.Bool("require-complete", false, "exit 3 when the budget runs out before every property is decided (nothing found, some unknown)")
 	sf := addSearchFlags(fs)
 	engine := addEngineFlag(fs)
 	pos, code, ok := parseCommand(fs, args, stderr, verifyUsage, 1)
@@ -162,9 +167,21 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		reportEvalError(stderr, "verify", path, res, err)
 		return 1
 	}
+	var unknown []string
+	for _, p := range verify.Properties {
+		if r.Properties[p] == verify.Unknown {
+			unknown = append(unknown, string(p))
+		}
+	}
 	status := 0
-	if r.Found() {
+	switch {
+	case r.Found():
 		status = 1
+	case *requireComplete && len(unknown) > 0:
+		// Said after the report, as its last line.
+		status = 3
+		defer fmt.Fprintf(stderr, "gdl verify: %s: --require-complete: the search stopped (%s) before %s could be decided\n",
+			path, stoppedText(r.Stopped), strings.Join(unknown, ", "))
 	}
 	if *format == "json" {
 		if err := encodeJSON(stdout, verifyOutput(path, g, r)); err != nil {
@@ -178,10 +195,10 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if f.Role != "" {
 			who = " (" + f.Role + ")"
 		}
-		fmt.Fprintf(stdout, "%s: %s%s: %s: --moves '%s'\n", path, f.Property, who, f.Message, strings.Join(f.Joints, " "))
+		fmt.Fprintf(stdout, "%s: %s%s: %s: --moves '%s'\n", path, f.Property, who, f.Message, strings.Join(verify.Witness(f.Joints, f.Infix), " "))
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(e.Joints, " "))
+		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(verify.Witness(e.Joints, e.Infix), " "))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(stdout, "%s: note: %s\n", path, n)
@@ -250,12 +267,12 @@ func verifyOutput(path string, g *game.Game, r *verify.Result) verifyJSON {
 	}
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, findingJSON{
-			Property: string(f.Property), Kind: f.Kind, Role: f.Role, Moves: f.Joints, Loop: f.Loop,
+			Property: string(f.Property), Kind: f.Kind, Role: f.Role, Moves: f.Joints, Infix: f.Infix, Loop: f.Loop,
 			Subject: f.Subject, Count: f.Count, Message: f.Message, Relations: f.Relations,
 		})
 	}
 	for _, e := range r.Errors {
-		out.Errors = append(out.Errors, stateErrorJSON{Moves: e.Joints, Message: e.Message})
+		out.Errors = append(out.Errors, stateErrorJSON{Moves: e.Joints, Infix: e.Infix, Message: e.Message})
 	}
 	return out
 }
@@ -278,6 +295,9 @@ func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reade
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
 		return nil, nil, "", code, false
+	}
+	if refuseUnplayable(stderr, command, path, res, g) {
+		return nil, nil, "", 1, false
 	}
 	if len(g.Roles()) == 0 {
 		fmt.Fprintf(stderr, "gdl %s: %s: the game has no role\n", command, path)

@@ -23,7 +23,8 @@ export interface GameViewHost {
 
 /** A message from the webview. */
 type Incoming =
-  | { type: "ready" }
+  | { type: "ready"; viewAs?: string }
+  | { type: "view-as"; role: string }
   | { type: "play"; moves: string[] }
   | { type: "goto"; step: number }
   | { type: "reset" }
@@ -90,6 +91,8 @@ class GameView {
   /** Commands run one at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The role the view shows the knowledge of (GDL-II), sent with every state command. */
+  private viewAs = "";
 
   constructor(private readonly game: vscode.Uri, extensionUri: vscode.Uri, private readonly host: GameViewHost, private readonly onDispose: () => void) {
     this.serverUri = host.serverUri(game);
@@ -156,7 +159,7 @@ class GameView {
       playback.timer = setTimeout(() => {
         this.enqueue(async () => {
           if (playback.stopped || this.disposed) return;
-          const s = toGameState(await this.host.execute(ServerCommands.gotoStep, { uri: this.serverUri, step }));
+          const s = toGameState(await this.host.execute(ServerCommands.gotoStep, this.args({ step })));
           if (playback.stopped) return;
           this.show(s, "match", step === n ? res.summary : undefined);
           next(step + 1);
@@ -187,11 +190,16 @@ class GameView {
   }
 
   private received(m: Incoming): void {
-    if (m.type !== "ready") this.stopPlayback();
+    if (m.type !== "ready" && m.type !== "view-as") this.stopPlayback();
     switch (m.type) {
       case "ready":
-        if (this.last) this.show(this.last, "ready");
+        this.viewAs = typeof m.viewAs === "string" ? m.viewAs : "";
+        if (this.last && (this.viewAs === "" || this.last.viewAs?.role === this.viewAs)) this.show(this.last, "ready");
         else this.run(ServerCommands.showState, {}, "ready");
+        return;
+      case "view-as":
+        this.viewAs = typeof m.role === "string" ? m.role : "";
+        if (this.viewAs !== "") this.run(ServerCommands.showState, {}, "view-as");
         return;
       case "play":
         this.run(ServerCommands.playMove, { moves: m.moves }, "play");
@@ -227,9 +235,14 @@ class GameView {
   private run(command: string, arg: object, cause: string, busy = ""): void {
     this.enqueue(async () => {
       if (busy) await this.post({ type: "busy", busy });
-      const state = toGameState(await this.host.execute(command, { ...arg, uri: this.serverUri }));
+      const state = toGameState(await this.host.execute(command, this.args(arg)));
       this.show(state, cause);
     });
+  }
+
+  /** A state command's arguments: the document, and the role viewed as. */
+  private args(arg: object): object {
+    return this.viewAs !== "" ? { ...arg, uri: this.serverUri, viewAs: this.viewAs } : { ...arg, uri: this.serverUri };
   }
 
   private enqueue(f: () => Promise<void>): void {

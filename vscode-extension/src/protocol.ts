@@ -89,6 +89,26 @@ export interface GameState {
   notes: string[];
   /** What the built-in player's search found (gdl.computerMove only). */
   computer: ComputerSearch[];
+  /** GDL-II: the state as the role the command's viewAs named knows it. */
+  viewAs?: RoleView;
+}
+
+/** The state as one role of a GDL-II game knows it. */
+export interface RoleView {
+  role: string;
+  /** The fluents true in every state the role may be in, drawn; the squares it does not know show "?". */
+  view: StateView;
+  /** The squares it does not know. */
+  unknown: Square[];
+  /** The relations off the boards whose fluents it does not know. */
+  unknownOthers: string[];
+  /** The fluents true in every state it may be in. */
+  known: string[];
+  /** The states it may be in. */
+  states: number;
+  /** Whether all of them were found (else a square shown may still be unknown). */
+  complete: boolean;
+  error?: string;
 }
 
 export interface StateView {
@@ -124,6 +144,8 @@ export interface ComputerSearch {
   role: string;
   move: string;
   playouts: number;
+  /** The states it searched from: 1 when the role knows the state. */
+  states: number;
   value: number;
   elapsedMs: number;
   engine: string;
@@ -356,6 +378,7 @@ export function toGameState(v: unknown): GameState {
           role: typeof c.role === "string" ? c.role : "",
           move: typeof c.move === "string" ? c.move : "",
           playouts: num(c.playouts),
+          states: num(c.states, 1),
           value: num(c.value),
           elapsedMs: num(c.elapsedMs),
           engine: typeof c.engine === "string" ? c.engine : "",
@@ -371,7 +394,29 @@ export function toGameState(v: unknown): GameState {
       return m;
     });
   }
+  if (isObject(v.viewAs)) s.viewAs = toRoleView(v.viewAs);
   return s;
+}
+
+/** Reads the state as a role knows it; squares outside its boards are dropped. */
+export function toRoleView(v: Record<string, unknown>): RoleView {
+  const view = toStateView(v.view);
+  const unknown = Array.isArray(v.unknown)
+    ? v.unknown.filter(isObject).map((q) => ({ board: num(q.board, -1), row: num(q.row, -1), column: num(q.column, -1) }))
+        .filter((q) => view.boards[q.board] !== undefined && q.row >= 0 && q.row < view.boards[q.board].rows.length && q.column >= 0 && q.column < view.boards[q.board].columns.length)
+    : [];
+  const out: RoleView = {
+    role: typeof v.role === "string" ? v.role : "",
+    view,
+    unknown,
+    unknownOthers: strings(v.unknownOthers),
+    known: strings(v.known),
+    states: num(v.states),
+    complete: v.complete === true,
+  };
+  const e = errorOf(v);
+  if (e) out.error = e;
+  return out;
 }
 
 /** Reads the result of gdl.playouts. */

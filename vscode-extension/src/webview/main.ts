@@ -126,7 +126,13 @@ root.addEventListener("change", (e) => {
     maybeComputer();
   } else if (el.dataset.action === "view-as") {
     model.viewAs = el.value;
+    model.showTruth = false;
     save();
+    draw();
+    // The server works out what the role knows, for this state and the next ones.
+    vscode.postMessage({ type: "view-as", role: model.viewAs });
+  } else if (el.dataset.action === "show-truth") {
+    model.showTruth = (el as unknown as HTMLInputElement).checked;
     draw();
   }
 });
@@ -217,4 +223,4 @@ window.addEventListener("message", (e) => {
 });
 
 draw();
-vscode.postMessage({ type: "ready" });
+vscode.postMessage({ type: "ready", viewAs: model.viewAs });

@@ -1,19 +1,6 @@
 -- Headless Neovim 0.7 test of the GDL setup in docs/editors.md; run by nvim_test.sh.
-local passed, failed = 0, 0
-local function out(s) io.stdout:write(s .. "\n") end
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    out("ok - " .. name)
-  else
-    failed = failed + 1
-    out("not ok - " .. name .. (detail and (": " .. detail) or ""))
-  end
-end
-local function finish()
-  out(string.format("nvim: %d passed, %d failed", passed, failed))
-  vim.cmd(failed == 0 and "qall!" or "cquit 1")
-end
+local t = dofile(os.getenv("GDL_NVIM_COMMON"))
+local check, finish = t.check, t.finish
 
 vim.g.gdl_server = os.getenv("GDL_BIN")
 local ok, err = pcall(vim.cmd, "luafile " .. os.getenv("GDL_SETUP"))
@@ -21,6 +8,8 @@ check("the documented setup loads", ok, err)
 if not ok then return finish() end
 
 local project = os.getenv("GDL_PROJECT")
+
+t.check_detect_cases()
 
 -- Filetype detection by content: the SUO-KIF file stays out, the game is GDL.
 vim.cmd("edit " .. project .. "/ontology.kif")
@@ -46,15 +35,8 @@ vim.wait(10000, function() return client.initialized end, 20)
 
 -- The deliberate error: ?w in (threat ?p ?w) is never bound.
 local bad = find("(<= (threat ?p ?w)")
-local got = vim.wait(15000, function()
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    if (d.lnum == bad or d.lnum == bad + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
-  end
-  return false
-end, 20)
-local all = {}
-for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
-check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. table.concat(all, " | "))
+local got, all = t.wait_error(buf, bad, 15000)
+check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. all)
 
 local function position(needle, delta)
   local l, c = find(needle)
