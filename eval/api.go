@@ -441,6 +441,9 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	rest := lim
 	rest.Timeout = lim.Timeout - time.Since(start)
 	if rest.Timeout <= 0 {
+		// Then the failure is one of time: restricted, it might have fitted.
+		ge.tooBig = false
+		ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
 		return gr, err
 	}
 	return g.ground(ctx, rest, init, true)

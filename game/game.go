@@ -46,9 +46,10 @@ type Options struct {
 	Engine Engine            // "" is Auto
 	Limits eval.Limits       // the interpreter's limits, per evaluation
 	Ground eval.GroundLimits // the budget of grounding (compiled engine)
-	// RememberFailures keeps, in the user's cache folder, why Auto found that a text does not
-	// compile, so that the next run of the same text does not spend the grounding budget again
-	// (the command-line tools set it; Compiled always tries).
+	// RememberFailures keeps, in gdl's cache folder (failcache.go), why a text does not ground
+	// within the limits of size, so that the next run of the same text with Auto does not spend
+	// the grounding budget again; a grounding that ran out of time is never kept, and one that
+	// succeeds removes the text's entry (the command-line tools set it; Compiled always tries).
 	RememberFailures bool
 }
 
@@ -100,20 +101,26 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 			return g, nil
 		}
 	}
-	if err := g.build(ctx, opts.Ground); err != nil {
-		if opts.Engine == Compiled {
-			return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
+	err := g.build(ctx, opts.Ground)
+	if err == nil {
+		if opts.RememberFailures {
+			forgetFailure(res, opts)
 		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return nil, ctx.Err()
-		}
-		if ctx.Err() != nil {
-			err = fmt.Errorf("grounding did not finish before the caller's deadline")
-		} else if opts.Engine == Auto && opts.RememberFailures {
-			rememberFailure(res, opts, err.Error())
-		}
-		g.why = err.Error()
+		return g, nil
 	}
+	if opts.RememberFailures && ctx.Err() == nil {
+		rememberFailure(res, opts, err)
+	}
+	if opts.Engine == Compiled {
+		return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nil, ctx.Err()
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("grounding did not finish before the caller's deadline")
+	}
+	g.why = err.Error()
 	return g, nil
 }
 
