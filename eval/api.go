@@ -399,18 +399,7 @@ func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, m
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
 func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
-	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultGroundLimits.Timeout
-	}
-	if lim.MaxRules <= 0 {
-		lim.MaxRules = DefaultGroundLimits.MaxRules
-	}
-	if lim.MaxLits <= 0 {
-		lim.MaxLits = DefaultGroundLimits.MaxLits
-	}
-	if lim.MaxFacts <= 0 {
-		lim.MaxFacts = DefaultGroundLimits.MaxFacts
-	}
+	lim = lim.withDefaults()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {

@@ -180,3 +180,34 @@ func TestFailureEntryNotRegular(t *testing.T) {
 		t.Fatal("reading a named pipe in the cache hangs")
 	}
 }
+
+// Auto does not try to ground a game far over its limits (eval.GroundEstimate.FarOver): the
+// interpreter runs at once, says why, and nothing is remembered (the estimate is cheap). One
+// near the limits is tried (and, failing on a limit of size, remembered).
+func TestAutoSkipsGameFarOverLimits(t *testing.T) {
+	t.Setenv(CacheEnv, t.TempDir())
+	game := func(n int) string {
+		var b strings.Builder
+		b.WriteString("(role p) (init on) (<= (legal p (to ?x ?y ?z)) (true on) (n ?x) (n ?y) (n ?z))\n")
+		b.WriteString("(<= (next on) (does p (to 0 0 0))) (<= terminal (not (true on))) (goal p 0)\n")
+		for i := range n {
+			fmt.Fprintf(&b, "(n %d) ", i)
+		}
+		return b.String()
+	}
+	opts := Options{Engine: Auto, RememberFailures: true, Ground: eval.GroundLimits{MaxFacts: 500, MaxRules: 500}}
+	g, _ := Load2(t, game(40), opts) // 64,000 moves
+	if g.Engine() != Interpreted || !strings.Contains(g.Why(), "far over its limit of 500 atoms") {
+		t.Fatalf("far over: %s, %q", g.Engine(), g.Why())
+	}
+	if got := remembered(t); len(got) != 0 {
+		t.Fatalf("remembered: %v", got)
+	}
+	g, _ = Load2(t, game(8), opts) // 512 moves
+	if g.Engine() != Interpreted || strings.Contains(g.Why(), "far over") || !strings.Contains(g.Why(), "more than 500") {
+		t.Fatalf("near: %s, %q", g.Engine(), g.Why())
+	}
+	if got := remembered(t); len(got) != 1 {
+		t.Fatalf("remembered after a failure of size: %v", got)
+	}
+}

@@ -77,8 +77,10 @@ type Game struct {
 }
 
 // New makes a game of an analysed description. Auto grounds the game and builds its network
-// when that stays within opts.Ground; the interpreter runs otherwise, and Why says why. Compiled
-// fails when the game does not ground. Grounding is cancelled with ctx.
+// when that stays within opts.Ground; the interpreter runs otherwise, and Why says why: Auto
+// does not try a game that eval.EstimateGround finds far over the limits, nor one remembered
+// not to ground (RememberFailures). Compiled fails when the game does not ground. Grounding is
+// cancelled with ctx.
 func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error) {
 	ev := eval.Compile(res)
 	ev.SetLimits(opts.Limits)
@@ -98,6 +100,17 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 	if opts.Engine == Auto && opts.RememberFailures {
 		if why, ok := recalledFailure(res, opts); ok {
 			g.why = why + " (remembered from an earlier run)"
+			return g, nil
+		}
+	}
+	if opts.Engine == Auto {
+		// A game far over the limits is not worth seconds of grounding to find out.
+		if est, err := ev.EstimateGround(ctx, opts.Ground); err == nil && est.FarOver(opts.Ground) {
+			lim := opts.Ground
+			if lim.MaxFacts <= 0 {
+				lim.MaxFacts = eval.DefaultGroundLimits.MaxFacts
+			}
+			g.why = fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s", lim.MaxFacts, est)
 			return g, nil
 		}
 	}
