@@ -210,11 +210,12 @@ func (a *shownAnalysis) checked(done, total int) {
 	if done == 0 && a.s.checksStarted != nil {
 		a.s.checksStarted(a.ctx, a.uri)
 	}
+	message := fmt.Sprintf("%d of %d checks", done, total)
 	a.mu.Lock()
-	a.message = fmt.Sprintf("%d of %d checks", done, total)
+	a.message = message
 	p := a.p
 	a.mu.Unlock()
-	p.report(a.message)
+	p.report(message)
 }
 
 // finish ends the report.
