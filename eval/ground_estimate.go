@@ -72,10 +72,12 @@ type PassEstimate struct {
 // the one restricted by magic sets over them, and no probe stopped on time.
 func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
 	lim = lim.withDefaults()
-	over := func(p PassEstimate, k float64) bool {
-		return !math.IsInf(p.Facts, 1) && p.Facts > k*float64(lim.MaxFacts) && p.Rules > k*float64(lim.MaxRules)
-	}
-	return !e.Timed && over(e.Plain, farOver) && over(e.Restricted, 1)
+	return !e.Timed && e.Plain.over(lim, farOver) && e.Restricted.over(lim, 1)
+}
+
+// over reports whether the bounds are k times the limits or more (and bounded).
+func (p PassEstimate) over(lim GroundLimits, k float64) bool {
+	return !math.IsInf(p.Facts, 1) && p.Facts > k*float64(lim.MaxFacts) && p.Rules > k*float64(lim.MaxRules)
 }
 
 func (e *GroundEstimate) String() string {
@@ -317,18 +319,21 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 		}
 	}
 	est := &GroundEstimate{}
-	for _, magic := range []bool{false, true} {
-		p, timed, err := g.boundGround(ctx, magic)
-		if err != nil {
-			return nil, err
-		}
-		est.Timed = est.Timed || timed
-		if magic {
-			est.Restricted = p
-		} else {
-			est.Plain = p
-		}
+	var err error
+	if est.Plain, est.Timed, err = g.boundGround(ctx, false); err != nil {
+		return nil, err
 	}
+	if !est.Plain.over(lim.withDefaults(), farOver) {
+		// Not far over as written: FarOver says no whatever the restricted bound, which is
+		// left as the one as written (it bounds the restricted program too).
+		est.Restricted = est.Plain
+		return est, nil
+	}
+	timed := false
+	if est.Restricted, timed, err = g.boundGround(ctx, true); err != nil {
+		return nil, err
+	}
+	est.Timed = est.Timed || timed
 	return est, nil
 }
 

@@ -69,17 +69,25 @@ func (h *heldAnalyses) waitHeld(t testing.TB, uri protocol.DocumentURI) {
 	}
 }
 
+// openHeld opens text as uri in an in-process server whose analyses are held, and waits until
+// its analysis is held in its checks.
+func openHeld(t *testing.T, uri protocol.DocumentURI, text string) (*testClient, *heldAnalyses) {
+	t.Helper()
+	c := startInProcess(t, nil)
+	h := holdAnalyses(c.server)
+	c.initialize()
+	c.open(uri, text)
+	h.waitHeld(t, uri)
+	return c, h
+}
+
 // TestRequestsDuringSlowAnalysis: while the whole-file checks of a document are held (a slow
 // analysis), hover, definition, references, highlights, completion, symbols, semantic tokens,
 // folding, signature help, code lenses and inlay hints are answered, from the model, before the
 // analysis finishes; its diagnostics arrive once it does.
 func TestRequestsDuringSlowAnalysis(t *testing.T) {
-	c := startInProcess(t, nil)
-	h := holdAnalyses(c.server)
-	c.initialize()
 	const uri = "file:///w/hostile.kif"
-	c.open(uri, hostileRules(500))
-	h.waitHeld(t, uri)
+	c, h := openHeld(t, uri, hostileRules(500))
 
 	r5 := tdpp(uri, pos(9, 6)) // on r5
 	var hover protocol.Hover
@@ -143,12 +151,8 @@ func TestRequestsDuringSlowAnalysis(t *testing.T) {
 // cancels that analysis (its checks see their context done); the new version's diagnostics are
 // published, never the old one's.
 func TestNewerEditCancelsHeldAnalysis(t *testing.T) {
-	c := startInProcess(t, nil)
-	h := holdAnalyses(c.server)
-	c.initialize()
 	const uri = "file:///w/hostile.kif"
-	c.open(uri, hostileRules(200))
-	h.waitHeld(t, uri)
+	c, h := openHeld(t, uri, hostileRules(200))
 	c.change(uri, rng(4, 5, 4, 6), "s") // r0 -> s0
 	select {
 	case u := <-h.cancelled:
