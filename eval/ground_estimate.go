@@ -35,10 +35,11 @@ import (
 // enough to complete the components that do not depend on the state in chess-like games.
 const estimateProbeFacts = 30_000
 
-// estimateProbeTime bounds the wall time of a probe. One stopped by it (a loaded machine)
-// leaves its bounds looser than on an idle machine, and FarOver then says no: the decision to
-// give up never depends on the load.
-const estimateProbeTime = time.Second
+// estimateProbeTime bounds the wall time of a probe (chess's take about 0.1 s of CPU; 2 s of
+// wall time at a load average of 25 on two cores). One stopped by it leaves its bounds looser
+// than on an idle machine, and FarOver then says no: a load can make gdl try a grounding it
+// would have given up, never give up one it would have tried.
+const estimateProbeTime = 2 * time.Second
 
 // farOver is how far over the atom and ground rule limits the bound of the relaxed program as
 // written must be for FarOver, the bound restricted by magic sets being over them too. On the
