@@ -118,11 +118,12 @@ func countText(x float64) string {
 
 // estimator runs the abstract interpretation of a relaxed program.
 type estimator struct {
-	rg      *Game
-	sets    map[*relation][]*valueSet // per relation, the set of each argument
-	exact   map[*relation][]Term      // the relations the probe computed: their facts
-	size    map[*relation]float64     // bounds of the atoms of the relations estimated so far
-	matched map[*lit]*matches         // the matches of the literals of relations known exactly
+	rg       *Game
+	sets     map[*relation][]*valueSet // per relation, the set of each argument
+	exact    map[*relation][]Term      // the relations the probe computed: their facts
+	size     map[*relation]float64     // bounds of the atoms of the relations estimated so far
+	matched  map[*lit]*matches         // the matches of the literals of relations known exactly
+	setsLeft int                       // the argument sets it may still make (maxEstimateSets)
 }
 
 // eachPattern calls f on the head and every pattern of the body of ru.
@@ -343,7 +344,7 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
 	rg := g.relaxed(magicSets)
 	b := &grounder{g: g, rg: rg}
-	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}}
+	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets}
 	// The probe: the components grounding evaluates, in its order, while the facts last.
 	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -95,6 +96,41 @@ func TestFarOver(t *testing.T) {
 		est.Timed = true
 		if est.FarOver(lim) {
 			t.Errorf("n = %d: FarOver with a probe stopped on time", c.n)
+		}
+	}
+}
+
+// The fact of a term-depth error is the start of the term, written in the game's notation,
+// also when the term written out whole would be exponentially long (issue 21's hostile game:
+// ten copies of the term per level, hash-consed).
+func TestDepthErrorFactIsBounded(t *testing.T) {
+	for _, c := range []struct{ src, query, want string }{
+		{"(p a) (<= (p (f ?x ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (p ?x))", "(p ?x)", "(f (f (f (f"},
+		{"p(a). p(f(X, X, X, X, X, X, X, X, X, X)) :- p(X).", "p(X)", "f(f(f(f("},
+		{"(q (g a b))", "(q ?x)", ""},
+	} {
+		g := compileText(t, c.src)
+		g.SetLimits(Limits{MaxDepth: 40, Timeout: 30 * time.Second})
+		q, err := g.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Ask(context.Background(), g.empty, nil, q)
+		var le *LimitError
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.src, err)
+			}
+			continue
+		}
+		if !errors.As(err, &le) || le.Limit != LimitDepth || !strings.Contains(le.Fact, c.want) || len(le.Fact) > 123 || !strings.HasSuffix(le.Fact, "...") {
+			t.Errorf("%s: %v (fact %q)", c.src, err, le.Fact)
+		}
+	}
+	g := compileText(t, "(q (g a b)) (r \"x y\"(h c))")
+	for _, text := range []string{"(g a b)", "c"} {
+		if term, err := g.ParseTerm(text); err != nil || g.strStart(term, 120) != g.str(term) {
+			t.Errorf("%s: %v %q %q", text, err, g.strStart(term, 120), g.str(term))
 		}
 	}
 }

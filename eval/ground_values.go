@@ -8,12 +8,17 @@ import "math"
 // counter of nested successors) make the set "any term", of no bound.
 const maxEstimateDepth = 8
 
+// maxEstimateSets bounds the argument sets of one estimate: past it, a set that would grow a
+// functor becomes any term. Without it, (<= (p (f ?x ?x ?x)) (p ?x)) would make 3⁸ sets.
+const maxEstimateSets = 200_000
+
 // valueSet is the abstraction of the terms that can stand at a position: the constants there,
 // and per functor a set for each argument; any is every term.
 type valueSet struct {
 	consts map[Term]bool
 	funcs  map[uint32][]*valueSet // functor -> one set per argument
 	any    bool
+	left   *int // the argument sets the estimate may still make (maxEstimateSets), shared
 }
 
 func (v *valueSet) empty() bool { return !v.any && len(v.consts) == 0 && len(v.funcs) == 0 }
@@ -56,22 +61,31 @@ func (v *valueSet) addTerm(st *store, t Term, depth int) bool {
 	}
 	args, grew := v.functor(rec.fn, int(rec.arity))
 	for i, a := range st.argsOf(t) {
+		if v.any {
+			break
+		}
 		grew = args[i].addTerm(st, a, depth+1) || grew
 	}
 	return grew
 }
 
-// functor returns v's argument sets for fn, made empty if new (then grew is true).
+// functor returns v's argument sets for fn, made empty if new (then grew is true). When the
+// estimate has made its maxEstimateSets sets, v becomes any term instead (and args is nil).
 func (v *valueSet) functor(fn uint32, arity int) (args []*valueSet, grew bool) {
 	if args = v.funcs[fn]; args != nil {
 		return args, false
 	}
+	if v.left == nil || *v.left < arity {
+		v.any, v.consts, v.funcs = true, nil, nil
+		return nil, true
+	}
+	*v.left -= arity
 	if v.funcs == nil {
 		v.funcs = map[uint32][]*valueSet{}
 	}
 	args = make([]*valueSet, arity)
 	for i := range args {
-		args[i] = &valueSet{}
+		args[i] = &valueSet{left: v.left}
 	}
 	v.funcs[fn] = args
 	return args, true
@@ -99,6 +113,9 @@ func (v *valueSet) union(w *valueSet, depth int) bool {
 	for fn, wargs := range w.funcs {
 		args, g := v.functor(fn, len(wargs))
 		grew = grew || g
+		if v.any {
+			return true
+		}
 		for i, a := range wargs {
 			grew = args[i].union(a, depth+1) || grew
 		}
@@ -114,7 +131,7 @@ func intersect(v, w *valueSet) *valueSet {
 	if w.any {
 		return v
 	}
-	out := &valueSet{}
+	out := &valueSet{left: v.left}
 	for c := range v.consts {
 		if w.consts[c] {
 			if out.consts == nil {
@@ -172,7 +189,7 @@ func (e *estimator) args(r *relation) []*valueSet {
 	if s == nil {
 		s = make([]*valueSet, r.arity)
 		for i := range s {
-			s[i] = &valueSet{}
+			s[i] = &valueSet{left: &e.setsLeft}
 		}
 		e.sets[r] = s
 	}
@@ -235,6 +252,9 @@ func (e *estimator) build(p *pnode, v *valueSet, vars []*valueSet, depth int) bo
 		}
 		args, grew := v.functor(p.fn, len(p.args))
 		for i, a := range p.args {
+			if v.any {
+				break
+			}
 			grew = e.build(a, args[i], vars, depth+1) || grew
 		}
 		return grew
