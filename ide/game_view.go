@@ -139,8 +139,12 @@ func (s *Session) GotoStep(ctx context.Context, step int) (*GameState, error) {
 
 // ComputerOptions bound the search of ComputerMove.
 type ComputerOptions struct {
-	MoveTime time.Duration // the time to think, shared by the roles that have a choice (0: 1 s)
-	Playouts int           // a playout budget per role instead (0: none; for tests)
+	// MoveTime is the time to think, shared by the roles that have a choice (0: 1 s, or a
+	// minute with a playout budget).
+	MoveTime time.Duration
+	// Playouts is a playout budget per role as well (0: none): a search with a budget and a
+	// seed plays the same move on any machine, unless the move time ends it first.
+	Playouts int
 	Seed     uint64
 }
 
@@ -157,10 +161,14 @@ type ComputerSearch struct {
 // ComputerMove plays a joint move chosen by Monte Carlo tree search (player.MCTS) for every
 // role that has a choice (GDL-II's random role plays at random; a role with one legal move
 // plays it). The searches share the time to think and keep their trees for the next computer
-// move in the same line.
+// move in the same line. A state command of the document sent while they think cuts them short:
+// the computer plays the best moves found so far, then the command runs.
 func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*GameState, error) {
 	if opts.MoveTime <= 0 {
 		opts.MoveTime = time.Second
+		if opts.Playouts > 0 {
+			opts.MoveTime = time.Minute
+		}
 	}
 	var found []ComputerSearch
 	st, err := s.play(ctx, func(c *docGame, pos *Position) ([]eval.Term, error) {
@@ -200,12 +208,10 @@ func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*Game
 				moves[r] = fg.String(ms[s.gs.opts.Rand(len(ms))])
 				s.gs.randMu.Unlock()
 			default:
-				think := ctx
-				cancel := context.CancelFunc(func() {})
-				if opts.Playouts == 0 {
-					think, cancel = context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
-				}
+				think, cancel := context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
+				forget := s.gs.sessions.thinking(s.name, cancel)
 				sr, err := c.player(fg, r, opts).Search(think, fs)
+				forget()
 				cancel()
 				if err != nil {
 					return nil, err
