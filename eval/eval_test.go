@@ -278,6 +278,29 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("1,000 answers under a limit of 1,000: %d, %v", len(got), err)
 	}
 
+	// Issue 22, item 1: a state that doubles on every move stops at MaxState, while its next
+	// facts are derived; a smaller state is played as before.
+	doubling := "(role a) (init (c z)) (<= (legal a go) (true (c ?x))) (<= (next (c (f ?x))) (true (c ?x))) " +
+		"(<= (next (c (g ?x))) (true (c ?x))) (<= terminal (true (c done))) (<= (goal a 0) (true (c z)))\n"
+	m = loadSrc(t, doubling)
+	m.g.SetLimits(Limits{MaxState: 100})
+	s, err := m.g.Initial(bg)
+	goMove, _ := m.g.ParseTerm("go")
+	go1 := []Term{goMove}
+	for step := 1; err == nil; step++ {
+		var next *State
+		if next, err = m.g.Next(bg, s, go1); err == nil {
+			if len(next.Fluents()) != 2*len(s.Fluents()) || step > 6 {
+				t.Fatalf("step %d: %d fluents", step, len(next.Fluents()))
+			}
+			s = next
+		}
+	}
+	if !errors.As(err, &lim) || lim.Limit != LimitState || lim.Relation != "next/1" || len(s.Fluents()) != 64 ||
+		!strings.Contains(err.Error(), "a state of more than 100 fluents while deriving next/1") {
+		t.Fatalf("state size: %v after a state of %d", err, len(s.Fluents()))
+	}
+
 	slow := "(role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)\n" +
 		"(<= (q ?a) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g) (n ?h) (distinct ?h ?h))\n"
 	m = loadSrc(t, slow)
