@@ -18,12 +18,13 @@ import (
 	"github.com/gdl-lsp/gdl/ggp"
 )
 
-// startPlayer runs `gdl player` on a free port of 127.0.0.1 and returns the URL it prints. The
-// player is interrupted (SIGTERM) at the end of the test, and must then exit with status 0.
+// startPlayer runs `gdl player` on a free port of 127.0.0.1, under the memory limit of the
+// bounded commands (bounds_test.go), and returns the URL it prints. The player is interrupted
+// (SIGTERM) at the end of the test, and must then exit with status 0.
 func startPlayer(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	cmd := exec.CommandContext(ctx, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", boundedScript, buildGDL(t), "player", "--port", "0"}, args...)...)
 	cmd.WaitDelay = 5 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -32,7 +31,8 @@ text is an ASCII board ("." on empty squares; for issues and CI logs), svg a sta
 json the model (rows, columns, squares with their text and fluents, the other fluents). The
 gdl.json found from GAME's folder may say which relation and arguments form a board and how
 pieces are shown (its "board" section; see the README). GAME may be - for standard input (the
-gdl.json is then looked for from the current folder).
+gdl.json is then looked for from the current folder). --timeout bounds the whole command:
+grounding takes at most half of it, finding the boards at most 2 s and half of what is left.
 Exit status: 0 success, 1 the game or a move is wrong, 2 usage or I/O problems.
 `
 
@@ -49,7 +49,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
 	format := fs.String("format", "text", "output format: text, svg or json")
-	ef := addEvalFlags(fs)
+	ef := addCommandEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	pos, code, ok := parseCommand(fs, args, stderr, renderUsage, 1)
 	if !ok {
@@ -75,8 +75,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return 2
 	}
-	ctx := context.Background()
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(*ef.timeout)
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return code
@@ -99,9 +100,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg != nil {
 		bc = cfg.Board
 	}
-	// Detection samples the game for a moment; its walks are seeded, so the same game always
-	// gets the same boards.
-	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: 2 * time.Second})
+	// Detection samples the game for a moment, at most half the time --timeout leaves, so that
+	// drawing the state has the other half; its walks are seeded, so the same game always gets
+	// the same boards.
+	sampling := 2 * time.Second
+	if deadline, ok := ctx.Deadline(); ok {
+		sampling = max(min(sampling, time.Until(deadline)/2), time.Millisecond)
+	}
+	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: sampling})
 	if err != nil {
 		reportEvalError(stderr, "render", path, res, err)
 		return 1
