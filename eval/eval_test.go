@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 func loadSrc(t *testing.T, src string) machine {
@@ -350,6 +352,13 @@ func TestRefusal(t *testing.T) {
 	}
 	if _, err := m.try("(broken ?x)"); err == nil {
 		t.Error("a relation defined in a form with syntax errors must be refused")
+	}
+	// Issue 22, item 5: the analysis lists a file's first syntax.MaxErrors syntax errors; a
+	// broken form after them is refused with its own.
+	late := loadSrc(t, strings.Repeat(")", syntax.MaxErrors+1)+"\n(role r) (a 1)\n(<= (late ?x) (a ?x) (b ?))\n(<= (uses ?x) (late ?x))\n")
+	var ref *RefusedError
+	if _, err := late.try("(late ?x)"); !errors.As(err, &ref) || len(ref.Diagnostics) == 0 || ref.Diagnostics[0].Code != syntax.CodeEmptyVariable {
+		t.Errorf("a broken form after %d syntax errors: %v", syntax.MaxErrors+1, err)
 	}
 	got, err := m.try("(fine ?x)")
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // Issue 22: small inputs that made a command take all the memory or run past its budget. Each
@@ -152,5 +154,35 @@ func TestDoublingState(t *testing.T) {
 	}
 	if got := post("(ABORT m1)"); got != "200 done" {
 		t.Errorf("ABORT: %s", got)
+	}
+}
+
+// Item 5: a megabyte of ')' was a million diagnostics: 1.4 GB for gdl check, 6 GB (out of
+// memory) for --format sarif. A file shows at most 1,000, then a note saying how many more.
+func TestTooManyDiagnostics(t *testing.T) {
+	game := writeFile(t, t.TempDir(), "parens.kif", strings.Repeat(")", 1_000_000))
+	const note = "999000 more diagnostics in this file are not shown: at most 1000 are"
+	for _, format := range []string{"text", "json", "sarif"} {
+		out, errOut, code := bounded(t, time.Minute, nil, "check", "--format", format, game)
+		if code != 1 || !strings.Contains(out, note) || strings.Count(out, "unmatched-close-paren") < 1000 {
+			t.Errorf("check --format %s: exit %d, %d unmatched-close-paren\nstderr: %s", format, code, strings.Count(out, "unmatched-close-paren"), abbreviateLog(errOut))
+		}
+		if format == "text" {
+			if n := strings.Count(out, "\n"); n != 2*1000+1 { // each error has its fix line
+				t.Errorf("check: %d lines", n)
+			}
+		}
+	}
+}
+
+// Item 5: a game of 15 MB (below the input limit of 16 MiB) stays within about 100 times its
+// size plus 1 GB (scripts/bench-memory.sh measures each command). render took 4 GB: board
+// sampling evaluated every static relation of two arguments, thousands of them.
+func TestLargeGame(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	game := writeFile(t, t.TempDir(), "large.kif", gengame.Layered(15_000_000))
+	out, errOut, code := bounded(t, 2*time.Minute, nil, "render", game, "--timeout", "100s") // a loaded machine
+	if code != 0 || !strings.Contains(out, "step 0") {
+		t.Errorf("render: exit %d\nstdout: %s\nstderr: %s", code, abbreviateLog(out), abbreviateLog(errOut))
 	}
 }
