@@ -154,11 +154,11 @@ function boardHtml(m: Model, b: Board, bi: number): string {
 }
 
 function othersHtml(m: Model): string {
-  const others = m.state!.view.others;
-  if (others.length === 0) return "";
+  const { others, omitted } = m.state!.view;
+  if (others.length === 0 && !omitted) return "";
   const rows = others
     .map((o) => `<tr><th scope="row">${esc(o.relation)}</th><td>${o.values.filter((v) => v !== "").map(esc).join(", ") || "✓"}</td></tr>`)
-    .join("");
+    .join("") + (omitted ? `<tr><th scope="row">…</th><td>and ${omitted} more fluents</td></tr>` : "");
   return `<section class="others"><h2>Other fluents</h2><table class="facts">${rows}</table></section>`;
 }
 

@@ -154,3 +154,19 @@ test("the toolbar runs a match, unless the view is busy", () => {
   m.busy = "running a match";
   assert.match(render(m), /data-action="match"\s+disabled/);
 });
+
+test("what the server's lists leave out is shown", () => {
+  const st = toGameState({
+    roles: ["r"], state: ["(cell 1)"], legal: { r: ["(m 1)"] },
+    view: { boards: [], others: [{ relation: "cell", values: ["1"] }], omitted: 11000 },
+    truncated: ["the state's fluents: 12000, the first 10000 listed"],
+  });
+  assert.equal(st.view.omitted, 11000);
+  assert.deepEqual(st.notes, ["Not all listed: the state's fluents: 12000, the first 10000 listed."]);
+  const m = model();
+  m.state = st;
+  const html = render(m);
+  assert.match(html, /and 11000 more fluents/);
+  assert.match(html, /Not all listed: the state&#39;s fluents|Not all listed: the state's fluents/);
+  assert.equal(toGameState({ roles: [], view: { boards: [], others: [] } }).view.omitted, undefined);
+});
