@@ -12,10 +12,19 @@ import (
 // Issue 22, item 5: documents within the message limit that took all the memory, and replies
 // that grew with the file. The server runs under a limit of 4 GB of address space.
 
+// skipUnderRace skips a test of memory bounds under the race detector: its server is not run
+// under the limit, and is too slow for these inputs.
+func skipUnderRace(t *testing.T) {
+	if raceBuild {
+		t.Skip("SKIPPED under the race detector: its server runs without the memory limit, and too slowly for these inputs")
+	}
+}
+
 // TestLargeDocuments: a 30 MB document is not analysed (it killed the server: about 100 times
 // its size), but named in one diagnostic until a full-text change brings it within 16 MiB; a
 // megabyte of ')' publishes 1,000 diagnostics and a note, not a million (a 260 MB notification).
 func TestLargeDocuments(t *testing.T) {
+	skipUnderRace(t)
 	c := startBoundedServer(t)
 	c.initialize()
 	const big = "file:///w/big.kif"
@@ -122,8 +131,13 @@ func TestRepliesCapped(t *testing.T) {
 // move, played on until the evaluator's state limit stops it, and "Verify game" on a game of
 // 10 roles with 10 moves each (10^10 joint moves per state), leave the server up and answering.
 func TestGameViewBounded(t *testing.T) {
+	skipUnderRace(t)
 	c := startBoundedServer(t)
-	c.initialize()
+	c.mu.Lock()
+	c.settings = map[string]any{"eval": map[string]any{"timeoutMs": 60000}} // a loaded machine: the state limit, not the clock
+	c.mu.Unlock()
+	c.initializeWith(map[string]any{"workspace": map[string]any{"configuration": true}})
+	<-c.configAsked
 	const grow = "file:///w/grow.kif"
 	c.open(grow, "(role a) (init (c z)) (<= (legal a go) (true (c ?x))) (<= (next (c (f ?x))) (true (c ?x))) "+
 		"(<= (next (c (g ?x))) (true (c ?x))) (<= terminal (true (c done))) (<= (goal a 0) (true (c z)))\n")
