@@ -670,13 +670,16 @@ var chessPiece = regexp.MustCompile(`^(w|b|white|black)(k|q|r|b|n|p|king|queen|r
 // chessSymbols are the Unicode chess symbols, white then black, by piece letter.
 var chessSymbols = map[string][2]string{"k": {"♔", "♚"}, "q": {"♕", "♛"}, "r": {"♖", "♜"}, "b": {"♗", "♝"}, "n": {"♘", "♞"}, "p": {"♙", "♟"}}
 
+// pieceSeparators are dropped from contents before they are matched against chess pieces.
+var pieceSeparators = strings.NewReplacer(" ", "", "_", "", "-", "")
+
 // chessGlyphs gives the Unicode chess symbols of contents that are all chess pieces of at
 // least three kinds (so that checkers' wp and wk stay letters), else nil.
 func chessGlyphs(contents []string) map[string]string {
 	out := map[string]string{}
 	kinds := map[string]bool{}
 	for _, c := range contents {
-		m := chessPiece.FindStringSubmatch(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(strings.ToLower(c)))
+		m := chessPiece.FindStringSubmatch(pieceSeparators.Replace(strings.ToLower(c)))
 		if m == nil {
 			return nil
 		}

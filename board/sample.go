@@ -382,9 +382,13 @@ func coordinateHints(forms []form) map[string][]Hint {
 // rowinc, clear_row_ig, rank2), but not color or chocolate.
 var axisName = regexp.MustCompile(`^(next|succ|prev|pred|n|clear|odd|even|same|adjacent|adj|is|my|get|inc|dec)?(row|col|column|file|rank)s?(inc|dec|open|empty|ig|plus|minus|\d)*$`)
 
+// separators are dropped from names before they are matched (made once: a replacer builds
+// tables, and axisHint is asked of every relation of a large game).
+var separators = strings.NewReplacer("_", "", "-", "")
+
 // axisHint is the vote of a relation's name: a row (upwards for rank) or a column.
 func axisHint(name string) (Hint, bool) {
-	n := strings.NewReplacer("_", "", "-", "").Replace(name)
+	n := separators.Replace(name)
 	m := axisName.FindStringSubmatch(n)
 	if m == nil {
 		return Hint{}, false

@@ -50,8 +50,18 @@ const estimateProbeTime = 2 * time.Second
 // ground.
 const farOver = 32
 
+// estimateMaxClauses bounds the programs EstimateGround looks at: the estimate compiles the
+// relaxed program twice, as the grounding itself does once, which on a program of megabytes costs
+// seconds and gigabytes (a 15 MB generated game: 12 s and 1.2 GB). The games whose grounding
+// explodes are small texts (chess: 1,500 clauses); a larger program goes to the grounding's own
+// budget, as before the estimate existed.
+const estimateMaxClauses = 20_000
+
 // GroundEstimate is what EstimateGround found of a game's grounding.
 type GroundEstimate struct {
+	// Skipped says that the program has more than estimateMaxClauses clauses: nothing was
+	// estimated, and FarOver says no.
+	Skipped bool
 	// Plain bounds the relaxed program as written, Restricted the one restricted by magic sets.
 	Plain, Restricted PassEstimate
 	// Timed says that a probe stopped on its time limit: the bounds are looser than on an idle
@@ -73,7 +83,7 @@ type PassEstimate struct {
 // the one restricted by magic sets over them, and no probe stopped on time.
 func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
 	lim = lim.withDefaults()
-	return !e.Timed && e.Plain.over(lim, farOver) && e.Restricted.over(lim, 1)
+	return !e.Skipped && !e.Timed && e.Plain.over(lim, farOver) && e.Restricted.over(lim, 1)
 }
 
 // over reports whether the bounds are k times the limits or more (and bounded).
@@ -82,6 +92,9 @@ func (p PassEstimate) over(lim GroundLimits, k float64) bool {
 }
 
 func (e *GroundEstimate) String() string {
+	if e.Skipped {
+		return fmt.Sprintf("not estimated: more than %d clauses", estimateMaxClauses)
+	}
 	return fmt.Sprintf("at most %s atoms as written (most in %s), %s restricted to what the rules ask; at most %s and %s ground rules",
 		countText(e.Plain.Facts), e.Plain.Largest, countText(e.Restricted.Facts), countText(e.Plain.Rules), countText(e.Restricted.Rules))
 }
@@ -124,7 +137,14 @@ type estimator struct {
 	size     map[*relation]float64     // bounds of the atoms of the relations estimated so far
 	matched  map[*lit]*matches         // the matches of the literals of relations known exactly
 	setsLeft int                       // the argument sets it may still make (maxEstimateSets)
+	// termsLeft is how many more values the matches may hold (maxMatchedTerms); past it a
+	// literal of a relation known exactly is bounded as the others are.
+	termsLeft int
 }
+
+// maxMatchedTerms bounds the values the matches of all literals hold: a game of megabytes of
+// facts read by many rules would otherwise copy its facts once per literal.
+const maxMatchedTerms = 4_000_000
 
 // eachPattern calls f on the head and every pattern of the body of ru.
 func (ru *rule) eachPattern(f func(*pnode)) {
@@ -186,7 +206,9 @@ func (e *estimator) instances(ru *rule) float64 {
 // factor bounds how many ways literal l extends a solution whose variables bound are bound.
 func (e *estimator) factor(l *lit, vars []*valueSet, bound []bool) float64 {
 	if _, ok := e.exact[l.rel]; ok {
-		return float64(e.matchesOf(l).maxAgreeing(bound))
+		if m := e.matchesOf(l); m != nil {
+			return float64(m.maxAgreeing(bound))
+		}
 	}
 	isNew := make([]bool, len(bound))
 	markVars(l.atom, isNew, true)
@@ -210,9 +232,10 @@ type matches struct {
 	most   map[uint64]int // bound variables (bit i: vars[i]) -> maxAgreeing
 }
 
-// matchesOf returns the matches of literal l, made on first use.
+// matchesOf returns the matches of literal l, made on first use, or nil when they would pass
+// maxMatchedTerms.
 func (e *estimator) matchesOf(l *lit) *matches {
-	if m := e.matched[l]; m != nil {
+	if m, ok := e.matched[l]; ok {
 		return m
 	}
 	m := &matches{most: map[uint64]int{}}
@@ -229,6 +252,12 @@ func (e *estimator) matchesOf(l *lit) *matches {
 			stack = append(stack, p.args[k])
 		}
 	}
+	need := len(e.exact[l.rel]) * max(len(m.vars), 1)
+	if need > e.termsLeft {
+		e.matched[l] = nil
+		return nil
+	}
+	e.termsLeft -= need
 	env := make([]Term, maxVar(l.atom)+1)
 	for _, t := range e.exact[l.rel] {
 		clear(env)
@@ -320,6 +349,9 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
 		}
 	}
+	if g.res != nil && len(g.res.Model.Clauses) > estimateMaxClauses {
+		return &GroundEstimate{Skipped: true}, nil
+	}
 	est := &GroundEstimate{}
 	var err error
 	if est.Plain, est.Timed, err = g.boundGround(ctx, false); err != nil {
@@ -344,7 +376,7 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
 	rg := g.relaxed(magicSets)
 	b := &grounder{g: g, rg: rg}
-	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets}
+	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets, termsLeft: maxMatchedTerms}
 	// The probe: the components grounding evaluates, in its order, while the facts last.
 	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)

@@ -134,3 +134,28 @@ func TestDepthErrorFactIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// A program of more clauses than the estimate looks at is not estimated (its two compilations
+// of the relaxed program cost what the grounding's budget bounds anyway), and FarOver says no.
+func TestEstimateSkipsLargePrograms(t *testing.T) {
+	src := moveProduct(40) // far over the limits, 40⁴ moves
+	var b strings.Builder
+	b.WriteString(src)
+	for i := range estimateMaxClauses {
+		fmt.Fprintf(&b, "(filler %d)\n", i)
+	}
+	est, err := compileText(t, b.String()).EstimateGround(context.Background(), GroundLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !est.Skipped || est.FarOver(GroundLimits{}) || !strings.Contains(est.String(), "not estimated") {
+		t.Fatalf("a program of %d clauses: %+v", estimateMaxClauses+10, est)
+	}
+	small, err := compileText(t, src).EstimateGround(context.Background(), GroundLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Skipped {
+		t.Fatal("the same game without its filler facts was not estimated")
+	}
+}
