@@ -251,7 +251,7 @@ func (c *checker) whyNot(n *explain.Node) error {
 		if len(as) > 0 {
 			return fmt.Errorf("%s is said to fail, but holds", n.Literal)
 		}
-	} else if n.Kind != explain.KindNot && n.Kind != explain.KindDistinct {
+	} else if n.Kind != explain.KindNot && n.Kind != explain.KindDistinct && n.Kind != explain.KindOr {
 		return fmt.Errorf("%s: %v", n.Literal, err)
 	}
 	switch n.Kind {

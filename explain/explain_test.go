@@ -3,6 +3,7 @@ package explain_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,10 +11,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/explain"
+	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -58,6 +62,9 @@ type sweep struct {
 	seen    map[string][]string // relation pattern -> answers met in earlier states
 	checked int
 	opts    explain.Options
+	// sample > 0 explains, per state, literals of that many relations chosen at random
+	// (a true and a false one each), instead of every relation's.
+	sample int
 }
 
 func (w *sweep) state(name string, s *eval.State, joint []eval.Term, patterns bool) {
@@ -68,7 +75,14 @@ func (w *sweep) state(name string, s *eval.State, joint []eval.Term, patterns bo
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	if w.sample > 0 {
+		w.rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	}
+	done := 0
 	for _, key := range keys {
+		if w.sample > 0 && done >= w.sample {
+			break
+		}
 		sym := w.res.Model.Relations[key]
 		if key == "true" || key == "does" || key == "distinct" || key == "or" || key == "not" || key == "<=" {
 			continue
@@ -91,6 +105,7 @@ func (w *sweep) state(name string, s *eval.State, joint []eval.Term, patterns bo
 			if err != nil {
 				continue // a relation the game cannot evaluate (refused)
 			}
+			done++
 			var lits []string
 			if patterns && w.rng.Intn(3) == 0 {
 				lits = append(lits, pat)
@@ -117,11 +132,34 @@ func (w *sweep) state(name string, s *eval.State, joint []eval.Term, patterns bo
 			if len(w.seen[pat]) > 200 {
 				w.seen[pat] = w.seen[pat][len(w.seen[pat])-200:]
 			}
+			if w.sample > 0 {
+				lits = w.oneEach(lits, s, joint)
+			}
 			for _, lit := range lits {
 				w.explain(name, s, joint, lit)
 			}
 		}
 	}
+}
+
+// oneEach keeps a literal that holds and one that does not, at random.
+func (w *sweep) oneEach(lits []string, s *eval.State, joint []eval.Term) []string {
+	c := newChecker(w.ev, w.res, s, joint)
+	var yes, no []string
+	for _, l := range lits {
+		if ok, err := c.holds(l); err == nil && ok {
+			yes = append(yes, l)
+		} else if err == nil {
+			no = append(no, l)
+		}
+	}
+	var out []string
+	for _, set := range [][]string{yes, no} {
+		if len(set) > 0 {
+			out = append(out, set[w.rng.Intn(len(set))])
+		}
+	}
+	return out
 }
 
 // mutate returns the ground literal text with one argument replaced by another term of the
@@ -162,11 +200,15 @@ func (w *sweep) explain(name string, s *eval.State, joint []eval.Term, lit strin
 
 // walk plays random joint moves from the initial state, sweeping each state reached.
 func walk(t testing.TB, name string, ev *eval.Game, res *analysis.Result, rng *rand.Rand, steps, brute int, patterns bool) int {
+	return (&sweep{t: t, ev: ev, res: res, rng: rng, brute: brute, seen: map[string][]string{}}).walk(name, steps, patterns)
+}
+
+func (w *sweep) walk(name string, steps int, patterns bool) int {
 	ctx := context.Background()
-	w := &sweep{t: t, ev: ev, res: res, rng: rng, brute: brute, seen: map[string][]string{}}
+	ev, rng := w.ev, w.rng
 	s, err := ev.Initial(ctx)
 	if err != nil {
-		t.Logf("%s: no initial state: %v", name, err)
+		w.t.Logf("%s: no initial state: %v", name, err)
 		return 0
 	}
 	for step := 0; step <= steps; step++ {
@@ -243,4 +285,33 @@ func TestLimits(t *testing.T) {
 	if _, err := explain.Explain(context.Background(), ev, res, s, nil, "(line x) (line o)", explain.Options{}); err == nil {
 		t.Errorf("two literals explained")
 	}
+}
+
+// TestCorpusSweep walks the corpus games (under -short a sample) and explains, in each state
+// reached, a literal that holds and one that does not of a few relations chosen at random,
+// each checked by the independent checker.
+func TestCorpusSweep(t *testing.T) {
+	games := corpus.Games(t)
+	games = corpus.ShortSample(t, games, 25, "ticTacToe/", "montyhall", "chess/chess.kif")
+	total, skipped := 0, 0
+	for _, e := range games {
+		data, err := readfile.Regular(e.Abs(), readfile.GameLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(data)
+		f, _ := syntax.ParseDialect(src, syntax.Detect(e.Path, src))
+		res := analysis.Analyze(f, nil)
+		ev := eval.Compile(res)
+		if ev.Refused() != nil {
+			skipped++
+			continue
+		}
+		ev.SetLimits(eval.Limits{Timeout: 10 * time.Second})
+		w := &sweep{t: t, ev: ev, res: res, rng: rand.New(rand.NewSource(27)), brute: 500, seen: map[string][]string{}, sample: 2,
+			opts: explain.Options{MaxNodes: 150}}
+		total += w.walk(e.Path, 4, false)
+	}
+	t.Logf("%d explanations checked in %d games (%d refused)", total, len(games)-skipped, skipped)
+	corpus.WriteSummary(t.Name(), []string{fmt.Sprintf("%d explanations checked in %d games", total, len(games)-skipped)})
 }

@@ -203,8 +203,8 @@ func (e *engine) proveAtom(a eval.Term, level int) *Node {
 		n.Ref, n.Height = prev.ID, prev.Height
 		return n
 	}
-	if why := e.overLimit(level); why != "" {
-		return e.cutNode(text, true, why)
+	if e.nodes >= e.opts.MaxNodes {
+		return e.cutNode(text, true, e.overLimit(0))
 	}
 	h := e.height(a)
 	if e.err != nil {
@@ -212,6 +212,10 @@ func (e *engine) proveAtom(a eval.Term, level int) *Node {
 	}
 	if h < 0 {
 		return e.cutNode(text, true, fmt.Sprintf("no proof found within a height of %d and %d instances of a rule", e.opts.MaxHeight, e.opts.MaxInstances))
+	}
+	// A fact is given whatever the depth: its line is its whole proof.
+	if why := e.overLimit(level); why != "" && h > 1 {
+		return e.cutNode(text, true, why)
 	}
 	var chosen *instance
 	for _, in := range e.instances(a) {

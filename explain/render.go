@@ -100,7 +100,7 @@ func describe(n *Node, path string) string {
 		if n.Tried > 1 {
 			add(fmt.Sprintf("(the best of %d bindings tried", n.Tried))
 			for _, o := range n.Others {
-				parts[len(parts)-1] += "; " + bindingsText(o)
+				parts[len(parts)-1] += "; also " + strings.TrimPrefix(bindingsText(o), "with ")
 			}
 			parts[len(parts)-1] += ")"
 		}

@@ -42,7 +42,7 @@ func (e *engine) whyNotNest(lit syntax.Literal, bind map[string]eval.Term, level
 			return n
 		}
 		n.Note = fmt.Sprintf("%s holds", e.format(ops[0].Cursor, as[0]))
-		n.Children = []*Node{e.proveLiteralNest(ops[0], as[0], level+1, nest+1)}
+		n.Children = []*Node{e.proveLiteralNest(ops[0], as[0], level, nest+1)}
 		return n
 	case syntax.LitDistinct:
 		n := e.newNode(KindDistinct, text, false)
@@ -121,12 +121,18 @@ func (e *engine) whyNotAtom(a syntax.Atom, bind map[string]eval.Term, level int)
 		}
 	}
 	if matched == 0 {
-		lines := make([]string, 0, len(clauses))
-		for _, c := range clauses {
+		var lines []string
+		for _, c := range clauses[:min(len(clauses), 5)] {
 			lines = append(lines, fmt.Sprint(e.ruleOf(c).Line))
 		}
-		notes = append([]string{fmt.Sprintf("no rule has this head: the heads of %s/%d (line %s) do not match it",
-			a.Name().Name(), rel.Arity, strings.Join(lines, ", "))}, notes...)
+		if len(clauses) > 5 {
+			lines = append(lines, fmt.Sprintf("and %d more", len(clauses)-5))
+		}
+		what := plural(len(clauses), "the rule", fmt.Sprintf("none of the %d rules and facts", len(clauses)))
+		at := plural(len(clauses), "line", "lines")
+		verb := plural(len(clauses), "does not match it", "matches it")
+		notes = append([]string{fmt.Sprintf("no rule has this head: %s of %s/%d (%s %s) %s",
+			what, a.Name().Name(), rel.Arity, at, strings.Join(lines, ", "), verb)}, notes...)
 	}
 	n.Note = strings.Join(notes, "; ")
 	return n
