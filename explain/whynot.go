@@ -292,10 +292,17 @@ func (e *engine) missingFluent(f syntax.Term, bind map[string]eval.Term) string 
 	if !e.canStand(analysis.Rel{Key: "true", Arity: 1}, 0, text) {
 		return fmt.Sprintf("not in the state: no init or next rule ever gives a fluent like %s", text)
 	}
-	p := e.patOf(f, bind, 1)
-	name, arity := f.Name().Name(), f.Arity()
 	if f.Kind() == syntax.TermVariable {
 		return note
+	}
+	name, arity := f.Name().Name(), f.Arity()
+	p := e.patOf(f, bind, 1)
+	if p.g != 0 { // the arguments of a ground fluent, as patterns
+		_, gargs := e.ev.Decompose(p.g)
+		p = &pat{}
+		for _, a := range gargs {
+			p.args = append(p.args, &pat{g: a})
+		}
 	}
 	type near struct {
 		t     eval.Term
@@ -307,10 +314,16 @@ func (e *engine) missingFluent(f syntax.Term, bind map[string]eval.Term) string 
 		if syntax.Fold(tn) != syntax.Fold(name) || len(targs) != arity {
 			continue
 		}
-		score := 0
+		// Agreeing on the first arguments counts most: a board's coordinates come first.
+		score, prefix := 0, true
 		for i, a := range targs {
 			if i < len(p.args) && e.fits(a, p.args[i], 1) {
 				score++
+				if prefix {
+					score += 100
+				}
+			} else {
+				prefix = false
 			}
 		}
 		close = append(close, near{t, score})
