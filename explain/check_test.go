@@ -216,6 +216,11 @@ func (c *checker) proof(n *explain.Node) error {
 			if err := c.sameTerm(want, ch.Literal); err != nil {
 				return fmt.Errorf("body literal %d of the rule at line %d: %v", i+1, n.Rule.Line, err)
 			}
+		} else if l.Kind() == syntax.LitOr {
+			// The disjunct that holds is proved as the child's; it must be one of the operands.
+			if err := c.disjunctOf(l, bind, ch); err != nil {
+				return fmt.Errorf("body literal %d of the rule at line %d: %v", i+1, n.Rule.Line, err)
+			}
 		} else if ok, err := c.holds(want); err != nil || !ok {
 			return fmt.Errorf("body literal %s of the rule at line %d does not hold (%v)", want, n.Rule.Line, err)
 		}
@@ -232,6 +237,28 @@ func (c *checker) proof(n *explain.Node) error {
 		return fmt.Errorf("%s: height %d, its tallest child's %d", n.Literal, n.Height, tallest)
 	}
 	return nil
+}
+
+// disjunctOf checks that the child of an `or` node is an instance of one of the operands of
+// the disjunction l under bind.
+func (c *checker) disjunctOf(l syntax.Literal, bind map[string]string, n *explain.Node) error {
+	if n.Kind != explain.KindOr || len(n.Children) != 1 {
+		return fmt.Errorf("%s: not a disjunction proved by one disjunct", n.Literal)
+	}
+	got, err := c.parseLiteral(n.Children[0].Literal)
+	if err != nil {
+		return err
+	}
+	for _, op := range l.Operands() {
+		b := map[string]string{}
+		for k, v := range bind {
+			b[k] = v
+		}
+		if matchText(op.Cursor, got.Cursor, b, c.ev.Notation()) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is none of the disjuncts of %s", n.Children[0].Literal, l.Text())
 }
 
 // whyNot checks a why-not node: what it says fails fails, what it says holds holds, each rule
@@ -300,11 +327,7 @@ func (c *checker) whyNot(n *explain.Node) error {
 		if !cl.Head.Valid() || listed[cl.Index] {
 			continue
 		}
-		can := unifies(cl.Head.Cursor, lit.Cursor)
-		if len(varsIn(lit.Cursor)) == 0 {
-			can = matchText(cl.Head.Cursor, lit.Cursor, map[string]string{}, c.ev.Notation())
-		}
-		if can {
+		if matchText(cl.Head.Cursor, lit.Cursor, map[string]string{}, c.ev.Notation()) {
 			return fmt.Errorf("%s: the rule at %d can match but is not listed", n.Literal, cl.Index)
 		}
 	}
@@ -457,10 +480,18 @@ func (c *checker) headBindings(cl *analysis.Clause, lit syntax.Literal) []map[st
 	return []map[string]string{b}
 }
 
-// matchText matches the pattern p (a clause's) with the ground syntax g, binding p's
-// variables to g's texts (written in notation d by subst).
+// matchText matches the pattern p (a clause's) with the syntax g, binding p's variables to
+// g's texts (written in notation d by subst). A variable of g matches anything, and a variable
+// of p met twice is compared only where both texts are ground: for a g with variables the
+// answer may be yes where they would not unify, never no where they would.
 func matchText(p, g syntax.Cursor, b map[string]string, d syntax.Dialect) bool {
+	if g.Kind() == syntax.Variable {
+		return true
+	}
 	if p.Kind() == syntax.Variable {
+		if len(varsIn(g)) > 0 {
+			return true
+		}
 		txt := subst(g, nil, d)
 		if v, ok := b[p.Symbol().Key()]; ok {
 			return v == txt
@@ -488,49 +519,6 @@ func matchText(p, g syntax.Cursor, b map[string]string, d syntax.Dialect) bool {
 		}
 	}
 	return true
-}
-
-// unifies reports whether two syntax trees (a clause head, a literal with variables of its
-// own) may unify: names and arities agree wherever both sides have a function term or a
-// constant; a variable on either side matches anything (repeated variables are not compared,
-// which lets more rules count as matching, never fewer).
-func unifies(a, b syntax.Cursor) bool {
-	type pair struct{ x, y syntax.Cursor }
-	stack := []pair{{a, b}}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if p.x.Kind() == syntax.Variable || p.y.Kind() == syntax.Variable {
-			continue
-		}
-		xe, ye := elementsOf(p.x), elementsOf(p.y)
-		if len(xe) != len(ye) {
-			return false
-		}
-		if len(xe) == 0 {
-			if syntax.Fold(p.x.Symbol().Name()) != syntax.Fold(p.y.Symbol().Name()) {
-				return false
-			}
-			continue
-		}
-		for i := range xe {
-			stack = append(stack, pair{xe[i], ye[i]})
-		}
-	}
-	return true
-}
-
-// elementsOf returns a list's elements, none for a word, and a one-element list's word as a
-// word: (f) is f.
-func elementsOf(c syntax.Cursor) []syntax.Cursor {
-	if c.Kind() != syntax.List {
-		return nil
-	}
-	el := c.Elements()
-	if len(el) == 1 {
-		return nil
-	}
-	return el
 }
 
 func varsIn(c syntax.Cursor) []string {
