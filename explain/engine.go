@@ -47,6 +47,9 @@ type engine struct {
 type varName struct{ key, name string }
 
 func newEngine(ctx context.Context, ev *eval.Game, res *analysis.Result, s *eval.State, joint []eval.Term, opts Options) *engine {
+	if opts.Text != nil {
+		res = opts.Text
+	}
 	e := &engine{ctx: ctx, ev: ev, res: res, st: s, joint: joint, opts: opts.withDefaults(),
 		rules: map[analysis.Rel][]*analysis.Clause{}, lines: res.Model.File.Lines(), vars: map[int][]varName{},
 		minH: map[eval.Term]int{}, failBelow: map[eval.Term]int{}, proved: map[eval.Term]int{},

@@ -42,6 +42,10 @@ type Options struct {
 	// MaxInstances bounds the instances of one rule for one atom looked at (0: 256), and
 	// MaxTried the partial bindings of a failing rule compared (0: 16).
 	MaxInstances, MaxTried int
+	// Text, when set, is the analysis whose clauses the explanation names: a later version of
+	// the game's text with the same clauses (an edit of comments or layout moved them), whose
+	// rules and lines the explanation then gives. Nil: the analysis the game was compiled from.
+	Text *analysis.Result
 }
 
 // Defaults of Options.

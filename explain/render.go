@@ -18,7 +18,7 @@ func (x *Explanation) Text(path string) string {
 		if x.More {
 			more = ", and more"
 		}
-		fmt.Fprintf(&b, "%s: %d %s%s, each with its proof\n", x.Literal, len(x.Proofs), plural(len(x.Proofs), "answer", "answers"), more)
+		fmt.Fprintf(&b, "%s: %s%s, %s\n", x.Literal, answersText(len(x.Proofs)), more, plural(len(x.Proofs), "with its proof", "each with its proof"))
 	}
 	roots := x.Proofs
 	if x.WhyNot != nil {
@@ -39,6 +39,8 @@ func heightOf(n *Node) string {
 	}
 	return ""
 }
+
+func answersText(n int) string { return strconv.Itoa(n) + " " + plural(n, "answer", "answers") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -63,7 +65,7 @@ func writeTree(b *strings.Builder, root *Node, path string) {
 			fmt.Fprintf(b, "#%d ", it.n.ID)
 		}
 		b.WriteString(it.n.Literal)
-		if d := describe(it.n, path); d != "" {
+		if d := describe(it.n, textStyle(path)); d != "" {
 			b.WriteString("  ")
 			b.WriteString(d)
 		}
@@ -74,8 +76,18 @@ func writeTree(b *strings.Builder, root *Node, path string) {
 	}
 }
 
+// style is how describe writes a rule's place and text quoted from the game.
+type style struct {
+	place func(r *Rule) string
+	quote func(s string) string
+}
+
+func textStyle(path string) style {
+	return style{place: func(r *Rule) string { return r.Place(path) }, quote: func(s string) string { return s }}
+}
+
 // describe is what follows a node's literal on its line.
-func describe(n *Node, path string) string {
+func describe(n *Node, st style) string {
 	var parts []string
 	add := func(s string) {
 		if s != "" {
@@ -91,35 +103,35 @@ func describe(n *Node, path string) string {
 		case n.Rule.Fact:
 			what = "by fact "
 		}
-		place := what + n.Rule.Place(path)
+		place := what + st.place(n.Rule)
 		if !n.Holds {
 			place += " fails"
 		}
 		add(place)
-		add(bindingsText(n.Bindings))
+		add(st.quote(bindingsText(n.Bindings)))
 		if n.Tried > 1 {
 			add(fmt.Sprintf("(the best of %d bindings tried", n.Tried))
 			for _, o := range n.Others {
-				parts[len(parts)-1] += "; also " + strings.TrimPrefix(bindingsText(o), "with ")
+				parts[len(parts)-1] += "; also " + st.quote(strings.TrimPrefix(bindingsText(o), "with "))
 			}
 			parts[len(parts)-1] += ")"
 		}
 		if n.Note != "" {
 			parts[len(parts)-1] += ":"
 		}
-		add(n.Note)
+		add(st.quote(n.Note))
 	case KindRef:
 		add(fmt.Sprintf("proved above, #%d", n.Ref))
 	case KindUnreached:
 		add("after the failing literal: " + n.Note)
 	case KindCut:
-		add(n.Note)
+		add(st.quote(n.Note))
 	default:
 		if n.Holds {
 			if n.Note == "" {
 				add("holds")
 			}
-			add(n.Note)
+			add(st.quote(n.Note))
 		} else {
 			add("fails")
 			if n.Kind == KindAtom {
@@ -128,10 +140,86 @@ func describe(n *Node, path string) string {
 			if n.Note != "" {
 				parts[len(parts)-1] += ":"
 			}
-			add(n.Note)
+			add(st.quote(n.Note))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// Markdown writes the explanation as nested Markdown lists for an editor: literals as code,
+// each rule's place as a link to the target link gives it (nil: "line N" without a link).
+func (x *Explanation) Markdown(link func(r *Rule) string) string {
+	st := style{quote: escapeMarkdown, place: func(r *Rule) string {
+		if link == nil {
+			return "line " + strconv.Itoa(r.Line)
+		}
+		return "[line " + strconv.Itoa(r.Line) + "](" + link(r) + ")"
+	}}
+	var b strings.Builder
+	switch {
+	case x.Holds && x.Ground && len(x.Proofs) == 1:
+		fmt.Fprintf(&b, "%s holds%s.\n\n", codeSpan(x.Literal), heightOf(x.Proofs[0]))
+	case x.Holds:
+		more := ""
+		if x.More {
+			more = ", and more"
+		}
+		fmt.Fprintf(&b, "%s: %s%s, %s.\n\n", codeSpan(x.Literal), answersText(len(x.Proofs)), more, plural(len(x.Proofs), "with its proof", "each with its proof"))
+	default:
+		fmt.Fprintf(&b, "%s does not hold.\n\n", codeSpan(x.Literal))
+	}
+	roots := x.Proofs
+	if x.WhyNot != nil {
+		roots = []*Node{x.WhyNot}
+	}
+	type item struct {
+		n     *Node
+		depth int
+	}
+	for _, r := range roots {
+		stack := []item{{r, 0}}
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			b.WriteString(strings.Repeat("  ", it.depth))
+			b.WriteString("- ")
+			if it.n.ID > 0 {
+				fmt.Fprintf(&b, "#%d ", it.n.ID)
+			}
+			b.WriteString(codeSpan(it.n.Literal))
+			if d := describe(it.n, st); d != "" {
+				b.WriteString(" — ")
+				b.WriteString(d)
+			}
+			b.WriteByte('\n')
+			for i := len(it.n.Children) - 1; i >= 0; i-- {
+				stack = append(stack, item{it.n.Children[i], it.depth + 1})
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if x.Cut {
+		b.WriteString("Parts are cut: explain a literal cut on its own, or raise the depth.\n")
+	}
+	return b.String()
+}
+
+// codeSpan writes s as inline code, with a fence longer than any run of backticks in it.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// escapeMarkdown keeps the characters of game text that Markdown reads as markup.
+func escapeMarkdown(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "<", `\<`, "[", `\[`, "]", `\]`, "#", `\#`)
+	return r.Replace(s)
 }
 
 // Place writes the rule's place as path:line, or "line N" without a path.
@@ -190,7 +278,7 @@ func (x *Explanation) DOT(path string) string {
 			byID[n.ID] = name
 		}
 		label := n.Literal
-		if d := describe(n, path); d != "" {
+		if d := describe(n, textStyle(path)); d != "" {
 			label += "\n" + d
 		}
 		style := `color="darkgreen"`

@@ -122,6 +122,26 @@ func (r *markerRun) at(m markers.Marker, off int) {
 		} else {
 			out.Line("(none)")
 		}
+	case "why":
+		why := func(lit string) string { return "why:" + lit }
+		if h := Hover(context.Background(), snap, off, HoverOptions{Markdown: true, Eval: r.session, Budget: patience, Why: why}); h != nil {
+			out.Line(h.Text)
+		} else {
+			out.Line("(none)")
+		}
+	case "explain":
+		acts := ExplainActions(snap, off)
+		if len(acts) == 0 {
+			out.Line("(no literal)")
+			break
+		}
+		out.Printf("action: %s\n", acts[0].Title)
+		res := r.session.ExplainLiteral(context.Background(), acts[0].Literal, ExplainOptions{Link: func(line, col int) string { return fmt.Sprintf("#L%d,%d", line, col) }})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "def":
 		for _, sp := range Definition(snap, off) {
 			out.Line(r.where(sp))

@@ -1,0 +1,207 @@
+package ide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// Explanations in the editor: why a literal holds or does not hold in the document's current
+// state (package explain), asked from a code action on any literal ("Explain in the current
+// state"), from the "Why?" of an evaluated hover, and from the game view (a move that is not
+// legal, a cell, terminal, a goal). The result carries the explanation as Markdown with links to
+// the rules, as text, and as the tree itself.
+
+// ExplainTarget is a literal of a document that can be explained in its current state.
+type ExplainTarget struct {
+	Span    syntax.Span
+	Literal string // its text without comments, in the document's notation
+}
+
+// LiteralAt returns the innermost literal of a complete clause at off: the head, a body literal,
+// or a literal inside `not` or `or`; false when off is in none (a `distinct` or a negation with
+// variables cannot be asked alone: the atom inside a negation can).
+func LiteralAt(snap *Snapshot, off int) (ExplainTarget, bool) {
+	c := snap.Model().ClauseAt(off)
+	if c == nil || c.Form.HasErrors() {
+		return ExplainTarget{}, false
+	}
+	var found syntax.Literal
+	ok := false
+	in := func(sp syntax.Span) bool { return sp.Start <= off && off <= sp.End }
+	if in(c.Head.Span()) {
+		found, ok = syntax.Literal{Cursor: c.Head.Cursor}, true
+	}
+	stack := append([]syntax.Literal(nil), c.Body...)
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !in(l.Span()) {
+			continue
+		}
+		switch l.Kind() {
+		case syntax.LitAtom:
+			found, ok = l, true
+		case syntax.LitNot, syntax.LitOr, syntax.LitDistinct:
+			if len(varsOfLiteral(l)) == 0 {
+				found, ok = l, true
+			}
+			if l.Kind() != syntax.LitDistinct {
+				stack = append(stack, l.Operands()...)
+			}
+		}
+	}
+	if !ok {
+		return ExplainTarget{}, false
+	}
+	return ExplainTarget{Span: found.Span(), Literal: plainText(found.Cursor)}, true
+}
+
+// varsOfLiteral lists the variable tokens of a literal.
+func varsOfLiteral(l syntax.Literal) []string {
+	var out []string
+	stack := []syntax.Cursor{l.Cursor}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.Kind() == syntax.Variable {
+			out = append(out, c.Text())
+		}
+		stack = append(stack, c.Children()...)
+	}
+	return out
+}
+
+// plainText writes c's text with each run of whitespace and comments as one space, so that a
+// literal written over several lines with comments reads as one line.
+func plainText(c syntax.Cursor) string {
+	var b strings.Builder
+	space := false
+	stack := []syntax.Cursor{c}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kids := n.Children()
+		if len(kids) > 0 {
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, kids[i])
+			}
+			continue
+		}
+		if n.Kind().IsTrivia() {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteString(n.Text())
+	}
+	return b.String()
+}
+
+// ExplainAction is the code action that explains a literal in the current state.
+type ExplainAction struct {
+	Title   string
+	Literal string
+}
+
+// ExplainActions returns the "Explain in the current state" action of the literal at start.
+func ExplainActions(snap *Snapshot, start int) []ExplainAction {
+	t, ok := LiteralAt(snap, start)
+	if !ok {
+		return []ExplainAction{}
+	}
+	return []ExplainAction{{Title: "Explain " + shorten(t.Literal, 60) + " in the current state", Literal: t.Literal}}
+}
+
+// ExplainOptions shape Session.ExplainLiteral.
+type ExplainOptions struct {
+	// Joint is the joint move (one move per role, in the document's notation) that a literal
+	// about a joint move is explained for; nil: the first legal one.
+	Joint []string
+	// Depth bounds the levels explained (0: explain's defaults).
+	Depth int
+	// Link gives the target of a link to a rule of the document (its 1-based line and
+	// column), for the Markdown; nil: no links.
+	Link func(line, column int) string
+}
+
+// ExplainResult is why a literal holds or does not hold in the document's current state.
+type ExplainResult struct {
+	Literal  string
+	Holds    bool
+	Step     int      // the joint moves played to reach the state
+	Joint    []string // the joint move explained for (a literal about a joint move), one move per role
+	Markdown string   // the explanation, rules linked
+	Text     string   // the explanation as an indented tree, rules as "line N"
+	Tree     *explain.Explanation
+	Error    string // why there is no explanation
+}
+
+// ExplainLiteral explains a literal (one, in the document's notation) in the document's current
+// state, under the full limits, as RunQuery answers a query.
+func (s *Session) ExplainLiteral(ctx context.Context, literal string, opts ExplainOptions) *ExplainResult {
+	c := s.game()
+	res := &ExplainResult{Literal: literal}
+	fail := func(err error) *ExplainResult {
+		res.Error = c.explain(s.snap, err)
+		return res
+	}
+	pos, err := c.replay(ctx, s.History())
+	if err != nil {
+		return fail(err)
+	}
+	res.Step = len(pos.Played)
+	var joint []eval.Term
+	if opts.Joint != nil {
+		if joint, err = c.g.ParseMoves(opts.Joint); err != nil {
+			return fail(err)
+		}
+	}
+	xo := explain.Options{Depth: opts.Depth}
+	if a := s.snap.Analysis(); a != nil {
+		xo.Text = a
+	}
+	x, err := c.g.Explain(ctx, pos.state, joint, literal, xo)
+	if errors.Is(err, explain.ErrNeedsMove) {
+		moves, _, jerr := c.g.JointMoves(ctx, pos.state, 1)
+		if jerr != nil {
+			return fail(jerr)
+		}
+		if len(moves) == 0 {
+			return fail(fmt.Errorf("%s is about a joint move, and the current state has none (it is terminal or a role has no legal move)", literal))
+		}
+		joint = moves[0]
+		x, err = c.g.Explain(ctx, pos.state, joint, literal, xo)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if joint != nil {
+		res.Joint = c.moveTexts(joint)
+	}
+	res.Holds, res.Tree, res.Text = x.Holds, x, x.Text("")
+	var link func(r *explain.Rule) string
+	if opts.Link != nil {
+		link = func(r *explain.Rule) string { return opts.Link(r.Line, r.Column) }
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "In the %s", stateName(res.Step))
+	if joint != nil {
+		fmt.Fprintf(&b, ", for the joint move %s", c.g.FormatJoint(joint))
+		if opts.Joint == nil {
+			b.WriteString(" (the first legal one)")
+		}
+	}
+	b.WriteString(":\n\n")
+	b.WriteString(x.Markdown(link))
+	res.Markdown = b.String()
+	return res
+}
