@@ -1,0 +1,60 @@
+package lsp
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// TestExplainOverStdio: the code action on a literal runs gdl.explain, whose result explains the
+// literal in the document's current state with the rules linked; with hover.explainLinks the
+// evaluated hover links each answer to the same command.
+func TestExplainOverStdio(t *testing.T) {
+	c := startServer(t)
+	c.mu.Lock()
+	c.settings = map[string]any{"hover": map[string]any{"explainLinks": true}}
+	c.mu.Unlock()
+	c.initialize()
+	const uri = "file:///w/explain.kif"
+	text := "(role robot)\n(init (cell 1))\n(<= (legal robot (go ?x))\n    (true (cell ?x)))\n(<= (next (cell 2)) (does robot (go 1)))\n(<= terminal (true (cell 2)))\n(goal robot 100)\n"
+	c.open(uri, text)
+	c.settingsApplied(uri)
+
+	var actions []protocol.CodeAction
+	c.mustCall("textDocument/codeAction", protocol.CodeActionParams{TextDocument: docID(uri),
+		Range: protocol.Range{Start: positionOf(t, text, "cell ?x", 1), End: positionOf(t, text, "cell ?x", 1)}}, &actions)
+	var cmd *protocol.Command
+	for _, a := range actions {
+		if a.Command != nil && a.Command.Command == "gdl.explain" {
+			cmd = a.Command
+		}
+	}
+	if cmd == nil || !strings.Contains(cmd.Title, "(true (cell ?x))") {
+		t.Fatalf("no explain action: %+v", actions)
+	}
+	var res explainResult
+	c.mustCall("workspace/executeCommand", map[string]any{"command": cmd.Command, "arguments": cmd.Arguments}, &res)
+	if !res.Holds || res.Error != "" || !strings.Contains(res.Markdown, "`(true (cell 1))` — in the state") || res.Explanation == nil {
+		t.Errorf("explain result %+v", res)
+	}
+
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.explain",
+		"arguments": []any{map[string]any{"uri": uri, "literal": "(legal robot (go 2))"}}}, &res)
+	if res.Holds || !strings.Contains(res.Markdown, "does not hold") || !strings.Contains(res.Markdown, "[line 3]("+uri+"#L3,1)") {
+		t.Errorf("why-not result %+v", res)
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.explain",
+		"arguments": []any{map[string]any{"uri": uri, "literal": "(next (cell 2))"}}}, &res)
+	if !res.Holds || len(res.Joint) != 1 || res.Joint[0] != "(go 1)" {
+		t.Errorf("a literal about a joint move: %+v", res)
+	}
+
+	var h protocol.Hover
+	c.mustCall("textDocument/hover", tdpp(uri, positionOf(t, text, "legal", 1)), &h)
+	link := "command:gdl.explain?" + url.QueryEscape(`[{"uri":"`+uri+`","literal":"(legal robot (go 1))"}]`)
+	if !strings.Contains(h.Contents.Value, "[why?]("+link+")") {
+		t.Errorf("hover without the why link %s:\n%s", link, h.Contents.Value)
+	}
+}
