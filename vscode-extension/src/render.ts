@@ -3,7 +3,7 @@
 // `(true (cell 1 1 x))` and `;` comments for a prefix game, `true(cell(1,1,x))` and `%` comments
 // for an infix one. Pure, so it is unit tested.
 
-import type { GameState, Notation, QueryResult } from "./protocol";
+import type { ExplainResult, GameState, Notation, QueryResult } from "./protocol";
 
 export interface ResultModel {
   /** The game's file name, for the title line. */
@@ -136,4 +136,11 @@ export function renderResults(m: ResultModel): string {
     out.push(...m.query.state.map((f) => w.atom("true", f)));
   }
   return out.join("\n") + "\n";
+}
+
+/** The page of an explanation (gdl.explain): a title, then the server's Markdown or its error. */
+export function explanationMarkdown(r: ExplainResult): string {
+  const title = `# Why ${r.holds ? "" : "not "}\`${r.literal}\`\n\n`;
+  if (r.error) return `${title}Not explained: ${r.error}\n`;
+  return title + r.markdown;
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { legalMovesByRole, toGameState, toQueryResult } from "../../src/protocol";
-import { renderResults } from "../../src/render";
+import { legalMovesByRole, toExplainResult, toGameState, toQueryResult } from "../../src/protocol";
+import { explanationMarkdown, renderResults } from "../../src/render";
 
 const state = toGameState({
   roles: ["xplayer", "oplayer"],
@@ -111,4 +111,13 @@ test("an infix game's results are written in infix, with % comments", () => {
   assert.doesNotMatch(text, /^;|\(true /m);
   const queryOnly = renderResults({ gameName: "ttt.hrf", query: toQueryResult({ ...q, state: ["control(x)"] }, "") });
   assert.match(queryOnly, /^true\(control\(x\)\)$/m);
+});
+
+test("an explanation is read defensively and shown as a page", () => {
+  const r = toExplainResult({ literal: "terminal", holds: false, step: 2, markdown: "- `terminal` — does not hold\n", joint: ["a", 1] }, "t");
+  assert.deepEqual(r, { literal: "terminal", holds: false, step: 2, markdown: "- `terminal` — does not hold\n", text: "", error: undefined, joint: ["a"] });
+  assert.equal(explanationMarkdown(r), "# Why not `terminal`\n\n- `terminal` — does not hold\n");
+  const failed = toExplainResult({ literal: "(p 1)", error: "unknown relation p/1" }, "(p 1)");
+  assert.equal(explanationMarkdown(failed), "# Why not `(p 1)`\n\nNot explained: unknown relation p/1\n");
+  assert.match(toExplainResult(undefined, "x").error ?? "", /no explanation/);
 });
