@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gdl-lsp/gdl/eval"
@@ -143,32 +144,85 @@ type ExplainResult struct {
 	Text     string   // the explanation as an indented tree, rules as "line N"
 	Tree     *explain.Explanation
 	Error    string // why there is no explanation
+
+	header string // the Markdown's first paragraph: which state, which joint move
+}
+
+// MarkdownWith writes the explanation as Markdown with the rules linked by link (as
+// ExplainOptions.Link), for a result made without links.
+func (r *ExplainResult) MarkdownWith(link func(line, column int) string) string {
+	if r.Tree == nil {
+		return r.Markdown
+	}
+	return r.header + r.Tree.Markdown(func(ru *explain.Rule) string { return link(ru.Line, ru.Column) })
 }
 
 // ExplainLiteral explains a literal (one, in the document's notation) in the document's current
 // state, under the full limits, as RunQuery answers a query.
 func (s *Session) ExplainLiteral(ctx context.Context, literal string, opts ExplainOptions) *ExplainResult {
 	c := s.game()
-	res := &ExplainResult{Literal: literal}
-	fail := func(err error) *ExplainResult {
-		res.Error = c.explain(s.snap, err)
-		return res
-	}
 	pos, err := c.replay(ctx, s.History())
 	if err != nil {
-		return fail(err)
+		return &ExplainResult{Literal: literal, Error: c.explain(s.snap, err)}
 	}
-	res.Step = len(pos.Played)
 	var joint []eval.Term
 	if opts.Joint != nil {
 		if joint, err = c.g.ParseMoves(opts.Joint); err != nil {
-			return fail(err)
+			return &ExplainResult{Literal: literal, Error: c.explain(s.snap, err)}
 		}
+	}
+	return s.explainIn(ctx, c, pos, joint, literal, "In the "+stateName(len(pos.Played)), opts)
+}
+
+// ExplainFluent explains why a fluent holds in the document's current state: by the init rule
+// or fact that gives it in the initial state, else by the next rule that gave it when the last
+// joint move was played. A fluent that does not hold gets the why-not of (true fluent).
+func (s *Session) ExplainFluent(ctx context.Context, fluent string, opts ExplainOptions) *ExplainResult {
+	c := s.game()
+	d := s.snap.Dialect()
+	history := s.History()
+	pos, err := c.replay(ctx, history)
+	if err != nil {
+		return &ExplainResult{Literal: fluent, Error: c.explain(s.snap, err)}
+	}
+	t, err := c.g.Eval().ParseTerm(fluent)
+	if err != nil {
+		return &ExplainResult{Literal: fluent, Error: err.Error()}
+	}
+	step := len(pos.Played)
+	switch {
+	case !slices.Contains(pos.state.Fluents(), t):
+		return s.explainIn(ctx, c, pos, nil, d.Atom("true", fluent), "In the "+stateName(step), opts)
+	case step == 0:
+		return s.explainIn(ctx, c, pos, nil, d.Atom("init", fluent), "In the initial state, the fluent comes from init", opts)
+	}
+	prev, err := c.replay(ctx, pos.Played[:step-1])
+	if err != nil {
+		return &ExplainResult{Literal: fluent, Error: c.explain(s.snap, err)}
+	}
+	last, err := c.g.ParseMoves(pos.Played[step-1])
+	if err != nil {
+		return &ExplainResult{Literal: fluent, Error: c.explain(s.snap, err)}
+	}
+	where := fmt.Sprintf("The fluent comes from next when joint move %d was played", step)
+	res := s.explainIn(ctx, c, prev, last, d.Atom("next", fluent), where, opts)
+	res.Step = step
+	return res
+}
+
+// explainIn explains literal in pos's state (with joint for a literal about a joint move; nil:
+// the first legal one), where saying in words which state that is.
+func (s *Session) explainIn(ctx context.Context, c *docGame, pos *Position, joint []eval.Term, literal, where string, opts ExplainOptions) *ExplainResult {
+	res := &ExplainResult{Literal: literal, Step: len(pos.Played)}
+	fail := func(err error) *ExplainResult {
+		res.Error = c.explain(s.snap, err)
+		return res
 	}
 	xo := explain.Options{Depth: opts.Depth}
 	if a := s.snap.Analysis(); a != nil {
 		xo.Text = a
 	}
+	given := joint != nil
 	x, err := c.g.Explain(ctx, pos.state, joint, literal, xo)
 	if errors.Is(err, explain.ErrNeedsMove) {
 		moves, _, jerr := c.g.JointMoves(ctx, pos.state, 1)
@@ -176,7 +230,7 @@ func (s *Session) ExplainLiteral(ctx context.Context, literal string, opts Expla
 			return fail(jerr)
 		}
 		if len(moves) == 0 {
-			return fail(fmt.Errorf("%s is about a joint move, and the current state has none (it is terminal or a role has no legal move)", literal))
+			return fail(fmt.Errorf("%s is about a joint move, and the state has none (it is terminal or a role has no legal move)", literal))
 		}
 		joint = moves[0]
 		x, err = c.g.Explain(ctx, pos.state, joint, literal, xo)
@@ -193,15 +247,15 @@ func (s *Session) ExplainLiteral(ctx context.Context, literal string, opts Expla
 		link = func(r *explain.Rule) string { return opts.Link(r.Line, r.Column) }
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "In the %s", stateName(res.Step))
+	b.WriteString(where)
 	if joint != nil {
 		fmt.Fprintf(&b, ", for the joint move %s", c.g.FormatJoint(joint))
-		if opts.Joint == nil {
+		if !given {
 			b.WriteString(" (the first legal one)")
 		}
 	}
 	b.WriteString(":\n\n")
-	b.WriteString(x.Markdown(link))
-	res.Markdown = b.String()
+	res.header = b.String()
+	res.Markdown = res.header + x.Markdown(link)
 	return res
 }

@@ -267,6 +267,13 @@ func (r *markerRun) file(m markers.Marker) bool {
 		}
 	case "state", "play", "random", "undo", "reset", "goto", "computer":
 		r.stateCommand(m)
+	case "fluent":
+		res := r.session.ExplainFluent(context.Background(), m.Arg(0), ExplainOptions{})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "playouts":
 		n, _ := strconv.Atoi(m.Arg(0))
 		st := r.session.Playouts(context.Background(), n, 1, time.Minute)
@@ -367,6 +374,9 @@ func (r *markerRun) stateCommand(m markers.Marker) {
 	}
 	if st.Error != "" {
 		out.Printf("error: %s\n", st.Error)
+	}
+	if st.Why != nil {
+		out.Printf("why:\n%s", st.Why.Markdown)
 	}
 	if len(st.Line) > len(st.History) {
 		out.Printf("line: %d joint moves, %d ahead\n", len(st.Line), len(st.Line)-len(st.History))

@@ -64,6 +64,8 @@ type gameState struct {
 	Goals    map[string][]int    `json:"goals"`
 	Error    string              `json:"error,omitempty"`
 	Notation string              `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
+	// Why explains a move refused as not legal (gdl.explain's result for (legal role move)).
+	Why *explainResult `json:"why,omitempty"`
 	viewFields
 }
 
@@ -150,6 +152,10 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	}
 	gs := toGameState(st)
 	gs.Notation = snap.Dialect().String()
+	if st.Why != nil {
+		why := toExplainResult(st.Why, snap)
+		gs.Why = &why
+	}
 	if args.ViewAs != "" && st.Percepts != nil {
 		gs.ViewAs = toRoleView(session.ViewAs(ctx, st, args.ViewAs))
 	}

@@ -20,7 +20,10 @@ import (
 // joint move for a literal about a joint move (one move per role; none: the first legal one).
 type explainArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
-	Literal string               `json:"literal"`
+	Literal string               `json:"literal,omitempty"`
+	// Fluent, instead of Literal: why this fluent holds in the current state (the init or next
+	// rule that gave it), as the game view asks for a square.
+	Fluent string `json:"fluent,omitempty"`
 	Joint   []string             `json:"joint,omitempty"`
 	Depth   int                  `json:"depth,omitempty"`
 }
@@ -46,12 +49,22 @@ func explainCommand(ctx context.Context, snap *Snapshot, session *ide.Session, r
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.explain: %v", err)
 		}
 	}
-	if a.Literal == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.explain: give the literal to explain: {uri, literal}")
+	opts := ide.ExplainOptions{Joint: a.Joint, Depth: a.Depth, Link: ruleLink(snap.URI)}
+	var res *ide.ExplainResult
+	switch {
+	case a.Literal != "":
+		res = session.ExplainLiteral(ctx, a.Literal, opts)
+	case a.Fluent != "":
+		res = session.ExplainFluent(ctx, a.Fluent, opts)
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.explain: give the literal to explain, or a fluent: {uri, literal} or {uri, fluent}")
 	}
-	res := session.ExplainLiteral(ctx, a.Literal, ide.ExplainOptions{Joint: a.Joint, Depth: a.Depth, Link: ruleLink(snap.URI)})
-	return explainResult{Literal: res.Literal, Holds: res.Holds, Step: res.Step, Joint: res.Joint, Markdown: res.Markdown,
-		Text: res.Text, Explanation: res.Tree, Error: res.Error, Notation: snap.Dialect().String()}, nil
+	return toExplainResult(res, snap), nil
+}
+
+func toExplainResult(res *ide.ExplainResult, snap *Snapshot) explainResult {
+	return explainResult{Literal: res.Literal, Holds: res.Holds, Step: res.Step, Joint: res.Joint, Markdown: res.MarkdownWith(ruleLink(snap.URI)),
+		Text: res.Text, Explanation: res.Tree, Error: res.Error, Notation: snap.Dialect().String()}
 }
 
 // ruleLink links a rule of the document: its URI with the line and column as a fragment, which

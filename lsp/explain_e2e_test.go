@@ -51,6 +51,22 @@ func TestExplainOverStdio(t *testing.T) {
 		t.Errorf("a literal about a joint move: %+v", res)
 	}
 
+	// The game view asks why a square holds its fluent, and a refused move says why not.
+	var st gameState
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.playMove",
+		"arguments": []any{map[string]any{"uri": uri, "moves": []string{"(go 2)"}}}}, &st)
+	if st.Error == "" || st.Why == nil || st.Why.Holds || !strings.Contains(st.Why.Markdown, "[line 3]("+uri+"#L3,1)") {
+		t.Errorf("refused move: %+v", st)
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.playMove",
+		"arguments": []any{map[string]any{"uri": uri, "moves": []string{"(go 1)"}}}}, &st)
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.explain",
+		"arguments": []any{map[string]any{"uri": uri, "fluent": "(cell 2)"}}}, &res)
+	if !res.Holds || res.Literal != "(next (cell 2))" || !strings.Contains(res.Markdown, "joint move 1 was played") {
+		t.Errorf("fluent: %+v", res)
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.resetState", "arguments": []any{map[string]any{"uri": uri}}}, &st)
+
 	var h protocol.Hover
 	c.mustCall("textDocument/hover", tdpp(uri, positionOf(t, text, "legal", 1)), &h)
 	link := "command:gdl.explain?" + url.QueryEscape(`[{"uri":"`+uri+`","literal":"(legal robot (go 1))"}]`)
