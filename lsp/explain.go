@@ -23,9 +23,9 @@ type explainArgs struct {
 	Literal string               `json:"literal,omitempty"`
 	// Fluent, instead of Literal: why this fluent holds in the current state (the init or next
 	// rule that gave it), as the game view asks for a square.
-	Fluent string `json:"fluent,omitempty"`
-	Joint   []string             `json:"joint,omitempty"`
-	Depth   int                  `json:"depth,omitempty"`
+	Fluent string   `json:"fluent,omitempty"`
+	Joint  []string `json:"joint,omitempty"`
+	Depth  int      `json:"depth,omitempty"`
 }
 
 // explainResult is gdl.explain's result (ide.ExplainResult).
