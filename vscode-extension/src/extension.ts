@@ -59,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     serverUri,
     log: (line) => output.appendLine(line),
     runMatch: runMatchFor,
+    showExplanation: (uri, r) => explanations.show(uri, r),
   });
   status = vscode.languages.createLanguageStatusItem("gdl.server", [...LANGUAGES]);
   status.name = "GDL Language Server";

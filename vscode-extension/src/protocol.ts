@@ -92,6 +92,8 @@ export interface GameState {
   computer: ComputerSearch[];
   /** GDL-II: the state as the role the command's viewAs named knows it. */
   viewAs?: RoleView;
+  /** A move refused as not legal: why not (gdl.explain's result for (legal role move)). */
+  why?: ExplainResult;
 }
 
 /** The state as one role of a GDL-II game knows it. */
@@ -417,6 +419,7 @@ export function toGameState(v: unknown): GameState {
         }))
       : [],
   };
+  if (isObject(v.why)) s.why = toExplainResult(v.why, "");
   const n = notationOf(v);
   if (n) s.notation = n;
   if (Array.isArray(v.percepts)) {
