@@ -176,7 +176,8 @@ func (s *Session) ExplainLiteral(ctx context.Context, literal string, opts Expla
 
 // ExplainFluent explains why a fluent holds in the document's current state: by the init rule
 // or fact that gives it in the initial state, else by the next rule that gave it when the last
-// joint move was played. A fluent that does not hold gets the why-not of (true fluent).
+// joint move was played. A fluent that does not hold gets the why-not of (init fluent) in the
+// initial state, else of (next fluent) for the last joint move.
 func (s *Session) ExplainFluent(ctx context.Context, fluent string, opts ExplainOptions) *ExplainResult {
 	c := s.game()
 	d := s.snap.Dialect()
@@ -190,11 +191,13 @@ func (s *Session) ExplainFluent(ctx context.Context, fluent string, opts Explain
 		return &ExplainResult{Literal: fluent, Error: err.Error()}
 	}
 	step := len(pos.Played)
-	switch {
-	case !slices.Contains(pos.state.Fluents(), t):
-		return s.explainIn(ctx, c, pos, nil, d.Atom("true", fluent), "In the "+stateName(step), opts)
-	case step == 0:
-		return s.explainIn(ctx, c, pos, nil, d.Atom("init", fluent), "In the initial state, the fluent comes from init", opts)
+	holds := slices.Contains(pos.state.Fluents(), t)
+	if step == 0 {
+		where := "In the initial state, the fluent comes from init"
+		if !holds {
+			where = "In the initial state, no init gives the fluent"
+		}
+		return s.explainIn(ctx, c, pos, nil, d.Atom("init", fluent), where, opts)
 	}
 	prev, err := c.replay(ctx, pos.Played[:step-1])
 	if err != nil {
@@ -205,6 +208,9 @@ func (s *Session) ExplainFluent(ctx context.Context, fluent string, opts Explain
 		return &ExplainResult{Literal: fluent, Error: c.explain(s.snap, err)}
 	}
 	where := fmt.Sprintf("The fluent comes from next when joint move %d was played", step)
+	if !holds {
+		where = fmt.Sprintf("No next gave the fluent when joint move %d was played", step)
+	}
 	res := s.explainIn(ctx, c, prev, last, d.Atom("next", fluent), where, opts)
 	res.Step = step
 	return res

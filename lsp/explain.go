@@ -76,10 +76,13 @@ func ruleLink(uri protocol.DocumentURI) func(line, column int) string {
 // explainLink is the target of a hover's "Why?" link: a command URI running gdl.explain on the
 // literal.
 func explainLink(uri protocol.DocumentURI) func(literal string) string {
-	return func(literal string) string {
-		arg, _ := json.Marshal([]explainArgs{{URI: uri, Literal: literal}})
-		return "command:gdl.explain?" + url.QueryEscape(string(arg))
-	}
+	return func(literal string) string { return explainCommandLink(explainArgs{URI: uri, Literal: literal}) }
+}
+
+// explainCommandLink is a command URI running gdl.explain with a.
+func explainCommandLink(a explainArgs) string {
+	arg, _ := json.Marshal([]explainArgs{a})
+	return "command:gdl.explain?" + url.QueryEscape(string(arg))
 }
 
 // explainActions are the code actions that explain the literal at the start of rg in the

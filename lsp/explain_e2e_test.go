@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -66,6 +67,24 @@ func TestExplainOverStdio(t *testing.T) {
 		t.Errorf("fluent: %+v", res)
 	}
 	c.mustCall("workspace/executeCommand", map[string]any{"command": "gdl.resetState", "arguments": []any{map[string]any{"uri": uri}}}, &st)
+
+	// The inlay hints' tooltips link to why too: a legal rule's moves, an init fact.
+	var hints []struct {
+		Label   string          `json:"label"`
+		Tooltip json.RawMessage `json:"tooltip"`
+	}
+	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": docID(uri), "range": rng(0, 0, 8, 0)}, &hints)
+	tips := ""
+	for _, h := range hints {
+		var mc protocol.MarkupContent
+		if json.Unmarshal(h.Tooltip, &mc) == nil && mc.Kind == protocol.Markdown {
+			tips += mc.Value + "\n"
+		}
+	}
+	if !strings.Contains(tips, "[Why?](command:gdl.explain?"+url.QueryEscape(`[{"uri":"`+uri+`","fluent":"(cell 1)"}]`)+")") ||
+		!strings.Contains(tips, url.QueryEscape(`"literal":"(legal robot (go ?x))"`)) {
+		t.Errorf("hints without why links: %+v\n%s", hints, tips)
+	}
 
 	var h protocol.Hover
 	c.mustCall("textDocument/hover", tdpp(uri, positionOf(t, text, "legal", 1)), &h)
