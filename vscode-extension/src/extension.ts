@@ -80,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
     vscode.commands.registerCommand("gdl.startMatch", startMatch),
     vscode.commands.registerCommand("gdl.explainAtCursor", explainAtCursor),
+    vscode.languages.registerCodeLensProvider({ scheme: RESULT_SCHEME }, view),
     explanations,
     vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explanations),
     vscode.workspace.onDidOpenTextDocument((doc) => {

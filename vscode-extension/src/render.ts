@@ -114,6 +114,34 @@ export function notationOfModel(m: ResultModel): Notation {
   return m.state?.notation ?? m.query?.notation ?? "prefix";
 }
 
+/** An answer of the view's query that can be explained: its 0-based line, the literal, and the
+ * joint move it was answered after (a query about a joint move). */
+export interface AnswerLine {
+  line: number;
+  literal: string;
+  joint?: string[];
+}
+
+/** The lines of the view that are answers of its query, for the "why?" lens above each. */
+export function answerLines(m: ResultModel): AnswerLine[] {
+  const q = m.query;
+  if (!q || q.error) return [];
+  const w = writer(notationOfModel(m));
+  const lines = renderResults(m).split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`${w.c} ===== Query `));
+  const out: AnswerLine[] = [];
+  let move = -1;
+  for (let i = start + 1; start >= 0 && i < lines.length && lines[i] !== ""; i++) {
+    const l = lines[i];
+    if (l.startsWith(`${w.c} ----- after `)) move++;
+    if (l.startsWith(w.c)) continue;
+    const a: AnswerLine = { line: i, literal: l };
+    if (q.byMove && move >= 0 && move < q.byMove.length) a.joint = q.byMove[move].move;
+    out.push(a);
+  }
+  return out;
+}
+
 /** The whole view. */
 export function renderResults(m: ResultModel): string {
   const w = writer(notationOfModel(m));
