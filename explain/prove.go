@@ -211,7 +211,7 @@ func (e *engine) proveAtom(a eval.Term, level int) *Node {
 		return e.cutNode(text, true, e.err.Error())
 	}
 	if h < 0 {
-		return e.cutNode(text, true, fmt.Sprintf("no proof found within a height of %d and %d instances of a rule", e.opts.MaxHeight, e.opts.MaxInstances))
+		return e.cutNode(text, true, fmt.Sprintf("no proof of height at most %d found (a taller one, or one needing more than %d instances of a rule)", e.opts.MaxHeight, e.opts.MaxInstances))
 	}
 	// A fact is given whatever the depth: its line is its whole proof.
 	if why := e.overLimit(level); why != "" && h > 1 {
