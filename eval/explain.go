@@ -58,20 +58,7 @@ func (g *Game) BodyQuery(lits []syntax.Literal, bind map[string]Term) (*Query, e
 		if v := unsafeVar(r); v >= 0 {
 			return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", q.text, names[v])
 		}
-		q.rules = append(q.rules, r)
-		for _, l := range conj {
-			if l.rel != nil && !seen[l.rel] {
-				seen[l.rel] = true
-				q.rels = append(q.rels, l.rel)
-				g.attach(l.rel)
-				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-					q.move = true
-				}
-				if l.rel.layer != layerStatic {
-					q.state = true
-				}
-			}
-		}
+		q.addRule(r, seen)
 	}
 	return q, nil
 }

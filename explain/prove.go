@@ -141,14 +141,7 @@ func (e *engine) prove(a eval.Term, h int) bool {
 		return false
 	}
 	for _, in := range e.instances(a) {
-		all := true
-		for _, k := range in.kids {
-			if !e.prove(k, h-1) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if e.provable(in, h-1) {
 			e.proved[a] = h
 			if e.failBelow[a] == h-1 {
 				e.minH[a] = h
@@ -158,6 +151,16 @@ func (e *engine) prove(a eval.Term, h int) bool {
 	}
 	e.failBelow[a] = h
 	return false
+}
+
+// provable reports whether every positive atom of an instance has a proof of height at most h.
+func (e *engine) provable(in instance, h int) bool {
+	for _, k := range in.kids {
+		if !e.prove(k, h) {
+			return false
+		}
+	}
+	return true
 }
 
 // height returns the height of a's shortest proof, or -1 when it has none within MaxHeight
@@ -219,14 +222,7 @@ func (e *engine) proveAtom(a eval.Term, level int) *Node {
 	}
 	var chosen *instance
 	for _, in := range e.instances(a) {
-		all := true
-		for _, k := range in.kids {
-			if !e.prove(k, h-1) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if e.provable(in, h-1) {
 			chosen = &in
 			break
 		}

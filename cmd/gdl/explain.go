@@ -92,17 +92,10 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl explain: --moves: %v\n", err)
 		return 2
 	}
-	var joint []eval.Term
-	if *jointText != "" {
-		js, err := g.ParseJointMoves(*jointText)
-		if err == nil && len(js) != 1 {
-			err = fmt.Errorf("%q: expected one joint move, found %d", *jointText, len(js))
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "gdl explain: --joint: %v\n", err)
-			return 2
-		}
-		joint = js[0]
+	joint, err := parseJointFlag(g, *jointText)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl explain: --joint: %v\n", err)
+		return 2
 	}
 	p, err := g.Replay(ctx, joints)
 	if err != nil {
