@@ -2,7 +2,6 @@ package explain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/gdl-lsp/gdl/analysis"
@@ -91,10 +90,13 @@ func (e *engine) overLimit(level int) string {
 	case level >= e.depth:
 		return fmt.Sprintf("--depth %d reached", e.depth)
 	case e.nodes >= e.opts.MaxNodes:
-		return fmt.Sprintf("the limit of %d nodes reached", e.opts.MaxNodes)
+		return e.nodeLimit()
 	}
 	return ""
 }
+
+// nodeLimit says that the node limit is reached.
+func (e *engine) nodeLimit() string { return fmt.Sprintf("the limit of %d nodes reached", e.opts.MaxNodes) }
 
 func (e *engine) format(c syntax.Cursor, bind map[string]eval.Term) string {
 	return e.ev.FormatWith(c, bind)
@@ -388,11 +390,4 @@ func (e *engine) bindingsOf(c *analysis.Clause, bind map[string]eval.Term) []Bin
 func (e *engine) relOf(t eval.Term) (analysis.Rel, []eval.Term) {
 	name, args := e.ev.Decompose(t)
 	return analysis.Rel{Key: syntax.Fold(name), Arity: len(args)}, args
-}
-
-// isLimit reports whether err is an evaluation limit or a cancellation, which stops an
-// explanation, rather than a question the engine could not ask.
-func isLimit(err error) bool {
-	var le *eval.LimitError
-	return errors.As(err, &le)
 }

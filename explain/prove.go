@@ -207,7 +207,7 @@ func (e *engine) proveAtom(a eval.Term, level int) *Node {
 		return n
 	}
 	if e.nodes >= e.opts.MaxNodes {
-		return e.cutNode(text, true, e.overLimit(0))
+		return e.cutNode(text, true, e.nodeLimit())
 	}
 	h := e.height(a)
 	if e.err != nil {

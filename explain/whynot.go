@@ -112,7 +112,7 @@ func (e *engine) whyNotAtom(a syntax.Atom, bind map[string]eval.Term, level int)
 		}
 		matched++
 		if e.nodes >= e.opts.MaxNodes {
-			n.Children = append(n.Children, e.cutNode(e.format(c.Head.Cursor, hb), false, fmt.Sprintf("the limit of %d nodes reached", e.opts.MaxNodes)))
+			n.Children = append(n.Children, e.cutNode(e.format(c.Head.Cursor, hb), false, e.nodeLimit()))
 			break
 		}
 		n.Children = append(n.Children, e.ruleFailure(c, hb, level))
