@@ -96,7 +96,9 @@ func (e *engine) overLimit(level int) string {
 }
 
 // nodeLimit says that the node limit is reached.
-func (e *engine) nodeLimit() string { return fmt.Sprintf("the limit of %d nodes reached", e.opts.MaxNodes) }
+func (e *engine) nodeLimit() string {
+	return fmt.Sprintf("the limit of %d nodes reached", e.opts.MaxNodes)
+}
 
 func (e *engine) format(c syntax.Cursor, bind map[string]eval.Term) string {
 	return e.ev.FormatWith(c, bind)
