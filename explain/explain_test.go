@@ -315,3 +315,32 @@ func TestCorpusSweep(t *testing.T) {
 	t.Logf("%d explanations checked in %d games (%d refused)", total, len(games)-skipped, skipped)
 	corpus.WriteSummary(t.Name(), []string{fmt.Sprintf("%d explanations checked in %d games", total, len(games)-skipped)})
 }
+
+// TestExplainLiteral explains a body literal of the game itself with a binding, as the editor
+// and gdl test do: the same explanation as the literal written out.
+func TestExplainLiteral(t *testing.T) {
+	ev, res := load(t, "../testdata/games/tictactoe.kif")
+	s, err := ev.Initial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lit syntax.Literal
+	for _, c := range res.Model.Clauses {
+		if c.Head.Name().Key() == "legal" && len(c.Body) > 0 {
+			lit = c.Body[len(c.Body)-1] // (true (cell ?m ?n b))
+			break
+		}
+	}
+	one, two := ev.Compose("1"), ev.Compose("2")
+	x, err := explain.ExplainLiteral(context.Background(), ev, res, s, nil, lit, map[string]eval.Term{"?m": one, "?n": two}, explain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := explain.Explain(context.Background(), ev, res, s, nil, "(true (cell 1 2 b))", explain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Literal != "(true (cell 1 2 b))" || !x.Holds || x.Text("") != want.Text("") {
+		t.Errorf("got %s\nwant %s", x.Text(""), want.Text(""))
+	}
+}
