@@ -277,23 +277,30 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
 			}
 		}
-		q.rules = append(q.rules, r)
-		for _, l := range conj {
-			if l.rel != nil && !seen[l.rel] {
-				seen[l.rel] = true
-				q.rels = append(q.rels, l.rel)
-				g.attach(l.rel)
-				// next and sees are about a joint move whatever their rules read.
-				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-					q.move = true
-				}
-				if l.rel.layer != layerStatic {
-					q.state = true
-				}
+		q.addRule(r, seen)
+	}
+	return q, nil
+}
+
+// addRule adds a disjunct to the query, and the relations its body reads (seen: those added
+// before); g.mu is held.
+func (q *Query) addRule(r *rule, seen map[*relation]bool) {
+	g := q.g
+	q.rules = append(q.rules, r)
+	for _, l := range r.body {
+		if l.rel != nil && !seen[l.rel] {
+			seen[l.rel] = true
+			q.rels = append(q.rels, l.rel)
+			g.attach(l.rel)
+			// next and sees are about a joint move whatever their rules read.
+			if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
+				q.move = true
+			}
+			if l.rel.layer != layerStatic {
+				q.state = true
 			}
 		}
 	}
-	return q, nil
 }
 
 // NewState makes a state of the given propositions.

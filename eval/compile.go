@@ -108,8 +108,9 @@ type component struct {
 
 // compiler turns the analysed clauses into relations and rules.
 type compiler struct {
-	g   *Game
-	res *analysis.Result
+	g    *Game
+	res  *analysis.Result
+	bind map[string]Term // BodyQuery: variables (by key) that stand for these values
 }
 
 // relation returns the relation for name/arity, creating it on first use.
@@ -132,6 +133,9 @@ func (c *compiler) term(t syntax.Term, vars map[string]int, names *[]string) (*p
 	case syntax.TermConstant:
 		return &pnode{kind: pConst, t: c.g.st.constant(t.Name().Name())}, nil
 	case syntax.TermVariable:
+		if v, ok := c.bind[t.Name().Key()]; ok && v != 0 {
+			return &pnode{kind: pConst, t: v}, nil
+		}
 		return varNode(t.Name().Key(), t.Name().Name(), vars, names), nil
 	case syntax.TermFunction:
 		args := t.Args()
@@ -451,7 +455,9 @@ func unsafeVar(r *rule) int {
 		}
 	}
 	used := make([]bool, r.nvars)
-	markVars(r.head, used, true)
+	if r.head != nil { // a query's rule has none
+		markVars(r.head, used, true)
+	}
 	for _, l := range r.body {
 		switch l.kind {
 		case litNeg, litCheck:

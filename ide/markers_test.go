@@ -122,6 +122,26 @@ func (r *markerRun) at(m markers.Marker, off int) {
 		} else {
 			out.Line("(none)")
 		}
+	case "why":
+		why := func(lit string) string { return "why:" + lit }
+		if h := Hover(context.Background(), snap, off, HoverOptions{Markdown: true, Eval: r.session, Budget: patience, Why: why}); h != nil {
+			out.Line(h.Text)
+		} else {
+			out.Line("(none)")
+		}
+	case "explain":
+		acts := ExplainActions(snap, off)
+		if len(acts) == 0 {
+			out.Line("(no literal)")
+			break
+		}
+		out.Printf("action: %s\n", acts[0].Title)
+		res := r.session.ExplainLiteral(context.Background(), acts[0].Literal, ExplainOptions{Link: func(line, col int) string { return fmt.Sprintf("#L%d,%d", line, col) }})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "def":
 		for _, sp := range Definition(snap, off) {
 			out.Line(r.where(sp))
@@ -247,6 +267,13 @@ func (r *markerRun) file(m markers.Marker) bool {
 		}
 	case "state", "play", "random", "undo", "reset", "goto", "computer":
 		r.stateCommand(m)
+	case "fluent":
+		res := r.session.ExplainFluent(context.Background(), m.Arg(0), ExplainOptions{})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "playouts":
 		n, _ := strconv.Atoi(m.Arg(0))
 		st := r.session.Playouts(context.Background(), n, 1, time.Minute)
@@ -347,6 +374,9 @@ func (r *markerRun) stateCommand(m markers.Marker) {
 	}
 	if st.Error != "" {
 		out.Printf("error: %s\n", st.Error)
+	}
+	if st.Why != nil {
+		out.Printf("why:\n%s", st.Why.Markdown)
 	}
 	if len(st.Line) > len(st.History) {
 		out.Printf("line: %d joint moves, %d ahead\n", len(st.Line), len(st.Line)-len(st.History))

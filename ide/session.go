@@ -225,6 +225,9 @@ type GameState struct {
 	Notes []string
 	// Computer is what the search of ComputerMove found, for that command only.
 	Computer []ComputerSearch
+	// Why explains a move refused as not legal: the why-not of (legal role move) in the state
+	// (its Markdown has no links; the tree is in Why.Tree).
+	Why *ExplainResult
 }
 
 // ShowState describes the current state.
@@ -333,6 +336,13 @@ func (s *Session) change(ctx context.Context, f func(c *docGame, history [][]str
 	if errors.As(err, &ref) {
 		st := c.describe(ctx, ref.pos)
 		st.Error = ref.err.Error()
+		var ill *game.IllegalMoveError
+		if errors.As(ref.err, &ill) {
+			why := s.explainIn(ctx, c, ref.pos, nil, s.snap.Dialect().Atom("legal", ill.Role, ill.Move), "In the "+stateName(len(ref.pos.Played)), ExplainOptions{})
+			if why.Error == "" {
+				st.Why = why
+			}
+		}
 		s.drawState(ctx, c, st)
 		return st, nil
 	}

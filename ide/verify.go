@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 	"github.com/gdl-lsp/gdl/verify"
@@ -85,6 +86,7 @@ func Verify(ctx context.Context, snap *Snapshot, opts VerifyOptions) (*VerifyRep
 		d := VerifyDiagnostic{Code: "verify-" + string(f.Property), Severity: findingSeverity(f.Property), Witness: moveTexts(g, f.Moves)}
 		d.Span, d.Related = place(m, f.Relations, roleKey(g, f.Role))
 		d.Message = f.Message + witnessText(verify.Witness(f.Joints, f.Infix))
+		d.Related = append(d.Related, explanationRelated(f.Explanation)...)
 		rep.Diagnostics = append(rep.Diagnostics, d)
 	}
 	for _, e := range r.Errors {
@@ -247,4 +249,46 @@ func summary(r *verify.Result, e game.Engine) string {
 // stop the replay where they do, as for any history.
 func (s *Session) Replay(ctx context.Context, history [][]string) (*GameState, error) {
 	return s.change(ctx, func(c *docGame, _ [][]string) ([][]string, error) { return history, nil })
+}
+
+// maxExplainedRules bounds the rules of a finding's explanation related to its diagnostic.
+const maxExplainedRules = 6
+
+// explanationRelated relates the rules of a finding's explanation (verify.Explain) to its
+// diagnostic: each rule that fails in the witness's state, with the body literal that fails
+// there and why, and each rule whose instance holds (several goals), nearest the top first.
+func explanationRelated(x *explain.Explanation) []RelatedSpan {
+	if x == nil {
+		return nil
+	}
+	var out []RelatedSpan
+	queue := append([]*explain.Node{}, x.Proofs...)
+	if x.WhyNot != nil {
+		queue = append(queue, x.WhyNot)
+	}
+	seen := map[int]bool{}
+	for len(queue) > 0 && len(out) < maxExplainedRules {
+		n := queue[0]
+		queue = queue[1:]
+		queue = append(queue, n.Children...)
+		if n.Kind != explain.KindRule || n.Rule == nil || seen[n.Rule.Start] {
+			continue
+		}
+		seen[n.Rule.Start] = true
+		msg := "in the witness's last state, " + n.Literal + " holds by this rule"
+		if !n.Holds {
+			msg = "in the witness's last state, this rule gives no " + n.Literal
+			for _, c := range n.Children {
+				if !c.Holds && c.Kind != explain.KindUnreached {
+					msg += ": " + c.Literal + " fails"
+					if c.Note != "" {
+						msg += " (" + c.Note + ")"
+					}
+					break
+				}
+			}
+		}
+		out = append(out, RelatedSpan{Span: syntax.Span{Start: n.Rule.Start, End: n.Rule.End}, Message: msg})
+	}
+	return out
 }

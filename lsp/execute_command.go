@@ -17,7 +17,7 @@ import (
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.explain"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -79,6 +79,8 @@ type gameState struct {
 	// Truncated says what the lists leave out: a state's fluents beyond maxStateFluents, a
 	// role's legal moves beyond maxLegalMoves (and their squares).
 	Truncated []string `json:"truncated,omitempty"`
+	// Why explains a move refused as not legal (gdl.explain's result for (legal role move)).
+	Why *explainResult `json:"why,omitempty"`
 	viewFields
 }
 
@@ -140,6 +142,12 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.ComputerMove(ctx, computerOptions(args))
 	case "gdl.playouts":
 		return handlePlayouts(ctx, session, args), nil
+	case "gdl.explain":
+		var raw json.RawMessage
+		if len(p.Arguments) > 0 {
+			raw = p.Arguments[0]
+		}
+		return explainCommand(ctx, snap, session, raw)
 	case "gdl.runMatch":
 		var raw json.RawMessage
 		if len(p.Arguments) > 0 {
@@ -159,6 +167,10 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	}
 	gs := toGameState(st)
 	gs.Notation = snap.Dialect().String()
+	if st.Why != nil {
+		why := toExplainResult(st.Why, snap)
+		gs.Why = &why
+	}
 	if args.ViewAs != "" && st.Percepts != nil {
 		gs.ViewAs = toRoleView(session.ViewAs(ctx, st, args.ViewAs))
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -77,6 +78,10 @@ type Finding struct {
 	// terminal for termination, legal for playability, goal for goal and winnability, input
 	// (then legal) for input, base (then init or next) for base.
 	Relations []string
+	// Explanation says why the violation shows in the witness's last state (Explain): why the
+	// role has no legal move, no goal or several, why the state is not terminal. Nil for the
+	// findings about input and base, and when the explanation reached an evaluation limit.
+	Explanation *explain.Explanation
 }
 
 // RoleResult is the winnability of one role.
@@ -179,8 +184,14 @@ func Verify(ctx context.Context, g *game.Game, opts Options) (*Result, error) {
 		r.Errors = append(r.Errors, StateError{Moves: moves, Joints: kifJoints(g, moves), Infix: infixJoints(g, moves), Message: se.err.Error(), Err: se.err})
 	}
 	for i := range r.Findings {
-		if err := CheckWitness(ctx, g, &r.Findings[i]); err != nil {
+		f := &r.Findings[i]
+		if err := CheckWitness(ctx, g, f); err != nil {
 			return nil, err
+		}
+		if x, err := Explain(ctx, g, f, explain.Options{}); err == nil {
+			f.Explanation = x
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 	}
 	r.Elapsed = time.Since(start)

@@ -99,6 +99,11 @@ func report(r *Result) string {
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "finding: %s %q %s, count %d, loop %d, subject %q, relations %v\n  %s\n  --moves '%s'\n",
 			f.Property, f.Role, f.Kind, f.Count, f.Loop, f.Subject, f.Relations, f.Message, strings.Join(f.Joints, " "))
+		if f.Explanation != nil {
+			for _, l := range strings.Split(strings.TrimSuffix(f.Explanation.Text(""), "\n"), "\n") {
+				b.WriteString("  | " + l + "\n")
+			}
+		}
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "error: %s\n  --moves '%s'\n", e.Message, strings.Join(e.Joints, " "))

@@ -233,17 +233,10 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: --moves: %v\n", err)
 		return 2
 	}
-	var only []eval.Term
-	if *jointText != "" {
-		js, err := g.ParseJointMoves(*jointText)
-		if err == nil && len(js) != 1 {
-			err = fmt.Errorf("%q: expected one joint move, found %d", *jointText, len(js))
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
-			return 2
-		}
-		only = js[0]
+	only, err := parseJointFlag(g, *jointText)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
+		return 2
 	}
 	var state *game.State
 	p, err := g.Replay(ctx, joints)
@@ -350,6 +343,21 @@ func writeQueryText(w io.Writer, results []queryResult) {
 			fmt.Fprintln(w, "false")
 		}
 	}
+}
+
+// parseJointFlag reads the value of --joint: one joint move, or nil for "".
+func parseJointFlag(g *game.Game, text string) ([]eval.Term, error) {
+	if text == "" {
+		return nil, nil
+	}
+	js, err := g.ParseJointMoves(text)
+	if err == nil && len(js) != 1 {
+		err = fmt.Errorf("%q: expected one joint move, found %d", text, len(js))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return js[0], nil
 }
 
 // isMoveRefusal reports the errors of a joint move itself (not of evaluating the game).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/verify"
 )
@@ -22,7 +23,7 @@ func init() {
 	})
 }
 
-const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--require-complete] [--engine E]
+const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--require-complete] [--explain=false] [--engine E]
 
 Explores the reachable states of GAME breadth-first, with a table of the states visited, and
 checks that the game is well-formed:
@@ -35,9 +36,11 @@ checks that the game is well-formed:
   input, base  when the game defines them, input covers every legal move and base every
                fluent of every reachable state
 Every finding comes with the joint moves from the initial state to the state where it shows,
-the shortest found, which 'gdl query GAME ... --moves' replays. --timeout bounds the whole
-command (grounding the game takes at most half of it). When the budget (--max-states,
---timeout) runs out first, the result is incomplete: the findings so far are reported, and a
+the shortest found, which 'gdl query GAME ... --moves' replays, and, indented under it, why
+the violation shows in the state reached (as gdl explain says it: why the role has no legal
+move, no goal value or several, why the state is not terminal; --explain=false leaves it out).
+--timeout bounds the whole command (grounding the game takes at most half of it). When the
+budget (--max-states, --timeout) runs out first, the result is incomplete: the findings so far are reported, and a
 property without a finding is unknown rather than failed. While it runs, progress goes to
 standard error once a second when that is a terminal. Exit status: 0 nothing found, 1 findings
 (or a game that cannot be played), 2 usage or I/O problems, and with --require-complete 3 when
@@ -82,6 +85,8 @@ type findingJSON struct {
 	Count     int      `json:"count"`
 	Message   string   `json:"message"`
 	Relations []string `json:"relations"`
+	// Explanation says why the violation shows in the witness's state (gdl explain's JSON).
+	Explanation *explain.Explanation `json:"explanation,omitempty"`
 }
 
 type stateErrorJSON struct {
@@ -153,6 +158,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
+	explainFindings := fs.Bool("explain", true, "text output: under each finding, why the violation shows in its state (false: one line per finding)")
 	requireComplete := fs.Bool("require-complete", false, "exit 3 when the budget runs out before every property is decided (nothing found, some unknown)")
 	sf := addSearchFlags(fs)
 	engine := addEngineFlag(fs)
@@ -207,6 +213,11 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			who = " (" + f.Role + ")"
 		}
 		fmt.Fprintf(stdout, "%s: %s%s: %s: --moves '%s'\n", path, f.Property, who, f.Message, strings.Join(verify.Witness(f.Joints, f.Infix), " "))
+		if *explainFindings && f.Explanation != nil {
+			for _, l := range strings.Split(strings.TrimSuffix(f.Explanation.Text(path), "\n"), "\n") {
+				fmt.Fprintf(stdout, "    %s\n", l)
+			}
+		}
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(verify.Witness(e.Joints, e.Infix), " "))
@@ -279,7 +290,7 @@ func verifyOutput(path string, g *game.Game, r *verify.Result) verifyJSON {
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, findingJSON{
 			Property: string(f.Property), Kind: f.Kind, Role: f.Role, Moves: f.Joints, Infix: f.Infix, Loop: f.Loop,
-			Subject: f.Subject, Count: f.Count, Message: f.Message, Relations: f.Relations,
+			Subject: f.Subject, Count: f.Count, Message: f.Message, Relations: f.Relations, Explanation: f.Explanation,
 		})
 	}
 	for _, e := range r.Errors {

@@ -21,6 +21,11 @@ type verifyOut struct {
 		Moves                         []string
 		Infix                         []string `json:"moves_infix"`
 		Count                         int
+		Explanation                   struct {
+			Literal string
+			Holds   bool
+			WhyNot  *struct{ Kind string } `json:"why_not"`
+		}
 	}
 }
 
@@ -47,7 +52,17 @@ func TestVerifyWitnessReplaysWithQuery(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var lines, explanation []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if strings.HasPrefix(l, "    ") {
+			explanation = append(explanation, l)
+		} else {
+			lines = append(lines, l)
+		}
+	}
+	if len(explanation) == 0 || !strings.Contains(explanation[0], "(legal bob ?move)  does not hold") {
+		t.Errorf("no explanation under the finding:\n%s", stdout)
+	}
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], verifyPlayability+": playability (bob): bob has no legal move") ||
 		!strings.Contains(lines[1], "complete: 61 states") || !strings.Contains(lines[1], "playability failed") || !strings.HasSuffix(lines[1], "; 1 finding") {
 		t.Fatalf("text output:\n%s", stdout)
@@ -67,7 +82,8 @@ func TestVerifyWitnessReplaysWithQuery(t *testing.T) {
 		t.Fatalf("exit %d: %+v", code, v)
 	}
 	f := v.Findings[0]
-	if f.Property != "playability" || f.Role != "bob" || f.Kind != "no-legal-move" || len(f.Moves) != 5 || strings.Join(f.Moves, " ") != m[1] {
+	if f.Property != "playability" || f.Role != "bob" || f.Kind != "no-legal-move" || len(f.Moves) != 5 || strings.Join(f.Moves, " ") != m[1] ||
+		f.Explanation.Literal != "(legal bob ?move)" || f.Explanation.Holds || f.Explanation.WhyNot == nil {
 		t.Errorf("finding %+v", f)
 	}
 }

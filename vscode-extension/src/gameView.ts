@@ -6,7 +6,7 @@
 
 import { randomBytes } from "crypto";
 import * as vscode from "vscode";
-import { GameState, MatchResult, ServerCommands, toGameState, toPlayoutStats } from "./protocol";
+import { ExplainResult, GameState, MatchResult, ServerCommands, toExplainResult, toGameState, toPlayoutStats } from "./protocol";
 import { gameViewHtml } from "./webview/page";
 
 /** What the views need of the extension. */
@@ -19,6 +19,8 @@ export interface GameViewHost {
   /** Asks for the players and runs a match of the game (gdl.runMatch); undefined when the
    * person gave up choosing. */
   runMatch(game: vscode.Uri, state: GameState | undefined): Promise<MatchResult | undefined>;
+  /** Shows an explanation (gdl.explain's result) of the game whose server URI is given. */
+  showExplanation(serverUri: string, r: ExplainResult): Promise<void>;
 }
 
 /** A message from the webview. */
@@ -28,6 +30,8 @@ type Incoming =
   | { type: "play"; moves: string[] }
   | { type: "goto"; step: number }
   | { type: "reset" }
+  | { type: "explain"; literal: string }
+  | { type: "explain-fluent"; fluent: string }
   | { type: "random" }
   | { type: "computer" }
   | { type: "match" }
@@ -221,6 +225,15 @@ class GameView {
       case "match":
         this.runMatch();
         return;
+      case "explain":
+      case "explain-fluent": {
+        const arg = m.type === "explain" ? { literal: String(m.literal) } : { fluent: String(m.fluent) };
+        this.enqueue(async () => {
+          const res = await this.host.execute(ServerCommands.explain, { uri: this.serverUri, ...arg });
+          await this.host.showExplanation(this.serverUri, toExplainResult(res, m.type === "explain" ? String(m.literal) : String(m.fluent)));
+        });
+        return;
+      }
       case "playouts":
         this.enqueue(async () => {
           await this.post({ type: "busy", busy: `playing ${m.playouts} random matches` });
@@ -237,6 +250,8 @@ class GameView {
       if (busy) await this.post({ type: "busy", busy });
       const state = toGameState(await this.host.execute(command, this.args(arg)));
       this.show(state, cause);
+      // A move refused as not legal: why not.
+      if (state.why) await this.host.showExplanation(this.serverUri, state.why);
     });
   }
 

@@ -15,6 +15,7 @@ export const ServerCommands = {
   computerMove: "gdl.computerMove",
   playouts: "gdl.playouts",
   runMatch: "gdl.runMatch",
+  explain: "gdl.explain",
 } as const;
 
 export type ServerCommand = (typeof ServerCommands)[keyof typeof ServerCommands];
@@ -93,6 +94,8 @@ export interface GameState {
   computer: ComputerSearch[];
   /** GDL-II: the state as the role the command's viewAs named knows it. */
   viewAs?: RoleView;
+  /** A move refused as not legal: why not (gdl.explain's result for (legal role move)). */
+  why?: ExplainResult;
 }
 
 /** The state as one role of a GDL-II game knows it. */
@@ -290,6 +293,37 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
   return q;
 }
 
+/** The result of gdl.explain: why a literal holds or does not in the document's current state. */
+export interface ExplainResult {
+  literal: string;
+  holds: boolean;
+  /** The joint moves played to reach the state. */
+  step: number;
+  /** The joint move a literal about a joint move was explained for. */
+  joint?: string[];
+  /** The explanation in Markdown, the rules linked to the game. */
+  markdown: string;
+  /** The explanation as an indented tree. */
+  text: string;
+  error?: string;
+}
+
+export function toExplainResult(v: unknown, literal: string): ExplainResult {
+  if (!isObject(v)) {
+    return { literal, holds: false, step: 0, markdown: "", text: "", error: "The server gave no explanation." };
+  }
+  const r: ExplainResult = {
+    literal: typeof v.literal === "string" ? v.literal : literal,
+    holds: v.holds === true,
+    step: num(v.step),
+    markdown: typeof v.markdown === "string" ? v.markdown : "",
+    text: typeof v.text === "string" ? v.text : "",
+    error: errorOf(v),
+  };
+  if (Array.isArray(v.joint)) r.joint = strings(v.joint);
+  return r;
+}
+
 /** The notation a result says its game is written in, if it says one. */
 function notationOf(v: Record<string, unknown>): Notation | undefined {
   return v.notation === "infix" || v.notation === "prefix" ? v.notation : undefined;
@@ -395,6 +429,7 @@ export function toGameState(v: unknown): GameState {
         }))
       : [],
   };
+  if (isObject(v.why)) s.why = toExplainResult(v.why, "");
   const n = notationOf(v);
   if (n) s.notation = n;
   if (Array.isArray(v.percepts)) {

@@ -120,6 +120,17 @@ export function choose(m: Model, c: RoleMove): string[] | undefined {
   return undefined;
 }
 
+/** A literal in the game's notation: (name a b) in KIF, name(a,b) in infix. */
+export function atom(s: GameState, name: string, ...args: string[]): string {
+  if (args.length === 0) return name;
+  return s.notation === "infix" ? `${name}(${args.join(",")})` : `(${name} ${args.join(" ")})`;
+}
+
+/** A label that explains a literal in the current state when clicked (the server's gdl.explain). */
+function explainButton(literal: string, label: string, title: string): string {
+  return button(`why:${literal}`, "explain", esc(label), `class="why" data-literal="${esc(literal)}"`, `${title} Click to see why.`);
+}
+
 function button(key: string, action: string, label: string, attrs = "", title = ""): string {
   const t = title ? ` title="${esc(title)}"` : "";
   return `<button type="button" data-key="${esc(key)}" data-action="${action}" ${attrs}${t}>${label}</button>`;
@@ -154,7 +165,9 @@ function boardHtml(m: Model, b: Board, bi: number, unknown: Set<string> = new Se
           const what = hidden ? `unknown to ${whose}` : cell.fluents.length ? cell.fluents.join(" ") : "empty";
           const label = `${b.relation} row ${cell.row}, column ${cell.column}: ${what}`;
           return `<td>${button(`sq:${bi}:${r}:${c}`, "square", `<span class="piece">${esc(cell.text)}</span>`,
-            `class="${cls.join(" ")}" data-board="${bi}" data-row="${r}" data-col="${c}" tabindex="-1" aria-label="${esc(label)}"`, cell.fluents.join(" "))}</td>`;
+            `class="${cls.join(" ")}" data-board="${bi}" data-row="${r}" data-col="${c}" tabindex="-1" aria-label="${esc(label)}"` +
+              (cell.fluents.length && !hidden ? ` data-fluent="${esc(cell.fluents[0])}"` : ""),
+            cell.fluents.length && !hidden ? `${cell.fluents.join(" ")} (right-click or ?: why it holds)` : cell.fluents.join(" "))}</td>`;
         })
         .join("");
       return `<tr><th scope="row">${esc(b.rows[r])}</th>${cells}</tr>`;
@@ -212,7 +225,15 @@ function viewAsHtml(m: Model): string {
 function movesHtml(m: Model): string {
   const s = m.state!;
   if (s.terminal) {
-    const goals = s.roles.map((r) => `<li><b>${esc(r)}</b>: ${(s.goals[r] ?? []).join(", ") || "no goal value"}</li>`).join("");
+    const goals = s.roles
+      .map((r) => {
+        const values = s.goals[r] ?? [];
+        const shown = values.length
+          ? values.map((v) => explainButton(atom(s, "goal", r, String(v)), String(v), `Why does ${r} get ${v}?`)).join(", ")
+          : explainButton(atom(s, "goal", r, s.notation === "infix" ? "V" : "?v"), "no goal value", `Why has ${r} no goal value?`);
+        return `<li><b>${esc(r)}</b>: ${shown}</li>`;
+      })
+      .join("");
     return `<section class="moves"><h2>Game over</h2><ul class="goals">${goals}</ul></section>`;
   }
   const roles = s.roles
@@ -292,7 +313,7 @@ function toolbarHtml(m: Model): string {
 function statusHtml(m: Model): string {
   const s = m.state!;
   const parts = [`Step ${s.step}${s.line.length > s.step ? ` of ${s.line.length}` : ""}`];
-  parts.push(s.terminal ? "terminal" : "not terminal");
+  parts.push(explainButton("terminal", s.terminal ? "terminal" : "not terminal", s.terminal ? "Why is the state terminal?" : "Why is the state not terminal?"));
   const c = s.computer.map((x) => `${esc(x.role)} chose ${esc(x.move)} after ${x.playouts.toLocaleString("en")} playouts` +
     `${x.states > 1 ? ` from ${x.states} states it may be in` : ""} (expects ${Math.round(x.value)})`);
   return `<p class="status" role="status">${parts.join(", ")}${m.busy ? ` — ${esc(m.busy)}…` : ""}</p>` +

@@ -148,6 +148,33 @@ check(":GdlComputerMove plays oplayer's move", answered and select(2, state_text
 vim.cmd("GdlReset")
 vim.wait(10000, function() return state_text():find("; step 0", 1, true) ~= nil end, 50)
 
+-- Explanations: :GdlExplain, and the code action on a literal, show why in the gdl://why window.
+local function why_text()
+  local b = vim.fn.bufnr("gdl://why")
+  return b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") or ""
+end
+vim.api.nvim_set_current_buf(buf)
+vim.cmd("GdlExplain (legal oplayer (mark 1 1))")
+local explained = vim.wait(10000, function() return why_text():find("does not hold", 1, true) ~= nil end, 50)
+check(":GdlExplain shows why a move is not legal", explained and why_text():find("(true (control oplayer))  fails", 1, true) ~= nil, why_text():sub(1, 600))
+local line, col = find("(true (control ?w))")
+col = col + 2
+local actions = request("textDocument/codeAction", {
+  textDocument = { uri = vim.uri_from_bufnr(buf) },
+  range = { start = { line = line, character = col }, ["end"] = { line = line, character = col } },
+  context = { diagnostics = {} },
+}) or {}
+local explain_action
+for _, a in ipairs(actions) do
+  if a.command and a.command.command == "gdl.explain" then explain_action = a end
+end
+check("a code action explains the literal at the cursor", explain_action ~= nil and explain_action.title:find("(true (control ?w))", 1, true) ~= nil, vim.inspect(actions):sub(1, 600))
+if explain_action then
+  vim.lsp.commands["gdl.explain"](explain_action.command, { bufnr = buf, client_id = client.id })
+  local shown = vim.wait(10000, function() return why_text():find("(true (control xplayer))  in the state", 1, true) ~= nil end, 50)
+  check("the code action's explanation shows in gdl://why", shown, why_text():sub(1, 600))
+end
+
 -- Infix GDL: a .hrf file, and a .kif file whose content is infix, are gdl-infix buffers that the
 -- same server serves in their notation.
 vim.cmd("edit " .. project .. "/infix_content.kif")

@@ -88,7 +88,16 @@ test("the view draws the board, the moves and the history, and escapes what the 
   assert.ok(html.includes(">control</th><td>xplayer<"), "the other fluents' table");
   assert.ok(!html.includes("What "), "no percepts outside GDL-II");
   const over = render({ ...model(), state: { ...chessLike(), terminal: true, goals: { xplayer: [100], oplayer: [0] } } });
-  assert.ok(over.includes("Game over") && over.includes("<b>xplayer</b>: 100"));
+  assert.ok(over.includes("Game over") && over.includes("<b>xplayer</b>: <button"));
+  // The goal values and the terminal status explain themselves when clicked.
+  assert.ok(over.includes(`data-action="explain" class="why" data-literal="(goal xplayer 100)"`), "a goal value explains itself");
+  assert.ok(over.includes(`data-literal="terminal"`) && over.includes(">terminal</button>"), "the terminal status explains itself");
+  const none = render({ ...model(), state: { ...chessLike(), terminal: true, goals: { xplayer: [], oplayer: [0] } } });
+  assert.ok(none.includes(`data-literal="(goal xplayer ?v)"`) && none.includes(">no goal value</button>"), "no goal value asks why not");
+  const infix = render({ ...model(), state: { ...chessLike(), notation: "infix", terminal: true, goals: { xplayer: [100], oplayer: [0] } } });
+  assert.ok(infix.includes(`data-literal="goal(xplayer,100)"`), "infix literals for an infix game");
+  // A square with a fluent explains why it holds.
+  assert.ok(html.includes("data-fluent="), "squares name their fluent");
 });
 
 test("a GDL-II game shows what the chosen role saw", () => {
