@@ -1,6 +1,10 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 func init() {
 	register(&Check{
@@ -22,12 +26,17 @@ func init() {
 			if fluents.any {
 				return
 			}
+			suggested := 0 // uses (in source order) given "did you mean": at most maxSuggested
 			for _, u := range m.uses(KeywordRel("true")) {
 				x := u.Atom.Args()[0]
 				if fluents.matches(x) {
 					continue
 				}
-				more, fixes := didYouMean(setSuggestions(x, fluents))
+				var more string
+				var fixes []syntax.Fix
+				if suggested++; suggested <= maxSuggested {
+					more, fixes = didYouMean(setSuggestions(x, fluents))
+				}
 				if more == "" {
 					more = arityHint(x, fluents)
 				}

@@ -1,6 +1,10 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 func init() {
 	register(&Check{
@@ -22,20 +26,27 @@ func init() {
 			if roles.any && moves.any {
 				return
 			}
+			suggested := 0 // uses (in source order) given "did you mean": at most maxSuggested
+			suggest := func(x syntax.Term, s *termSet) (string, []syntax.Fix) {
+				if suggested++; suggested > maxSuggested {
+					return "", nil
+				}
+				return didYouMean(setSuggestions(x, s))
+			}
 			for _, u := range m.uses(KeywordRel("does")) {
 				args := u.Atom.Args()
 				name := u.Atom.Name().Text()
 				switch {
 				case !moves.matches(args[1]):
 					x := args[1]
-					more, fixes := didYouMean(setSuggestions(x, moves))
+					more, fixes := suggest(x, moves)
 					if more == "" {
 						more = arityHint(x, moves)
 					}
 					r.Report(x.Span(), fmt.Sprintf("no legal rule allows the move %s, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
 				case !roles.matches(args[0]):
 					x := args[0]
-					more, fixes := didYouMean(setSuggestions(x, roles))
+					more, fixes := suggest(x, roles)
 					r.Report(x.Span(), fmt.Sprintf("no legal rule gives %s a move, so this %s never holds%s", x.Text(), name, more), nil, fixes...)
 				}
 			}

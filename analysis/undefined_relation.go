@@ -24,28 +24,40 @@ func init() {
 		Fix: "Define the relation, or correct the name (spelling and arity): the quick fixes offer the defined " +
 			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
-			var cands *relCandidates // what a misspelt name may stand for, made on the first use
+			var uses []int
 			for key, s := range m.Relations {
 				// A relation some clause defines has an occurrence in that clause's head.
 				if s.defs > 0 || m.Broken[key] || inputs[key] || key == "and" {
 					continue
 				}
-				for _, i := range s.Occs {
-					o := &m.Occurrences[i]
-					msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
-					if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
-						msg += "; it never holds"
-					}
-					if cands == nil {
-						cands = m.relationCandidates()
-					}
-					more, fixes := relationSuggestions(o, cands)
-					r.Report(o.Span, msg+more, nil, fixes...)
+				uses = append(uses, s.Occs...)
+			}
+			slices.Sort(uses)        // occurrences are numbered in source order
+			var cands *relCandidates // what a misspelt name may stand for, made on the first use
+			for k, i := range uses {
+				o := &m.Occurrences[i]
+				msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
+				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
+					msg += "; it never holds"
 				}
+				if k >= maxSuggested {
+					r.Report(o.Span, msg, nil)
+					continue
+				}
+				if cands == nil {
+					cands = m.relationCandidates()
+				}
+				more, fixes := relationSuggestions(o, cands)
+				r.Report(o.Span, msg+more, nil, fixes...)
 			}
 		},
 	})
 }
+
+// maxSuggested bounds the uses of undefined names (per check) that get "did you mean": the
+// first ones in the file. Editors and gdl check show the first 1,000 diagnostics of a file, so
+// a file of 60,000 misspelt names does not pay for suggestions nobody sees.
+const maxSuggested = 2000
 
 // relCandidate is a relation a misspelt name may stand for.
 type relCandidate struct {
