@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/gametest"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -224,6 +225,10 @@ func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked
 		return checked{}, fmt.Errorf("config for %s: %v", shown, err)
 	}
 	f := parseInput(path, data)
+	if gametest.IsTestFile(path, f) {
+		// A test file is checked as one (its format, and against its game), never as a game.
+		return checked{path: shown, lines: f.Lines(), diags: checkTestFile(path, f)}, nil
+	}
 	res := analysis.Analyze(f, cfg)
 	if fix {
 		src, changed := applySafeFixes(shown, f, res, cfg, fixOut)
@@ -314,33 +319,38 @@ func writeJSON(w io.Writer, results []checked) {
 	out := []jsonDiagnostic{}
 	for _, r := range results {
 		for _, d := range r.diags {
-			line, col := pos(r.lines, d.Span.Start)
-			endLine, endCol := pos(r.lines, d.Span.End)
-			jd := jsonDiagnostic{
-				File: r.path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
-				Severity: d.Severity.String(), Code: d.Code, Category: string(d.Category), Message: d.Message,
-			}
-			for _, rel := range d.Related {
-				l, c := pos(r.lines, rel.Span.Start)
-				el, ec := pos(r.lines, rel.Span.End)
-				jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
-			}
-			for _, fx := range d.Fixes {
-				jf := jsonFix{Title: fx.Title, Safe: fx.Safe, Edits: []jsonEdit{}}
-				for _, e := range fx.Edits {
-					l, c := pos(r.lines, e.Span.Start)
-					el, ec := pos(r.lines, e.Span.End)
-					jf.Edits = append(jf.Edits, jsonEdit{l, c, el, ec, e.NewText})
-				}
-				jd.Fixes = append(jd.Fixes, jf)
-			}
-			out = append(out, jd)
+			out = append(out, toJSONDiagnostic(r, d))
 		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(out)
+}
+
+// toJSONDiagnostic writes a diagnostic of a file as gdl check --format json does.
+func toJSONDiagnostic(r checked, d analysis.Diagnostic) jsonDiagnostic {
+	line, col := pos(r.lines, d.Span.Start)
+	endLine, endCol := pos(r.lines, d.Span.End)
+	jd := jsonDiagnostic{
+		File: r.path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
+		Severity: d.Severity.String(), Code: d.Code, Category: string(d.Category), Message: d.Message,
+	}
+	for _, rel := range d.Related {
+		l, c := pos(r.lines, rel.Span.Start)
+		el, ec := pos(r.lines, rel.Span.End)
+		jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
+	}
+	for _, fx := range d.Fixes {
+		jf := jsonFix{Title: fx.Title, Safe: fx.Safe, Edits: []jsonEdit{}}
+		for _, e := range fx.Edits {
+			l, c := pos(r.lines, e.Span.Start)
+			el, ec := pos(r.lines, e.Span.End)
+			jf.Edits = append(jf.Edits, jsonEdit{l, c, el, ec, e.NewText})
+		}
+		jd.Fixes = append(jd.Fixes, jf)
+	}
+	return jd
 }
 
 func listCodes(w io.Writer) {
