@@ -46,8 +46,8 @@ func (c *checker) step(st *Step) {
 	switch st.Kind {
 	case Play, Illegal:
 		if n := len(c.m.Roles); n > 0 && len(st.Args) != n {
-			c.report(st.Span, CodeJoint, fmt.Sprintf("a joint move has one move per role, in the order of the role facts (%s): %d %s here",
-				c.roleList(), len(st.Args), plural(len(st.Args), "move")))
+			c.report(st.Span, CodeJoint, fmt.Sprintf("a joint move has one move per role, in the order of the role facts (%s): %s here",
+				c.roleList(), plural(len(st.Args), "move")))
 		}
 		for _, a := range st.Args {
 			if c.ground(a) && st.Kind == Play {
@@ -187,7 +187,11 @@ func (c *checker) atom(a syntax.Atom) {
 		}
 		sort.Strings(arities)
 		if len(arities) > 0 {
-			c.report(a.Span(), CodeRelation, fmt.Sprintf("the game's %s has %s arguments, not %d", name.Name(), strings.Join(arities, " or "), arity))
+			has := strings.Join(arities, " or ") + " arguments"
+			if arities[0] == "1" && len(arities) == 1 {
+				has = "1 argument"
+			}
+			c.report(a.Span(), CodeRelation, fmt.Sprintf("the game's %s has %s, not %d", name.Name(), has, arity))
 		}
 		return
 	}

@@ -215,7 +215,7 @@ func (r *runner) step(i int, st *Step) bool {
 		}
 		got := g.Strings(goals[ri])
 		if len(got) != 1 || got[0] != fmt.Sprint(st.Value) {
-			r.fail(i, st, CodeFailed, fmt.Sprintf("%s's goal is %d", g.RoleNames()[ri], st.Value), goalText(got), nil)
+			r.fail(i, st, CodeFailed, fmt.Sprintf("the goal of %s is %d", g.RoleNames()[ri], st.Value), goalText(got), nil)
 		}
 	case LegalMoves:
 		r.legalMoves(i, st)
@@ -257,7 +257,7 @@ func (r *runner) step(i int, st *Step) bool {
 		case !b.Known:
 			r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
 		case !b.Holds:
-			r.fail(i, st, CodeFailed, want, fmt.Sprintf("these %s do not end it: %s", plural(len(b.Joints), "joint move"), strings.Join(b.Joints, " ")), b.Joints)
+			r.fail(i, st, CodeFailed, want, endsFound(b), b.Joints)
 		}
 	}
 	return true
@@ -275,7 +275,7 @@ func refusal(err error) bool {
 func (r *runner) readJoint(i int, st *Step, args []syntax.Cursor) ([]eval.Term, bool) {
 	if n := len(r.g.Roles()); len(args) != n {
 		r.fail(i, st, CodeJoint, fmt.Sprintf("one move per role (%s)", strings.Join(r.g.RoleNames(), ", ")),
-			fmt.Sprintf("found %s", plural(len(args), "move")), nil)
+			plural(len(args), "move"), nil)
 		return nil, false
 	}
 	joint := make([]eval.Term, len(args))
@@ -425,19 +425,56 @@ func goalText(vs []string) string {
 	return "several goal values: " + strings.Join(vs, " ")
 }
 
-// forceFound says why a can-force does not hold.
+// forceFound says why a can-force does not hold: the others' reply to each of the role's
+// moves, and how the line of the search ends.
 func forceFound(b *verify.Bounded) string {
-	if len(b.Replies) == 0 {
-		if len(b.Joints) == 0 {
-			return "it cannot: the state ends the game below that, or the role has no move"
-		}
-		return "it cannot: after " + strings.Join(b.Joints, " ") + " it is still short of it"
-	}
 	var parts []string
-	for _, rp := range b.Replies {
+	for k, rp := range b.Replies {
+		if k == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(b.Replies)-k))
+			break
+		}
 		parts = append(parts, rp.Move+" is answered by "+rp.Joint)
 	}
-	return "it cannot: " + strings.Join(parts, "; ")
+	if len(b.Joints) == 0 {
+		switch b.End {
+		case verify.EndTerminal:
+			return "it cannot: the game is over here, with a lower goal"
+		case verify.EndNoMove:
+			return "it cannot: a role has no legal move here"
+		}
+		return "it cannot: the game is not over here, and no joint move is left to play"
+	}
+	end := "is not over after them"
+	switch b.End {
+	case verify.EndTerminal:
+		end = "ends with a lower goal"
+	case verify.EndNoMove:
+		end = "reaches a state where a role has no legal move"
+	}
+	return fmt.Sprintf("it cannot: %s; along %s the game %s", strings.Join(parts, "; "), joinMoves(b.Joints), end)
+}
+
+// endsFound says why an ends-within does not hold.
+func endsFound(b *verify.Bounded) string {
+	if len(b.Joints) == 0 {
+		if b.End == verify.EndNoMove {
+			return "a role has no legal move here"
+		}
+		return "the state is not terminal"
+	}
+	if b.End == verify.EndNoMove {
+		return fmt.Sprintf("%s reach a state where a role has no legal move", joinMoves(b.Joints))
+	}
+	return fmt.Sprintf("the game is not over after %s", joinMoves(b.Joints))
+}
+
+// joinMoves writes joint moves one after the other, introduced by how many there are.
+func joinMoves(joints []string) string {
+	if len(joints) == 1 {
+		return "the joint move " + joints[0]
+	}
+	return fmt.Sprintf("the %d joint moves %s", len(joints), strings.Join(joints, " "))
 }
 
 // DescribeState is the default Explainer: the state's fluents, whether it is terminal, the

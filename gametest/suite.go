@@ -145,7 +145,7 @@ func (r *reader) test(form syntax.Form) *Test {
 	args := operands(form.Cursor)
 	t := &Test{Span: form.Span(), Doc: form.Doc(), Broken: form.HasErrors(), Dialect: r.suite.File.Dialect()}
 	if len(args) == 0 || args[0].Kind() != syntax.Word {
-		span := form.Head().Span()
+		span := form.Span()
 		if len(args) > 0 {
 			span = args[0].Span()
 		}

@@ -43,8 +43,19 @@ type Bounded struct {
 	// one where a role has no legal move).
 	Line   [][]eval.Term
 	Joints []string // Line in the game's notation
-	States int      // states in the table
+	// End says what the state at the end of Line is: EndTerminal, EndNoMove (a role has no
+	// legal move in a state that is not terminal) or EndDepth (the depth is reached in a state
+	// that is not terminal).
+	End    string
+	States int // states in the table
 }
+
+// The ends of a line of a bounded search.
+const (
+	EndTerminal = "terminal"
+	EndNoMove   = "no-move"
+	EndDepth    = "depth"
+)
 
 // Reply is a joint move that answers one move of the role a CanForce is about.
 type Reply struct {
@@ -306,7 +317,15 @@ func (b *bounded) explain(from *game.State, depth int, res *Bounded) error {
 		if err != nil {
 			return err
 		}
-		if n.terminal || d == 0 || len(n.children) == 0 {
+		switch {
+		case n.terminal:
+			res.End = EndTerminal
+		case len(n.children) == 0:
+			res.End = EndNoMove
+		case d == 0:
+			res.End = EndDepth
+		}
+		if res.End != "" {
 			break
 		}
 		joints, _, err := b.g.JointMoves(b.ctx, s, len(n.children))
