@@ -32,7 +32,7 @@ func Record(ctx context.Context, g *game.Game, name string, moves [][]eval.Term,
 	term := func(t eval.Term) string { return g.StringIn(t, d) }
 	list := func(head string, args ...string) string {
 		if d == syntax.Infix {
-			return head + "(" + strings.Join(args, ", ") + ")"
+			return head + "(" + strings.Join(args, ",") + ")"
 		}
 		if len(args) == 0 {
 			return "(" + head + ")"

@@ -241,11 +241,16 @@ func (r *runner) step(i int, st *Step) bool {
 			return r.evalError(i, st, err)
 		}
 		want := fmt.Sprintf("%s can force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
+		if st.Negated {
+			want = fmt.Sprintf("%s cannot force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
+		}
 		switch {
 		case !b.Known:
 			r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
-		case !b.Holds:
+		case !b.Holds && !st.Negated:
 			r.fail(i, st, CodeFailed, want, forceFound(b), b.Joints)
+		case b.Holds && st.Negated:
+			r.fail(i, st, CodeFailed, want, forcedFound(b), b.Joints)
 		}
 	case EndsWithin:
 		b, err := verify.EndsWithin(ctx, g, r.state, st.Depth, r.opts.Bounded)
@@ -253,11 +258,16 @@ func (r *runner) step(i int, st *Step) bool {
 			return r.evalError(i, st, err)
 		}
 		want := fmt.Sprintf("every continuation reaches a terminal state within %s", plural(st.Depth, "joint move"))
+		if st.Negated {
+			want = fmt.Sprintf("some continuation goes on beyond %s", plural(st.Depth, "joint move"))
+		}
 		switch {
 		case !b.Known:
 			r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
-		case !b.Holds:
+		case !b.Holds && !st.Negated:
 			r.fail(i, st, CodeFailed, want, endsFound(b), b.Joints)
+		case b.Holds && st.Negated:
+			r.fail(i, st, CodeFailed, want, "every continuation ends within it", nil)
 		}
 	}
 	return true
@@ -453,6 +463,15 @@ func forceFound(b *verify.Bounded) string {
 		end = "reaches a state where a role has no legal move"
 	}
 	return fmt.Sprintf("it cannot: %s; along %s the game %s", strings.Join(parts, "; "), joinMoves(b.Joints), end)
+}
+
+// forcedFound says why a negated can-force does not hold: the move that forces the value, and
+// a line that reaches it.
+func forcedFound(b *verify.Bounded) string {
+	if b.Move == nil {
+		return "it can: the game is over here, with such a goal"
+	}
+	return fmt.Sprintf("it can, starting with %s: along %s, for one", b.Move.Text, joinMoves(b.Joints))
 }
 
 // endsFound says why an ends-within does not hold.

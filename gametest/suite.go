@@ -33,8 +33,8 @@ const (
 	Goal                    // (goal ROLE V): ROLE's goal values are exactly V
 	LegalMoves              // (legal-moves ROLE M1 ... Mk): ROLE's legal moves are exactly these
 	Illegal                 // (illegal M1 ... Mn): this joint move cannot be played here
-	CanForce                // (can-force ROLE V N): ROLE can force a goal of at least V within N joint moves
-	EndsWithin              // (ends-within N): every continuation reaches a terminal state within N joint moves
+	CanForce                // (can-force ROLE V N): ROLE can force a goal of at least V within N joint moves; negated, it cannot
+	EndsWithin              // (ends-within N): every continuation reaches a terminal state within N joint moves; negated, some does not
 )
 
 // Keyword returns the name a step of kind k is written with.
@@ -82,6 +82,9 @@ type Step struct {
 	// Value is the goal value (goal, can-force); Depth the bound in joint moves (can-force,
 	// ends-within).
 	Value, Depth int
+	// Negated is true for a step written (not E): NotHolds and NotTerminal, and can-force and
+	// ends-within negated (the role cannot force the value; some continuation goes on longer).
+	Negated bool
 }
 
 // Read gives the structure of a parsed test file, and a diagnostic for each form or step whose
@@ -172,7 +175,7 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 	if key := headKey(c); key == "not" {
 		args := operands(c)
 		if len(args) != 1 {
-			r.report(c.Span(), CodeStep, "(not E) negates one expectation: (not terminal) or (not (holds L...))")
+			r.report(c.Span(), CodeStep, "(not E) negates one expectation: (not terminal), (not (holds L...)), (not (can-force ROLE V N)), (not (ends-within N))")
 			return st, false
 		}
 		neg, inner = true, args[0]
@@ -191,10 +194,11 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 		return st, false
 	}
 	args := operands(inner)
-	if neg && key != "holds" && key != "terminal" {
-		r.report(c.Span(), CodeStep, "only holds and terminal can be negated: (not (holds L...)), (not terminal)")
+	if neg && key != "holds" && key != "terminal" && key != "can-force" && key != "ends-within" {
+		r.report(c.Span(), CodeStep, "only holds, terminal, can-force and ends-within can be negated: (not (holds L...)), (not terminal), (not (can-force ROLE V N)), (not (ends-within N))")
 		return st, false
 	}
+	st.Negated = neg
 	need := func(ok bool, shape string) bool {
 		if !ok {
 			r.report(c.Span(), CodeStep, "expected "+shape)

@@ -339,10 +339,10 @@ func (b *bounded) explain(from *game.State, depth int, res *Bounded) error {
 			for _, k := range ks {
 				ans, ok := b.known(n.children[k], d-1)
 				if ok && !ans {
-					failing = k
+					failing, allYes = k, false
 					break
 				}
-				allYes = allYes && ok && ans
+				allYes = allYes && ok
 			}
 			if res.Holds && b.mover >= 0 && allYes {
 				// The mover's move that forces the value; the line goes on with the
