@@ -140,7 +140,7 @@ func TestMarkers(t *testing.T) {
 }
 
 // loadCaseGame loads the game a case names.
-func loadCaseGame(t *testing.T, path string, s *Suite) (*game.Game, *analysis.Result) {
+func loadCaseGame(t testing.TB, path string, s *Suite) (*game.Game, *analysis.Result) {
 	t.Helper()
 	var gamePath string
 	for _, p := range GameCandidates(path, s) {
