@@ -533,3 +533,50 @@ func DescribeState(ctx context.Context, g *game.Game, s *game.State, f *Failure)
 	}
 	return b.String()
 }
+
+// Position is where the steps of a test before a given step lead.
+type Position struct {
+	State     *game.State
+	Moves     []string // joint moves played since the initial state or the last (state ...)
+	FromState bool
+}
+
+// StateAt plays the steps of t before step k (0-based) that change the state and returns the
+// state step k is checked in, for the editor's hover and completion. The error says why a
+// step before k cannot be played.
+func StateAt(ctx context.Context, g *game.Game, t *Test, k int) (*Position, error) {
+	res := Result{Test: t, Status: Passed}
+	s, err := g.Initial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{ctx: ctx, g: g, test: t, opts: Options{Explain: func(context.Context, *game.Game, *game.State, *Failure) string { return "" }}, res: &res, state: s}
+	for i := 0; i < k && i < len(t.Steps); i++ {
+		st := &t.Steps[i]
+		if st.Kind != Play && st.Kind != SetState {
+			continue
+		}
+		if !r.step(i+1, st) {
+			f := res.Failures[len(res.Failures)-1]
+			return nil, fmt.Errorf("step %d, %s: %s", i+1, clip(st.Text), f.Message())
+		}
+	}
+	return &Position{State: r.state, Moves: r.moves, FromState: r.fromState}, nil
+}
+
+// StepAt returns the test and the index of its step that contains offset off (-1 when off is
+// in the test but not in a step), or nil.
+func (s *Suite) StepAt(off int) (*Test, int) {
+	for _, t := range s.Tests {
+		if off < t.Span.Start || off > t.Span.End {
+			continue
+		}
+		for i, st := range t.Steps {
+			if st.Span.Start <= off && off <= st.Span.End {
+				return t, i
+			}
+		}
+		return t, -1
+	}
+	return nil, -1
+}
