@@ -64,7 +64,9 @@ func TestMarkers(t *testing.T) {
 				code       string
 				start, end int
 			}
-			show := func(k key) string { return fmt.Sprintf("@%s(%s) at %s", k.marker, k.code, at(syntax.Span{Start: k.start, End: k.end})) }
+			show := func(k key) string {
+				return fmt.Sprintf("@%s(%s) at %s", k.marker, k.code, at(syntax.Span{Start: k.start, End: k.end}))
+			}
 			ms, errs := markers.ParseComments(src, f.Dialect().CommentMarks()[0])
 			for _, e := range errs {
 				t.Errorf("%s: %v", path, e)
