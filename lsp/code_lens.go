@@ -40,6 +40,9 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 	if !settings.CodeLens.Enable {
 		return lenses, nil
 	}
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		return testLenses(r, snap, td), nil
+	}
 	deadline := time.Now().Add(ide.DefaultLensBudget)
 	for _, l := range ide.CodeLenses(snap.Snapshot) {
 		start := snap.m.position(l.Offset)

@@ -15,7 +15,7 @@ import (
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.listTests", "gdl.runTests"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -75,6 +75,9 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	}
 	if err := r.decode(&p); err != nil {
 		return nil, err
+	}
+	if p.Command == "gdl.listTests" || p.Command == "gdl.runTests" {
+		return r.s.testCommand(ctx, r, p.Command, p.Arguments)
 	}
 	var args commandArgs
 	if len(p.Arguments) > 0 {

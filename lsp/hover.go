@@ -17,6 +17,9 @@ func handleHover(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		return r.s.testHover(ctx, r, snap, td, snap.m.offset(p.Position))
+	}
 	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.session(snap)})
 	if h == nil {
 		return nil, nil
