@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
-	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/gametest"
+	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
