@@ -72,9 +72,9 @@ func GameUnreadable(s *Suite, path string, err error) analysis.Diagnostic {
 	return newDiagnostic(gameSpan(s), CodeGame, fmt.Sprintf("the game %s cannot be read: %v", filepath.ToSlash(path), err))
 }
 
-// GameErrors reports a game whose errors leave part of it without a defined meaning (syntax
-// errors, unsafe or unstratified rules): its tests cannot be trusted, and those that reach the
-// broken rules cannot run.
+// GameErrors reports, as a warning, a game whose errors leave part of it without a defined
+// meaning (syntax errors, unsafe or unstratified rules): the tests that reach the broken rules
+// cannot run (they are errored), the others run.
 func GameErrors(s *Suite, game *analysis.Result) (analysis.Diagnostic, bool) {
 	n := 0
 	var first analysis.Diagnostic
@@ -90,6 +90,12 @@ func GameErrors(s *Suite, game *analysis.Result) (analysis.Diagnostic, bool) {
 		return analysis.Diagnostic{}, false
 	}
 	p := game.Model.File.Lines().Position(first.Span.Start, syntax.UTF32)
-	return newDiagnostic(gameSpan(s), CodeGame, fmt.Sprintf("the game has %s that leave rules without a defined meaning; the first, at line %d: %s",
-		plural(n, "error"), p.Line+1, first.Message)), true
+	verb := "leave"
+	if n == 1 {
+		verb = "leaves"
+	}
+	d := newDiagnostic(gameSpan(s), CodeGame, fmt.Sprintf("the game has %s that %s rules without a defined meaning: a test that reaches them cannot run; the first, at line %d: %s",
+		plural(n, "error"), verb, p.Line+1, first.Message))
+	d.Severity = analysis.Warning // the tests that do not reach those rules run
+	return d, true
 }

@@ -30,11 +30,14 @@ import {
 import { infixQueryAtOffset, queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
+import { TestCommands } from "./gameTests";
+import { GameTests } from "./testController";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let view: ResultView;
 let gameViews: GameViews;
+let gameTests: GameTests;
 let status: vscode.LanguageStatusItem;
 let extensionPath = "";
 /** The game the commands act on when the active editor is neither a game nor its view. */
@@ -56,6 +59,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log: (line) => output.appendLine(line),
     runMatch: runMatchFor,
   });
+  gameTests = new GameTests({
+    execute,
+    serverUri,
+    log: (line) => output.appendLine(line),
+    ready: () => client !== undefined && client.state === State.Running,
+  });
   status = vscode.languages.createLanguageStatusItem("gdl.server", [...LANGUAGES]);
   status.name = "GDL Language Server";
   setStatus("starting", vscode.LanguageStatusSeverity.Information);
@@ -64,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     view,
     gameViews,
+    gameTests,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, view),
     vscode.commands.registerCommand("gdl.openGameView", openGameView),
     vscode.commands.registerCommand("gdl.restartServer", restartServer),
@@ -153,8 +163,10 @@ async function startServer(): Promise<void> {
     outputChannel: output,
     diagnosticCollectionName: "gdl",
     middleware: {
-      // Code lenses run the server's commands directly; show what they return.
+      // Code lenses run the server's commands directly; show what they return. A test's lens
+      // runs it in the Testing view, which shows the results where they belong.
       executeCommand: async (command, args, next) => {
+        if (command === TestCommands.runTests) return gameTests.runFromLens(args[0]);
         const result = await next(command, args);
         await showCommandResult(command, args[0], result);
         return result;
@@ -171,6 +183,7 @@ async function startServer(): Promise<void> {
   try {
     await c.start();
     registerForwarders(c);
+    void gameTests.discover();
   } catch (e) {
     const message = `The GDL language server (${found.path} lsp) failed to start: ${errorText(e)}`;
     setStatus("failed to start", vscode.LanguageStatusSeverity.Error);
