@@ -341,3 +341,29 @@ func stepsBefore(t *gametest.Test, off int) int {
 	}
 	return n
 }
+
+// RecordTest writes a snapshot test named name (gametest.Record) of the state the joint moves
+// history reach in the game of snap (each joint move one move per role, as the session keeps
+// them), in notation d: for the game view's "Record a test".
+func RecordTest(ctx context.Context, snap *Snapshot, history [][]string, name string, d syntax.Dialect, limits eval.Limits) (string, error) {
+	res, err := snap.AnalysisContext(ctx)
+	if err != nil {
+		return "", err
+	}
+	g, err := game.New(ctx, res, game.Options{Engine: game.Interpreted, Limits: limits})
+	if err != nil {
+		return "", err
+	}
+	if err := g.Refused(); err != nil {
+		return "", fmt.Errorf("the game cannot be played: %w", err)
+	}
+	moves := make([][]eval.Term, 0, len(history))
+	for _, joint := range history {
+		j, err := g.ParseMoves(joint)
+		if err != nil {
+			return "", err
+		}
+		moves = append(moves, j)
+	}
+	return gametest.Record(ctx, g, name, moves, d)
+}

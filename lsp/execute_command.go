@@ -15,7 +15,7 @@ import (
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.listTests", "gdl.runTests"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.listTests", "gdl.runTests", "gdl.recordTest"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -128,6 +128,8 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.ComputerMove(ctx, computerOptions(args))
 	case "gdl.playouts":
 		return handlePlayouts(ctx, session, args), nil
+	case "gdl.recordTest":
+		return r.s.recordTest(ctx, r, snap, session, p.Arguments)
 	case "gdl.runMatch":
 		var raw json.RawMessage
 		if len(p.Arguments) > 0 {

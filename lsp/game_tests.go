@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/gametest"
 	"github.com/gdl-lsp/gdl/ide"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Game test documents (docs/testing.md): a document that is a test file gets the test
@@ -386,4 +389,42 @@ func (s *Server) recoverTests(uri protocol.DocumentURI) {
 	if p := recover(); p != nil {
 		s.log.Printf("panic running the tests of %s: %v\n%s", uri, p, debug.Stack())
 	}
+}
+
+// recordedTest is the result of gdl.recordTest: a test pinning the document's current state,
+// and the test file it goes to (GAME.test.kif beside the game, in the game's notation).
+type recordedTest struct {
+	Text     string `json:"text"`
+	TestFile string `json:"testFile"` // a URI
+	Notation string `json:"notation"`
+}
+
+// recordTest runs gdl.recordTest {uri, name}: the state of the game's session (its joint moves
+// played) as a new test.
+func (s *Server) recordTest(ctx context.Context, r *request, snap *Snapshot, session *ide.Session, raw []json.RawMessage) (any, error) {
+	var args struct {
+		Name string `json:"name"`
+	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw[0], &args); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.recordTest: %v", err)
+		}
+	}
+	if args.Name == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.recordTest: give the test's name: {uri, name}")
+	}
+	p := uriPath(snap.URI)
+	if p == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.recordTest: %s is not a file: its test file would have no place", snap.URI)
+	}
+	ext := strings.ToLower(filepath.Ext(p))
+	if ext != syntax.InfixExt {
+		ext = ".kif"
+	}
+	testPath := strings.TrimSuffix(p, filepath.Ext(p)) + ".test" + ext
+	text, err := ide.RecordTest(ctx, snap.Snapshot, session.History(), args.Name, snap.Dialect(), limitsOf(r.view, snap.URI))
+	if err != nil {
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "gdl.recordTest: %v", err)
+	}
+	return recordedTest{Text: text, TestFile: string(uri.File(testPath)), Notation: snap.Dialect().String()}, nil
 }

@@ -30,7 +30,7 @@ import {
 import { infixQueryAtOffset, queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
-import { TestCommands } from "./gameTests";
+import { TestCommands, toRecordedTest } from "./gameTests";
 import { GameTests } from "./testController";
 
 let client: LanguageClient | undefined;
@@ -84,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
     vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
     vscode.commands.registerCommand("gdl.startMatch", startMatch),
+    vscode.commands.registerCommand("gdl.recordTestOfState", recordTestOfState),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -505,6 +506,50 @@ async function runMatchFor(game: vscode.Uri, known: GameState | undefined): Prom
   if (m && (!m.completed || m.errors > 0)) void vscode.window.showWarningMessage(`GDL match: ${result.summary}. ${replacedMoves(m)}`.trim());
   else void vscode.window.showInformationMessage(`GDL match: ${result.summary}`);
   return result;
+}
+
+/** "GDL: Record a Test of This State": a test that pins the current state of the game (the
+ * joint moves played in its game view or by the state commands), appended to the game's test
+ * file (GAME.test.kif, created when missing), which opens. */
+async function recordTestOfState(): Promise<void> {
+  const game = currentGame();
+  if (!game) {
+    void vscode.window.showInformationMessage("Open a GDL game first.");
+    return;
+  }
+  await ensureServer();
+  if (!runningClient()) return;
+  const uri = serverUri(game);
+  const name = await vscode.window.showInputBox({
+    title: "Record a test of this state",
+    prompt: "The test's name: it pins the fluents, the legal moves and the goals of the current state",
+    value: "pinned-state",
+    ignoreFocusOut: true,
+    validateInput: (v) => (/^[^\s()";%,]+$/.test(v.trim()) ? undefined : "One word, without blanks, parentheses or quotes"),
+  });
+  if (!name) return;
+  try {
+    const res = toRecordedTest(await execute(TestCommands.recordTest, { uri, name: name.trim() }));
+    const target = vscode.Uri.parse(res.testFile);
+    try {
+      await vscode.workspace.fs.stat(target);
+    } catch {
+      await vscode.workspace.fs.writeFile(target, new Uint8Array());
+    }
+    const doc = await vscode.workspace.openTextDocument(target);
+    const text = doc.getText();
+    const sep = text.length === 0 ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(target, doc.positionAt(text.length), sep + res.text);
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    const end = doc.positionAt(doc.getText().length);
+    editor.revealRange(new vscode.Range(end, end));
+    void vscode.window.showInformationMessage(`GDL: test ${name.trim()} recorded in ${vscode.workspace.asRelativePath(target)}.`);
+  } catch (e) {
+    await failed(uri, "Recording a test failed", e);
+  }
 }
 
 /** Opens the game view of the current game beside its editor. */

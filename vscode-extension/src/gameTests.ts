@@ -6,7 +6,23 @@
 export const TestCommands = {
   listTests: "gdl.listTests",
   runTests: "gdl.runTests",
+  recordTest: "gdl.recordTest",
 } as const;
+
+/** The result of gdl.recordTest: the test's text and the URI of the test file it goes to. */
+export interface RecordedTest {
+  text: string;
+  testFile: string;
+}
+
+/** Reads a gdl.recordTest result; without a test file it is an error. */
+export function toRecordedTest(v: unknown): RecordedTest {
+  const o = isObject(v) ? v : {};
+  const text = str(o.text);
+  const testFile = str(o.testFile);
+  if (!text || !testFile) throw new Error("the server's gdl.recordTest result has no test or no test file");
+  return { text, testFile };
+}
 
 /** A range in LSP's terms: 0-based lines and characters. */
 export interface LspRange {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import { detectDialect } from "../../src/detect";
-import { failureMessage, isTestFileName, lensRequest, testId, toTestList, toTestRun } from "../../src/gameTests";
+import { failureMessage, isTestFileName, lensRequest, testId, toRecordedTest, toTestList, toTestRun } from "../../src/gameTests";
 
 test("test files are named GAME.test.kif, .hrf or .gdl", () => {
   assert.ok(isTestFileName("/w/tictactoe.test.kif"));
@@ -53,4 +53,12 @@ test("a lens names its file and tests", () => {
   assert.deepEqual(lensRequest({ uri: "file:///w/a.test.kif", tests: ["x"] }), { uri: "file:///w/a.test.kif", tests: ["x"] });
   assert.deepEqual(lensRequest({ uri: "file:///w/a.test.kif" }), { uri: "file:///w/a.test.kif", tests: [] });
   assert.equal(lensRequest({}), undefined);
+});
+
+test("a recorded test has its text and its file", () => {
+  assert.deepEqual(toRecordedTest({ text: "(test a\n    terminal)\n", testFile: "file:///w/a.test.kif", notation: "prefix" }), {
+    text: "(test a\n    terminal)\n",
+    testFile: "file:///w/a.test.kif",
+  });
+  assert.throws(() => toRecordedTest({ text: "" }));
 });
