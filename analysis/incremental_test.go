@@ -83,7 +83,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 			if diff := sameResult(got, want); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
 			}
-			nav := &Result{Model: NavigationModel(got), Diagnostics: want.Diagnostics}
+			nav := &Result{Model: NavigationModel(got.Model), Diagnostics: want.Diagnostics}
 			if diff := sameResult(nav, &Result{Model: NewModel(f), Diagnostics: want.Diagnostics}); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): the navigation model differs from NewModel's: %s", name, i, start, end, text, diff)
 			}

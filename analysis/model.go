@@ -265,14 +265,15 @@ func NewModel(f *syntax.File) *Model {
 	return m
 }
 
-// NavigationModel returns the model for navigation of the file res analysed: res.Model itself
-// when every form is complete, else a model that also takes in the forms with syntax errors as
-// far as their shape allows (like NewModel), built from res.Model's parts.
-func NavigationModel(res *Result) *Model {
-	if !res.Model.Incomplete() {
-		return res.Model
+// NavigationModel returns the model for navigation of the file of checks, a model of the
+// checks (Prepare's, or an analysis's): checks itself when every form is complete, else a model
+// that also takes in the forms with syntax errors as far as their shape allows (like NewModel),
+// built from checks' parts.
+func NavigationModel(checks *Model) *Model {
+	if !checks.Incomplete() {
+		return checks
 	}
-	m, _ := newModel(context.Background(), res.Model.File, false, res.Model)
+	m, _ := newModel(context.Background(), checks.File, false, checks)
 	return m
 }
 
@@ -324,6 +325,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.stable = prev != nil
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
+		// prev's own checks may never run (a newer edit cancels them): it lets go of its
+		// previous version now, so that no chain of models stays alive.
+		prev.forgetPrev()
 	}
 	i := 0
 	find := &partFinder{prev: prev}

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"math/rand"
 	"slices"
 	"sort"
@@ -79,6 +78,6 @@ func TestNameIndex(t *testing.T) {
 				}
 			}
 		}
-		t.Log(fmt.Sprintf("%d names: checked", size))
+		t.Logf("%d names: checked", size)
 	}
 }

@@ -69,16 +69,6 @@ func literalVisits(body []syntax.Literal) []literalVisit {
 	return out
 }
 
-// walkTerms calls fn for every term of an atom's arguments, nested function arguments included.
-func walkTerms(ts []syntax.Term, fn func(t syntax.Term)) {
-	for _, t := range ts {
-		fn(t)
-		if t.Kind() == syntax.TermFunction {
-			walkTerms(t.Args(), fn)
-		}
-	}
-}
-
 // replace is a fix that replaces one span with new text.
 func replace(title string, span syntax.Span, text string) syntax.Fix {
 	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: span, NewText: text}}}

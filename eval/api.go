@@ -436,18 +436,7 @@ func (g *Game) refused() error {
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
 func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
-	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultGroundLimits.Timeout
-	}
-	if lim.MaxRules <= 0 {
-		lim.MaxRules = DefaultGroundLimits.MaxRules
-	}
-	if lim.MaxLits <= 0 {
-		lim.MaxLits = DefaultGroundLimits.MaxLits
-	}
-	if lim.MaxFacts <= 0 {
-		lim.MaxFacts = DefaultGroundLimits.MaxFacts
-	}
+	lim = lim.withDefaults()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if err := g.refused(); err != nil {
@@ -476,6 +465,9 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	rest := lim
 	rest.Timeout = lim.Timeout - time.Since(start)
 	if rest.Timeout <= 0 {
+		// Then the failure is one of time: restricted, it might have fitted.
+		ge.tooBig = false
+		ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
 		return gr, err
 	}
 	return g.ground(ctx, rest, init, true)

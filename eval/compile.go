@@ -108,9 +108,8 @@ type component struct {
 
 // compiler turns the analysed clauses into relations and rules.
 type compiler struct {
-	g     *Game
-	res   *analysis.Result
-	lines *syntax.LineIndex
+	g   *Game
+	res *analysis.Result
 }
 
 // relation returns the relation for name/arity, creating it on first use.

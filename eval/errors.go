@@ -106,11 +106,7 @@ func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
 }
 
 func (e *LimitError) withFact(g *Game, t Term) *LimitError {
-	s := g.str(t) // the lock is held
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	e.Fact = s
+	e.Fact = g.strStart(t, 120) // the lock is held
 	return e
 }
 

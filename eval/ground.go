@@ -113,6 +113,11 @@ func (e *GroundError) Error() string {
 
 func (e *GroundError) Unwrap() error { return e.Err }
 
+// SizeLimit reports whether the grounding stopped at a limit of size (ground rules, their
+// literals, the atoms that can hold), which it reaches however long it runs: unlike a failure
+// of time, it does not depend on the machine's load.
+func (e *GroundError) SizeLimit() bool { return e.tooBig }
+
 // relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store;
 // with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's
 // lock, which covers the store.

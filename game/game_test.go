@@ -204,8 +204,7 @@ func TestSimulate(t *testing.T) {
 // A text that a build could not compile is remembered for that build only: another build (which
 // may ground it) tries again.
 func TestRememberedFailureIsPerBuild(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
+	t.Setenv(CacheEnv, t.TempDir())
 	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
 	if err != nil {
 		t.Fatal(err)

@@ -300,10 +300,8 @@ func (mg *manager) fill(m *Message, r, step int, ii bool, last []eval.Term, sees
 		}
 		return
 	}
-	if last != nil {
-		for _, mv := range last {
-			m.Joint = append(m.Joint, mg.g.String(mv))
-		}
+	for _, mv := range last {
+		m.Joint = append(m.Joint, mg.g.String(mv))
 	}
 }
 

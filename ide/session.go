@@ -72,12 +72,50 @@ func (s *Session) timeout(w Wait) time.Duration {
 
 // Answers returns the memoised answers of a query in the document's current state.
 func (s *Session) Answers(ctx context.Context, query string, w Wait) (*Answers, error) {
+	w, err := s.analysed(ctx, w)
+	if err != nil {
+		return nil, err
+	}
 	return waitFor(ctx, s.gs, s.game().answersOf(s.History(), query, s.timeout(w), w.Urgent), w)
 }
 
 // Position returns the memoised current state of the document.
 func (s *Session) Position(ctx context.Context, w Wait) (*Position, error) {
+	w, err := s.analysed(ctx, w)
+	if err != nil {
+		return nil, err
+	}
 	return waitFor(ctx, s.gs, s.game().position(s.History(), s.timeout(w), w.Urgent), w)
+}
+
+// analysed waits, within w's budget, for the snapshot's analysis, which the game is made from
+// (its diagnostics say which relations have no defined meaning): a hover or a lens during a
+// slow analysis gets ErrStillRunning, and a refresh when it is done, instead of waiting for it.
+// Unless another caller computes the analysis (the language server's diagnostics), it is
+// computed under ctx. It returns w with what is left of its budget.
+func (s *Session) analysed(ctx context.Context, w Wait) (Wait, error) {
+	done := s.snap.analysisDone()
+	select {
+	case <-done:
+		return w, nil
+	default:
+	}
+	go s.snap.AnalysisContext(ctx)
+	start := time.Now()
+	t := time.NewTimer(max(w.Budget, 0))
+	defer t.Stop()
+	select {
+	case <-done:
+		w.Budget -= time.Since(start)
+		return w, nil
+	case <-t.C:
+		if w.Refresh {
+			s.gs.refreshWhenDone(done)
+		}
+		return w, ErrStillRunning
+	case <-ctx.Done():
+		return w, context.Cause(ctx)
+	}
 }
 
 func waitFor[T any](ctx context.Context, gs *Games, r *result[T], w Wait) (T, error) {

@@ -20,6 +20,8 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 // This file is the test client: it drives the real gdl binary over real stdio with
@@ -34,6 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
+	// The tests never write into the user's cache (game.CacheDir): the binaries they run
+	// and the commands they call in this process use a temporary one.
+	os.Setenv(game.CacheEnv, filepath.Join(dir, "cache"))
 	args := []string{"build", "-o", gdlBinary}
 	if raceBuild {
 		args = append(args, "-race")

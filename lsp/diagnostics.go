@@ -3,8 +3,11 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -42,10 +45,10 @@ func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityHint
 }
 
-// diagnostics converts the snapshot's diagnostics to LSP under the given settings. It gives up
-// when ctx is done.
-func diagnostics(ctx context.Context, snap *Snapshot, settings Settings) ([]protocol.Diagnostic, error) {
-	ds, err := snap.Diagnostics(ctx)
+// diagnostics converts the snapshot's diagnostics to LSP under the given settings, telling
+// progress (when not nil) how far the whole-file checks have come. It gives up when ctx is done.
+func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, progress func(done, total int)) ([]protocol.Diagnostic, error) {
+	ds, err := snap.DiagnosticsProgress(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +126,12 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 			}
 			var err error
 			settings := v.settingsFor(uri)
-			diags, err = s.documentDiagnostics(ctx, v, snap, settings)
-			s.slots.release()
+			func() {
+				defer s.slots.release()
+				ap := s.analysisProgress(ctx, uri)
+				defer ap.finish()
+				diags, err = s.documentDiagnostics(ctx, v, snap, settings, ap.checked)
+			}()
 			if err != nil {
 				return // a newer version or a closed document cancelled it
 			}
@@ -145,6 +152,82 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		}
 		go s.cool() // its analysis is known now: release it unless it is in use
 	}()
+}
+
+// analysisShownAfter is how long an analysis for diagnostics runs before the client is shown its
+// progress (window/workDoneProgress, when the client supports it): a big or hostile file.
+const analysisShownAfter = time.Second
+
+// shownAnalysis is the progress report of one analysis for diagnostics: begun once the analysis
+// has run for analysisShownAfter (Server.analysisShownAfter), ended when it finishes.
+type shownAnalysis struct {
+	s       *Server
+	ctx     context.Context
+	uri     protocol.DocumentURI
+	timer   *time.Timer
+	mu      sync.Mutex
+	p       *progress // the report, once begun
+	message string    // how far the checks have come
+	done    bool      // the analysis finished (or was cancelled)
+}
+
+// analysisProgress starts the clock of the analysis of uri's diagnostics under ctx.
+func (s *Server) analysisProgress(ctx context.Context, uri protocol.DocumentURI) *shownAnalysis {
+	a := &shownAnalysis{s: s, ctx: ctx, uri: uri}
+	after := s.analysisShownAfter
+	if after == 0 {
+		after = analysisShownAfter
+	}
+	a.timer = time.AfterFunc(after, a.begin)
+	return a
+}
+
+// begin shows the report, unless the analysis finished meanwhile; if it finishes while the
+// client is asked to create the report, the report ends at once.
+func (a *shownAnalysis) begin() {
+	a.mu.Lock()
+	if a.done {
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	_, p := a.s.startProgress(a.s.ctx, nil, "Checking "+path.Base(string(a.uri)), false)
+	if p == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done {
+		p.end("")
+		return
+	}
+	a.p = p
+	if a.message != "" {
+		p.report(a.message)
+	}
+}
+
+// checked is the whole-file checks' progress (analysis.CheckModel's): done of total.
+func (a *shownAnalysis) checked(done, total int) {
+	if done == 0 && a.s.checksStarted != nil {
+		a.s.checksStarted(a.ctx, a.uri)
+	}
+	message := fmt.Sprintf("%d of %d checks", done, total)
+	a.mu.Lock()
+	a.message = message
+	p := a.p
+	a.mu.Unlock()
+	p.report(message)
+}
+
+// finish ends the report.
+func (a *shownAnalysis) finish() {
+	a.timer.Stop()
+	a.mu.Lock()
+	a.done = true
+	p := a.p
+	a.mu.Unlock()
+	p.end("")
 }
 
 // closeDocument stops diagnostics work on uri and clears its diagnostics in the client.

@@ -121,10 +121,10 @@ func limitsOf(v *view, u protocol.DocumentURI) eval.Limits { return testOptions(
 
 // documentDiagnostics converts a document's diagnostics under the settings: a game's, or a test
 // file's that need no evaluation.
-func (s *Server) documentDiagnostics(ctx context.Context, v *view, snap *Snapshot, settings Settings) ([]protocol.Diagnostic, error) {
+func (s *Server) documentDiagnostics(ctx context.Context, v *view, snap *Snapshot, settings Settings, progress func(done, total int)) ([]protocol.Diagnostic, error) {
 	td, ok := s.testDoc(v, snap)
 	if !ok {
-		return diagnostics(ctx, snap, settings)
+		return diagnostics(ctx, snap, settings, progress)
 	}
 	ds, err := ide.TestDiagnostics(ctx, td)
 	if err != nil {

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
-
 	"go.lsp.dev/protocol"
 )
 
@@ -143,9 +141,4 @@ type inlayHint struct {
 	Tooltip      string            `json:"tooltip,omitempty"`
 	PaddingLeft  bool              `json:"paddingLeft,omitempty"`
 	PaddingRight bool              `json:"paddingRight,omitempty"`
-}
-
-// cancelParams is $/cancelRequest's parameter; the id is a number or a string.
-type cancelParams struct {
-	ID json.RawMessage `json:"id"`
 }

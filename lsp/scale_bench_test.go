@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -201,7 +202,11 @@ func hoverDuringAnalysis(b *testing.B) {
 	start := time.Now()
 	c.open(uri, src)
 	var h *protocol.Hover
-	c.mustCall("textDocument/hover", tdpp(uri, protocol.Position{Line: uint32(pos.Line), Character: uint32(pos.Column)}), &h)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := c.conn.Call(ctx, "textDocument/hover", tdpp(uri, protocol.Position{Line: uint32(pos.Line), Character: uint32(pos.Column)}), &h); err != nil {
+		b.Fatalf("hover during the analysis: %v", err)
+	}
 	hover := c.arrived(start)
 	waitDiagnostics(b, c, uri, 1)
 	diags := time.Since(start)

@@ -71,6 +71,14 @@ type Server struct {
 	// maxMessage, when set (by tests, before the session starts), replaces maxMessageSize.
 	maxMessage int64
 
+	// analysisShownAfter, when set (by tests, before the session starts), replaces
+	// analysisShownAfter: how long an analysis runs before its progress is shown.
+	analysisShownAfter time.Duration
+	// checksStarted, when set (by tests, before the session starts), is called when the
+	// whole-file checks of an analysis for diagnostics start, on the analysis's goroutine, with
+	// the analysis's context: a test holds the analysis there, as a slow check would.
+	checksStarted func(ctx context.Context, uri protocol.DocumentURI)
+
 	// published, when set (by benchmarks, before the session starts), is told each time
 	// diagnostics are published: the document's version and the server's time from the
 	// notification that made that version to the end of writing the diagnostics.

@@ -108,9 +108,3 @@ func TestTicTacToeInProlog(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
 }
-
-// corpusGames lists the corpus files of kind game.
-func corpusGames(t testing.TB) []string {
-	t.Helper()
-	return gamecorpus.Paths(gamecorpus.Games(t))
-}

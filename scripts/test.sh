@@ -65,6 +65,11 @@ echo "ok"
 section "go vet"
 go vet ./...
 
+section "staticcheck"
+# The lint gate: zero findings, with the pinned version (fetched through the module proxy).
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+echo "ok"
+
 section "go build"
 go build ./...
 

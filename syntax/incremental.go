@@ -169,12 +169,9 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 // column 0, comes before the edit) unless a ')' after it now closes it: that is the case when
 // the lowest running balance of the new text after it drops to minus its open parentheses.
 func (f *File) closedUnclosed(items []item, a, b int, tail bool) int {
-	first := -1
-	for _, u := range f.unclosed {
-		if u < a {
-			first = u
-		}
-		break
+	first := -1 // the first unclosed form, when it starts before the edit
+	if len(f.unclosed) > 0 && f.unclosed[0] < a {
+		first = f.unclosed[0]
 	}
 	if first < 0 {
 		return -1

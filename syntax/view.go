@@ -308,7 +308,7 @@ func (t Term) Name() Symbol {
 	if t.n.Kind == List {
 		return Symbol{t.Head()}
 	}
-	return Symbol{t.Cursor}
+	return Symbol(t)
 }
 
 // Args returns the arguments of a function term.
@@ -331,7 +331,7 @@ func (a Atom) Name() Symbol {
 	if a.n.Kind == List {
 		return Symbol{a.Head()}
 	}
-	return Symbol{a.Cursor}
+	return Symbol(a)
 }
 
 // Args returns the argument terms.
@@ -419,7 +419,7 @@ func (l Literal) Kind() LiteralKind {
 }
 
 // Atom views the literal as an atom (for LitAtom; for the others it is the keyword's list).
-func (l Literal) Atom() Atom { return Atom{l.Cursor} }
+func (l Literal) Atom() Atom { return Atom(l) }
 
 // Keyword returns `not`, `distinct` or `or` as written (infix: also the operator `~`, or the
 // `(` that opens a disjunction; Key gives the keyword).

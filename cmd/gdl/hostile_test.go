@@ -231,3 +231,18 @@ func TestPlayerConcurrentLargePosts(t *testing.T) {
 		t.Errorf("INFO after the posts: %d %q", resp.StatusCode, answer)
 	}
 }
+
+// Issue 21: the estimate of a grounding (gdl query with --engine auto estimates before it
+// grounds) stays within its bounds on a term that nests ten copies of itself per level: ten to
+// the eighth argument sets unbounded, a few thousand with the bound.
+func TestHostileGroundingEstimate(t *testing.T) {
+	bin := buildGDL(t)
+	game := writeFile(t, t.TempDir(), "nest.kif", "(role p) (init (s a)) (p a)\n"+
+		"(<= (p (f ?x ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (p ?x))\n"+
+		"(<= (legal p (m ?x)) (true (s ?x)) (p ?x)) (<= (next (s ?x)) (does p (m ?x)))\n"+
+		"(<= terminal (true (s b))) (goal p 0)\n")
+	out, errOut, code := hostile(t, bin, nil, "query", game, "(role ?r)")
+	if code != 0 || !strings.Contains(out, "p") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 // gdlBinary is the real binary, built once by TestMain for the tests that drive it over stdio.
@@ -20,6 +22,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
+	// The tests never write into the user's cache (game.CacheDir): the binaries they run
+	// and the commands they call in this process use a temporary one.
+	os.Setenv(game.CacheEnv, filepath.Join(dir, "cache"))
 	if out, err := exec.Command("go", "build", "-o", gdlBinary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
