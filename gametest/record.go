@@ -47,7 +47,7 @@ func Record(ctx context.Context, g *game.Game, name string, moves [][]eval.Term,
 		}
 		steps = append(steps, list("play", ms...))
 	}
-	for _, f := range sortedIn(g, s.Fluents(), d) {
+	for _, f := range SortedTexts(g, s.Fluents(), d) {
 		steps = append(steps, list("holds", list("true", f)))
 	}
 	isTerminal, err := g.Terminal(ctx, s)
@@ -73,7 +73,7 @@ func Record(ctx context.Context, g *game.Game, name string, moves [][]eval.Term,
 			return "", err
 		}
 		for r, ms := range legal {
-			args := append([]string{term(roles[r])}, sortedIn(g, ms, d)...)
+			args := append([]string{term(roles[r])}, SortedTexts(g, ms, d)...)
 			steps = append(steps, list("legal-moves", args...))
 		}
 	}
@@ -91,8 +91,8 @@ func Record(ctx context.Context, g *game.Game, name string, moves [][]eval.Term,
 	return b.String(), nil
 }
 
-// sortedIn writes terms in notation d, sorted by text.
-func sortedIn(g *game.Game, ts []eval.Term, d syntax.Dialect) []string {
+// SortedTexts writes terms in notation d, sorted by text.
+func SortedTexts(g *game.Game, ts []eval.Term, d syntax.Dialect) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = g.StringIn(t, d)

@@ -172,7 +172,7 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 	st := Step{Span: c.Span(), Text: c.Text()}
 	neg := false
 	inner := c
-	if key := headKey(c); key == "not" {
+	if key := HeadKey(c); key == "not" {
 		args := operands(c)
 		if len(args) != 1 {
 			r.report(c.Span(), CodeStep, "(not E) negates one expectation: (not terminal), (not (holds L...)), (not (can-force ROLE V N)), (not (ends-within N))")
@@ -180,7 +180,7 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 		}
 		neg, inner = true, args[0]
 	}
-	key := headKey(inner)
+	key := HeadKey(inner)
 	if inner.Kind() == syntax.Word {
 		key = inner.Symbol().Key()
 		if key == "terminal" {
@@ -310,8 +310,8 @@ func operands(c syntax.Cursor) []syntax.Cursor {
 	return el[1:]
 }
 
-// headKey returns the case-folded name heading a list, or "".
-func headKey(c syntax.Cursor) string {
+// HeadKey returns the case-folded name heading a list, or "".
+func HeadKey(c syntax.Cursor) string {
 	if c.Kind() != syntax.List {
 		return ""
 	}
@@ -364,7 +364,7 @@ func IsTestFile(path string, f *syntax.File) bool {
 	first := true
 	game := false
 	for form := range f.FormSeq() {
-		key := headKey(form.Cursor)
+		key := HeadKey(form.Cursor)
 		if first {
 			if key != "game" {
 				return false

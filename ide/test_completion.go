@@ -75,7 +75,7 @@ func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletio
 		}
 		return items
 	}
-	if headKey(path[0]) != "test" {
+	if gametest.HeadKey(path[0]) != "test" {
 		return items
 	}
 	s := d.Suite()
@@ -100,7 +100,7 @@ func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletio
 		return items
 	}
 	step := path[1]
-	key := headKey(step)
+	key := gametest.HeadKey(step)
 	if key == "" {
 		steps()
 		return items
@@ -142,7 +142,7 @@ func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletio
 		if err != nil || role < 0 || role >= len(legal) {
 			return
 		}
-		for _, m := range sortedTexts(g, legal[role], dialect) {
+		for _, m := range gametest.SortedTexts(g, legal[role], dialect) {
 			add(m, CompletionMove, why, "", false, replace, 0)
 		}
 	}
@@ -164,16 +164,16 @@ func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletio
 			roleItems()
 		}
 	case "state":
-		for _, fl := range sortedTexts(g, p.State.Fluents(), dialect) {
+		for _, fl := range gametest.SortedTexts(g, p.State.Fluents(), dialect) {
 			add(fl, CompletionFluent, "in the state before this step", "", false, replace, 0)
 		}
 	case "holds":
-		if len(path) > 2 && headKey(path[2]) == "true" {
+		if len(path) > 2 && gametest.HeadKey(path[2]) == "true" {
 			inner := word
 			if len(path) > 3 {
 				inner = syntax.Span{Start: path[3].Span().Start, End: off}
 			}
-			for _, fl := range sortedTexts(g, p.State.Fluents(), dialect) {
+			for _, fl := range gametest.SortedTexts(g, p.State.Fluents(), dialect) {
 				add(fl, CompletionFluent, "holds here", "", false, inner, 0)
 			}
 			return items
@@ -193,7 +193,7 @@ func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletio
 // state, then the game's relations; with whole false, only the relations' names (a '(' is
 // typed already).
 func literalItems(d *TestDoc, g *game.Game, s *game.State, dialect syntax.Dialect, replace syntax.Span, add func(string, CompletionKind, string, string, bool, syntax.Span, int), whole bool) {
-	for _, fl := range sortedTexts(g, s.Fluents(), dialect) {
+	for _, fl := range gametest.SortedTexts(g, s.Fluents(), dialect) {
 		if !whole {
 			break
 		}
@@ -235,15 +235,6 @@ func pick(d syntax.Dialect, prefix, infix string) string {
 	return prefix
 }
 
-// sortedTexts writes terms in notation d, sorted by text.
-func sortedTexts(g *game.Game, ts []eval.Term, d syntax.Dialect) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = g.StringIn(t, d)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // roleIndex returns the role a word names, or -1.
 func roleIndex(g *game.Game, c syntax.Cursor) int {

@@ -2,6 +2,7 @@ package ide
 
 import (
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/gametest"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -31,26 +32,16 @@ func literalPlace(leaf syntax.Cursor, path []syntax.Cursor, isHead bool) bool {
 	if parent < 0 {
 		return false
 	}
-	switch headKey(path[parent]) {
+	switch gametest.HeadKey(path[parent]) {
 	case "holds", "or":
 		return true
 	case "not":
 		// (not terminal) and (not (holds ...)) are steps; (not A) inside holds is a literal.
-		return parent > 0 && (headKey(path[parent-1]) == "holds" || headKey(path[parent-1]) == "or" || headKey(path[parent-1]) == "not")
+		return parent > 0 && (gametest.HeadKey(path[parent-1]) == "holds" || gametest.HeadKey(path[parent-1]) == "or" || gametest.HeadKey(path[parent-1]) == "not")
 	}
 	return false
 }
 
-func headKey(c syntax.Cursor) string {
-	if c.Kind() != syntax.List {
-		return ""
-	}
-	h := c.Head()
-	if !h.Valid() || h.Kind() != syntax.Word {
-		return ""
-	}
-	return h.Symbol().Key()
-}
 
 // gameDefinitions finds the definitions in the game of the name leaf spells.
 func gameDefinitions(d *TestDoc, leaf syntax.Cursor, path []syntax.Cursor, isHead bool) []syntax.Span {

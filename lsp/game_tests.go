@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -328,14 +328,9 @@ func (s *Server) testHover(ctx context.Context, r *request, snap *Snapshot, td *
 	h := ide.TestHover(ctx, td, off, ide.TestHoverOptions{Markdown: s.hoverMarkdown(), Runs: s.testRuns, Name: string(snap.URI),
 		Limits: limitsOf(r.view, snap.URI)})
 	if h == nil {
-		return nil, nil
+		return nil, nil // a nil *protocol.Hover in an interface would be sent as an empty object
 	}
-	kind := protocol.PlainText
-	if h.Markdown {
-		kind = protocol.Markdown
-	}
-	rg := snap.m.span(h.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: h.Text}, Range: &rg}, nil
+	return toHover(snap, h), nil
 }
 
 // testDefinition is the definition in the game of a name of a test document.

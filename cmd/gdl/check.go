@@ -186,22 +186,42 @@ func expandPaths(args []string) ([]string, []error) {
 			add(a)
 			continue
 		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, err)
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && isGDLFile(p) {
-				add(p)
-			}
-			return nil
-		})
+		found, werrs := walkFiles(a, isGDLFile, nil)
+		for _, p := range found {
+			add(p)
+		}
+		errs = append(errs, werrs...)
+	}
+	return out, errs
+}
+
+// walkFiles lists the files below dir whose path match accepts, in walk order, leaving out the
+// directories below dir that skipDir (when set) names. A directory that cannot be read is an
+// error; the rest is still walked.
+func walkFiles(dir string, match func(string) bool, skipDir func(fs.DirEntry) bool) ([]string, []error) {
+	var out []string
+	var errs []error
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
+		if d.IsDir() {
+			if p != dir && skipDir != nil && skipDir(d) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if match(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return out, errs
 }

@@ -257,25 +257,13 @@ func testFiles(args []string) ([]string, []error) {
 			continue
 		}
 		if info.IsDir() {
-			err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					errs = append(errs, err)
-					if d != nil && d.IsDir() {
-						return fs.SkipDir
-					}
-					return nil
-				}
-				if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-					return fs.SkipDir
-				}
-				if !d.IsDir() && gametest.IsTestPath(p) {
-					add(p)
-				}
-				return nil
+			found, werrs := walkFiles(a, gametest.IsTestPath, func(d fs.DirEntry) bool {
+				return strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"
 			})
-			if err != nil {
-				errs = append(errs, err)
+			for _, p := range found {
+				add(p)
 			}
+			errs = append(errs, werrs...)
 			continue
 		}
 		if gametest.IsTestPath(a) {
@@ -475,7 +463,7 @@ func writeTestText(w io.Writer, files []*testedFile, sum testSummary, verbose bo
 		if n := countNotPassed(tf); n > 0 || tf.errorCount() > 0 {
 			status = "FAIL"
 		}
-		detail := fmt.Sprintf("%s", plural(len(tf.results), "test"))
+		detail := plural(len(tf.results), "test")
 		if n := countNotPassed(tf); n > 0 {
 			detail += fmt.Sprintf(", %d failed", n)
 		}

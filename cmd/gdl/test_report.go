@@ -9,7 +9,6 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/gametest"
-	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // The machine formats of gdl test: JSON (fields are only ever added), JUnit XML and SARIF.
@@ -196,48 +195,19 @@ func writeJUnit(w io.Writer, files []*testedFile, sum testSummary) error {
 	return err
 }
 
-// writeTestSARIF writes the test files' error and warning diagnostics and the tests' failures
-// as a SARIF 2.1.0 log, in the shapes gdl check --format sarif writes: a failure is a result at
-// its step, with its rule's code.
+// writeTestSARIF writes the test files' diagnostics and the tests' failures as a SARIF 2.1.0
+// log, in the shapes gdl check --format sarif writes: a failure is a result at its step, with
+// its rule's code.
 func writeTestSARIF(w io.Writer, files []*testedFile) error {
-	var rules []sarifRule
-	index := map[string]int{}
-	add := func(r sarifRule) {
-		index[r.ID] = len(rules)
-		rules = append(rules, r)
-	}
-	for _, c := range syntax.Codes {
-		add(sarifRule{ID: c, ShortDescription: sarifText{analysis.SyntaxSummary(c)},
-			DefaultConfiguration: sarifConfiguration{"error"}, Properties: sarifProperties{Tags: []string{"syntax"}}})
-	}
+	var extra []sarifRule
 	for _, c := range gametest.Codes {
-		add(sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary},
+		extra = append(extra, sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary},
 			DefaultConfiguration: sarifConfiguration{sarifLevel(c.Severity)}, Properties: sarifProperties{Tags: []string{"test"}}})
 	}
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "gdl", Version: strings.TrimPrefix(strings.Fields(versionString())[1], "v"),
-			Rules: rules}},
-		ColumnKind: "unicodeCodePoints",
-		Results:    []sarifResult{},
-	}
+	rules, index := sarifRules(extra...)
+	var out []sarifResult
 	for _, tf := range files {
-		uri := sarifURI(tf.path)
-		region := func(sp syntax.Span) sarifRegion {
-			l, c := pos(tf.lines, sp.Start)
-			el, ec := pos(tf.lines, sp.End)
-			return sarifRegion{l, c, el, ec}
-		}
-		result := func(code, level, msg string, sp syntax.Span) sarifResult {
-			i, ok := index[code]
-			if !ok {
-				i = -1
-			}
-			return sarifResult{RuleID: code, RuleIndex: i, Level: level, Message: sarifText{msg},
-				Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{sarifArtifactLocation{uri}, region(sp)}}}}
-		}
-		for _, d := range tf.diags {
-			run.Results = append(run.Results, result(d.Code, sarifLevel(d.Severity), d.Message, d.Span))
-		}
+		out = append(out, sarifDiagnostics(checked{path: tf.path, lines: tf.lines, diags: tf.diags}, index)...)
 		for _, r := range tf.results {
 			for _, f := range r.Failures {
 				level := "error"
@@ -248,13 +218,9 @@ func writeTestSARIF(w io.Writer, files []*testedFile) error {
 				if len(f.Moves) > 0 {
 					msg += "; after " + strings.Join(f.Moves, " ")
 				}
-				run.Results = append(run.Results, result(f.Code, level, msg, f.Span))
+				out = append(out, sarifResultAt(index, f.Code, level, msg, sarifURI(tf.path), sarifRegionOf(tf.lines, f.Span)))
 			}
 		}
 	}
-	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	return encodeSARIF(w, rules, out)
 }

@@ -76,6 +76,19 @@ func failingTests(t *testing.T) (dir, path string) {
 	return dir, path
 }
 
+// runFailingTests runs gdl test on failingTests' file in a format and returns the output; the
+// exit status must be 1.
+func runFailingTests(t *testing.T, format string) string {
+	t.Helper()
+	bin := buildGDL(t)
+	_, path := failingTests(t)
+	out, _, code := gdl(t, bin, "test", path, "--format", format)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	return out
+}
+
 // TestGameTestText: a failure says where, which step, what was expected and found, the moves
 // that lead to the state and the state; the exit status is 1.
 func TestGameTestText(t *testing.T) {
@@ -118,12 +131,7 @@ func TestGameTestText(t *testing.T) {
 // TestGameTestJSON: the JSON output has every test with its status and every failure with its
 // step, position, expectation, finding, moves, state and witness.
 func TestGameTestJSON(t *testing.T) {
-	bin := buildGDL(t)
-	_, path := failingTests(t)
-	out, _, code := gdl(t, bin, "test", path, "--format", "json")
-	if code != 1 {
-		t.Fatalf("exit %d\n%s", code, out)
-	}
+	out := runFailingTests(t, "json")
 	var run testRunJSON
 	if err := json.Unmarshal([]byte(out), &run); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -303,23 +311,8 @@ func TestJUnitValidatorRejects(t *testing.T) {
 
 // TestGameTestSARIF: the SARIF log validates, with a result at each failing step.
 func TestGameTestSARIF(t *testing.T) {
-	bin := buildGDL(t)
-	_, path := failingTests(t)
-	out, _, code := gdl(t, bin, "test", path, "--format", "sarif")
-	if code != 1 {
-		t.Fatalf("exit %d\n%s", code, out)
-	}
-	var log any
-	if err := json.Unmarshal([]byte(out), &log); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	for _, e := range validateSARIF(log, "sarifLog", "$") {
-		t.Error(e)
-	}
-	var typed sarifLog
-	if err := json.Unmarshal([]byte(out), &typed); err != nil {
-		t.Fatal(err)
-	}
+	out := runFailingTests(t, "sarif")
+	typed := validSARIF(t, out)
 	results := typed.Runs[0].Results
 	if len(results) != 4 {
 		t.Fatalf("%d results, want 4\n%s", len(results), out)

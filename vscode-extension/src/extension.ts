@@ -428,16 +428,21 @@ async function verifyGame(): Promise<void> {
   }
 }
 
-/** "GDL: Run a Match": opens the game view of the current game and runs a match in it. */
-async function startMatch(): Promise<void> {
+/** The current game, with the server running; undefined (after telling the user) otherwise. */
+async function servedGame(): Promise<vscode.Uri | undefined> {
   const game = currentGame();
   if (!game) {
     void vscode.window.showInformationMessage("Open a GDL game first.");
-    return;
+    return undefined;
   }
   await ensureServer();
-  if (!runningClient()) return;
-  gameViews.runMatch(game);
+  return runningClient() ? game : undefined;
+}
+
+/** "GDL: Run a Match": opens the game view of the current game and runs a match in it. */
+async function startMatch(): Promise<void> {
+  const game = await servedGame();
+  if (game) gameViews.runMatch(game);
 }
 
 /** The players chosen last, per role: offered first the next time. */
@@ -512,13 +517,8 @@ async function runMatchFor(game: vscode.Uri, known: GameState | undefined): Prom
  * joint moves played in its game view or by the state commands), appended to the game's test
  * file (GAME.test.kif, created when missing), which opens. */
 async function recordTestOfState(): Promise<void> {
-  const game = currentGame();
-  if (!game) {
-    void vscode.window.showInformationMessage("Open a GDL game first.");
-    return;
-  }
-  await ensureServer();
-  if (!runningClient()) return;
+  const game = await servedGame();
+  if (!game) return;
   const uri = serverUri(game);
   const name = await vscode.window.showInputBox({
     title: "Record a test of this state",
@@ -554,14 +554,8 @@ async function recordTestOfState(): Promise<void> {
 
 /** Opens the game view of the current game beside its editor. */
 async function openGameView(): Promise<void> {
-  const game = currentGame();
-  if (!game) {
-    void vscode.window.showInformationMessage("Open a GDL game first.");
-    return;
-  }
-  await ensureServer();
-  if (!runningClient()) return;
-  gameViews.open(game);
+  const game = await servedGame();
+  if (game) gameViews.open(game);
 }
 
 async function playJointMove(): Promise<void> {
