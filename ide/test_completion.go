@@ -235,7 +235,6 @@ func pick(d syntax.Dialect, prefix, infix string) string {
 	return prefix
 }
 
-
 // roleIndex returns the role a word names, or -1.
 func roleIndex(g *game.Game, c syntax.Cursor) int {
 	if c.Kind() != syntax.Word {

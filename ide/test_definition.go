@@ -42,7 +42,6 @@ func literalPlace(leaf syntax.Cursor, path []syntax.Cursor, isHead bool) bool {
 	return false
 }
 
-
 // gameDefinitions finds the definitions in the game of the name leaf spells.
 func gameDefinitions(d *TestDoc, leaf syntax.Cursor, path []syntax.Cursor, isHead bool) []syntax.Span {
 	out := []syntax.Span{}
