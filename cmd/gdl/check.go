@@ -163,15 +163,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // GDL files below it. A path named twice is checked once. An argument that does not exist or a
 // directory that cannot be walked is an error; the others are still returned.
 func expandPaths(args []string) ([]string, []error) {
-	var out []string
+	var paths pathList
 	var errs []error
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	add := paths.add
 	for _, a := range args {
 		if a == "-" {
 			add(a)
@@ -192,7 +186,23 @@ func expandPaths(args []string) ([]string, []error) {
 		}
 		errs = append(errs, werrs...)
 	}
-	return out, errs
+	return paths.list, errs
+}
+
+// pathList keeps paths in the order they are added, each once.
+type pathList struct {
+	list []string
+	seen map[string]bool
+}
+
+func (l *pathList) add(p string) {
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	if !l.seen[p] {
+		l.seen[p] = true
+		l.list = append(l.list, p)
+	}
 }
 
 // walkFiles lists the files below dir whose path match accepts, in walk order, leaving out the

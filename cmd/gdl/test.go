@@ -241,15 +241,9 @@ func testFiles(args []string) ([]string, []error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var out []string
+	var paths pathList
 	var errs []error
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	add := paths.add
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
@@ -292,8 +286,8 @@ func testFiles(args []string) ([]string, []error) {
 			errs = append(errs, fmt.Errorf("%s: not a test file, and no test file beside it is named after it (%s.test.kif)", a, filepath.Base(stem)))
 		}
 	}
-	sort.Strings(out)
-	return out, errs
+	sort.Strings(paths.list)
+	return paths.list, errs
 }
 
 // loadedGame is a game read, analysed and made ready to play, once per run.
