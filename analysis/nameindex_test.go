@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"math/rand"
+
+	"github.com/gdl-lsp/gdl/syntax"
 	"slices"
 	"sort"
 	"testing"
@@ -79,5 +81,28 @@ func TestNameIndex(t *testing.T) {
 			}
 		}
 		t.Logf("%d names: checked", size)
+	}
+}
+
+// TestProducersWideNesting: a function of ten arguments nested in itself, (p (f ?x ... ?x)) from
+// (p ?x), would make a million sets six levels down; past the width bound they are anything.
+func TestProducersWideNesting(t *testing.T) {
+	src := "(role p) (init (s a)) (p a)\n(<= (p (f ?x ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (p ?x))\n" +
+		"(<= (legal p (m ?x)) (true (s ?x)) (p ?x)) (<= (next (s ?x)) (does p (m ?x)))\n" +
+		"(<= terminal (true (s b))) (goal p 0)\n"
+	f, _ := syntax.Parse(src)
+	set := Analyze(f, nil).Model.producersAt(Rel{"p", 1}, 0)
+	var count func(s *termSet) int
+	count = func(s *termSet) int {
+		n := 1
+		for _, f := range s.funcs {
+			for _, a := range f.args {
+				n += count(a)
+			}
+		}
+		return n
+	}
+	if n := count(set); n > 20_000 {
+		t.Fatalf("the set of p's argument has %d parts; want at most 20,000", n)
 	}
 }

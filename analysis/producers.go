@@ -28,7 +28,23 @@ import (
 const (
 	maxSetDepth  = 6    // deeper parts of terms may be anything
 	maxSetConsts = 4096 // a set with more constants may hold anything
+	// maxSetWidth bounds the product of the arities on the way to a part of a set: below it
+	// the part may be anything. Without it, a function of ten arguments nested six deep, (f ?x
+	// ... ?x) of itself, is a million sets.
+	maxSetWidth = 1024
 )
+
+// setPos is where a part of a set stands below the top of a relation's argument: its depth and
+// the product of the arities of the functions on the way.
+type setPos struct{ depth, width int }
+
+var top = setPos{0, 1}
+
+// down is the position of an argument of a function of the given arity at p.
+func (p setPos) down(arity int) setPos { return setPos{p.depth + 1, p.width * max(arity, 1)} }
+
+// far reports whether the part at p may be anything, whatever stands there.
+func (p setPos) far() bool { return p.depth > maxSetDepth || p.width > maxSetWidth }
 
 // termSet is a set of terms: anything (any), or its constants and function terms.
 type termSet struct {
@@ -98,12 +114,12 @@ func (s *termSet) fn(key, name string, arity int) (*funcTerm, bool) {
 	return f, true
 }
 
-// addAll adds every term of o to s; depth is s's depth below the top of a relation's argument.
-func (s *termSet) addAll(o *termSet, depth int) bool {
+// addAll adds every term of o to s, which stands at pos.
+func (s *termSet) addAll(o *termSet, pos setPos) bool {
 	if s.any || o == nil {
 		return false
 	}
-	if o.any || depth > maxSetDepth && (len(o.consts) > 0 || len(o.funcs) > 0) {
+	if o.any || pos.far() && (len(o.consts) > 0 || len(o.funcs) > 0) {
 		return s.setAny()
 	}
 	changed := false
@@ -114,7 +130,7 @@ func (s *termSet) addAll(o *termSet, depth int) bool {
 		f, isNew := s.fn(k.key, of.name, k.arity)
 		changed = changed || isNew
 		for i, a := range of.args {
-			changed = f.args[i].addAll(a, depth+1) || changed
+			changed = f.args[i].addAll(a, pos.down(k.arity)) || changed
 		}
 		if s.any {
 			return true
@@ -123,27 +139,27 @@ func (s *termSet) addAll(o *termSet, depth int) bool {
 	return changed
 }
 
-// addPat adds the instances of pattern p to s, each variable standing for the terms vars gives
-// it.
-func (s *termSet) addPat(p *pat, vars func(v int) *termSet, depth int) bool {
+// addPat adds the instances of pattern p to s, which stands at pos, each variable standing for
+// the terms vars gives it.
+func (s *termSet) addPat(p *pat, vars func(v int) *termSet, pos setPos) bool {
 	if s.any {
 		return false
 	}
 	switch p.kind {
 	case syntax.TermVariable:
-		return s.addAll(vars(p.v), depth)
+		return s.addAll(vars(p.v), pos)
 	case syntax.TermConstant:
-		if depth > maxSetDepth {
+		if pos.far() {
 			return s.setAny()
 		}
 		return s.addConst(p.key, p.name)
 	case syntax.TermFunction:
-		if depth > maxSetDepth {
+		if pos.far() {
 			return s.setAny()
 		}
 		f, changed := s.fn(p.key, p.name, len(p.args))
 		for i, a := range p.args {
-			changed = f.args[i].addPat(a, vars, depth+1) || changed
+			changed = f.args[i].addPat(a, vars, pos.down(len(p.args))) || changed
 		}
 		return changed
 	}
@@ -582,7 +598,7 @@ func (p *producers) eval(u *unit) {
 	case syntax.TermVariable:
 		p.addTop(u.to, s, vars(h.v))
 	case syntax.TermConstant, syntax.TermFunction:
-		if s.addPat(h, vars, 0) {
+		if s.addPat(h, vars, top) {
 			p.grew(u.to, s, funcKey{h.key, len(h.args)}, h.kind == syntax.TermConstant)
 		}
 	default:
@@ -622,7 +638,7 @@ func (p *producers) addTop(pl place, s, o *termSet) {
 		}
 		f, changed := s.fn(k.key, of.name, k.arity)
 		for i, a := range of.args {
-			changed = f.args[i].addAll(a, 1) || changed
+			changed = f.args[i].addAll(a, top.down(k.arity)) || changed
 		}
 		if changed {
 			p.grew(pl, s, k, false)
@@ -745,7 +761,7 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 		}
 	}
 	p.run()
-	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
+	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, top)
 	return out
 }
 

@@ -19,11 +19,21 @@ import (
 type SampleOptions struct {
 	Walks int // random walks from the initial state (0: 4)
 	Steps int // joint moves per walk (0: 60)
-	// Time stops the walks early on a slow game: no new step after this long (0: 1 s). The
-	// walks are seeded, so the same game gets the same sample unless Time cuts it short.
+	// Time bounds everything but the initial state, inside each evaluation: an evaluation still
+	// running then is stopped (0: 1 s). The walks are seeded, so the same game gets the same
+	// sample unless Time cuts it short.
 	Time time.Duration
 	Seed uint64 // the walks' seed (the same seed, the same walks)
 }
+
+// What a sample holds at most, whatever the game: a state that grows on every move (its
+// fluents doubling) would otherwise fill the memory within the time budget. No board has more
+// than 32 x 32 squares, so a state of more fluents than maxSampleState ends its walk unsampled.
+const (
+	maxSampleState   = 10_000  // fluents of one sampled state
+	maxSampleFluents = 200_000 // fluents of all the sampled states together
+	maxChains        = 64      // static relations of two arguments read for orders
+)
 
 // Sample gathers the facts board detection reads from a game: the initial state, the fluents
 // of base, states of short random walks, the chains of static relations of two arguments, the
@@ -39,12 +49,13 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	if opts.Time <= 0 {
 		opts.Time = time.Second
 	}
-	stop := time.Now().Add(opts.Time)
 	var f Facts
 	init, err := g.Initial(ctx)
 	if err != nil {
 		return f, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Time)
+	defer cancel()
 	// Detection reads KIF: an infix game's texts are read through kifText.
 	f.Infix = g.Eval().Notation() == syntax.Infix
 	kif := func(ss []string) []string {
@@ -75,9 +86,10 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	f.Orders = chains(ctx, g, init, res)
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
 	seen := map[string]bool{init.Key(): true}
-	for w := 0; w < opts.Walks && time.Now().Before(stop) && ctx.Err() == nil; w++ {
+	sampled := len(init.Fluents())
+	for w := 0; w < opts.Walks && ctx.Err() == nil && sampled < maxSampleFluents; w++ {
 		s := init
-		for step := 0; step < opts.Steps && time.Now().Before(stop); step++ {
+		for step := 0; step < opts.Steps && ctx.Err() == nil; step++ {
 			if t, err := g.Terminal(ctx, s); err != nil || t {
 				break
 			}
@@ -100,8 +112,13 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			if s, err = g.Next(ctx, s, joint); err != nil {
 				break
 			}
+			n := len(s.Fluents())
+			if n > maxSampleState || sampled+n > maxSampleFluents {
+				break
+			}
 			if !seen[s.Key()] {
 				seen[s.Key()] = true
+				sampled += n
 				f.States = append(f.States, kif(g.Strings(s.Fluents())))
 			}
 		}
@@ -125,14 +142,39 @@ func answers(ctx context.Context, g *game.Game, s *game.State, query string) []s
 
 // chains finds the orders that static relations of two arguments give: each relation whose
 // facts link constants one to the next (every constant with at most one successor and one
-// predecessor, no cycle) gives its chains of three constants or more.
+// predecessor, no cycle) gives its chains of three constants or more. The relations written as
+// facts alone are read first, then those with rules; maxChains of them at most (a generated
+// game may have thousands, each costing an evaluation and the memory of its facts).
 func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Result) [][]string {
-	var names []string
+	ruled := map[string]bool{}
+	for _, c := range res.Model.Clauses {
+		if c.IsRule && c.Rel().Arity == 2 {
+			ruled[c.Key()] = true
+		}
+	}
+	type candidate struct {
+		name  string
+		ruled bool
+	}
+	var cands []candidate
 	for key, sym := range res.Model.Relations {
 		if _, two := sym.Arities[2]; !two || analysis.IsKeyword(key) {
 			continue
 		}
-		names = append(names, sym.Name(res.Model))
+		cands = append(cands, candidate{sym.Name(res.Model), ruled[key]})
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.ruled != b.ruled {
+			if a.ruled {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	names := make([]string, 0, min(len(cands), maxChains))
+	for _, c := range cands[:min(len(cands), maxChains)] {
+		names = append(names, c.name)
 	}
 	slices.Sort(names)
 	var out [][]string

@@ -43,6 +43,9 @@ func (v *View) SVG() string {
 		lines = append(lines, l)
 		w = max(w, 8*width(l)+16)
 	}
+	if v.Omitted > 0 {
+		lines = append(lines, v.omittedLine())
+	}
 	h += len(lines) * svgLine
 	w, h = max(w, 1)+8, max(h, 1)+8
 	var s strings.Builder

@@ -349,8 +349,11 @@ func (c *compiler) compileRules() {
 		}
 	}
 	// Forms with syntax errors are not clauses. The relations they were meant to define are
-	// refused with the parser's errors, so that no answer silently misses a rule being typed.
+	// refused with the parser's errors, so that no answer silently misses a rule being typed:
+	// the analysis's diagnostics inside the form (sorted by position), or, when it has none
+	// there (it lists the first syntax.MaxErrors errors of a file), the form's own errors.
 	g.broken = map[string][]analysis.Diagnostic{}
+	ds := c.res.Diagnostics
 	for _, fm := range m.File.Forms() {
 		if !fm.HasErrors() {
 			continue
@@ -359,9 +362,17 @@ func (c *compiler) compileRules() {
 		if key == "" {
 			continue
 		}
-		for _, d := range c.res.Diagnostics {
-			if d.Category == analysis.CategorySyntax && fm.Span().Contains(d.Span.Start) {
-				g.broken[key] = append(g.broken[key], d)
+		sp := fm.Span()
+		found := false
+		for i := sort.Search(len(ds), func(i int) bool { return ds[i].Span.Start >= sp.Start }); i < len(ds) && sp.Contains(ds[i].Span.Start); i++ {
+			if ds[i].Category == analysis.CategorySyntax {
+				g.broken[key] = append(g.broken[key], ds[i])
+				found = true
+			}
+		}
+		if !found {
+			for _, e := range fm.Errors() {
+				g.broken[key] = append(g.broken[key], analysis.SyntaxDiagnostic(e))
 			}
 		}
 	}

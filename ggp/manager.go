@@ -128,6 +128,7 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 		}
 	}
 	defer func() { rec.Seconds = time.Since(rec.Started).Seconds() }()
+	kept := len(rec.Initial) // fluents of the states in the record
 
 	// START, to every player at once.
 	rec.Start = mg.broadcast(ctx, opts.StartClock, func(r int) string {
@@ -215,7 +216,12 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 		for _, m := range joint {
 			step.Joint = append(step.Joint, g.String(m))
 		}
-		step.State = g.Strings(s.Fluents())
+		if n := len(s.Fluents()); kept+n <= MaxRecordFluents && rec.StatesOmitted == 0 {
+			kept += n
+			step.State = g.Strings(s.Fluents())
+		} else {
+			rec.StatesOmitted++
+		}
 		step.Percepts = perc
 		step.Terminal, _ = g.Terminal(ctx, s)
 		rec.Moves = append(rec.Moves, step)

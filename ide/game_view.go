@@ -139,8 +139,12 @@ func (s *Session) GotoStep(ctx context.Context, step int) (*GameState, error) {
 
 // ComputerOptions bound the search of ComputerMove.
 type ComputerOptions struct {
-	MoveTime time.Duration // the time to think, shared by the roles that have a choice (0: 1 s)
-	Playouts int           // a playout budget per role instead (0: none; for tests)
+	// MoveTime is the time to think, shared by the roles that have a choice (0: 1 s, or a
+	// minute with a playout budget).
+	MoveTime time.Duration
+	// Playouts is a playout budget per role as well (0: none): a search with a budget and a
+	// seed plays the same move on any machine, unless the move time ends it first.
+	Playouts int
 	Seed     uint64
 }
 
@@ -160,10 +164,14 @@ type ComputerSearch struct {
 // plays it). Each role chooses from what it knows, as in a match: in GDL-II the states its own
 // moves and percepts allow (player.BeliefAfter), never the true state. The searches share the
 // time to think and, when the state is known, keep their trees for the next computer move in
-// the same line.
+// the same line. A state command of the document sent while they think cuts them short: the
+// computer plays the best moves found so far, then the command runs.
 func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*GameState, error) {
 	if opts.MoveTime <= 0 {
 		opts.MoveTime = time.Second
+		if opts.Playouts > 0 {
+			opts.MoveTime = time.Minute
+		}
 	}
 	var found []ComputerSearch
 	st, err := s.play(ctx, func(c *docGame, pos *Position) ([]eval.Term, error) {
@@ -207,20 +215,19 @@ func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*Game
 				moves[r] = fg.String(ms[s.gs.opts.Rand(len(ms))])
 				s.gs.randMu.Unlock()
 			default:
-				think := ctx
-				cancel := context.CancelFunc(func() {})
-				if opts.Playouts == 0 {
-					think, cancel = context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
-				}
+				think, cancel := context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
+				forget := s.gs.sessions.thinking(s.name, cancel)
 				// The role plays from what it knows: in GDL-II, its own moves and percepts.
 				b := player.Known(fg, r, fs)
 				if player.GDLII(fg) {
 					if b, err = player.BeliefAfter(think, fg, r, opts.Seed, joints); err != nil {
+						forget()
 						cancel()
 						return nil, err
 					}
 				}
 				sr, err := c.player(fg, r, opts).SearchBelief(think, b)
+				forget()
 				cancel()
 				if err != nil {
 					return nil, err

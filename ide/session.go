@@ -401,6 +401,10 @@ type sessions struct {
 	mu    sync.Mutex
 	lines map[string]*line
 	turns map[string]chan struct{}
+	// stops cuts short the thinking of the command holding a document's turn (a computer
+	// move): a command that has to wait for the turn calls it, so that it waits a moment, not
+	// for a whole search.
+	stops map[string]func()
 }
 
 type line struct {
@@ -463,6 +467,7 @@ func (ss *sessions) forget(name string) {
 	defer ss.mu.Unlock()
 	delete(ss.lines, name)
 	delete(ss.turns, name)
+	delete(ss.stops, name)
 }
 
 // take waits for the document's turn to change its state and returns the function that gives
@@ -481,7 +486,34 @@ func (ss *sessions) take(ctx context.Context, name string) (func(), error) {
 	select {
 	case turn <- struct{}{}:
 		return func() { <-turn }, nil
+	default:
+	}
+	ss.mu.Lock()
+	stop := ss.stops[name]
+	ss.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
+	}
+}
+
+// thinking records, for the command holding the document's turn, how to cut its thinking
+// short (see stops), and returns the function that forgets it.
+func (ss *sessions) thinking(name string, stop func()) func() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.stops == nil {
+		ss.stops = map[string]func(){}
+	}
+	ss.stops[name] = stop
+	return func() {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		delete(ss.stops, name)
 	}
 }

@@ -139,6 +139,19 @@ var serverProfiles int
 
 func startServer(t testing.TB) *testClient {
 	t.Helper()
+	return startServerCmd(t, false)
+}
+
+// startBoundedServer starts the server under a limit of 4 GB of address space (ulimit -v), so
+// that a document or request that takes all the memory fails the test instead of the machine.
+// The race detector reserves far more address space than that: under it, the limit is left out.
+func startBoundedServer(t testing.TB) *testClient {
+	t.Helper()
+	return startServerCmd(t, !raceBuild)
+}
+
+func startServerCmd(t testing.TB, bounded bool) *testClient {
+	t.Helper()
 	args := []string{"lsp", "--stdio"}
 	if prof := os.Getenv("GDL_TEST_SERVER_CPUPROFILE"); prof != "" {
 		// A CPU profile of the server, for looking into a benchmark: one file per server.
@@ -146,6 +159,9 @@ func startServer(t testing.TB) *testClient {
 		args = append(args, "--cpuprofile", fmt.Sprintf("%s.%d", prof, serverProfiles))
 	}
 	cmd := exec.Command(gdlBinary, args...)
+	if bounded {
+		cmd = exec.Command("sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" "$@"`, gdlBinary}, args...)...)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -52,8 +52,16 @@ func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, progres
 	if err != nil {
 		return nil, err
 	}
-	out := make([]protocol.Diagnostic, 0, len(ds))
+	// The codes the settings turn off first, then at most analysis.MaxShown and a note.
+	on := make([]analysis.Diagnostic, 0, len(ds))
 	for _, d := range ds {
+		if _, ok := settings.severity(d.Code, lspSeverity(d.Severity)); ok {
+			on = append(on, d)
+		}
+	}
+	on = analysis.Shown(snap.File(), on)
+	out := make([]protocol.Diagnostic, 0, len(on))
+	for _, d := range on {
 		if pd, ok := snap.diagnostic(settings, d); ok {
 			out = append(out, pd)
 		}

@@ -3,12 +3,14 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/board"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/ide"
 )
@@ -42,8 +44,18 @@ type queryResult struct {
 	ByMove     []moveAnswers `json:"byMove,omitempty"`
 	JointMoves int           `json:"jointMoves,omitempty"`
 	Error      string        `json:"error,omitempty"`
-	Notation   string        `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
+	Notation   string        `json:"notation"`            // the game's: "prefix" or "infix", as the terms are written
+	Truncated  []string      `json:"truncated,omitempty"` // what the lists leave out (see maxAnswers)
 }
+
+// What the commands' results list at most: a state of 100,000 fluents, a role with as many
+// legal moves or a query with as many answers made replies of megabytes (a 10 MB game, 4.5 MB
+// for gdl.showState). The first ones are listed, and truncated says what was left out.
+const (
+	maxStateFluents = 10_000
+	maxLegalMoves   = 1000
+	maxAnswers      = 10_000
+)
 
 // moveAnswers are the answers of a query about a joint move after one joint move.
 type moveAnswers struct {
@@ -64,6 +76,9 @@ type gameState struct {
 	Goals    map[string][]int    `json:"goals"`
 	Error    string              `json:"error,omitempty"`
 	Notation string              `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
+	// Truncated says what the lists leave out: a state's fluents beyond maxStateFluents, a
+	// role's legal moves beyond maxLegalMoves (and their squares).
+	Truncated []string `json:"truncated,omitempty"`
 	viewFields
 }
 
@@ -164,25 +179,61 @@ func (r *request) session(snap *Snapshot) *ide.Session {
 }
 
 func toQueryResult(res *ide.QueryResult) queryResult {
-	out := queryResult{Query: res.Query, State: res.State, Answers: res.Answers, Error: res.Error,
-		ElapsedMs: float64(res.Elapsed.Microseconds()) / 1000}
+	out := queryResult{Query: res.Query, Error: res.Error, ElapsedMs: float64(res.Elapsed.Microseconds()) / 1000}
+	out.State = cut(res.State, maxStateFluents, "the state's fluents", &out.Truncated)
+	out.Answers = cut(res.Answers, maxAnswers, "the answers", &out.Truncated)
 	if res.NeedsMove {
 		out.JointMoves = res.JointMoves
 		out.ByMove = []moveAnswers{}
+		room := maxAnswers
 		for _, m := range res.ByMove {
 			ma := moveAnswers{Move: m.Move, Answers: m.Answers}
 			if m.Err != nil {
 				ma.Error = m.Err.Error()
 			}
+			if len(ma.Answers) > room {
+				out.Truncated = append(out.Truncated, fmt.Sprintf("the answers after %s: %d, the first %d listed (%d at most over all the joint moves)",
+					strings.Join(m.Move, " "), len(ma.Answers), room, maxAnswers))
+				ma.Answers = ma.Answers[:room]
+			}
+			room -= len(ma.Answers)
 			out.ByMove = append(out.ByMove, ma)
 		}
 	}
 	return out
 }
 
+// cut returns the first max elements of list, what it lists; when it leaves some out, it says
+// so in notes.
+func cut[T any](list []T, max int, what string, notes *[]string) []T {
+	if len(list) <= max {
+		return list
+	}
+	*notes = append(*notes, fmt.Sprintf("%s: %d, the first %d listed", what, len(list), max))
+	return list[:max]
+}
+
 func toGameState(st *ide.GameState) gameState {
+	var truncated []string
+	// A copy whose lists are cut, so that the view's fields (the squares of each legal move)
+	// are cut alike.
+	cst := *st
+	cst.State = cut(st.State, maxStateFluents, "the state's fluents", &truncated)
+	if st.Legal != nil {
+		cst.Legal = make([][]string, len(st.Legal))
+		for i, ms := range st.Legal {
+			cst.Legal[i] = cut(ms, maxLegalMoves, "the legal moves of "+st.Roles[i], &truncated)
+		}
+	}
+	if st.Squares != nil {
+		cst.Squares = make([][][]board.Square, len(st.Squares))
+		for i, sq := range st.Squares {
+			cst.Squares[i] = sq[:min(len(sq), maxLegalMoves)]
+		}
+	}
+	st = &cst
 	out := gameState{Roles: st.Roles, State: st.State, Step: st.Step, History: st.History, Terminal: st.Terminal, Error: st.Error,
-		viewFields: toViewFields(st)}
+		Truncated: truncated, viewFields: toViewFields(st)}
 	if out.Roles == nil {
 		out.Roles = []string{}
 	}

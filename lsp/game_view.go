@@ -110,13 +110,10 @@ func toViewFields(st *ide.GameState) viewFields {
 	return out
 }
 
-// computerOptions reads gdl.computerMove's arguments: moveTimeMs (default 1000, at most a
-// minute) or a playout budget.
+// computerOptions reads gdl.computerMove's arguments: moveTimeMs (default 1000, or a minute
+// with a playout budget; at most a minute) and a playout budget.
 func computerOptions(args commandArgs) ide.ComputerOptions {
-	mt := time.Duration(args.MoveTimeMs) * time.Millisecond
-	if mt <= 0 {
-		mt = time.Second
-	}
+	mt := max(time.Duration(args.MoveTimeMs)*time.Millisecond, 0) // 0: ide.ComputerMove's default
 	return ide.ComputerOptions{MoveTime: min(mt, time.Minute), Playouts: max(args.Playouts, 0), Seed: args.Seed}
 }
 

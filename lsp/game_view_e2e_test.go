@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -163,5 +165,59 @@ func TestViewAsOverStdio(t *testing.T) {
 	}
 	if st.ViewAs == nil || st.ViewAs.States != 1 {
 		t.Errorf("after the decision the contestant sees the car: %+v", st.ViewAs)
+	}
+}
+
+// Issue 22, item 15: gdl.computerMove with a playout budget of a billion took an hour, and the
+// document's state commands waited for it. The budget now runs within the move time, and a
+// state command sent while the computer thinks cuts the search short.
+func TestComputerMoveYields(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t)
+	c.initialize()
+	u := fileURI(filepath.Join(t.TempDir(), "ttt.kif"))
+	c.open(u, string(src))
+	c.diagnosticsFor(u, 1)
+	exec := func(name string, args map[string]any) protocol.ExecuteCommandParams {
+		args["uri"] = u
+		return protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}
+	}
+	var st gameState
+	c.mustCall("workspace/executeCommand", exec("gdl.computerMove", map[string]any{"playouts": 1_000_000_000, "moveTimeMs": 300}), &st)
+	if st.Step != 1 || len(st.Computer) != 1 || st.Computer[0].Playouts >= 1_000_000_000 {
+		t.Fatalf("a billion playouts within 300 ms: %+v", st)
+	}
+
+	done := make(chan error, 1)
+	var thought gameState
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, err := c.conn.Call(ctx, "workspace/executeCommand", exec("gdl.computerMove", map[string]any{"playouts": 1_000_000_000}), &thought)
+		done <- err
+	}()
+	// A state command sent while the computer thinks waits a moment, not for the search. One
+	// may run before the computer move starts: the next one then cuts it short.
+	var shown gameState
+	for i := 0; ; i++ {
+		c.mustCall("workspace/executeCommand", exec("gdl.showState", map[string]any{}), &shown)
+		select {
+		case err := <-done:
+			if err != nil || thought.Step != 2 || len(thought.Computer) != 1 || thought.Computer[0].Playouts >= 1_000_000_000 {
+				t.Fatalf("the computer move cut short: %+v, %v", thought, err)
+			}
+			c.mustCall("workspace/executeCommand", exec("gdl.showState", map[string]any{}), &shown)
+			if shown.Step != 2 {
+				t.Errorf("after the computer move: step %d", shown.Step)
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if i == 100 {
+			t.Fatal("the computer move is still thinking after 100 state commands")
+		}
 	}
 }

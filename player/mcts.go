@@ -42,9 +42,13 @@ type Options struct {
 	// Exploration is UCT's constant C in UCB1 (mean + C·sqrt(ln N / n)) over goal values scaled
 	// to [0, 1] (0: 0.7).
 	Exploration float64
-	// MaxNodes bounds the tree (0: 500,000 nodes, a few hundred MB at most): beyond it, the
-	// search goes on with playouts from the leaves it reaches, without new nodes.
+	// MaxNodes bounds the tree (0: 500,000 nodes): beyond it, the search goes on with playouts
+	// from the leaves it reaches, without new nodes.
 	MaxNodes int
+	// MaxBytes bounds the tree's memory in the same way (0: 256 MB), counting each node's state
+	// (a few hundred bytes in a compiled game, but a state of the interpreter holds its
+	// fluents: a game whose state grows fills the tree's memory long before its node count).
+	MaxBytes int64
 	Seed     uint64
 }
 
@@ -57,13 +61,14 @@ type Options struct {
 // may be in (SearchBelief), never from the true state it was not told. An MCTS is used by one
 // goroutine at a time.
 type MCTS struct {
-	g    *game.Game
-	role int
-	opts Options
-	rng  *rand.Rand
-	root *node
-	size int // nodes in the tree under root (an upper bound after reuse)
-	last Search
+	g     *game.Game
+	role  int
+	opts  Options
+	rng   *rand.Rand
+	root  *node
+	size  int   // nodes in the tree under root
+	bytes int64 // their estimated memory (nodeBytes)
+	last  Search
 }
 
 // Search describes the last search of an MCTS player.
@@ -94,6 +99,9 @@ func NewMCTS(g *game.Game, role int, opts Options) *MCTS {
 	}
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = 500_000
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 256 << 20
 	}
 	return &MCTS{g: g, role: role, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, uint64(role)+0x51ed27))}
 }
@@ -154,7 +162,37 @@ func (p *MCTS) newNode(ctx context.Context, s *game.State) (*node, error) {
 		n.stats[r] = make([]edge, len(ms))
 	}
 	p.size++
+	p.bytes += nodeBytes(n)
 	return n, nil
+}
+
+// nodeBytes estimates the memory of a node: its state (the key, and the fluents or bits it is
+// made of), its legal moves and their statistics, and the node itself.
+func nodeBytes(n *node) int64 {
+	b := int64(200 + 3*len(n.state.Key()))
+	for _, ms := range n.legal {
+		b += 4*int64(len(ms)) + 16*int64(len(ms))
+	}
+	return b
+}
+
+// full reports whether the tree has no room for another node.
+func (p *MCTS) full() bool { return p.size >= p.opts.MaxNodes || p.bytes >= p.opts.MaxBytes }
+
+// measure counts the nodes of the tree under root and their memory: what a reused tree keeps
+// of the last one.
+func (p *MCTS) measure(root *node) {
+	p.size, p.bytes = 0, 0
+	stack := []*node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p.size++
+		p.bytes += nodeBytes(n)
+		for _, c := range n.children {
+			stack = append(stack, c)
+		}
+	}
 }
 
 // scale turns goal values into [0, 1]; a missing value counts as 0.
@@ -242,6 +280,7 @@ func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
 		for _, c := range p.root.children {
 			if c.state.Key() == key {
 				p.root = c
+				p.measure(c)
 				return c, nil
 			}
 		}
@@ -249,16 +288,18 @@ func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
 			for _, gc := range c.children {
 				if gc.state.Key() == key {
 					p.root = gc
+					p.measure(gc)
 					return gc, nil
 				}
 			}
 		}
 	}
+	p.root, p.size, p.bytes = nil, 0, 0
 	root, err := p.newNode(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	p.root, p.size = root, 1
+	p.root = root
 	return root, nil
 }
 
@@ -281,7 +322,7 @@ func (p *MCTS) iterate(ctx context.Context, root *node) error {
 		key := jointKey(joint)
 		child := n.children[key]
 		if child == nil {
-			if p.size >= p.opts.MaxNodes {
+			if p.full() {
 				// No room for new nodes: score the joint move by a playout from here.
 				next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
 				if err != nil {

@@ -111,7 +111,8 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 
 	// Errors and unclosed forms: those of the items before a, those of the new items, and those
 	// of the reused tail, shifted. Errors lie inside their items, so the old errors split at item
-	// boundaries.
+	// boundaries. A file with more than MaxErrors errors lists only the first ones, so they are
+	// collected again from the items.
 	firstOld := sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= from })
 	nf.errs = append(make([]Error, 0, len(f.errs)+4), f.errs[:firstOld]...)
 	for _, it := range items[a:] {
@@ -146,6 +147,10 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 		nf.reused = a
 	}
 	nf.items = items
+	nf.errCount = len(nf.errs)
+	if f.errCount > len(f.errs) || len(nf.errs) >= MaxErrors {
+		nf.collectErrors()
+	}
 	nf.reparsed = Span{from, reparsedEnd}
 	nf.extra = max(f.extra, p.extra)
 	if reparsedEnd < len(src) {

@@ -549,6 +549,10 @@ func (fm Form) Unclosed() bool { return fm.n.Unclosed }
 // HasErrors reports whether the parser found an error inside this form.
 func (fm Form) HasErrors() bool { return len(fm.f.items[fm.idx].errs) > 0 }
 
+// Errors returns the parser's errors inside this form (the first MaxErrors), sorted by
+// position: File.Errors may have left them out.
+func (fm Form) Errors() []Error { return appendItemErrors(nil, fm.f.items[fm.idx]) }
+
 // Doc returns the documentation comment of the form: the comment lines directly above it, with
 // no blank line in between, without their leading semicolons (infix: percent signs) and one
 // following space.

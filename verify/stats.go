@@ -10,7 +10,7 @@ import (
 
 // StatsOptions configure Stats.
 type StatsOptions struct {
-	Options         // the budget of the exploration
+	Options         // the budget: Timeout bounds the exploration, the playouts and the solver together
 	Playouts int    // random playouts for the goal distribution (0: 1000)
 	Seed     uint64 // their seed
 	// SolveStates is the budget of positions of the solver, tried on a two-player zero-sum
@@ -104,6 +104,17 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	for range nr {
 		sc.goals = append(sc.goals, map[int]int{})
 	}
+	// The exploration, the playouts and the solver share the one budget.
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = start.Add(opts.Timeout)
+	}
+	left := func() time.Duration {
+		if deadline.IsZero() {
+			return 0
+		}
+		return max(time.Until(deadline), time.Nanosecond)
+	}
 	x, err := explore(ctx, g, opts.Options, []check{sc})
 	if err != nil {
 		return nil, err
@@ -130,7 +141,7 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	if playouts <= 0 {
 		playouts = 1000
 	}
-	play, err := g.Play(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: opts.Timeout})
+	play, err := g.Play(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: left()})
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +180,7 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 		}
 		st.Solution = &Solution{Mover: -1, Why: why}
 		if why == "" {
-			sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: opts.Timeout})
+			sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: left()})
 			if err != nil {
 				return nil, err
 			}

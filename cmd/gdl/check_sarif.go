@@ -147,6 +147,8 @@ func sarifRules(extra ...sarifRule) ([]sarifRule, map[string]int) {
 		add(sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary}, Help: &sarifText{c.Fix},
 			DefaultConfiguration: sarifConfiguration{sarifLevel(c.Severity)}, Properties: sarifProperties{Tags: []string{string(c.Category)}}})
 	}
+	add(sarifRule{ID: analysis.CodeTooMany, ShortDescription: sarifText{analysis.TooManySummary},
+		DefaultConfiguration: sarifConfiguration{"note"}, Properties: sarifProperties{Tags: []string{string(analysis.CategorySyntax)}}})
 	for _, r := range extra {
 		add(r)
 	}

@@ -19,8 +19,9 @@ import (
 	"github.com/gdl-lsp/gdl/ggp"
 )
 
-// startPlayer runs `gdl player` on a free port of 127.0.0.1 and returns the URL it prints. The
-// player is interrupted (SIGTERM) at the end of the test, and must then exit with status 0.
+// startPlayer runs `gdl player` on a free port of 127.0.0.1, under the memory limit of the
+// bounded commands (bounds_test.go), and returns the URL it prints. The player is interrupted
+// (SIGTERM) at the end of the test, and must then exit with status 0.
 func startPlayer(t *testing.T, args ...string) string {
 	t.Helper()
 	return startPlayerCommand(t, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
@@ -30,7 +31,7 @@ func startPlayer(t *testing.T, args ...string) string {
 func startPlayerCommand(t *testing.T, name string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", boundedScript, name}, args...)...)
 	cmd.WaitDelay = 5 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -38,21 +38,34 @@ Prints every ground answer of each query once, one per line, sorted; a query wit
 prints itself when it holds and false when it does not. Several queries are printed one after
 the other, each under a header '; QUERY'; the JSON output has one object per query.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
+--timeout bounds the whole command (grounding the game takes at most half of it).
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
 evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
 unknown relation or arity included).
 `
 
-// evalFlags are the evaluation limits shared by query and play.
+// evalFlags are the evaluation limits shared by query, render, play and match.
 type evalFlags struct {
 	timeout  *time.Duration
 	maxFacts *int
 	maxDepth *int
 }
 
+// addEvalFlags adds the limits of one evaluation (play and match, whose runs have bounds of
+// their own).
 func addEvalFlags(fs *flag.FlagSet) evalFlags {
+	return newEvalFlags(fs, "time limit of one evaluation (every evaluation has one)")
+}
+
+// addCommandEvalFlags adds the evaluation limits of a command whose --timeout bounds the whole
+// command (query and render; see commandContext).
+func addCommandEvalFlags(fs *flag.FlagSet) evalFlags {
+	return newEvalFlags(fs, "time limit of the whole command: reading and grounding the game and every evaluation")
+}
+
+func newEvalFlags(fs *flag.FlagSet, timeoutUsage string) evalFlags {
 	return evalFlags{
-		timeout:  durationFlag(fs, "timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
+		timeout:  durationFlag(fs, "timeout", eval.DefaultLimits.Timeout, timeoutUsage),
 		maxFacts: fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth: fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -73,6 +86,26 @@ func (e evalFlags) limits() eval.Limits {
 	return eval.Limits{Timeout: *e.timeout, MaxFacts: *e.maxFacts, MaxDepth: *e.maxDepth}
 }
 
+// commandContext returns the context of a command whose --timeout is d (0: none): it ends d
+// after the command started, so that every phase (grounding, each evaluation, a search, the
+// playouts) shares the one budget.
+func commandContext(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+// groundWithin is the grounding budget of a command with --timeout d: at most half of d, so
+// that a game that does not ground in time leaves the interpreter the other half (0: the
+// default budget).
+func groundWithin(d time.Duration) eval.GroundLimits {
+	if d <= 0 || d/2 >= eval.DefaultGroundLimits.Timeout {
+		return eval.GroundLimits{}
+	}
+	return eval.GroundLimits{Timeout: max(d/2, time.Millisecond)}
+}
+
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
 // the compiled engine cannot run with --engine compiled is an error (status 1).
 func loadGame(ctx context.Context, path string, stdin io.Reader, opts game.Options) (*game.Game, *analysis.Result, string, int, error) {
@@ -90,6 +123,10 @@ func loadGame(ctx context.Context, path string, stdin io.Reader, opts game.Optio
 
 // reportEvalError explains an evaluation error; refusals list the diagnostics with positions.
 func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stderr, "gdl %s: %s: the command's --timeout was reached: %v\n", cmd, path, err)
+		return
+	}
 	var ref *eval.RefusedError
 	if errors.As(err, &ref) {
 		printDiagnostics(stderr, path, res.Model.File.Lines(), ref.Diagnostics)
@@ -146,7 +183,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
 	jointText := fs.String("joint", "", "the joint move that queries about a joint move are answered for (default: every legal one)")
 	format := fs.String("format", "text", "output format: text or json")
-	ef := addEvalFlags(fs)
+	ef := addCommandEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, queryUsage)
@@ -174,7 +211,9 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(*ef.timeout)
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code
@@ -206,7 +245,6 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		only = js[0]
 	}
-	ctx := context.Background()
 	var state *game.State
 	p, err := g.Replay(ctx, joints)
 	switch {

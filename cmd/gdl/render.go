@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -38,7 +37,8 @@ pieces are shown (its "board" section; see the README). GAME may be - for standa
 gdl.json is then looked for from the current folder). In a GDL-II game, --as ROLE draws the
 state as ROLE knows it from its own moves and percepts, as the editor's "View as" does: "?" on
 each square whose content differs between the states it may be in, and the relations off the
-boards it does not know listed as unknown.
+boards it does not know listed as unknown. --timeout bounds the whole command: grounding takes
+at most half of it, finding the boards at most 2 s and half of what is left.
 Exit status: 0 success, 1 the game or a move is wrong, 2 usage or I/O problems.
 `
 
@@ -67,7 +67,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
 	format := fs.String("format", "text", "output format: text, svg or json")
 	asRole := fs.String("as", "", "draw the state as this role knows it (GDL-II: \"?\" on the squares it does not know)")
-	ef := addEvalFlags(fs)
+	ef := addCommandEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	pos, code, ok := parseCommand(fs, args, stderr, renderUsage, 1)
 	if !ok {
@@ -93,8 +93,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return 2
 	}
-	ctx := context.Background()
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(*ef.timeout)
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return code
@@ -117,9 +118,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg != nil {
 		bc = cfg.Board
 	}
-	// Detection samples the game for a moment; its walks are seeded, so the same game always
-	// gets the same boards.
-	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: 2 * time.Second})
+	// Detection samples the game for a moment, at most half the time --timeout leaves, so that
+	// drawing the state has the other half; its walks are seeded, so the same game always gets
+	// the same boards.
+	sampling := 2 * time.Second
+	if deadline, ok := ctx.Deadline(); ok {
+		sampling = max(min(sampling, time.Until(deadline)/2), time.Millisecond)
+	}
+	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: sampling})
 	if err != nil {
 		reportEvalError(stderr, "render", path, res, err)
 		return 1

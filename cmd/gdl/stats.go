@@ -87,6 +87,7 @@ type moveValueJSON struct {
 }
 
 func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
@@ -110,13 +111,13 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl stats: --playouts must be at least 1 and --solve-states not negative")
 		return 2
 	}
-	g, res, path, code, ok := loadSearchGame("stats", pos[0], *engine, sf, stdin, stderr)
+	g, res, path, code, ok := loadSearchGame("stats", pos[0], *engine, sf, start, stdin, stderr)
 	if !ok {
 		return code
 	}
 	progress, clear := searchProgress("stats", stderr, *sf.maxStates)
 	opts := verify.StatsOptions{
-		Options:  verify.Options{MaxStates: *sf.maxStates, Timeout: *sf.timeout, Progress: progress, ProgressEvery: time.Second},
+		Options:  verify.Options{MaxStates: *sf.maxStates, Timeout: sf.left(start), Progress: progress, ProgressEvery: time.Second},
 		Playouts: *playouts, Seed: *seed, SolveStates: *solveStates,
 	}
 	if *solveStates == 0 {

@@ -35,7 +35,8 @@ checks that the game is well-formed:
   input, base  when the game defines them, input covers every legal move and base every
                fluent of every reachable state
 Every finding comes with the joint moves from the initial state to the state where it shows,
-the shortest found, which 'gdl query GAME ... --moves' replays. When the budget (--max-states,
+the shortest found, which 'gdl query GAME ... --moves' replays. --timeout bounds the whole
+command (grounding the game takes at most half of it). When the budget (--max-states,
 --timeout) runs out first, the result is incomplete: the findings so far are reported, and a
 property without a finding is unknown rather than failed. While it runs, progress goes to
 standard error once a second when that is a terminal. Exit status: 0 nothing found, 1 findings
@@ -90,7 +91,8 @@ type stateErrorJSON struct {
 }
 
 // searchFlags are the budget and evaluation limits of verify and stats. --timeout bounds the
-// whole search (not one evaluation, as in query and play).
+// whole command: grounding the game, the search and (stats) the playouts and the solver share
+// it.
 type searchFlags struct {
 	maxStates *int
 	timeout   *time.Duration
@@ -101,7 +103,7 @@ type searchFlags struct {
 func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		maxStates: fs.Int("max-states", verify.DefaultMaxStates, "explore at most this many states"),
-		timeout:   durationFlag(fs, "timeout", time.Minute, "explore for at most this long (0: no bound)"),
+		timeout:   durationFlag(fs, "timeout", time.Minute, "time limit of the whole command: grounding, the search (stats: the playouts and the solver too); 0: none"),
 		maxFacts:  fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth:  fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -124,6 +126,14 @@ func (f searchFlags) limits() eval.Limits {
 	return eval.Limits{MaxFacts: *f.maxFacts, MaxDepth: *f.maxDepth}
 }
 
+// left is what remains of --timeout for a command that started at start (0: no bound).
+func (f searchFlags) left(start time.Time) time.Duration {
+	if *f.timeout <= 0 {
+		return 0
+	}
+	return max(*f.timeout-time.Since(start), time.Nanosecond)
+}
+
 // searchProgress returns a progress callback writing to stderr when it is a terminal, and the
 // function that clears its line.
 func searchProgress(cmd string, stderr io.Writer, maxStates int) (func(verify.Progress), func()) {
@@ -139,6 +149,7 @@ func searchProgress(cmd string, stderr io.Writer, maxStates int) (func(verify.Pr
 }
 
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
@@ -156,12 +167,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl verify: %v\n", err)
 		return 2
 	}
-	g, res, path, code, ok := loadSearchGame("verify", pos[0], *engine, sf, stdin, stderr)
+	g, res, path, code, ok := loadSearchGame("verify", pos[0], *engine, sf, start, stdin, stderr)
 	if !ok {
 		return code
 	}
 	progress, clear := searchProgress("verify", stderr, *sf.maxStates)
-	r, err := verify.Verify(context.Background(), g, verify.Options{MaxStates: *sf.maxStates, Timeout: *sf.timeout, Progress: progress, ProgressEvery: time.Second})
+	r, err := verify.Verify(context.Background(), g, verify.Options{MaxStates: *sf.maxStates, Timeout: sf.left(start), Progress: progress, ProgressEvery: time.Second})
 	clear()
 	if err != nil {
 		reportEvalError(stderr, "verify", path, res, err)
@@ -283,15 +294,17 @@ func encodeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// loadSearchGame loads the game of gdl verify or gdl stats (command) with the engine and the
-// search flags' limits, and refuses a game without a role; when ok is false the command exits
-// with code, the reason printed.
-func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
+// loadSearchGame loads the game of gdl verify or gdl stats (command, started at start) with the
+// engine and the search flags' limits, within --timeout, and refuses a game without a role; when
+// ok is false the command exits with code, the reason printed.
+func loadSearchGame(command, file, engine string, sf searchFlags, start time.Time, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
 	eng, ok := parseEngine(stderr, command, engine)
 	if !ok {
 		return nil, nil, "", 2, false
 	}
-	g, res, path, code, err := loadGame(context.Background(), file, stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(sf.left(start))
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, file, stdin, game.Options{Engine: eng, Limits: sf.limits(), Ground: groundWithin(*sf.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
 		return nil, nil, "", code, false

@@ -51,6 +51,8 @@ export interface QueryResult {
   jointMoves?: number;
   /** The notation the game's terms are written in. */
   notation?: Notation;
+  /** What the server's lists leave out (it lists 10,000 answers and fluents at most). */
+  truncated?: string[];
 }
 
 /** The notation of a game: prefix GDL (KIF) or infix GDL (.hrf). */
@@ -114,6 +116,8 @@ export interface RoleView {
 export interface StateView {
   boards: Board[];
   others: { relation: string; values: string[] }[];
+  /** The fluents on no board that others leaves out (the server lists 1,000 at most). */
+  omitted?: number;
 }
 
 export interface Board {
@@ -281,6 +285,8 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
   }
   const n = notationOf(v);
   if (n) q.notation = n;
+  const truncated = strings(v.truncated);
+  if (truncated.length > 0) q.truncated = truncated;
   return q;
 }
 
@@ -322,7 +328,10 @@ export function toStateView(v: unknown): StateView {
   const others = Array.isArray(v.others)
     ? v.others.filter(isObject).map((o) => ({ relation: typeof o.relation === "string" ? o.relation : "", values: strings(o.values) }))
     : [];
-  return { boards, others };
+  const out: StateView = { boards, others };
+  const omitted = num(v.omitted);
+  if (omitted > 0) out.omitted = omitted;
+  return out;
 }
 
 function squaresOf(v: unknown, legal: Record<string, string[]>, boards: Board[]): Record<string, Square[][]> {
@@ -372,7 +381,8 @@ export function toGameState(v: unknown): GameState {
     view,
     squares: squaresOf(v.squares, legal, view.boards),
     random: strings(v.random),
-    notes: strings(v.notes),
+    // What the server's lists leave out (a state's fluents, a role's legal moves) is a note.
+    notes: [...strings(v.notes), ...strings(v.truncated).map((t) => `Not all listed: ${t}.`)],
     computer: Array.isArray(v.computer)
       ? v.computer.filter(isObject).map((c) => ({
           role: typeof c.role === "string" ? c.role : "",

@@ -49,6 +49,7 @@ export function renderQuery(q: QueryResult, w: Writer = writer(q.notation)): str
     return out;
   }
   out.push(`${w.c} ===== Query ${oneLine(q.query)}: ${plural(q.answers.length, "answer", "answers")} in ${time}`);
+  for (const t of q.truncated ?? []) out.push(...commentLines(w, `Not all listed: ${t}.`));
   if (q.answers.length === 0) out.push(`${w.c} (no answers in the current state)`);
   out.push(...q.answers);
   return out;
@@ -60,6 +61,7 @@ function renderByMove(q: QueryResult, time: string, w: Writer): string[] {
   const total = q.jointMoves ?? moves.length;
   const out = [`${w.c} ===== Query ${oneLine(q.query)}: after ${moves.length} of ${plural(total, "legal joint move", "legal joint moves")}, in ${time}`];
   if (q.error) out.push(...commentLines(w, `Error: ${q.error}`));
+  for (const t of q.truncated ?? []) out.push(...commentLines(w, `Not all listed: ${t}.`));
   if (total === 0) out.push(`${w.c} (no legal joint move in the current state)`);
   for (const m of moves) {
     out.push(`${w.c} ----- after ${m.move.join(" ")}: ${plural(m.answers.length, "answer", "answers")}`);

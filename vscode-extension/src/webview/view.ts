@@ -168,13 +168,14 @@ function boardHtml(m: Model, b: Board, bi: number, unknown: Set<string> = new Se
 function othersHtml(m: Model): string {
   const rv = roleView(m);
   const others = rv ? rv.view.others : m.state!.view.others;
+  const omitted = rv ? rv.view.omitted : m.state!.view.omitted;
   const unknown = rv ? rv.unknownOthers : [];
-  if (others.length === 0 && unknown.length === 0) return "";
+  if (others.length === 0 && unknown.length === 0 && !omitted) return "";
   const rows = others
     .filter((o) => !unknown.includes(o.relation))
     .map((o) => `<tr><th scope="row">${esc(o.relation)}</th><td>${o.values.filter((v) => v !== "").map(esc).join(", ") || "✓"}</td></tr>`)
     .concat(unknown.map((r) => `<tr class="unknown"><th scope="row">${esc(r)}</th><td class="dim">? (unknown to ${esc(rv!.role)})</td></tr>`))
-    .join("");
+    .join("") + (omitted ? `<tr><th scope="row">…</th><td>and ${omitted} more fluents</td></tr>` : "");
   return `<section class="others"><h2>Other fluents</h2><table class="facts">${rows}</table></section>`;
 }
 

@@ -196,3 +196,19 @@ test("the computer's search says how many states it searched from", () => {
   assert.ok(render({ gameName: "g", state: s, pending: {}, viewAs: "", computerRole: "", busy: "" }).includes("after 300 playouts from 2 states it may be in"));
   assert.equal(toGameState({ roles: [], computer: [{ role: "x", move: "m" }] }).computer[0].states, 1);
 });
+
+test("what the server's lists leave out is shown", () => {
+  const st = toGameState({
+    roles: ["r"], state: ["(cell 1)"], legal: { r: ["(m 1)"] },
+    view: { boards: [], others: [{ relation: "cell", values: ["1"] }], omitted: 11000 },
+    truncated: ["the state's fluents: 12000, the first 10000 listed"],
+  });
+  assert.equal(st.view.omitted, 11000);
+  assert.deepEqual(st.notes, ["Not all listed: the state's fluents: 12000, the first 10000 listed."]);
+  const m = model();
+  m.state = st;
+  const html = render(m);
+  assert.match(html, /and 11000 more fluents/);
+  assert.match(html, /Not all listed: the state&#39;s fluents|Not all listed: the state's fluents/);
+  assert.equal(toGameState({ roles: [], view: { boards: [], others: [] } }).view.omitted, undefined);
+});
