@@ -255,7 +255,12 @@ func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked
 	f := parseInput(path, data)
 	if gametest.IsTestFile(path, f) {
 		// A test file is checked as one (its format, and against its game), never as a game.
-		return checked{path: shown, lines: f.Lines(), diags: checkTestFile(path, f)}, nil
+		ds := checkTestFile(path, f)
+		errs := false
+		for _, d := range ds {
+			errs = errs || d.Severity == analysis.Error
+		}
+		return checked{path: shown, lines: f.Lines(), diags: ds, errors: errs}, nil
 	}
 	res := analysis.Analyze(f, cfg)
 	if fix {
