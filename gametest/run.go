@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
@@ -48,6 +49,22 @@ type Failure struct {
 	Line      []string // can-force, ends-within: joint moves from the state that show the answer
 	// Context is what the Explainer wrote of the failure (the state, its legal moves, ...).
 	Context string
+}
+
+// maxText bounds the texts of a failure (a step, what was expected and found), so that a step
+// of a hostile file or an error quoting it does not flood the report: its span says where it is.
+const maxText = 400
+
+// shorten cuts s to at most n bytes (at a character boundary), marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // Message writes the failure in one line: what was expected and what was found.
@@ -141,8 +158,8 @@ func RunTest(ctx context.Context, g *game.Game, t *Test, opts Options) Result {
 // fail records a failure of step st (numbered i) checked in state s; it returns false, so
 // that a step can end with `return r.fail(...)` when the test cannot go on.
 func (r *runner) fail(i int, st *Step, code, expected, found string, line []string) bool {
-	f := Failure{Step: i, Span: st.Span, Kind: st.Kind, Code: code, Text: st.Text, Expected: expected, Found: found,
-		Moves: slices.Clone(r.moves), FromState: r.fromState, Line: line}
+	f := Failure{Step: i, Span: st.Span, Kind: st.Kind, Code: code, Text: shorten(st.Text, maxText), Expected: shorten(expected, maxText),
+		Found: shorten(found, maxText), Moves: slices.Clone(r.moves), FromState: r.fromState, Line: line}
 	if r.state != nil {
 		f.State = r.g.Strings(r.state.Fluents())
 		f.Context = r.opts.Explain(r.ctx, r.g, r.state, &f)

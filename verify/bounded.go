@@ -75,6 +75,9 @@ type bounded struct {
 	max   int
 	table map[string]boundEntry
 	calls int
+	// edges counts the joint moves played, at most maxEdges: a state with millions of joint
+	// moves stops the search rather than the machine.
+	edges, maxEdges int
 	// holds decides a terminal state (can-force: the role's goal; ends-within: always yes).
 	terminal func(s *game.State) (bool, error)
 	// mover is the role whose choice is existential (can-force), -1 for a universal search.
@@ -123,13 +126,20 @@ func newBounded(ctx context.Context, g *game.Game, depth int, opts BoundedOption
 	if opts.Timeout > 0 {
 		ctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, errBudget)
 	}
-	return &bounded{g: g, ctx: ctx, max: opts.MaxStates, table: map[string]boundEntry{}}, cancel
+	return &bounded{g: g, ctx: ctx, max: opts.MaxStates, maxEdges: max(64*opts.MaxStates, 1<<20), table: map[string]boundEntry{}}, cancel
 }
 
-// errOverBudget stops a bounded search whose table is full.
-type errOverBudget struct{ max int }
+// errOverBudget stops a bounded search whose table is full, or that has played its budget of
+// joint moves.
+type errOverBudget struct {
+	max   int
+	edges bool
+}
 
 func (e *errOverBudget) Error() string {
+	if e.edges {
+		return fmt.Sprintf("more than %d joint moves played (the budget)", e.max)
+	}
 	return fmt.Sprintf("more than %d states (the budget)", e.max)
 }
 
@@ -155,6 +165,9 @@ func (b *bounded) run(ctx context.Context, from *game.State, depth int) (*Bounde
 		return nil, err
 	}
 	res.Holds, res.Known = ok, true
+	// The explanation expands the states of one line, which the search expanded already: fewer
+	// joint moves than it played.
+	b.edges = 0
 	if err := b.explain(from, depth, res); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -190,6 +203,16 @@ func (b *bounded) expand(s *game.State) (*boundedNode, error) {
 		return nil, err
 	}
 	n := &boundedNode{legal: legal}
+	total := 1
+	for _, ms := range legal {
+		total *= len(ms)
+		if total > b.maxEdges {
+			break
+		}
+	}
+	if b.edges += total; b.edges > b.maxEdges {
+		return nil, &errOverBudget{max: b.maxEdges, edges: true}
+	}
 	err = b.g.SuccessorKeys(b.ctx, s, legal, 0, func(_ int, key []byte) {
 		n.children = append(n.children, string(key))
 	})
@@ -209,7 +232,7 @@ func (b *bounded) search(s *game.State, d int) (bool, error) {
 		}
 	} else {
 		if len(b.table) >= b.max {
-			return false, &errOverBudget{b.max}
+			return false, &errOverBudget{max: b.max}
 		}
 		e = boundEntry{yes: -1, no: -1}
 	}

@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gdl-lsp/gdl/eval"
@@ -168,5 +170,33 @@ func TestBoundedBudget(t *testing.T) {
 	}
 	if _, err := CanForce(bg, g, s, 2, 100, 1, BoundedOptions{}); err == nil {
 		t.Error("a role out of range was accepted")
+	}
+}
+
+// TestBoundedWideStates: a state with 10^8 joint moves stops the search at its budget of joint
+// moves, undecided, at once and in little memory.
+func TestBoundedWideStates(t *testing.T) {
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, "(role r%d) ", i)
+	}
+	b.WriteString("(init (t 0)) (succ 0 1) (succ 1 2) ")
+	for i := range 10 {
+		fmt.Fprintf(&b, "(num %d) ", i)
+	}
+	b.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t ?y)) (true (t ?x)) (succ ?x ?y)) (<= terminal (true (t 2))) (<= (goal ?r 0) (role ?r))")
+	g, _, err := game.Load(bg, b.String(), game.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := g.Initial(bg)
+	for _, run := range []func() (*Bounded, error){
+		func() (*Bounded, error) { return CanForce(bg, g, s, 0, 100, 2, BoundedOptions{MaxStates: 1000}) },
+		func() (*Bounded, error) { return EndsWithin(bg, g, s, 2, BoundedOptions{MaxStates: 1000}) },
+	} {
+		res, err := run()
+		if err != nil || res.Known || res.Why != "more than 1048576 joint moves played (the budget)" {
+			t.Errorf("%v %+v", err, res)
+		}
 	}
 }

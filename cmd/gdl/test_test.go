@@ -394,3 +394,27 @@ func TestGameTestProblems(t *testing.T) {
 		t.Errorf("gdl check on test files: exit %d\n%s", code, out)
 	}
 }
+
+// TestGameTestHostile: under a 1 GiB data limit, a test file nested 100,000 deep and a
+// can-force over states with 10^8 joint moves each are reported, not a crash.
+func TestGameTestHostile(t *testing.T) {
+	bin := buildGDL(t)
+	dir := t.TempDir()
+	var g strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&g, "(role r%d) ", i)
+	}
+	g.WriteString("(init (t 0)) (succ 0 1) (succ 1 2) ")
+	for i := range 10 {
+		fmt.Fprintf(&g, "(num %d) ", i)
+	}
+	g.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t ?y)) (true (t ?x)) (succ ?x ?y)) (<= terminal (true (t 2))) (<= (goal ?r 0) (role ?r))\n")
+	writeFile(t, dir, "wide.kif", g.String())
+	deep := "(test deep (holds " + strings.Repeat("(f ", 100_000) + strings.Repeat(")", 100_000) + "))\n"
+	path := writeFile(t, dir, "wide.test.kif", deep+"(test wide (can-force r0 100 2) (ends-within 2))\n")
+	out, errOut, code := hostile(t, bin, nil, "test", path, "--max-states", "1000")
+	if code != 1 || strings.Contains(errOut, "goroutine ") || !strings.Contains(out, "undecided: more than 1048576 joint moves played (the budget)") ||
+		!strings.Contains(out, "--- ERROR: deep") {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, abbreviateLog(out), abbreviateLog(errOut))
+	}
+}
