@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -174,24 +175,28 @@ type TestOptions struct {
 // cuts short is reported as undecided, and gdl test with a larger budget decides it.
 var DefaultTestBounded = verify.BoundedOptions{MaxStates: 200_000, Timeout: 10 * time.Second}
 
-// TestRuns runs the tests of test documents. It keeps the games it made (by the game's text
-// and limits: the tests of several files of one game share it, and an edit of a test file
-// does not make it again) and the last results of each document.
+// TestRuns runs the tests of test documents. It keeps the game it made of each game file (by
+// its path; made again when the text or the limits change: the tests of several files of one
+// game share it, and an edit of a test file does not make it again) and the last results of
+// each document.
 type TestRuns struct {
 	ctx   context.Context // the server's: a game is made for every request that waits for it
 	mu    sync.Mutex
-	games map[[sha256.Size]byte]*testGame
-	order [][sha256.Size]byte // oldest first
+	games map[string]*testGame // by the game's path
+	order []string             // the paths, least recently used first
 	last  map[string]lastRun
 }
 
 // maxTestGames bounds the games kept.
 const maxTestGames = 4
 
+// testGame is a game being made, or made, of one version of a game file.
 type testGame struct {
-	done chan struct{}
-	g    *game.Game
-	err  error
+	key    [sha256.Size]byte // the text and limits it is made of
+	cancel context.CancelFunc
+	done   chan struct{}
+	g      *game.Game
+	err    error
 }
 
 // lastRun is the last results of a document's tests, for the version of the test file and of
@@ -203,12 +208,13 @@ type lastRun struct {
 
 // NewTestRuns makes the runner of a server whose work ends with ctx.
 func NewTestRuns(ctx context.Context) *TestRuns {
-	return &TestRuns{ctx: ctx, games: map[[sha256.Size]byte]*testGame{}, last: map[string]lastRun{}}
+	return &TestRuns{ctx: ctx, games: map[string]*testGame{}, last: map[string]lastRun{}}
 }
 
-// Game returns the game of a test document, made once per game text and limits (in the
-// background: a caller that stops waiting leaves it to the next). The error is ctx's, or why
-// there is no game.
+// Game returns the game of a test document, made once per version of the game file and limits
+// (in the background: a caller that stops waiting leaves it to the next). A newer version of
+// the file stops the making of an older one (an edit of a large game while its tests run makes
+// one game, not one per keystroke). The error is ctx's, or why there is no game.
 func (tr *TestRuns) Game(ctx context.Context, d *TestDoc, limits eval.Limits) (*game.Game, error) {
 	if d.Game == nil {
 		if d.GameErr != nil {
@@ -218,25 +224,31 @@ func (tr *TestRuns) Game(ctx context.Context, d *TestDoc, limits eval.Limits) (*
 	}
 	key := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%v", d.Game.Text(), limits)))
 	tr.mu.Lock()
-	tg, ok := tr.games[key]
-	if !ok {
-		tg = &testGame{done: make(chan struct{})}
-		tr.games[key] = tg
-		tr.order = append(tr.order, key)
-		if len(tr.order) > maxTestGames {
-			delete(tr.games, tr.order[0])
-			tr.order = tr.order[1:]
+	tg, ok := tr.games[d.GamePath]
+	if !ok || tg.key != key {
+		if ok {
+			tg.cancel() // an older version of the file, or other limits
 		}
+		bctx, cancel := context.WithCancel(tr.ctx)
+		tg = &testGame{key: key, cancel: cancel, done: make(chan struct{})}
+		tr.games[d.GamePath] = tg
 		snap := d.Game
 		go func() {
 			defer close(tg.done)
-			res, err := snap.AnalysisContext(tr.ctx)
+			res, err := snap.AnalysisContext(bctx)
 			if err != nil {
 				tg.err = err
 				return
 			}
-			tg.g, tg.err = game.New(tr.ctx, res, game.Options{Limits: limits})
+			tg.g, tg.err = game.New(bctx, res, game.Options{Limits: limits})
 		}()
+	}
+	tr.order = append(slices.DeleteFunc(tr.order, func(p string) bool { return p == d.GamePath }), d.GamePath)
+	if len(tr.order) > maxTestGames {
+		old := tr.order[0]
+		tr.games[old].cancel()
+		delete(tr.games, old)
+		tr.order = tr.order[1:]
 	}
 	tr.mu.Unlock()
 	select {

@@ -120,3 +120,47 @@ func openFromDisk(path string) (*Snapshot, error) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTestRunsGames: the game of a test document is made once per version of the game file;
+// a newer version replaces it, and the results of a run are the last results until the test
+// file or the game changes.
+func TestTestRunsGames(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := NewSnapshotIn(1, string(data), syntax.Prefix)
+	v2 := NewSnapshotIn(2, string(data)+"\n(bonus 1)\n", syntax.Prefix)
+	test := NewSnapshotIn(1, "(test a (not terminal))\n", syntax.Prefix)
+	doc := func(g *Snapshot) *TestDoc {
+		return NewTestDoc("/w/ttt.test.kif", test, func(p string) (*Snapshot, error) {
+			if p == "/w/ttt.kif" {
+				return g, nil
+			}
+			return nil, fs.ErrNotExist
+		})
+	}
+	runs := NewTestRuns(ctx)
+	g1, err := runs.Game(ctx, doc(v1), eval.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := runs.Game(ctx, doc(v1), eval.Limits{}); again != g1 {
+		t.Error("the same version of the game made twice")
+	}
+	d2 := doc(v2)
+	g2, err := runs.Game(ctx, d2, eval.Limits{})
+	if err != nil || g2 == g1 {
+		t.Fatalf("a new version of the game: %v, the same game %v", err, g2 == g1)
+	}
+	if _, err := runs.Run(ctx, "t", d2, nil, TestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := runs.Last("t", d2, "A"); !ok || r.Status != "passed" {
+		t.Errorf("last result: %v %+v", ok, r)
+	}
+	if _, ok := runs.Last("t", doc(v1), "a"); ok {
+		t.Error("a result of another version of the game")
+	}
+}
