@@ -1,13 +1,12 @@
 package verify
 
 import (
-	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // forceDepth is the plain answer of CanForce: does role force a goal of at least value within
@@ -176,16 +175,7 @@ func TestBoundedBudget(t *testing.T) {
 // TestBoundedWideStates: a state with 10^8 joint moves stops the search at its budget of joint
 // moves, undecided, at once and in little memory.
 func TestBoundedWideStates(t *testing.T) {
-	var b strings.Builder
-	for i := range 8 {
-		fmt.Fprintf(&b, "(role r%d) ", i)
-	}
-	b.WriteString("(init (t 0)) (succ 0 1) (succ 1 2) ")
-	for i := range 10 {
-		fmt.Fprintf(&b, "(num %d) ", i)
-	}
-	b.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t ?y)) (true (t ?x)) (succ ?x ?y)) (<= terminal (true (t 2))) (<= (goal ?r 0) (role ?r))")
-	g, _, err := game.Load(bg, b.String(), game.Options{})
+	g, _, err := game.Load(bg, gengame.Wide(8, 10), game.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -400,16 +400,7 @@ func TestGameTestProblems(t *testing.T) {
 func TestGameTestHostile(t *testing.T) {
 	bin := buildGDL(t)
 	dir := t.TempDir()
-	var g strings.Builder
-	for i := range 8 {
-		fmt.Fprintf(&g, "(role r%d) ", i)
-	}
-	g.WriteString("(init (t 0)) (succ 0 1) (succ 1 2) ")
-	for i := range 10 {
-		fmt.Fprintf(&g, "(num %d) ", i)
-	}
-	g.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t ?y)) (true (t ?x)) (succ ?x ?y)) (<= terminal (true (t 2))) (<= (goal ?r 0) (role ?r))\n")
-	writeFile(t, dir, "wide.kif", g.String())
+	writeFile(t, dir, "wide.kif", wideGame(8, 10))
 	deep := "(test deep (holds " + strings.Repeat("(f ", 100_000) + strings.Repeat(")", 100_000) + "))\n"
 	path := writeFile(t, dir, "wide.test.kif", deep+"(test wide (can-force r0 100 2) (ends-within 2))\n")
 	out, errOut, code := hostile(t, bin, nil, "test", path, "--max-states", "1000")
