@@ -44,6 +44,7 @@ func File(f *syntax.File) string {
 	if strings.HasPrefix(f.Source(), bom) {
 		p.b.WriteString(bom) // a byte order mark stays (the scanner reads it as a blank)
 	}
+	p.tests = isTestFile(f)
 	if f.Dialect() == syntax.Infix {
 		infixFile(f, p)
 		return p.finish(f)
@@ -87,7 +88,7 @@ func File(f *syntax.File) string {
 			p.write(strings.TrimRight(it.Text(), " \t"))
 		case syntax.List:
 			p.text = it.Text() // the item's text: its nodes' offsets are relative to it
-			if isRule(it) {
+			if isRule(it) || p.tests && headIs(it, "test") {
 				p.rule(it.Node())
 			} else {
 				p.flat(it.Node(), 1)
@@ -134,6 +135,7 @@ type printer struct {
 	blank bool   // nothing but indentation was written since the last line break
 	text  string // the text of the item being printed
 	stack []frame
+	tests bool // a test file: its tests are laid out like rules, a step per line
 }
 
 // frame is a list being printed by flat: the next child to print, the indentation level of
@@ -169,6 +171,30 @@ func (p *printer) src(n *syntax.Node) string { return p.text[n.Start:n.End] }
 
 // comment returns a comment's text without trailing blanks.
 func (p *printer) comment(n *syntax.Node) string { return strings.TrimRight(p.src(n), " \t") }
+
+// isTestFile reports whether a file is a game test file (docs/testing.md): its forms are
+// (game PATH) and (test NAME STEP...), at least one test. A game always has other forms.
+func isTestFile(f *syntax.File) bool {
+	tests := 0
+	for form := range f.FormSeq() {
+		switch {
+		case headIs(form.Cursor, "test"):
+			tests++
+		case !headIs(form.Cursor, "game"):
+			return false
+		}
+	}
+	return tests > 0
+}
+
+// headIs reports whether a list is headed by the name key (compared case-insensitively).
+func headIs(c syntax.Cursor, key string) bool {
+	if c.Kind() != syntax.List {
+		return false
+	}
+	h := c.Head()
+	return h.Valid() && h.Kind() == syntax.Word && h.Symbol().Key() == key
+}
 
 func isRule(c syntax.Cursor) bool {
 	h := c.Head()

@@ -127,3 +127,32 @@ func TestCorpusIdempotent(t *testing.T) {
 	}
 	t.Logf("formatted %d corpus games", n)
 }
+
+// TestTestFiles: in a game test file (only game and test forms), a test is laid out like a
+// rule, a step per line, in both notations; a game's forms named test stay facts.
+func TestTestFiles(t *testing.T) {
+	cases := []struct {
+		in, want string
+		d        syntax.Dialect
+	}{
+		{"(game ttt.kif)\n(test a (play (mark 1 1) noop)   terminal ; over\n (goal x 100))\n",
+			"(game ttt.kif)\n(test a\n    (play (mark 1 1) noop)\n    terminal ; over\n    (goal x 100))\n", syntax.Prefix},
+		{"(test a (not terminal))\n", "(test a\n    (not terminal))\n", syntax.Prefix},
+		{"(role r)\n(test a (f b))\n", "(role r)\n(test a (f b))\n", syntax.Prefix},
+		{"game(\"ttt.hrf\")\ntest(a, play(mark(1, 1), noop), % first\n terminal, goal(x, 100))\n",
+			"game(\"ttt.hrf\")\ntest(a,\n    play(mark(1,1),noop), % first\n    terminal,\n    goal(x,100))\n", syntax.Infix},
+		{"role(r)\ntest(a, f(b))\n", "role(r)\ntest(a,f(b))\n", syntax.Infix},
+	}
+	for _, c := range cases {
+		got, err := SourceDialect(c.in, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("format(%q):\n got %q\nwant %q", c.in, got, c.want)
+		}
+		if again, _ := SourceDialect(got, c.d); again != got {
+			t.Errorf("not stable: %q -> %q", got, again)
+		}
+	}
+}

@@ -32,7 +32,51 @@ func (p *printer) infixItem(it syntax.Cursor) {
 		p.infixRule(n)
 		return
 	}
+	if p.tests && headIs(it, "test") {
+		p.infixTest(n)
+		return
+	}
 	p.infixFlat(n, 1, "")
+}
+
+// infixTest prints a test of a test file: `test(NAME,` and then each step on a line of its
+// own, indented four spaces, with the ',' that separates it from the next at its end.
+func (p *printer) infixTest(n *syntax.Node) {
+	kids := n.Kids
+	seen := 0 // elements printed: test, the name, then the steps
+	var pending []*syntax.Node
+	for i := range kids {
+		k := &kids[i]
+		switch k.Kind {
+		case syntax.Whitespace, syntax.Punct:
+			continue
+		case syntax.Comment:
+			pending = append(pending, k)
+			continue
+		case syntax.LParen:
+			p.write("(")
+			continue
+		case syntax.RParen:
+			p.comments(kids, pending, 1)
+			pending = pending[:0]
+			p.write(")")
+			continue
+		}
+		sep := separatorAfter(p, n, i)
+		switch seen {
+		case 0:
+			p.write(p.src(k))
+		case 1:
+			p.infixFlat(k, 1, sep)
+		default:
+			p.comments(kids, pending, 1)
+			pending = pending[:0]
+			p.newline()
+			p.indent(1)
+			p.infixFlat(k, 2, sep)
+		}
+		seen++
+	}
 }
 
 // ruleLine returns a rule written on one line, head :- l1 & l2, when it has no comment and fits

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/gametest"
 	"github.com/gdl-lsp/gdl/internal/readfile"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -97,7 +98,7 @@ func (ix *Index) Start(ctx context.Context, folders []string, enc syntax.Encodin
 // isGameFile reports whether a file name is one the index reads.
 func isGameFile(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))
-	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
+	return (ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt) && !gametest.IsTestPath(name)
 }
 
 func skipDir(name string) bool {

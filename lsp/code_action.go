@@ -24,6 +24,9 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	out := []protocol.CodeAction{}
+	if _, test := r.s.testDoc(r.view, snap); test {
+		return out, nil // the fixes of a game are not a test file's
+	}
 	settings := r.view.settingsFor(snap.URI)
 	if len(p.Context.Only) == 0 || kindWanted(p.Context.Only, protocol.QuickFix) {
 		if out, err = quickFixes(ctx, snap, settings, p.Range, p.Context.Diagnostics, out); err != nil {

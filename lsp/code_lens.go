@@ -41,6 +41,9 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 	if !settings.CodeLens.Enable {
 		return lenses, nil
 	}
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		return testLenses(r, snap, td), nil
+	}
 	deadline := time.Now().Add(ide.DefaultLensBudget)
 	all := ide.CodeLenses(snap.Snapshot)
 	for _, l := range all[:min(len(all), maxCodeLenses)] {

@@ -34,7 +34,13 @@ func handleCompletion(ctx context.Context, r *request) (any, error) {
 	snippets := caps.TextDocument != nil && caps.TextDocument.Completion != nil &&
 		caps.TextDocument.Completion.CompletionItem != nil && caps.TextDocument.Completion.CompletionItem.SnippetSupport
 	items := []protocol.CompletionItem{}
-	for _, it := range ide.Completion(snap.Snapshot, snap.m.offset(p.Position), snippets) {
+	var found []ide.CompletionItem
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		found = testCompletion(ctx, r, snap, td, snap.m.offset(p.Position), snippets)
+	} else {
+		found = ide.Completion(snap.Snapshot, snap.m.offset(p.Position), snippets)
+	}
+	for _, it := range found {
 		ci := protocol.CompletionItem{Label: it.Label, Kind: completionKinds[it.Kind], Detail: it.Detail, SortText: it.SortText,
 			TextEdit: &protocol.TextEdit{Range: snap.m.span(it.Replace), NewText: it.Text}}
 		if it.Snippet {

@@ -17,5 +17,8 @@ func handleDefinition(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		return testDefinition(r, td, snap.m.offset(p.Position)), nil
+	}
 	return snap.locations(ide.Definition(snap.Snapshot, snap.m.offset(p.Position))), nil
 }

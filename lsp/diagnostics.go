@@ -138,12 +138,14 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				defer s.slots.release()
 				ap := s.analysisProgress(ctx, uri)
 				defer ap.finish()
-				diags, err = diagnostics(ctx, snap, settings, ap.checked)
+				diags, err = s.documentDiagnostics(ctx, v, snap, settings, ap.checked)
 			}()
 			if err != nil {
 				return // a newer version or a closed document cancelled it
 			}
 			diags = append(diags, snap.verifyDiagnostics(s.verifications.get(uri, snap.Snapshot), settings)...)
+			// A test document's tests run after its static diagnostics are published.
+			defer func() { go func() { defer s.recoverTests(uri); s.runTestsInBackground(ctx, v, snap, diags) }() }()
 		}
 		s.publishMu.Lock()
 		defer s.publishMu.Unlock()

@@ -33,7 +33,12 @@ func handleDocumentSymbol(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	syms := snap.documentSymbols(ide.DocumentSymbols(snap.Snapshot, maxDocumentSymbols))
+	var syms []protocol.DocumentSymbol
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		syms = testSymbols(snap, td)
+	} else {
+		syms = snap.documentSymbols(ide.DocumentSymbols(snap.Snapshot, maxDocumentSymbols))
+	}
 	if !r.s.hierarchicalSymbols() {
 		return flatSymbols(snap.URI, syms), nil
 	}

@@ -17,7 +17,8 @@ import (
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.explain"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.explain",
+	"gdl.listTests", "gdl.runTests", "gdl.recordTest"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -93,6 +94,9 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	if err := r.decode(&p); err != nil {
 		return nil, err
 	}
+	if p.Command == "gdl.listTests" || p.Command == "gdl.runTests" {
+		return r.s.testCommand(ctx, r, p.Command, p.Arguments)
+	}
 	var args commandArgs
 	if len(p.Arguments) > 0 {
 		if err := json.Unmarshal(p.Arguments[0], &args); err != nil {
@@ -148,6 +152,8 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 			raw = p.Arguments[0]
 		}
 		return explainCommand(ctx, snap, session, raw)
+	case "gdl.recordTest":
+		return r.s.recordTest(ctx, r, snap, session, p.Arguments)
 	case "gdl.runMatch":
 		var raw json.RawMessage
 		if len(p.Arguments) > 0 {

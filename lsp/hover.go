@@ -17,20 +17,27 @@ func handleHover(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if td, ok := r.s.testDoc(r.view, snap); ok {
+		return r.s.testHover(ctx, r, snap, td, snap.m.offset(p.Position))
+	}
 	opts := ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.session(snap)}
 	if r.view.settingsFor(snap.URI).Hover.ExplainLinks {
 		opts.Why = explainLink(snap.URI)
 	}
-	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), opts)
+	return toHover(snap, ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), opts)), nil
+}
+
+// toHover converts a hover of the snapshot (nil: there is none).
+func toHover(snap *Snapshot, h *ide.HoverText) *protocol.Hover {
 	if h == nil {
-		return nil, nil
+		return nil
 	}
 	kind := protocol.PlainText
 	if h.Markdown {
 		kind = protocol.Markdown
 	}
 	rg := snap.m.span(h.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: h.Text}, Range: &rg}, nil
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: h.Text}, Range: &rg}
 }
 
 // hoverMarkdown reports whether the client shows hovers in Markdown. Its contentFormat lists the

@@ -19,8 +19,8 @@ func handleInlayHint(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	hints := []inlayHint{}
-	if !r.view.settings.InlayHints.Enable {
-		return hints, nil
+	if _, test := r.s.testDoc(r.view, snap); test || !r.view.settings.InlayHints.Enable {
+		return hints, nil // a test file's steps are shown in hovers, not hints
 	}
 	from, to := snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)
 	links := r.view.settingsFor(snap.URI).Hover.ExplainLinks

@@ -59,6 +59,9 @@ type Server struct {
 
 	games *ide.Games // each open document's game, evaluated results and joint moves played
 
+	testRuns  *ide.TestRuns // the games and last results of game test documents (game_tests.go)
+	testGames diskGames     // the games of test documents read from disk
+
 	progress      progresses    // progress reports in flight (progress.go)
 	verifications verifications // the last verification of each document (verify.go)
 
@@ -162,6 +165,7 @@ func NewServer(logw io.Writer) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.games = ide.NewGames(s.ctx, ide.GamesOptions{Refresh: s.refreshEvaluations})
+	s.testRuns = ide.NewTestRuns(s.ctx)
 	s.configs = newConfigCache(s.reportBrokenConfig)
 	s.index = ide.NewIndex(s.watchingFiles)
 	s.view.configs = s.configs

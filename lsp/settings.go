@@ -35,6 +35,16 @@ type Settings struct {
 		// links (command:gdl.explain?...), which VS Code runs; other clients show them as text.
 		ExplainLinks bool `json:"explainLinks"`
 	} `json:"hover"`
+	Tests TestSettings `json:"tests"`
+}
+
+// TestSettings configure the runs of game tests (docs/testing.md) in open test documents.
+type TestSettings struct {
+	// RunInBackground runs the tests of an open test file after each change of it or of its
+	// game, and shows the failures as diagnostics at their steps.
+	RunInBackground bool `json:"runInBackground"`
+	MaxStates       int  `json:"maxStates"` // each can-force and ends-within: states at most
+	TimeoutMs       int  `json:"timeoutMs"` // each can-force and ends-within: time at most
 }
 
 // VerifySettings configure "Verify game" (gdl.verify) and the verification on save.
@@ -58,6 +68,7 @@ func defaultSettings() Settings {
 	s.CodeLens.Resolve = true
 	s.InlayHints.Enable = true
 	s.Verify = VerifySettings{MaxStates: 1_000_000, TimeoutMs: 60_000}
+	s.Tests = TestSettings{RunInBackground: true, MaxStates: 200_000, TimeoutMs: 10_000}
 	return s
 }
 
@@ -92,6 +103,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 		Hover struct {
 			ExplainLinks *bool `json:"explainLinks"`
 		} `json:"hover"`
+		Tests struct {
+			RunInBackground *bool `json:"runInBackground"`
+			MaxStates       *int  `json:"maxStates"`
+			TimeoutMs       *int  `json:"timeoutMs"`
+		} `json:"tests"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
@@ -137,6 +153,11 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	}
 	pos(&out.Verify.MaxStates, in.Verify.MaxStates)
 	pos(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)
+	if in.Tests.RunInBackground != nil {
+		out.Tests.RunInBackground = *in.Tests.RunInBackground
+	}
+	pos(&out.Tests.MaxStates, in.Tests.MaxStates)
+	pos(&out.Tests.TimeoutMs, in.Tests.TimeoutMs)
 	return out, nil
 }
 

@@ -29,6 +29,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	r.s.cancelRequests(nil, d.URI, errSuperseded)
 	r.s.touch(d.URI)
 	r.s.scheduleDiagnostics(d.URI)
+	r.s.refreshTestDocuments(d.URI)
 	return nil, nil
 }
 
@@ -67,6 +68,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.touch(uri)
 	s.scheduleDiagnostics(uri)
+	s.refreshTestDocuments(uri)
 	return nil, nil
 }
 
@@ -105,6 +107,7 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	// after Close.
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
 	s.games.Close(string(uri))
+	s.testRuns.Forget(string(uri))
 	s.verifications.forget(uri)
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)

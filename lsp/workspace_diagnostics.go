@@ -200,7 +200,7 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 	}
 	u := protocol.DocumentURI(uri.File(p))
 	v := s.currentView()
-	diags, err := diagnostics(s.ctx, wrapSnapshot(u, snap, v.enc), v.settingsFor(u), nil)
+	diags, err := s.documentDiagnostics(s.ctx, v, wrapSnapshot(u, snap, v.enc), v.settingsFor(u), nil)
 	if err != nil {
 		return // the session ended
 	}

@@ -75,8 +75,12 @@ go build ./...
 
 section "testdata layout (gdl fmt --check)"
 # The team's games are kept in gdl fmt's layout; -d shows what to change.
-go run ./cmd/gdl fmt --check -d testdata/games
+go run ./cmd/gdl fmt --check -d testdata/games testdata/gametests
 echo "ok"
+
+section "game tests (gdl test)"
+# The tests of the example games (docs/testing.md), as an author's CI would run them.
+go run ./cmd/gdl test testdata/gametests
 
 section "go test"
 # Everything once; then the packages with concurrency (the language server's dispatcher and

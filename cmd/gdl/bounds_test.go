@@ -38,18 +38,7 @@ func abbreviateLog(s string) string {
 
 // wideGame has roles roles of moves moves each, all legal in every state: roles^moves joint
 // moves per state (10 x 10: 10^10).
-func wideGame(roles, moves int) string {
-	var b strings.Builder
-	for i := range roles {
-		fmt.Fprintf(&b, "(role r%d) ", i)
-	}
-	b.WriteString("(init (t 0)) ")
-	for i := range moves {
-		fmt.Fprintf(&b, "(num %d) ", i)
-	}
-	b.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t 1)) (true (t 0))) (<= (next (t 0)) (true (t 1))) (<= terminal (true (t 9))) (<= (goal ?r 50) (role ?r))\n")
-	return b.String()
-}
+func wideGame(roles, moves int) string { return gengame.Wide(roles, moves) }
 
 // Item 4: verify and stats allocated one key per joint move of a state at once: 10 roles of 10
 // moves asked for 90 GB once the exploration's room for successors was used up.

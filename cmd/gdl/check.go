@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/gametest"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -160,15 +161,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // GDL files below it. A path named twice is checked once. An argument that does not exist or a
 // directory that cannot be walked is an error; the others are still returned.
 func expandPaths(args []string) ([]string, []error) {
-	var out []string
+	var paths pathList
 	var errs []error
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	add := paths.add
 	for _, a := range args {
 		if a == "-" {
 			add(a)
@@ -183,22 +178,58 @@ func expandPaths(args []string) ([]string, []error) {
 			add(a)
 			continue
 		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, err)
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && isGDLFile(p) {
-				add(p)
-			}
-			return nil
-		})
+		found, werrs := walkFiles(a, isGDLFile, nil)
+		for _, p := range found {
+			add(p)
+		}
+		errs = append(errs, werrs...)
+	}
+	return paths.list, errs
+}
+
+// pathList keeps paths in the order they are added, each once.
+type pathList struct {
+	list []string
+	seen map[string]bool
+}
+
+func (l *pathList) add(p string) {
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	if !l.seen[p] {
+		l.seen[p] = true
+		l.list = append(l.list, p)
+	}
+}
+
+// walkFiles lists the files below dir whose path match accepts, in walk order, leaving out the
+// directories below dir that skipDir (when set) names. A directory that cannot be read is an
+// error; the rest is still walked.
+func walkFiles(dir string, match func(string) bool, skipDir func(fs.DirEntry) bool) ([]string, []error) {
+	var out []string
+	var errs []error
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
+		if d.IsDir() {
+			if p != dir && skipDir != nil && skipDir(d) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if match(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return out, errs
 }
@@ -222,6 +253,15 @@ func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked
 		return checked{}, fmt.Errorf("config for %s: %v", shown, err)
 	}
 	f := parseInput(path, data)
+	if gametest.IsTestFile(path, f) {
+		// A test file is checked as one (its format, and against its game), never as a game.
+		ds := checkTestFile(path, f)
+		errs := false
+		for _, d := range ds {
+			errs = errs || d.Severity == analysis.Error
+		}
+		return checked{path: shown, lines: f.Lines(), diags: ds, errors: errs}, nil
+	}
 	res := analysis.Analyze(f, cfg)
 	if fix {
 		src, changed := applySafeFixes(shown, f, res, cfg, fixOut)
@@ -316,33 +356,38 @@ func writeJSON(w io.Writer, results []checked) {
 	out := []jsonDiagnostic{}
 	for _, r := range results {
 		for _, d := range r.diags {
-			line, col := pos(r.lines, d.Span.Start)
-			endLine, endCol := pos(r.lines, d.Span.End)
-			jd := jsonDiagnostic{
-				File: r.path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
-				Severity: d.Severity.String(), Code: d.Code, Category: string(d.Category), Message: d.Message,
-			}
-			for _, rel := range d.Related {
-				l, c := pos(r.lines, rel.Span.Start)
-				el, ec := pos(r.lines, rel.Span.End)
-				jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
-			}
-			for _, fx := range d.Fixes {
-				jf := jsonFix{Title: fx.Title, Safe: fx.Safe, Edits: []jsonEdit{}}
-				for _, e := range fx.Edits {
-					l, c := pos(r.lines, e.Span.Start)
-					el, ec := pos(r.lines, e.Span.End)
-					jf.Edits = append(jf.Edits, jsonEdit{l, c, el, ec, e.NewText})
-				}
-				jd.Fixes = append(jd.Fixes, jf)
-			}
-			out = append(out, jd)
+			out = append(out, toJSONDiagnostic(r, d))
 		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(out)
+}
+
+// toJSONDiagnostic writes a diagnostic of a file as gdl check --format json does.
+func toJSONDiagnostic(r checked, d analysis.Diagnostic) jsonDiagnostic {
+	line, col := pos(r.lines, d.Span.Start)
+	endLine, endCol := pos(r.lines, d.Span.End)
+	jd := jsonDiagnostic{
+		File: r.path, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
+		Severity: d.Severity.String(), Code: d.Code, Category: string(d.Category), Message: d.Message,
+	}
+	for _, rel := range d.Related {
+		l, c := pos(r.lines, rel.Span.Start)
+		el, ec := pos(r.lines, rel.Span.End)
+		jd.Related = append(jd.Related, jsonRelated{r.path, l, c, el, ec, rel.Message})
+	}
+	for _, fx := range d.Fixes {
+		jf := jsonFix{Title: fx.Title, Safe: fx.Safe, Edits: []jsonEdit{}}
+		for _, e := range fx.Edits {
+			l, c := pos(r.lines, e.Span.Start)
+			el, ec := pos(r.lines, e.Span.End)
+			jf.Edits = append(jf.Edits, jsonEdit{l, c, el, ec, e.NewText})
+		}
+		jd.Fixes = append(jd.Fixes, jf)
+	}
+	return jd
 }
 
 func listCodes(w io.Writer) {

@@ -130,8 +130,9 @@ func sarifURI(path string) string {
 	return s
 }
 
-// sarifRules lists every code: the parser's, then the checks', with their index.
-func sarifRules() ([]sarifRule, map[string]int) {
+// sarifRules lists every code: the parser's, then the checks', then extra (gdl test's), with
+// their index.
+func sarifRules(extra ...sarifRule) ([]sarifRule, map[string]int) {
 	var rules []sarifRule
 	index := map[string]int{}
 	add := func(r sarifRule) {
@@ -148,55 +149,79 @@ func sarifRules() ([]sarifRule, map[string]int) {
 	}
 	add(sarifRule{ID: analysis.CodeTooMany, ShortDescription: sarifText{analysis.TooManySummary},
 		DefaultConfiguration: sarifConfiguration{"note"}, Properties: sarifProperties{Tags: []string{string(analysis.CategorySyntax)}}})
+	for _, r := range extra {
+		add(r)
+	}
 	return rules, index
 }
 
-func writeSARIF(w io.Writer, results []checked) error {
-	rules, index := sarifRules()
+// sarifRegionOf converts a span of a file to a SARIF region.
+func sarifRegionOf(lines *syntax.LineIndex, sp syntax.Span) sarifRegion {
+	l, c := pos(lines, sp.Start)
+	el, ec := pos(lines, sp.End)
+	return sarifRegion{l, c, el, ec}
+}
+
+// sarifResultAt is a result of the rule code at a span of the file at uri.
+func sarifResultAt(index map[string]int, code, level, msg, uri string, region sarifRegion) sarifResult {
+	i, ok := index[code]
+	if !ok {
+		i = -1
+	}
+	return sarifResult{RuleID: code, RuleIndex: i, Level: level, Message: sarifText{msg},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{sarifArtifactLocation{uri}, region}}}}
+}
+
+// sarifDiagnostics converts the diagnostics of a file, with their related locations and fixes.
+func sarifDiagnostics(r checked, index map[string]int) []sarifResult {
+	var out []sarifResult
+	uri := sarifURI(r.path)
+	region := func(sp syntax.Span) sarifRegion { return sarifRegionOf(r.lines, sp) }
+	for _, d := range r.diags {
+		res := sarifResultAt(index, d.Code, sarifLevel(d.Severity), d.Message, uri, region(d.Span))
+		for k, rel := range d.Related {
+			id := k + 1
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id,
+				PhysicalLocation: sarifPhysicalLocation{sarifArtifactLocation{uri}, region(rel.Span)}, Message: &sarifText{rel.Message}})
+		}
+		for _, fx := range d.Fixes {
+			ch := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{uri}}
+			for _, e := range fx.Edits {
+				rep := sarifReplacement{DeletedRegion: region(e.Span)}
+				if e.NewText != "" {
+					rep.InsertedContent = &sarifText{e.NewText}
+				}
+				ch.Replacements = append(ch.Replacements, rep)
+			}
+			if len(ch.Replacements) > 0 {
+				res.Fixes = append(res.Fixes, sarifFix{Description: sarifText{fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// encodeSARIF writes a log of one run of gdl with these rules and results.
+func encodeSARIF(w io.Writer, rules []sarifRule, results []sarifResult) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "gdl", Version: strings.TrimPrefix(strings.Fields(versionString())[1], "v"),
 			Rules: rules}},
 		ColumnKind: "unicodeCodePoints",
-		Results:    []sarifResult{},
-	}
-	for _, r := range results {
-		uri := sarifURI(r.path)
-		region := func(sp syntax.Span) sarifRegion {
-			l, c := pos(r.lines, sp.Start)
-			el, ec := pos(r.lines, sp.End)
-			return sarifRegion{l, c, el, ec}
-		}
-		for _, d := range r.diags {
-			i, ok := index[d.Code]
-			if !ok {
-				i = -1
-			}
-			res := sarifResult{RuleID: d.Code, RuleIndex: i, Level: sarifLevel(d.Severity), Message: sarifText{d.Message},
-				Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{sarifArtifactLocation{uri}, region(d.Span)}}}}
-			for k, rel := range d.Related {
-				id := k + 1
-				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id,
-					PhysicalLocation: sarifPhysicalLocation{sarifArtifactLocation{uri}, region(rel.Span)}, Message: &sarifText{rel.Message}})
-			}
-			for _, fx := range d.Fixes {
-				ch := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{uri}}
-				for _, e := range fx.Edits {
-					rep := sarifReplacement{DeletedRegion: region(e.Span)}
-					if e.NewText != "" {
-						rep.InsertedContent = &sarifText{e.NewText}
-					}
-					ch.Replacements = append(ch.Replacements, rep)
-				}
-				if len(ch.Replacements) > 0 {
-					res.Fixes = append(res.Fixes, sarifFix{Description: sarifText{fx.Title}, ArtifactChanges: []sarifArtifactChange{ch}})
-				}
-			}
-			run.Results = append(run.Results, res)
-		}
+		Results:    append([]sarifResult{}, results...),
 	}
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+func writeSARIF(w io.Writer, results []checked) error {
+	rules, index := sarifRules()
+	var out []sarifResult
+	for _, r := range results {
+		out = append(out, sarifDiagnostics(r, index)...)
+	}
+	return encodeSARIF(w, rules, out)
 }

@@ -233,6 +233,23 @@ func validateProp(val any, p sarifProp, path string) []string {
 	return nil
 }
 
+// validSARIF checks a SARIF log against the SARIF 2.1.0 schema's constraints and reads it.
+func validSARIF(t *testing.T, out string) sarifLog {
+	t.Helper()
+	var log any
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	for _, e := range validateSARIF(log, "sarifLog", "$") {
+		t.Error(e)
+	}
+	var typed sarifLog
+	if err := json.Unmarshal([]byte(out), &typed); err != nil {
+		t.Fatal(err)
+	}
+	return typed
+}
+
 // TestCheckSARIF runs gdl check --format sarif on files with every kind of content gdl writes
 // (related locations, fixes with insertions and replacements, non-ASCII columns, standard
 // input) and checks the log against the SARIF 2.1.0 schema's constraints and its content.
@@ -245,19 +262,9 @@ func TestCheckSARIF(t *testing.T) {
 	if code != 1 || errOut != "" {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errOut)
 	}
-	var log any
-	if err := json.Unmarshal([]byte(out), &log); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	for _, e := range validateSARIF(log, "sarifLog", "$") {
-		t.Error(e)
-	}
 	// The content: the README example's unsafe variable with its rename fix, and the
 	// character columns of the file with accents, whose path is escaped.
-	var typed sarifLog
-	if err := json.Unmarshal([]byte(out), &typed); err != nil {
-		t.Fatal(err)
-	}
+	typed := validSARIF(t, out)
 	run := typed.Runs[0]
 	find := func(rule, uri string, line int) *sarifResult {
 		for i, r := range run.Results {
@@ -295,12 +302,7 @@ func TestCheckSARIF(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("valid game on stdin: exit %d\n%s", code, out)
 	}
-	if err := json.Unmarshal([]byte(out), &log); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range validateSARIF(log, "sarifLog", "$") {
-		t.Error(e)
-	}
+	validSARIF(t, out)
 }
 
 // TestSARIFValidatorRejects makes sure the validator is not empty: logs that break the

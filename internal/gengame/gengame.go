@@ -28,6 +28,22 @@ func Layered(size int) string {
 	return b.String()
 }
 
+// Wide writes a game of roles roles with moves moves each, all legal in every state, so that
+// every state has moves^roles joint moves (10 roles of 10 moves: 10^10); its two states
+// alternate for ever.
+func Wide(roles, moves int) string {
+	var b strings.Builder
+	for i := range roles {
+		fmt.Fprintf(&b, "(role r%d) ", i)
+	}
+	b.WriteString("(init (t 0)) ")
+	for i := range moves {
+		fmt.Fprintf(&b, "(num %d) ", i)
+	}
+	b.WriteString("(<= (legal ?r (m ?n)) (role ?r) (num ?n)) (<= (next (t 1)) (true (t 0))) (<= (next (t 0)) (true (t 1))) (<= terminal (true (t 9))) (<= (goal ?r 50) (role ?r))\n")
+	return b.String()
+}
+
 // MiddleRule returns the offset just inside the first rule that starts in the second half of
 // src, after its "(<= ": where the benchmarks type.
 func MiddleRule(src string) int {

@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -32,6 +32,7 @@ var rank = map[string]int{
 	"board":    6, // boards of states, drawn
 	"player":   6, // the built-in players (MCTS, random)
 	"ggp":      7, // the GGP protocol: messages, the HTTP player, the match manager
+	"gametest": 7, // game tests: the test files' format, checks and runner
 	"ide":      8,
 	"lsp":      9,
 	"cmd/gdl":  10,
@@ -67,7 +68,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp <- cmd"
 	}
 	return ""
 }

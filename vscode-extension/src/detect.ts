@@ -30,6 +30,9 @@ function count(re: RegExp, text: string): number {
   return n;
 }
 
+// A game test file's forms, at the start of a line: (test NAME ...) and (game PATH).
+const TEST_FORM = /^\s*\((test|game)\s+[^\s()]+/gim;
+
 // Infix GDL: a reserved relation directly followed by its "(" (role(white), legal(W,M)), or a
 // rule's ":-", outside comments.
 const INFIX_GDL_HEAD = /(^|[\s&~(|,])(role|init|true|does|next|legal|goal|distinct|base|input|sees)\(|:-/gim;
@@ -56,6 +59,8 @@ export function detectDialect(fullText: string): Dialect {
   if (kif >= 2 && kif > gdl) return "suo-kif";
   if (archicad >= 3 && parenForms * 2 < archicad) return "archicad-gdl";
   if (gdl === 1 && kif === 0 && archicad === 0) return "gdl";
+  // A game test file (docs/testing.md): (game PATH) and (test NAME STEP...) forms.
+  if (kif === 0 && archicad === 0 && count(TEST_FORM, code) >= 1) return "gdl";
   // No prefix GDL at all: infix GDL, with `%` comments.
   if (gdl === 0 && kif === 0 && count(INFIX_GDL_HEAD, text.replace(/%[^\r\n]*/g, "")) >= 2) return "gdl-infix";
   return "unknown";

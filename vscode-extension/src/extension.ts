@@ -32,12 +32,15 @@ import {
 import { infixQueryAtOffset, queryAtOffset } from "./query";
 import { RESULT_SCHEME, ResultView } from "./resultView";
 import { bundledServerPath, resolveServer } from "./serverPath";
+import { TestCommands, toRecordedTest } from "./gameTests";
+import { GameTests } from "./testController";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let view: ResultView;
 let explanations: ExplainView;
 let gameViews: GameViews;
+let gameTests: GameTests;
 let status: vscode.LanguageStatusItem;
 let extensionPath = "";
 /** The game the commands act on when the active editor is neither a game nor its view. */
@@ -61,6 +64,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runMatch: runMatchFor,
     showExplanation: (uri, r) => explanations.show(uri, r),
   });
+  gameTests = new GameTests({
+    execute,
+    serverUri,
+    log: (line) => output.appendLine(line),
+    ready: () => client !== undefined && client.state === State.Running,
+  });
   status = vscode.languages.createLanguageStatusItem("gdl.server", [...LANGUAGES]);
   status.name = "GDL Language Server";
   setStatus("starting", vscode.LanguageStatusSeverity.Information);
@@ -69,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     view,
     gameViews,
+    gameTests,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, view),
     vscode.commands.registerCommand("gdl.openGameView", openGameView),
     vscode.commands.registerCommand("gdl.restartServer", restartServer),
@@ -83,6 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.languages.registerCodeLensProvider({ scheme: RESULT_SCHEME }, view),
     explanations,
     vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explanations),
+    vscode.commands.registerCommand("gdl.recordTestOfState", recordTestOfState),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -164,8 +175,10 @@ async function startServer(): Promise<void> {
     // The evaluated hovers link answers to gdl.explain (the setting gdl.hover.explainLinks).
     markdown: { isTrusted: { enabledCommands: [ServerCommands.explain] } },
     middleware: {
-      // Code lenses run the server's commands directly; show what they return.
+      // Code lenses run the server's commands directly; show what they return. A test's lens
+      // runs it in the Testing view, which shows the results where they belong.
       executeCommand: async (command, args, next) => {
+        if (command === TestCommands.runTests) return gameTests.runFromLens(args[0]);
         const result = await next(command, args);
         await showCommandResult(command, args[0], result);
         return result;
@@ -182,6 +195,7 @@ async function startServer(): Promise<void> {
   try {
     await c.start();
     registerForwarders(c);
+    void gameTests.discover();
   } catch (e) {
     const message = `The GDL language server (${found.path} lsp) failed to start: ${errorText(e)}`;
     setStatus("failed to start", vscode.LanguageStatusSeverity.Error);
@@ -455,16 +469,21 @@ async function verifyGame(): Promise<void> {
   }
 }
 
-/** "GDL: Run a Match": opens the game view of the current game and runs a match in it. */
-async function startMatch(): Promise<void> {
+/** The current game, with the server running; undefined (after telling the user) otherwise. */
+async function servedGame(): Promise<vscode.Uri | undefined> {
   const game = currentGame();
   if (!game) {
     void vscode.window.showInformationMessage("Open a GDL game first.");
-    return;
+    return undefined;
   }
   await ensureServer();
-  if (!runningClient()) return;
-  gameViews.runMatch(game);
+  return runningClient() ? game : undefined;
+}
+
+/** "GDL: Run a Match": opens the game view of the current game and runs a match in it. */
+async function startMatch(): Promise<void> {
+  const game = await servedGame();
+  if (game) gameViews.runMatch(game);
 }
 
 /** The players chosen last, per role: offered first the next time. */
@@ -535,16 +554,49 @@ async function runMatchFor(game: vscode.Uri, known: GameState | undefined): Prom
   return result;
 }
 
+/** "GDL: Record a Test of This State": a test that pins the current state of the game (the
+ * joint moves played in its game view or by the state commands), appended to the game's test
+ * file (GAME.test.kif, created when missing), which opens. */
+async function recordTestOfState(): Promise<void> {
+  const game = await servedGame();
+  if (!game) return;
+  const uri = serverUri(game);
+  const name = await vscode.window.showInputBox({
+    title: "Record a test of this state",
+    prompt: "The test's name: it pins the fluents, the legal moves and the goals of the current state",
+    value: "pinned-state",
+    ignoreFocusOut: true,
+    validateInput: (v) => (/^[^\s()";%,]+$/.test(v.trim()) ? undefined : "One word, without blanks, parentheses or quotes"),
+  });
+  if (!name) return;
+  try {
+    const res = toRecordedTest(await execute(TestCommands.recordTest, { uri, name: name.trim() }));
+    const target = vscode.Uri.parse(res.testFile);
+    try {
+      await vscode.workspace.fs.stat(target);
+    } catch {
+      await vscode.workspace.fs.writeFile(target, new Uint8Array());
+    }
+    const doc = await vscode.workspace.openTextDocument(target);
+    const text = doc.getText();
+    const sep = text.length === 0 ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(target, doc.positionAt(text.length), sep + res.text);
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    const end = doc.positionAt(doc.getText().length);
+    editor.revealRange(new vscode.Range(end, end));
+    void vscode.window.showInformationMessage(`GDL: test ${name.trim()} recorded in ${vscode.workspace.asRelativePath(target)}.`);
+  } catch (e) {
+    await failed(uri, "Recording a test failed", e);
+  }
+}
+
 /** Opens the game view of the current game beside its editor. */
 async function openGameView(): Promise<void> {
-  const game = currentGame();
-  if (!game) {
-    void vscode.window.showInformationMessage("Open a GDL game first.");
-    return;
-  }
-  await ensureServer();
-  if (!runningClient()) return;
-  gameViews.open(game);
+  const game = await servedGame();
+  if (game) gameViews.open(game);
 }
 
 async function playJointMove(): Promise<void> {

@@ -31,6 +31,11 @@ async function shot(name) {
  * so one failure does not hide the others). */
 async function step(name, fn) {
   n++;
+  // E2E_ONLY (a regular expression) runs only the steps it matches, while working on them.
+  if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY).test(name)) {
+    console.log(`ok ${n} - ${name} # SKIP (E2E_ONLY)`);
+    return;
+  }
   const t0 = Date.now();
   try {
     await fn();
@@ -321,7 +326,8 @@ await step("verify-game-shows-the-finding", async () => {
 
 await step("verify-quick-fix-replays-the-witness", async () => {
   const text = readFileSync(join(workspace, STUCK), "utf8");
-  const line = text.slice(0, text.indexOf("(<= (legal bob")).split("\n").length; // the finding is on bob's own rule
+  // The finding is on bob's legal rule, the rule of the role without a move.
+  const line = text.slice(0, text.indexOf("(<= (legal bob")).split("\n").length;
   await page.keyboard.press("Escape");
   await page.keyboard.press("Control+Shift+M"); // close the panel's focus
   await openFile(STUCK, "(role alice)");
@@ -555,6 +561,130 @@ await step("game-view-runs-a-match", async () => {
   await view.locator("p.info", { hasText: "terminal after" }).first().waitFor({ state: "visible" });
   if (await view.locator("p.message").count()) throw new Error(`an error message after a completed match: ${await view.locator("p.message").first().textContent()}`);
   await shot("game-view-match-end");
+});
+
+// Game tests (docs/testing.md) in the Testing view: listed, run from the view, from a lens and
+// on save; a failure shows at its step.
+const TESTS = "tictactoe.test.kif";
+
+/** The rows of the Test Explorer: label, and whether it shows passed or failed. */
+async function testRows() {
+  return page.evaluate(() => [...document.querySelectorAll(".test-explorer .monaco-list-row")].map((r) => ({
+    label: (r.querySelector(".label-name, .monaco-icon-label .label-name")?.textContent ?? r.textContent ?? "").trim(),
+    text: r.textContent ?? "",
+    passed: !!r.querySelector(".codicon-testing-passed-icon"),
+    failed: !!r.querySelector(".codicon-testing-failed-icon, .codicon-testing-error-icon"),
+    expanded: r.getAttribute("aria-expanded"),
+  })));
+}
+
+await step("testing-view-lists-the-tests", async () => {
+  await command("View: Show Testing");
+  const file = await until("the test file in the Test Explorer", async () => {
+    const rows = await testRows();
+    return rows.find((r) => r.text.includes(TESTS)) ?? { ok: false, rows };
+  }, 60_000);
+  if (file.expanded === "false") {
+    await page.locator(".test-explorer .monaco-list-row", { hasText: TESTS }).first().click();
+    await page.keyboard.press("ArrowRight");
+  }
+  const rows = await until("its three tests", async () => {
+    const r = await testRows();
+    const names = r.map((x) => x.text);
+    return ["opening", "x-wins-the-top-row", "wrong-on-purpose"].every((n) => names.some((t) => t.includes(n))) ? r : { ok: false, r };
+  });
+  console.log(`# Test Explorer: ${rows.map((r) => r.text.trim()).join(" | ")}`);
+});
+
+await step("testing-view-runs-the-tests", async () => {
+  await command("Test: Run All Tests");
+  const rows = await until("passed and failed marks", async () => {
+    const r = await testRows();
+    const wrong = r.find((x) => x.text.includes("wrong-on-purpose"));
+    const wins = r.find((x) => x.text.includes("x-wins-the-top-row"));
+    return wrong?.failed && wins?.passed ? r : { ok: false, r };
+  }, 60_000);
+  console.log(`# after the run: ${rows.map((r) => `${r.text.trim()}=${r.passed ? "passed" : r.failed ? "failed" : "-"}`).join(" | ")}`);
+});
+
+await step("test-failure-shows-at-its-step", async () => {
+  await openFile(TESTS, "(test wrong-on-purpose");
+  // The server's background run puts the failure at the step, in the Problems view.
+  await page.keyboard.press("Control+Shift+M");
+  const rows = page.locator(".markers-panel .monaco-list-row");
+  const texts = await until("the failure in the Problems view", async () => {
+    const t = await rows.allTextContents();
+    return t.some((x) => x.includes("test wrong-on-purpose: expected the state is terminal") && x.includes("Ln 21")) ? t : { ok: false, t };
+  }, 60_000);
+  console.log(`# Problems: ${texts.filter((x) => x.includes("test")).join(" | ")}`);
+  // The editor marks the step.
+  await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached" });
+  await command("View: Hide Panel");
+});
+
+await step("test-lens-runs-its-test", async () => {
+  await command("Test: Clear All Results");
+  await until("no results", async () => {
+    const r = await testRows();
+    return r.every((x) => !x.passed && !x.failed) ? r : { ok: false, r };
+  });
+  const lens = page.locator(".monaco-editor .codelens-decoration a:visible", { hasText: /run/i });
+  await lens.first().waitFor({ state: "visible", timeout: 30_000 });
+  const titles = await lens.allTextContents();
+  console.log(`# lenses: ${titles.join(" | ")}`);
+  if (!titles.some((t) => t.includes("Run all 3 tests"))) throw new Error(`no "Run all" lens: ${titles.join(" | ")}`);
+  // The second lens is the first test's ("opening"): only it runs.
+  await lens.nth(1).click();
+  const rows = await until("the test the lens ran, and only it", async () => {
+    const r = await testRows();
+    const opening = r.find((x) => x.text.includes("opening"));
+    const others = r.filter((x) => x.text.includes("x-wins") || x.text.includes("wrong-on-purpose"));
+    return opening?.passed && others.every((x) => !x.passed && !x.failed) ? r : { ok: false, r };
+  });
+  console.log(`# after the lens: ${rows.map((r) => `${r.text.trim()}=${r.passed ? "passed" : r.failed ? "failed" : "-"}`).join(" | ")}`);
+});
+
+await step("tests-run-on-save", async () => {
+  writeFileSync(join(workspace, ".vscode", "settings.json"), JSON.stringify({ "gdl.tests.runOnSave": true }, null, 2));
+  await page.waitForTimeout(1000);
+  await command("Test: Clear All Results");
+  await until("no results", async () => (await testRows()).every((x) => !x.passed && !x.failed));
+  // Type a blank at the end of the file and save it.
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n");
+  await page.keyboard.press("Control+S");
+  await until("the file's tests run on save", async () => {
+    const r = await testRows();
+    const wrong = r.find((x) => x.text.includes("wrong-on-purpose"));
+    const wins = r.find((x) => x.text.includes("x-wins-the-top-row"));
+    return wrong?.failed && wins?.passed ? r : { ok: false, r };
+  }, 60_000);
+});
+
+await step("game-state-recorded-as-a-test", async () => {
+  await openFile(GAME, "(role xplayer)");
+  await command("GDL: Reset to Initial State");
+  await page.waitForTimeout(500);
+  await command("GDL: Play Random Move");
+  await page.waitForTimeout(500);
+  await command("GDL: Record a Test of This State");
+  const input = page.locator(".quick-input-widget input");
+  await page.locator(".quick-input-widget", { hasText: "Record a test of this state" }).waitFor({ state: "visible" });
+  await input.fill("after-one-move");
+  await page.waitForTimeout(150);
+  await input.press("Enter");
+  await until("the recorded test in the test file", async () => {
+    const t = readFileSync(join(workspace, TESTS), "utf8");
+    return t.includes("(test after-one-move\n    (play ") && t.includes("(legal-moves oplayer") ? t : { ok: false, t: t.slice(-300) };
+  });
+  await until("the recorded test in the Test Explorer", async () => (await testRows()).some((r) => r.text.includes("after-one-move")));
+  await command("Test: Run All Tests");
+  const rows = await until("the recorded test passes", async () => {
+    const r = await testRows();
+    const rec = r.find((x) => x.text.includes("after-one-move"));
+    return rec?.passed ? r : { ok: false, r };
+  }, 60_000);
+  console.log(`# after recording: ${rows.map((r) => `${r.text.trim()}=${r.passed ? "passed" : r.failed ? "failed" : "-"}`).join(" | ")}`);
 });
 
 await finish();

@@ -134,4 +134,33 @@
                     (and (string-match-p "^1 x \\. \\.$" text) (string-match-p "legal mark(1,2)" text)) text))
   (gdl-reset-state))
 
+;; A game test file (docs/testing.md): in gdl-mode by its name, its failing step shown by Flymake
+;; (the server's background run), and gdl-run-tests runs its tests.
+(find-file (expand-file-name "tictactoe.test.kif" (getenv "GDL_PROJECT")))
+(gdl-test-check "a game test file is in gdl-mode" (eq major-mode 'gdl-mode) major-mode)
+(condition-case err
+    (apply #'eglot (eglot--guess-contact))
+  (error (gdl-test-check "eglot starts gdl lsp for the test file" nil (error-message-string err))))
+(gdl-test-check "eglot manages the test file" (gdl-test-wait 10 (lambda () (eglot-current-server))))
+(when (eglot-current-server)
+  (let* ((step (gdl-test-line-of "(play (mark 2 2) noop)\n    terminal"))
+         (found (gdl-test-wait
+                 20 (lambda ()
+                      (flymake-start)
+                      (cl-find-if (lambda (d)
+                                    (and (= (line-number-at-pos (flymake-diagnostic-beg d)) (1+ step))
+                                         (string-match-p "test wrong-on-purpose: expected the state is terminal"
+                                                         (flymake-diagnostic-text d))))
+                                  (flymake-diagnostics))))))
+    (gdl-test-check (format "Flymake shows the failing step of the test file (line %d)" (1+ step)) found
+                    (mapcar (lambda (d) (format "%d:%s" (line-number-at-pos (flymake-diagnostic-beg d))
+                                                (flymake-diagnostic-text d)))
+                            (flymake-diagnostics))))
+  (let* ((run (gdl-run-tests))
+         (results (append (plist-get run :results) nil)))
+    (gdl-test-check "gdl-run-tests runs the file's three tests, one failing"
+                    (and (= (length results) 3)
+                         (equal (mapcar (lambda (r) (plist-get r :status)) results) '("passed" "passed" "failed")))
+                    run)))
+
 (gdl-test-finish)

@@ -23,6 +23,7 @@ GDL_BIN=$(cd "$(dirname "$GDL_BIN")" && pwd)/$(basename "$GDL_BIN")
 bash "$HERE/extract.sh" emacs-setup >"$T/gdl-setup.el"
 mkdir -p "$T/project/.git" "$T/home"
 cp "$REPO/vscode-extension/test/fixtures/tictactoe.kif" "$T/project/tictactoe.kif"
+cp "$REPO/vscode-extension/test/fixtures/tictactoe.test.kif" "$T/project/tictactoe.test.kif"
 cp "$REPO/vscode-extension/test/fixtures/ontology.kif" "$T/project/ontology.kif"
 cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/tictactoe.hrf"
 cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/infix_content.kif"

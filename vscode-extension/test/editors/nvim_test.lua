@@ -223,6 +223,42 @@ if iattached then
 end
 
 
+-- A game test file (docs/testing.md): diagnostics of a test file, a failure at its step from the
+-- server's background run, and lenses that run the tests (gdl.runTests).
+vim.cmd("edit " .. project .. "/tictactoe.test.kif")
+local tbuf = vim.api.nvim_get_current_buf()
+check("a game test file is gdl", vim.bo.filetype == "gdl", "filetype " .. vim.bo.filetype)
+local tattached = vim.wait(10000, function() return #vim.lsp.buf_get_clients(tbuf) > 0 end, 20)
+check("the gdl server attaches to the test file", tattached)
+if tattached then
+  local found = vim.wait(20000, function()
+    for _, d in ipairs(vim.diagnostic.get(tbuf)) do
+      if d.message:find("test wrong-on-purpose: expected the state is terminal", 1, true) then return d.lnum == 20 end
+    end
+    return false
+  end, 50)
+  check("the failing step (line 21) has the failure as a diagnostic", found, vim.inspect(vim.diagnostic.get(tbuf)):sub(1, 800))
+  local titles, lenses = {}, {}
+  vim.wait(10000, function()
+    pcall(vim.lsp.codelens.refresh)
+    lenses, titles = vim.lsp.codelens.get(tbuf), {}
+    for _, l in ipairs(lenses) do table.insert(titles, l.command and l.command.title or "(none)") end
+    -- The titles say the last results once the background run is done.
+    return #titles == 4 and titles[4]:find("failed", 1, true) ~= nil
+  end, 200)
+  check("a lens runs all the tests and one each test", #titles == 4 and titles[1]:find("Run all 3 tests", 1, true) ~= nil
+    and titles[4]:find("failed at step 2", 1, true) ~= nil, vim.inspect(titles))
+  local last = lenses[#lenses]
+  if last and last.command then
+    local res, rerr = vim.lsp.buf_request_sync(tbuf, "workspace/executeCommand",
+      { command = last.command.command, arguments = last.command.arguments }, 20000)
+    local result
+    for _, r in pairs(res or {}) do result = r.result end
+    check("running a test's lens runs it on the server", result and #result.results == 1 and result.results[1].status == "failed"
+      and result.results[1].failures[1].range.start.line == 20, vim.inspect(result or rerr):sub(1, 600))
+  end
+end
+
 -- Hovers displayed the way K does, on every name in each shipped game (testdata/games) and in
 -- ide/testdata/markers/hover_docs.kif (odd doc comments), each form documented by a comment.
 -- K runs vim.lsp.buf.hover, whose default handler renders the Markdown with
