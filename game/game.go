@@ -157,7 +157,10 @@ func (g *Game) build(ctx context.Context, lim eval.GroundLimits) error {
 	defer cancel()
 	gr, err := g.ev.Ground(ctx, lim)
 	if err != nil {
-		if ctx.Err() != nil && parent.Err() == nil {
+		// The budget ends either way: the context's deadline, or the evaluation's own time
+		// limit of the same length, whichever is noticed first.
+		var le *eval.LimitError
+		if ctx.Err() != nil && parent.Err() == nil || errors.As(err, &le) && le.Limit == eval.LimitTime && parent.Err() == nil {
 			return fmt.Errorf("grounding did not finish within its budget of %v", lim.Timeout)
 		}
 		return err
