@@ -377,18 +377,16 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.occLo = len(m.Occurrences)
 	arrow := form.Rule().Arrow()
 	if c.IsRule && !arrow.IsOperator() {
-		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false)
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false)
 	}
 	m.atom(c, c.Head, true, false)
 	if c.IsRule && arrow.IsOperator() {
-		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false) // infix: head :- body
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false) // infix: head :- body
 	}
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
-	for _, l := range c.Body {
-		m.edges(c, c.Rel(), l, false)
-	}
+	m.edges(c)
 	for i := c.occLo; i < len(m.Occurrences); i++ {
 		if o := &m.Occurrences[i]; o.Kind == OccVariable {
 			if c.Vars == nil {
@@ -515,14 +513,14 @@ func (m *Model) formIndex() map[syntax.Identity]uint32 {
 	return m.byForm
 }
 
-func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
+func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren, neg bool) {
 	name := cur.Text()
 	key := m.fold(name)
 	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
 		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
 	}
 	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
-		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
+		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren, Negated: neg}
 	m.Occurrences = append(m.Occurrences, o)
 }
 
@@ -546,66 +544,71 @@ func (m *Model) fold(name string) string {
 // the number of occurrences, and the number of forms, so that the tables are allocated once.
 func symbolCount(f *syntax.File) (symbols, forms int) {
 	n := 0
-	var walk func(k *syntax.Node)
-	walk = func(k *syntax.Node) {
-		switch k.Kind {
-		case syntax.Word, syntax.Variable:
-			n++
-		case syntax.List:
-			for i := range k.Kids {
-				walk(&k.Kids[i])
+	var stack []*syntax.Node // an explicit stack: forms may nest to any depth
+	for form := range f.FormSeq() {
+		stack = append(stack[:0], form.Node())
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch k.Kind {
+			case syntax.Word, syntax.Variable:
+				n++
+			case syntax.List:
+				for i := range k.Kids {
+					stack = append(stack, &k.Kids[i])
+				}
 			}
 		}
-	}
-	for form := range f.FormSeq() {
-		walk(form.Node())
 		forms++
 	}
 	return n, forms
 }
 
-// negated marks the occurrences added since mark as being under a `not`.
-func (m *Model) negated(mark int) {
-	for i := mark; i < len(m.Occurrences); i++ {
-		m.Occurrences[i].Negated = true
-	}
-}
-
+// literal adds the occurrences of a body literal and of the literals nested in it, in source
+// order: a `not` or `or` keyword comes first, but the operator of a disjunction written without
+// its parentheses (a | b, a syntax error) follows the first branch. Every occurrence under a
+// `not` is Negated. An explicit stack: a body may nest `not` a million levels deep.
 func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
-	mark := len(m.Occurrences)
-	switch k := l.Kind(); k {
-	case syntax.LitAtom:
-		m.atom(c, l.Atom(), false, neg)
-	case syntax.LitNot, syntax.LitOr:
-		// The keyword comes first, but for the operator of a disjunction written without its
-		// parentheses (a | b, a syntax error), which follows the first branch: occurrences are
-		// in source order.
-		kw := l.Keyword()
-		late, ops := false, 0
-		for i, op := range l.OperandSeq() {
-			ops++
-			if i == 0 {
-				late = kw.IsOperator() && op.Span().Start < kw.Span().Start
-				if !late {
-					m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
-				}
-			}
-			m.literal(c, op, neg || k == syntax.LitNot)
-			if i == 0 && late {
-				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
-			}
-		}
-		if ops == 0 {
-			m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false) // (not), (or), ~ alone
-		}
-	case syntax.LitDistinct:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
-		for i, t := range l.TermSeq() {
-			m.term(c, t, false, "distinct", i)
-		}
+	// A step is a literal to walk, or (kw) a keyword occurrence to add.
+	type step struct {
+		lit syntax.Literal
+		kw  syntax.Symbol
+		neg bool
 	}
-	if neg {
-		m.negated(mark)
+	stack := []step{{lit: l, neg: neg}}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s.kw.Valid() {
+			m.occ(OccKeyword, s.kw.Cursor, c, false, "", -1, 0, false, s.neg)
+			continue
+		}
+		l := s.lit
+		switch k := l.Kind(); k {
+		case syntax.LitAtom:
+			m.atom(c, l.Atom(), false, s.neg)
+		case syntax.LitNot, syntax.LitOr:
+			kw := l.Keyword()
+			ops := l.Operands()
+			if len(ops) == 0 {
+				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false, s.neg) // (not), (or), ~ alone
+				continue
+			}
+			inner := s.neg || k == syntax.LitNot
+			for i := len(ops) - 1; i > 0; i-- {
+				stack = append(stack, step{lit: ops[i], neg: inner})
+			}
+			if kw.IsOperator() && ops[0].Span().Start < kw.Span().Start {
+				stack = append(stack, step{kw: kw, neg: s.neg}, step{lit: ops[0], neg: inner})
+			} else {
+				stack = append(stack, step{lit: ops[0], neg: inner}, step{kw: kw, neg: s.neg})
+			}
+		case syntax.LitDistinct:
+			m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false, s.neg)
+			for i, t := range l.TermSeq() {
+				m.term(c, t, false, "distinct", i, s.neg)
+			}
+		}
 	}
 }
 
@@ -615,22 +618,30 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 	}
 	name := a.Name()
 	key := m.fold(name.Name())
-	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
+	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized(), neg)
 	for i, t := range a.ArgSeq() {
-		m.term(c, t, def, key, i)
+		m.term(c, t, def, key, i, neg)
 	}
 }
 
-func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
-	switch t.Kind() {
-	case syntax.TermConstant:
-		m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0, false)
-	case syntax.TermVariable:
-		m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false)
-	case syntax.TermFunction:
-		m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true)
-		for _, a := range t.ArgSeq() {
-			m.term(c, a, def, rel, arg)
+// term adds the occurrences of a term, the arguments of a function term included, in source
+// order. An explicit stack: terms may nest to any depth.
+func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, neg bool) {
+	stack := []syntax.Term{t}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch t.Kind() {
+		case syntax.TermConstant:
+			m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0, false, neg)
+		case syntax.TermVariable:
+			m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false, neg)
+		case syntax.TermFunction:
+			m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true, neg)
+			args := t.Args()
+			for i := len(args) - 1; i >= 0; i-- {
+				stack = append(stack, args[i])
+			}
 		}
 	}
 }

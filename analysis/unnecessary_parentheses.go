@@ -2,14 +2,6 @@ package analysis
 
 import "github.com/gdl-lsp/gdl/syntax"
 
-// enclosingList returns the span of the list whose head is the token at span.
-func enclosingList(f *syntax.File, span syntax.Span) syntax.Span {
-	if _, path := f.LeafAt(span.Start); len(path) > 0 {
-		return path[len(path)-1].Span()
-	}
-	return span
-}
-
 func init() {
 	register(&Check{
 		Code:     "unnecessary-parentheses",
@@ -19,22 +11,22 @@ func init() {
 		Example:  "(<= (terminal) (true (step 10)))",
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
-			for _, o := range c.Occurrences(m) {
-				if !o.Parenthesized || o.Arity != 0 || o.Key == "and" && o.Relation == "and" {
-					continue // and-not-gdl reports (and), and its fix removes it
-				}
-				var msg string
-				switch o.Kind {
-				case OccRelation:
-					msg = "unnecessary parentheses around " + o.Name + ": a relation without arguments is written " + o.Name
-				case OccFunction:
-					msg = "unnecessary parentheses around the constant " + o.Name
-				default:
-					continue
-				}
-				span := enclosingList(m.File, o.Span)
-				r.Report(span, msg, nil, safe(replace("Write "+o.Name, span, o.Name)))
+			report := func(list syntax.Cursor, name, msg string) {
+				r.Report(list.Span(), msg, nil, safe(replace("Write "+name, list.Span(), name)))
 			}
+			forEachAtomAndTerm(c, func(a syntax.Atom) {
+				if !a.Parenthesized() || a.Arity() != 0 {
+					return
+				}
+				if name := a.Name(); name.Key() != "and" { // and-not-gdl reports (and), and its fix removes it
+					report(a.Cursor, name.Text(), "unnecessary parentheses around "+name.Text()+": a relation without arguments is written "+name.Text())
+				}
+			}, func(t syntax.Term, rel string) {
+				// (and) inside an and is part of the and-not-gdl report too.
+				if t.Kind() == syntax.TermFunction && t.Arity() == 0 && !(rel == "and" && t.Name().Key() == "and") {
+					report(t.Cursor, t.Name().Text(), "unnecessary parentheses around the constant "+t.Name().Text())
+				}
+			})
 		},
 	})
 }

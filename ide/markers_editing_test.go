@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/internal/markers"
 )
 
@@ -58,7 +59,7 @@ func (r *markerRun) editingFile(m markers.Marker) bool {
 		for _, f := range applied {
 			r.out.Printf("%s %s: %s\n", r.where(f.Diagnostic.Span), f.Diagnostic.Code, f.Title)
 		}
-		r.out.Printf("%s", ApplyEdits(r.src, edits))
+		r.out.Printf("%s", analysis.ApplyEdits(r.src, edits))
 		return true
 	default:
 		return false
