@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/gdl-lsp/gdl/syntax"
+import (
+	"sort"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // literalVisit is one literal met by walkLiterals: the literal, whether it sits under a `not`,
 // and the `or` or `not` that contains it directly (invalid when it is a body literal).
@@ -25,11 +29,22 @@ func walkLiterals(c *Clause, fn func(v literalVisit)) {
 	}
 }
 
-// atomVisit returns the visit of the clause's atom literal at span sp.
+// atomVisit returns the visit of the clause's atom literal at span sp. The visits are in source
+// order (a literal starts before or where its first operand does), so a binary search finds it;
+// a linear search backs it up in case a notation ever breaks that order.
 func (c *Clause) atomVisit(sp syntax.Span) (literalVisit, bool) {
 	d := c.Form.Span().Start - c.visitsAt
+	match := func(v literalVisit) bool {
+		return v.Kind == syntax.LitAtom && v.Lit.Span().Start+d == sp.Start && v.Lit.Span().End+d == sp.End
+	}
+	i := sort.Search(len(c.visits), func(i int) bool { return c.visits[i].Lit.Span().Start+d >= sp.Start })
+	for ; i < len(c.visits) && c.visits[i].Lit.Span().Start+d == sp.Start; i++ {
+		if match(c.visits[i]) {
+			return c.visits[i].moved(d), true
+		}
+	}
 	for _, v := range c.visits {
-		if v.Kind == syntax.LitAtom && v.Lit.Span().Start+d == sp.Start && v.Lit.Span().End+d == sp.End {
+		if match(v) {
 			return v.moved(d), true
 		}
 	}
