@@ -140,7 +140,18 @@ func startServer(t testing.TB) *testClient {
 		serverProfiles++
 		args = append(args, "--cpuprofile", fmt.Sprintf("%s.%d", prof, serverProfiles))
 	}
-	cmd := exec.Command(gdlBinary, args...)
+	return startCommand(t, exec.Command(gdlBinary, args...))
+}
+
+// startLimited starts `gdl lsp --stdio` with its address space limited to kib KiB (ulimit -v).
+func startLimited(t testing.TB, kib string) *testClient {
+	t.Helper()
+	return startCommand(t, exec.Command("sh", "-c", `ulimit -v `+kib+` && exec "$0" lsp --stdio`, gdlBinary))
+}
+
+// startCommand starts a server command and connects a client to it.
+func startCommand(t testing.TB, cmd *exec.Cmd) *testClient {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
