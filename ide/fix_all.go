@@ -18,7 +18,6 @@ var SafeFixCodes = map[string]bool{
 	"unmatched-close-paren":   true, // removes a ')' that closes nothing
 	"inconsistent-case":       true, // one spelling: GDL ignores case
 	"unnecessary-parentheses": true, // (terminal) -> terminal
-	"and-not-gdl":             true, // (and a b) in a body -> a b
 	"bad-disjunction":         true, // an or inside an or -> one or
 	"empty-body":              true, // (<= head) -> head
 	"goal-value":              true, // 050 -> 50
