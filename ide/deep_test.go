@@ -50,7 +50,7 @@ func TestDeepNesting(t *testing.T) {
 				PrepareRename(snap, off)
 				Rename(snap, off, "renamed")
 				Completion(snap, off, true)
-				SignatureHelp(snap, off)
+				SignatureHelp(snap, off, true)
 				if it, ok := PrepareCallHierarchy(snap, off); ok {
 					IncomingCalls(snap, it.Key)
 					OutgoingCalls(snap, it.Key)

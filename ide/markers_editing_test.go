@@ -22,7 +22,7 @@ func (r *markerRun) editingAt(m markers.Marker, off int) bool {
 			out.Printf("%s placeholder %s\n", r.where(sp), name)
 		}
 	case "signature":
-		h := SignatureHelp(snap, off)
+		h := SignatureHelp(snap, off, true)
 		if h == nil {
 			out.Line("(none)")
 			break
