@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"runtime/debug"
-	"strings"
 	"testing"
 
 	"github.com/gdl-lsp/gdl/internal/gengame"
@@ -15,30 +13,22 @@ import (
 // goroutine stack limited to 4 MB: 200,000 levels overflow it if anything recurses per level
 // (the cmd/gdl and lsp tests run the real binary on a million levels under a memory limit).
 func TestDeepNesting(t *testing.T) {
-	depth := 200_000
-	if testing.Short() {
-		depth = 50_000
-	}
-	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
-	for _, shape := range gengame.NestingShapes {
-		t.Run(shape, func(t *testing.T) {
-			d := syntax.Prefix
-			if strings.HasPrefix(shape, "infix-") {
-				d = syntax.Infix
-			}
-			src := gengame.Nested(shape, depth)
-			f, errs := syntax.ParseDialect(src, d)
-			if len(errs) > 0 {
-				t.Fatalf("the generated game has syntax errors: %v", errs[0])
-			}
-			res := Analyze(f, nil)
-			if len(res.Model.Clauses) < 9 {
-				t.Fatalf("%d clauses", len(res.Model.Clauses))
-			}
-			fixed, _ := ApplyFixes(src, res.Diagnostics, func(_ Diagnostic, fx syntax.Fix) bool { return fx.Safe })
-			if len(fixed) > len(src)+len(src)/2 {
-				t.Errorf("the fixed text grew from %d to %d bytes", len(src), len(fixed))
-			}
-		})
-	}
+	gengame.EachNested(t, 200_000, 50_000, func(t *testing.T, shape, src string) {
+		d := syntax.Prefix
+		if gengame.Infix(shape) {
+			d = syntax.Infix
+		}
+		f, errs := syntax.ParseDialect(src, d)
+		if len(errs) > 0 {
+			t.Fatalf("the generated game has syntax errors: %v", errs[0])
+		}
+		res := Analyze(f, nil)
+		if len(res.Model.Clauses) < 9 {
+			t.Fatalf("%d clauses", len(res.Model.Clauses))
+		}
+		fixed, _ := ApplyFixes(src, res.Diagnostics, func(_ Diagnostic, fx syntax.Fix) bool { return fx.Safe })
+		if len(fixed) > len(src)+len(src)/2 {
+			t.Errorf("the fixed text grew from %d to %d bytes", len(src), len(fixed))
+		}
+	})
 }

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"errors"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -19,48 +18,41 @@ import (
 // Terms nesting deeper than maxNesting, and an or with more alternatives than maxDisjuncts, are
 // refused (eval-unsupported).
 func TestDeepNesting(t *testing.T) {
-	depth := 200_000
-	if testing.Short() {
-		depth = 50_000
-	}
-	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
-	for _, shape := range gengame.NestingShapes {
-		t.Run(shape, func(t *testing.T) {
-			d := syntax.Prefix
-			if strings.HasPrefix(shape, "infix-") {
-				d = syntax.Infix
+	gengame.EachNested(t, 200_000, 50_000, func(t *testing.T, shape, src string) {
+		d, deepQuery, flat := syntax.Prefix, "(p ?x)", "p"
+		if gengame.Infix(shape) {
+			d, deepQuery = syntax.Infix, "p(X)"
+		}
+		f, _ := syntax.ParseDialect(src, d)
+		g := Compile(analysis.Analyze(f, nil))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s, err := g.Initial(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Legal(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		text := flat
+		if strings.HasSuffix(shape, "term") {
+			text = deepQuery
+		}
+		q, err := g.ParseQuery(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers, err := g.Ask(ctx, s, nil, q)
+		var refused *RefusedError
+		switch {
+		case strings.HasSuffix(shape, "not"): // an even number of nots: p holds
+			if err != nil || len(answers) != 1 {
+				t.Errorf("%d answers, error %v; want p", len(answers), err)
 			}
-			f, _ := syntax.ParseDialect(gengame.Nested(shape, depth), d)
-			g := Compile(analysis.Analyze(f, nil))
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			s, err := g.Initial(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.Legal(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-			q, err := g.ParseQuery(map[syntax.Dialect]string{syntax.Prefix: "(p ?x)", syntax.Infix: "p(X)"}[d])
-			if strings.HasSuffix(shape, "term") {
-				if err != nil {
-					t.Fatal(err)
-				}
-			} else if q, err = g.ParseQuery("p"); err != nil {
-				t.Fatal(err)
-			}
-			answers, err := g.Ask(ctx, s, nil, q)
-			var refused *RefusedError
-			switch {
-			case strings.HasSuffix(shape, "not"): // an even number of nots: p holds
-				if err != nil || len(answers) != 1 {
-					t.Errorf("%d answers, error %v; want p", len(answers), err)
-				}
-			case !errors.As(err, &refused) || !strings.Contains(err.Error(), "more than"):
-				t.Errorf("%d answers, error %v; want p refused for its size", len(answers), err)
-			}
-		})
-	}
+		case !errors.As(err, &refused) || !strings.Contains(err.Error(), "more than"):
+			t.Errorf("%d answers, error %v; want p refused for its size", len(answers), err)
+		}
+	})
 }
 
 // TestDeepQuery: a query nesting deeper than maxNesting is refused with an error, before
