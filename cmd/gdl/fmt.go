@@ -48,9 +48,9 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
 	}
 	type formatted struct {
-		in               found
-		shown, old, out  string
-		changed          bool
+		in              found
+		shown, old, out string
+		changed         bool
 	}
 	var results []formatted
 	status := 0
