@@ -27,18 +27,36 @@ func forEachVar(c syntax.Cursor, fn func(name string, span syntax.Span)) {
 	}
 	n := c.Node()
 	text, base := c.Text(), c.Span().Start
-	stack := []*syntax.Node{n}
+	variable := func(k *syntax.Node) {
+		s, e := int(k.Start-n.Start), int(k.End-n.Start)
+		fn(text[s:e], syntax.Span{Start: base + s, End: base + e})
+	}
+	if n.Kind != syntax.List {
+		if n.Kind == syntax.Variable {
+			variable(n)
+		}
+		return
+	}
+	// A frame is a list being walked and its next child.
+	type frame struct {
+		list *syntax.Node
+		next int
+	}
+	var buf [16]frame
+	stack := append(buf[:0], frame{n, 0})
 	for len(stack) > 0 {
-		k := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		f := &stack[len(stack)-1]
+		if f.next == len(f.list.Kids) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		k := &f.list.Kids[f.next]
+		f.next++
 		switch k.Kind {
 		case syntax.Variable:
-			s, e := int(k.Start-n.Start), int(k.End-n.Start)
-			fn(text[s:e], syntax.Span{Start: base + s, End: base + e})
+			variable(k)
 		case syntax.List:
-			for i := len(k.Kids) - 1; i >= 0; i-- {
-				stack = append(stack, &k.Kids[i])
-			}
+			stack = append(stack, frame{k, 0})
 		}
 	}
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,9 @@ type Clause struct {
 	// moved by walkLiterals.
 	visits   []literalVisit
 	visitsAt int
+	// bare lists the names without arguments written in parentheses, (terminal) or (f), at the
+	// positions of the version whose form started at visitsAt (unnecessary-parentheses reads them).
+	bare []bareList
 	// Vars maps a variable's key to its occurrences, as indexes into c.Occurrences(m) (relative
 	// to the clause's first occurrence, so that a clause moved by an edit keeps the same map), in
 	// source order.
@@ -205,6 +209,9 @@ type Model struct {
 	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
 	reused   int                        // clauses taken over from prev (for tests)
 	folded   map[string]string          // spelling -> case-folded key, while building
+	// The stacks of the walks of literals and terms, reused from clause to clause while building.
+	litStack  []litStep
+	termStack []syntax.Term
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
 	clauseBlock block[Clause]
@@ -417,7 +424,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		}
 	}
 	// The visits keep the positions of the version that made them (walkLiterals moves them).
-	c.visits, c.visitsAt = oc.visits, oc.visitsAt
+	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
@@ -569,13 +576,7 @@ func symbolCount(f *syntax.File) (symbols, forms int) {
 // its parentheses (a | b, a syntax error) follows the first branch. Every occurrence under a
 // `not` is Negated. An explicit stack: a body may nest `not` a million levels deep.
 func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
-	// A step is a literal to walk, or (kw) a keyword occurrence to add.
-	type step struct {
-		lit syntax.Literal
-		kw  syntax.Symbol
-		neg bool
-	}
-	stack := []step{{lit: l, neg: neg}}
+	stack := append(m.litStack[:0], litStep{lit: l, neg: neg})
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -589,19 +590,25 @@ func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 			m.atom(c, l.Atom(), false, s.neg)
 		case syntax.LitNot, syntax.LitOr:
 			kw := l.Keyword()
-			ops := l.Operands()
+			inner := s.neg || k == syntax.LitNot
+			base := len(stack)
+			for _, op := range l.OperandSeq() {
+				stack = append(stack, litStep{lit: op, neg: inner})
+			}
+			ops := stack[base:]
 			if len(ops) == 0 {
 				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false, s.neg) // (not), (or), ~ alone
 				continue
 			}
-			inner := s.neg || k == syntax.LitNot
-			for i := len(ops) - 1; i > 0; i-- {
-				stack = append(stack, step{lit: ops[i], neg: inner})
-			}
-			if kw.IsOperator() && ops[0].Span().Start < kw.Span().Start {
-				stack = append(stack, step{kw: kw, neg: s.neg}, step{lit: ops[0], neg: inner})
+			slices.Reverse(ops) // the first operand is walked first
+			// The keyword before the first operand, or after it when it follows it.
+			kwStep := litStep{kw: kw, neg: s.neg}
+			if kw.IsOperator() && ops[len(ops)-1].lit.Span().Start < kw.Span().Start {
+				first := stack[len(stack)-1]
+				stack[len(stack)-1] = kwStep
+				stack = append(stack, first)
 			} else {
-				stack = append(stack, step{lit: ops[0], neg: inner}, step{kw: kw, neg: s.neg})
+				stack = append(stack, kwStep)
 			}
 		case syntax.LitDistinct:
 			m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false, s.neg)
@@ -610,6 +617,25 @@ func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
 			}
 		}
 	}
+	m.litStack = stack
+}
+
+// bareList is a relation or function name without arguments written in parentheses: the list,
+// the name as written and its key, whether it is a function (a term, else an atom), and the
+// key of the relation of the atom it is or is in.
+type bareList struct {
+	span     syntax.Span
+	name     string
+	key      string
+	function bool
+	rel      string
+}
+
+// litStep is a step of Model.literal: a literal to walk, or (kw) a keyword occurrence to add.
+type litStep struct {
+	lit syntax.Literal
+	kw  syntax.Symbol
+	neg bool
 }
 
 func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
@@ -619,6 +645,9 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 	name := a.Name()
 	key := m.fold(name.Name())
 	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized(), neg)
+	if a.Parenthesized() && a.Arity() == 0 {
+		c.bare = append(c.bare, bareList{a.Span(), name.Text(), key, false, key})
+	}
 	for i, t := range a.ArgSeq() {
 		m.term(c, t, def, key, i, neg)
 	}
@@ -627,7 +656,7 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 // term adds the occurrences of a term, the arguments of a function term included, in source
 // order. An explicit stack: terms may nest to any depth.
 func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, neg bool) {
-	stack := []syntax.Term{t}
+	stack := append(m.termStack[:0], t)
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -638,12 +667,17 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 			m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false, neg)
 		case syntax.TermFunction:
 			m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true, neg)
-			args := t.Args()
-			for i := len(args) - 1; i >= 0; i-- {
-				stack = append(stack, args[i])
+			if t.Arity() == 0 {
+				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.Occurrences[len(m.Occurrences)-1].Key, true, rel})
 			}
+			base := len(stack)
+			for _, a := range t.ArgSeq() {
+				stack = append(stack, a)
+			}
+			slices.Reverse(stack[base:]) // the first argument is walked first
 		}
 	}
+	m.termStack = stack
 }
 
 // index fills the symbol tables. Each occurrence is looked up once; the symbols' lists of

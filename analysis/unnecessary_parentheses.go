@@ -11,22 +11,20 @@ func init() {
 		Example:  "(<= (terminal) (true (step 10)))",
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
-			report := func(list syntax.Cursor, name, msg string) {
-				r.Report(list.Span(), msg, nil, safe(replace("Write "+name, list.Span(), name)))
+			// The model noted the lists as it walked the clause (finding a list from its name
+			// would walk down from the form: quadratic when they nest deep).
+			d := c.Form.Span().Start - c.visitsAt
+			for _, b := range c.bare {
+				if b.key == "and" && b.rel == "and" {
+					continue // and-not-gdl reports (and), and its fix removes it
+				}
+				msg := "unnecessary parentheses around " + b.name + ": a relation without arguments is written " + b.name
+				if b.function {
+					msg = "unnecessary parentheses around the constant " + b.name
+				}
+				span := syntax.Span{Start: b.span.Start + d, End: b.span.End + d}
+				r.Report(span, msg, nil, safe(replace("Write "+b.name, span, b.name)))
 			}
-			forEachAtomAndTerm(c, func(a syntax.Atom) {
-				if !a.Parenthesized() || a.Arity() != 0 {
-					return
-				}
-				if name := a.Name(); name.Key() != "and" { // and-not-gdl reports (and), and its fix removes it
-					report(a.Cursor, name.Text(), "unnecessary parentheses around "+name.Text()+": a relation without arguments is written "+name.Text())
-				}
-			}, func(t syntax.Term, rel string) {
-				// (and) inside an and is part of the and-not-gdl report too.
-				if t.Kind() == syntax.TermFunction && t.Arity() == 0 && !(rel == "and" && t.Name().Key() == "and") {
-					report(t.Cursor, t.Name().Text(), "unnecessary parentheses around the constant "+t.Name().Text())
-				}
-			})
 		},
 	})
 }

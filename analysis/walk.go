@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -63,8 +64,9 @@ func (v literalVisit) moved(d int) literalVisit {
 // literalVisits lists the literals walkLiterals visits; the model computes it once per clause.
 // An explicit stack: a body may nest `not` a million levels deep.
 func literalVisits(body []syntax.Literal) []literalVisit {
-	var out []literalVisit
-	var stack []literalVisit // still to visit, the next one last
+	out := make([]literalVisit, 0, len(body))
+	var buf [16]literalVisit
+	stack := buf[:0] // still to visit, the next one last
 	for i := len(body) - 1; i >= 0; i-- {
 		stack = append(stack, literalVisit{Lit: body[i]})
 	}
@@ -76,51 +78,13 @@ func literalVisits(body []syntax.Literal) []literalVisit {
 		if v.Kind != syntax.LitNot && v.Kind != syntax.LitOr {
 			continue
 		}
-		ops := v.Lit.Operands()
-		for i := len(ops) - 1; i >= 0; i-- {
-			stack = append(stack, literalVisit{Lit: ops[i], Negated: v.Negated || v.Kind == syntax.LitNot, Parent: v.Lit})
+		base := len(stack)
+		for _, op := range v.Lit.OperandSeq() {
+			stack = append(stack, literalVisit{Lit: op, Negated: v.Negated || v.Kind == syntax.LitNot, Parent: v.Lit})
 		}
+		slices.Reverse(stack[base:]) // the first operand is visited first
 	}
 	return out
-}
-
-// forEachAtomAndTerm calls atom for the clause's head and every atom of its body, nested ones
-// included, and term for every term of their arguments and of its distinct literals, nested
-// function arguments included, in source order, with the folded name of the atom or literal
-// they are in. An explicit stack: terms may nest to any depth.
-func forEachAtomAndTerm(c *Clause, atom func(a syntax.Atom), term func(t syntax.Term, rel string)) {
-	var stack []syntax.Term
-	terms := func(rel string, ts []syntax.Term) {
-		for i := len(ts) - 1; i >= 0; i-- {
-			stack = append(stack, ts[i])
-		}
-		for len(stack) > 0 {
-			t := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			term(t, rel)
-			if t.Kind() == syntax.TermFunction {
-				args := t.Args()
-				for i := len(args) - 1; i >= 0; i-- {
-					stack = append(stack, args[i])
-				}
-			}
-		}
-	}
-	if c.Head.Valid() {
-		atom(c.Head)
-		terms(c.Head.Name().Key(), c.Head.Args())
-	}
-	walkLiterals(c, func(v literalVisit) {
-		switch v.Kind {
-		case syntax.LitAtom:
-			if a := v.Lit.Atom(); a.Valid() {
-				atom(a)
-				terms(a.Name().Key(), a.Args())
-			}
-		case syntax.LitDistinct:
-			terms("distinct", v.Lit.Terms())
-		}
-	})
 }
 
 // replace is a fix that replaces one span with new text.
