@@ -21,6 +21,9 @@ import (
 // The million nots give a million double-negation diagnostics, whose size is not what this test
 // is about: the folder's gdl.json turns that code off (its check still runs).
 func TestDeepBodies(t *testing.T) {
+	if raceBuild {
+		t.Skip("SKIPPED under the race detector: its shadow memory does not fit under ulimit -v; the test runs without -race")
+	}
 	c := startLimited(t, "4000000")
 	c.initialize()
 	dir := t.TempDir()

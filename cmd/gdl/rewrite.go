@@ -49,11 +49,19 @@ func rewriteAll(files []rewrite) error {
 		removeAll(tmps)
 		return err
 	}
+	byTarget := map[string]int{} // a file reached by two paths (a link and its target) is written once
 	for _, f := range files {
 		target, err := writableTarget(f.in)
 		if err != nil {
 			return fail(err)
 		}
+		if i, dup := byTarget[target]; dup {
+			if plans[i].text != f.text {
+				return fail(fmt.Errorf("%s and %s are one file, given two new texts: not rewritten", plans[i].in.path, f.in.path))
+			}
+			continue
+		}
+		byTarget[target] = len(plans)
 		p := plan{rewrite: f, target: target}
 		if p.tmp, err = stage(target, f.text); err != nil {
 			return fail(err)
@@ -93,16 +101,16 @@ func rewriteAll(files []rewrite) error {
 // writableTarget returns the file that rewriting in.path would write (links resolved), or why
 // gdl refuses to write it.
 func writableTarget(in found) (string, error) {
-	target, err := filepath.EvalSymlinks(in.path)
+	target, err := realPath(in.path)
 	if err != nil {
 		return "", err
 	}
 	if in.root != "" {
-		root, err := filepath.EvalSymlinks(in.root)
+		root, err := realPath(in.root)
 		if err != nil {
 			return "", err
 		}
-		if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return "", fmt.Errorf("%s: a symbolic link to %s, outside %s: not rewritten (gdl follows no links out of a directory it is given; name the file itself to rewrite it)", in.path, target, in.root)
 		}
 	}
@@ -117,6 +125,15 @@ func writableTarget(in found) (string, error) {
 		return "", fmt.Errorf("%s: read-only (its permissions do not let you write it): not rewritten", in.path)
 	}
 	return target, nil
+}
+
+// realPath returns the absolute path of p with every symbolic link resolved.
+func realPath(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(r)
 }
 
 // unchanged reports, as an error naming path, whether the file target no longer holds old, the

@@ -87,6 +87,24 @@ func TestRewriteKeepsFiles(t *testing.T) {
 			}
 			os.Remove(link)
 
+			// A link to a file inside the tree, by its absolute path, with the tree named by a
+			// relative one, is rewritten.
+			inside := writeFile(t, tree, "sub/inside.kif", text)
+			symlink(t, inside, filepath.Join(tree, "alias.kif"))
+			cwd, _ := os.Getwd()
+			relTree, err := filepath.Rel(cwd, tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, errOut, code := gdl(t, bin, append(cmd, relTree)...); !ok(code) || errOut != "" {
+				t.Errorf("a link inside the tree: exit %d, stderr %q", code, errOut)
+			}
+			if data, _ := os.ReadFile(inside); string(data) != want {
+				t.Errorf("the file behind a link inside the tree: %q", data)
+			}
+			os.Remove(filepath.Join(tree, "alias.kif"))
+			os.Remove(inside)
+
 			// A read-only file is refused.
 			ro := writeFile(t, tree, "ro.kif", text)
 			os.Chmod(ro, 0o444)
