@@ -74,7 +74,8 @@ func Binds(l syntax.Literal, b map[string]bool) {
 		return
 	}
 	// A frame is an or being walked: its branches, the next one, and the variables that every
-	// branch walked so far binds.
+	// branch walked so far binds. Once none is left, the other branches cannot add one: the or
+	// is done without walking them.
 	type frame struct {
 		ops     []syntax.Literal
 		next    int
@@ -92,24 +93,25 @@ func Binds(l syntax.Literal, b map[string]bool) {
 			}
 		}
 	}
-	stack := []*frame{{ops: l.Operands()}}
+	stack := []frame{{ops: l.Operands()}}
 	for {
-		f := stack[len(stack)-1]
-		if f.next == len(f.ops) {
+		f := &stack[len(stack)-1]
+		if f.next == len(f.ops) || f.started && len(f.common) == 0 {
+			common := f.common
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
-				for k := range f.common {
+				for k := range common {
 					b[k] = true
 				}
 				return
 			}
-			merge(stack[len(stack)-1], f.common)
+			merge(&stack[len(stack)-1], common)
 			continue
 		}
 		op := f.ops[f.next]
 		f.next++
 		if op.Kind() == syntax.LitOr {
-			stack = append(stack, &frame{ops: op.Operands()})
+			stack = append(stack, frame{ops: op.Operands()})
 			continue
 		}
 		nb := map[string]bool{}

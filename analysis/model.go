@@ -558,7 +558,7 @@ func symbolCount(f *syntax.File) (symbols, forms int) {
 			k := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			switch k.Kind {
-			case syntax.Word, syntax.Variable:
+			case syntax.Word, syntax.Variable, syntax.Operator: // an infix ~, :- or (a | b) is a keyword occurrence
 				n++
 			case syntax.List:
 				for i := range k.Kids {
