@@ -34,52 +34,51 @@ func Analyze(f *syntax.File, cfg *Config) *Result {
 // returning ctx's error: the analysis of a version the user has typed past is not worth
 // finishing. The result equals Analyze's. When it completes, its model records where each
 // form's part is (by the form's identity), so that the analysis of the next version can reuse it
-// in turn.
+// in turn. It is Prepare then CheckModel.
 func AnalyzeContext(ctx context.Context, f *syntax.File, cfg *Config, prev *Result) (*Result, error) {
 	var pm *Model
 	if prev != nil {
 		pm = prev.Model
 	}
-	res, err := analyze(ctx, f, cfg, pm)
+	m, err := Prepare(ctx, f, pm)
 	if err != nil {
 		return nil, err
 	}
-	res.Model.markReusable()
-	return res, nil
+	return CheckModel(ctx, m, cfg, nil)
 }
 
-func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Result, error) {
-	// Checks run on complete forms only: a form being typed is reported by the parser, not
-	// picked apart by every check.
-	m, err := newModel(ctx, f, true, prev)
+// Prepare is the first half of AnalyzeContext, without the whole-file checks: the model of f's
+// complete forms (reusing prev's parts for the forms f shares with prev's file, as
+// AnalyzeContext does) with the per-clause checks run on each clause not reused. The model is
+// complete and never changed again but for its guarded memos: the language server answers the
+// requests that need only the model (hover, definition, completion...) from it while
+// CheckModel runs, and it may be the prev of the next version's Prepare even if its CheckModel
+// never finishes.
+func Prepare(ctx context.Context, f *syntax.File, prev *Model) (*Model, error) {
+	m, err := prepare(ctx, f, prev)
 	if err != nil {
 		return nil, err
 	}
+	m.markReusable()
+	return m, nil
+}
+
+// CheckModel is the second half of AnalyzeContext, on a model Prepare made: the parser's
+// diagnostics, the per-clause ones Prepare found, and the whole-file checks. progress, when not
+// nil, is called after each whole-file check with how many of them are done and their number
+// (from the goroutines that run them). It gives up, returning ctx's error, when ctx is done.
+func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, total int)) (*Result, error) {
 	var ds []Diagnostic
 	keep := func(d Diagnostic) {
 		if d.Severity = cfg.severityFor(d.Code, d.Severity); d.Severity != SeverityOff {
 			ds = append(ds, d)
 		}
 	}
-	for _, d := range syntaxDiagnostics(f) {
+	for _, d := range syntaxDiagnostics(m.File) {
 		keep(d)
 	}
-	// The per-clause checks run on the clauses of forms not reused from prev; a reused form's
-	// diagnostics came with it (moved, in its part).
 	for i := range m.parts {
-		if i%256 == 255 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		p := &m.parts[i]
-		if p.clause < 0 {
-			continue
-		}
-		if !p.checked {
-			p.diags, p.checked = clauseDiagnostics(m, m.Clauses[p.clause]), true
-		}
-		for _, d := range p.diags {
+		for _, d := range m.parts[i].diags {
 			keep(d)
 		}
 	}
@@ -97,7 +96,8 @@ func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Re
 			c.Amend(m, mine)
 		}
 	}
-	outs, err := runChecks(ctx, m, cfg)
+	outs, err := runChecks(ctx, m, cfg, progress)
+	m.forgetPrev()
 	if err != nil {
 		return nil, err
 	}
@@ -108,13 +108,52 @@ func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Re
 	return &Result{Model: m, Diagnostics: ds}, nil
 }
 
+func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Result, error) {
+	m, err := prepare(ctx, f, prev)
+	if err != nil {
+		return nil, err
+	}
+	return CheckModel(ctx, m, cfg, nil)
+}
+
+// prepare builds the model the checks run on and runs the per-clause checks on the clauses of
+// forms not reused from prev (a reused form's diagnostics came with it, moved, in its part).
+func prepare(ctx context.Context, f *syntax.File, prev *Model) (*Model, error) {
+	// Checks run on complete forms only: a form being typed is reported by the parser, not
+	// picked apart by every check.
+	m, err := newModel(ctx, f, true, prev)
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.parts {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if p := &m.parts[i]; p.clause >= 0 && !p.checked {
+			p.diags, p.checked = clauseDiagnostics(m, m.Clauses[p.clause]), true
+		}
+	}
+	return m, nil
+}
+
 // runChecks runs the whole-file checks on up to GOMAXPROCS goroutines (four at most): a check
 // only reads the model, whose lazily computed parts (DependsOn, the producers, the split strata)
 // are guarded by its lock. It returns each check's diagnostics in the registry's order, so the result does not
 // depend on the schedule. A panic in a check is raised again in the caller's goroutine.
-func runChecks(ctx context.Context, m *Model, cfg *Config) ([][]Diagnostic, error) {
+func runChecks(ctx context.Context, m *Model, cfg *Config, progress func(done, total int)) ([][]Diagnostic, error) {
 	outs := make([][]Diagnostic, len(Checks))
-	var next atomic.Int32
+	var next, done atomic.Int32
+	total := 0
+	for _, c := range Checks {
+		if c.Run != nil && cfg.severityFor(c.Code, c.Severity) != SeverityOff {
+			total++
+		}
+	}
+	if progress != nil {
+		progress(0, total)
+	}
 	var failed atomic.Value // the first panic's value
 	work := func() {
 		defer func() {
@@ -138,6 +177,9 @@ func runChecks(ctx context.Context, m *Model, cfg *Config) ([][]Diagnostic, erro
 			r := &Reporter{check: c, severity: sev}
 			c.Run(m, r)
 			outs[i] = r.out
+			if progress != nil {
+				progress(int(done.Add(1)), total)
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -189,15 +231,15 @@ type panicValue struct {
 
 // clauseDiagnostics runs every per-clause check on c, with default severities.
 func clauseDiagnostics(m *Model, c *Clause) []Diagnostic {
-	var out []Diagnostic
+	// One reporter for every check: a file of a million clauses made thirty million of them.
+	r := &Reporter{}
 	for _, ch := range Checks {
 		if ch.Clause != nil {
-			r := &Reporter{check: ch, severity: ch.Severity, out: out}
+			r.check, r.severity = ch, ch.Severity
 			ch.Clause(m, c, r)
-			out = r.out
 		}
 	}
-	return out
+	return r.out
 }
 
 // movedDiagnostics returns diagnostics of a form that moved by d bytes: every span, related

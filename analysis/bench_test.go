@@ -45,6 +45,9 @@ func BenchmarkAnalyzeLargest(b *testing.B) {
 // analysis that reuses the previous version's results for the forms the parser reused.
 func BenchmarkReanalyze(b *testing.B) {
 	inputs := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
+	if src, err := gengame.Corpus(corpusDir, 400<<10); err == nil {
+		inputs["corpus-400KB"] = src
+	}
 	if data, err := os.ReadFile(filepath.Join(corpusDir, "ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif")); err == nil {
 		inputs["duplicateStateLarge-67KB"] = string(data)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdl-lsp/gdl/internal/corpus"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -40,7 +41,7 @@ func (d defect) key() string { return fmt.Sprintf("%s\t%s\t%d", d.path, d.code, 
 func corpusGameFiles(t testing.TB) []string {
 	data, err := os.ReadFile(filepath.Join(corpusDir, "MANIFEST.tsv"))
 	if err != nil {
-		t.Skip("SKIPPED: ../shared/games/MANIFEST.tsv is not there; the corpus tests need ../shared beside the repository")
+		corpus.Skipf(t, "SKIPPED: ../shared/games/MANIFEST.tsv is not there; the corpus tests need ../shared beside the repository")
 	}
 	var out []string
 	for _, line := range strings.Split(string(data), "\n")[1:] {

@@ -6,6 +6,7 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -100,18 +101,62 @@ func sortDiagnostics(ds []Diagnostic) {
 	copy(ds, moved)
 }
 
+// MaxShown is the most diagnostics of one file that gdl check and the language server show:
+// the first ones by position, then a note (CodeTooMany) saying how many more there are. A file
+// of junk has as many errors as bytes; a list of a million is of no use, and its notification
+// or SARIF log would take hundreds of megabytes.
+const MaxShown = 1000
+
+// CodeTooMany is the code of the note that ends a list of diagnostics cut at MaxShown, and
+// TooManySummary its summary.
+const (
+	CodeTooMany    = "too-many-diagnostics"
+	TooManySummary = "A note at the end of a file's diagnostics when there are more than 1,000: how many more there are (only the first 1,000 by position are shown)."
+)
+
+// Shown returns the diagnostics of file f to show: ds (sorted by position, as Analyze gives
+// them) when there are at most MaxShown in all, else the first MaxShown and a note saying how
+// many more there are, the parser's errors beyond syntax.MaxErrors (never in ds) included.
+func Shown(f *syntax.File, ds []Diagnostic) []Diagnostic {
+	more := f.ErrorCount() - len(f.Errors())
+	if len(ds) <= MaxShown && more == 0 {
+		return ds
+	}
+	shown := ds[:min(len(ds), MaxShown)]
+	more += len(ds) - len(shown)
+	at := syntax.Span{}
+	switch {
+	case len(ds) > MaxShown:
+		at = ds[MaxShown].Span
+	case len(f.Errors()) > 0:
+		last := f.Errors()[len(f.Errors())-1].Span
+		at = syntax.Span{Start: last.End, End: last.End}
+	}
+	note := Diagnostic{Span: at, Severity: Info, Code: CodeTooMany, Category: CategorySyntax,
+		Message: fmt.Sprintf("%d more diagnostics in this file are not shown: at most %d are, the first by position", more, MaxShown)}
+	if len(ds) > MaxShown {
+		note.Category = ds[MaxShown].Category
+	}
+	return append(slices.Clip(shown), note)
+}
+
 // syntaxDiagnostics turns the parser's errors into diagnostics.
 func syntaxDiagnostics(f *syntax.File) []Diagnostic {
 	errs := f.Errors()
 	out := make([]Diagnostic, 0, len(errs))
 	for _, e := range errs {
-		d := Diagnostic{Span: e.Span, Severity: Error, Code: e.Code, Category: CategorySyntax, Message: e.Message}
-		if e.Fix != nil {
-			d.Fixes = []syntax.Fix{*e.Fix}
-		}
-		out = append(out, d)
+		out = append(out, SyntaxDiagnostic(e))
 	}
 	return out
+}
+
+// SyntaxDiagnostic is the diagnostic of a parser's error, with its default severity.
+func SyntaxDiagnostic(e syntax.Error) Diagnostic {
+	d := Diagnostic{Span: e.Span, Severity: Error, Code: e.Code, Category: CategorySyntax, Message: e.Message}
+	if e.Fix != nil {
+		d.Fixes = []syntax.Fix{*e.Fix}
+	}
+	return d
 }
 
 // Undefines reports whether d leaves what it concerns without a defined meaning: a syntax error,

@@ -36,6 +36,10 @@ game's folder or any folder above it:
 Diagnostics that know their repair carry it as a fix: ` + "`gdl check --format json`" + ` lists its
 edits, and editors offer it as a quick fix.
 
+At most 1,000 diagnostics of one file are shown, by ` + "`gdl check`" + ` and in the editor: the first
+ones by position, then a note of severity info, code ` + "`" + CodeTooMany + "`" + `, saying how
+many more there are (a file of junk has about one error per byte).
+
 `)
 	b.WriteString("## Syntax (the parser)\n\n")
 	codes := append([]string(nil), syntax.Codes...)

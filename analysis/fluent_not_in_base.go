@@ -27,8 +27,7 @@ func init() {
 				if c.Rel() != KeywordRel("init") && c.Rel() != KeywordRel("next") {
 					continue
 				}
-				made := m.clauseArg(c, 0)
-				if made.empty() || made.overlaps(base.sets[0]) {
+				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
 				f := c.Head.Args()[0]

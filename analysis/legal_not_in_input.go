@@ -27,8 +27,9 @@ func init() {
 				if c.Rel() != KeywordRel("legal") {
 					continue
 				}
-				roles, moves := m.clauseArg(c, 0), m.clauseArg(c, 1)
-				if roles.empty() || moves.empty() || roles.overlaps(input.sets[0]) && moves.overlaps(input.sets[1]) {
+				givesRole, role := m.clauseMeets(c, 0, input.sets[0])
+				givesMove, move := m.clauseMeets(c, 1, input.sets[1])
+				if !givesRole || !givesMove || role && move {
 					continue
 				}
 				args := c.Head.Args()
@@ -39,7 +40,7 @@ func init() {
 					fixes = append(fixes, addFact(m, at, "Add "+fact+" to input", fact))
 				}
 				what, span := "the move "+args[1].Text(), args[1].Span()
-				if !roles.overlaps(input.sets[0]) {
+				if !role {
 					what, span = "the role "+args[0].Text(), args[0].Span()
 				}
 				r.Report(span, fmt.Sprintf("the game defines input, but no (input R M) covers %s that this legal rule gives: players that size their tables by input break",

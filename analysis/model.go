@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -51,6 +52,14 @@ type Clause struct {
 	Vars map[string][]int
 
 	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
+
+	// reused says that the clause is the previous version's, moved (reuseClause).
+	reused bool
+	// prod is the clause compiled for the producers' fixpoint, made on first need and shared by
+	// the versions the clause is reused in (it holds no position).
+	prod atomic.Pointer[compiled]
+	// meets remembers clauseMeets's answers, shared by the versions the clause is reused in.
+	meets atomic.Pointer[[]meetsMemo]
 }
 
 // Occurrences returns the clause's occurrences, in source order.
@@ -235,6 +244,12 @@ type Model struct {
 	edgeTo       []int32              // the number of each edge's target
 	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
 	prodMemo     *producers           // memo for producersAt
+	relCands     *relCandidates       // memo for relationCandidates
+	// From the end of newModel until the producers are made or the analysis ends: the model
+	// this one reused clauses from, and which of its clauses it reused (by index), so that the
+	// producers start from that model's sets where no changed clause can reach.
+	prevModel *Model
+	prevUsed  []bool
 }
 
 // formPart says what one form contributed to a model.
@@ -257,14 +272,15 @@ func NewModel(f *syntax.File) *Model {
 	return m
 }
 
-// NavigationModel returns the model for navigation of the file res analysed: res.Model itself
-// when every form is complete, else a model that also takes in the forms with syntax errors as
-// far as their shape allows (like NewModel), built from res.Model's parts.
-func NavigationModel(res *Result) *Model {
-	if !res.Model.Incomplete() {
-		return res.Model
+// NavigationModel returns the model for navigation of the file of checks, a model of the
+// checks (Prepare's, or an analysis's): checks itself when every form is complete, else a model
+// that also takes in the forms with syntax errors as far as their shape allows (like NewModel),
+// built from checks' parts.
+func NavigationModel(checks *Model) *Model {
+	if !checks.Incomplete() {
+		return checks
 	}
-	m, _ := newModel(context.Background(), res.Model.File, false, res.Model)
+	m, _ := newModel(context.Background(), checks.File, false, checks)
 	return m
 }
 
@@ -314,6 +330,12 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	}
 	m.folded = map[string]string{}
 	m.stable = prev != nil
+	if prev != nil && prev.reusable && completeOnly {
+		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
+		// prev's own checks may never run (a newer edit cancels them): it lets go of its
+		// previous version now, so that no chain of models stays alive.
+		prev.forgetPrev()
+	}
 	i := 0
 	find := &partFinder{prev: prev}
 	for form := range f.FormSeq() {
@@ -412,6 +434,12 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	d := form.Span().Start - old.start
 	c := m.clauseBlock.one()
 	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
+	c.reused = true
+	c.prod.Store(oc.prod.Load())
+	c.meets.Store(oc.meets.Load())
+	if m.prevUsed != nil {
+		m.prevUsed[old.clause] = true
+	}
 	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
 	if d == 0 {
 		// The form did not move (it is before the edit): its literals are the same values, and

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdl-lsp/gdl/internal/corpus"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -13,7 +14,7 @@ func analyzeCorpusFile(t *testing.T, rel string) (*Result, string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(corpusDir, rel))
 	if err != nil {
-		t.Skipf("SKIPPED: %s is not there (../shared/games is needed beside the repository)", rel)
+		corpus.Skipf(t, "SKIPPED: %s is not there (../shared/games is needed beside the repository)", rel)
 	}
 	f, _ := syntax.Parse(string(data))
 	return Analyze(f, nil), string(data)
@@ -166,7 +167,7 @@ func TestGDLValidationExactlyOne(t *testing.T) {
 func TestLibGDLGamesParse(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "sumedhghaisas__libgdl/data/games/*.kif"))
 	if len(paths) == 0 {
-		t.Skipf("SKIPPED: %s has no libgdl games (../shared/games is needed beside the repository)", corpusDir)
+		corpus.Skipf(t, "SKIPPED: %s has no libgdl games (../shared/games is needed beside the repository)", corpusDir)
 	}
 	for _, p := range paths {
 		rel, _ := filepath.Rel(corpusDir, p)

@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
+	"strings"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -25,13 +28,30 @@ import (
 const (
 	maxSetDepth  = 6    // deeper parts of terms may be anything
 	maxSetConsts = 4096 // a set with more constants may hold anything
+	// maxSetWidth bounds the product of the arities on the way to a part of a set: below it
+	// the part may be anything. Without it, a function of ten arguments nested six deep, (f ?x
+	// ... ?x) of itself, is a million sets.
+	maxSetWidth = 1024
 )
+
+// setPos is where a part of a set stands below the top of a relation's argument: its depth and
+// the product of the arities of the functions on the way.
+type setPos struct{ depth, width int }
+
+var top = setPos{0, 1}
+
+// down is the position of an argument of a function of the given arity at p.
+func (p setPos) down(arity int) setPos { return setPos{p.depth + 1, p.width * max(arity, 1)} }
+
+// far reports whether the part at p may be anything, whatever stands there.
+func (p setPos) far() bool { return p.depth > maxSetDepth || p.width > maxSetWidth }
 
 // termSet is a set of terms: anything (any), or its constants and function terms.
 type termSet struct {
 	any    bool
-	consts map[string]string     // folded name -> name as written (the first seen)
+	consts map[string]string     // folded name -> name as written (the least spelling)
 	funcs  map[funcKey]*funcTerm // per function name and arity
+	index  atomic.Pointer[setNames]
 }
 
 type funcKey struct {
@@ -57,7 +77,10 @@ func (s *termSet) addConst(key, name string) bool {
 	if s.any {
 		return false
 	}
-	if _, ok := s.consts[key]; ok {
+	if old, ok := s.consts[key]; ok {
+		if name < old {
+			s.consts[key] = name // the least spelling, whatever the order of evaluation
+		}
 		return false
 	}
 	if len(s.consts) >= maxSetConsts {
@@ -75,6 +98,9 @@ func (s *termSet) addConst(key, name string) bool {
 func (s *termSet) fn(key, name string, arity int) (*funcTerm, bool) {
 	k := funcKey{key, arity}
 	if f := s.funcs[k]; f != nil {
+		if name < f.name {
+			f.name = name // the least spelling, whatever the order of evaluation
+		}
 		return f, false
 	}
 	if s.funcs == nil {
@@ -88,12 +114,12 @@ func (s *termSet) fn(key, name string, arity int) (*funcTerm, bool) {
 	return f, true
 }
 
-// addAll adds every term of o to s; depth is s's depth below the top of a relation's argument.
-func (s *termSet) addAll(o *termSet, depth int) bool {
+// addAll adds every term of o to s, which stands at pos.
+func (s *termSet) addAll(o *termSet, pos setPos) bool {
 	if s.any || o == nil {
 		return false
 	}
-	if o.any || depth > maxSetDepth && (len(o.consts) > 0 || len(o.funcs) > 0) {
+	if o.any || pos.far() && (len(o.consts) > 0 || len(o.funcs) > 0) {
 		return s.setAny()
 	}
 	changed := false
@@ -104,7 +130,7 @@ func (s *termSet) addAll(o *termSet, depth int) bool {
 		f, isNew := s.fn(k.key, of.name, k.arity)
 		changed = changed || isNew
 		for i, a := range of.args {
-			changed = f.args[i].addAll(a, depth+1) || changed
+			changed = f.args[i].addAll(a, pos.down(k.arity)) || changed
 		}
 		if s.any {
 			return true
@@ -113,27 +139,27 @@ func (s *termSet) addAll(o *termSet, depth int) bool {
 	return changed
 }
 
-// addPat adds the instances of pattern p to s, each variable standing for the terms vars gives
-// it.
-func (s *termSet) addPat(p *pat, vars func(v int) *termSet, depth int) bool {
+// addPat adds the instances of pattern p to s, which stands at pos, each variable standing for
+// the terms vars gives it.
+func (s *termSet) addPat(p *pat, vars func(v int) *termSet, pos setPos) bool {
 	if s.any {
 		return false
 	}
 	switch p.kind {
 	case syntax.TermVariable:
-		return s.addAll(vars(p.v), depth)
+		return s.addAll(vars(p.v), pos)
 	case syntax.TermConstant:
-		if depth > maxSetDepth {
+		if pos.far() {
 			return s.setAny()
 		}
 		return s.addConst(p.key, p.name)
 	case syntax.TermFunction:
-		if depth > maxSetDepth {
+		if pos.far() {
 			return s.setAny()
 		}
 		f, changed := s.fn(p.key, p.name, len(p.args))
 		for i, a := range p.args {
-			changed = f.args[i].addPat(a, vars, depth+1) || changed
+			changed = f.args[i].addPat(a, vars, pos.down(len(p.args))) || changed
 		}
 		return changed
 	}
@@ -194,6 +220,44 @@ func (s *termSet) constNames() []string {
 	return out
 }
 
+// String writes s with its parts sorted: the same set is always written the same way.
+func (s *termSet) String() string {
+	var b strings.Builder
+	s.write(&b)
+	return b.String()
+}
+
+func (s *termSet) write(b *strings.Builder) {
+	if s.any {
+		b.WriteString("*")
+		return
+	}
+	b.WriteString("{")
+	for i, n := range s.constNames() {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(n)
+	}
+	keys := make([]funcKey, 0, len(s.funcs))
+	for k := range s.funcs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].key < keys[j].key || keys[i].key == keys[j].key && keys[i].arity < keys[j].arity
+	})
+	for _, k := range keys {
+		f := s.funcs[k]
+		b.WriteString(" (" + f.name)
+		for _, a := range f.args {
+			b.WriteString(" ")
+			a.write(b)
+		}
+		b.WriteString(")")
+	}
+	b.WriteString("}")
+}
+
 // termShape says what a term is for unification: a variable, a constant (a function term
 // without arguments, (f), is the constant f) or a function term.
 func termShape(t syntax.Term) syntax.TermKind {
@@ -213,8 +277,15 @@ type pat struct {
 	args []*pat
 }
 
-// compilePat compiles a term, numbering its variables in vars.
-func compilePat(t syntax.Term, vars map[string]int) *pat {
+// compilePat compiles a term, numbering its variables in vars. Parts of terms deeper than the
+// sets go are compiled as invalid (anything), so that a term nested a million deep costs nothing
+// and no stack: the sets below maxSetDepth are anything whatever stands there.
+func compilePat(t syntax.Term, vars map[string]int) *pat { return compilePatAt(t, vars, 0) }
+
+func compilePatAt(t syntax.Term, vars map[string]int, depth int) *pat {
+	if depth > maxSetDepth+1 {
+		return &pat{kind: syntax.TermInvalid}
+	}
 	p := &pat{kind: termShape(t)}
 	switch p.kind {
 	case syntax.TermVariable:
@@ -230,7 +301,7 @@ func compilePat(t syntax.Term, vars map[string]int) *pat {
 		if p.kind == syntax.TermFunction {
 			p.args = make([]*pat, 0, t.Arity())
 			for _, a := range t.ArgSeq() {
-				p.args = append(p.args, compilePat(a, vars))
+				p.args = append(p.args, compilePatAt(a, vars, depth+1))
 			}
 		}
 	}
@@ -312,15 +383,48 @@ type place struct {
 	arg int
 }
 
-// producers computes the sets of the places asked, to a fixpoint. It belongs to one model.
+// producers computes the sets of the places asked, to a fixpoint, by a worklist: a unit (a
+// clause's head argument, or the place that true or does copies) is evaluated when its place is
+// first asked and again whenever a place it reads grows in a part it reads (its whole set, or
+// the function terms of one name and arity), so each unit is evaluated about as many times as
+// the places it reads change, not once per pass over every place. Places are set up from a
+// queue, not by recursion, so a long chain of relations costs no stack. It belongs to one model.
 type producers struct {
-	m      *Model
-	comp   map[*Clause]*compiled
-	sets   map[place]*termSet
-	order  []place
-	grown  bool // a set grew or a place was added in this pass
-	stable bool // the set of every place in order is at its fixpoint
+	m       *Model
+	sets    map[place]*termSet
+	readers map[place]*readers
+	fresh   []place // places made but not yet set up
+	queue   []*unit // units to evaluate
+	// partial holds, for the places whose sets were started from the previous version's with
+	// some parts kept (see inherit), the parts that are computed again; the others are never
+	// touched.
+	partial map[place]map[funcKey]bool
+	// invalid says that a place with kept parts became anything: the sets are then computed
+	// again from scratch.
+	invalid bool
 }
+
+func newProducers(m *Model) *producers {
+	return &producers{m: m, sets: map[place]*termSet{}, readers: map[place]*readers{}, partial: map[place]map[funcKey]bool{}}
+}
+
+// unit is one source of a place's set.
+type unit struct {
+	to     place
+	cc     *compiled // the clause whose head argument to.arg gives to, or nil for a copy
+	from   place     // for a copy: the place copied (true from init and next, does from legal)
+	queued bool
+}
+
+// readers are the units that read a place: all of it, or the function terms of one name and
+// arity (constKey for its constants).
+type readers struct {
+	whole []*unit
+	byKey map[funcKey][]*unit
+}
+
+// constKey is the part of a set that its constants make.
+var constKey = funcKey{arity: -1}
 
 // producersAt returns what may stand at argument arg of relation rel. The sets are computed
 // once per model, as far as they are asked for.
@@ -333,96 +437,311 @@ func (m *Model) producersAt(rel Rel, arg int) *termSet {
 // producers returns the model's fixpoint computation, made on first use; m.mu is held.
 func (m *Model) producers() *producers {
 	if m.prodMemo == nil {
-		m.prodMemo = &producers{m: m, comp: map[*Clause]*compiled{}, sets: map[place]*termSet{}}
+		p := newProducers(m)
+		if m.prevModel != nil {
+			p.inherit(m.prevModel, m.prevUsed)
+		}
+		m.prevModel, m.prevUsed = nil, nil
+		m.prodMemo = p
 	}
 	return m.prodMemo
 }
 
+// get returns the set of a place at its fixpoint.
 func (p *producers) get(pl place) *termSet {
-	if s, ok := p.sets[pl]; ok && p.stable {
-		return s
-	}
 	p.node(pl)
-	p.stable = false
-	for {
-		p.grown = false
-		for i := 0; i < len(p.order); i++ {
-			if p.eval(p.order[i]) {
-				p.grown = true
-			}
-		}
-		if !p.grown {
-			break
-		}
-	}
-	p.stable = true
+	p.run()
 	return p.sets[pl]
 }
 
-// node returns the current set of a place, adding the place (empty) when it is new.
+// node returns the current set of a place, making the place (empty) when it is new.
 func (p *producers) node(pl place) *termSet {
 	s, ok := p.sets[pl]
 	if !ok {
 		s = &termSet{}
 		p.sets[pl] = s
-		p.order = append(p.order, pl)
-		p.grown = true
+		p.fresh = append(p.fresh, pl)
 	}
 	return s
 }
 
-// eval adds to a place's set what its clauses give with the current sets; it reports whether
-// the set grew.
-func (p *producers) eval(pl place) bool {
-	s := p.sets[pl]
-	if s.any {
-		return false
+// run sets up the new places and evaluates the queued units until nothing changes; when the
+// previous version's sets cannot serve (invalid), it starts again from scratch with the places
+// made so far.
+func (p *producers) run() {
+	p.drain()
+	if p.invalid {
+		places := make([]place, 0, len(p.sets))
+		for pl := range p.sets {
+			places = append(places, pl)
+		}
+		*p = *newProducers(p.m)
+		for _, pl := range places {
+			p.node(pl)
+		}
+		p.drain()
 	}
+}
+
+func (p *producers) drain() {
+	for len(p.fresh) > 0 || len(p.queue) > 0 {
+		if n := len(p.fresh); n > 0 {
+			pl := p.fresh[n-1]
+			p.fresh = p.fresh[:n-1]
+			p.setUp(pl)
+			continue
+		}
+		u := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		u.queued = false
+		p.eval(u)
+	}
+}
+
+// setUp makes the units of a new place and queues them.
+func (p *producers) setUp(pl place) {
 	switch pl.rel {
 	case KeywordRel("true"):
-		a := p.node(place{KeywordRel("init"), 0})
-		b := p.node(place{KeywordRel("next"), 0})
-		return s.addAll(a, 0) || s.addAll(b, 0)
+		p.copyUnit(pl, place{KeywordRel("init"), 0})
+		p.copyUnit(pl, place{KeywordRel("next"), 0})
+		return
 	case KeywordRel("does"):
-		return s.addAll(p.node(place{KeywordRel("legal"), pl.arg}), 0)
+		p.copyUnit(pl, place{KeywordRel("legal"), pl.arg})
+		return
 	}
 	if p.m.Broken[pl.rel.Key] {
-		return s.setAny() // a form being typed may define anything
+		p.sets[pl].setAny() // a form being typed may define anything
+		return
 	}
-	changed := false
 	for _, c := range p.m.clausesOf(pl.rel) {
-		cc := p.comp[c]
-		if cc == nil {
-			cc = compileClause(c)
-			p.comp[c] = cc
-		}
+		cc := compiledOf(c)
 		if pl.arg >= len(cc.head) {
 			continue
 		}
-		vars := func(v int) *termSet { return p.varValues(cc, v) }
-		changed = s.addPat(cc.head[pl.arg], vars, 0) || changed
-		if s.any {
-			return changed
+		u := &unit{to: pl, cc: cc}
+		p.watchPattern(u, cc, cc.head[pl.arg])
+		p.push(u)
+	}
+}
+
+func (p *producers) copyUnit(to, from place) {
+	u := &unit{to: to, from: from}
+	p.node(from)
+	p.reader(from).whole = append(p.reader(from).whole, u)
+	p.push(u)
+}
+
+// watchPattern makes u a reader of the parts of the places that the variables of head pattern
+// h read.
+func (p *producers) watchPattern(u *unit, cc *compiled, h *pat) {
+	switch h.kind {
+	case syntax.TermVariable:
+		if h.v >= len(cc.binders) {
+			return
+		}
+		for _, b := range cc.binders[h.v] {
+			p.node(b.at)
+			r := p.reader(b.at)
+			if len(b.path) == 0 {
+				r.whole = append(r.whole, u)
+				continue
+			}
+			k := funcKey{b.arg.key, len(b.arg.args)}
+			if r.byKey == nil {
+				r.byKey = map[funcKey][]*unit{}
+			}
+			r.byKey[k] = append(r.byKey[k], u)
+		}
+	case syntax.TermFunction:
+		for _, a := range h.args {
+			p.watchPattern(u, cc, a)
 		}
 	}
-	return changed
+}
+
+func (p *producers) reader(pl place) *readers {
+	r := p.readers[pl]
+	if r == nil {
+		r = &readers{}
+		p.readers[pl] = r
+	}
+	return r
+}
+
+func (p *producers) push(u *unit) {
+	if !u.queued {
+		u.queued = true
+		p.queue = append(p.queue, u)
+	}
+}
+
+// eval adds to a unit's place what the unit gives with the current sets, and queues the readers
+// of the parts that grew.
+func (p *producers) eval(u *unit) {
+	s := p.sets[u.to]
+	if s.any {
+		return
+	}
+	if u.cc == nil {
+		p.addTop(u.to, s, p.sets[u.from])
+		return
+	}
+	h := u.cc.head[u.to.arg]
+	if parts := p.partial[u.to]; parts != nil && h.kind != syntax.TermVariable {
+		if k, _ := partOf(h); !parts[k] {
+			return // a part kept from the previous version
+		}
+	}
+	vars := func(v int) *termSet { return p.varValues(u.cc, v) }
+	switch h.kind {
+	case syntax.TermVariable:
+		p.addTop(u.to, s, vars(h.v))
+	case syntax.TermConstant, syntax.TermFunction:
+		if s.addPat(h, vars, top) {
+			p.grew(u.to, s, funcKey{h.key, len(h.args)}, h.kind == syntax.TermConstant)
+		}
+	default:
+		if s.setAny() {
+			p.grew(u.to, s, constKey, false)
+		}
+	}
+}
+
+// addTop adds every term of o to the set s of place pl, queueing the readers of each part of s
+// that grew.
+func (p *producers) addTop(pl place, s, o *termSet) {
+	if o.any {
+		if s.setAny() {
+			p.grew(pl, s, constKey, false)
+		}
+		return
+	}
+	parts := p.partial[pl] // nil, or the parts to compute
+	grewConsts := false
+	for k, n := range o.consts {
+		if parts != nil && !parts[constKey] {
+			break
+		}
+		grewConsts = s.addConst(k, n) || grewConsts
+		if s.any {
+			p.grew(pl, s, constKey, false)
+			return
+		}
+	}
+	if grewConsts {
+		p.grew(pl, s, constKey, true)
+	}
+	for k, of := range o.funcs {
+		if parts != nil && !parts[k] {
+			continue
+		}
+		f, changed := s.fn(k.key, of.name, k.arity)
+		for i, a := range of.args {
+			changed = f.args[i].addAll(a, top.down(k.arity)) || changed
+		}
+		if changed {
+			p.grew(pl, s, k, false)
+		}
+	}
+}
+
+// grew queues the readers of part k of place pl's set s (a constant when isConst), or of all of
+// it when s became anything.
+func (p *producers) grew(pl place, s *termSet, k funcKey, isConst bool) {
+	if s.any && p.partial[pl] != nil {
+		p.invalid = true
+	}
+	r := p.readers[pl]
+	if r == nil {
+		return
+	}
+	for _, u := range r.whole {
+		p.push(u)
+	}
+	if s.any {
+		for _, us := range r.byKey {
+			for _, u := range us {
+				p.push(u)
+			}
+		}
+		return
+	}
+	if isConst {
+		k = constKey
+	}
+	for _, u := range r.byKey[k] {
+		p.push(u)
+	}
 }
 
 var anything = &termSet{any: true}
 
-// varValues returns what variable v of a clause may stand for: what the first positive body
-// atom that contains it, and says something of it, gives it; anything when there is none.
+// varValues returns what variable v of a clause may stand for: what every positive body atom
+// that contains it allows there (the intersection of what they give it), or anything when none
+// says anything. The intersection, unlike "the first atom that says something", grows only when
+// the sets it reads grow, so the fixpoint does not depend on the order in which units are
+// evaluated: an incremental computation that starts from part of the previous version's sets
+// reaches the same sets as one from scratch.
 func (p *producers) varValues(cc *compiled, v int) *termSet {
+	var out *termSet
 	for _, b := range cc.binders[v] {
 		got := p.node(b.at).at(b.arg, b.path)
 		if got == nil {
 			return &termSet{} // the atom never holds with the variable there
 		}
-		if !got.any {
-			return got
+		switch {
+		case got.any:
+		case out == nil:
+			out = got
+		default:
+			out = out.intersect(got)
 		}
 	}
-	return anything
+	if out == nil {
+		return anything
+	}
+	return out
+}
+
+// intersect returns the terms that s and o both hold, as a new set that may share parts with
+// them (neither is changed).
+func (s *termSet) intersect(o *termSet) *termSet {
+	switch {
+	case s.any:
+		return o
+	case o.any:
+		return s
+	}
+	out := &termSet{}
+	a, b := s, o
+	if len(a.consts) > len(b.consts) {
+		a, b = b, a
+	}
+	for k, n := range a.consts {
+		if _, ok := b.consts[k]; ok {
+			out.addConst(k, n)
+		}
+	}
+	a, b = s, o
+	if len(a.funcs) > len(b.funcs) {
+		a, b = b, a
+	}
+	for k, f := range a.funcs {
+		g := b.funcs[k]
+		if g == nil {
+			continue
+		}
+		if out.funcs == nil {
+			out.funcs = map[funcKey]*funcTerm{}
+		}
+		h := &funcTerm{name: f.name, args: make([]*termSet, len(f.args))}
+		for i := range f.args {
+			h.args[i] = f.args[i].intersect(g.args[i])
+		}
+		out.funcs[k] = h
+	}
+	return out
 }
 
 // clauseArg returns what argument arg of clause c's head may hold in the facts c derives, with
@@ -431,18 +750,126 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := m.producers()
-	cc := compileClause(c)
+	cc := compiledOf(c)
 	out := &termSet{}
 	if arg >= len(cc.head) {
 		return out
 	}
 	for _, bs := range cc.binders { // the sets the variables read, at their fixpoint
 		for _, b := range bs {
-			p.get(b.at)
+			p.node(b.at)
 		}
 	}
-	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, 0)
+	p.run()
+	out.addPat(cc.head[arg], func(v int) *termSet { return p.varValues(cc, v) }, top)
 	return out
+}
+
+// clauseMeets reports whether argument arg of clause c's head may give a term at all, and
+// whether one of the terms it may give unifies with a term of o; like clauseArg(c, arg) and its
+// empty and overlaps, but without building the set. The answer is remembered with the clause,
+// and a version of the file that reuses the clause reuses it while o and the sets the
+// argument's variables read are the very sets it was found with (sets are never changed once
+// at their fixpoint, and the producers keep the previous version's sets where nothing changed).
+func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.producers()
+	cc := compiledOf(c)
+	if arg >= len(cc.head) {
+		return false, false
+	}
+	h := cc.head[arg]
+	var inputs []*termSet
+	forEachPatVar(h, func(v int) {
+		for _, b := range cc.binders[v] {
+			p.node(b.at)
+		}
+	})
+	p.run()
+	forEachPatVar(h, func(v int) {
+		for _, b := range cc.binders[v] {
+			inputs = append(inputs, p.sets[b.at])
+		}
+	})
+	memos := c.meets.Load()
+	if memos != nil {
+		for _, e := range *memos {
+			if e.arg == arg && e.o == o && slices.Equal(e.inputs, inputs) {
+				return e.gives, e.meets
+			}
+		}
+	}
+	memo := map[int]*termSet{}
+	vars := func(v int) *termSet {
+		s, ok := memo[v]
+		if !ok {
+			s = p.varValues(cc, v)
+			memo[v] = s
+		}
+		return s
+	}
+	gives, meets = patGives(h, vars), patMeets(h, vars, o)
+	var next []meetsMemo
+	if memos != nil {
+		for _, e := range *memos {
+			if e.arg != arg {
+				next = append(next, e)
+			}
+		}
+	}
+	next = append(next, meetsMemo{arg: arg, o: o, inputs: inputs, gives: gives, meets: meets})
+	c.meets.Store(&next)
+	return gives, meets
+}
+
+// meetsMemo is one answer of clauseMeets, with the sets it was found with.
+type meetsMemo struct {
+	arg          int
+	o            *termSet
+	inputs       []*termSet
+	gives, meets bool
+}
+
+// patGives reports whether pattern h has an instance, its variables standing for vars.
+func patGives(h *pat, vars func(int) *termSet) bool {
+	switch h.kind {
+	case syntax.TermVariable:
+		return !vars(h.v).empty()
+	case syntax.TermFunction:
+		for _, a := range h.args {
+			if !patGives(a, vars) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// patMeets reports whether an instance of pattern h unifies with a term of o.
+func patMeets(h *pat, vars func(int) *termSet, o *termSet) bool {
+	if o.any {
+		return patGives(h, vars)
+	}
+	switch h.kind {
+	case syntax.TermVariable:
+		return vars(h.v).overlaps(o)
+	case syntax.TermConstant:
+		_, ok := o.consts[h.key]
+		return ok
+	case syntax.TermFunction:
+		g := o.funcs[funcKey{h.key, len(h.args)}]
+		if g == nil {
+			return false
+		}
+		for i, a := range h.args {
+			if !patMeets(a, vars, g.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return !o.empty()
 }
 
 // empty reports whether s holds no term: no constant, and no function term all of whose
@@ -471,8 +898,12 @@ func (s *termSet) overlaps(o *termSet) bool {
 	if s.any && !o.empty() || o.any && !s.empty() {
 		return true
 	}
-	for k := range s.consts {
-		if _, ok := o.consts[k]; ok {
+	a, b := s.consts, o.consts
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for k := range a {
+		if _, ok := b[k]; ok {
 			return true
 		}
 	}

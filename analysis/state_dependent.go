@@ -31,12 +31,14 @@ func init() {
 		Fix:     "Compute the relation from facts and the state only: what depends on does belongs in next (or sees).",
 		Run: func(m *Model, r *Reporter) {
 			for _, fd := range forbiddenDeps {
-				for _, c := range m.Definitions(fd.rel) {
+				defs := m.Definitions(fd.rel)
+				own := clauseEdges(m, defs)
+				for _, c := range defs {
 					for _, tk := range fd.targets {
 						target := KeywordRel(tk)
-						for _, ei := range m.Out[c.Rel()] {
+						for _, ei := range own[c.Index] {
 							e := m.Edges[ei]
-							if e.Clause != c.Index || (e.To != target && !m.DependsOn(e.To, target)) {
+							if e.To != target && !m.DependsOn(e.To, target) {
 								continue
 							}
 							var related []Related
@@ -61,4 +63,20 @@ func init() {
 			}
 		},
 	})
+}
+
+// clauseEdges returns the dependency edges of each of the clauses cs, by clause index: one pass
+// over the edges out of their relations, not one per clause.
+func clauseEdges(m *Model, cs []*Clause) map[int][]int {
+	out := map[int][]int{}
+	rels := map[Rel]bool{}
+	for _, c := range cs {
+		rels[c.Rel()] = true
+	}
+	for rel := range rels {
+		for _, ei := range m.Out[rel] {
+			out[m.Edges[ei].Clause] = append(out[m.Edges[ei].Clause], ei)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -14,10 +15,15 @@ import (
 // spellingDistance is the optimal string alignment distance of two names (case-folded keys):
 // insertions, deletions, substitutions and transpositions of adjacent characters count one.
 func spellingDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var bufA, bufB [32]rune
+	var rows [3][33]int
+	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
+	var prev2, prev, cur []int
+	if len(rb) < len(rows[0]) {
+		prev2, prev, cur = rows[0][:len(rb)+1], rows[1][:len(rb)+1], rows[2][:len(rb)+1]
+	} else {
+		prev2, prev, cur = make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}
@@ -38,6 +44,13 @@ func spellingDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
+}
+
 // closeSpelling reports whether name b may be what a misspelt a meant, and how far apart they
 // are: at most a third of the longer name's characters differ (cel and cell, wite and white,
 // mrak and mark), and two different numbers are never a typo of each other.
@@ -45,8 +58,11 @@ func closeSpelling(a, b string) (int, bool) {
 	if a == b || isNumber(a) && isNumber(b) {
 		return 0, false
 	}
+	n := max(utf8.RuneCountInString(a), utf8.RuneCountInString(b))
+	if gap := utf8.RuneCountInString(a) - utf8.RuneCountInString(b); 3*max(gap, -gap) > n {
+		return 0, false // the lengths alone differ by more than a third
+	}
 	d := spellingDistance(a, b)
-	n := max(len([]rune(a)), len([]rune(b)))
 	return d, d > 0 && 3*d <= n
 }
 
@@ -131,32 +147,28 @@ func nameChanges(x syntax.Term, s *termSet) (bool, []suggestion) {
 			out = append(out, suggestion{span: x.Name().Span(), from: x.Name().Text(), to: to, dist: d})
 		}
 	}
+	names := s.names()
 	switch termShape(x) {
 	case syntax.TermConstant:
-		for _, name := range s.constNames() {
-			change(name)
+		ids, _ := names.consts.near(x.Name().Key(), nil)
+		for _, i := range ids {
+			change(s.consts[names.consts.keys[i]])
 		}
 	case syntax.TermFunction:
 		// Another function name whose arguments x's match.
-		keys := make([]funcKey, 0, len(s.funcs))
-		for k := range s.funcs {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool { return keys[i].key < keys[j].key })
-		for _, k := range keys {
-			f := s.funcs[k]
-			if k.arity != x.Arity() || k.key == x.Name().Key() {
-				continue
-			}
-			all := true
-			for i, a := range x.ArgSeq() {
-				if !f.args[i].matches(a) {
-					all = false
-					break
+		if ix := names.funcs[x.Arity()]; ix != nil {
+			fn := func(i int) *funcTerm { return s.funcs[funcKey{ix.keys[i], x.Arity()}] }
+			ids, _ := ix.near(x.Name().Key(), func(i int) bool {
+				f := fn(i)
+				for j, a := range x.ArgSeq() {
+					if !f.args[j].matches(a) {
+						return false
+					}
 				}
-			}
-			if all {
-				change(f.name)
+				return true
+			})
+			for _, i := range ids {
+				change(fn(i).name)
 			}
 		}
 		// The same function name, with one argument changed.
@@ -178,6 +190,39 @@ func nameChanges(x syntax.Term, s *termSet) (bool, []suggestion) {
 		}
 	}
 	return false, out
+}
+
+// setNames indexes the names of a set's constants, and of its function terms per arity, for
+// "did you mean".
+type setNames struct {
+	consts        *nameIndex
+	funcs         map[int]*nameIndex
+	nconst, nfunc int // the sizes of the set it was made for
+}
+
+// names returns s's index of names, made on first use. A set asked for suggestions is at its
+// fixpoint, and several checks may ask at once: the index is made once and published
+// atomically (one made for other sizes is made again).
+func (s *termSet) names() *setNames {
+	if n := s.index.Load(); n != nil && n.nconst == len(s.consts) && n.nfunc == len(s.funcs) {
+		return n
+	}
+	keys := make([]string, 0, len(s.consts))
+	for k := range s.consts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	n := &setNames{consts: newNameIndex(keys), funcs: map[int]*nameIndex{}, nconst: len(s.consts), nfunc: len(s.funcs)}
+	byArity := map[int][]string{}
+	for k := range s.funcs {
+		byArity[k.arity] = append(byArity[k.arity], k.key)
+	}
+	for a, ks := range byArity {
+		sort.Strings(ks)
+		n.funcs[a] = newNameIndex(ks)
+	}
+	s.index.Store(n)
+	return n
 }
 
 // arityHint says, for a function term x that matches no term of set s, with how many
@@ -204,4 +249,23 @@ func arityHint(x syntax.Term, s *termSet) string {
 		ws = append(ws, fmt.Sprint(n))
 	}
 	return fmt.Sprintf(" (%s has %s arguments)", x.Name().Text(), strings.Join(ws, " or "))
+}
+
+// Closest returns the candidates whose spelling is close to name's (as the checks' "did you
+// mean" judges it, case folded), those at the smallest distance only, in the candidates'
+// order: for the CLI's misspelt commands and flags.
+func Closest(name string, candidates []string) []string {
+	var out []string
+	best := 0
+	for _, c := range candidates {
+		d, ok := closeSpelling(strings.ToLower(name), strings.ToLower(c))
+		switch {
+		case !ok:
+		case out == nil || d < best:
+			out, best = []string{c}, d
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	return out
 }

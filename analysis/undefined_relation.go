@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -22,7 +24,7 @@ func init() {
 		Fix: "Define the relation, or correct the name (spelling and arity): the quick fixes offer the defined " +
 			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
-			var cands []relCandidate // what a misspelt name may stand for, made on the first use
+			var cands *relCandidates // what a misspelt name may stand for, made on the first use
 			for key, s := range m.Relations {
 				// A relation some clause defines has an occurrence in that clause's head.
 				if s.defs > 0 || m.Broken[key] || inputs[key] || key == "and" {
@@ -35,7 +37,7 @@ func init() {
 						msg += "; it never holds"
 					}
 					if cands == nil {
-						cands = relationCandidates(m)
+						cands = m.relationCandidates()
 					}
 					more, fixes := relationSuggestions(o, cands)
 					r.Report(o.Span, msg+more, nil, fixes...)
@@ -51,9 +53,40 @@ type relCandidate struct {
 	arities   map[int]bool
 }
 
+// relCandidates are the relations a misspelt name may stand for, sorted by key, with an index of
+// their names and the answers given so far (by name and arity).
+type relCandidates struct {
+	list  []relCandidate
+	byKey map[string]int
+	idx   *nameIndex
+	mu    sync.Mutex
+	memo  map[relQuery]relAnswer
+}
+
+// relQuery is a use of an undefined relation, as far as its suggestions go.
+type relQuery struct {
+	key   string
+	arity int
+}
+
+// relAnswer is the relations suggested for a relQuery: of its arity (same), or else of others.
+type relAnswer struct {
+	keys  []string
+	dist  int
+	same  bool
+	exact bool // see nameIndex.search: only exact answers are taken over by the next version
+}
+
 // relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
-// distinct), sorted by key.
-func relationCandidates(m *Model) []relCandidate {
+// distinct), sorted by key, with an index of their names; made once per model. The previous
+// version's list serves when it is the same (most edits define no new relation); else its
+// answers serve for the names no changed relation is close to in spelling.
+func (m *Model) relationCandidates() *relCandidates {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.relCands != nil {
+		return m.relCands
+	}
 	byKey := map[string]*relCandidate{}
 	add := func(key, name string, arity int) {
 		c := byKey[key]
@@ -64,6 +97,10 @@ func relationCandidates(m *Model) []relCandidate {
 		c.arities[arity] = true
 	}
 	for _, c := range m.Clauses {
+		if byKey[c.Key()] != nil {
+			byKey[c.Key()].arities[c.Head.Arity()] = true
+			continue
+		}
 		name := c.Key()
 		if s := m.Relations[c.Key()]; s != nil {
 			name = s.Name(m)
@@ -80,34 +117,133 @@ func relationCandidates(m *Model) []relCandidate {
 		out = append(out, *c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
-	return out
+	var prev *relCandidates
+	if p := m.prevModel; p != nil {
+		p.mu.Lock()
+		prev = p.relCands
+		p.mu.Unlock()
+		if prev != nil && sameCandidates(prev.list, out) {
+			m.relCands = prev
+			return prev
+		}
+	}
+	keys := make([]string, len(out))
+	index := make(map[string]int, len(out))
+	for i, c := range out {
+		keys[i], index[c.key] = c.key, i
+	}
+	m.relCands = &relCandidates{list: out, byKey: index, idx: newNameIndex(keys), memo: map[relQuery]relAnswer{}}
+	if prev != nil {
+		m.relCands.keepAnswers(prev)
+	}
+	return m.relCands
+}
+
+// maxChanged bounds the relations an edit may change for the previous version's answers to be
+// checked one by one against them.
+const maxChanged = 16
+
+// keepAnswers takes over prev's answers that no relation changed since (added, removed, or
+// with other arities or spelling) can alter: none of their suggestions changed, and no changed
+// relation is close in spelling to the name asked.
+func (c *relCandidates) keepAnswers(prev *relCandidates) {
+	var changed []string
+	for _, rc := range c.list {
+		if i, ok := prev.byKey[rc.key]; !ok || !sameCandidate(prev.list[i], rc) {
+			changed = append(changed, rc.key)
+		}
+	}
+	for _, rc := range prev.list {
+		if _, ok := c.byKey[rc.key]; !ok {
+			changed = append(changed, rc.key)
+		}
+	}
+	if len(changed) > maxChanged || c.idx.scans() != prev.idx.scans() {
+		return
+	}
+	prev.mu.Lock()
+	defer prev.mu.Unlock()
+next:
+	for q, a := range prev.memo {
+		if !a.exact {
+			continue
+		}
+		for _, k := range changed {
+			if _, close := closeSpelling(q.key, k); close || slices.Contains(a.keys, k) {
+				continue next
+			}
+		}
+		c.memo[q] = a
+	}
+}
+
+func sameCandidate(a, b relCandidate) bool {
+	if a.key != b.key || a.name != b.name || len(a.arities) != len(b.arities) {
+		return false
+	}
+	for k := range a.arities {
+		if !b.arities[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// answer returns the relations suggested for a use of key with arity arguments.
+func (c *relCandidates) answer(key string, arity int) relAnswer {
+	q := relQuery{key, arity}
+	c.mu.Lock()
+	a, ok := c.memo[q]
+	c.mu.Unlock()
+	if ok {
+		return a
+	}
+	sameArity := func(i int) bool { return c.list[i].arities[arity] }
+	ids, d, exact := c.idx.search(key, sameArity)
+	a = relAnswer{dist: d, same: len(ids) > 0, exact: exact}
+	if !a.same {
+		ids, d, exact = c.idx.search(key, func(i int) bool { return !sameArity(i) })
+		a.dist, a.exact = d, a.exact && exact
+	}
+	for _, i := range ids {
+		a.keys = append(a.keys, c.list[i].key)
+	}
+	c.mu.Lock()
+	c.memo[q] = a
+	c.mu.Unlock()
+	return a
+}
+
+func sameCandidates(a, b []relCandidate) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameCandidate(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // relationSuggestions returns "did you mean" for a use of an undefined relation: the relations
 // of close spelling with as many arguments, or else those with another number of arguments
 // (said with their arities: the fix replaces the name, and the arity mismatch it leaves has a fix
 // of its own). Each comes with a fix.
-func relationSuggestions(o *Occurrence, cands []relCandidate) (string, []syntax.Fix) {
-	var same, other []suggestion
-	for _, c := range cands {
-		d, ok := closeSpelling(o.Key, c.key)
-		if !ok {
-			continue
-		}
-		s := suggestion{span: o.Span, from: o.Name, to: c.name, dist: d}
-		if c.arities[o.Arity] {
-			same = append(same, s)
-		} else {
-			other = append(other, s)
-		}
+func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.Fix) {
+	a := cands.answer(o.Key, o.Arity)
+	var ss []suggestion
+	for _, k := range a.keys {
+		ss = append(ss, suggestion{span: o.Span, from: o.Name, to: cands.list[cands.byKey[k]].name, dist: a.dist})
 	}
-	if len(same) > 0 {
-		return didYouMean(bestSuggestions(same))
+	if a.same {
+		return didYouMean(bestSuggestions(ss))
 	}
 	var said []string
 	var fixes []syntax.Fix
-	for _, s := range bestSuggestions(other) {
-		for _, c := range cands {
+	for _, s := range bestSuggestions(ss) {
+		for _, k := range a.keys {
+			c := cands.list[cands.byKey[k]]
 			if c.name != s.to {
 				continue
 			}

@@ -159,7 +159,7 @@ func varSetAt(m *Model, c *Clause, key string, lit syntax.Cursor, arg int, inHea
 		set = &termSet{}
 		for _, o := range m.Definitions(c.Key()) {
 			if o != c && o.Head.Arity() == c.Head.Arity() {
-				set.addAll(m.clauseArg(o, arg), 0)
+				set.addAll(m.clauseArg(o, arg), top)
 			}
 		}
 	} else {

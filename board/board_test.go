@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -26,19 +27,46 @@ func TestDetect(t *testing.T) {
 		{"a matrix: first argument the row, rows from the top",
 			Facts{States: [][]string{{"(cell 1 1 b)", "(cell 1 2 x)", "(cell 2 1 o)", "(cell 2 2 b)", "(control x)"}}},
 			analysis.BoardConfig{}, "cell 1 2 [1 2] [1 2]"},
-		{"x and y: y is the row, upwards",
+		{"the rules say the first argument is a column (nextcol, a move of one coordinate): the row comes after it, upwards",
 			Facts{States: [][]string{{"(cell 1 1 b)", "(cell 1 2 x)", "(cell 2 1 o)", "(cell 2 2 b)"}},
-				Vars: map[string][][]string{"cell": {{"x", "x1"}, {"y", "y2"}, {"p"}}}},
+				Hints: map[string][]Hint{"cell": {{Column: 2}, {}, {}}}},
 			analysis.BoardConfig{}, "cell 2 1 [2 1] [1 2]"},
-		{"row and col named the other way round",
+		{"the rules say the second argument is a row: a matrix, from the top",
 			Facts{States: [][]string{{"(at 1 1 b)", "(at 1 2 x)", "(at 2 1 o)", "(at 2 2 b)"}},
-				Vars: map[string][][]string{"at": {{"Col"}, {"row"}, {"p"}}}},
-			analysis.BoardConfig{}, "at 2 1 [1 2] [1 2]"},
+				Hints: map[string][]Hint{"at": {{}, {Row: 1}, {}}}},
+			analysis.BoardConfig{}, "at 2 1 [2 1] [1 2]"},
+		{"a rank is a row upwards, whichever argument it is",
+			Facts{States: [][]string{{"(at 1 1 b)", "(at 1 2 x)", "(at 2 1 o)", "(at 2 2 b)"}},
+				Hints: map[string][]Hint{"at": {{Row: 1, Up: 1}}}},
+			analysis.BoardConfig{}, "at 1 2 [2 1] [1 2]"},
+		{"init facts written row by row: the argument that stays is the row (ticTacToe, eightPuzzle)",
+			Facts{States: [][]string{{"(cell 1 1 b)", "(cell 1 2 x)", "(cell 2 1 o)", "(cell 2 2 b)"}},
+				InitLayout: []string{"(cell 1 1 b)", "(cell 1 2 x)", "(control x)", "(cell 2 1 o)", "(cell 2 2 b)"}},
+			analysis.BoardConfig{}, "cell 1 2 [1 2] [1 2]"},
+		{"init facts that keep the second argument: it is the row, after the column, upwards (breakthrough)",
+			Facts{States: [][]string{{"(cell 1 1 w)", "(cell 2 1 w)", "(cell 1 2 b)", "(cell 2 2 b)"}},
+				InitLayout: []string{"(cell 1 1 w)", "(cell 2 1 w)", "(cell 1 2 b)", "(cell 2 2 b)"}},
+			analysis.BoardConfig{}, "cell 2 1 [2 1] [1 2]"},
+		{"the rules win over the init layout",
+			Facts{States: [][]string{{"(cell 1 1 w)", "(cell 2 1 w)", "(cell 1 2 b)", "(cell 2 2 b)"}},
+				InitLayout: []string{"(cell 1 1 w)", "(cell 2 1 w)", "(cell 1 2 b)", "(cell 2 2 b)"},
+				Hints:      map[string][]Hint{"cell": {{Row: 1}, {Column: 1}}}},
+			analysis.BoardConfig{}, "cell 1 2 [1 2] [1 2]"},
+		{"a relation on a few squares of its grid is no board beside one that covers its grid (chess's check markers)",
+			Facts{States: [][]string{{"(check white 1 1)", "(check white 5 4)", "(cell 1 1 k)", "(cell 1 2 b)", "(cell 1 3 b)", "(cell 2 1 b)", "(cell 2 2 b)"},
+				{"(check black 2 3)", "(cell 1 1 b)", "(cell 1 2 k)", "(cell 1 3 b)", "(cell 2 1 b)", "(cell 2 2 b)"}}},
+			analysis.BoardConfig{}, "cell 1 2 [1 2] [1 2 3]"},
+		{"a few pieces on a grid seen once are no board: the relation must cover its grid",
+			Facts{States: [][]string{{"(at white 1 4)", "(at white 4 1)", "(at black 1 7)", "(step 1)"}, {"(at white 2 4)", "(at white 4 1)", "(at black 1 7)", "(step 2)"}}},
+			analysis.BoardConfig{}, ""},
+		{"a relation that is the same in every state is no board (walls)",
+			Facts{States: [][]string{{"(wall 1 1)", "(wall 2 2)", "(wall 1 2)", "(at 1)"}, {"(wall 1 1)", "(wall 2 2)", "(wall 1 2)", "(at 2)"}}},
+			analysis.BoardConfig{}, ""},
 		{"chess: letters are columns, numbers rows, upwards",
 			Facts{States: [][]string{{"(cell a 1 wr)", "(cell b 1 wn)", "(cell a 3 b)", "(cell c 2 wp)"}}},
 			analysis.BoardConfig{}, "cell 2 1 [3 2 1] [a b c]"},
 		{"gaps in a number range are filled",
-			Facts{States: [][]string{{"(p 1 1 w)", "(p 4 1 w)", "(p 1 3 b)"}}},
+			Facts{States: [][]string{{"(p 1 1 w)", "(p 4 1 w)", "(p 1 3 b)"}, {"(p 4 3 w)", "(p 1 2 w)", "(p 4 2 b)"}}},
 			analysis.BoardConfig{}, "p 1 2 [1 2 3 4] [1 2 3]"},
 		{"a succ chain orders symbols",
 			Facts{States: [][]string{{"(sq r2 c1 x)", "(sq r1 c2 o)", "(sq r3 c3 x)"}},
@@ -245,5 +273,81 @@ func TestInfixGame(t *testing.T) {
 	sq := v.MoveSquares("play(3,1)")
 	if len(sq) != 1 || b.Rows[sq[0].Row] != "3" || b.Columns[sq[0].Column] != "1" {
 		t.Errorf("play(3,1) mentions %+v", sq)
+	}
+}
+
+// TestCoordinateHints: what the rules say of rows and columns (relations named after them, a
+// move of one coordinate) and the init facts in the order written.
+func TestCoordinateHints(t *testing.T) {
+	src := `; a game
+(init (cell 1 1 b)) (init (cell 1 2 b)) (init (control x))
+(<= (init (cell ?m 3 b)) (index ?m))
+(<= (row ?m ?x) (true (cell ?m 1 ?x)) (true (cell ?m 2 ?x)))
+(<= (legal ?p (drop ?c)) (true (spot ?c 6 b)))
+(<= (next (spot ?c ?r2 ?p)) (does ?p (drop ?c)) (true (spot ?c ?r b)) (next_rank ?r ?r2))
+(<= (adjacent ?a ?b) (nextcol ?a ?b) (true (color ?a red)))
+`
+	forms := readForms(src)
+	got := fmt.Sprint(coordinateHints(forms))
+	// cell: its first argument shares ?m with row, once per atom (and its mark ?x, no
+	// coordinate); spot: its first argument is the column of drop (once per atom of spot), the
+	// second two ranks; nextcol's ?a makes color's first argument a column, and adjacent's (no
+	// board relation, no harm).
+	want := "map[adjacent:[{0 0 1} {0 0 1}] cell:[{2 0 0} {0 0 0} {2 0 0}] color:[{0 0 1}] spot:[{0 0 3} {2 2 0}]]"
+	if got != want {
+		t.Errorf("hints\n got %s\nwant %s", got, want)
+	}
+	if got := strings.Join(initLayout(forms), " "); got != "(cell 1 1 b) (cell 1 2 b) (control x)" {
+		t.Errorf("init layout %s", got)
+	}
+	for name, want := range map[string]string{"row": "row", "nextrow": "row", "clear_row_ig": "row", "rank2": "rank",
+		"next_file": "column", "colinc": "column", "nextcolumn": "column", "color": "", "chocolate": "", "crowas": "", "rows": "row"} {
+		h, ok := axisHint(name)
+		got := ""
+		switch {
+		case !ok:
+		case h.Up > 0:
+			got = "rank"
+		case h.Row > 0:
+			got = "row"
+		default:
+			got = "column"
+		}
+		if got != want {
+			t.Errorf("axisHint(%s) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestChessGlyphs: the pieces of chess show as Unicode chess symbols, in any of the spellings
+// games use; checkers' men and kings, two kinds, stay letters.
+func TestChessGlyphs(t *testing.T) {
+	for _, c := range []struct{ contents, want string }{
+		{"wk bq wr bn wp b", "♔ ♛ ♖ ♞ ♙ "},
+		{"whiteKing black_queen WhiteRook blackpawn", "♔ ♛ ♖ ♟"},
+		{"wp bp wk bk b", "wp bp wk bk "},
+	} {
+		var states []string
+		for i, ct := range strings.Fields(c.contents) {
+			states = append(states, fmt.Sprintf("(cell %d 1 %s)", i+1, ct))
+		}
+		states = append(states, "(cell 1 2 b)", "(cell 2 2 b)")
+		v := Detect(Facts{States: [][]string{states}}, analysis.BoardConfig{}).Draw(states)
+		var got []string
+		for _, row := range v.Boards[0].Cells {
+			for _, cell := range row {
+				if cell.Column == "1" {
+					got = append(got, cell.Text)
+				}
+			}
+		}
+		if g := strings.Join(got, " "); !strings.HasPrefix(g, c.want) {
+			t.Errorf("%s: %q, want %q", c.contents, g, c.want)
+		}
+	}
+	two := []string{"(cell 1 1 white king)", "(cell 1 2 black rook)", "(cell 2 1 white pawn)", "(cell 2 2 blank)"}
+	v := Detect(Facts{States: [][]string{two}}, analysis.BoardConfig{}).Draw(two)
+	if got := v.Text(); !strings.Contains(got, "1 ♔ ♜\n2 ♙ .") {
+		t.Errorf("contents of two arguments:\n%s", got)
 	}
 }

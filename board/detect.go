@@ -17,18 +17,23 @@
 //   - the coordinates determine the content: no sampled state has two fluents of the relation
 //     on one square (a tenth of the fluents at most may clash, for games whose rules leave an
 //     old piece behind now and then);
-//   - among several such pairs of arguments, the first two adjacent ones win.
+//   - among several such pairs of arguments, the first two adjacent ones win;
+//   - the relation's fluents change from state to state (walls kept as fluents are scenery),
+//     and occupy, over the sample, at least minCover of its squares.
 //
-// Which coordinate is the row: variable names in the rules decide first (?x, ?col, ?file for a
-// column; ?y, ?row, ?rank for a row); then letters against numbers (chess: the letters are the
-// columns, the numbers the rows); else the first coordinate is the row and the second the
-// column (a matrix: (cell ?m ?n ?x) of tic-tac-toe). Rows named y or rank, and the numbers of a
-// chess-like board, increase upwards (row 1 at the bottom); other rows are drawn from the top.
-// The gdl.json section "board" overrides all of it (analysis.BoardConfig).
+// Which coordinate is the row is decided from the game, not from the names of variables
+// (ggp-base's tic-tac-toe writes (base (cell ?x ?y b)) for a board whose own (row ?m ?x) reads
+// (cell ?m 1 ?x)): the relations the rules name after rows and columns and the moves of one
+// coordinate (see orient); then letters beside numbers (chess); then the init facts as
+// written, row by row; else the first coordinate is the row (a matrix). The gdl.json section
+// "board" overrides all of it (analysis.BoardConfig). Pieces of chess show as Unicode chess
+// symbols.
 package board
 
 import (
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,13 +52,20 @@ type Facts struct {
 	// Orders are chains of constants that static relations of two arguments order (the facts
 	// (succ 1 2) (succ 2 3) give the chain 1 2 3).
 	Orders [][]string
-	// Vars gives, per relation (folded name), per argument position, the variable names the
-	// rules write there (without ?), for telling rows from columns.
-	Vars map[string][][]string
+	// Hints gives, per relation (lower case), per argument position, what the rules say of it:
+	// a row or a column (coordinateHints), for telling rows from columns.
+	Hints map[string][]Hint
+	// InitLayout is the fluents the init facts set, in the order the game writes them (KIF): a
+	// board listed row by row shows which argument is the row.
+	InitLayout []string
 	// Infix: the game is written in infix GDL, so the states its API gives Draw and the moves
 	// given MoveSquares are infix text (read as KIF through kifText).
 	Infix bool
 }
+
+// Hint is what a game's rules say of one argument of a relation: how many times it is a row,
+// a row that increases upwards (a rank), or a column.
+type Hint struct{ Row, Up, Column int }
 
 // Layout is how a game's states are drawn: its boards and the text of pieces.
 type Layout struct {
@@ -240,8 +252,63 @@ func detectOne(fi *fluentInfo, f Facts) *Spec {
 		// at (wall 2 3)); a pair of other constants is more often a mapping than a board.
 		return nil
 	}
+	if !varies(fi, f) || covered(fi, p.i, p.j, len(axes[p.i])*len(axes[p.j]), f) < minCover {
+		return nil
+	}
 	row, col, up := orient(fi, p.i, p.j, f)
 	return &Spec{Relation: fi.name, Arity: fi.arity, Row: row, Column: col, RowsUp: up, Rows: axes[row], Columns: axes[col]}
+}
+
+// varies reports whether the relation's fluents change from state to state: a relation whose
+// fluents are the same in every sampled state (the walls of a maze kept as fluents) is scenery,
+// not a board. With one state sampled, there is no telling: it may be a board.
+func varies(fi *fluentInfo, f Facts) bool {
+	if len(f.States) < 2 {
+		return true
+	}
+	var first []string
+	for k, s := range f.States {
+		var mine []string
+		for _, text := range s {
+			if _, ok := fluentOf(fi, text); ok {
+				mine = append(mine, text)
+			}
+		}
+		slices.Sort(mine)
+		if k == 0 {
+			first = mine
+		} else if !slices.Equal(first, mine) {
+			return true
+		}
+	}
+	return false
+}
+
+// minCover is the share of a board's squares that its fluents must occupy, over the sampled
+// states and the fluents base allows: a board covers its grid, as a chess board does with
+// pieces and blanks or a connect four board filled in play; a relation of a few squares
+// (chess's check markers, the squares of pieces that have moved) is not one, nor a relation
+// between two numbers (an offer in a bargaining game).
+const minCover = 0.3
+
+// covered is the share of the squares of the coordinates i and j of a relation (squares of
+// them) that its fluents occupy over the sampled states and the fluents base allows.
+func covered(fi *fluentInfo, i, j, squares int, f Facts) float64 {
+	seen := map[[2]string]bool{}
+	note := func(text string) {
+		if t, ok := fluentOf(fi, text); ok {
+			seen[[2]string{t.args[i].text, t.args[j].text}] = true
+		}
+	}
+	for _, s := range f.States {
+		for _, text := range s {
+			note(text)
+		}
+	}
+	for _, text := range f.Possible {
+		note(text)
+	}
+	return float64(len(seen)) / float64(max(squares, 1))
 }
 
 // clashes counts the fluents of the relation, over the sampled states, on a square of the
@@ -311,6 +378,12 @@ func axis(fi *fluentInfo, k int, orders [][]string, any bool) []string {
 	}
 	for _, ch := range orders {
 		if ax := chainSegment(ch, vals); ax != nil {
+			// A chain that counts down (succ c8 c7, ...) is read the other way, so that
+			// coordinates numbered c1 to c8 increase from left to right and upwards as
+			// numbers do.
+			if slices.IsSortedFunc(ax, func(a, b string) int { return naturalCompare(b, a) }) {
+				slices.Reverse(ax)
+			}
 			return ax
 		}
 	}
@@ -426,69 +499,79 @@ func digitsPrefix(s string) string {
 	return s[:i]
 }
 
-// Which way a variable name points.
-const (
-	noAxis = iota
-	colAxis
-	rowAxis
-)
-
-// axisOf reads a variable name: x, col, column, file, c-less names of columns; y, row, rank of
-// rows. It returns the axis and whether the name means a row that increases upwards (y, rank).
-func axisOf(name string) (int, bool) {
-	n := strings.ToLower(strings.TrimLeft(name, "?"))
-	n = strings.TrimRightFunc(n, func(r rune) bool { return unicode.IsDigit(r) || r == '_' || r == '-' || r == '\'' })
-	switch {
-	case n == "x" || n == "xx" || n == "xpos" || n == "xcoord" || strings.HasPrefix(n, "col") || strings.HasPrefix(n, "file"):
-		return colAxis, false
-	case n == "y" || n == "yy" || n == "ypos" || n == "ycoord" || strings.HasPrefix(n, "rank"):
-		return rowAxis, true
-	case strings.HasPrefix(n, "row"):
-		return rowAxis, false
+// hint is what the rules say of argument k of a relation.
+func hint(fi *fluentInfo, k int, f Facts) Hint {
+	hs := f.Hints[strings.ToLower(fi.name)]
+	if k >= len(hs) {
+		return Hint{}
 	}
-	return noAxis, false
+	return hs[k]
 }
 
-// votes counts, for argument k of a relation, the variable names that say column, row, and row
-// upwards.
-func votes(fi *fluentInfo, k int, f Facts) (col, row, up int) {
-	vs := f.Vars[strings.ToLower(fi.name)]
-	if k >= len(vs) {
-		return 0, 0, 0
-	}
-	for _, name := range vs[k] {
-		switch a, u := axisOf(name); a {
-		case colAxis:
-			col++
-		case rowAxis:
-			row++
-			if u {
-				up++
-			}
-		}
-	}
-	return col, row, up
-}
-
-// orient says which of the coordinates i < j is the row and whether rows increase upwards.
+// orient says which of the coordinates i < j is the row and whether rows increase upwards,
+// from what the game says, in this order:
+//   - its relations about rows and columns and its moves of one coordinate (Hints);
+//   - letters beside numbers (or another order): the letters are the columns and the numbers
+//     the rows, upwards (chess, checkers);
+//   - its init facts, written row by row: the argument that stays the same from one fact to
+//     the next while the other changes is the row;
+//   - else the first coordinate is the row (a matrix).
+//
+// Rows run upwards for a rank, for numbers beside letters, and when the row comes after the
+// column in the relation, as in (cell ?x ?y) of the plane; a matrix, (cell ?row ?col), is drawn
+// from the top.
 func orient(fi *fluentInfo, i, j int, f Facts) (row, col int, up bool) {
-	ci, ri, ui := votes(fi, i, f)
-	cj, rj, uj := votes(fi, j, f)
-	switch {
-	case ci > ri && rj > cj:
-		return j, i, 2*uj > rj
-	case ri > ci && cj > rj:
-		return i, j, 2*ui > ri
+	hi, hj := hint(fi, i, f), hint(fi, j, f)
+	decided := func(row, col int) (int, int, bool) {
+		if h := hint(fi, row, f); h.Up > 0 && 2*h.Up >= h.Row {
+			return row, col, true
+		}
+		return row, col, row > col
 	}
-	li, lj := letterRange(keys(fi.values[i])) != nil, letterRange(keys(fi.values[j])) != nil
-	ni, nj := intRange(keys(fi.values[i])) != nil, intRange(keys(fi.values[j])) != nil
-	switch {
-	case li && nj:
+	switch si, sj := hi.Row+hj.Column, hj.Row+hi.Column; {
+	case si > sj:
+		return decided(i, j)
+	case sj > si:
+		return decided(j, i)
+	}
+	switch li, lj := letterRange(keys(fi.values[i])) != nil, letterRange(keys(fi.values[j])) != nil; {
+	case li && !lj:
 		return j, i, true
-	case ni && lj:
+	case lj && !li:
 		return i, j, true
 	}
+	switch ri, rj := rowsListed(fi, i, j, f.InitLayout); {
+	case rj > ri:
+		return decided(j, i)
+	case ri > rj:
+		return decided(i, j)
+	}
 	return i, j, false
+}
+
+// rowsListed reads the init facts of a relation in the order written: ri counts the facts
+// that keep argument i and change argument j from the fact before (i is then the row, the
+// facts a row written left to right), rj the other way round.
+func rowsListed(fi *fluentInfo, i, j int, layout []string) (ri, rj int) {
+	var prev term
+	have := false
+	for _, text := range layout {
+		t, ok := fluentOf(fi, text)
+		if !ok {
+			continue
+		}
+		if have {
+			si, sj := t.args[i].text == prev.args[i].text, t.args[j].text == prev.args[j].text
+			switch {
+			case si && !sj:
+				ri++
+			case sj && !si:
+				rj++
+			}
+		}
+		prev, have = t, true
+	}
+	return ri, rj
 }
 
 // plainAxis reports whether argument k takes integers or single letters.
@@ -497,13 +580,16 @@ func plainAxis(fi *fluentInfo, k int) bool {
 	return intRange(vals) != nil || letterRange(vals) != nil
 }
 
-// defaultUp is the direction of rows of a board that gdl.json names without rowsUp.
+// defaultUp is the direction of rows of a board that gdl.json names without rowsUp, as orient
+// decides it: upwards for a rank, numbers beside letters, or a row after the column.
 func defaultUp(fi *fluentInfo, row, col int, f Facts) bool {
-	_, r, u := votes(fi, row, f)
-	if r > 0 {
-		return 2*u > r
+	if h := hint(fi, row, f); h.Up > 0 && 2*h.Up >= h.Row {
+		return true
 	}
-	return letterRange(keys(fi.values[col])) != nil && intRange(keys(fi.values[row])) != nil
+	if letterRange(keys(fi.values[col])) != nil && intRange(keys(fi.values[row])) != nil {
+		return true
+	}
+	return row > col
 }
 
 func keys(m map[string]bool) []string {
@@ -563,7 +649,9 @@ func pieceTexts(sp *Spec, fi *fluentInfo, configured map[string]string) map[stri
 		}
 		initials[r] = true
 	}
-	if long && distinct {
+	if glyphs := chessGlyphs(words); glyphs != nil {
+		maps.Copy(out, glyphs)
+	} else if long && distinct {
 		for _, w := range words {
 			r, _ := utf8.DecodeRuneInString(w)
 			out[w] = string(unicode.ToUpper(r))
@@ -571,6 +659,44 @@ func pieceTexts(sp *Spec, fi *fluentInfo, configured map[string]string) map[stri
 	}
 	for k, v := range configured {
 		out[canonical(k)] = v
+	}
+	return out
+}
+
+// chessPiece reads a chess piece's name: a colour (w, b, white, black) and a piece (k, q, r, b,
+// n, p or the words), in one word or two (wk, whiteKing, white_king, "white king").
+var chessPiece = regexp.MustCompile(`^(w|b|white|black)(k|q|r|b|n|p|king|queen|rook|bishop|knight|pawn)$`)
+
+// chessSymbols are the Unicode chess symbols, white then black, by piece letter.
+var chessSymbols = map[string][2]string{"k": {"♔", "♚"}, "q": {"♕", "♛"}, "r": {"♖", "♜"}, "b": {"♗", "♝"}, "n": {"♘", "♞"}, "p": {"♙", "♟"}}
+
+// pieceSeparators are dropped from contents before they are matched against chess pieces.
+var pieceSeparators = strings.NewReplacer(" ", "", "_", "", "-", "")
+
+// chessGlyphs gives the Unicode chess symbols of contents that are all chess pieces of at
+// least three kinds (so that checkers' wp and wk stay letters), else nil.
+func chessGlyphs(contents []string) map[string]string {
+	out := map[string]string{}
+	kinds := map[string]bool{}
+	for _, c := range contents {
+		m := chessPiece.FindStringSubmatch(pieceSeparators.Replace(strings.ToLower(c)))
+		if m == nil {
+			return nil
+		}
+		kind := m[2]
+		if kind == "knight" {
+			kind = "n"
+		}
+		kind = kind[:1]
+		colour := 0
+		if m[1][0] == 'b' {
+			colour = 1
+		}
+		out[c] = chessSymbols[kind][colour]
+		kinds[kind] = true
+	}
+	if len(kinds) < 3 {
+		return nil
 	}
 	return out
 }

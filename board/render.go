@@ -1,6 +1,7 @@
 package board
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +12,14 @@ import (
 type View struct {
 	Boards []*Board `json:"boards"`
 	Others []Other  `json:"others"` // the fluents on no board, grouped by relation, in relation order
-	infix  bool     // the game writes infix GDL: MoveSquares reads moves through kifText
+	// Omitted counts the fluents on no board that Others leaves out: it lists maxOthers at
+	// most, the first in relation order (a state may have 100,000 fluents).
+	Omitted int  `json:"omitted,omitempty"`
+	infix   bool // the game writes infix GDL: MoveSquares reads moves through kifText
 }
+
+// maxOthers is the most fluents a View lists in Others.
+const maxOthers = 1000
 
 // Board is one board of a state.
 type Board struct {
@@ -114,10 +121,26 @@ func (l *Layout) Draw(fluents []string) *View {
 		}
 	}
 	slices.SortFunc(otherOrder, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	room := maxOthers
 	for _, name := range otherOrder {
-		v.Others = append(v.Others, *others[name])
+		o := others[name]
+		if room <= 0 {
+			v.Omitted += len(o.Values)
+			continue
+		}
+		if len(o.Values) > room {
+			v.Omitted += len(o.Values) - room
+			o.Values = o.Values[:room]
+		}
+		room -= len(o.Values)
+		v.Others = append(v.Others, *o)
 	}
 	return v
+}
+
+// omittedLine is the line that ends the other fluents when some are left out.
+func (v *View) omittedLine() string {
+	return fmt.Sprintf("… and %d more fluents", v.Omitted)
 }
 
 func key(name string, arity int) string {
@@ -145,6 +168,9 @@ func (v *View) Text() string {
 			b.WriteString(strings.Join(o.Values, ", "))
 		}
 		b.WriteString("\n")
+	}
+	if v.Omitted > 0 {
+		b.WriteString(v.omittedLine() + "\n")
 	}
 	return b.String()
 }

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,15 +19,25 @@ import (
 type SampleOptions struct {
 	Walks int // random walks from the initial state (0: 4)
 	Steps int // joint moves per walk (0: 60)
-	// Time stops the walks early on a slow game: no new step after this long (0: 1 s). The
-	// walks are seeded, so the same game gets the same sample unless Time cuts it short.
+	// Time bounds everything but the initial state, inside each evaluation: an evaluation still
+	// running then is stopped (0: 1 s). The walks are seeded, so the same game gets the same
+	// sample unless Time cuts it short.
 	Time time.Duration
 	Seed uint64 // the walks' seed (the same seed, the same walks)
 }
 
+// What a sample holds at most, whatever the game: a state that grows on every move (its
+// fluents doubling) would otherwise fill the memory within the time budget. No board has more
+// than 32 x 32 squares, so a state of more fluents than maxSampleState ends its walk unsampled.
+const (
+	maxSampleState   = 10_000  // fluents of one sampled state
+	maxSampleFluents = 200_000 // fluents of all the sampled states together
+	maxChains        = 64      // static relations of two arguments read for orders
+)
+
 // Sample gathers the facts board detection reads from a game: the initial state, the fluents
-// of base, states of short random walks, the chains of static relations of two arguments and
-// the variable names of the rules. The initial state is required; everything else is best
+// of base, states of short random walks, the chains of static relations of two arguments, the
+// order of the init facts and what the rules say of rows and columns (coordinateHints). The initial state is required; everything else is best
 // effort within the options' bounds (an evaluation error ends that part, not the sampling).
 func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error) {
 	if opts.Walks <= 0 {
@@ -38,12 +49,13 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	if opts.Time <= 0 {
 		opts.Time = time.Second
 	}
-	stop := time.Now().Add(opts.Time)
 	var f Facts
 	init, err := g.Initial(ctx)
 	if err != nil {
 		return f, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Time)
+	defer cancel()
 	// Detection reads KIF: an infix game's texts are read through kifText.
 	f.Infix = g.Eval().Notation() == syntax.Infix
 	kif := func(ss []string) []string {
@@ -62,7 +74,9 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			src = ""
 		}
 	}
-	f.Vars = ruleVars(src)
+	forms := readForms(src)
+	f.Hints = coordinateHints(forms)
+	f.InitLayout = initLayout(forms)
 	if _, ok := res.Model.Relations["base"]; ok {
 		f.Possible = kif(answers(ctx, g, init, "(base ?f)"))
 		for i, p := range f.Possible {
@@ -72,9 +86,10 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	f.Orders = chains(ctx, g, init, res)
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
 	seen := map[string]bool{init.Key(): true}
-	for w := 0; w < opts.Walks && time.Now().Before(stop) && ctx.Err() == nil; w++ {
+	sampled := len(init.Fluents())
+	for w := 0; w < opts.Walks && ctx.Err() == nil && sampled < maxSampleFluents; w++ {
 		s := init
-		for step := 0; step < opts.Steps && time.Now().Before(stop); step++ {
+		for step := 0; step < opts.Steps && ctx.Err() == nil; step++ {
 			if t, err := g.Terminal(ctx, s); err != nil || t {
 				break
 			}
@@ -97,8 +112,13 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			if s, err = g.Next(ctx, s, joint); err != nil {
 				break
 			}
+			n := len(s.Fluents())
+			if n > maxSampleState || sampled+n > maxSampleFluents {
+				break
+			}
 			if !seen[s.Key()] {
 				seen[s.Key()] = true
+				sampled += n
 				f.States = append(f.States, kif(g.Strings(s.Fluents())))
 			}
 		}
@@ -122,14 +142,39 @@ func answers(ctx context.Context, g *game.Game, s *game.State, query string) []s
 
 // chains finds the orders that static relations of two arguments give: each relation whose
 // facts link constants one to the next (every constant with at most one successor and one
-// predecessor, no cycle) gives its chains of three constants or more.
+// predecessor, no cycle) gives its chains of three constants or more. The relations written as
+// facts alone are read first, then those with rules; maxChains of them at most (a generated
+// game may have thousands, each costing an evaluation and the memory of its facts).
 func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Result) [][]string {
-	var names []string
+	ruled := map[string]bool{}
+	for _, c := range res.Model.Clauses {
+		if c.IsRule && c.Rel().Arity == 2 {
+			ruled[c.Key()] = true
+		}
+	}
+	type candidate struct {
+		name  string
+		ruled bool
+	}
+	var cands []candidate
 	for key, sym := range res.Model.Relations {
 		if _, two := sym.Arities[2]; !two || analysis.IsKeyword(key) {
 			continue
 		}
-		names = append(names, sym.Name(res.Model))
+		cands = append(cands, candidate{sym.Name(res.Model), ruled[key]})
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.ruled != b.ruled {
+			if a.ruled {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	names := make([]string, 0, min(len(cands), maxChains))
+	for _, c := range cands[:min(len(cands), maxChains)] {
+		names = append(names, c.name)
 	}
 	slices.Sort(names)
 	var out [][]string
@@ -183,15 +228,38 @@ func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Resu
 	return out
 }
 
-// ruleVars reads, from the text of a game, the variable names written at each argument
-// position of each relation or function: (cell ?x ?y ?p) gives cell: [[x] [y] [p]].
-func ruleVars(src string) map[string][][]string {
-	out := map[string][][]string{}
-	type open struct {
-		name string
-		arg  int // the next argument's position
+// form is one top-level form of a game's KIF text, read for the evidence of coordinates: its
+// lists (relations and function terms at any depth) with their arguments.
+type form struct {
+	lists []list
+}
+
+// list is a relation or function term of a form: its name (lower case) and its arguments,
+// each a variable (with its ?), a constant, or another list (child >= 0).
+type list struct {
+	name string
+	args []listArg
+}
+
+type listArg struct {
+	text  string // a variable or constant; "" for a list
+	child int    // the index of the list in form.lists, or -1
+}
+
+// readForms reads the top-level forms of KIF text with an explicit stack. Lists nested deeper
+// than maxFormDepth are read as if flat (their text is no evidence of a board's coordinates).
+func readForms(src string) []form {
+	const maxFormDepth = 64
+	var out []form
+	var cur form
+	var stack []int // open lists, as indexes into cur.lists (-1: beyond maxFormDepth)
+	addArg := func(a listArg) {
+		if n := len(stack); n > 0 && stack[n-1] >= 0 {
+			l := &cur.lists[stack[n-1]]
+			l.args = append(l.args, a)
+		}
 	}
-	var stack []open
+	pendingName := false // the token after "(" names the list
 	i := 0
 	for i < len(src) {
 		c := src[i]
@@ -202,16 +270,25 @@ func ruleVars(src string) map[string][][]string {
 			}
 			continue
 		case c == '(':
-			stack = append(stack, open{arg: -1})
+			if len(stack) >= maxFormDepth || len(stack) > 0 && stack[len(stack)-1] < 0 {
+				stack = append(stack, -1)
+			} else {
+				addArg(listArg{child: len(cur.lists)})
+				stack = append(stack, len(cur.lists))
+				cur.lists = append(cur.lists, list{})
+				pendingName = true
+			}
 			i++
 			continue
 		case c == ')':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
-				if len(stack) > 0 {
-					stack[len(stack)-1].arg++
+				if len(stack) == 0 {
+					out = append(out, cur)
+					cur = form{}
 				}
 			}
+			pendingName = false
 			i++
 			continue
 		case c <= ' ':
@@ -224,24 +301,128 @@ func ruleVars(src string) map[string][][]string {
 		}
 		tok := src[i:j]
 		i = j
-		if len(stack) == 0 {
+		if len(stack) == 0 || stack[len(stack)-1] < 0 {
 			continue
 		}
-		top := &stack[len(stack)-1]
-		switch {
-		case top.arg == -1:
-			top.name = strings.ToLower(tok)
-		case strings.HasPrefix(tok, "?") && top.name != "":
-			vs := out[top.name]
-			for len(vs) <= top.arg && top.arg < 64 {
-				vs = append(vs, nil)
-			}
-			if top.arg < len(vs) {
-				vs[top.arg] = append(vs[top.arg], tok[1:])
-			}
-			out[top.name] = vs
+		if pendingName {
+			cur.lists[stack[len(stack)-1]].name = strings.ToLower(tok)
+			pendingName = false
+			continue
 		}
-		top.arg++
+		addArg(listArg{text: tok, child: -1})
+	}
+	return out
+}
+
+// coordinateHints reads, from the rules of a game (KIF text), what says which arguments of a
+// relation are rows and which columns: a variable that an argument shares with a relation or
+// function whose name says row or column ((row ?m ?x), (nextcol ?x ?x2), (next_rank ?r1 ?r2):
+// rank also says upwards), and a move of one argument ((drop ?x) in legal, does or input),
+// which names a column, since pieces drop down it. The result maps a relation (lower case) to
+// a hint per argument position.
+func coordinateHints(forms []form) map[string][]Hint {
+	out := map[string][]Hint{}
+	vote := func(rel string, k int, h Hint) {
+		if k >= 64 {
+			return
+		}
+		hs := out[rel]
+		for len(hs) <= k {
+			hs = append(hs, Hint{})
+		}
+		hs[k].Row += h.Row
+		hs[k].Column += h.Column
+		hs[k].Up += h.Up
+		out[rel] = hs
+	}
+	for _, f := range forms {
+		type site struct{ list, arg int }
+		sites := map[string][]site{}
+		for li, l := range f.lists {
+			for k, a := range l.args {
+				if strings.HasPrefix(a.text, "?") {
+					v := strings.ToLower(a.text)
+					sites[v] = append(sites[v], site{li, k})
+				}
+			}
+		}
+		for _, ss := range sites {
+			for _, s := range ss {
+				h, ok := axisHint(f.lists[s.list].name)
+				if !ok {
+					continue
+				}
+				for _, o := range ss {
+					if o.list != s.list {
+						vote(f.lists[o.list].name, o.arg, h)
+					}
+				}
+			}
+		}
+		for _, l := range f.lists {
+			if (l.name != "legal" && l.name != "does" && l.name != "input") || len(l.args) != 2 || l.args[1].child < 0 {
+				continue
+			}
+			mv := f.lists[l.args[1].child]
+			if len(mv.args) != 1 || !strings.HasPrefix(mv.args[0].text, "?") {
+				continue
+			}
+			for _, o := range sites[strings.ToLower(mv.args[0].text)] {
+				if o.list != l.args[1].child {
+					vote(f.lists[o.list].name, o.arg, Hint{Column: 1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// axisName matches the names of relations about rows or columns: row, col, column, file, rank,
+// with a prefix such as next or succ and a suffix such as inc or a number (nextcol, next_rank,
+// rowinc, clear_row_ig, rank2), but not color or chocolate.
+var axisName = regexp.MustCompile(`^(next|succ|prev|pred|n|clear|odd|even|same|adjacent|adj|is|my|get|inc|dec)?(row|col|column|file|rank)s?(inc|dec|open|empty|ig|plus|minus|\d)*$`)
+
+// separators are dropped from names before they are matched (made once: a replacer builds
+// tables, and axisHint is asked of every relation of a large game).
+var separators = strings.NewReplacer("_", "", "-", "")
+
+// axisHint is the vote of a relation's name: a row (upwards for rank) or a column.
+func axisHint(name string) (Hint, bool) {
+	n := separators.Replace(name)
+	m := axisName.FindStringSubmatch(n)
+	if m == nil {
+		return Hint{}, false
+	}
+	switch m[2] {
+	case "row":
+		return Hint{Row: 1}, true
+	case "rank":
+		return Hint{Row: 1, Up: 1}, true
+	}
+	return Hint{Column: 1}, true
+}
+
+// initLayout returns the fluents the game's init facts set, in the order they are written (the
+// picture of the board an author draws by listing it row by row).
+func initLayout(forms []form) []string {
+	var out []string
+	for _, f := range forms {
+		if len(f.lists) < 2 || f.lists[0].name != "init" || len(f.lists[0].args) != 1 || f.lists[0].args[0].child != 1 {
+			continue
+		}
+		l := f.lists[1]
+		if len(f.lists) != 2 {
+			continue // a fluent with a function term argument: no coordinates there
+		}
+		parts := []string{l.name}
+		ground := true
+		for _, a := range l.args {
+			ground = ground && !strings.HasPrefix(a.text, "?")
+			parts = append(parts, a.text)
+		}
+		if ground {
+			out = append(out, "("+strings.Join(parts, " ")+")")
+		}
 	}
 	return out
 }

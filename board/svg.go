@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 )
 
 // SVG sizes, in pixels.
@@ -42,6 +43,9 @@ func (v *View) SVG() string {
 		lines = append(lines, l)
 		w = max(w, 8*width(l)+16)
 	}
+	if v.Omitted > 0 {
+		lines = append(lines, v.omittedLine())
+	}
 	h += len(lines) * svgLine
 	w, h = max(w, 1)+8, max(h, 1)+8
 	var s strings.Builder
@@ -73,6 +77,8 @@ func (v *View) SVG() string {
 					size := 20
 					if n := width(cell.Text); n > 2 {
 						size = max(9, 40/n)
+					} else if r, _ := utf8.DecodeRuneInString(cell.Text); n == 1 && r >= '♔' && r <= '♟' {
+						size = 34 // a chess symbol fills its square
 					}
 					fmt.Fprintf(&s, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" dominant-baseline="central" fill="#111111">%s</text>`+"\n",
 						x+svgSquare/2, y+svgSquare/2, size, esc(cell.Text))

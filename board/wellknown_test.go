@@ -31,31 +31,35 @@ var wellKnown = []struct {
 	moves          string
 	square         [2]string // row, column
 	text           string    // what the square shows after moves
-	steps          int       // joint moves per sampling walk (0: the default; 2 for the games slow on the interpreter)
+	steps          int       // joint moves per sampling walk (0: the default; fewer for the games slow on the interpreter)
 }{
-	{"ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif", "cell", 3, 3, 2, 1, "3",
-		"((mark 2 3) noop)", [2]string{"3", "2"}, "x", 0},
+	// Written row by row, (init (cell 1 1 b)) (init (cell 1 2 b)) ..., and (row ?m ?x) reads
+	// (cell ?m 1 ?x): the first argument is the row, as ggp-base draws it.
+	{"ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif", "cell", 3, 3, 1, 2, "1",
+		"((mark 2 3) noop)", [2]string{"2", "3"}, "x", 0},
 	{"ggp-org__ggp-base/games/games/connectFour/connectFour.kif", "cell", 8, 6, 2, 1, "6",
 		"((drop 3) noop) (noop (drop 3))", [2]string{"2", "3"}, "B", 0},
 	{"ggp-org__ggp-repository/war/root/games/breakthrough/breakthrough.kif", "cellHolds", 8, 8, 2, 1, "8",
 		"", [2]string{"1", "1"}, "W", 0},
 	{"ggp-org__ggp-repository/war/root/games/chess/chess.kif", "cell", 8, 8, 2, 1, "8",
-		"", [2]string{"1", "e"}, "wk", 2},
-	{"ggp-org__ggp-repository/war/root/games/othello-comp2007/othello-comp2007.kif", "cell", 8, 8, 2, 1, "8",
+		"", [2]string{"1", "e"}, "♔", 2},
+	{"ggp-org__ggp-repository/war/root/games/othello-comp2007/othello-comp2007.kif", "cell", 8, 8, 1, 2, "1",
 		"", [2]string{"4", "4"}, "B", 0},
 	{"ggp-org__ggp-repository/war/root/games/checkers/checkers.kif", "cell", 8, 8, 2, 1, "8",
 		"", [2]string{"8", "a"}, "bp", 10},
-	{"ggp-org__ggp-repository/war/root/games/hex/hex.kif", "cell", 9, 9, 2, 1, "9",
-		"", [2]string{"5", "e"}, "", 0},
+	// The game says it: (row a) ... (col 1) ... with (cell ?m ?n ?role) over (row ?m) (col ?n).
+	{"ggp-org__ggp-repository/war/root/games/hex/hex.kif", "cell", 9, 9, 1, 2, "a",
+		"", [2]string{"e", "5"}, "", 0},
 	{"ggp-org__ggp-repository/war/root/games/amazons/amazons.kif", "location", 10, 10, 2, 1, "10",
-		"", [2]string{"1", "4"}, "W", 2},
+		"", [2]string{"1", "4"}, "W", 12},
 	{"ggp-org__ggp-repository/war/root/games/knightThrough/knightThrough.kif", "cell", 8, 8, 2, 1, "8",
 		"", [2]string{"8", "8"}, "B", 0},
 	{"ggp-org__ggp-repository/war/root/games/minichess/minichess.kif", "cell", 4, 4, 2, 1, "4",
 		"", [2]string{"1", "c"}, "wk", 0},
-	{"ggp-org__ggp-repository/war/root/games/peg/peg.kif", "hole", 7, 7, 2, 1, "c7",
-		"", [2]string{"c4", "d"}, "", 0},
-	{"ggp-org__ggp-repository/war/root/games/eightPuzzle/eightPuzzle.kif", "cell", 3, 3, 2, 1, "3",
+	{"ggp-org__ggp-repository/war/root/games/peg/peg.kif", "hole", 7, 7, 1, 2, "a",
+		"", [2]string{"d", "c4"}, "", 0},
+	// Written row by row: 8 7 6 / 5 4 3 / 2 1 b.
+	{"ggp-org__ggp-repository/war/root/games/eightPuzzle/eightPuzzle.kif", "cell", 3, 3, 1, 2, "1",
 		"", [2]string{"1", "1"}, "8", 0},
 	{"ggp-org__ggp-repository/war/root/games/gomoku_15x15/gomoku_15x15.kif", "cell", 15, 15, 0, 0, "",
 		"", [2]string{}, "", 0},

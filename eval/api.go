@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
@@ -94,6 +95,15 @@ func (g *Game) String(t Term) string {
 	return g.str(t)
 }
 
+// StringIn returns t as String does, in notation d whatever the game's.
+func (g *Game) StringIn(t Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var b strings.Builder
+	g.formatIn(&b, t, d)
+	return b.String()
+}
+
 // Strings formats terms, sorted byte-wise.
 func (g *Game) Strings(ts []Term) []string {
 	g.mu.Lock()
@@ -125,7 +135,15 @@ func (g *Game) Notation() syntax.Dialect { return g.notation }
 func (g *Game) FormatJoint(joint []Term) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.formatJoint(joint)
+	return g.formatJoint(joint, g.notation)
+}
+
+// FormatJointIn writes a joint move as FormatJoint does, in notation d whatever the game's:
+// KIF for what promises KIF (the GGP protocol, the tools' JSON), also for an infix game.
+func (g *Game) FormatJointIn(joint []Term, d syntax.Dialect) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.formatJoint(joint, d)
 }
 
 // ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
@@ -194,7 +212,7 @@ func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
 			joint = append(joint, t)
 		}
 		if len(joint) != len(g.roles) {
-			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint), len(joint), len(g.roles))
+			return nil, fmt.Errorf("joint move %s has %d moves, but the game has %d roles", g.formatJoint(joint, g.notation), len(joint), len(g.roles))
 		}
 		out = append(out, joint)
 	}
@@ -262,23 +280,30 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
 			}
 		}
-		q.rules = append(q.rules, r)
-		for _, l := range conj {
-			if l.rel != nil && !seen[l.rel] {
-				seen[l.rel] = true
-				q.rels = append(q.rels, l.rel)
-				g.attach(l.rel)
-				// next and sees are about a joint move whatever their rules read.
-				if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-					q.move = true
-				}
-				if l.rel.layer != layerStatic {
-					q.state = true
-				}
+		q.addRule(r, seen)
+	}
+	return q, nil
+}
+
+// addRule adds a disjunct to the query, and the relations its body reads (seen: those added
+// before); g.mu is held.
+func (q *Query) addRule(r *rule, seen map[*relation]bool) {
+	g := q.g
+	q.rules = append(q.rules, r)
+	for _, l := range r.body {
+		if l.rel != nil && !seen[l.rel] {
+			seen[l.rel] = true
+			q.rels = append(q.rels, l.rel)
+			g.attach(l.rel)
+			// next and sees are about a joint move whatever their rules read.
+			if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
+				q.move = true
+			}
+			if l.rel.layer != layerStatic {
+				q.state = true
 			}
 		}
 	}
-	return q, nil
 }
 
 // NewState makes a state of the given propositions.
@@ -398,28 +423,34 @@ func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, m
 	return g.ask(ctx, s, joint, q, max)
 }
 
+// Refused returns a *RefusedError for the first of the game's relations (role, init, legal,
+// next, goal, terminal, sees) whose rules have no defined meaning, or nil: a game that cannot be
+// played, whether or not a match would ever ask the relation (a terminal initial state asks no
+// legal move).
+func (g *Game) Refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.refused()
+}
+
+func (g *Game) refused() error {
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
+		}
+	}
+	return nil
+}
+
 // Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
 func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
-	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultGroundLimits.Timeout
-	}
-	if lim.MaxRules <= 0 {
-		lim.MaxRules = DefaultGroundLimits.MaxRules
-	}
-	if lim.MaxLits <= 0 {
-		lim.MaxLits = DefaultGroundLimits.MaxLits
-	}
-	if lim.MaxFacts <= 0 {
-		lim.MaxFacts = DefaultGroundLimits.MaxFacts
-	}
+	lim = lim.withDefaults()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
-		if r.refused != nil {
-			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
-		}
+	if err := g.refused(); err != nil {
+		return nil, &GroundError{Err: err}
 	}
 	g.begin(ctx)
 	g.useState(g.empty)
@@ -444,6 +475,9 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 	rest := lim
 	rest.Timeout = lim.Timeout - time.Since(start)
 	if rest.Timeout <= 0 {
+		// Then the failure is one of time: restricted, it might have fitted.
+		ge.tooBig = false
+		ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
 		return gr, err
 	}
 	return g.ground(ctx, rest, init, true)

@@ -108,9 +108,9 @@ type component struct {
 
 // compiler turns the analysed clauses into relations and rules.
 type compiler struct {
-	g     *Game
-	res   *analysis.Result
-	lines *syntax.LineIndex
+	g    *Game
+	res  *analysis.Result
+	bind map[string]Term // BodyQuery: variables (by key) that stand for these values
 }
 
 // relation returns the relation for name/arity, creating it on first use.
@@ -133,6 +133,9 @@ func (c *compiler) term(t syntax.Term, vars map[string]int, names *[]string) (*p
 	case syntax.TermConstant:
 		return &pnode{kind: pConst, t: c.g.st.constant(t.Name().Name())}, nil
 	case syntax.TermVariable:
+		if v, ok := c.bind[t.Name().Key()]; ok && v != 0 {
+			return &pnode{kind: pConst, t: v}, nil
+		}
 		return varNode(t.Name().Key(), t.Name().Name(), vars, names), nil
 	case syntax.TermFunction:
 		args := t.Args()
@@ -411,8 +414,11 @@ func (c *compiler) compileRules() {
 		}
 	}
 	// Forms with syntax errors are not clauses. The relations they were meant to define are
-	// refused with the parser's errors, so that no answer silently misses a rule being typed.
+	// refused with the parser's errors, so that no answer silently misses a rule being typed:
+	// the analysis's diagnostics inside the form (sorted by position), or, when it has none
+	// there (it lists the first syntax.MaxErrors errors of a file), the form's own errors.
 	g.broken = map[string][]analysis.Diagnostic{}
+	ds := c.res.Diagnostics
 	for _, fm := range m.File.Forms() {
 		if !fm.HasErrors() {
 			continue
@@ -421,9 +427,17 @@ func (c *compiler) compileRules() {
 		if key == "" {
 			continue
 		}
-		for _, d := range c.res.Diagnostics {
-			if d.Category == analysis.CategorySyntax && fm.Span().Contains(d.Span.Start) {
-				g.broken[key] = append(g.broken[key], d)
+		sp := fm.Span()
+		found := false
+		for i := sort.Search(len(ds), func(i int) bool { return ds[i].Span.Start >= sp.Start }); i < len(ds) && sp.Contains(ds[i].Span.Start); i++ {
+			if ds[i].Category == analysis.CategorySyntax {
+				g.broken[key] = append(g.broken[key], ds[i])
+				found = true
+			}
+		}
+		if !found {
+			for _, e := range fm.Errors() {
+				g.broken[key] = append(g.broken[key], analysis.SyntaxDiagnostic(e))
 			}
 		}
 	}
@@ -509,7 +523,9 @@ func unsafeVar(r *rule) int {
 		}
 	}
 	used := make([]bool, r.nvars)
-	markVars(r.head, used, true)
+	if r.head != nil { // a query's rule has none
+		markVars(r.head, used, true)
+	}
 	for _, l := range r.body {
 		switch l.kind {
 		case litNeg, litCheck:

@@ -12,12 +12,6 @@ import (
 	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
-// corpusGames lists the corpus files of kind `game` from MANIFEST.tsv.
-func corpusGames(t *testing.T) []string {
-	t.Helper()
-	return corpus.Paths(corpus.Games(t))
-}
-
 // TestCorpusPlayouts plays every game of the corpus for a few random playouts under tight
 // limits. Nothing may panic or hang; the only errors allowed are a refusal (a game whose rules
 // have no defined meaning) and the end of the game's time (a game too slow for it); a limit

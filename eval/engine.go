@@ -381,6 +381,9 @@ func (g *Game) emit(p *plan) error {
 		if g.bud.facts > g.lim.MaxFacts {
 			return g.limitErr(LimitFacts, p, nil)
 		}
+		if (r == g.nextRel || r == g.initRel) && g.lim.MaxState > 0 && len(r.facts) > g.lim.MaxState {
+			return g.limitErr(LimitState, p, nil)
+		}
 	}
 	return nil
 }

@@ -15,12 +15,16 @@ type Limits struct {
 	Timeout  time.Duration // wall time per call (the context's deadline, if any, applies as well)
 	MaxFacts int           // facts derived plus query answers per call (facts computed once per game count in the call that needs them)
 	MaxDepth int           // nesting depth of a derived term: a constant has depth 0, (f a) depth 1
+	// MaxState bounds the fluents of one state (init, next), checked as they are derived: a
+	// state that doubles on every move stops at the limit instead of filling the memory of
+	// every caller that keeps states (a match record, a search tree, a table of states).
+	MaxState int
 }
 
 // DefaultLimits are generous for every game of the corpus and stop runaway rules within
 // seconds. Every evaluation has a time limit: a zero Timeout means DefaultLimits.Timeout, so an
 // invalid rule cannot hang a caller that forgot to set one or to pass a context with a deadline.
-var DefaultLimits = Limits{Timeout: 10 * time.Second, MaxFacts: 5_000_000, MaxDepth: 256}
+var DefaultLimits = Limits{Timeout: 10 * time.Second, MaxFacts: 5_000_000, MaxDepth: 256, MaxState: 100_000}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxFacts <= 0 {
@@ -32,6 +36,9 @@ func (l Limits) withDefaults() Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultLimits.Timeout
 	}
+	if l.MaxState <= 0 {
+		l.MaxState = DefaultLimits.MaxState
+	}
 	return l
 }
 
@@ -40,13 +47,14 @@ const (
 	LimitTime     = "time"
 	LimitFacts    = "facts"
 	LimitDepth    = "term depth"
+	LimitState    = "state size"
 	LimitCanceled = "canceled"
 )
 
 // LimitError says that an evaluation was stopped, by which limit and where: the relation and
 // the rule being evaluated.
 type LimitError struct {
-	Limit    string      // LimitTime, LimitFacts, LimitDepth or LimitCanceled
+	Limit    string      // LimitTime, LimitFacts, LimitDepth, LimitState or LimitCanceled
 	Value    string      // the limit's value, like "256" or "2s"
 	Relation string      // the relation being derived, as name/arity ("" if none yet)
 	Span     syntax.Span // the rule being evaluated (zero Span if none)
@@ -67,6 +75,8 @@ func (e *LimitError) Error() string {
 		fmt.Fprintf(&b, "evaluation stopped: more than %s facts derived", e.Value)
 	case LimitDepth:
 		fmt.Fprintf(&b, "evaluation stopped: term depth limit %s exceeded", e.Value)
+	case LimitState:
+		fmt.Fprintf(&b, "evaluation stopped: a state of more than %s fluents", e.Value)
 	}
 	if e.Query != "" {
 		fmt.Fprintf(&b, " (answers included) while answering %s", e.Query)
@@ -94,6 +104,8 @@ func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
 		e.Value = fmt.Sprint(g.lim.MaxFacts)
 	case LimitDepth:
 		e.Value = fmt.Sprint(g.lim.MaxDepth)
+	case LimitState:
+		e.Value = fmt.Sprint(g.lim.MaxState)
 	}
 	if p != nil && p.rule != nil && p.rule.rel != nil {
 		e.Relation = p.rule.rel.label()
@@ -106,11 +118,7 @@ func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
 }
 
 func (e *LimitError) withFact(g *Game, t Term) *LimitError {
-	s := g.str(t) // the lock is held
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	e.Fact = s
+	e.Fact = g.strStart(t, 120) // the lock is held
 	return e
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 func loadSrc(t *testing.T, src string) machine {
@@ -278,6 +280,29 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("1,000 answers under a limit of 1,000: %d, %v", len(got), err)
 	}
 
+	// Issue 22, item 1: a state that doubles on every move stops at MaxState, while its next
+	// facts are derived; a smaller state is played as before.
+	doubling := "(role a) (init (c z)) (<= (legal a go) (true (c ?x))) (<= (next (c (f ?x))) (true (c ?x))) " +
+		"(<= (next (c (g ?x))) (true (c ?x))) (<= terminal (true (c done))) (<= (goal a 0) (true (c z)))\n"
+	m = loadSrc(t, doubling)
+	m.g.SetLimits(Limits{MaxState: 100})
+	s, err := m.g.Initial(bg)
+	goMove, _ := m.g.ParseTerm("go")
+	go1 := []Term{goMove}
+	for step := 1; err == nil; step++ {
+		var next *State
+		if next, err = m.g.Next(bg, s, go1); err == nil {
+			if len(next.Fluents()) != 2*len(s.Fluents()) || step > 6 {
+				t.Fatalf("step %d: %d fluents", step, len(next.Fluents()))
+			}
+			s = next
+		}
+	}
+	if !errors.As(err, &lim) || lim.Limit != LimitState || lim.Relation != "next/1" || len(s.Fluents()) != 64 ||
+		!strings.Contains(err.Error(), "a state of more than 100 fluents while deriving next/1") {
+		t.Fatalf("state size: %v after a state of %d", err, len(s.Fluents()))
+	}
+
 	slow := "(role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)\n" +
 		"(<= (q ?a) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g) (n ?h) (distinct ?h ?h))\n"
 	m = loadSrc(t, slow)
@@ -327,6 +352,13 @@ func TestRefusal(t *testing.T) {
 	}
 	if _, err := m.try("(broken ?x)"); err == nil {
 		t.Error("a relation defined in a form with syntax errors must be refused")
+	}
+	// Issue 22, item 5: the analysis lists a file's first syntax.MaxErrors syntax errors; a
+	// broken form after them is refused with its own.
+	late := loadSrc(t, strings.Repeat(")", syntax.MaxErrors+1)+"\n(role r) (a 1)\n(<= (late ?x) (a ?x) (b ?))\n(<= (uses ?x) (late ?x))\n")
+	var ref *RefusedError
+	if _, err := late.try("(late ?x)"); !errors.As(err, &ref) || len(ref.Diagnostics) == 0 || ref.Diagnostics[0].Code != syntax.CodeEmptyVariable {
+		t.Errorf("a broken form after %d syntax errors: %v", syntax.MaxErrors+1, err)
 	}
 	got, err := m.try("(fine ?x)")
 	if err != nil {

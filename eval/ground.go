@@ -96,19 +96,27 @@ var DefaultGroundLimits = GroundLimits{Timeout: 5 * time.Second, MaxRules: 1_500
 
 // GroundError says why a game was not grounded.
 type GroundError struct {
-	Reason string
-	Err    error // the evaluation error behind it, if any
-	tooBig bool  // a limit of size was reached
+	Reason string // what failed; "" when Err says it all
+	Err    error  // the evaluation error behind it, if any
+	tooBig bool   // a limit of size was reached
 }
 
 func (e *GroundError) Error() string {
-	if e.Err != nil {
+	switch {
+	case e.Err != nil && e.Reason == "":
+		return e.Err.Error()
+	case e.Err != nil:
 		return e.Reason + ": " + e.Err.Error()
 	}
 	return e.Reason
 }
 
 func (e *GroundError) Unwrap() error { return e.Err }
+
+// SizeLimit reports whether the grounding stopped at a limit of size (ground rules, their
+// literals, the atoms that can hold), which it reaches however long it runs: unlike a failure
+// of time, it does not depend on the machine's load.
+func (e *GroundError) SizeLimit() bool { return e.tooBig }
 
 // relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store;
 // with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's

@@ -159,7 +159,3 @@ func (g *Game) indexFor(r *relation, f *fnode, nkeys int) *index {
 	r.idxs = append(r.idxs, ix)
 	return ix
 }
-
-// count returns how many facts of the index fit its filter (the size a scan would see with
-// nothing bound).
-func (ix *index) count() int { return len(ix.facts) }

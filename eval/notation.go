@@ -37,6 +37,59 @@ func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 	b.WriteByte(')')
 }
 
+// strStart returns the first n bytes of t written in the game's notation, then "..." if there
+// is more. A term too deep for the limits may share its arguments (terms are hash-consed), so
+// that written out whole it would be exponentially long: the writing stops at n, with an
+// explicit stack.
+func (g *Game) strStart(t Term, n int) string {
+	if t == 0 {
+		return "<none>"
+	}
+	prefix := g.notation == syntax.Prefix
+	type frame struct {
+		t    Term
+		next int // the argument to write next
+	}
+	var b strings.Builder
+	stack := []frame{{t, -1}}
+	for len(stack) > 0 && b.Len() <= n {
+		f := &stack[len(stack)-1]
+		r := &g.st.terms[f.t]
+		if f.next < 0 {
+			name := g.st.syms[g.st.fns[r.fn].sym]
+			if w, ok := g.notation.Name(name); ok && !prefix {
+				name = w
+			}
+			switch {
+			case r.arity == 0:
+				b.WriteString(name)
+			case prefix:
+				b.WriteString("(" + name)
+			default:
+				b.WriteString(name + "(")
+			}
+		}
+		if f.next++; f.next >= int(r.arity) {
+			if r.arity > 0 {
+				b.WriteByte(')')
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		switch {
+		case prefix:
+			b.WriteByte(' ')
+		case f.next > 0:
+			b.WriteByte(',')
+		}
+		stack = append(stack, frame{g.st.argsOf(f.t)[f.next], -1})
+	}
+	if s := b.String(); len(s) <= n && len(stack) == 0 {
+		return s
+	}
+	return b.String()[:n] + "..."
+}
+
 // textNotation returns the notation a text given by a user (a query, terms, joint moves) is
 // written in: the one its content shows, else the game's.
 func (g *Game) textNotation(text string) syntax.Dialect {
@@ -138,17 +191,17 @@ func jointInfix(text string) bool {
 }
 
 // formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
-func (g *Game) formatJoint(joint []Term) string {
+func (g *Game) formatJoint(joint []Term, d syntax.Dialect) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, m := range joint {
 		if i > 0 {
-			if g.notation == syntax.Infix {
+			if d == syntax.Infix {
 				b.WriteByte(',')
 			}
 			b.WriteByte(' ')
 		}
-		g.formatIn(&b, m, g.notation)
+		g.formatIn(&b, m, d)
 	}
 	b.WriteByte(')')
 	return b.String()

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
 var bg = context.Background()
@@ -355,7 +357,7 @@ func readTrace(t *testing.T, name string) trace {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(corpusDir, dresden, "traces", name+".trace.xml"))
 	if err != nil {
-		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
+		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
 	}
 	var tr trace
 	if err := xml.Unmarshal(data, &tr); err != nil {
@@ -520,7 +522,7 @@ func TestDresdenOthelloLeftToRightReading(t *testing.T) {
 	const name = "othello-fourway-teamswitch"
 	src, err := os.ReadFile(filepath.Join(corpusDir, dresden, "games", name+".lisp"))
 	if err != nil {
-		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
+		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
 	}
 	text := string(src)
 	for _, c := range [][2]string{{"white", "black"}, {"black", "white"}} {

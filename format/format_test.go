@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	gamecorpus "github.com/gdl-lsp/gdl/internal/corpus"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -17,7 +18,7 @@ func TestPeerFormatterCases(t *testing.T) {
 		dir := filepath.Join(corpus, "AlexLandau__gdl-validation/testgames")
 		before, err := os.ReadFile(filepath.Join(dir, n+"Before.kif"))
 		if err != nil {
-			t.Skip("SKIPPED: ../shared/games is not there")
+			gamecorpus.Skipf(t, "SKIPPED: ../shared/games is not there")
 		}
 		after, err := os.ReadFile(filepath.Join(dir, n+"After.kif"))
 		if err != nil {
@@ -97,7 +98,7 @@ func meaning(src string) string {
 func TestCorpusIdempotent(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpus, "MANIFEST.tsv"))
 	if err != nil {
-		t.Skip("SKIPPED: ../shared/games/MANIFEST.tsv is not there")
+		gamecorpus.Skipf(t, "SKIPPED: ../shared/games/MANIFEST.tsv is not there")
 	}
 	n := 0
 	for _, line := range strings.Split(string(data), "\n")[1:] {

@@ -144,12 +144,12 @@ func (p *printer) sameLine(kids []syntax.Node, c *syntax.Node) bool {
 // level of the lines that continue it after a comment, the separator of its elements, whether a
 // space goes before an element, and what goes after the list when it closes.
 type infixFrame struct {
-	n          *syntax.Node
-	next       int32
-	level      int32
-	after      string
-	sep, space bool
-	first      bool
+	n     *syntax.Node
+	next  int32
+	level int32
+	after string
+	space bool
+	first bool
 }
 
 // infixFlat prints an infix node on one line (a comment inside forces a line break), followed by

@@ -17,12 +17,6 @@ import (
 	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
-// side is one engine's view of a game during a walk.
-type side struct {
-	g *Game
-	s *State
-}
-
 // agreement walks a game at random with both engines side by side and compares, in every state,
 // terminal, each role's legal moves and goal values, the percepts of the joint move played and
 // the next state. It returns the number of states compared; an error is a disagreement, or an

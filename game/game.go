@@ -46,9 +46,10 @@ type Options struct {
 	Engine Engine            // "" is Auto
 	Limits eval.Limits       // the interpreter's limits, per evaluation
 	Ground eval.GroundLimits // the budget of grounding (compiled engine)
-	// RememberFailures keeps, in the user's cache folder, why Auto found that a text does not
-	// compile, so that the next run of the same text does not spend the grounding budget again
-	// (the command-line tools set it; Compiled always tries).
+	// RememberFailures keeps, in gdl's cache folder (failcache.go), why a text does not ground
+	// within the limits of size, so that the next run of the same text with Auto does not spend
+	// the grounding budget again; a grounding that ran out of time is never kept, and one that
+	// succeeds removes the text's entry (the command-line tools set it; Compiled always tries).
 	RememberFailures bool
 }
 
@@ -76,8 +77,10 @@ type Game struct {
 }
 
 // New makes a game of an analysed description. Auto grounds the game and builds its network
-// when that stays within opts.Ground; the interpreter runs otherwise, and Why says why. Compiled
-// fails when the game does not ground. Grounding is cancelled with ctx.
+// when that stays within opts.Ground; the interpreter runs otherwise, and Why says why: Auto
+// does not try a game that eval.EstimateGround finds far over the limits, nor one remembered
+// not to ground (RememberFailures). Compiled fails when the game does not ground. Grounding is
+// cancelled with ctx.
 func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error) {
 	ev := eval.Compile(res)
 	ev.SetLimits(opts.Limits)
@@ -100,20 +103,37 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 			return g, nil
 		}
 	}
-	if err := g.build(ctx, opts.Ground); err != nil {
-		if opts.Engine == Compiled {
-			return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
+	if opts.Engine == Auto {
+		// A game far over the limits is not worth seconds of grounding to find out.
+		if est, err := ev.EstimateGround(ctx, opts.Ground); err == nil && est.FarOver(opts.Ground) {
+			lim := opts.Ground
+			if lim.MaxFacts <= 0 {
+				lim.MaxFacts = eval.DefaultGroundLimits.MaxFacts
+			}
+			g.why = fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s", lim.MaxFacts, est)
+			return g, nil
 		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return nil, ctx.Err()
-		}
-		if ctx.Err() != nil {
-			err = fmt.Errorf("grounding did not finish before the caller's deadline")
-		} else if opts.Engine == Auto && opts.RememberFailures {
-			rememberFailure(res, opts, err.Error())
-		}
-		g.why = err.Error()
 	}
+	err := g.build(ctx, opts.Ground)
+	if err == nil {
+		if opts.RememberFailures {
+			forgetFailure(res, opts)
+		}
+		return g, nil
+	}
+	if opts.RememberFailures && ctx.Err() == nil {
+		rememberFailure(res, opts, err)
+	}
+	if opts.Engine == Compiled {
+		return nil, fmt.Errorf("the compiled engine cannot run this game: %w", err)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nil, ctx.Err()
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("grounding did not finish before the caller's deadline")
+	}
+	g.why = err.Error()
 	return g, nil
 }
 
@@ -220,6 +240,12 @@ func (g *Game) Strings(ts []eval.Term) []string { return g.ev.Strings(ts) }
 
 // FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`.
 func (g *Game) FormatJoint(joint []eval.Term) string { return g.ev.FormatJoint(joint) }
+
+// FormatJointKIF writes a joint move as a KIF list whatever the game's notation, for what
+// promises KIF (the JSON of gdl verify, gdl query --moves in any game).
+func (g *Game) FormatJointKIF(joint []eval.Term) string {
+	return g.ev.FormatJointIn(joint, syntax.Prefix)
+}
 
 // sortTerms orders moves or fluents canonically (by term, which is fixed for a game).
 func sortTerms(ts []eval.Term) []eval.Term {

@@ -127,6 +127,24 @@ func TestEngineChoice(t *testing.T) {
 	}
 }
 
+// TestEngineReasonOnce: the interpreter's reason for a game whose legal has no defined meaning
+// says so once, and eval's Refused names the relation however the game starts (issue 23,
+// item 12: "legal/2 has no defined meaning: legal/2 has no defined meaning: ...").
+func TestEngineReasonOnce(t *testing.T) {
+	const src = "(role x)\n(init (c 1))\n(<= (legal x go) (true (c 1))\n(<= (next (c 2)) (true (c 1)))\n(<= terminal (true (c 1)))\n(goal x 100)\n"
+	g := load(t, src, Auto)
+	if g.Engine() != Interpreted || strings.Count(g.Why(), "has no defined meaning") != 1 || !strings.HasPrefix(g.Why(), "legal/2 has no defined meaning: '(' is never closed") {
+		t.Errorf("engine %s, why %q", g.Engine(), g.Why())
+	}
+	var ref *eval.RefusedError
+	if err := g.Eval().Refused(); !errors.As(err, &ref) || ref.Relation != "legal/2" {
+		t.Errorf("Refused: %v", err)
+	}
+	if err := loadFile(t, "../testdata/games/tictactoe.kif", Interpreted).Eval().Refused(); err != nil {
+		t.Errorf("tictactoe: %v", err)
+	}
+}
+
 // Shared makes a game once per text and options.
 func TestShared(t *testing.T) {
 	analyse := func(src string) *analysis.Result {
@@ -186,8 +204,7 @@ func TestSimulate(t *testing.T) {
 // A text that a build could not compile is remembered for that build only: another build (which
 // may ground it) tries again.
 func TestRememberedFailureIsPerBuild(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
+	t.Setenv(CacheEnv, t.TempDir())
 	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
 	if err != nil {
 		t.Fatal(err)

@@ -99,20 +99,39 @@ func (g *Game) SuccessorKeys(ctx context.Context, s *State, legal [][]eval.Term,
 		}
 		return nil
 	}
+	// The joint moves are played in batches, the keys of a batch in one buffer: memory does not
+	// grow with the number of joint moves (ten roles of ten moves have 10^10), and fn runs
+	// without the game's lock.
 	keyLen := 1 + 8*g.net.Words()
-	buf, err := g.compiledSuccessors(ctx, s, legal, total, keyLen)
+	idx, err := g.compiledMoves(s, legal)
 	if err != nil {
 		return err
 	}
-	for k := 0; k < total; k++ {
-		fn(k, buf[k*keyLen:(k+1)*keyLen])
+	batch := max(1, successorBatch/keyLen)
+	buf := make([]byte, 0, min(total, batch)*keyLen)
+	pos := make([]int, len(legal))
+	for k := 0; k < total; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(batch, total-k)
+		if buf, err = g.compiledSuccessors(ctx, s, idx, pos, n, buf[:0]); err != nil {
+			return err
+		}
+		for i := range n {
+			fn(k+i, buf[i*keyLen:(i+1)*keyLen])
+		}
+		k += n
 	}
 	return nil
 }
 
-// compiledSuccessors plays the joint moves on the network and returns their keys, one after
-// the other.
-func (g *Game) compiledSuccessors(ctx context.Context, s *State, legal [][]eval.Term, total, keyLen int) ([]byte, error) {
+// successorBatch is the most bytes of keys SuccessorKeys computes before handing them on.
+const successorBatch = 64 << 10
+
+// compiledMoves checks that s is not terminal and that the moves are legal in it, and returns
+// their input propositions.
+func (g *Game) compiledMoves(s *State, legal [][]eval.Term) ([][]int32, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.m.SetState(s.bits)
@@ -130,11 +149,18 @@ func (g *Game) compiledSuccessors(ctx context.Context, s *State, legal [][]eval.
 			idx[r][j] = i
 		}
 	}
-	joint := make([]int32, len(legal))
-	pos := make([]int, len(legal))
+	return idx, nil
+}
+
+// compiledSuccessors plays n joint moves on the network from the one whose move index per
+// role is pos (moved on past them), and appends their keys to buf, one after the other.
+func (g *Game) compiledSuccessors(ctx context.Context, s *State, idx [][]int32, pos []int, n int, buf []byte) ([]byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.m.SetState(s.bits)
+	joint := make([]int32, len(idx))
 	next := make([]uint64, g.net.Words())
-	buf := make([]byte, 0, total*keyLen)
-	for k := 0; k < total; k++ {
+	for k := range n {
 		if k&1023 == 1023 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -144,7 +170,7 @@ func (g *Game) compiledSuccessors(ctx context.Context, s *State, legal [][]eval.
 		g.m.Next(joint, next)
 		buf = appendBitsKey(buf, next)
 		for r := len(pos) - 1; r >= 0; r-- {
-			if pos[r]++; pos[r] < len(legal[r]) {
+			if pos[r]++; pos[r] < len(idx[r]) {
 				break
 			}
 			pos[r] = 0

@@ -97,3 +97,34 @@ func TestSuccessorKeysErrors(t *testing.T) {
 		}
 	}
 }
+
+// Issue 22, item 4: the compiled engine plays a state's joint moves in batches, so a state
+// with more joint moves than a batch holds gets every one, in order, each with Next's key.
+func TestSuccessorKeysBatches(t *testing.T) {
+	src := "(role a) (role b) (role c) (role d) (init (t 0)) (<= (legal ?r (m ?n)) (role ?r) (index ?n)) " +
+		"(<= (next (t ?n)) (does a (m ?n))) (<= terminal (true (t 9))) (<= (goal ?r 0) (role ?r)) " +
+		"(index 0) (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (index 7) (index 8) (index 9)\n"
+	g, _, err := Load(bg, src, Options{Engine: Compiled})
+	if err != nil || g.Engine() != Compiled {
+		t.Fatalf("%v %v", err, g.Why())
+	}
+	s, _ := g.Initial(bg)
+	legal := legalOf(t, g, s)
+	n := 0
+	err = g.SuccessorKeys(bg, s, legal, 0, func(k int, key []byte) {
+		if k != n {
+			t.Fatalf("joint move %d called as %d", n, k)
+		}
+		n++
+		if k%997 != 0 {
+			return
+		}
+		next, err := g.Next(bg, s, jointNumber(legal, k))
+		if err != nil || next.Key() != string(key) {
+			t.Errorf("joint move %d: the key differs from Next's (%v)", k, err)
+		}
+	})
+	if err != nil || n != 10_000 || n <= successorBatch/(1+8*g.net.Words()) {
+		t.Fatalf("%d joint moves, %v", n, err)
+	}
+}

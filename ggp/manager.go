@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/player"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -86,14 +88,21 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 	if opts.ID == "" {
 		opts.ID = NewMatchID()
 	}
-	g, _, err := game.Load(ctx, rules, game.Options{Engine: opts.Engine, Limits: opts.Limits})
+	// The seats are checked against the roles before the game is grounded (seconds for a big
+	// game): the roles are the analysis's.
+	f, _ := syntax.ParseDialect(rules, syntax.DetectContent(rules))
+	res := analysis.Analyze(f, nil)
+	bySeat, err := seatRoles(roleNames(res), seats)
+	if err != nil {
+		return nil, err
+	}
+	g, err := game.New(ctx, res, game.Options{Engine: opts.Engine, Limits: opts.Limits})
 	if err != nil {
 		return nil, &GameError{err}
 	}
 	roles := g.RoleNames()
-	bySeat, err := seatRoles(g, seats)
-	if err != nil {
-		return nil, err
+	if len(roles) != len(bySeat) {
+		return nil, &GameError{fmt.Errorf("the game has %d roles, but its analysis found %d", len(roles), len(bySeat))}
 	}
 	s, err := g.Initial(ctx)
 	if err != nil {
@@ -106,8 +115,7 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 	if _, err := g.Legal(ctx, s); err != nil {
 		return nil, &GameError{fmt.Errorf("the legal moves of the initial state: %w", err)}
 	}
-	_, sees := g.Analysis().Model.Relations["sees"]
-	ii := sees || slices.ContainsFunc(roles, func(r string) bool { return strings.EqualFold(r, "random") })
+	ii := player.GDLII(g)
 	mg := &manager{g: g, opts: opts, seats: bySeat, rng: mrand.New(mrand.NewPCG(opts.Seed, 0x6d616e61676572))}
 	rec := &Record{MatchID: opts.ID, Game: name, Roles: roles, GDLII: ii, StartClock: opts.StartClock.Seconds(),
 		PlayClock: opts.PlayClock.Seconds(), Started: time.Now(), Engine: string(g.Engine()), Initial: g.Strings(s.Fluents()),
@@ -120,6 +128,7 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 		}
 	}
 	defer func() { rec.Seconds = time.Since(rec.Started).Seconds() }()
+	kept := len(rec.Initial) // fluents of the states in the record
 
 	// START, to every player at once.
 	rec.Start = mg.broadcast(ctx, opts.StartClock, func(r int) string {
@@ -207,7 +216,12 @@ func RunMatch(ctx context.Context, name, rules string, seats []Seat, opts MatchO
 		for _, m := range joint {
 			step.Joint = append(step.Joint, g.String(m))
 		}
-		step.State = g.Strings(s.Fluents())
+		if n := len(s.Fluents()); kept+n <= MaxRecordFluents && rec.StatesOmitted == 0 {
+			kept += n
+			step.State = g.Strings(s.Fluents())
+		} else {
+			rec.StatesOmitted++
+		}
 		step.Percepts = perc
 		step.Terminal, _ = g.Terminal(ctx, s)
 		rec.Moves = append(rec.Moves, step)
@@ -229,16 +243,30 @@ func NewMatchID() string {
 	return "gdl-" + time.Now().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
+// roleNames returns the roles of an analysed game, in order, each once (as game.New finds
+// them).
+func roleNames(res *analysis.Result) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range res.Model.Roles {
+		if !seen[r.Key] {
+			seen[r.Key] = true
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
 // seatRoles gives each role its seat: one per role, or one per role but the random role (nil:
 // the manager plays it).
-func seatRoles(g *game.Game, seats []Seat) ([]Seat, error) {
-	roles := g.RoleNames()
+func seatRoles(roles []string, seats []Seat) ([]Seat, error) {
+	isRandom := func(r int) bool { return strings.EqualFold(roles[r], "random") }
 	if len(seats) == len(roles) {
 		return seats, nil
 	}
 	var chance []int
 	for r := range roles {
-		if g.IsRandom(r) {
+		if isRandom(r) {
 			chance = append(chance, r)
 		}
 	}
@@ -246,7 +274,7 @@ func seatRoles(g *game.Game, seats []Seat) ([]Seat, error) {
 		out := make([]Seat, len(roles))
 		i := 0
 		for r := range roles {
-			if !g.IsRandom(r) {
+			if !isRandom(r) {
 				out[r] = seats[i]
 				i++
 			}
@@ -278,10 +306,8 @@ func (mg *manager) fill(m *Message, r, step int, ii bool, last []eval.Term, sees
 		}
 		return
 	}
-	if last != nil {
-		for _, mv := range last {
-			m.Joint = append(m.Joint, mg.g.String(mv))
-		}
+	for _, mv := range last {
+		m.Joint = append(m.Joint, mg.g.String(mv))
 	}
 }
 

@@ -179,3 +179,34 @@ func TestMatchesOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// TestMontyHallMatches: in gdl match, the built-in mcts contestant plays from what its messages
+// tell it (its own moves and percepts), so it switches doors and wins about two matches in
+// three (a contestant that saw the state would win all, one that kept its door one in three).
+func TestMontyHallMatches(t *testing.T) {
+	rules := mustRules(t, readGame(t, "montyhall.kif"))
+	matches, wins, switches := 200, 0, 0
+	for i := range matches {
+		seat, err := NewSeat("mcts", PlayerOptions{Playouts: 300, Seed: uint64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := RunMatch(context.Background(), "montyhall", rules, []Seat{seat}, MatchOptions{ID: fmt.Sprintf("mh%d", i), Seed: uint64(i), StartClock: 60e9, PlayClock: 60e9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.Completed || rec.Errors != 0 {
+			t.Fatalf("match %d: completed %v, %d errors", i, rec.Completed, rec.Errors)
+		}
+		if rec.Goals[0] == 100 {
+			wins++
+		}
+		if rec.Moves[len(rec.Moves)-1].Joint[0] == "switch" {
+			switches++
+		}
+	}
+	t.Logf("the mcts contestant won %d and switched in %d of %d matches", wins, switches, matches)
+	if w := float64(wins) / float64(matches); w < 0.6 || w > 0.75 || switches < matches*9/10 {
+		t.Errorf("the mcts contestant won %d and switched in %d of %d matches: it does not play from what it knows", wins, switches, matches)
+	}
+}

@@ -2,6 +2,7 @@
 // messages to each player's HTTP address and the player answers each within a clock.
 //
 //	(INFO)                                                     available | busy
+//	(PREVIEW (<rules>) <previewclock>)                         ready | busy
 //	(START <id> <role> (<rules>) <startclock> <playclock>)     ready
 //	(PLAY <id> <joint move> | nil)                             <move>
 //	(STOP <id> <joint move>)                                   done
@@ -28,18 +29,19 @@ import (
 type Kind string
 
 const (
-	Info  Kind = "INFO"
-	Start Kind = "START"
-	Play  Kind = "PLAY"
-	Stop  Kind = "STOP"
-	Abort Kind = "ABORT"
+	Info    Kind = "INFO"
+	Preview Kind = "PREVIEW" // a game to look at before a match of it may start (ggp-base)
+	Start   Kind = "START"
+	Play    Kind = "PLAY"
+	Stop    Kind = "STOP"
+	Abort   Kind = "ABORT"
 )
 
 // Message is a message of the manager to a player.
 type Message struct {
 	Kind    Kind
-	MatchID string // all but INFO
-	// START
+	MatchID string // all but INFO and PREVIEW
+	// START (and PREVIEW: the rules, and its clock in StartClock)
 	Role                  string
 	Rules                 string // the game description: the text inside its parentheses, as sent
 	StartClock, PlayClock time.Duration
@@ -59,20 +61,22 @@ const MaxClock = 24 * time.Hour
 
 // Parse reads a message. Keywords and nil are read in any case; comments and any layout are
 // allowed. Every error is a *SyntaxError with the place in the message.
-func Parse(text string) (*Message, error) {
-	es, err := ReadExprs(text)
+func Parse(text string) (*Message, error) { return parse(text, messageLimits) }
+
+func parse(text string, lim readLimits) (*Message, error) {
+	es, err := readExprs(text, lim)
 	if err != nil {
 		return nil, err
 	}
 	if len(es) == 0 {
-		return nil, syntaxError(text, len(text), "empty message: expected (INFO), (START ...), (PLAY ...), (STOP ...) or (ABORT ...)")
+		return nil, syntaxError(text, len(text), "empty message: expected (INFO), (PREVIEW ...), (START ...), (PLAY ...), (STOP ...) or (ABORT ...)")
 	}
 	if len(es) > 1 {
 		return nil, syntaxError(text, es[1].Start, "a message is one list; text follows its end")
 	}
 	e := es[0]
 	if !e.IsList || len(e.List) == 0 || e.List[0].IsList {
-		return nil, syntaxError(text, e.Start, "a message is a list starting with INFO, START, PLAY, STOP or ABORT")
+		return nil, syntaxError(text, e.Start, "a message is a list starting with INFO, PREVIEW, START, PLAY, STOP or ABORT")
 	}
 	kw := e.List[0]
 	args := e.List[1:]
@@ -100,6 +104,17 @@ func Parse(text string) (*Message, error) {
 			return nil, err
 		}
 		return m, nil
+	case Preview:
+		if err := want(2, ": (PREVIEW (<rules>) <preview clock>)"); err != nil {
+			return nil, err
+		}
+		if m.Rules, err = rulesOf(text, args[0]); err != nil {
+			return nil, err
+		}
+		if m.StartClock, err = clock(text, args[1], "the preview clock"); err != nil {
+			return nil, err
+		}
+		return m, nil
 	case Start:
 		if err := want(5, ": (START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
 			return nil, err
@@ -110,11 +125,9 @@ func Parse(text string) (*Message, error) {
 		if m.Role, err = atom(text, args[1], "the role"); err != nil {
 			return nil, err
 		}
-		rules := args[2]
-		if !rules.IsList {
-			return nil, syntaxError(text, rules.Start, "the game description must be a list of rules in parentheses, not %s", rules.Atom)
+		if m.Rules, err = rulesOf(text, args[2]); err != nil {
+			return nil, err
 		}
-		m.Rules = text[rules.Start+1 : rules.End-1]
 		if m.StartClock, err = clock(text, args[3], "the start clock"); err != nil {
 			return nil, err
 		}
@@ -152,7 +165,15 @@ func Parse(text string) (*Message, error) {
 		}
 		return m, nil
 	}
-	return nil, syntaxError(text, kw.Start, "unknown message %s: expected INFO, START, PLAY, STOP or ABORT", kw.Atom)
+	return nil, syntaxError(text, kw.Start, "unknown message %s: expected INFO, PREVIEW, START, PLAY, STOP or ABORT", kw.Atom)
+}
+
+// rulesOf returns the text inside the list of a game description.
+func rulesOf(text string, e *Expr) (string, error) {
+	if !e.IsList {
+		return "", syntaxError(text, e.Start, "the game description must be a list of rules in parentheses, not %s", e.Atom)
+	}
+	return text[e.Start+1 : e.End-1], nil
 }
 
 // parseII reads the arguments of a GDL-II PLAY or STOP.
@@ -212,12 +233,13 @@ func (m *Message) String() string {
 	b.WriteString("(")
 	b.WriteString(string(m.Kind))
 	switch m.Kind {
+	case Preview:
+		b.WriteString(" (")
+		writeRules(&b, m.Rules)
+		fmt.Fprintf(&b, ") %s", seconds(m.StartClock))
 	case Start:
 		fmt.Fprintf(&b, " %s %s (", m.MatchID, m.Role)
-		b.WriteString(m.Rules)
-		if strings.Contains(m.Rules[strings.LastIndexByte(m.Rules, '\n')+1:], ";") {
-			b.WriteString("\n") // a comment on the last line must not swallow the ')'
-		}
+		writeRules(&b, m.Rules)
 		fmt.Fprintf(&b, ") %s %s", seconds(m.StartClock), seconds(m.PlayClock))
 	case Play, Stop:
 		b.WriteString(" " + m.MatchID)
@@ -231,6 +253,14 @@ func (m *Message) String() string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// writeRules writes a game description inside its list.
+func writeRules(b *strings.Builder, rules string) {
+	b.WriteString(rules)
+	if strings.ContainsAny(rules[strings.LastIndexAny(rules, "\n\r")+1:], ";") {
+		b.WriteString("\n") // a comment on the last line must not swallow the ')'
+	}
 }
 
 // seconds writes a clock: whole seconds as an integer, as every player reads them.
@@ -258,7 +288,10 @@ func list(items []string) string {
 // Rules turns a game description in KIF into the rules of a START message: each form compact on
 // one line (comments dropped: some players do not read them), forms separated by spaces.
 func Rules(kif string) (string, error) {
-	es, err := ReadExprs(kif)
+	// Every top-level form is read as its text (keep 0), without the bounds of a message
+	// received: a description given here comes from this process (PrepareFile: read by the
+	// syntax parser, which takes games of any size).
+	es, err := readExprs(kif, readLimits{depth: math.MaxInt, exprs: math.MaxInt})
 	if err != nil {
 		return "", err
 	}

@@ -45,12 +45,14 @@ func TestParseMessages(t *testing.T) {
 		if m.MatchID != "" {
 			out.Line("match " + m.MatchID)
 		}
-		if m.Kind == Start {
+		if m.Kind == Start || m.Kind == Preview {
 			rules, err := Rules(m.Rules)
 			if err != nil {
 				t.Errorf("%s: the rules do not read: %v", name, err)
 			}
-			out.Line("role " + m.Role)
+			if m.Kind == Start {
+				out.Line("role " + m.Role)
+			}
 			out.Line("rules " + rules)
 			out.Printf("clocks %v %v\n", m.StartClock, m.PlayClock)
 		}
@@ -97,13 +99,14 @@ func TestParseHostile(t *testing.T) {
 	}
 }
 
-// TestRules: the rules a START carries are the description's forms, compact, without comments.
+// TestRules: the rules a START carries are the description's forms, compact, without comments
+// (a ';' after a double quote starts a comment, as in a game file).
 func TestRules(t *testing.T) {
 	got, err := Rules("; a game\n(role x) ; the role\n(<= (legal x (mark ?c))\n    (cell ?c)) \"a;b\"\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `(role x) (<= (legal x (mark ?c)) (cell ?c)) "a;b"`; got != want {
+	if want := `(role x) (<= (legal x (mark ?c)) (cell ?c)) "a`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	if _, err := Rules("(role x"); err == nil || err.Error() != "line 1, column 1: '(' is never closed" {

@@ -1,8 +1,8 @@
 package ggp
 
 import (
+	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -13,15 +13,29 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/player"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // MaxMessage bounds a message a player reads (a START carries the game description; the
 // largest game we know has 68 KB).
 const MaxMessage = 16 << 20
+
+// MaxSmallMessage bounds a message other than START and PREVIEW (INFO, PLAY, STOP, ABORT: a
+// joint move at most), told apart by the first bytes of the body.
+const MaxSmallMessage = 1 << 20
+
+// MaxRequests bounds the requests a player answers at once; one more is answered 503 at once.
+// At most one of them is a START or PREVIEW (or a body whose kind its first bytes do not show),
+// read up to MaxMessage; the others are read up to MaxSmallMessage.
+const MaxRequests = 8
+
+// maxLogged bounds the text of a message written to the log.
+const maxLogged = 2000
 
 // Strategy names how a player chooses its moves.
 type Strategy string
@@ -52,7 +66,15 @@ type PlayerOptions struct {
 	Seed     uint64
 	Engine   game.Engine // "" is auto
 	Limits   eval.Limits // the interpreter's limits per evaluation
-	Log      *log.Logger // each message and its answer; nil: none
+	Log      *log.Logger // each message (its text, bounded) and its answer; nil: none
+	// AllowOrigin is the origin of the web pages that may send messages ("*": any), for a game
+	// manager that runs in a browser; it is sent as Access-Control-Allow-Origin. A POST with
+	// another Origin header (a browser sends the page's) is refused with 403.
+	AllowOrigin string
+	// Idle drops a match that no message has come for in this time, so that a manager that
+	// goes away does not keep the player busy (0: the match's start clock plus three play
+	// clocks).
+	Idle time.Duration
 }
 
 // Reply is a player's answer to a message: an HTTP status and the body.
@@ -66,8 +88,10 @@ type Reply struct {
 // less the margin, and keeps running after any bad message: a malformed one is answered with
 // status 400 and the reason, a message about another match with busy.
 type Player struct {
-	opts PlayerOptions
-	log  *log.Logger
+	opts  PlayerOptions
+	log   *log.Logger
+	slots chan struct{} // one per request being answered over HTTP
+	large chan struct{} // held while a START or PREVIEW body is read and answered
 
 	mu      sync.Mutex
 	match   *playing // the match being played, nil when none
@@ -83,7 +107,7 @@ func NewPlayer(opts PlayerOptions) *Player {
 	if l == nil {
 		l = log.New(io.Discard, "", 0)
 	}
-	return &Player{opts: opts, log: l}
+	return &Player{opts: opts, log: l, slots: make(chan struct{}, MaxRequests), large: make(chan struct{}, 1)}
 }
 
 // playing is the match a player plays.
@@ -97,10 +121,17 @@ type playing struct {
 	turn     chan struct{}      // held by the message working on the match
 	log      *log.Logger
 
+	// Guarded by the player's mu: the messages about the match being answered, when the last
+	// one was answered, and the timer that drops the match when none comes for idle.
+	working  int
+	lastSeen time.Time
+	idle     time.Duration
+	timer    *time.Timer
+
 	// Set by START, then read and written only by the message that holds turn.
 	g     *game.Game
-	b     *belief
-	mcts  *player.MCTS // the tree kept from move to move while the state is known
+	b     *player.Belief // what the role knows of the state
+	mcts  *player.MCTS   // its tree kept from move to move while the state is known
 	rng   *rand.Rand
 	plays int // PLAY messages answered
 }
@@ -114,85 +145,206 @@ func (p *Player) margin(clock time.Duration) time.Duration {
 	return min(m, clock/2)
 }
 
-// ServeHTTP answers a message posted to the player. Only POST carries messages (OPTIONS is
-// answered for browsers' preflight requests); a body larger than MaxMessage is refused.
+// ServeHTTP answers a message posted to the player. Messages come by POST; a GET of
+// /(INFO) is answered as INFO (ggp-base's managers ask so), and OPTIONS for browsers' preflight
+// requests. A START while the player plays is answered busy before its body is read; a body
+// larger than its bound is refused; beyond MaxRequests requests at once, 503.
 func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
 	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", "POST, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "Content-Type, Receiver, Sender")
+	if p.opts.AllowOrigin != "" {
+		h.Set("Access-Control-Allow-Origin", p.opts.AllowOrigin)
+		h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, Receiver, Sender")
+		if p.opts.AllowOrigin != "*" {
+			h.Set("Vary", "Origin")
+		}
+	}
 	switch r.Method {
 	case http.MethodPost:
+		if o := r.Header.Get("Origin"); o != "" && p.opts.AllowOrigin != "*" && o != p.opts.AllowOrigin {
+			// A browser sends the page's origin with every post: a web page the player was not
+			// told to trust may not make it play (its form posts and no-cors requests get no
+			// preflight, so the missing CORS header alone would not stop them).
+			p.log.Printf("%s: POST from a web page of %s refused (see --allow-origin)", r.RemoteAddr, abbreviate(o, 100))
+			h.Set("Connection", "close")
+			http.Error(w, "the player takes no messages from web pages of this origin", http.StatusForbidden)
+			return
+		}
 	case http.MethodOptions:
+		h.Set("Allow", "POST, GET, OPTIONS")
 		w.WriteHeader(http.StatusNoContent)
 		return
+	case http.MethodGet, http.MethodHead:
+		p.serveGet(w, r, received)
+		return
 	default:
-		h.Set("Allow", "POST, OPTIONS")
+		h.Set("Allow", "POST, GET, OPTIONS")
 		p.log.Printf("%s: %s %s refused: a GGP player takes messages by POST", r.RemoteAddr, r.Method, r.URL.Path)
 		http.Error(w, "a GGP player takes messages by POST", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessage))
-	if err != nil {
-		status := http.StatusBadRequest
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			status = http.StatusRequestEntityTooLarge
-			err = fmt.Errorf("the message is larger than %d bytes", MaxMessage)
-		}
-		p.log.Printf("%s: unreadable request: %v", r.RemoteAddr, err)
-		http.Error(w, err.Error(), status)
+	select {
+	case p.slots <- struct{}{}:
+		defer func() { <-p.slots }()
+	default:
+		p.log.Printf("%s: refused: %d requests are being answered already", r.RemoteAddr, MaxRequests)
+		h.Set("Connection", "close")
+		h.Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("the player answers at most %d requests at once", MaxRequests), http.StatusServiceUnavailable)
 		return
 	}
-	rep := p.handle(r.Context(), string(body), received, r.RemoteAddr)
-	h.Set("Content-Type", "text/acl")
+	br := bufio.NewReaderSize(r.Body, 512)
+	kind := peekKind(br)
+	limit := int64(MaxSmallMessage)
+	if kind == "" || kind == Start || kind == Preview {
+		// Only these carry a game; one is read at a time, and a START while a match is on is
+		// busy without its body being read.
+		if (kind == Start || kind == Preview) && p.current() != nil {
+			p.log.Printf("%s: %s refused before its body was read: playing match %s", r.RemoteAddr, kind, p.matchID())
+			h.Set("Connection", "close") // the answer goes out at once, the body is not read
+			reply(w, Reply{http.StatusOK, "busy"})
+			return
+		}
+		select {
+		case p.large <- struct{}{}:
+			defer func() { <-p.large }()
+		default:
+			if kind != "" {
+				p.log.Printf("%s: %s refused before its body was read: another START or PREVIEW is being read", r.RemoteAddr, kind)
+				h.Set("Connection", "close")
+				reply(w, Reply{http.StatusOK, "busy"})
+				return
+			}
+			p.log.Printf("%s: refused: a message whose kind its first bytes do not show, while a START or PREVIEW is being read", r.RemoteAddr)
+			h.Set("Connection", "close")
+			h.Set("Retry-After", "1")
+			http.Error(w, "the player is reading a game: try again", http.StatusServiceUnavailable)
+			return
+		}
+		limit = MaxMessage
+	}
+	body, err := io.ReadAll(io.LimitReader(br, limit+1))
+	if err == nil && int64(len(body)) > limit {
+		what := "a message"
+		if limit == MaxSmallMessage {
+			what = "a message other than START or PREVIEW"
+		}
+		p.log.Printf("%s: refused: %s larger than %d bytes", r.RemoteAddr, what, limit)
+		h.Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("%s is at most %d bytes", what, limit), http.StatusRequestEntityTooLarge)
+		return
+	}
+	if err != nil {
+		p.log.Printf("%s: unreadable request: %v", r.RemoteAddr, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	reply(w, p.handle(r.Context(), string(body), received, r.RemoteAddr, messageLimits))
+}
+
+// serveGet answers a GET: ggp-base's managers may send INFO in the path (GET /(INFO)); no other
+// message is taken by GET (a link in any web page could send it).
+func (p *Player) serveGet(w http.ResponseWriter, r *http.Request, received time.Time) {
+	text := strings.TrimPrefix(r.URL.Path, "/")
+	if m, err := Parse(text); err == nil && m.Kind == Info {
+		reply(w, p.handle(r.Context(), text, received, r.RemoteAddr, messageLimits))
+		return
+	}
+	w.Header().Set("Allow", "POST, GET, OPTIONS")
+	p.log.Printf("%s: GET %s refused: only (INFO) is answered by GET", r.RemoteAddr, abbreviate(r.URL.Path, 80))
+	http.Error(w, "a GGP player takes messages by POST; only (INFO) is answered by GET", http.StatusMethodNotAllowed)
+}
+
+func reply(w http.ResponseWriter, rep Reply) {
+	w.Header().Set("Content-Type", "text/acl")
 	w.WriteHeader(rep.Status)
 	io.WriteString(w, rep.Body)
 }
 
-// Handle answers a message received now (the in-process way to the player).
-func (p *Player) Handle(ctx context.Context, text string) Reply {
-	return p.handle(ctx, text, time.Now(), "in-process")
+// peekKind returns the kind of the message whose body br reads, from its first bytes (without
+// consuming them): "" when they do not show it.
+func peekKind(br *bufio.Reader) Kind {
+	head, _ := br.Peek(br.Size())
+	open := false
+	for i := 0; i < len(head); {
+		kind, end := syntax.ScanToken(string(head), i)
+		if end == len(head) && len(head) == br.Size() {
+			return "" // the token may go on past what was peeked
+		}
+		switch {
+		case kind == syntax.Whitespace || kind == syntax.Comment:
+		case kind == syntax.LParen && !open:
+			open = true
+		case kind == syntax.Word && open:
+			return Kind(strings.ToUpper(string(head[i:end])))
+		default:
+			return ""
+		}
+		i = end
+	}
+	return ""
 }
 
-func (p *Player) handle(ctx context.Context, text string, received time.Time, from string) (rep Reply) {
+// Handle answers a message received now (the in-process way to the player, for a built-in
+// player of the manager): the message is read without the bounds on the atoms and the nesting
+// of a message received over HTTP, since its game was read by this process already.
+func (p *Player) Handle(ctx context.Context, text string) Reply {
+	return p.handle(ctx, text, time.Now(), "in-process", localLimits)
+}
+
+func (p *Player) handle(ctx context.Context, text string, received time.Time, from string, lim readLimits) (rep Reply) {
 	defer func() {
 		if v := recover(); v != nil {
 			p.log.Printf("%s: internal error: %v\n%s", from, v, debug.Stack())
 			rep = Reply{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v)}
 		}
 	}()
-	msg, err := Parse(text)
+	msg, err := parse(text, lim)
 	if err != nil {
-		p.log.Printf("%s: bad message (%d bytes, %q): %v", from, len(text), abbreviate(text, 80), err)
+		p.log.Printf("%s: bad message (%d bytes): %v: %s", from, len(text), err, logged(text))
 		return Reply{http.StatusBadRequest, "bad message: " + err.Error()}
 	}
+	p.log.Printf("%s: received %s", from, logged(text))
 	rep = p.answer(ctx, msg, received)
 	p.log.Printf("%s: %s %s: %d %s (%v)", from, msg.Kind, msg.MatchID, rep.Status, abbreviate(rep.Body, 200), time.Since(received).Round(time.Millisecond))
 	return rep
 }
 
+// logged is a message's text as the log shows it: on one line, at most maxLogged bytes, with
+// its size when it is longer.
+func logged(text string) string {
+	s := abbreviate(text, maxLogged)
+	if len(text) > maxLogged {
+		s += fmt.Sprintf(" (%d bytes in all)", len(text))
+	}
+	return s
+}
+
 func (p *Player) answer(ctx context.Context, msg *Message, received time.Time) Reply {
-	if msg.Kind == Info {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if p.match != nil {
+	switch msg.Kind {
+	case Info:
+		if p.current() != nil {
 			return Reply{http.StatusOK, "busy"}
 		}
 		return Reply{http.StatusOK, "available"}
-	}
-	if msg.Kind == Start {
+	case Preview:
+		// ggp-base's answer: the game is previewed when no match is on (this player does
+		// nothing with it before the START).
+		if p.current() != nil {
+			return Reply{http.StatusOK, "busy"}
+		}
+		return Reply{http.StatusOK, "ready"}
+	case Start:
 		return p.start(ctx, msg, received)
 	}
-	p.mu.Lock()
-	m := p.match
-	p.mu.Unlock()
-	if m == nil || m.id != msg.MatchID {
+	m := p.current()
+	if m == nil || m.id != msg.MatchID || !p.begin(m) {
 		// As GGP players do: a message about a match the player is not playing gets busy.
 		p.log.Printf("%s for match %s, which the player is not playing", msg.Kind, msg.MatchID)
 		return Reply{http.StatusOK, "busy"}
 	}
+	defer p.done(m)
 	switch msg.Kind {
 	case Play:
 		return p.play(ctx, m, msg, received)
@@ -201,17 +353,101 @@ func (p *Player) answer(ctx context.Context, msg *Message, received time.Time) R
 	}
 }
 
+// current returns the match being played, after dropping it when it has been idle too long.
+func (p *Player) current() *playing {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.currentLocked()
+}
+
+func (p *Player) currentLocked() *playing {
+	m := p.match
+	if m != nil && m.working == 0 && time.Since(m.lastSeen) >= m.idle {
+		p.dropLocked(m)
+		p.log.Printf("match %s dropped: no message about it for %v", m.id, time.Since(m.lastSeen).Round(time.Millisecond))
+		return nil
+	}
+	return m
+}
+
+// matchID returns the id of the match being played ("" when none).
+func (p *Player) matchID() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.match == nil {
+		return ""
+	}
+	return p.match.id
+}
+
+// dropLocked ends the player's match m: its work stops and the player is free.
+func (p *Player) dropLocked(m *playing) {
+	m.cancel()
+	if m.timer != nil {
+		m.timer.Stop()
+	}
+	if p.match == m {
+		p.match = nil
+	}
+}
+
+// begin counts a message about m in progress (false when m is no longer the match).
+func (p *Player) begin(m *playing) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.match != m {
+		return false
+	}
+	m.working++
+	return true
+}
+
+// done ends a message about m: the idle time counts from now.
+func (p *Player) done(m *playing) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m.working--
+	m.lastSeen = time.Now()
+	if p.match == m && m.timer != nil {
+		m.timer.Reset(m.idle)
+	}
+}
+
+// expire drops m when no message about it came within its idle time (the timer's function).
+func (p *Player) expire(m *playing) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.match != m || m.working > 0 {
+		return // gone, or a message is being answered: done sets the timer again
+	}
+	if since := time.Since(m.lastSeen); since < m.idle {
+		m.timer.Reset(m.idle - since)
+		return
+	}
+	p.currentLocked()
+}
+
+// idleTime is how long a match may go without a message before the player drops it.
+func (p *Player) idleTime(msg *Message) time.Duration {
+	if p.opts.Idle > 0 {
+		return p.opts.Idle
+	}
+	return msg.StartClock + 3*msg.PlayClock
+}
+
 // start loads the game and answers ready, within the start clock less the margin.
 func (p *Player) start(ctx context.Context, msg *Message, received time.Time) Reply {
 	p.mu.Lock()
-	if p.match != nil {
+	if cur := p.currentLocked(); cur != nil {
 		p.mu.Unlock()
-		p.log.Printf("START %s refused: already playing match %s", msg.MatchID, p.match.id)
+		p.log.Printf("START %s refused: already playing match %s", msg.MatchID, cur.id)
 		return Reply{http.StatusOK, "busy"}
 	}
 	mctx, cancel := context.WithCancel(context.Background())
-	// START holds the match's turn (the channel is empty) until the game is loaded.
-	m := &playing{id: msg.MatchID, clock: msg.PlayClock, ctx: mctx, cancel: cancel, turn: make(chan struct{}, 1), log: p.log}
+	// START holds the match's turn (the channel is empty) until the game is loaded, and counts
+	// as a message in progress until then.
+	m := &playing{id: msg.MatchID, clock: msg.PlayClock, ctx: mctx, cancel: cancel, turn: make(chan struct{}, 1), log: p.log,
+		working: 1, idle: p.idleTime(msg)}
 	p.match = m
 	p.matches++
 	seed := p.opts.Seed*1_000_003 + p.matches
@@ -225,13 +461,14 @@ func (p *Player) start(ctx context.Context, msg *Message, received time.Time) Re
 	defer lcancel()
 	if err := m.load(lctx, p.opts, msg, seed); err != nil {
 		p.mu.Lock()
-		if p.match == m {
-			p.match = nil
-		}
+		p.dropLocked(m)
 		p.mu.Unlock()
-		cancel()
 		return Reply{http.StatusBadRequest, "cannot play this match: " + err.Error()}
 	}
+	p.mu.Lock()
+	m.timer = time.AfterFunc(m.idle, func() { p.expire(m) })
+	p.mu.Unlock()
+	p.done(m)
 	return Reply{http.StatusOK, "ready"}
 }
 
@@ -249,11 +486,11 @@ func (m *playing) load(ctx context.Context, opts PlayerOptions, msg *Message, se
 	if role < 0 {
 		return fmt.Errorf("%s is not a role of the game (its roles: %s)", msg.Role, strings.Join(g.RoleNames(), ", "))
 	}
-	b, err := newBelief(ctx, g, role, seed)
+	b, err := player.NewBelief(ctx, g, role, seed)
 	if err != nil {
 		return fmt.Errorf("the initial state cannot be computed: %w", err)
 	}
-	if _, err := g.Legal(ctx, b.states[0]); err != nil {
+	if _, err := g.Legal(ctx, b.States()[0]); err != nil {
 		return fmt.Errorf("the legal moves of the initial state cannot be computed: %w", err)
 	}
 	m.g, m.b, m.role, m.roleName = g, b, role, g.RoleNames()[role]
@@ -315,7 +552,7 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 		// Keep at least half the time to choose the move.
 		octx, cancel := context.WithDeadline(ctx, received.Add(deadline.Sub(received)/2))
 		defer cancel()
-		if note := m.b.observe(octx, move, canonicalText(msg.Percepts)); note != "" {
+		if note := m.b.Observe(octx, move, player.PerceptsText(msg.Percepts)); note != "" {
 			m.log.Printf("match %s: %s", m.id, note)
 		}
 		return nil
@@ -330,53 +567,24 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 	if err != nil {
 		return fmt.Errorf("the joint move (%s): %w", strings.Join(msg.Joint, " "), err)
 	}
-	return m.b.observeJoint(ctx, joint)
+	return m.b.ObserveJoint(ctx, joint)
 }
 
-// choose picks the role's move by the strategy; an evaluation that fails or runs out of time
-// leaves a random legal move.
+// choose picks the role's move by the strategy, from what the role knows (player.MCTS searches
+// from the states it may be in); an evaluation that fails or runs out of time leaves a random
+// move among those legal in every state it may be in.
 func (m *playing) choose(ctx context.Context, opts PlayerOptions) (eval.Term, error) {
-	legal, err := m.b.legal(ctx)
+	legal, err := m.b.Legal(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("no move to play: %w", err)
 	}
 	if len(legal) == 1 || opts.Strategy != MCTSStrategy {
 		return legal[m.rng.IntN(len(legal))], nil
 	}
-	if len(m.b.states) == 1 && m.b.lost == "" {
-		if mv, err := m.mcts.Move(ctx, m.b.states[0]); err == nil && slices.Contains(legal, mv) {
-			return mv, nil
-		}
-		return legal[m.rng.IntN(len(legal))], nil
+	if mv, err := m.mcts.Move(ctx, m.b); err == nil && slices.Contains(legal, mv) {
+		return mv, nil
 	}
-	// Several states: search from a few of them, sharing the time, and add up the visits of the
-	// moves legal in all.
-	k := min(len(m.b.states), 4)
-	visits := map[eval.Term]int{}
-	start := time.Now()
-	total := time.Until(deadlineOf(ctx))
-	for i, si := range m.rng.Perm(len(m.b.states))[:k] {
-		sctx, cancel := context.WithDeadline(ctx, start.Add(total*time.Duration(i+1)/time.Duration(k)))
-		budget := 0
-		if opts.Playouts > 0 {
-			budget = max(opts.Playouts/k, 1)
-		}
-		sr, err := player.NewMCTS(m.g, m.role, player.Options{Playouts: budget, Seed: m.rng.Uint64()}).Search(sctx, m.b.states[si])
-		cancel()
-		if err != nil {
-			continue
-		}
-		for _, ms := range sr.Moves {
-			visits[ms.Move] += ms.Visits
-		}
-	}
-	best, bestN := legal[m.rng.IntN(len(legal))], -1
-	for _, mv := range legal {
-		if visits[mv] > bestN {
-			best, bestN = mv, visits[mv]
-		}
-	}
-	return best, nil
+	return legal[m.rng.IntN(len(legal))], nil
 }
 
 // end ends the match (STOP or ABORT): the work in progress stops and the player is free.
@@ -387,8 +595,8 @@ func (p *Player) end(m *playing, msg *Message) Reply {
 		if msg.Kind == Stop && m.g != nil {
 			if err := m.observe(context.Background(), msg, time.Now(), time.Now().Add(time.Second)); err != nil {
 				p.log.Printf("STOP %s: %v", m.id, err)
-			} else if len(m.b.states) == 1 {
-				if goals, err := m.g.GoalValues(context.Background(), m.b.states[0]); err == nil {
+			} else if s, known := m.b.State(); known {
+				if goals, err := m.g.GoalValues(context.Background(), s); err == nil {
 					p.log.Printf("match %s over: %s got %d", m.id, m.roleName, goals[m.role])
 				}
 			}
@@ -398,9 +606,7 @@ func (p *Player) end(m *playing, msg *Message) Reply {
 		p.log.Printf("%s %s: the work in progress did not stop within 5s; the match is dropped anyway", msg.Kind, m.id)
 	}
 	p.mu.Lock()
-	if p.match == m {
-		p.match = nil
-	}
+	p.dropLocked(m)
 	p.mu.Unlock()
 	return Reply{http.StatusOK, "done"}
 }
@@ -420,11 +626,22 @@ func deadlineOf(ctx context.Context) time.Time {
 	return time.Now().Add(time.Hour)
 }
 
-// abbreviate shortens text for a log line.
+// abbreviate shortens text for a log line: its layout collapsed to single spaces, at most n
+// bytes (cut at a character's start), "…" when cut.
 func abbreviate(s string, n int) string {
+	cut := len(s) > 4*n+8
+	if cut {
+		s = s[:4*n+8] // enough for n bytes after collapsing any layout but long runs of it
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {
+		if cut {
+			return s + "…"
+		}
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

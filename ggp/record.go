@@ -41,7 +41,14 @@ type Record struct {
 	Aborted string  `json:"aborted,omitempty"`
 	Errors  int     `json:"errors"` // moves the manager replaced
 	Seconds float64 `json:"seconds"`
+	// StatesOmitted counts the steps whose state the record leaves out: it keeps at most
+	// MaxRecordFluents fluents of states (a game whose state grows on every move would fill the
+	// memory), the first ones; the joint moves replay the rest.
+	StatesOmitted int `json:"states_omitted,omitempty"`
 }
+
+// MaxRecordFluents bounds the fluents of the states a Record keeps, all steps together.
+const MaxRecordFluents = 1_000_000
 
 // Step is one joint move of a match.
 type Step struct {
@@ -145,6 +152,9 @@ func (r *Record) WriteText(w io.Writer) error {
 		}
 	}
 	answers("end", r.End)
+	if r.StatesOmitted > 0 {
+		fmt.Fprintf(&b, "(the states of the last %d steps are left out of the record: it keeps %d fluents at most)\n", r.StatesOmitted, MaxRecordFluents)
+	}
 	fmt.Fprintf(&b, "%s (%.1fs)\n", r.Summary(), r.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -2,20 +2,28 @@ package ggp
 
 import (
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // The messages of the protocol are KIF s-expressions: atoms, lists in parentheses, `;` comments
-// to the end of the line, and (rarely) strings in double quotes. This reader is separate from
-// package syntax on purpose: a message is not a game file (a game description is one element of
-// a START message), and its errors are about the message.
+// to the end of the line. The tokens are those of package syntax's prefix parser
+// (syntax.ScanToken), so that a game description reads the same in a START message and in a
+// game file (a double quote is part of a name in both). The lists are read here: a message is
+// not a game file (a game description is one element of a START message), and its errors are
+// about the message.
 
 // Expr is an atom or a list of a message, with its place in the message text.
 type Expr struct {
-	Atom       string  // the atom's text (a string keeps its quotes); "" for a list
-	List       []*Expr // a list's elements
+	Atom       string  // the atom's text; "" for a list
+	List       []*Expr // a list's elements (none for a list read whole, see Whole)
 	IsList     bool
 	Start, End int // byte offsets in the message
+	// Whole is the text of a list whose elements were not read into List: a list nested below
+	// the levels a message's reading needs (a rule of a START, a move of a PLAY).
+	Whole string
 }
 
 // Keyword reports whether e is the atom kw, in any case.
@@ -31,6 +39,10 @@ func (e *Expr) String() string {
 func (e *Expr) write(b *strings.Builder) {
 	if !e.IsList {
 		b.WriteString(e.Atom)
+		return
+	}
+	if e.Whole != "" {
+		writeCompact(b, e.Whole)
 		return
 	}
 	// An explicit stack: a hostile message may nest deeply.
@@ -52,12 +64,42 @@ func (e *Expr) write(b *strings.Builder) {
 			b.WriteByte(' ')
 		}
 		top.i++
-		if child.IsList {
+		switch {
+		case child.IsList && child.Whole != "":
+			writeCompact(b, child.Whole)
+		case child.IsList:
 			b.WriteByte('(')
 			stack = append(stack, frame{child, 0})
-		} else {
+		default:
 			b.WriteString(child.Atom)
 		}
+	}
+}
+
+// writeCompact writes the well-formed KIF text src compactly: its tokens, single spaces between
+// the elements of a list and between top-level expressions, no comments.
+func writeCompact(b *strings.Builder, src string) {
+	sep := false // an element was written at this level: the next one needs a space
+	for i := 0; i < len(src); {
+		kind, end := syntax.ScanToken(src, i)
+		switch kind {
+		case syntax.LParen:
+			if sep {
+				b.WriteByte(' ')
+			}
+			b.WriteByte('(')
+			sep = false
+		case syntax.RParen:
+			b.WriteByte(')')
+			sep = true
+		case syntax.Word, syntax.Variable:
+			if sep {
+				b.WriteByte(' ')
+			}
+			b.WriteString(src[i:end])
+			sep = true
+		}
+		i = end
 	}
 }
 
@@ -83,12 +125,32 @@ func syntaxError(src string, off int, format string, args ...any) *SyntaxError {
 // nested deeper is refused rather than walked.
 const maxDepth = 1000
 
-// maxExprs bounds the atoms and lists of a message (the largest game we know has about 20,000),
-// and so the memory reading it takes.
+// maxExprs bounds the atoms and lists of a message (the largest game we know has about 20,000).
 const maxExprs = 1_000_000
 
-// ReadExprs reads the expressions of a message text.
-func ReadExprs(src string) ([]*Expr, error) {
+// readLimits bound what a reader takes in, and how deep it builds the tree.
+type readLimits struct {
+	depth, exprs int
+	// keep is the nesting below which a list is kept as its text (Expr.Whole) instead of its
+	// elements: a message's reading looks two levels deep, and the memory of a game's rules
+	// read into Exprs would be many times their text.
+	keep int
+}
+
+var (
+	// The limits of a message received over the network.
+	messageLimits = readLimits{depth: maxDepth, exprs: maxExprs, keep: 2}
+	// A message from this process (a built-in player's): the game description in it was read
+	// by the syntax parser first, which takes games of any size and depth.
+	localLimits = readLimits{depth: math.MaxInt, exprs: math.MaxInt, keep: 2}
+	// A whole tree (ReadExprs), within the limits of a message.
+	treeLimits = readLimits{depth: maxDepth, exprs: maxExprs, keep: math.MaxInt}
+)
+
+// ReadExprs reads the expressions of a message text, within the limits of a message.
+func ReadExprs(src string) ([]*Expr, error) { return readExprs(src, treeLimits) }
+
+func readExprs(src string, lim readLimits) ([]*Expr, error) {
 	var top []*Expr
 	var stack []*Expr // the open lists
 	var slab []Expr   // the expressions, allocated in blocks
@@ -98,7 +160,6 @@ func ReadExprs(src string) ([]*Expr, error) {
 			slab = make([]Expr, 0, 1024)
 		}
 		slab = append(slab, e)
-		count++
 		return &slab[len(slab)-1]
 	}
 	add := func(e *Expr) {
@@ -109,70 +170,66 @@ func ReadExprs(src string) ([]*Expr, error) {
 			p.List = append(p.List, e)
 		}
 	}
+	// A list nested lim.keep deep or more is read as its text: wholeStart is where the
+	// outermost such list starts (-1: none open), wholeDepth how deep its reading is.
+	wholeStart, wholeDepth := -1, 0
 	i := 0
 	for i < len(src) {
-		if count >= maxExprs {
-			return nil, syntaxError(src, i, "the message has more than %d atoms and lists", maxExprs)
+		if count >= lim.exprs {
+			return nil, syntaxError(src, i, "the message has more than %d atoms and lists", lim.exprs)
 		}
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case c == ';':
-			for i < len(src) && src[i] != '\n' {
-				i++
+		kind, end := syntax.ScanToken(src, i)
+		switch kind {
+		case syntax.Whitespace, syntax.Comment:
+		case syntax.LParen:
+			count++
+			depth := len(stack) + wholeDepth
+			if depth >= lim.depth {
+				return nil, syntaxError(src, i, "the message nests more than %d levels of parentheses", lim.depth)
 			}
-		case c == '(':
-			if len(stack) >= maxDepth {
-				return nil, syntaxError(src, i, "the message nests more than %d levels of parentheses", maxDepth)
+			switch {
+			case wholeStart >= 0:
+				wholeDepth++
+			case len(stack) >= lim.keep:
+				wholeStart, wholeDepth = i, 1
+			default:
+				e := alloc(Expr{IsList: true, Start: i, List: []*Expr{}})
+				add(e)
+				stack = append(stack, e)
 			}
-			e := alloc(Expr{IsList: true, Start: i, List: []*Expr{}})
-			add(e)
-			stack = append(stack, e)
-			i++
-		case c == ')':
-			if len(stack) == 0 {
-				return nil, syntaxError(src, i, "unexpected ')': no list is open")
-			}
-			stack[len(stack)-1].End = i + 1
-			stack = stack[:len(stack)-1]
-			i++
-		case c == '"':
-			start := i
-			i++
-			for i < len(src) && src[i] != '"' {
-				if src[i] == '\\' {
-					i++
+		case syntax.RParen:
+			switch {
+			case wholeStart >= 0:
+				if wholeDepth--; wholeDepth == 0 {
+					add(alloc(Expr{IsList: true, Start: wholeStart, End: end, Whole: src[wholeStart:end]}))
+					wholeStart = -1
 				}
-				i++
+			case len(stack) == 0:
+				return nil, syntaxError(src, i, "unexpected ')': no list is open")
+			default:
+				stack[len(stack)-1].End = end
+				stack = stack[:len(stack)-1]
 			}
-			if i >= len(src) {
-				return nil, syntaxError(src, start, "unterminated string: no closing '\"'")
+		case syntax.Word, syntax.Variable:
+			count++
+			if wholeStart < 0 {
+				add(alloc(Expr{Atom: src[i:end], Start: i, End: end}))
 			}
-			i++
-			add(alloc(Expr{Atom: src[start:i], Start: start, End: i}))
-		case c < ' ' || c == 0x7f:
-			return nil, syntaxError(src, i, "unexpected control character %q", c)
 		default:
-			start := i
-			for i < len(src) && !isDelimiter(src[i]) {
-				i++
+			if c := src[i]; c < ' ' || c == 0x7f {
+				return nil, syntaxError(src, i, "unexpected control character %q", c)
 			}
-			add(alloc(Expr{Atom: src[start:i], Start: start, End: i}))
+			return nil, syntaxError(src, i, "bytes that are not UTF-8 text")
 		}
+		i = end
+	}
+	if wholeStart >= 0 {
+		return nil, syntaxError(src, wholeStart, "'(' is never closed")
 	}
 	if len(stack) > 0 {
 		return nil, syntaxError(src, stack[len(stack)-1].Start, "'(' is never closed")
 	}
 	return top, nil
-}
-
-func isDelimiter(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '(', ')', ';', '"':
-		return true
-	}
-	return c < ' ' || c == 0x7f
 }
 
 // ReadExpr reads a text that must hold exactly one expression (a player's reply, a move).

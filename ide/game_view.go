@@ -139,8 +139,12 @@ func (s *Session) GotoStep(ctx context.Context, step int) (*GameState, error) {
 
 // ComputerOptions bound the search of ComputerMove.
 type ComputerOptions struct {
-	MoveTime time.Duration // the time to think, shared by the roles that have a choice (0: 1 s)
-	Playouts int           // a playout budget per role instead (0: none; for tests)
+	// MoveTime is the time to think, shared by the roles that have a choice (0: 1 s, or a
+	// minute with a playout budget).
+	MoveTime time.Duration
+	// Playouts is a playout budget per role as well (0: none): a search with a budget and a
+	// seed plays the same move on any machine, unless the move time ends it first.
+	Playouts int
 	Seed     uint64
 }
 
@@ -149,6 +153,7 @@ type ComputerSearch struct {
 	Role     string
 	Move     string
 	Playouts int           // of this search
+	States   int           // the states searched from: 1 when the role knows the state (GDL-II: those it may be in)
 	Value    float64       // the mean goal value (0 to 100) of the playouts through the move
 	Elapsed  time.Duration // the time the search took
 	Engine   game.Engine   // the engine that ran the search
@@ -156,15 +161,25 @@ type ComputerSearch struct {
 
 // ComputerMove plays a joint move chosen by Monte Carlo tree search (player.MCTS) for every
 // role that has a choice (GDL-II's random role plays at random; a role with one legal move
-// plays it). The searches share the time to think and keep their trees for the next computer
-// move in the same line.
+// plays it). Each role chooses from what it knows, as in a match: in GDL-II the states its own
+// moves and percepts allow (player.BeliefAfter), never the true state. The searches share the
+// time to think and, when the state is known, keep their trees for the next computer move in
+// the same line. A state command of the document sent while they think cuts them short: the
+// computer plays the best moves found so far, then the command runs.
 func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*GameState, error) {
 	if opts.MoveTime <= 0 {
 		opts.MoveTime = time.Second
+		if opts.Playouts > 0 {
+			opts.MoveTime = time.Minute
+		}
 	}
 	var found []ComputerSearch
 	st, err := s.play(ctx, func(c *docGame, pos *Position) ([]eval.Term, error) {
 		fg, err := c.fast(ctx)
+		if err != nil {
+			return nil, err
+		}
+		joints, err := jointsOn(fg, pos.Played)
 		if err != nil {
 			return nil, err
 		}
@@ -200,12 +215,19 @@ func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*Game
 				moves[r] = fg.String(ms[s.gs.opts.Rand(len(ms))])
 				s.gs.randMu.Unlock()
 			default:
-				think := ctx
-				cancel := context.CancelFunc(func() {})
-				if opts.Playouts == 0 {
-					think, cancel = context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
+				think, cancel := context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
+				forget := s.gs.sessions.thinking(s.name, cancel)
+				// The role plays from what it knows: in GDL-II, its own moves and percepts.
+				b := player.Known(fg, r, fs)
+				if player.GDLII(fg) {
+					if b, err = player.BeliefAfter(think, fg, r, opts.Seed, joints); err != nil {
+						forget()
+						cancel()
+						return nil, err
+					}
 				}
-				sr, err := c.player(fg, r, opts).Search(think, fs)
+				sr, err := c.player(fg, r, opts).SearchBelief(think, b)
+				forget()
 				cancel()
 				if err != nil {
 					return nil, err
@@ -214,7 +236,7 @@ func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*Game
 					return nil, context.Cause(ctx)
 				}
 				moves[r] = fg.String(sr.Move)
-				cs := ComputerSearch{Role: fg.RoleNames()[r], Move: moves[r], Playouts: sr.Playouts, Elapsed: sr.Elapsed, Engine: fg.Engine()}
+				cs := ComputerSearch{Role: fg.RoleNames()[r], Move: moves[r], Playouts: sr.Playouts, States: sr.States, Elapsed: sr.Elapsed, Engine: fg.Engine()}
 				if len(sr.Moves) > 0 {
 					cs.Value = sr.Moves[0].Value
 				}
@@ -262,8 +284,8 @@ func (c *docGame) player(fg *game.Game, r int, opts ComputerOptions) *player.MCT
 	return p
 }
 
-// replayOn plays a history (one move per role, KIF) on g from the initial state.
-func replayOn(ctx context.Context, g *game.Game, history [][]string) (*game.State, error) {
+// jointsOn reads a history (one move per role, KIF) as g's joint moves.
+func jointsOn(g *game.Game, history [][]string) ([][]eval.Term, error) {
 	joints := make([][]eval.Term, 0, len(history))
 	for _, moves := range history {
 		j, err := g.ParseMoves(moves)
@@ -271,6 +293,15 @@ func replayOn(ctx context.Context, g *game.Game, history [][]string) (*game.Stat
 			return nil, err
 		}
 		joints = append(joints, j)
+	}
+	return joints, nil
+}
+
+// replayOn plays a history (one move per role, KIF) on g from the initial state.
+func replayOn(ctx context.Context, g *game.Game, history [][]string) (*game.State, error) {
+	joints, err := jointsOn(g, history)
+	if err != nil {
+		return nil, err
 	}
 	p, err := g.Replay(ctx, joints)
 	if err != nil {

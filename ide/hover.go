@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/markdown"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -21,6 +22,10 @@ type HoverOptions struct {
 	Eval Evaluation
 	// Budget bounds the wait for those answers (0: DefaultHoverBudget).
 	Budget time.Duration
+	// Why, when set, gives the target of a link that explains a literal in the current state
+	// (Session.ExplainLiteral, through the server's command): the answers then link to why they
+	// hold, and no answers to why not. Nil, or plain text: no links.
+	Why func(literal string) string
 }
 
 // HoverText is what a hover shows: text about the symbol at Span.
@@ -57,7 +62,11 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 			if budget <= 0 {
 				budget = DefaultHoverBudget
 			}
-			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), o.Arity, snap.Dialect()), o.Arity, budget)
+			why := opts.Why
+			if !opts.Markdown {
+				why = nil
+			}
+			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), o.Arity, snap.Dialect()), o.Arity, budget, why)
 		}
 	case o.Kind == analysis.OccVariable:
 		hoverVariable(b, snap, o)
@@ -138,7 +147,7 @@ func (m *markup) String() string { return strings.Join(m.blocks, "\n\n") }
 // code marks s as code.
 func (m *markup) code(s string) string {
 	if m.md {
-		return mdCode(s)
+		return markdown.Code(s)
 	}
 	return s
 }
@@ -146,7 +155,7 @@ func (m *markup) code(s string) string {
 // text writes s (a message, which may name anything of the game) as text.
 func (m *markup) text(s string) string {
 	if m.md {
-		return mdText(s)
+		return markdown.Text(s)
 	}
 	return s
 }
@@ -154,7 +163,7 @@ func (m *markup) text(s string) string {
 // bold marks s as strong.
 func (m *markup) bold(s string) string {
 	if m.md {
-		return "**" + mdText(s) + "**"
+		return "**" + markdown.Text(s) + "**"
 	}
 	return s
 }
@@ -255,8 +264,14 @@ func enclosingAtomText(c *analysis.Clause, o *analysis.Occurrence) string {
 
 // hoverAnswers appends the answers of a relation's query in the document's current state,
 // truncated.
-func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, arity int, budget time.Duration) {
+func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, arity int, budget time.Duration, why func(string) string) {
 	qa, err := ev.Answers(ctx, query, Wait{Budget: budget, Urgent: true})
+	link := func(title, literal string) string {
+		if why == nil {
+			return ""
+		}
+		return fmt.Sprintf(" [%s](%s)", title, why(literal))
+	}
 	b.rule()
 	switch {
 	case errors.Is(err, ErrStillRunning):
@@ -264,9 +279,9 @@ func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, a
 	case err != nil:
 		b.para("Not evaluated: %s", b.text(ev.Explain(err)))
 	case arity == 0:
-		b.para("In the %s: %s", stateName(qa.Played), b.bold(fmt.Sprint(qa.Count > 0)))
+		b.para("In the %s: %s%s", stateName(qa.Played), b.bold(fmt.Sprint(qa.Count > 0)), link(map[bool]string{true: "Why?", false: "Why not?"}[qa.Count > 0], query))
 	case qa.Count == 0:
-		b.para("In the %s, no answers.", stateName(qa.Played))
+		b.para("In the %s, no answers.%s", stateName(qa.Played), link("Why not?", query))
 	default:
 		which := ""
 		if qa.More {
@@ -283,7 +298,7 @@ func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, a
 				list = append(list, fmt.Sprintf("- … and %d%s more", qa.Count-12, more))
 				break
 			}
-			list = append(list, "- "+b.code(a))
+			list = append(list, "- "+b.code(a)+link("why?", a))
 		}
 		b.para("%s", strings.Join(list, "\n"))
 	}

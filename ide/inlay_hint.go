@@ -15,6 +15,9 @@ type InlayHint struct {
 	Offset  int
 	Label   string
 	Tooltip string
+	// What explains the hint in the current state (Session.ExplainLiteral of Literal, or
+	// Session.ExplainFluent of Fluent), for a link in its tooltip; "" for none.
+	Literal, Fluent string
 }
 
 // InlayHints show evaluated results where they are defined, for the clauses that overlap
@@ -48,12 +51,13 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 		if span.End < from || span.Start > to {
 			continue
 		}
-		var label, tip string
+		var label, tip, literal, fluent string
 		switch c.Key() {
 		case "init":
 			if c.IsRule || c.Head.Arity() != 1 {
 				continue
 			}
+			fluent = plainText(c.Head.Args()[0].Cursor)
 			if state[analysis.TermKey(c.Head.Args()[0].Cursor)] {
 				label, tip = "✓ holds", "This fluent holds in the current state."
 			} else {
@@ -73,10 +77,11 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 				label += ": " + summarize(movesOf(qa.Answers, d), 3)
 			}
 			tip = strings.Join(qa.Answers, "\n")
+			literal = plainText(c.Head.Cursor)
 		default:
 			continue
 		}
-		hints = append(hints, InlayHint{Offset: span.End, Label: label, Tooltip: tip})
+		hints = append(hints, InlayHint{Offset: span.End, Label: label, Tooltip: tip, Literal: literal, Fluent: fluent})
 	}
 	return hints
 }

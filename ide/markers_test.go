@@ -29,7 +29,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of the marker 
 // A marker's first argument names a text of its line and asks at its second character (at its
 // end for @complete): @hover, @def, @refs, @highlight, @rename(text, new), @complete, @calls,
 // @select; @fixes(text) asks for the quick fixes of the diagnostics touching the text. The
-// others ask about the whole file: @symbols, @folding, @tokens, @diagnostics, @format.
+// others ask about the whole file: @symbols, @folding, @tokens, @diagnostics, @format, @verify
+// (the findings of "Verify game" as the editor places them).
 //
 // Evaluated features run on the file's game session, as in the editor but without budgets
 // (every answer is waited for): hovers on evaluated relations show their answers, @lenses the
@@ -121,6 +122,26 @@ func (r *markerRun) at(m markers.Marker, off int) {
 		} else {
 			out.Line("(none)")
 		}
+	case "why":
+		why := func(lit string) string { return "why:" + lit }
+		if h := Hover(context.Background(), snap, off, HoverOptions{Markdown: true, Eval: r.session, Budget: patience, Why: why}); h != nil {
+			out.Line(h.Text)
+		} else {
+			out.Line("(none)")
+		}
+	case "explain":
+		acts := ExplainActions(snap, off)
+		if len(acts) == 0 {
+			out.Line("(no literal)")
+			break
+		}
+		out.Printf("action: %s\n", acts[0].Title)
+		res := r.session.ExplainLiteral(context.Background(), acts[0].Literal, ExplainOptions{Link: func(line, col int) string { return fmt.Sprintf("#L%d,%d", line, col) }})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "def":
 		for _, sp := range Definition(snap, off) {
 			out.Line(r.where(sp))
@@ -232,8 +253,27 @@ func (r *markerRun) file(m markers.Marker) bool {
 			p := snap.Lines().Position(h.Offset, syntax.UTF16)
 			out.Printf("%d:%d %s | %s\n", p.Line+1, p.Column+1, h.Label, strings.ReplaceAll(h.Tooltip, "\n", " / "))
 		}
+	case "verify":
+		rep, err := Verify(context.Background(), snap, VerifyOptions{})
+		if err != nil {
+			out.Printf("error: %v\n", err)
+			break
+		}
+		for _, d := range rep.Diagnostics {
+			out.Printf("%s %s at %s: %s\n", d.Severity, d.Code, r.where(d.Span), d.Message)
+			for _, rel := range d.Related {
+				out.Printf("  related %s: %s\n", r.where(rel.Span), rel.Message)
+			}
+		}
 	case "state", "play", "random", "undo", "reset", "goto", "computer":
 		r.stateCommand(m)
+	case "fluent":
+		res := r.session.ExplainFluent(context.Background(), m.Arg(0), ExplainOptions{})
+		if res.Error != "" {
+			out.Printf("error: %s\n", res.Error)
+			break
+		}
+		out.Printf("%s", res.Markdown)
 	case "playouts":
 		n, _ := strconv.Atoi(m.Arg(0))
 		st := r.session.Playouts(context.Background(), n, 1, time.Minute)
@@ -334,6 +374,9 @@ func (r *markerRun) stateCommand(m markers.Marker) {
 	}
 	if st.Error != "" {
 		out.Printf("error: %s\n", st.Error)
+	}
+	if st.Why != nil {
+		out.Printf("why:\n%s", st.Why.Markdown)
 	}
 	if len(st.Line) > len(st.History) {
 		out.Printf("line: %d joint moves, %d ahead\n", len(st.Line), len(st.Line)-len(st.History))

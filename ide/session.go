@@ -72,12 +72,50 @@ func (s *Session) timeout(w Wait) time.Duration {
 
 // Answers returns the memoised answers of a query in the document's current state.
 func (s *Session) Answers(ctx context.Context, query string, w Wait) (*Answers, error) {
+	w, err := s.analysed(ctx, w)
+	if err != nil {
+		return nil, err
+	}
 	return waitFor(ctx, s.gs, s.game().answersOf(s.History(), query, s.timeout(w), w.Urgent), w)
 }
 
 // Position returns the memoised current state of the document.
 func (s *Session) Position(ctx context.Context, w Wait) (*Position, error) {
+	w, err := s.analysed(ctx, w)
+	if err != nil {
+		return nil, err
+	}
 	return waitFor(ctx, s.gs, s.game().position(s.History(), s.timeout(w), w.Urgent), w)
+}
+
+// analysed waits, within w's budget, for the snapshot's analysis, which the game is made from
+// (its diagnostics say which relations have no defined meaning): a hover or a lens during a
+// slow analysis gets ErrStillRunning, and a refresh when it is done, instead of waiting for it.
+// Unless another caller computes the analysis (the language server's diagnostics), it is
+// computed under ctx. It returns w with what is left of its budget.
+func (s *Session) analysed(ctx context.Context, w Wait) (Wait, error) {
+	done := s.snap.analysisDone()
+	select {
+	case <-done:
+		return w, nil
+	default:
+	}
+	go s.snap.AnalysisContext(ctx)
+	start := time.Now()
+	t := time.NewTimer(max(w.Budget, 0))
+	defer t.Stop()
+	select {
+	case <-done:
+		w.Budget -= time.Since(start)
+		return w, nil
+	case <-t.C:
+		if w.Refresh {
+			s.gs.refreshWhenDone(done)
+		}
+		return w, ErrStillRunning
+	case <-ctx.Done():
+		return w, context.Cause(ctx)
+	}
 }
 
 func waitFor[T any](ctx context.Context, gs *Games, r *result[T], w Wait) (T, error) {
@@ -187,6 +225,9 @@ type GameState struct {
 	Notes []string
 	// Computer is what the search of ComputerMove found, for that command only.
 	Computer []ComputerSearch
+	// Why explains a move refused as not legal: the why-not of (legal role move) in the state
+	// (its Markdown has no links; the tree is in Why.Tree).
+	Why *ExplainResult
 }
 
 // ShowState describes the current state.
@@ -295,6 +336,13 @@ func (s *Session) change(ctx context.Context, f func(c *docGame, history [][]str
 	if errors.As(err, &ref) {
 		st := c.describe(ctx, ref.pos)
 		st.Error = ref.err.Error()
+		var ill *game.IllegalMoveError
+		if errors.As(ref.err, &ill) {
+			why := s.explainIn(ctx, c, ref.pos, nil, s.snap.Dialect().Atom("legal", ill.Role, ill.Move), "In the "+stateName(len(ref.pos.Played)), ExplainOptions{})
+			if why.Error == "" {
+				st.Why = why
+			}
+		}
 		s.drawState(ctx, c, st)
 		return st, nil
 	}
@@ -363,6 +411,10 @@ type sessions struct {
 	mu    sync.Mutex
 	lines map[string]*line
 	turns map[string]chan struct{}
+	// stops cuts short the thinking of the command holding a document's turn (a computer
+	// move): a command that has to wait for the turn calls it, so that it waits a moment, not
+	// for a whole search.
+	stops map[string]func()
 }
 
 type line struct {
@@ -425,6 +477,7 @@ func (ss *sessions) forget(name string) {
 	defer ss.mu.Unlock()
 	delete(ss.lines, name)
 	delete(ss.turns, name)
+	delete(ss.stops, name)
 }
 
 // take waits for the document's turn to change its state and returns the function that gives
@@ -443,7 +496,34 @@ func (ss *sessions) take(ctx context.Context, name string) (func(), error) {
 	select {
 	case turn <- struct{}{}:
 		return func() { <-turn }, nil
+	default:
+	}
+	ss.mu.Lock()
+	stop := ss.stops[name]
+	ss.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
+	}
+}
+
+// thinking records, for the command holding the document's turn, how to cut its thinking
+// short (see stops), and returns the function that forgets it.
+func (ss *sessions) thinking(name string, stop func()) func() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.stops == nil {
+		ss.stops = map[string]func(){}
+	}
+	ss.stops[name] = stop
+	return func() {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		delete(ss.stops, name)
 	}
 }

@@ -13,6 +13,12 @@ import (
 // once built; an edit makes a new Snapshot (Next) that shares the untouched parts of the tree
 // with the old one and reuses the old analysis for them. Features are functions of a Snapshot.
 //
+// The analysis comes in two stages, each computed once and each waited for only by what needs
+// it: the model (analysis.Prepare: symbols, occurrences, graph, the per-clause checks), which
+// navigation needs (Model), then the whole-file checks (analysis.CheckModel), which only the
+// diagnostics and what reads them need (Diagnostics, Analysis). A hover never waits for a
+// slow check.
+//
 // What is derived can be dropped (Release) and is then computed again from the text when asked
 // for: a server with hundreds of documents open keeps the trees and analyses of the few in use
 // (a tree and its analysis take about 60 times the text). The diagnostics and the symbols stay,
@@ -23,20 +29,24 @@ type Snapshot struct {
 	dialect syntax.Dialect
 	lines   *syntax.LineIndex
 
-	analyzeMu sync.Mutex // held while the analysis is computed, so it is computed once
 	parseMu   sync.Mutex // held while the text is parsed, so it is parsed once
+	prepareMu sync.Mutex // held while the model is built, so it is built once
+	checkMu   sync.Mutex // held while the whole-file checks run, so they run once
 
 	mu       sync.Mutex // guards what follows
 	file     *syntax.File
+	prepared *analysis.Model // the model the checks run on (analysis.Prepare's)
 	analyzed *analysis.Result
-	// base is the analysis of an earlier version, whose results for the forms this version
-	// shares with it are reused; dropped once this version is analysed.
-	base     *analysis.Result
+	// base is the model of an earlier version, whose parts for the forms this version shares
+	// with it are reused; dropped once this version's model is built.
+	base     *analysis.Model
 	nav      *analysis.Model
 	diags    []analysis.Diagnostic // kept when released
 	hasDiags bool
 	symbols  []Symbol // kept when released
 	hasSyms  bool
+	// checked is closed once the analysis has been computed (made on first need).
+	checked chan struct{}
 }
 
 // NewSnapshot makes the snapshot of text in the notation its content is written in
@@ -58,10 +68,10 @@ func SnapshotOf(version int32, f *syntax.File) *Snapshot {
 }
 
 // Next makes the snapshot of the next version, f (usually s.File() edited), which reuses this
-// version's analysis for the forms it shares with it.
+// version's model for the forms it shares with it.
 func (s *Snapshot) Next(version int32, f *syntax.File) *Snapshot {
 	next := SnapshotOf(version, f)
-	next.base = s.lastAnalysis()
+	next.base = s.lastModel()
 	return next
 }
 
@@ -110,27 +120,51 @@ func (s *Snapshot) Analysis() *analysis.Result {
 // AnalysisContext is Analysis that gives up when ctx is done (the diagnostics of a version the
 // user has already typed past are not worth finishing); a later call computes it again.
 func (s *Snapshot) AnalysisContext(ctx context.Context) (*analysis.Result, error) {
+	return s.analysisProgress(ctx, nil)
+}
+
+// analysisProgress is AnalysisContext telling progress how far the whole-file checks have come
+// (analysis.CheckModel), when it runs them.
+func (s *Snapshot) analysisProgress(ctx context.Context, progress func(done, total int)) (*analysis.Result, error) {
 	if res := s.analysis(); res != nil {
 		return res, nil
 	}
-	s.analyzeMu.Lock()
-	defer s.analyzeMu.Unlock()
+	m, err := s.PrepareContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
 	if res := s.analysis(); res != nil {
 		return res, nil
 	}
-	s.mu.Lock()
-	base := s.base
-	s.mu.Unlock()
-	res, err := analysis.AnalyzeContext(ctx, s.File(), nil, base)
+	res, err := analysis.CheckModel(ctx, m, nil, progress)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	// The tree and its analysis go together (a release meanwhile may have dropped the tree).
-	s.file, s.analyzed, s.base = res.Model.File, res, nil
+	// The tree, the model and the analysis go together (a release meanwhile may have dropped
+	// the first two).
+	s.file, s.prepared, s.analyzed = m.File, m, res
+	if !s.hasDiags && s.checked != nil {
+		close(s.checked)
+	}
 	s.diags, s.hasDiags = res.Diagnostics, true
 	s.mu.Unlock()
 	return res, nil
+}
+
+// analysisDone returns a channel closed once the snapshot's analysis has been computed.
+func (s *Snapshot) analysisDone() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checked == nil {
+		s.checked = make(chan struct{})
+		if s.hasDiags {
+			close(s.checked)
+		}
+	}
+	return s.checked
 }
 
 func (s *Snapshot) analysis() *analysis.Result {
@@ -139,33 +173,65 @@ func (s *Snapshot) analysis() *analysis.Result {
 	return s.analyzed
 }
 
-// lastAnalysis returns the newest analysis this snapshot has or builds on, for the next version
-// to reuse; nil if there is none (yet, or any more).
-func (s *Snapshot) lastAnalysis() *analysis.Result {
+// PrepareContext returns the model the whole-file checks run on (analysis.Prepare: the model of
+// the complete forms, with the per-clause checks), built on first use from this version's base;
+// it gives up when ctx is done, and a later call builds it again.
+func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) {
+	if m := s.model(); m != nil {
+		return m, nil
+	}
+	s.prepareMu.Lock()
+	defer s.prepareMu.Unlock()
+	if m := s.model(); m != nil {
+		return m, nil
+	}
+	s.mu.Lock()
+	base := s.base
+	s.mu.Unlock()
+	m, err := analysis.Prepare(ctx, s.File(), base)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.file, s.prepared, s.base = m.File, m, nil
+	s.mu.Unlock()
+	return m, nil
+}
+
+func (s *Snapshot) model() *analysis.Model {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.analyzed != nil {
-		return s.analyzed
+	return s.prepared
+}
+
+// lastModel returns the newest model this snapshot has or builds on, for the next version to
+// reuse; nil if there is none (yet, or any more).
+func (s *Snapshot) lastModel() *analysis.Model {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.prepared != nil {
+		return s.prepared
 	}
 	return s.base
 }
 
 // Model returns the semantic model for navigation: forms with syntax errors take part as far
-// as their shape allows, so hover, definition and completion work in a rule being typed.
+// as their shape allows, so hover, definition and completion work in a rule being typed. It
+// needs the model only, never the whole-file checks.
 func (s *Snapshot) Model() *analysis.Model {
-	res := s.Analysis()
-	if !res.Model.Incomplete() {
-		return res.Model
+	m, _ := s.PrepareContext(context.Background())
+	if !m.Incomplete() {
+		return m
 	}
 	s.mu.Lock()
 	nav := s.nav
 	s.mu.Unlock()
-	if nav != nil && nav.File == res.Model.File {
+	if nav != nil && nav.File == m.File {
 		return nav
 	}
-	nav = analysis.NavigationModel(res)
+	nav = analysis.NavigationModel(m)
 	s.mu.Lock()
-	if s.analyzed == res {
+	if s.prepared == m {
 		s.nav = nav
 	}
 	s.mu.Unlock()
@@ -175,13 +241,19 @@ func (s *Snapshot) Model() *analysis.Model {
 // Diagnostics returns the parser's and the analyzer's diagnostics, with their default
 // severities. It gives up when ctx is done.
 func (s *Snapshot) Diagnostics(ctx context.Context) ([]analysis.Diagnostic, error) {
+	return s.DiagnosticsProgress(ctx, nil)
+}
+
+// DiagnosticsProgress is Diagnostics telling progress, when it is not nil, how far the
+// whole-file checks have come (analysis.CheckModel's progress) if this call runs them.
+func (s *Snapshot) DiagnosticsProgress(ctx context.Context, progress func(done, total int)) ([]analysis.Diagnostic, error) {
 	s.mu.Lock()
 	ds, ok := s.diags, s.hasDiags
 	s.mu.Unlock()
 	if ok {
 		return ds, nil
 	}
-	res, err := s.AnalysisContext(ctx)
+	res, err := s.analysisProgress(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -210,13 +282,13 @@ func (s *Snapshot) Symbols() []Symbol {
 	return syms
 }
 
-// Release drops the tree, the analysis and the navigation model (and the analysis of an
+// Release drops the tree, the model, the analysis and the navigation model (and the model of an
 // earlier version kept for reuse); they are computed again from the text when asked for. The
 // diagnostics and symbols already computed stay. It returns whether there was anything to drop.
 func (s *Snapshot) Release() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	had := s.file != nil || s.analyzed != nil || s.base != nil
-	s.file, s.analyzed, s.base, s.nav = nil, nil, nil, nil
+	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil
+	s.file, s.prepared, s.analyzed, s.base, s.nav = nil, nil, nil, nil, nil
 	return had
 }

@@ -3,11 +3,13 @@ package ide
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 	"github.com/gdl-lsp/gdl/verify"
@@ -16,8 +18,8 @@ import (
 // Verification from the editor: the "Verify game" command runs verify.Verify on the document's
 // game and shows each finding as a diagnostic on the rules involved (terminal rules for
 // termination, legal rules for playability, goal rules for goal and winnability, input and base
-// for coverage), with the witness in the message and a quick fix that replays it into the
-// document's state.
+// for coverage; for a finding about one role, that role's rules, or its role fact), with the
+// witness in the message and a quick fix that replays it into the document's state.
 
 // VerifyOptions bound a verification.
 type VerifyOptions struct {
@@ -41,11 +43,11 @@ type VerifyReport struct {
 // VerifyDiagnostic is a finding (or a state that could not be evaluated) placed on the rules
 // involved.
 type VerifyDiagnostic struct {
-	Span     syntax.Span // the head of the first rule of the relation to look at first
+	Span     syntax.Span // the head of the first rule involved (see place)
 	Severity analysis.Severity
 	Code     string // verify-<property>, or verify-error for a state that could not be evaluated
 	Message  string
-	Related  []RelatedSpan // the other rules of that relation
+	Related  []RelatedSpan // the other rules involved
 	Witness  [][]string    // the joint moves from the initial state, one move per role each
 }
 
@@ -82,14 +84,15 @@ func Verify(ctx context.Context, snap *Snapshot, opts VerifyOptions) (*VerifyRep
 	m := res.Model
 	for _, f := range r.Findings {
 		d := VerifyDiagnostic{Code: "verify-" + string(f.Property), Severity: findingSeverity(f.Property), Witness: moveTexts(g, f.Moves)}
-		d.Span, d.Related = place(m, f.Relations)
-		d.Message = f.Message + witnessText(f.Joints)
+		d.Span, d.Related = place(m, f.Relations, roleKey(g, f.Role))
+		d.Message = f.Message + witnessText(verify.Witness(f.Joints, f.Infix))
+		d.Related = append(d.Related, explanationRelated(f.Explanation)...)
 		rep.Diagnostics = append(rep.Diagnostics, d)
 	}
 	for _, e := range r.Errors {
 		d := VerifyDiagnostic{Code: "verify-error", Severity: analysis.Warning, Witness: moveTexts(g, e.Moves),
-			Message: "a reachable state could not be evaluated, so verification is not complete: " + e.Message + witnessText(e.Joints)}
-		d.Span, d.Related = place(m, nil)
+			Message: "a reachable state could not be evaluated, so verification is not complete: " + e.Message + witnessText(verify.Witness(e.Joints, e.Infix))}
+		d.Span, d.Related = place(m, nil, "")
 		rep.Diagnostics = append(rep.Diagnostics, d)
 	}
 	rep.Summary = summary(r, g.Engine())
@@ -106,9 +109,30 @@ func findingSeverity(p verify.Property) analysis.Severity {
 	return analysis.Warning
 }
 
-// place finds the rules of the first of the relations that the game has, and returns the span
-// of the first one's head and the spans of the others; without any, the start of the file.
-func place(m *analysis.Model, relations []string) (syntax.Span, []RelatedSpan) {
+// roleKey is the key of a role's name (as the analyzer's symbols have it), "" for no role.
+func roleKey(g *game.Game, name string) string {
+	i := slices.Index(g.RoleNames(), name)
+	if i < 0 {
+		return ""
+	}
+	return syntax.Fold(g.Eval().StringIn(g.Roles()[i], syntax.Prefix))
+}
+
+// roleRelations are the relations whose first argument is a role.
+var roleRelations = map[string]bool{"legal": true, "goal": true, "input": true, "sees": true}
+
+// place finds where a finding belongs and returns the span of a head and the related places.
+// A finding about one role (role: its key) goes on that role's rules of the first of its
+// relations that has some, those whose head names the role, else those whose role argument is a
+// variable (rules for every role), the other ones related; a role without any goes on its role
+// fact. Other findings go on the first rule of the first of the relations that the game has,
+// the relation's other rules related. Without any, the start of the file.
+func place(m *analysis.Model, relations []string, role string) (syntax.Span, []RelatedSpan) {
+	if role != "" {
+		if sp, related, ok := placeOnRole(m, relations, role); ok {
+			return sp, related
+		}
+	}
 	for _, rel := range relations {
 		var spans []syntax.Span
 		for _, c := range m.Clauses {
@@ -126,6 +150,48 @@ func place(m *analysis.Model, relations []string) (syntax.Span, []RelatedSpan) {
 		return spans[0], related
 	}
 	return syntax.Span{}, nil
+}
+
+// placeOnRole places a finding about a role (see place).
+func placeOnRole(m *analysis.Model, relations []string, role string) (syntax.Span, []RelatedSpan, bool) {
+	for _, rel := range relations {
+		if !roleRelations[rel] {
+			continue
+		}
+		var own, shared []syntax.Span
+		for _, c := range m.Clauses {
+			if c.Key() != rel || c.Head.Arity() == 0 {
+				continue
+			}
+			switch who := c.Head.Args()[0]; who.Kind() {
+			case syntax.TermConstant:
+				if who.Name().Key() == role {
+					own = append(own, c.Head.Span())
+				}
+			case syntax.TermVariable:
+				shared = append(shared, c.Head.Span())
+			}
+		}
+		if len(own)+len(shared) == 0 {
+			continue
+		}
+		var related []RelatedSpan
+		for _, s := range own {
+			related = append(related, RelatedSpan{Span: s, Message: "another rule of " + rel + " for this role"})
+		}
+		for _, s := range shared {
+			related = append(related, RelatedSpan{Span: s, Message: "a rule of " + rel + " for every role"})
+		}
+		return related[0].Span, related[1:], true
+	}
+	for _, c := range m.Clauses {
+		if c.Key() == "role" && c.Head.Arity() == 1 {
+			if who := c.Head.Args()[0]; who.Kind() == syntax.TermConstant && who.Name().Key() == role {
+				return c.Head.Span(), nil, true
+			}
+		}
+	}
+	return syntax.Span{}, nil, false
 }
 
 func moveTexts(g *game.Game, moves [][]eval.Term) [][]string {
@@ -183,4 +249,46 @@ func summary(r *verify.Result, e game.Engine) string {
 // stop the replay where they do, as for any history.
 func (s *Session) Replay(ctx context.Context, history [][]string) (*GameState, error) {
 	return s.change(ctx, func(c *docGame, _ [][]string) ([][]string, error) { return history, nil })
+}
+
+// maxExplainedRules bounds the rules of a finding's explanation related to its diagnostic.
+const maxExplainedRules = 6
+
+// explanationRelated relates the rules of a finding's explanation (verify.Explain) to its
+// diagnostic: each rule that fails in the witness's state, with the body literal that fails
+// there and why, and each rule whose instance holds (several goals), nearest the top first.
+func explanationRelated(x *explain.Explanation) []RelatedSpan {
+	if x == nil {
+		return nil
+	}
+	var out []RelatedSpan
+	queue := append([]*explain.Node{}, x.Proofs...)
+	if x.WhyNot != nil {
+		queue = append(queue, x.WhyNot)
+	}
+	seen := map[int]bool{}
+	for len(queue) > 0 && len(out) < maxExplainedRules {
+		n := queue[0]
+		queue = queue[1:]
+		queue = append(queue, n.Children...)
+		if n.Kind != explain.KindRule || n.Rule == nil || seen[n.Rule.Start] {
+			continue
+		}
+		seen[n.Rule.Start] = true
+		msg := "in the witness's last state, " + n.Literal + " holds by this rule"
+		if !n.Holds {
+			msg = "in the witness's last state, this rule gives no " + n.Literal
+			for _, c := range n.Children {
+				if !c.Holds && c.Kind != explain.KindUnreached {
+					msg += ": " + c.Literal + " fails"
+					if c.Note != "" {
+						msg += " (" + c.Note + ")"
+					}
+					break
+				}
+			}
+		}
+		out = append(out, RelatedSpan{Span: syntax.Span{Start: n.Rule.Start, End: n.Rule.End}, Message: msg})
+	}
+	return out
 }

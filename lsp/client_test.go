@@ -20,6 +20,8 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 // This file is the test client: it drives the real gdl binary over real stdio with
@@ -34,6 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
+	// The tests never write into the user's cache (game.CacheDir): the binaries they run
+	// and the commands they call in this process use a temporary one.
+	os.Setenv(game.CacheEnv, filepath.Join(dir, "cache"))
 	args := []string{"build", "-o", gdlBinary}
 	if raceBuild {
 		args = append(args, "-race")
@@ -134,24 +139,29 @@ var serverProfiles int
 
 func startServer(t testing.TB) *testClient {
 	t.Helper()
+	return startServerCmd(t, false)
+}
+
+// startBoundedServer starts the server under a limit of 4 GB of address space (ulimit -v), so
+// that a document or request that takes all the memory fails the test instead of the machine.
+// The race detector reserves far more address space than that: under it, the limit is left out.
+func startBoundedServer(t testing.TB) *testClient {
+	t.Helper()
+	return startServerCmd(t, !raceBuild)
+}
+
+func startServerCmd(t testing.TB, bounded bool) *testClient {
+	t.Helper()
 	args := []string{"lsp", "--stdio"}
 	if prof := os.Getenv("GDL_TEST_SERVER_CPUPROFILE"); prof != "" {
 		// A CPU profile of the server, for looking into a benchmark: one file per server.
 		serverProfiles++
 		args = append(args, "--cpuprofile", fmt.Sprintf("%s.%d", prof, serverProfiles))
 	}
-	return startCommand(t, exec.Command(gdlBinary, args...))
-}
-
-// startLimited starts `gdl lsp --stdio` with its address space limited to kib KiB (ulimit -v).
-func startLimited(t testing.TB, kib string) *testClient {
-	t.Helper()
-	return startCommand(t, exec.Command("sh", "-c", `ulimit -v `+kib+` && exec "$0" lsp --stdio`, gdlBinary))
-}
-
-// startCommand starts a server command and connects a client to it.
-func startCommand(t testing.TB, cmd *exec.Cmd) *testClient {
-	t.Helper()
+	cmd := exec.Command(gdlBinary, args...)
+	if bounded {
+		cmd = exec.Command("sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" "$@"`, gdlBinary}, args...)...)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,9 @@ func handleCodeAction(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 	}
+	if len(p.Context.Only) == 0 {
+		out = append(out, explainActions(snap, p.Range)...)
+	}
 	return out, nil
 }
 

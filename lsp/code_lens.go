@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -41,7 +42,8 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 		return lenses, nil
 	}
 	deadline := time.Now().Add(ide.DefaultLensBudget)
-	for _, l := range ide.CodeLenses(snap.Snapshot) {
+	all := ide.CodeLenses(snap.Snapshot)
+	for _, l := range all[:min(len(all), maxCodeLenses)] {
 		start := snap.m.position(l.Offset)
 		lens := protocol.CodeLens{
 			Range: protocol.Range{Start: start, End: start},
@@ -52,8 +54,18 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 		}
 		lenses = append(lenses, lens)
 	}
+	if n := len(all) - maxCodeLenses; n > 0 {
+		// The last lens says what was left out; it runs nothing.
+		start := snap.m.position(all[maxCodeLenses].Offset)
+		lenses = append(lenses, protocol.CodeLens{Range: protocol.Range{Start: start, End: start},
+			Command: &protocol.Command{Title: fmt.Sprintf("… %d more groups of clauses without a lens (at most %d lenses per file)", n, maxCodeLenses)}})
+	}
 	return lenses, nil
 }
+
+// maxCodeLenses bounds a codeLens reply: a 10 MB file of alternating facts had a million
+// lenses, 94 MB of JSON. The first ones are kept, then a lens that says how many more there are.
+const maxCodeLenses = 2000
 
 func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
 	var lens protocol.CodeLens

@@ -225,7 +225,7 @@ func (s *Server) publishConfigDiagnostics(u protocol.DocumentURI, version int32,
 	}
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
-	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: diags})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: diags})
 }
 
 // configDiagnostics checks the text of a gdl.json with analysis.ParseConfig and places its

@@ -18,16 +18,13 @@ import (
 // overflow in the analysis), and one nesting or 20,000 levels deep took more than 4 GB. The
 // server publishes the diagnostics of each, answers requests on it, and goes on serving another
 // document. (The features themselves are tested with a small goroutine stack in package ide.)
-// The million nots give a million double-negation diagnostics, whose size is not what this test
-// is about: the folder's gdl.json turns that code off (its check still runs).
 func TestDeepBodies(t *testing.T) {
 	if raceBuild {
 		t.Skip("SKIPPED under the race detector: its shadow memory does not fit under ulimit -v; the test runs without -race")
 	}
-	c := startLimited(t, "4000000")
+	c := startBoundedServer(t)
 	c.initialize()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "gdl.json"), `{"severity": {"invalid-negation": "off"}}`)
 	depth := map[string]int{"not": 1_000_000, "or": 20_000}
 	for _, shape := range []string{"not", "or"} {
 		doc := fileURI(filepath.Join(dir, shape+".kif"))

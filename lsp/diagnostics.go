@@ -3,8 +3,11 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -42,15 +45,23 @@ func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityHint
 }
 
-// diagnostics converts the snapshot's diagnostics to LSP under the given settings. It gives up
-// when ctx is done.
-func diagnostics(ctx context.Context, snap *Snapshot, settings Settings) ([]protocol.Diagnostic, error) {
-	ds, err := snap.Diagnostics(ctx)
+// diagnostics converts the snapshot's diagnostics to LSP under the given settings, telling
+// progress (when not nil) how far the whole-file checks have come. It gives up when ctx is done.
+func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, progress func(done, total int)) ([]protocol.Diagnostic, error) {
+	ds, err := snap.DiagnosticsProgress(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]protocol.Diagnostic, 0, len(ds))
+	// The codes the settings turn off first, then at most analysis.MaxShown and a note.
+	on := make([]analysis.Diagnostic, 0, len(ds))
 	for _, d := range ds {
+		if _, ok := settings.severity(d.Code, lspSeverity(d.Severity)); ok {
+			on = append(on, d)
+		}
+	}
+	on = analysis.Shown(snap.File(), on)
+	out := make([]protocol.Diagnostic, 0, len(on))
+	for _, d := range on {
 		if pd, ok := snap.diagnostic(settings, d); ok {
 			out = append(out, pd)
 		}
@@ -123,8 +134,12 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 			}
 			var err error
 			settings := v.settingsFor(uri)
-			diags, err = diagnostics(ctx, snap, settings)
-			s.slots.release()
+			func() {
+				defer s.slots.release()
+				ap := s.analysisProgress(ctx, uri)
+				defer ap.finish()
+				diags, err = diagnostics(ctx, snap, settings, ap.checked)
+			}()
 			if err != nil {
 				return // a newer version or a closed document cancelled it
 			}
@@ -135,7 +150,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		if ctx.Err() != nil || s.currentView().docs[uri] != snap {
 			return
 		}
-		s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{
+		s.publishDiagnostics(protocol.PublishDiagnosticsParams{
 			URI: uri, Version: uint32(snap.Version), Diagnostics: diags,
 		})
 		if s.published != nil {
@@ -143,6 +158,82 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		}
 		go s.cool() // its analysis is known now: release it unless it is in use
 	}()
+}
+
+// analysisShownAfter is how long an analysis for diagnostics runs before the client is shown its
+// progress (window/workDoneProgress, when the client supports it): a big or hostile file.
+const analysisShownAfter = time.Second
+
+// shownAnalysis is the progress report of one analysis for diagnostics: begun once the analysis
+// has run for analysisShownAfter (Server.analysisShownAfter), ended when it finishes.
+type shownAnalysis struct {
+	s       *Server
+	ctx     context.Context
+	uri     protocol.DocumentURI
+	timer   *time.Timer
+	mu      sync.Mutex
+	p       *progress // the report, once begun
+	message string    // how far the checks have come
+	done    bool      // the analysis finished (or was cancelled)
+}
+
+// analysisProgress starts the clock of the analysis of uri's diagnostics under ctx.
+func (s *Server) analysisProgress(ctx context.Context, uri protocol.DocumentURI) *shownAnalysis {
+	a := &shownAnalysis{s: s, ctx: ctx, uri: uri}
+	after := s.analysisShownAfter
+	if after == 0 {
+		after = analysisShownAfter
+	}
+	a.timer = time.AfterFunc(after, a.begin)
+	return a
+}
+
+// begin shows the report, unless the analysis finished meanwhile; if it finishes while the
+// client is asked to create the report, the report ends at once.
+func (a *shownAnalysis) begin() {
+	a.mu.Lock()
+	if a.done {
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	_, p := a.s.startProgress(a.s.ctx, nil, "Checking "+path.Base(string(a.uri)), false)
+	if p == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done {
+		p.end("")
+		return
+	}
+	a.p = p
+	if a.message != "" {
+		p.report(a.message)
+	}
+}
+
+// checked is the whole-file checks' progress (analysis.CheckModel's): done of total.
+func (a *shownAnalysis) checked(done, total int) {
+	if done == 0 && a.s.checksStarted != nil {
+		a.s.checksStarted(a.ctx, a.uri)
+	}
+	message := fmt.Sprintf("%d of %d checks", done, total)
+	a.mu.Lock()
+	a.message = message
+	p := a.p
+	a.mu.Unlock()
+	p.report(message)
+}
+
+// finish ends the report.
+func (a *shownAnalysis) finish() {
+	a.timer.Stop()
+	a.mu.Lock()
+	a.done = true
+	p := a.p
+	a.mu.Unlock()
+	p.end("")
 }
 
 // closeDocument stops diagnostics work on uri and clears its diagnostics in the client.
@@ -155,7 +246,7 @@ func (s *Server) closeDocument(uri protocol.DocumentURI) {
 	s.mu.Unlock()
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
-	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{
 		URI: uri, Diagnostics: []protocol.Diagnostic{},
 	})
 }

@@ -3,19 +3,21 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/gdl-lsp/gdl/board"
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/ide"
 )
 
 // serverCommands are the workspace/executeCommand commands; code lenses run gdl.runQuery.
 var serverCommands = []string{"gdl.runQuery", "gdl.showState", "gdl.playMove", "gdl.playRandom", "gdl.undoMove", "gdl.resetState",
-	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch"}
+	"gdl.verify", "gdl.replayMoves", "gdl.gotoStep", "gdl.computerMove", "gdl.playouts", "gdl.runMatch", "gdl.explain"}
 
 type commandArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
@@ -28,6 +30,9 @@ type commandArgs struct {
 	Playouts   int    `json:"playouts"`
 	Seed       uint64 `json:"seed"`
 	TimeMs     int    `json:"timeMs"`
+	// ViewAs names a role of a GDL-II game: the state commands' results then say what it
+	// knows (viewAs, game_view.go).
+	ViewAs string `json:"viewAs"`
 }
 
 // queryResult is the result of gdl.runQuery (ide.QueryResult).
@@ -39,8 +44,18 @@ type queryResult struct {
 	ByMove     []moveAnswers `json:"byMove,omitempty"`
 	JointMoves int           `json:"jointMoves,omitempty"`
 	Error      string        `json:"error,omitempty"`
-	Notation   string        `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
+	Notation   string        `json:"notation"`            // the game's: "prefix" or "infix", as the terms are written
+	Truncated  []string      `json:"truncated,omitempty"` // what the lists leave out (see maxAnswers)
 }
+
+// What the commands' results list at most: a state of 100,000 fluents, a role with as many
+// legal moves or a query with as many answers made replies of megabytes (a 10 MB game, 4.5 MB
+// for gdl.showState). The first ones are listed, and truncated says what was left out.
+const (
+	maxStateFluents = 10_000
+	maxLegalMoves   = 1000
+	maxAnswers      = 10_000
+)
 
 // moveAnswers are the answers of a query about a joint move after one joint move.
 type moveAnswers struct {
@@ -61,6 +76,11 @@ type gameState struct {
 	Goals    map[string][]int    `json:"goals"`
 	Error    string              `json:"error,omitempty"`
 	Notation string              `json:"notation"` // the game's: "prefix" or "infix", as the terms are written
+	// Truncated says what the lists leave out: a state's fluents beyond maxStateFluents, a
+	// role's legal moves beyond maxLegalMoves (and their squares).
+	Truncated []string `json:"truncated,omitempty"`
+	// Why explains a move refused as not legal (gdl.explain's result for (legal role move)).
+	Why *explainResult `json:"why,omitempty"`
 	viewFields
 }
 
@@ -122,6 +142,12 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 		st, err = session.ComputerMove(ctx, computerOptions(args))
 	case "gdl.playouts":
 		return handlePlayouts(ctx, session, args), nil
+	case "gdl.explain":
+		var raw json.RawMessage
+		if len(p.Arguments) > 0 {
+			raw = p.Arguments[0]
+		}
+		return explainCommand(ctx, snap, session, raw)
 	case "gdl.runMatch":
 		var raw json.RawMessage
 		if len(p.Arguments) > 0 {
@@ -141,6 +167,13 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	}
 	gs := toGameState(st)
 	gs.Notation = snap.Dialect().String()
+	if st.Why != nil {
+		why := toExplainResult(st.Why, snap)
+		gs.Why = &why
+	}
+	if args.ViewAs != "" && st.Percepts != nil {
+		gs.ViewAs = toRoleView(session.ViewAs(ctx, st, args.ViewAs))
+	}
 	return gs, nil
 }
 
@@ -153,25 +186,61 @@ func (r *request) session(snap *Snapshot) *ide.Session {
 }
 
 func toQueryResult(res *ide.QueryResult) queryResult {
-	out := queryResult{Query: res.Query, State: res.State, Answers: res.Answers, Error: res.Error,
-		ElapsedMs: float64(res.Elapsed.Microseconds()) / 1000}
+	out := queryResult{Query: res.Query, Error: res.Error, ElapsedMs: float64(res.Elapsed.Microseconds()) / 1000}
+	out.State = cut(res.State, maxStateFluents, "the state's fluents", &out.Truncated)
+	out.Answers = cut(res.Answers, maxAnswers, "the answers", &out.Truncated)
 	if res.NeedsMove {
 		out.JointMoves = res.JointMoves
 		out.ByMove = []moveAnswers{}
+		room := maxAnswers
 		for _, m := range res.ByMove {
 			ma := moveAnswers{Move: m.Move, Answers: m.Answers}
 			if m.Err != nil {
 				ma.Error = m.Err.Error()
 			}
+			if len(ma.Answers) > room {
+				out.Truncated = append(out.Truncated, fmt.Sprintf("the answers after %s: %d, the first %d listed (%d at most over all the joint moves)",
+					strings.Join(m.Move, " "), len(ma.Answers), room, maxAnswers))
+				ma.Answers = ma.Answers[:room]
+			}
+			room -= len(ma.Answers)
 			out.ByMove = append(out.ByMove, ma)
 		}
 	}
 	return out
 }
 
+// cut returns the first max elements of list, what it lists; when it leaves some out, it says
+// so in notes.
+func cut[T any](list []T, max int, what string, notes *[]string) []T {
+	if len(list) <= max {
+		return list
+	}
+	*notes = append(*notes, fmt.Sprintf("%s: %d, the first %d listed", what, len(list), max))
+	return list[:max]
+}
+
 func toGameState(st *ide.GameState) gameState {
+	var truncated []string
+	// A copy whose lists are cut, so that the view's fields (the squares of each legal move)
+	// are cut alike.
+	cst := *st
+	cst.State = cut(st.State, maxStateFluents, "the state's fluents", &truncated)
+	if st.Legal != nil {
+		cst.Legal = make([][]string, len(st.Legal))
+		for i, ms := range st.Legal {
+			cst.Legal[i] = cut(ms, maxLegalMoves, "the legal moves of "+st.Roles[i], &truncated)
+		}
+	}
+	if st.Squares != nil {
+		cst.Squares = make([][][]board.Square, len(st.Squares))
+		for i, sq := range st.Squares {
+			cst.Squares[i] = sq[:min(len(sq), maxLegalMoves)]
+		}
+	}
+	st = &cst
 	out := gameState{Roles: st.Roles, State: st.State, Step: st.Step, History: st.History, Terminal: st.Terminal, Error: st.Error,
-		viewFields: toViewFields(st)}
+		Truncated: truncated, viewFields: toViewFields(st)}
 	if out.Roles == nil {
 		out.Roles = []string{}
 	}

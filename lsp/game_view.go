@@ -23,6 +23,35 @@ type viewFields struct {
 	Percepts []map[string][]string `json:"percepts,omitempty"` // GDL-II: per joint move played, per role
 	Notes    []string              `json:"notes,omitempty"`
 	Computer []computerSearch      `json:"computer,omitempty"`
+	// ViewAs is the state as the role the command's viewAs names knows it (GDL-II).
+	ViewAs *roleView `json:"viewAs,omitempty"`
+}
+
+// roleView is ide.RoleView: the state as a role knows it.
+type roleView struct {
+	Role          string      `json:"role"`
+	View          *board.View `json:"view,omitempty"` // the squares it does not know show "?"
+	Unknown       []square    `json:"unknown"`        // those squares
+	UnknownOthers []string    `json:"unknownOthers"`  // relations off the boards it does not know
+	Known         []string    `json:"known"`          // the fluents true in every state it may be in
+	States        int         `json:"states"`         // the states it may be in
+	Complete      bool        `json:"complete"`       // all of them were found: a square shown is surely known
+	Error         string      `json:"error,omitempty"`
+}
+
+func toRoleView(rv *ide.RoleView) *roleView {
+	out := &roleView{Role: rv.Role, View: rv.View, Unknown: []square{}, UnknownOthers: rv.UnknownOthers, Known: rv.Known,
+		States: rv.States, Complete: rv.Complete, Error: rv.Error}
+	for _, q := range rv.Unknown {
+		out.Unknown = append(out.Unknown, square{q.Board, q.Row, q.Column})
+	}
+	if out.UnknownOthers == nil {
+		out.UnknownOthers = []string{}
+	}
+	if out.Known == nil {
+		out.Known = []string{}
+	}
+	return out
 }
 
 type square struct {
@@ -35,6 +64,7 @@ type computerSearch struct {
 	Role      string  `json:"role"`
 	Move      string  `json:"move"`
 	Playouts  int     `json:"playouts"`
+	States    int     `json:"states"` // the states searched from: 1 when the role knows the state
 	Value     float64 `json:"value"`
 	ElapsedMs float64 `json:"elapsedMs"`
 	Engine    string  `json:"engine"`
@@ -74,19 +104,16 @@ func toViewFields(st *ide.GameState) viewFields {
 		}
 	}
 	for _, c := range st.Computer {
-		out.Computer = append(out.Computer, computerSearch{Role: c.Role, Move: c.Move, Playouts: c.Playouts, Value: c.Value,
+		out.Computer = append(out.Computer, computerSearch{Role: c.Role, Move: c.Move, Playouts: c.Playouts, States: c.States, Value: c.Value,
 			ElapsedMs: float64(c.Elapsed.Microseconds()) / 1000, Engine: string(c.Engine)})
 	}
 	return out
 }
 
-// computerOptions reads gdl.computerMove's arguments: moveTimeMs (default 1000, at most a
-// minute) or a playout budget.
+// computerOptions reads gdl.computerMove's arguments: moveTimeMs (default 1000, or a minute
+// with a playout budget; at most a minute) and a playout budget.
 func computerOptions(args commandArgs) ide.ComputerOptions {
-	mt := time.Duration(args.MoveTimeMs) * time.Millisecond
-	if mt <= 0 {
-		mt = time.Second
-	}
+	mt := max(time.Duration(args.MoveTimeMs)*time.Millisecond, 0) // 0: ide.ComputerMove's default
 	return ide.ComputerOptions{MoveTime: min(mt, time.Minute), Playouts: max(args.Playouts, 0), Seed: args.Seed}
 }
 

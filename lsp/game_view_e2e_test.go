@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -32,13 +34,7 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	u := fileURI(path)
 	c.open(u, string(src))
 	c.diagnosticsFor(u, 1)
-	command := func(name string, args map[string]any) gameState {
-		t.Helper()
-		args["uri"] = u
-		var st gameState
-		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
-		return st
-	}
+	command := stateCommand(t, c, u)
 	st := command("gdl.showState", map[string]any{})
 	if st.View == nil || len(st.View.Boards) != 1 || len(st.View.Boards[0].Rows) != 3 || len(st.View.Boards[0].Columns) != 3 {
 		t.Fatalf("the initial state's board: %+v", st.View)
@@ -114,6 +110,7 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	u = fileURI(other)
 	c.open(u, string(src))
 	c.diagnosticsFor(u, 1)
+	command = stateCommand(t, c, u)
 	st = command("gdl.playMove", map[string]any{"moves": []string{"(mark 2 3)", "noop"}})
 	b := st.View.Boards[0]
 	if !b.Configured || b.RowArg != 2 || b.ColumnArg != 1 || b.Rows[0] != "3" {
@@ -121,5 +118,106 @@ func TestGameViewCommandsOverStdio(t *testing.T) {
 	}
 	if !strings.Contains(st.Board, "3 . X .") {
 		t.Errorf("(cell 2 3 x) at row 3, column 2, shown as X:\n%s", st.Board)
+	}
+}
+
+// stateCommand returns a function that runs a state command of the document u and returns the
+// game state it gives.
+func stateCommand(t *testing.T, c *testClient, u protocol.DocumentURI) func(name string, args map[string]any) gameState {
+	return func(name string, args map[string]any) gameState {
+		t.Helper()
+		args["uri"] = u
+		var st gameState
+		c.mustCall("workspace/executeCommand", protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}, &st)
+		return st
+	}
+}
+
+// TestViewAsOverStdio: in a GDL-II game, a state command with viewAs carries the state as that
+// role knows it, and the computer plays a role from what it knows.
+func TestViewAsOverStdio(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/montyhall.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "montyhall.kif")
+	writeFile(t, path, string(src))
+	c := startServer(t)
+	c.initialize()
+	u := fileURI(path)
+	c.open(u, string(src))
+	c.diagnosticsFor(u, 1)
+	command := stateCommand(t, c, u)
+	command("gdl.playMove", map[string]any{"moves": []string{"noop", "(hide 2)"}})
+	command("gdl.playMove", map[string]any{"moves": []string{"(pick 2)", "noop"}})
+	st := command("gdl.playMove", map[string]any{"moves": []string{"noop", "(reveal 3)"}, "viewAs": "contestant"})
+	v := st.ViewAs
+	if v == nil || v.Role != "contestant" || v.States != 2 || !v.Complete || !slices.Contains(v.UnknownOthers, "prize") ||
+		!slices.Contains(v.Known, "(shown 3)") || slices.Contains(v.Known, "(prize 2)") {
+		t.Fatalf("viewAs contestant: %+v", v)
+	}
+	if st = command("gdl.showState", map[string]any{}); st.ViewAs != nil {
+		t.Errorf("a state command without viewAs: %+v", st.ViewAs)
+	}
+	st = command("gdl.computerMove", map[string]any{"playouts": 300, "seed": 1, "viewAs": "contestant"})
+	if len(st.Computer) != 1 || st.Computer[0].Move != "switch" || st.Computer[0].States != 2 {
+		t.Errorf("the contestant, the car behind its door, knows no better than to switch: %+v", st.Computer)
+	}
+	if st.ViewAs == nil || st.ViewAs.States != 1 {
+		t.Errorf("after the decision the contestant sees the car: %+v", st.ViewAs)
+	}
+}
+
+// Issue 22, item 15: gdl.computerMove with a playout budget of a billion took an hour, and the
+// document's state commands waited for it. The budget now runs within the move time, and a
+// state command sent while the computer thinks cuts the search short.
+func TestComputerMoveYields(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t)
+	c.initialize()
+	u := fileURI(filepath.Join(t.TempDir(), "ttt.kif"))
+	c.open(u, string(src))
+	c.diagnosticsFor(u, 1)
+	exec := func(name string, args map[string]any) protocol.ExecuteCommandParams {
+		args["uri"] = u
+		return protocol.ExecuteCommandParams{Command: name, Arguments: []interface{}{args}}
+	}
+	var st gameState
+	c.mustCall("workspace/executeCommand", exec("gdl.computerMove", map[string]any{"playouts": 1_000_000_000, "moveTimeMs": 300}), &st)
+	if st.Step != 1 || len(st.Computer) != 1 || st.Computer[0].Playouts >= 1_000_000_000 {
+		t.Fatalf("a billion playouts within 300 ms: %+v", st)
+	}
+
+	done := make(chan error, 1)
+	var thought gameState
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, err := c.conn.Call(ctx, "workspace/executeCommand", exec("gdl.computerMove", map[string]any{"playouts": 1_000_000_000}), &thought)
+		done <- err
+	}()
+	// A state command sent while the computer thinks waits a moment, not for the search. One
+	// may run before the computer move starts: the next one then cuts it short.
+	var shown gameState
+	for i := 0; ; i++ {
+		c.mustCall("workspace/executeCommand", exec("gdl.showState", map[string]any{}), &shown)
+		select {
+		case err := <-done:
+			if err != nil || thought.Step != 2 || len(thought.Computer) != 1 || thought.Computer[0].Playouts >= 1_000_000_000 {
+				t.Fatalf("the computer move cut short: %+v, %v", thought, err)
+			}
+			c.mustCall("workspace/executeCommand", exec("gdl.showState", map[string]any{}), &shown)
+			if shown.Step != 2 {
+				t.Errorf("after the computer move: step %d", shown.Step)
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if i == 100 {
+			t.Fatal("the computer move is still thinking after 100 state commands")
+		}
 	}
 }

@@ -17,7 +17,11 @@ func handleHover(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.session(snap)})
+	opts := ide.HoverOptions{Markdown: r.s.hoverMarkdown(), Eval: r.session(snap)}
+	if r.view.settingsFor(snap.URI).Hover.ExplainLinks {
+		opts.Why = explainLink(snap.URI)
+	}
+	h := ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), opts)
 	if h == nil {
 		return nil, nil
 	}

@@ -55,11 +55,14 @@ func workspaceFolders(p protocol.InitializeParams) []string {
 	if len(out) > 0 {
 		return out
 	}
+	// Clients older than workspace folders send only these.
+	//lint:ignore SA1019 the fallback for clients without workspace folders
 	if d := uriPath(p.RootURI); d != "" {
 		return []string{d}
 	}
+	//lint:ignore SA1019 the fallback for the oldest clients
 	if p.RootPath != "" {
-		return []string{p.RootPath}
+		return []string{p.RootPath} //lint:ignore SA1019 as above
 	}
 	return nil
 }

@@ -35,6 +35,11 @@ func tokenKey(token any) string { return fmt.Sprint(token) }
 // under, which the client's cancel (window/workDoneProgress/cancel) ends, and the report (nil:
 // the client shows no progress).
 func (s *Server) beginProgress(ctx context.Context, token json.RawMessage, title string) (context.Context, *progress) {
+	return s.startProgress(ctx, token, title, true)
+}
+
+// startProgress is beginProgress for work the user can cancel from its report or not.
+func (s *Server) startProgress(ctx context.Context, token json.RawMessage, title string, cancellable bool) (context.Context, *progress) {
 	var tok any
 	if len(token) > 0 && string(token) != "null" {
 		if err := json.Unmarshal(token, &tok); err != nil {
@@ -69,7 +74,7 @@ func (s *Server) beginProgress(ctx context.Context, token json.RawMessage, title
 	s.progress.mu.Unlock()
 	p := &progress{s: s, token: tok}
 	s.notify("$/progress", map[string]any{"token": tok, "value": map[string]any{
-		"kind": "begin", "title": title, "cancellable": true}})
+		"kind": "begin", "title": title, "cancellable": cancellable}})
 	return ctx, p
 }
 

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
-
 	"go.lsp.dev/protocol"
 )
 
@@ -139,13 +137,8 @@ type inlayHintParams struct {
 type inlayHint struct {
 	Position     protocol.Position `json:"position"`
 	Label        string            `json:"label"`
-	Kind         int               `json:"kind,omitempty"` // 1 type, 2 parameter
-	Tooltip      string            `json:"tooltip,omitempty"`
+	Kind         int               `json:"kind,omitempty"`    // 1 type, 2 parameter
+	Tooltip      any               `json:"tooltip,omitempty"` // a string, or protocol.MarkupContent
 	PaddingLeft  bool              `json:"paddingLeft,omitempty"`
 	PaddingRight bool              `json:"paddingRight,omitempty"`
-}
-
-// cancelParams is $/cancelRequest's parameter; the id is a number or a string.
-type cancelParams struct {
-	ID json.RawMessage `json:"id"`
 }

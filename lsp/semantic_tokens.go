@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 
 	"go.lsp.dev/protocol"
 
@@ -31,8 +32,12 @@ func handleSemanticTokensFull(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.SemanticTokens{Data: snap.encodeTokens(ide.SemanticTokens(snap.Snapshot, 0, len(snap.Text())))}, nil
+	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, ide.SemanticTokens(snap.Snapshot, 0, len(snap.Text())))}, nil
 }
+
+// maxSemanticTokens bounds a semantic tokens reply: a 10 MB file had 15 MB of them. The first
+// ones are sent, and a log message says how many were left out.
+const maxSemanticTokens = 50_000
 
 func handleSemanticTokensRange(ctx context.Context, r *request) (any, error) {
 	var p protocol.SemanticTokensRangeParams
@@ -44,7 +49,18 @@ func handleSemanticTokensRange(ctx context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	toks := ide.SemanticTokens(snap.Snapshot, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
-	return &protocol.SemanticTokens{Data: snap.encodeTokens(toks)}, nil
+	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, toks)}, nil
+}
+
+// encodeTokens encodes the first maxSemanticTokens tokens, saying in the client's log how many
+// it leaves out.
+func (r *request) encodeTokens(snap *Snapshot, toks []ide.Token) []uint32 {
+	if n := len(toks) - maxSemanticTokens; n > 0 {
+		r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo,
+			Message: fmt.Sprintf("gdl: %s: %d semantic tokens; the last %d are not sent (at most %d per reply)", snap.URI.Filename(), len(toks), n, maxSemanticTokens)})
+		toks = toks[:maxSemanticTokens]
+	}
+	return snap.encodeTokens(toks)
 }
 
 // encodeTokens writes tokens in LSP's relative encoding: five numbers per token (line delta,

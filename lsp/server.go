@@ -26,6 +26,7 @@ import (
 // $/cancelRequest cancels and that a newer version of the request's document supersedes.
 type Server struct {
 	conn   jsonrpc2.Conn
+	stream *messageStream
 	log    *log.Logger
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
@@ -66,6 +67,14 @@ type Server struct {
 
 	// maxMessage, when set (by tests, before the session starts), replaces maxMessageSize.
 	maxMessage int64
+
+	// analysisShownAfter, when set (by tests, before the session starts), replaces
+	// analysisShownAfter: how long an analysis runs before its progress is shown.
+	analysisShownAfter time.Duration
+	// checksStarted, when set (by tests, before the session starts), is called when the
+	// whole-file checks of an analysis for diagnostics start, on the analysis's goroutine, with
+	// the analysis's context: a test holds the analysis there, as a slow check would.
+	checksStarted func(ctx context.Context, uri protocol.DocumentURI)
 
 	// published, when set (by benchmarks, before the session starts), is told each time
 	// diagnostics are published: the document's version and the server's time from the
@@ -163,6 +172,7 @@ func NewServer(logw io.Writer) *Server {
 // the process exit status: 0 after shutdown then exit, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	stream := newMessageStream(rwc, s.log)
+	s.stream = stream
 	if s.maxMessage > 0 {
 		stream.in.max = s.maxMessage
 	}
@@ -357,6 +367,23 @@ func requestURI(params json.RawMessage) protocol.DocumentURI {
 func (s *Server) notify(method string, params any) {
 	if err := s.conn.Notify(s.ctx, method, params); err != nil {
 		s.log.Printf("notify %s: %v", method, err)
+	}
+}
+
+// publishDiagnostics sends textDocument/publishDiagnostics, encoded by hand (see
+// diagnosticsNotification).
+func (s *Server) publishDiagnostics(p protocol.PublishDiagnosticsParams) {
+	if s.stream == nil {
+		s.notify("textDocument/publishDiagnostics", p)
+		return
+	}
+	raw, err := diagnosticsNotification(p)
+	if err != nil {
+		s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
+		return
+	}
+	if err := s.stream.enqueue(outgoing{raw: raw}); err != nil {
+		s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
 	}
 }
 

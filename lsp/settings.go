@@ -30,6 +30,11 @@ type Settings struct {
 		Workspace bool `json:"workspace"`
 	} `json:"diagnostics"`
 	Verify VerifySettings `json:"verify"`
+	Hover  struct {
+		// ExplainLinks: the answers of evaluated hovers link to their explanations, as command
+		// links (command:gdl.explain?...), which VS Code runs; other clients show them as text.
+		ExplainLinks bool `json:"explainLinks"`
+	} `json:"hover"`
 }
 
 // VerifySettings configure "Verify game" (gdl.verify) and the verification on save.
@@ -84,6 +89,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 			MaxStates *int  `json:"maxStates"`
 			TimeoutMs *int  `json:"timeoutMs"`
 		} `json:"verify"`
+		Hover struct {
+			ExplainLinks *bool `json:"explainLinks"`
+		} `json:"hover"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
@@ -123,6 +131,9 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	}
 	if in.Verify.OnSave != nil {
 		out.Verify.OnSave = *in.Verify.OnSave
+	}
+	if in.Hover.ExplainLinks != nil {
+		out.Hover.ExplainLinks = *in.Hover.ExplainLinks
 	}
 	pos(&out.Verify.MaxStates, in.Verify.MaxStates)
 	pos(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)

@@ -28,11 +28,28 @@ type Snapshot struct {
 }
 
 // newSnapshot makes the snapshot of a document's whole text, opened with languageId lang,
-// parsed on first use.
+// parsed on first use. A text larger than maxDocumentSize is not kept: the document is out of
+// sync (tooLargeError) until a full-text change within the limit.
 func newSnapshot(uri protocol.DocumentURI, lang string, version int32, text string, enc syntax.Encoding) *Snapshot {
+	if len(text) > maxDocumentSize {
+		s := wrapSnapshot(uri, ide.NewSnapshotIn(version, "", dialectOf(uri, lang, "")), enc)
+		s.desync, s.lang = tooLargeError{len(text)}, lang
+		return s
+	}
 	s := wrapSnapshot(uri, ide.NewSnapshotIn(version, text, dialectOf(uri, lang, text)), enc)
 	s.lang = lang
 	return s
+}
+
+// maxDocumentSize is the largest document the server analyses: the limit of gdl check's input,
+// 16 MiB, within which memory stays bounded (about 100 times the text, docs/performance.md).
+const maxDocumentSize = 16 << 20
+
+// tooLargeError is why a document larger than maxDocumentSize is out of sync.
+type tooLargeError struct{ size int }
+
+func (e tooLargeError) Error() string {
+	return fmt.Sprintf("it has %d bytes, more than the %d MiB gdl analyses, as gdl check", e.size, maxDocumentSize>>20)
 }
 
 // infixLanguages are the languageIds of infix GDL: the VS Code extension's, and the Neovim
@@ -89,6 +106,9 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 	f, lines := s.File(), s.m.lines
 	for i, ch := range changes {
 		if ch.Range == nil {
+			if len(ch.Text) > maxDocumentSize {
+				return nil, tooLargeError{len(ch.Text)}
+			}
 			f, _ = syntax.ParseDialect(ch.Text, dialectOf(s.URI, s.lang, ch.Text))
 		} else {
 			if i > 0 {
@@ -98,6 +118,9 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 			start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
 			if start > end {
 				return nil, fmt.Errorf("change %d of version %d: range end %v before start %v", i, version, ch.Range.End, ch.Range.Start)
+			}
+			if size := len(f.Source()) - (end - start) + len(ch.Text); size > maxDocumentSize {
+				return nil, tooLargeError{size}
 			}
 			f = f.Edit(start, end, ch.Text)
 		}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -113,8 +114,13 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-// outOfSyncMessage tells the user that the server lost track of a document's text, and what to do.
+// outOfSyncMessage tells the user that the server lost track of a document's text, or left a
+// document too large aside, and what to do.
 func outOfSyncMessage(uri protocol.DocumentURI, err error) string {
+	var large tooLargeError
+	if errors.As(err, &large) {
+		return fmt.Sprintf("%s is not checked: %v; make it smaller, or close and reopen it when it is", uri.Filename(), err)
+	}
 	return fmt.Sprintf("lost track of the text of %s (%v); close and reopen it to check it again", uri.Filename(), err)
 }
 

@@ -200,7 +200,7 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 	}
 	u := protocol.DocumentURI(uri.File(p))
 	v := s.currentView()
-	diags, err := diagnostics(s.ctx, wrapSnapshot(u, snap, v.enc), v.settingsFor(u))
+	diags, err := diagnostics(s.ctx, wrapSnapshot(u, snap, v.enc), v.settingsFor(u), nil)
 	if err != nil {
 		return // the session ended
 	}
@@ -246,7 +246,7 @@ func (s *Server) publishWorkspaceFile(p string, diags []protocol.Diagnostic, gen
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
-	s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags})
 }
 
 // openPath reports whether a document for the file at p is open.

@@ -20,11 +20,13 @@ import (
 	"github.com/gdl-lsp/gdl/game"
 )
 
-// Player chooses moves for one role of a game.
+// Player chooses moves for one role of a game, from what the role knows.
 type Player interface {
-	// Move returns the role's move in state s (a legal one), deciding before ctx ends. It fails
-	// only when the state cannot be evaluated, or is terminal, or the role has no legal move.
-	Move(ctx context.Context, s *game.State) (eval.Term, error)
+	// Move returns the role's move given b, what the role knows of the state (Known when it
+	// knows the state; a GDL-II role's Belief), a move legal in every state it may be in,
+	// deciding before ctx ends. It fails only when the states cannot be evaluated, or are
+	// terminal, or the role has no legal move.
+	Move(ctx context.Context, b *Belief) (eval.Term, error)
 	// Role is the role's index in the game's roles.
 	Role() int
 }
@@ -40,32 +42,39 @@ type Options struct {
 	// Exploration is UCT's constant C in UCB1 (mean + C·sqrt(ln N / n)) over goal values scaled
 	// to [0, 1] (0: 0.7).
 	Exploration float64
-	// MaxNodes bounds the tree (0: 500,000 nodes, a few hundred MB at most): beyond it, the
-	// search goes on with playouts from the leaves it reaches, without new nodes.
+	// MaxNodes bounds the tree (0: 500,000 nodes): beyond it, the search goes on with playouts
+	// from the leaves it reaches, without new nodes.
 	MaxNodes int
+	// MaxBytes bounds the tree's memory in the same way (0: 256 MB), counting each node's state
+	// (a few hundred bytes in a compiled game, but a state of the interpreter holds its
+	// fluents: a game whose state grows fills the tree's memory long before its node count).
+	MaxBytes int64
 	Seed     uint64
 }
 
 // MCTS is a Monte Carlo tree search player (UCT). Every role chooses its move at a node by UCB1
 // over its own statistics (decoupled UCT, which covers simultaneous moves; a turn-taking game's
 // waiting roles have one move), GDL-II's random role uniformly; a new node is scored by a random
-// playout (game.Simulate) from it. The tree is kept between moves: the next search starts from
-// the node of the state it is asked about when the last tree reached it within two joint moves.
-// It sees the whole state, so in a GDL-II game it knows what the role's percepts would not tell
-// it. An MCTS is used by one goroutine at a time.
+// playout (game.Simulate) from it. When the role knows the state, the tree is kept between
+// moves: the next search starts from the node of the state it is asked about when the last tree
+// reached it within two joint moves. When it does not (GDL-II), it searches from the states it
+// may be in (SearchBelief), never from the true state it was not told. An MCTS is used by one
+// goroutine at a time.
 type MCTS struct {
-	g    *game.Game
-	role int
-	opts Options
-	rng  *rand.Rand
-	root *node
-	size int // nodes in the tree under root (an upper bound after reuse)
-	last Search
+	g     *game.Game
+	role  int
+	opts  Options
+	rng   *rand.Rand
+	root  *node
+	size  int   // nodes in the tree under root
+	bytes int64 // their estimated memory (nodeBytes)
+	last  Search
 }
 
 // Search describes the last search of an MCTS player.
 type Search struct {
 	Move     eval.Term
+	States   int           // the states searched from: 1 when the role knows the state
 	Playouts int           // playouts of this search
 	Reused   int           // visits of the root kept from the previous searches
 	Nodes    int           // nodes in the tree
@@ -90,6 +99,9 @@ func NewMCTS(g *game.Game, role int, opts Options) *MCTS {
 	}
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = 500_000
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 256 << 20
 	}
 	return &MCTS{g: g, role: role, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, uint64(role)+0x51ed27))}
 }
@@ -150,7 +162,37 @@ func (p *MCTS) newNode(ctx context.Context, s *game.State) (*node, error) {
 		n.stats[r] = make([]edge, len(ms))
 	}
 	p.size++
+	p.bytes += nodeBytes(n)
 	return n, nil
+}
+
+// nodeBytes estimates the memory of a node: its state (the key, and the fluents or bits it is
+// made of), its legal moves and their statistics, and the node itself.
+func nodeBytes(n *node) int64 {
+	b := int64(200 + 3*len(n.state.Key()))
+	for _, ms := range n.legal {
+		b += 4*int64(len(ms)) + 16*int64(len(ms))
+	}
+	return b
+}
+
+// full reports whether the tree has no room for another node.
+func (p *MCTS) full() bool { return p.size >= p.opts.MaxNodes || p.bytes >= p.opts.MaxBytes }
+
+// measure counts the nodes of the tree under root and their memory: what a reused tree keeps
+// of the last one.
+func (p *MCTS) measure(root *node) {
+	p.size, p.bytes = 0, 0
+	stack := []*node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p.size++
+		p.bytes += nodeBytes(n)
+		for _, c := range n.children {
+			stack = append(stack, c)
+		}
+	}
 }
 
 // scale turns goal values into [0, 1]; a missing value counts as 0.
@@ -165,14 +207,16 @@ func scale(vals []int) []float64 {
 // ErrNoMove is returned for a terminal state or a role without a legal move.
 var ErrNoMove = errors.New("no move to choose: the state is terminal or the role has no legal move")
 
-// Move searches from s until ctx ends or the playout budget is spent, and returns the role's
-// most visited move. A role with one legal move gets it without a search.
-func (p *MCTS) Move(ctx context.Context, s *game.State) (eval.Term, error) {
-	sr, err := p.Search(ctx, s)
+// Move searches from what the role knows (SearchBelief) until ctx ends or the playout budget
+// is spent, and returns the move it found best. A role with one legal move gets it without a
+// search.
+func (p *MCTS) Move(ctx context.Context, b *Belief) (eval.Term, error) {
+	sr, err := p.SearchBelief(ctx, b)
 	return sr.Move, err
 }
 
-// Search is Move with what the search found.
+// Search searches from the state s, known to the role, and returns the role's most visited
+// move with what the search found.
 func (p *MCTS) Search(ctx context.Context, s *game.State) (Search, error) {
 	start := time.Now()
 	p.last = Search{}
@@ -183,7 +227,7 @@ func (p *MCTS) Search(ctx context.Context, s *game.State) (Search, error) {
 	if root.terminal {
 		return Search{}, ErrNoMove
 	}
-	sr := Search{Reused: root.visits}
+	sr := Search{States: 1, Reused: root.visits}
 	if len(root.legal[p.role]) > 1 {
 		for p.opts.Playouts <= 0 || sr.Playouts < p.opts.Playouts {
 			if ctx.Err() != nil {
@@ -236,6 +280,7 @@ func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
 		for _, c := range p.root.children {
 			if c.state.Key() == key {
 				p.root = c
+				p.measure(c)
 				return c, nil
 			}
 		}
@@ -243,16 +288,18 @@ func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
 			for _, gc := range c.children {
 				if gc.state.Key() == key {
 					p.root = gc
+					p.measure(gc)
 					return gc, nil
 				}
 			}
 		}
 	}
+	p.root, p.size, p.bytes = nil, 0, 0
 	root, err := p.newNode(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	p.root, p.size = root, 1
+	p.root = root
 	return root, nil
 }
 
@@ -275,7 +322,7 @@ func (p *MCTS) iterate(ctx context.Context, root *node) error {
 		key := jointKey(joint)
 		child := n.children[key]
 		if child == nil {
-			if p.size >= p.opts.MaxNodes {
+			if p.full() {
 				// No room for new nodes: score the joint move by a playout from here.
 				next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
 				if err != nil {
@@ -390,6 +437,109 @@ func jointKey(joint []int) string {
 	return string(b)
 }
 
+// maxDeterminizations bounds the states a search from a belief searches from.
+const maxDeterminizations = 8
+
+// SearchBelief searches from what the role knows. When it knows the state, it is Search. Else
+// (GDL-II) it searches from each of the states it may be in (the most probable, at most
+// maxDeterminizations, drawn by probability when there are more), sharing the time and the
+// playout budget, each as if the state were known, and plays the legal move with the highest
+// share of the visits weighted by the states' probabilities: the move that is best in the
+// states it is likely to be in, whatever it was not told. The trees are not kept.
+func (p *MCTS) SearchBelief(ctx context.Context, b *Belief) (Search, error) {
+	if s, known := b.State(); known {
+		return p.Search(ctx, s)
+	}
+	start := time.Now()
+	p.last = Search{}
+	legal, err := b.Legal(ctx)
+	if err != nil {
+		return Search{}, err
+	}
+	states, weights := b.States(), b.Weights()
+	if len(states) > maxDeterminizations {
+		states, weights = resample(p.rng, states, weights, maxDeterminizations)
+	}
+	type stat struct {
+		share, value, weight float64
+		visits               int
+	}
+	stats := map[eval.Term]*stat{}
+	for _, m := range legal {
+		stats[m] = &stat{}
+	}
+	sr := Search{States: len(states)}
+	if len(legal) > 1 {
+		total := time.Until(deadlineOf(ctx))
+		for i, s := range states {
+			if ctx.Err() != nil {
+				break
+			}
+			sctx, cancel := context.WithDeadline(ctx, start.Add(total*time.Duration(i+1)/time.Duration(len(states))))
+			opts := p.opts
+			opts.Seed = p.rng.Uint64()
+			if opts.Playouts > 0 {
+				opts.Playouts = max(p.opts.Playouts/len(states), 1)
+			}
+			one, err := NewMCTS(p.g, p.role, opts).Search(sctx, s)
+			cancel()
+			if err != nil {
+				continue // a state the role may be in where it has no move, or terminal
+			}
+			sr.Playouts += one.Playouts
+			sr.Nodes += one.Nodes
+			n := 0
+			for _, ms := range one.Moves {
+				n += ms.Visits
+			}
+			for _, ms := range one.Moves {
+				st := stats[ms.Move]
+				if st == nil {
+					continue // not legal in every state it may be in
+				}
+				st.visits += ms.Visits
+				if n > 0 {
+					st.share += weights[i] * float64(ms.Visits) / float64(n)
+				}
+				if ms.Visits > 0 {
+					st.value += weights[i] * ms.Value
+					st.weight += weights[i]
+				}
+			}
+		}
+	}
+	for _, m := range legal {
+		st := stats[m]
+		ms := MoveStat{Move: m, Visits: st.visits}
+		if st.weight > 0 {
+			ms.Value = st.value / st.weight
+		}
+		sr.Moves = append(sr.Moves, ms)
+	}
+	slices.SortStableFunc(sr.Moves, func(a, c MoveStat) int {
+		sa, sc := stats[a.Move].share, stats[c.Move].share
+		switch {
+		case sa > sc:
+			return -1
+		case sa < sc:
+			return 1
+		}
+		return c.Visits - a.Visits
+	})
+	sr.Move = sr.Moves[0].Move
+	sr.Elapsed = time.Since(start)
+	p.last = sr
+	return sr, nil
+}
+
+// deadlineOf returns ctx's deadline, or an hour from now when it has none.
+func deadlineOf(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(time.Hour)
+}
+
 // Random plays a uniformly random legal move.
 type Random struct {
 	g    *game.Game
@@ -405,23 +555,15 @@ func NewRandom(g *game.Game, role int, seed uint64) *Random {
 // Role returns the player's role.
 func (p *Random) Role() int { return p.role }
 
-// Move returns a uniformly random legal move of the role.
-func (p *Random) Move(ctx context.Context, s *game.State) (eval.Term, error) {
-	if t, err := p.g.Terminal(ctx, s); err != nil {
-		return 0, err
-	} else if t {
-		return 0, ErrNoMove
+// Move returns a uniformly random move of the role, among those legal in every state it may
+// be in.
+func (p *Random) Move(ctx context.Context, b *Belief) (eval.Term, error) {
+	if p.role >= len(p.g.Roles()) {
+		return 0, fmt.Errorf("role %d: the game has %d roles", p.role, len(p.g.Roles()))
 	}
-	legal, err := p.g.Legal(ctx, s)
+	ms, err := b.Legal(ctx)
 	if err != nil {
 		return 0, err
-	}
-	if p.role >= len(legal) {
-		return 0, fmt.Errorf("role %d: the game has %d roles", p.role, len(legal))
-	}
-	ms := legal[p.role]
-	if len(ms) == 0 {
-		return 0, ErrNoMove
 	}
 	return ms[p.rng.IntN(len(ms))], nil
 }

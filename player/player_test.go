@@ -141,6 +141,33 @@ func TestMCTSReusesItsTree(t *testing.T) {
 	}
 }
 
+// Issue 22, item 1: the tree is bounded by its memory as well as by its nodes, and a tree kept
+// from one move to the next counts only what it keeps, so that it neither grows with every
+// move nor stops growing for what it dropped.
+func TestMCTSTreeBudget(t *testing.T) {
+	ctx := context.Background()
+	g := load(t, "../testdata/games/tictactoe.kif")
+	s, _ := g.Initial(ctx)
+	small := NewMCTS(g, 0, Options{Playouts: 500, Seed: 1, MaxBytes: 4000})
+	sr, err := small.Search(ctx, s)
+	if err != nil || sr.Playouts != 500 || sr.Nodes > 10 || small.bytes > 4000+nodeBytes(small.root) {
+		t.Fatalf("a tree of 4,000 bytes: %d nodes, %d bytes, %v", sr.Nodes, small.bytes, err)
+	}
+	p := NewMCTS(g, 0, Options{Playouts: 3000, Seed: 1})
+	first, _ := p.Search(ctx, s)
+	legal, _ := g.Legal(ctx, s)
+	s, _ = g.Next(ctx, s, []eval.Term{first.Move, legal[1][0]})
+	second, err := p.Search(ctx, s)
+	if err != nil || second.Reused == 0 {
+		t.Fatalf("the tree was not reused: %+v, %v", second, err)
+	}
+	size, bytes := p.size, p.bytes
+	p.measure(p.root)
+	if p.size != size || p.bytes != bytes || size >= first.Nodes+second.Playouts {
+		t.Errorf("after reuse: %d nodes and %d bytes counted, %d and %d in the tree (the first tree had %d)", size, bytes, p.size, p.bytes, first.Nodes)
+	}
+}
+
 // TestMCTSStopsWithItsContext: a cancelled context ends the search with a legal move; a
 // terminal state has no move.
 func TestMCTSStopsWithItsContext(t *testing.T) {
@@ -162,10 +189,10 @@ func TestMCTSStopsWithItsContext(t *testing.T) {
 	if pos.Err != nil {
 		t.Fatal(pos.Err)
 	}
-	if _, err := NewMCTS(g, 1, Options{Playouts: 10}).Move(context.Background(), pos.State()); err != ErrNoMove {
+	if _, err := NewMCTS(g, 1, Options{Playouts: 10}).Move(context.Background(), Known(g, 1, pos.State())); err != ErrNoMove {
 		t.Errorf("a terminal state: got %v, want ErrNoMove", err)
 	}
-	if _, err := NewRandom(g, 1, 1).Move(context.Background(), pos.State()); err != ErrNoMove {
+	if _, err := NewRandom(g, 1, 1).Move(context.Background(), Known(g, 1, pos.State())); err != ErrNoMove {
 		t.Errorf("random player in a terminal state: got %v, want ErrNoMove", err)
 	}
 }

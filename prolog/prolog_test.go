@@ -23,7 +23,7 @@ const corpus = "../../shared/games"
 func needSWI(t testing.TB) string {
 	p, err := exec.LookPath("swipl")
 	if err != nil {
-		t.Skip("SKIPPED: swipl (Debian swi-prolog-nox) is not installed; scripts/test.sh installs it")
+		gamecorpus.Skipf(t, "SKIPPED: swipl (Debian swi-prolog-nox) is not installed; scripts/test.sh installs it")
 	}
 	return p
 }
@@ -90,7 +90,7 @@ func TestTicTacToeInProlog(t *testing.T) {
 	swipl := needSWI(t)
 	path := filepath.Join(corpus, "ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif")
 	if _, err := os.Stat(path); err != nil {
-		t.Skip("SKIPPED: ../shared/games is not there")
+		gamecorpus.Skipf(t, "SKIPPED: ../shared/games is not there")
 	}
 	prog := convertFile(t, path)
 	goal := `gdl_roles(Rs), gdl_print_list(roles, Rs), gdl_init(S0), gdl_set_state(S0),
@@ -107,10 +107,4 @@ func TestTicTacToeInProlog(t *testing.T) {
 	if out != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
-}
-
-// corpusGames lists the corpus files of kind game.
-func corpusGames(t testing.TB) []string {
-	t.Helper()
-	return gamecorpus.Paths(gamecorpus.Games(t))
 }

@@ -65,8 +65,18 @@ echo "ok"
 section "go vet"
 go vet ./...
 
+section "staticcheck"
+# The lint gate: zero findings, with the pinned version (fetched through the module proxy).
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+echo "ok"
+
 section "go build"
 go build ./...
+
+section "testdata layout (gdl fmt --check)"
+# The team's games are kept in gdl fmt's layout; -d shows what to change.
+go run ./cmd/gdl fmt --check -d testdata/games
+echo "ok"
 
 section "go test"
 # Everything once; then the packages with concurrency (the language server's dispatcher and
@@ -90,6 +100,20 @@ go test -short -race -timeout 10m ./ggp/...
 if [ "$what" = go ] || [ "$what" = full-go ]; then
 	exit 0
 fi
+
+# --- Release packages ------------------------------------------------------------------------
+# scripts/release.sh cross-compiles gdl for the five platforms (CGO off) and writes the archives,
+# the VS Code extension packages (each platform's with its gdl inside, and the universal one) and
+# SHA256SUMS; internal/release checks each binary's headers, the licenses and the checksums. The
+# editor tests below then install this linux-x64 package and run this linux/amd64 binary.
+section "Release packages"
+rel_tmp=$(mktemp -d)
+trap 'rm -rf "$rel_tmp"' EXIT
+bash scripts/release.sh 0.0.0-ci "$rel_tmp/release"
+GDL_RELEASE_DIR="$rel_tmp/release" go test -count=1 -v -run '^TestRelease$' ./internal/release/
+tar -xzf "$rel_tmp/release/gdl_0.0.0-ci_linux_amd64.tar.gz" -C "$rel_tmp"
+export GDL_BIN="$rel_tmp/gdl_0.0.0-ci_linux_amd64/gdl" GDL_VSIX="$rel_tmp/release/gdl-linux-x64-0.0.0-ci.vsix"
+"$GDL_BIN" --version
 
 # --- Editors ---------------------------------------------------------------------------------
 # npm ci, the extension's grammar/type-check/unit tests, then the real editors: the VS Code

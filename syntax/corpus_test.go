@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
 // The shared corpus of third-party games lives beside the repository, never inside it.
@@ -63,7 +65,7 @@ func loadCorpus(tb testing.TB) []corpusFile {
 	})
 	if corpusErr != nil {
 		if os.IsNotExist(corpusErr) {
-			tb.Skipf("SKIP: the shared game corpus is absent (%v); clone it to ../shared beside the repository to run this test", corpusErr)
+			corpus.Skipf(tb, "SKIPPED: the shared game corpus is absent (%v); clone it to ../shared beside the repository to run this test", corpusErr)
 		}
 		tb.Fatalf("reading the shared game corpus: %v", corpusErr)
 	}

@@ -111,7 +111,8 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 
 	// Errors and unclosed forms: those of the items before a, those of the new items, and those
 	// of the reused tail, shifted. Errors lie inside their items, so the old errors split at item
-	// boundaries.
+	// boundaries. A file with more than MaxErrors errors lists only the first ones, so they are
+	// collected again from the items.
 	firstOld := sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= from })
 	nf.errs = append(make([]Error, 0, len(f.errs)+4), f.errs[:firstOld]...)
 	for _, it := range items[a:] {
@@ -146,6 +147,10 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 		nf.reused = a
 	}
 	nf.items = items
+	nf.errCount = len(nf.errs)
+	if f.errCount > len(f.errs) || len(nf.errs) >= MaxErrors {
+		nf.collectErrors()
+	}
 	nf.reparsed = Span{from, reparsedEnd}
 	nf.extra = max(f.extra, p.extra)
 	if reparsedEnd < len(src) {
@@ -169,12 +174,9 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 // column 0, comes before the edit) unless a ')' after it now closes it: that is the case when
 // the lowest running balance of the new text after it drops to minus its open parentheses.
 func (f *File) closedUnclosed(items []item, a, b int, tail bool) int {
-	first := -1
-	for _, u := range f.unclosed {
-		if u < a {
-			first = u
-		}
-		break
+	first := -1 // the first unclosed form, when it starts before the edit
+	if len(f.unclosed) > 0 && f.unclosed[0] < a {
+		first = f.unclosed[0]
 	}
 	if first < 0 {
 		return -1

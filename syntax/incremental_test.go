@@ -41,7 +41,38 @@ func sameFile(got, want *File) string {
 	if len(got.errs) != len(want.errs) || (len(got.errs) > 0 && !reflect.DeepEqual(got.errs, want.errs)) {
 		return fmt.Sprintf("file errors %v, want %v", got.errs, want.errs)
 	}
+	if got.errCount != want.errCount {
+		return fmt.Sprintf("%d errors counted, want %d", got.errCount, want.errCount)
+	}
 	return ""
+}
+
+// Issue 22, item 5: a file lists its first MaxErrors errors and counts them all, after an edit
+// as after a parse: a megabyte of ')' was a million errors, each with its fix.
+func TestErrorsCapped(t *testing.T) {
+	src := "(role a)\n" + strings.Repeat(")", 3*MaxErrors) + "\n(p ?)\n"
+	f, errs := Parse(src)
+	if len(errs) != MaxErrors || f.ErrorCount() != 3*MaxErrors+1 || errs[0].Code != CodeUnmatchedClose || errs[0].Span.Start != 9 {
+		t.Fatalf("%d errors listed, %d counted; the first %+v", len(errs), f.ErrorCount(), errs[0])
+	}
+	for i, edit := range []func(src string) (int, int, string){
+		func(string) (int, int, string) { return 9, 9, "(" },                                   // closes a stray ')': one error fewer
+		func(string) (int, int, string) { return 0, 0, "))" },                                  // two more, before the others
+		func(src string) (int, int, string) { return strings.Index(src, "(p"), len(src), "" },  // the last form's error goes
+		func(src string) (int, int, string) { return 11, strings.LastIndex(src, ")") - 9, "" }, // all but ten of the stray ')'
+		func(src string) (int, int, string) { return 0, len(src), "(role a) ) (p ?)" },         // below the cap again
+	} {
+		start, end, text := edit(f.Source())
+		next := f.Edit(start, end, text)
+		want, _ := Parse(next.Source())
+		if d := sameFile(next, want); d != "" {
+			t.Errorf("edit %d: %s", i, d)
+		}
+		f = next
+	}
+	if f.ErrorCount() != 2 || len(f.Errors()) != 2 {
+		t.Errorf("at last: %d errors listed, %d counted", len(f.Errors()), f.ErrorCount())
+	}
 }
 
 func sameNode(a, b *Node) bool {

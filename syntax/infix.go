@@ -397,7 +397,7 @@ func (p *parser) firstTokOf(f *ifr) tok {
 func (p *parser) statement(pos int, inPrefix bool) (Node, int) {
 	p.istart(pos)
 	mark := len(p.stage)
-	k, t, _ := p.peekSig() // k == 0: the caller saw a token that starts a statement
+	_, t, _ := p.peekSig() // the caller saw a token that starts a statement
 	hasHead := !p.isOp(t, ":-")
 	var head Node
 	if hasHead {

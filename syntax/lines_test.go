@@ -132,7 +132,8 @@ func TestLineIndexRoundTrip(t *testing.T) {
 
 func TestFileLines(t *testing.T) {
 	f, _ := Parse("(a)\n(b)")
-	if f.Lines() != f.Lines() || f.Lines().Lines() != 2 {
+	first, again := f.Lines(), f.Lines()
+	if first != again || first.Lines() != 2 {
 		t.Errorf("File.Lines must index the source once")
 	}
 }

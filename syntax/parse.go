@@ -328,6 +328,13 @@ var commonSpace = func() map[string]*unit {
 	return m
 }()
 
+// strayClose is the unit of a ')' that closes nothing, shared by every such item of every file
+// like commonSpace: a file of a million of them takes a million small items, not a million
+// units each with its error and fix.
+var strayClose = &unit{text: ")", node: Node{Kind: RParen, End: 1}, net: -1, low: -1,
+	errs: []Error{{Span: Span{0, 1}, Code: CodeUnmatchedClose, Message: "unmatched ')': no '(' is open here",
+		Fix: &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}}}}}
+
 func (p *parser) leafItem(t tok) *unit {
 	start, end := int(t.start), int(t.end)
 	if t.kind == Whitespace && end-start <= 6 {
@@ -335,13 +342,12 @@ func (p *parser) leafItem(t tok) *unit {
 			return u
 		}
 	}
+	if t.kind == RParen {
+		return strayClose
+	}
 	u := &unit{text: p.text(start, end)}
 	u.node = Node{Kind: t.kind, Start: 0, End: int32(end - start)}
 	switch t.kind {
-	case RParen:
-		u.net, u.low = -1, -1
-		p.errorf(0, 1, CodeUnmatchedClose, &Fix{Title: "Remove the unmatched ')'", Edits: []TextEdit{{Span{0, 1}, ""}}},
-			"unmatched ')': no '(' is open here")
 	case Variable:
 		if end-start == 1 {
 			p.errorf(0, 1, CodeEmptyVariable, nil, "'?' must be followed by a variable name")

@@ -119,6 +119,13 @@ func scan(src string, pos int) (Kind, int) {
 	return Word, scanSymbol(src, pos+1)
 }
 
+// ScanToken returns the kind and end offset of the prefix (KIF) token that starts at pos
+// (pos < len(src)): Whitespace, Comment, LParen, RParen, Word, Variable or Bad. It is the
+// tokenisation of the prefix parser, for readers of KIF outside a game file (the GGP
+// protocol's messages), so that a name reads the same in both: a double quote is part of a
+// name, a comment ends at a line break ('\n' or '\r').
+func ScanToken(src string, pos int) (Kind, int) { return scan(src, pos) }
+
 func scanSpace(src string, i int) int {
 	for i < len(src) {
 		c := src[i]

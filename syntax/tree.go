@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -94,8 +95,9 @@ type File struct {
 	src      string
 	dialect  Dialect
 	items    []item
-	errs     []Error
-	unclosed []int // indices of the items that are unclosed forms, in order
+	errs     []Error // the first MaxErrors errors
+	errCount int     // all the errors
+	unclosed []int   // indices of the items that are unclosed forms, in order
 	lineOnce sync.Once
 	lines    *LineIndex
 	reparsed Span  // for a File made by Edit: the region that was parsed anew
@@ -132,8 +134,15 @@ func (f *File) Source() string { return f.src }
 // Dialect returns the notation the file was parsed in.
 func (f *File) Dialect() Dialect { return f.dialect }
 
-// Errors returns the syntax errors of the file sorted by position.
+// MaxErrors is the most errors a File lists: a megabyte of ')' is a million errors, and their
+// list (each with its fix) would take a gigabyte. ErrorCount counts them all.
+const MaxErrors = 1000
+
+// Errors returns the syntax errors of the file sorted by position: the first MaxErrors of them.
 func (f *File) Errors() []Error { return f.errs }
+
+// ErrorCount returns the number of syntax errors of the file, those Errors leaves out included.
+func (f *File) ErrorCount() int { return f.errCount }
 
 // Lines returns the line index of the source, built on first use (safe for concurrent use).
 func (f *File) Lines() *LineIndex {
@@ -182,24 +191,29 @@ func printNode(b *strings.Builder, text string, n *Node) {
 
 // collectErrors gathers the errors and the unclosed forms of every item.
 func (f *File) collectErrors() {
-	f.errs = f.errs[:0]
+	f.errs, f.errCount = f.errs[:0], 0
 	f.unclosed = f.unclosed[:0]
 	for i, it := range f.items {
 		f.errs = appendItemErrors(f.errs, it)
+		f.errCount += len(it.errs)
 		if it.unclosed {
 			f.unclosed = append(f.unclosed, i)
 		}
 	}
 }
 
-// appendItemErrors appends the errors of an item, made absolute and sorted by position.
+// appendItemErrors appends the errors of an item, made absolute and sorted by position, as far
+// as dst has room below MaxErrors.
 func appendItemErrors(dst []Error, it item) []Error {
-	n := len(dst)
-	for _, e := range it.errs {
+	room := MaxErrors - len(dst)
+	if room <= 0 || len(it.errs) == 0 {
+		return dst
+	}
+	added := slices.Clone(it.errs)
+	sort.SliceStable(added, func(i, j int) bool { return added[i].Span.Start < added[j].Span.Start })
+	for _, e := range added[:min(room, len(added))] {
 		dst = append(dst, shiftError(e, it.start))
 	}
-	added := dst[n:]
-	sort.SliceStable(added, func(i, j int) bool { return added[i].Span.Start < added[j].Span.Start })
 	return dst
 }
 

@@ -308,7 +308,7 @@ func (t Term) Name() Symbol {
 	if t.n.Kind == List {
 		return Symbol{t.Head()}
 	}
-	return Symbol{t.Cursor}
+	return Symbol(t)
 }
 
 // Args returns the arguments of a function term.
@@ -331,7 +331,7 @@ func (a Atom) Name() Symbol {
 	if a.n.Kind == List {
 		return Symbol{a.Head()}
 	}
-	return Symbol{a.Cursor}
+	return Symbol(a)
 }
 
 // Args returns the argument terms.
@@ -419,7 +419,7 @@ func (l Literal) Kind() LiteralKind {
 }
 
 // Atom views the literal as an atom (for LitAtom; for the others it is the keyword's list).
-func (l Literal) Atom() Atom { return Atom{l.Cursor} }
+func (l Literal) Atom() Atom { return Atom(l) }
 
 // Keyword returns `not`, `distinct` or `or` as written (infix: also the operator `~`, or the
 // `(` that opens a disjunction; Key gives the keyword).
@@ -548,6 +548,10 @@ func (fm Form) Unclosed() bool { return fm.n.Unclosed }
 
 // HasErrors reports whether the parser found an error inside this form.
 func (fm Form) HasErrors() bool { return len(fm.f.items[fm.idx].errs) > 0 }
+
+// Errors returns the parser's errors inside this form (the first MaxErrors), sorted by
+// position: File.Errors may have left them out.
+func (fm Form) Errors() []Error { return appendItemErrors(nil, fm.f.items[fm.idx]) }
 
 // Doc returns the documentation comment of the form: the comment lines directly above it, with
 // no blank line in between, without their leading semicolons (infix: percent signs) and one

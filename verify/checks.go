@@ -57,7 +57,7 @@ func (x *explorer) finding(ctx context.Context, p Property, gr *group, msg strin
 	if err != nil {
 		return Finding{}, err
 	}
-	f := Finding{Property: p, Kind: gr.kind, Moves: moves, Joints: formatJoints(x.g, moves), Subject: gr.subject,
+	f := Finding{Property: p, Kind: gr.kind, Moves: moves, Joints: kifJoints(x.g, moves), Infix: infixJoints(x.g, moves), Subject: gr.subject,
 		Count: gr.count, Message: msg, Relations: rels}
 	if gr.role >= 0 {
 		f.Role = x.g.RoleNames()[gr.role]

@@ -256,6 +256,9 @@ func (x *explorer) successors(ctx context.Context, id int32, s *game.State, lega
 		x.cutAt(int(depth))
 		total = room
 	}
+	if total == 0 {
+		return nil // no room left: SuccessorKeys would take a limit of 0 for none
+	}
 	return x.g.SuccessorKeys(ctx, s, legal, total, func(k int, key []byte) {
 		to := x.add(key, id, int32(k), depth+1)
 		if to < 0 {

@@ -10,7 +10,7 @@ import (
 
 // StatsOptions configure Stats.
 type StatsOptions struct {
-	Options         // the budget of the exploration
+	Options         // the budget: Timeout bounds the exploration, the playouts and the solver together
 	Playouts int    // random playouts for the goal distribution (0: 1000)
 	Seed     uint64 // their seed
 	// SolveStates is the budget of positions of the solver, tried on a two-player zero-sum
@@ -59,7 +59,8 @@ type Statistics struct {
 	FirstRole      string
 	FirstAdvantage float64
 	// Solution is the solved value of a two-player zero-sum turn-taking game whose space was
-	// explored completely (nil when Solve was not tried; see its Solved and Why).
+	// explored completely; for another game, Solved is false and Why says which condition it
+	// fails. Nil when solving is off (StatsOptions.SolveStates < 0).
 	Solution *Solution
 	Elapsed  time.Duration
 }
@@ -103,6 +104,17 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	for range nr {
 		sc.goals = append(sc.goals, map[int]int{})
 	}
+	// The exploration, the playouts and the solver share the one budget.
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = start.Add(opts.Timeout)
+	}
+	left := func() time.Duration {
+		if deadline.IsZero() {
+			return 0
+		}
+		return max(time.Until(deadline), time.Nanosecond)
+	}
 	x, err := explore(ctx, g, opts.Options, []check{sc})
 	if err != nil {
 		return nil, err
@@ -129,7 +141,7 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	if playouts <= 0 {
 		playouts = 1000
 	}
-	play, err := g.Play(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: opts.Timeout})
+	play, err := g.Play(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: left()})
 	if err != nil {
 		return nil, err
 	}
@@ -152,12 +164,28 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 		st.Roles = append(st.Roles, rs)
 	}
 	st.firstAdvantage(ctx, g)
-	if opts.SolveStates >= 0 && st.Complete && st.TurnTaking && sc.zeroSum && sccs.entry < 0 && nr == 2 && !g.IsRandom(0) && !g.IsRandom(1) {
-		sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: opts.Timeout})
-		if err != nil {
-			return nil, err
+	if opts.SolveStates >= 0 {
+		why := ""
+		switch {
+		case nr != 2 || g.IsRandom(0) || g.IsRandom(1):
+			why = "not a game of two players"
+		case !st.Complete:
+			why = "the exploration is incomplete, and the solver needs every state"
+		case !st.TurnTaking:
+			why = "the roles move at the same time in some states, and the solver needs them to take turns"
+		case !sc.zeroSum:
+			why = "not zero-sum: the goals of some terminal state do not sum to 100"
+		case sccs.entry >= 0:
+			why = "joint moves can lead back to a state, and the solver needs a game without cycles"
 		}
-		st.Solution = sol
+		st.Solution = &Solution{Mover: -1, Why: why}
+		if why == "" {
+			sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: left()})
+			if err != nil {
+				return nil, err
+			}
+			st.Solution = sol
+		}
 	}
 	st.Elapsed = time.Since(start)
 	return st, nil

@@ -41,7 +41,7 @@ func (termination) finish(ctx context.Context, x *explorer, r *Result) error {
 			return err
 		}
 		r.Findings = append(r.Findings, Finding{Property: Termination, Kind: gr.kind, Moves: moves,
-			Joints: formatJoints(x.g, moves), Loop: len(cycle), Count: gr.count, Message: msg,
+			Joints: kifJoints(x.g, moves), Infix: infixJoints(x.g, moves), Loop: len(cycle), Count: gr.count, Message: msg,
 			Relations: []string{"terminal", "next"}})
 		found = true
 	}

@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Property is one of the properties of a well-formed game.
@@ -58,9 +60,11 @@ type Finding struct {
 	Role string // the role concerned ("" when the finding is not about one role)
 	// Moves are the joint moves from the initial state to the state where the violation shows
 	// (one move per role, in role order), the shortest the search found; Joints the same as KIF
-	// lists, as `gdl query --moves` takes them.
+	// lists, as `gdl query --moves` takes them, in a game of either notation; Infix the same in
+	// infix for an infix game (nil for a KIF game), for its author's eyes.
 	Moves  [][]eval.Term
 	Joints []string
+	Infix  []string
 	// Loop, for a cycle: the last Loop joint moves of Moves lead from a state back to itself.
 	Loop int
 	// Subject is what the finding is about, as KIF: the move not covered by input, the fluent
@@ -74,6 +78,10 @@ type Finding struct {
 	// terminal for termination, legal for playability, goal for goal and winnability, input
 	// (then legal) for input, base (then init or next) for base.
 	Relations []string
+	// Explanation says why the violation shows in the witness's last state (Explain): why the
+	// role has no legal move, no goal or several, why the state is not terminal. Nil for the
+	// findings about input and base, and when the explanation reached an evaluation limit.
+	Explanation *explain.Explanation
 }
 
 // RoleResult is the winnability of one role.
@@ -94,7 +102,8 @@ type RoleResult struct {
 // not explored, so the result is not complete.
 type StateError struct {
 	Moves   [][]eval.Term
-	Joints  []string
+	Joints  []string // KIF, as Finding's
+	Infix   []string // infix, for an infix game, as Finding's
 	Message string
 	Err     error
 }
@@ -172,11 +181,17 @@ func Verify(ctx context.Context, g *game.Game, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Errors = append(r.Errors, StateError{Moves: moves, Joints: formatJoints(g, moves), Message: se.err.Error(), Err: se.err})
+		r.Errors = append(r.Errors, StateError{Moves: moves, Joints: kifJoints(g, moves), Infix: infixJoints(g, moves), Message: se.err.Error(), Err: se.err})
 	}
 	for i := range r.Findings {
-		if err := CheckWitness(ctx, g, &r.Findings[i]); err != nil {
+		f := &r.Findings[i]
+		if err := CheckWitness(ctx, g, f); err != nil {
 			return nil, err
+		}
+		if x, err := Explain(ctx, g, f, explain.Options{}); err == nil {
+			f.Explanation = x
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 	}
 	r.Elapsed = time.Since(start)
@@ -186,12 +201,34 @@ func Verify(ctx context.Context, g *game.Game, opts Options) (*Result, error) {
 // errBudget is the cause of the context that ends with Options.Timeout.
 var errBudget = errors.New("the time budget is spent")
 
-func formatJoints(g *game.Game, moves [][]eval.Term) []string {
+// kifJoints writes joint moves as KIF lists, whatever the game's notation.
+func kifJoints(g *game.Game, moves [][]eval.Term) []string {
+	out := make([]string, len(moves))
+	for i, j := range moves {
+		out[i] = g.FormatJointKIF(j)
+	}
+	return out
+}
+
+// infixJoints writes the joint moves of an infix game in infix; nil for a KIF game.
+func infixJoints(g *game.Game, moves [][]eval.Term) []string {
+	if g.Eval().Notation() != syntax.Infix {
+		return nil
+	}
 	out := make([]string, len(moves))
 	for i, j := range moves {
 		out[i] = g.FormatJoint(j)
 	}
 	return out
+}
+
+// Witness returns the joint moves of a witness in the game's notation: Infix for an infix game,
+// else Joints.
+func Witness(joints, infix []string) []string {
+	if infix != nil {
+		return infix
+	}
+	return joints
 }
 
 // plural writes n and a noun, with an s when n is not 1.

@@ -67,7 +67,9 @@ type jsonEdit struct {
 type checked struct {
 	path  string
 	lines *syntax.LineIndex
-	diags []analysis.Diagnostic
+	diags []analysis.Diagnostic // those shown (analysis.Shown)
+	// errors: the input has an error-severity diagnostic, shown or not
+	errors bool
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -138,11 +140,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sort.SliceStable(results, func(i, j int) bool { return results[i].path < results[j].path })
 	errorsFound := false
 	for _, r := range results {
-		for _, d := range r.diags {
-			if d.Severity == analysis.Error {
-				errorsFound = true
-			}
-		}
+		errorsFound = errorsFound || r.errors
 	}
 	switch *format {
 	case "json":
@@ -252,7 +250,11 @@ func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, e
 			res = analysis.Analyze(f, cfg)
 		}
 	}
-	return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, nil
+	errs := false
+	for _, d := range res.Diagnostics {
+		errs = errs || d.Severity == analysis.Error
+	}
+	return checked{path: shown, lines: f.Lines(), diags: analysis.Shown(f, res.Diagnostics), errors: errs}, nil
 }
 
 // maxFixRounds bounds --fix: a fix may make another one possible (a flattened and shows the
@@ -367,4 +369,5 @@ func listCodes(w io.Writer) {
 	for _, c := range analysis.Checks {
 		fmt.Fprintf(w, "%-26s %-8s %-10s %s\n", c.Code, c.Severity, c.Category, c.Summary)
 	}
+	fmt.Fprintf(w, "%-26s %-8s %-10s %s\n", analysis.CodeTooMany, analysis.Info, analysis.CategorySyntax, analysis.TooManySummary)
 }

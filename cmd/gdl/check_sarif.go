@@ -146,6 +146,8 @@ func sarifRules() ([]sarifRule, map[string]int) {
 		add(sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary}, Help: &sarifText{c.Fix},
 			DefaultConfiguration: sarifConfiguration{sarifLevel(c.Severity)}, Properties: sarifProperties{Tags: []string{string(c.Category)}}})
 	}
+	add(sarifRule{ID: analysis.CodeTooMany, ShortDescription: sarifText{analysis.TooManySummary},
+		DefaultConfiguration: sarifConfiguration{"note"}, Properties: sarifProperties{Tags: []string{string(analysis.CategorySyntax)}}})
 	return rules, index
 }
 

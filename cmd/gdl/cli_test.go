@@ -138,3 +138,47 @@ func TestCheckFix(t *testing.T) {
 		t.Errorf("--fix -: exit %d, %q", code, errOut)
 	}
 }
+
+// TestTimeFlags: every time flag takes plain seconds and Go durations, and a bad value names
+// the flag and the forms it takes (issue 23, item 8).
+func TestTimeFlags(t *testing.T) {
+	bin := buildGDL(t)
+	const forms = "give seconds (5, 0.5) or a duration with its unit (2s, 500ms, 1m30s)"
+	runCLICases(t, bin, []cliCase{
+		{name: "match --playclock 2s", args: []string{"match", tttGame, "--player", "random", "--player", "random", "--playclock", "2s", "--startclock", "1"},
+			code: 0, stdout: "play clock 2s"},
+		{name: "play --movetime 1", args: []string{"play", tttGame, "--players", "random,random", "--matches", "1", "--movetime", "1"},
+			code: 0, stdout: "1 matches"},
+		{name: "query --timeout 1.5", args: []string{"query", tttGame, "(role ?r)", "--timeout", "1.5"}, code: 0, stdout: "(role xplayer)\n", emptyError: true},
+		{name: "verify --timeout 30", args: []string{"verify", tttGame, "--timeout", "30"}, code: 0, stdout: "nothing found"},
+		{name: "a bad value names the flag and the forms", args: []string{"query", tttGame, "terminal", "--timeout", "2x"}, code: 2,
+			stderr: []string{`gdl query: --timeout "2x": ` + forms, "Run 'gdl query -h' for its options."}},
+		{name: "clocks are whole seconds", args: []string{"match", tttGame, "--player", "random", "--player", "random", "--playclock", "1.5"}, code: 2,
+			stderr: []string{"--playclock 1.5s: the GGP protocol's clocks are whole seconds, from 1 to 86400"}},
+		{name: "play --time takes seconds", args: []string{"play", tttGame, "--time", "x1"}, code: 2,
+			stderr: []string{`--time "x1": ` + forms}},
+	})
+}
+
+// TestHelpAndSuggestions: `gdl help CMD` prints the command's usage, and a misspelt command or
+// flag is named with the nearest ones (issue 23, item 10).
+func TestHelpAndSuggestions(t *testing.T) {
+	bin := buildGDL(t)
+	runCLICases(t, bin, []cliCase{
+		{name: "help check", args: []string{"help", "check"}, code: 0, stdout: "Usage: gdl check", emptyError: true},
+		{name: "help lsp", args: []string{"help", "lsp"}, code: 0, stdout: "Usage: gdl lsp", emptyError: true},
+		{name: "help", args: []string{"help"}, code: 0, stdout: "Commands:", emptyError: true},
+		{name: "help of a misspelt command", args: []string{"help", "verfy"}, code: 2,
+			stderr: []string{`gdl help: unknown command "verfy"; did you mean verify?`}},
+		{name: "a misspelt command", args: []string{"chekc", tttGame}, code: 2,
+			stderr: []string{`gdl: unknown command "chekc"; did you mean check?`}},
+		{name: "a misspelt flag", args: []string{"check", "--formt", "json", tttGame}, code: 2,
+			stderr: []string{"gdl check: unknown flag --formt; did you mean --format?", "Run 'gdl check -h' for its options."}},
+		{name: "a flag after the game", args: []string{"query", tttGame, "terminal", "--mvoes", "x"}, code: 2,
+			stderr: []string{"unknown flag --mvoes; did you mean --moves?"}},
+		{name: "nothing near", args: []string{"verify", tttGame, "--zzzzzz"}, code: 2,
+			stderr: []string{"gdl verify: unknown flag --zzzzzz\n"}},
+		{name: "a flag without its value", args: []string{"query", tttGame, "terminal", "--moves"}, code: 2,
+			stderr: []string{"gdl query: --moves needs a value"}},
+	})
+}

@@ -63,3 +63,47 @@ func TestFmtCLI(t *testing.T) {
 		t.Fatalf("missing file: exit %d", code)
 	}
 }
+
+// TestFmtListAndDiff: -l lists the files whose layout would change and -d prints the changes
+// as a unified diff, as gofmt's do; both exit 0 and write nothing, --check with -d prints the
+// diff and exits 1 (issue 23, item 11).
+func TestFmtListAndDiff(t *testing.T) {
+	bin := buildGDL(t)
+	dir := t.TempDir()
+	src := "(role a)\n(role b)\n(<= (p ?x)\n  (q ?x))\n(q 1)\n(q 2)\n(q 3)\n(q 4)\n(q 5)\n(q 6)\n(q 7)\n(<= (r ?x) (p ?x))\n"
+	messy := writeFile(t, dir, "messy.kif", src)
+	tidy := writeFile(t, dir, "tidy.kif", "(role a)\n")
+	out, errOut, code := gdl(t, bin, "fmt", "-l", messy, tidy)
+	if code != 0 || out != messy+"\n" || errOut != "" {
+		t.Errorf("-l: exit %d, %q, %q", code, out, errOut)
+	}
+	want := "--- " + messy + ".orig\n+++ " + messy + "\n" +
+		"@@ -1,7 +1,7 @@\n (role a)\n (role b)\n (<= (p ?x)\n-  (q ?x))\n+    (q ?x))\n (q 1)\n (q 2)\n (q 3)\n" +
+		"@@ -9,4 +9,5 @@\n (q 5)\n (q 6)\n (q 7)\n-(<= (r ?x) (p ?x))\n+(<= (r ?x)\n+    (p ?x))\n"
+	out, _, code = gdl(t, bin, "fmt", "-d", messy, tidy)
+	if code != 0 || out != want {
+		t.Errorf("-d: exit %d\n%s\nwant:\n%s", code, out, want)
+	}
+	if out, _, code = gdl(t, bin, "fmt", "--check", "-d", messy); code != 1 || out != want {
+		t.Errorf("--check -d: exit %d\n%s", code, out)
+	}
+	if data, _ := os.ReadFile(messy); string(data) != src {
+		t.Errorf("-l or -d changed the file: %q", data)
+	}
+	if out, _, code = gdl(t, bin, "fmt", "-l", "-w", messy); code != 0 || out != messy+"\n" {
+		t.Errorf("-l -w: exit %d, %q", code, out)
+	}
+	if out, _, code = gdl(t, bin, "fmt", "-d", messy); code != 0 || out != "" {
+		t.Errorf("-d after -w: exit %d, %q", code, out)
+	}
+}
+
+// TestTestdataFormatted: the team's games are in gdl fmt's layout (scripts/test.sh checks it
+// with gdl fmt --check as well).
+func TestTestdataFormatted(t *testing.T) {
+	bin := buildGDL(t)
+	out, errOut, code := gdl(t, bin, "fmt", "-d", "../../testdata/games")
+	if code != 0 || out != "" {
+		t.Errorf("gdl fmt -d testdata/games: exit %d\n%s%s", code, out, errOut)
+	}
+}

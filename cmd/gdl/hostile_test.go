@@ -3,10 +3,13 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -190,5 +193,56 @@ func TestFmtWriteKeepsFiles(t *testing.T) {
 				t.Errorf("temporary file left behind: %s", filepath.Join(d, e.Name()))
 			}
 		}
+	}
+}
+
+// TestPlayerConcurrentLargePosts: twenty posts of 14 MB at once do not exhaust a player
+// limited to 1 GiB of data (ulimit -d): it reads one game at a time and answers the others busy
+// or 503 at once, and goes on answering.
+func TestPlayerConcurrentLargePosts(t *testing.T) {
+	bin := buildGDL(t)
+	url := startPlayerCommand(t, "sh", "-c", `ulimit -d 1048576 && exec "$0" "$@"`, bin, "player", "--port", "0", "--log", filepath.Join(t.TempDir(), "log"))
+	body := "(START m left (" + strings.Repeat("(f) ", 14<<20/4) + ") 10 10)"
+	var wg sync.WaitGroup
+	statuses := make([]string, 20)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Post(url, "text/acl", strings.NewReader(body))
+			if err != nil {
+				statuses[i] = "error: " + err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			answer, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+			statuses[i] = fmt.Sprintf("%d %s", resp.StatusCode, strings.Fields(string(answer))[0])
+		}()
+	}
+	wg.Wait()
+	t.Logf("answers: %q", statuses)
+	resp, err := http.Post(url, "text/acl", strings.NewReader("(INFO)"))
+	if err != nil {
+		t.Fatalf("the player is gone after the posts: %v (answers %q)", err, statuses)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || string(answer) != "available" {
+		t.Errorf("INFO after the posts: %d %q", resp.StatusCode, answer)
+	}
+}
+
+// Issue 21: the estimate of a grounding (gdl query with --engine auto estimates before it
+// grounds) stays within its bounds on a term that nests ten copies of itself per level: ten to
+// the eighth argument sets unbounded, a few thousand with the bound.
+func TestHostileGroundingEstimate(t *testing.T) {
+	bin := buildGDL(t)
+	game := writeFile(t, t.TempDir(), "nest.kif", "(role p) (init (s a)) (p a)\n"+
+		"(<= (p (f ?x ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (p ?x))\n"+
+		"(<= (legal p (m ?x)) (true (s ?x)) (p ?x)) (<= (next (s ?x)) (does p (m ?x)))\n"+
+		"(<= terminal (true (s b))) (goal p 0)\n")
+	out, errOut, code := hostile(t, bin, nil, "query", game, "(role ?r)")
+	if code != 0 || !strings.Contains(out, "p") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

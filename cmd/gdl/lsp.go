@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/pprof"
 
+	"github.com/gdl-lsp/gdl/internal/gctune"
 	"github.com/gdl-lsp/gdl/lsp"
 )
 
@@ -22,13 +23,20 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "communicate over stdin/stdout (the only transport; accepted for clients that pass it)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole session to `file` when the server exits (for `go tool pprof`)")
-	if err := fs.Parse(args); err != nil {
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gdl lsp [--stdio] [--cpuprofile FILE]\n\n"+
+			"Serves the Language Server Protocol on standard input and output, for an editor to start\n"+
+			"(README.md has the setups of VS Code, Neovim and Emacs); logs go to standard error.")
+		fs.PrintDefaults()
+	}
+	rest, err := interleaved(fs, args)
+	if err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
-	if fs.NArg() > 0 {
+	if len(rest) > 0 {
 		fs.Usage()
 		return 2
 	}
@@ -45,5 +53,6 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	gctune.Server()
 	return lsp.Run(stdin, stdout, stderr)
 }

@@ -36,7 +36,7 @@ random legal move, and the transcript and the record say why.
 
 text prints a readable transcript, json the match record (the game, roles and players, every
 joint move with each player's answer, its time and any error, the states, the goals);
---record FILE writes the record as well. Clocks are whole seconds.
+--record FILE writes the record as well. Clocks are whole seconds: 5 or 5s.
 Exit status: 0 the match reached a terminal state, 1 it did not (interrupted, --max-steps
 reached, a state that cannot be evaluated) or the game cannot be played, 2 usage or I/O
 problems.
@@ -53,8 +53,8 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var players playerList
 	fs.Var(&players, "player", "the player of the next role: a player's URL, random or mcts (once per role, in role order)")
-	startclock := fs.Int("startclock", 10, "seconds each player has to answer START")
-	playclock := fs.Int("playclock", 5, "seconds each player has to answer each PLAY")
+	startclock := durationFlag(fs, "startclock", 10*time.Second, "the time each player has to answer START, in whole seconds")
+	playclock := durationFlag(fs, "playclock", 5*time.Second, "the time each player has to answer each PLAY, in whole seconds")
 	record := fs.String("record", "", "write the match record (JSON) to this file")
 	format := fs.String("format", "text", "output format: text (a transcript) or json (the record)")
 	seed := fs.Uint64("seed", 1, "the seed of the random moves that replace bad ones, the random role's and the built-in players'")
@@ -74,9 +74,14 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !oneOf(stderr, "match", "format", *format, "text", "json") {
 		return 2
 	}
-	if *startclock < 1 || *playclock < 1 || time.Duration(*startclock)*time.Second > ggp.MaxClock || time.Duration(*playclock)*time.Second > ggp.MaxClock {
-		fmt.Fprintf(stderr, "gdl match: --startclock and --playclock are whole seconds from 1 to %d\n", int(ggp.MaxClock.Seconds()))
-		return 2
+	for _, c := range []struct {
+		name  string
+		clock time.Duration
+	}{{"startclock", *startclock}, {"playclock", *playclock}} {
+		if c.clock < time.Second || c.clock > ggp.MaxClock || c.clock%time.Second != 0 {
+			fmt.Fprintf(stderr, "gdl match: --%s %v: the GGP protocol's clocks are whole seconds, from 1 to %d\n", c.name, c.clock, int(ggp.MaxClock.Seconds()))
+			return 2
+		}
 	}
 	if *maxSteps < 1 || *playouts < 0 {
 		fmt.Fprintln(stderr, "gdl match: --max-steps must be at least 1, --playouts not negative")
@@ -113,7 +118,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := isTerminal(stderr)
-	opts := ggp.MatchOptions{ID: *matchID, StartClock: time.Duration(*startclock) * time.Second, PlayClock: time.Duration(*playclock) * time.Second,
+	opts := ggp.MatchOptions{ID: *matchID, StartClock: *startclock, PlayClock: *playclock,
 		MaxSteps: *maxSteps, Seed: *seed, Engine: eng, Limits: ef.limits()}
 	if progress {
 		opts.Progress = func(s ggp.Step) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,12 +19,19 @@ import (
 	"github.com/gdl-lsp/gdl/ggp"
 )
 
-// startPlayer runs `gdl player` on a free port of 127.0.0.1 and returns the URL it prints. The
-// player is interrupted (SIGTERM) at the end of the test, and must then exit with status 0.
+// startPlayer runs `gdl player` on a free port of 127.0.0.1, under the memory limit of the
+// bounded commands (bounds_test.go), and returns the URL it prints. The player is interrupted
+// (SIGTERM) at the end of the test, and must then exit with status 0.
 func startPlayer(t *testing.T, args ...string) string {
 	t.Helper()
+	return startPlayerCommand(t, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
+}
+
+// startPlayerCommand is startPlayer of a command line that execs `gdl player --port 0`.
+func startPlayerCommand(t *testing.T, name string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
-	cmd := exec.CommandContext(ctx, buildGDL(t), append([]string{"player", "--port", "0"}, args...)...)
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", boundedScript, name}, args...)...)
 	cmd.WaitDelay = 5 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -120,6 +128,24 @@ func TestMatchBuiltIn(t *testing.T) {
 	}
 }
 
+// TestMatchMontyHallSwitches: gdl match's built-in mcts contestant plays from its own moves and
+// percepts, so whatever the seed (wherever the car is) it switches doors; one that saw the
+// state would keep its door when the car is behind it.
+func TestMatchMontyHallSwitches(t *testing.T) {
+	bin := buildGDL(t)
+	for seed := 1; seed <= 6; seed++ {
+		out, errOut, code := gdl(t, bin, "match", "../../testdata/games/montyhall.kif", "--player", "mcts", "--playouts", "300",
+			"--seed", strconv.Itoa(seed), "--format", "json")
+		var rec ggp.Record
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 {
+			t.Fatalf("seed %d: exit %d, %v\n%s", seed, code, err, errOut)
+		}
+		if last := rec.Moves[len(rec.Moves)-1].Joint[0]; last != "switch" {
+			t.Errorf("seed %d: the contestant played %s (the car behind %v)", seed, last, rec.Moves[0].Joint[1])
+		}
+	}
+}
+
 // TestMatchUnreachablePlayer: a player nobody listens for gets every move replaced, and the
 // match still ends (exit 0).
 func TestMatchUnreachablePlayer(t *testing.T) {
@@ -154,7 +180,7 @@ func TestMatchUsage(t *testing.T) {
 		{[]string{"match", ttt, "--player", "random"}, 2, "1 players for 2 roles (xplayer, oplayer): give 2, one per role in role order"},
 		{[]string{"match", ttt, "--player", "random", "--player", "ftp://host/"}, 2, `"ftp://host/": a player's address is http or https, not ftp`},
 		{[]string{"match", ttt, "--player", "random", "--player", "random", "--format", "xml"}, 2, "--format must be text or json"},
-		{[]string{"match", ttt, "--player", "random", "--player", "random", "--playclock", "0"}, 2, "whole seconds from 1"},
+		{[]string{"match", ttt, "--player", "random", "--player", "random", "--playclock", "0"}, 2, "whole seconds, from 1"},
 		{[]string{"match", ttt, "--player", "random", "--player", "random", "--match-id", "a b"}, 2, "is not a name"},
 		{[]string{"match", filepath.Join(dir, "missing.kif"), "--player", "random"}, 2, "missing.kif"},
 		{[]string{"match", broken, "--player", "random"}, 1, "broken.kif: 2:1:"},

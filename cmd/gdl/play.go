@@ -36,14 +36,19 @@ finding's moves to FILE, one line per finding, and the report says which line. -
 the whole run: the playouts done by then are reported. The output names the engine that ran
 (compiled, or the interpreter and why). While it runs, progress goes to standard error once a
 second when that is a terminal. Exit status: 0 no violation (possible non-termination
-included), 1 violations or a game whose rules have no defined meaning, 2 usage or I/O problems. The figures include the distribution of playout lengths and
+included), 1 violations or a game whose rules have no defined meaning (role, init, legal, next,
+goal, terminal or sees: refused with the diagnostics before any playout, whether or not one would
+ask it), 2 usage or I/O problems. The figures include the distribution of playout lengths and
 how the first role fares (wins, draws and losses against the others' goal values).
 
 With --players, plays N matches between players instead, one per role in role order: mcts
 (Monte Carlo tree search with --movetime per move, or --playouts-per-move playouts) or random.
-The seats rotate from match to match (--rotate=false keeps them), so that each player plays
-each role equally often, and the report gives each player's wins, draws, losses and mean goal,
-overall and per role: 'gdl play connectFour.kif --players mcts,random --matches 20'.
+GDL-II's random role is chance: it plays at random and may be left out of --players (or given
+as random); each player plays from what its role knows (its own moves and percepts). The seats
+rotate from match to match (--rotate=false keeps them), so that each player plays each role
+equally often, and the report gives each player's wins, draws, losses and mean goal, overall
+and per role, the random role left out (in a game of one role, a win is the goal 100):
+'gdl play connectFour.kif --players mcts,random --matches 20'.
 Exit status 0 unless the game or the options are wrong.
 `
 
@@ -66,7 +71,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)")
 	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
 	format := fs.String("format", "text", "output format: text or json")
-	runTime := fs.Duration("time", 0, "stop after this long with the playouts done so far (0: no bound)")
+	runTime := durationFlag(fs, "time", 0, "stop after this long with the playouts done so far (0: no bound)")
 	movesOut := fs.String("moves-out", "", "write each finding's joint moves to this file, one line per finding")
 	ef := addEvalFlags(fs)
 	engine := addEngineFlag(fs)
@@ -112,6 +117,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
+	}
+	if refuseUnplayable(stderr, "play", path, res, g) {
+		return 1
 	}
 	if len(g.Roles()) == 0 {
 		fmt.Fprintf(stderr, "gdl play: %s: the game has no role\n", path)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,9 +27,9 @@ type matchFlags struct {
 
 func addMatchFlags(fs *flag.FlagSet) matchFlags {
 	return matchFlags{
-		players:  fs.String("players", "", "play matches between these players, one per role in role order: mcts or random (e.g. mcts,random)"),
+		players:  fs.String("players", "", "play matches between these players, one per role in role order: mcts or random (e.g. mcts,random; GDL-II's random role may be left out)"),
 		matches:  fs.Int("matches", 10, "with --players: the number of matches"),
-		movetime: fs.Duration("movetime", time.Second, "with --players: each mcts player's time per move"),
+		movetime: durationFlag(fs, "movetime", time.Second, "with --players: each mcts player's time per move"),
 		budget:   fs.Int("playouts-per-move", 0, "with --players: each mcts player's playouts per move instead of --movetime (the same result on any machine)"),
 		rotate:   fs.Bool("rotate", true, "with --players: rotate the seats from match to match, so that each player plays each role equally often"),
 	}
@@ -101,8 +102,15 @@ type matchJSON struct {
 }
 
 // outcome says how role r fared in a match: 1 a win (a goal above every other role's), 0 a
-// draw (tied with the best), -1 a loss. GDL-II's random role is not compared.
+// draw (tied with the best), -1 a loss. GDL-II's random role is not compared. In a game of one
+// role (besides random) a win is the goal 100 and anything less a loss.
 func outcome(g *game.Game, goals []int, r int) int {
+	if solo(g) {
+		if goals[r] == 100 {
+			return 1
+		}
+		return -1
+	}
 	best, tie := true, false
 	for o, v := range goals {
 		if o == r || g.IsRandom(o) {
@@ -122,6 +130,17 @@ func outcome(g *game.Game, goals []int, r int) int {
 		return 0
 	}
 	return 1
+}
+
+// solo reports whether the game has one role besides GDL-II's random role.
+func solo(g *game.Game) bool {
+	n := 0
+	for r := range g.Roles() {
+		if !g.IsRandom(r) {
+			n++
+		}
+	}
+	return n == 1
 }
 
 func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint64, maxDepth int, ef evalFlags, engine string,
@@ -160,9 +179,37 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
 	}
+	if refuseUnplayable(stderr, "play", path, res, g) {
+		return 1
+	}
 	roles := g.RoleNames()
-	if len(names) != len(roles) {
-		fmt.Fprintf(stderr, "gdl play: --players names %d players; %s has %d roles (%s), one player each\n", len(names), path, len(roles), strings.Join(roles, ", "))
+	// The seats: the roles but GDL-II's random role, which is chance and plays at random in
+	// every match; --players may name it (as random) or leave it out, as gdl match does.
+	var seated []int
+	for r := range roles {
+		if !g.IsRandom(r) {
+			seated = append(seated, r)
+		}
+	}
+	switch {
+	case len(names) == len(seated):
+	case len(names) == len(roles):
+		kept := names[:0:0]
+		for r, n := range names {
+			if !g.IsRandom(r) {
+				kept = append(kept, n)
+			} else if n != "random" {
+				fmt.Fprintf(stderr, "gdl play: --players: role %s is GDL-II's chance and plays at random: give random for it, or leave it out\n", roles[r])
+				return 2
+			}
+		}
+		names = kept
+	default:
+		want := fmt.Sprint(len(roles))
+		if len(seated) < len(roles) {
+			want = fmt.Sprintf("%d (or %d, leaving out the random role, which plays at random)", len(roles), len(seated))
+		}
+		fmt.Fprintf(stderr, "gdl play: --players names %d players; %s has %d roles (%s): give %s, one per role in role order\n", len(names), path, len(roles), strings.Join(roles, ", "), want)
 		return 2
 	}
 	labels := make([]string, len(names)) // "random" twice becomes random#1 and random#2
@@ -191,8 +238,8 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	}
 	for _, l := range labels {
 		pr := playerResult{Player: l}
-		for _, r := range roles {
-			pr.ByRole = append(pr.ByRole, record{Role: r})
+		for _, r := range seated {
+			pr.ByRole = append(pr.ByRole, record{Role: roles[r]})
 		}
 		out.Results = append(out.Results, pr)
 	}
@@ -202,14 +249,14 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	for i := range *mf.matches {
 		shift := 0
 		if *mf.rotate {
-			shift = i % len(roles)
+			shift = i % len(seated)
 		}
-		seats := make([]int, len(roles)) // role -> index into labels
+		seats := make([]int, len(seated)) // seat (a role but random) -> index into labels
 		players := make([]player.Player, len(roles))
-		for r := range roles {
-			seats[r] = (r + len(roles) - shift) % len(roles)
+		for k, r := range seated {
+			seats[k] = (k + len(seated) - shift) % len(seated)
 			s := seed*1_000_003 + uint64(i)*31 + uint64(r)
-			if names[seats[r]] == "mcts" {
+			if names[seats[k]] == "mcts" {
 				players[r] = player.NewMCTS(g, r, player.Options{Playouts: *mf.budget, MaxDepth: maxDepth, Seed: s})
 			} else {
 				players[r] = player.NewRandom(g, r, s)
@@ -222,7 +269,7 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		if *mf.budget > 0 {
 			mt = 0
 		}
-		m, err := player.PlayMatch(ctx, g, players, player.MatchOptions{MoveTime: mt, MaxSteps: maxDepth})
+		m, err := player.PlayMatch(ctx, g, players, player.MatchOptions{MoveTime: mt, MaxSteps: maxDepth, Seed: seed*1_000_003 + uint64(i)})
 		if err != nil {
 			if progress {
 				fmt.Fprint(stderr, "\r\x1b[K")
@@ -232,11 +279,16 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		}
 		mj := matchJSON{Goals: m.Goals, Length: len(m.Moves), Terminal: m.Terminal}
 		for r := range roles {
-			mj.Seats = append(mj.Seats, labels[seats[r]])
+			k := slices.Index(seated, r)
+			if k < 0 {
+				mj.Seats = append(mj.Seats, "random (chance)")
+				continue
+			}
+			mj.Seats = append(mj.Seats, labels[seats[k]])
 			o := outcome(g, m.Goals, r)
-			pr := &out.Results[seats[r]]
+			pr := &out.Results[seats[k]]
 			pr.record.add(o, m.Goals[r])
-			pr.ByRole[r].add(o, m.Goals[r])
+			pr.ByRole[k].add(o, m.Goals[r])
 		}
 		if !m.Terminal {
 			out.Unfinished++
@@ -269,15 +321,36 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 		}
 		return 0
 	}
-	think := fmt.Sprintf("%v per move", *mf.movetime)
-	if *mf.budget > 0 {
-		think = fmt.Sprintf("%d playouts per move", *mf.budget)
+	var how []string
+	if slices.Contains(names, "mcts") {
+		if *mf.budget > 0 {
+			how = append(how, fmt.Sprintf("mcts: %d playouts per move", *mf.budget))
+		} else {
+			how = append(how, fmt.Sprintf("mcts: %v per move", *mf.movetime))
+		}
 	}
-	seatsHow := "seats rotated"
-	if !*mf.rotate {
-		seatsHow = "seats fixed"
+	if len(seated) > 1 {
+		if *mf.rotate {
+			how = append(how, "seats rotated")
+		} else {
+			how = append(how, "seats fixed")
+		}
 	}
-	fmt.Fprintf(stdout, "%s: %d matches of %s (mcts: %s; %s) in %.1fs\n", path, out.Matches, strings.Join(labels, " against "), think, seatsHow, out.Seconds)
+	if len(seated) < len(roles) {
+		how = append(how, "the random role plays at random")
+	}
+	if solo(g) {
+		how = append(how, "one role: a win is the goal 100")
+	}
+	against := strings.Join(labels, " against ")
+	if len(labels) == 1 {
+		against = labels[0]
+	}
+	fmt.Fprintf(stdout, "%s: %d matches of %s", path, out.Matches, against)
+	if len(how) > 0 {
+		fmt.Fprintf(stdout, " (%s)", strings.Join(how, "; "))
+	}
+	fmt.Fprintf(stdout, " in %.1fs\n", out.Seconds)
 	if g.Engine() == game.Compiled {
 		fmt.Fprintln(stdout, "engine: compiled")
 	} else {
@@ -292,8 +365,8 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	for _, l := range labels {
 		w = max(w, len(l))
 	}
-	for _, r := range roles {
-		w = max(w, len(r))
+	for _, r := range seated {
+		w = max(w, len(roles[r]))
 	}
 	fmt.Fprintf(stdout, "%-*s  %-*s  %7s  %5s  %5s  %6s  %8s  %9s\n", w, "player", w, "role", "matches", "wins", "draws", "losses", "win rate", "mean goal")
 	row := func(p, r string, rec record) {

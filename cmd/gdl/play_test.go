@@ -173,7 +173,7 @@ func TestPlayDepthLimit(t *testing.T) {
 		t.Errorf("moves file %q", data)
 	}
 	// The line replays with gdl query --moves.
-	if out, errOut, code := gdl(t, bin, "query", game, "terminal", "--moves", strings.TrimSpace(string(data))); code != 0 || out != "" {
+	if out, errOut, code := gdl(t, bin, "query", game, "terminal", "--moves", strings.TrimSpace(string(data))); code != 0 || out != "false\n" {
 		t.Errorf("replay: exit %d, %q %q", code, out, errOut)
 	}
 }
@@ -325,6 +325,78 @@ func TestPlayPlayers(t *testing.T) {
 	} {
 		if _, stderr, code := gdl(t, bin, append([]string{"play", tttGame}, c.args...)...); code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %s; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestPlayPlayersStatistics: the figures of one-role games and of GDL-II's random role. In a
+// game of one role a win is the goal 100; the random role is chance: it may be left out of
+// --players, it plays at random, and no table has it; the header speaks of mcts only when an
+// mcts player takes part.
+func TestPlayPlayersStatistics(t *testing.T) {
+	bin := buildGDL(t)
+	const buttons = "../../testdata/games/buttons.kif"
+	const monty = "../../testdata/games/montyhall.kif"
+	stdout, stderr, code := gdl(t, bin, "play", buttons, "--players", "random", "--matches", "20")
+	if code != 0 || strings.Contains(stdout, "mcts") || !strings.Contains(stdout, "one role: a win is the goal 100") {
+		t.Errorf("buttons: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// buttons gives random play the goal 0 or a goal below 100 in most matches: not wins.
+	type results struct {
+		Players []string
+		Results []struct {
+			Player        string
+			Matches, Wins int
+			Losses        int
+			MeanGoal      float64                 `json:"mean_goal"`
+			ByRole        []struct{ Role string } `json:"by_role"`
+		}
+		List []struct {
+			Seats []string
+			Goals []int
+		} `json:"match_list"`
+	}
+	read := func(args ...string) results {
+		t.Helper()
+		stdout, stderr, code := gdl(t, bin, append([]string{"play"}, args...)...)
+		var out results
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 {
+			t.Fatalf("%v: exit %d, %v\n%s%s", args, code, err, stdout, stderr)
+		}
+		return out
+	}
+	out := read(buttons, "--players", "random", "--matches", "20", "--format", "json")
+	wins := 0
+	for _, m := range out.List {
+		if m.Goals[0] == 100 {
+			wins++
+		}
+	}
+	if r := out.Results[0]; r.Wins != wins || r.Wins+r.Losses != 20 {
+		t.Errorf("buttons: %d matches with the goal 100, %+v", wins, r)
+	}
+	// Monty Hall: the random role left out, or given as random; no table has it.
+	for _, players := range []string{"mcts", "mcts,random"} {
+		out = read(monty, "--players", players, "--matches", "10", "--playouts-per-move", "200", "--format", "json")
+		if len(out.Results) != 1 || out.Results[0].Player != "mcts" || len(out.Results[0].ByRole) != 1 || out.Results[0].ByRole[0].Role != "contestant" {
+			t.Errorf("--players %s: %+v", players, out.Results)
+		}
+		if strings.Join(out.List[0].Seats, ",") != "mcts,random (chance)" {
+			t.Errorf("--players %s: seats %v", players, out.List[0].Seats)
+		}
+	}
+	stdout, _, code = gdl(t, bin, "play", monty, "--players", "random", "--matches", "3")
+	if code != 0 || strings.Contains(stdout, "mcts") || !strings.Contains(stdout, "the random role plays at random") || strings.Contains(stdout, "\nrandom#") {
+		t.Errorf("monty hall, random: exit %d\n%s", code, stdout)
+	}
+	for _, c := range []struct {
+		players, want string
+	}{
+		{"mcts,mcts", "role random is GDL-II's chance and plays at random"},
+		{"mcts,random,random", "give 2 (or 1, leaving out the random role"},
+	} {
+		if _, stderr, code := gdl(t, bin, "play", monty, "--players", c.players); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--players %s: exit %d, %s; want %q", c.players, code, stderr, c.want)
 		}
 	}
 }

@@ -25,19 +25,23 @@ func init() {
 	})
 }
 
-const playerUsage = `Usage: gdl player [--addr 127.0.0.1] [--port 9147] [--strategy random|mcts] [--log FILE]
+const playerUsage = `Usage: gdl player [--addr 127.0.0.1] [--port 9147] [--strategy random|mcts] [--log FILE] [--allow-origin ORIGIN]
 
 Runs a General Game Playing player: an HTTP server that a game manager (gdl match, or any GGP
-server) posts the protocol's messages to (INFO, START, PLAY, STOP, ABORT; GDL-II included). It
-plays one match at a time (a START while it plays is answered busy) and answers every PLAY
-within the play clock less a margin, with a random legal move (random) or the move Monte Carlo
-tree search finds in that time (mcts). A malformed message is answered with HTTP status 400 and
-the reason, and the player goes on. It prints the URL it listens on, then serves until
-interrupted (SIGINT or SIGTERM).
+server) posts the protocol's messages to (INFO, PREVIEW, START, PLAY, STOP, ABORT; GDL-II
+included; also GET /(INFO)). It plays one match at a time (a START while it plays is answered
+busy) and answers every PLAY within the play clock less a margin, with a random legal move
+(random) or the move Monte Carlo tree search finds in that time (mcts). A match no message comes
+for within its start clock plus three play clocks is dropped. A malformed message is answered
+with HTTP status 400 and the reason, and the player goes on. It prints the URL it listens on,
+then serves until interrupted (SIGINT or SIGTERM).
 
 It listens on the loopback address only, unless --addr says otherwise: any machine that can
-reach a player listening elsewhere can start matches on it. --port 0 picks a free port.
-Each message and its answer are logged to standard error, or appended to --log FILE.
+reach a player listening elsewhere can start matches on it. It answers at most 8 requests at
+once. It refuses messages that a browser sends for a web page unless --allow-origin names the
+page's origin (* for any: then any web page open in a browser on this machine can make it play).
+--port 0 picks a free port. Each message (its text, up to 2,000 bytes) and its answer are
+logged to standard error, or appended to --log FILE.
 Exit status: 0 after an interrupt, 2 usage problems or an address that cannot be listened on.
 `
 
@@ -48,9 +52,10 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	port := fs.Int("port", 9147, "the port to listen on (0: a free one)")
 	strategy := fs.String("strategy", "random", "how moves are chosen: random or mcts")
 	logFile := fs.String("log", "", "append the log of messages and answers to this file (default: standard error)")
-	margin := fs.Duration("margin", 0, "the time kept back from each clock for the network (default: a tenth of the clock, from 300ms to 2s)")
+	margin := durationFlag(fs, "margin", 0, "the time kept back from each clock for the network (default: a tenth of the clock, from 300ms to 2s)")
 	playouts := fs.Int("playouts", 0, "mcts: at most this many playouts per move, answering sooner (0: search until the clock less the margin)")
 	seed := fs.Uint64("seed", 1, "the seed of the random choices")
+	origin := fs.String("allow-origin", "", "let scripts of web pages of this origin send messages (Access-Control-Allow-Origin; * for any page, e.g. a game manager running in a browser)")
 	engine := addEngineFlag(fs)
 	_, code, ok := parseCommand(fs, args, stderr, playerUsage, 0)
 	if !ok {
@@ -93,7 +98,7 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
 		fmt.Fprintf(stderr, "gdl player: listening on %s, not only on loopback: any machine that reaches this one can send it matches\n", ln.Addr())
 	}
-	p := ggp.NewPlayer(ggp.PlayerOptions{Strategy: st, Margin: *margin, Playouts: *playouts, Seed: *seed, Engine: eng, Log: logger})
+	p := ggp.NewPlayer(ggp.PlayerOptions{Strategy: st, Margin: *margin, Playouts: *playouts, Seed: *seed, Engine: eng, Log: logger, AllowOrigin: *origin})
 	srv := ggp.NewServer("", p)
 	srv.ErrorLog = logger
 	fmt.Fprintf(stdout, "gdl player: listening on %s (strategy %s)\n", url, st)

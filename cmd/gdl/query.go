@@ -34,23 +34,38 @@ Every joint move must be legal, and played in a state that is not terminal.
 A query about a joint move (one that mentions does, next or sees, or a relation whose rules
 read does) is answered for each legal joint move of the state reached, or for the one given
 with --joint: '(next ?f)' lists the fluents of the next states, '(sees ?r ?p)' the percepts.
-Prints every ground answer once, one per line, sorted; a 0-ary query prints its name when true.
+Prints every ground answer of each query once, one per line, sorted; a query without variables
+prints itself when it holds and false when it does not. Several queries are printed one after
+the other, each under a header '; QUERY'; the JSON output has one object per query.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
+--timeout bounds the whole command (grounding the game takes at most half of it).
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
 evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
 unknown relation or arity included).
 `
 
-// evalFlags are the evaluation limits shared by query and play.
+// evalFlags are the evaluation limits shared by query, render, play and match.
 type evalFlags struct {
 	timeout  *time.Duration
 	maxFacts *int
 	maxDepth *int
 }
 
+// addEvalFlags adds the limits of one evaluation (play and match, whose runs have bounds of
+// their own).
 func addEvalFlags(fs *flag.FlagSet) evalFlags {
+	return newEvalFlags(fs, "time limit of one evaluation (every evaluation has one)")
+}
+
+// addCommandEvalFlags adds the evaluation limits of a command whose --timeout bounds the whole
+// command (query and render; see commandContext).
+func addCommandEvalFlags(fs *flag.FlagSet) evalFlags {
+	return newEvalFlags(fs, "time limit of the whole command: reading and grounding the game and every evaluation")
+}
+
+func newEvalFlags(fs *flag.FlagSet, timeoutUsage string) evalFlags {
 	return evalFlags{
-		timeout:  fs.Duration("timeout", eval.DefaultLimits.Timeout, "time limit of one evaluation (every evaluation has one)"),
+		timeout:  durationFlag(fs, "timeout", eval.DefaultLimits.Timeout, timeoutUsage),
 		maxFacts: fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth: fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -71,23 +86,24 @@ func (e evalFlags) limits() eval.Limits {
 	return eval.Limits{Timeout: *e.timeout, MaxFacts: *e.maxFacts, MaxDepth: *e.maxDepth}
 }
 
-// interleaved parses flags that may come before, between or after the positional arguments.
-func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// commandContext returns the context of a command whose --timeout is d (0: none): it ends d
+// after the command started, so that every phase (grounding, each evaluation, a search, the
+// playouts) shares the one budget.
+func commandContext(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(context.Background())
 	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+// groundWithin is the grounding budget of a command with --timeout d: at most half of d, so
+// that a game that does not ground in time leaves the interpreter the other half (0: the
+// default budget).
+func groundWithin(d time.Duration) eval.GroundLimits {
+	if d <= 0 || d/2 >= eval.DefaultGroundLimits.Timeout {
+		return eval.GroundLimits{}
+	}
+	return eval.GroundLimits{Timeout: max(d/2, time.Millisecond)}
 }
 
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
@@ -107,6 +123,10 @@ func loadGame(ctx context.Context, path string, stdin io.Reader, opts game.Optio
 
 // reportEvalError explains an evaluation error; refusals list the diagnostics with positions.
 func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stderr, "gdl %s: %s: the command's --timeout was reached: %v\n", cmd, path, err)
+		return
+	}
 	var ref *eval.RefusedError
 	if errors.As(err, &ref) {
 		printDiagnostics(stderr, path, res.Model.File.Lines(), ref.Diagnostics)
@@ -114,6 +134,18 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 		return
 	}
 	fmt.Fprintf(stderr, "gdl %s: %s: %v\n", cmd, path, err)
+}
+
+// refuseUnplayable reports a game one of whose relations role, init, legal, next, goal,
+// terminal and sees has no defined meaning, with the diagnostics: such a game is not played
+// (or searched) at all, not even when its initial state is terminal and so no legal move would
+// be asked.
+func refuseUnplayable(stderr io.Writer, cmd, path string, res *analysis.Result, g *game.Game) bool {
+	err := g.Eval().Refused()
+	if err != nil {
+		reportEvalError(stderr, cmd, path, res, err)
+	}
+	return err != nil
 }
 
 // printDiagnostics writes diagnostics as `path:line:col: severity: message [code]`, in source
@@ -151,7 +183,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
 	jointText := fs.String("joint", "", "the joint move that queries about a joint move are answered for (default: every legal one)")
 	format := fs.String("format", "text", "output format: text or json")
-	ef := addEvalFlags(fs)
+	ef := addCommandEvalFlags(fs)
 	engine := addEngineFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, queryUsage)
@@ -179,7 +211,9 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	g, res, path, code, err := loadGame(context.Background(), pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(*ef.timeout)
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code
@@ -199,19 +233,11 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: --moves: %v\n", err)
 		return 2
 	}
-	var only []eval.Term
-	if *jointText != "" {
-		js, err := g.ParseJointMoves(*jointText)
-		if err == nil && len(js) != 1 {
-			err = fmt.Errorf("%q: expected one joint move, found %d", *jointText, len(js))
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
-			return 2
-		}
-		only = js[0]
+	only, err := parseJointFlag(g, *jointText)
+	if err != nil {
+		fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
+		return 2
 	}
-	ctx := context.Background()
 	var state *game.State
 	p, err := g.Replay(ctx, joints)
 	switch {
@@ -290,18 +316,48 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	var lines []string
-	for _, r := range results {
+	writeQueryText(stdout, results)
+	return 0
+}
+
+// writeQueryText prints each query's answers, sorted, one per line; a query without variables
+// that does not hold prints false. Several queries get a header each, "; QUERY", and a blank
+// line between them.
+func writeQueryText(w io.Writer, results []queryResult) {
+	for i, r := range results {
+		if len(results) > 1 {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "; %s\n", r.Query)
+		}
+		lines := make([]string, 0, len(r.Answers))
 		for _, a := range r.Answers {
 			lines = append(lines, a.Text)
 		}
+		slices.Sort(lines)
+		for _, l := range slices.Compact(lines) {
+			fmt.Fprintln(w, l)
+		}
+		if len(lines) == 0 && len(r.Vars) == 0 {
+			fmt.Fprintln(w, "false")
+		}
 	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
-	for _, l := range lines {
-		fmt.Fprintln(stdout, l)
+}
+
+// parseJointFlag reads the value of --joint: one joint move, or nil for "".
+func parseJointFlag(g *game.Game, text string) ([]eval.Term, error) {
+	if text == "" {
+		return nil, nil
 	}
-	return 0
+	js, err := g.ParseJointMoves(text)
+	if err == nil && len(js) != 1 {
+		err = fmt.Errorf("%q: expected one joint move, found %d", text, len(js))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return js[0], nil
 }
 
 // isMoveRefusal reports the errors of a joint move itself (not of evaluating the game).

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 // gdlBinary is the real binary, built once by TestMain for the tests that drive it over stdio.
@@ -20,6 +22,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	gdlBinary = filepath.Join(dir, "gdl")
+	// The tests never write into the user's cache (game.CacheDir): the binaries they run
+	// and the commands they call in this process use a temporary one.
+	os.Setenv(game.CacheEnv, filepath.Join(dir, "cache"))
 	if out, err := exec.Command("go", "build", "-o", gdlBinary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
@@ -213,7 +218,7 @@ func TestQueryWithoutInitialState(t *testing.T) {
 	}
 	bin := buildGDL(t)
 	stdout, stderr, code := gdl(t, bin, "query", game, "(role ?r)", "(p ?x)")
-	if code != 0 || stdout != "(p a)\n(role r)\n" {
+	if code != 0 || stdout != "; (role ?r)\n(role r)\n\n; (p ?x)\n(p a)\n" {
 		t.Errorf("static queries with a refused init: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 	_, stderr, code = gdl(t, bin, "query", game, "(true ?f)")
@@ -232,5 +237,42 @@ func TestQueryDepthLimit(t *testing.T) {
 	_, stderr, code := gdl(t, bin, "query", game, "(p ?x)")
 	if code != 1 || !strings.Contains(stderr, "term depth limit") || !strings.Contains(stderr, "p/1") || !strings.Contains(stderr, "line 3") {
 		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
+
+// TestQueryPerQuery: several queries are answered one by one, each under its header (text) or
+// in its own object (JSON), and a query without variables that does not hold prints false
+// (issue 23, item 9).
+func TestQueryPerQuery(t *testing.T) {
+	bin := buildGDL(t)
+	out, errOut, code := gdl(t, bin, "query", tttGame, "(role ?r)", "terminal", "(legal oplayer ?m)", "(true (control xplayer))")
+	want := "; (role ?r)\n(role oplayer)\n(role xplayer)\n\n; terminal\nfalse\n\n; (legal oplayer ?m)\n(legal oplayer noop)\n\n; (true (control xplayer))\n(true (control xplayer))\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, out, want, errOut)
+	}
+	if out, _, code := gdl(t, bin, "query", tttGame, "terminal"); code != 0 || out != "false\n" {
+		t.Errorf("a false 0-ary query: exit %d, %q", code, out)
+	}
+	if out, _, code := gdl(t, bin, "query", tttGame, "(legal oplayer (mark 1 1))"); code != 0 || out != "false\n" {
+		t.Errorf("a false ground query: exit %d, %q", code, out)
+	}
+	if out, _, code := gdl(t, bin, "query", tttGame, "(legal ?r (mark 9 9))"); code != 0 || out != "" {
+		t.Errorf("a query with variables and no answer: exit %d, %q", code, out)
+	}
+	out, _, code = gdl(t, bin, "query", tttGame, "(role ?r)", "terminal", "--format", "json")
+	var js struct {
+		Queries []struct {
+			Query   string `json:"query"`
+			Answers []struct {
+				Text string `json:"text"`
+			} `json:"answers"`
+		} `json:"queries"`
+	}
+	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 0 {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
+	}
+	if len(js.Queries) != 2 || js.Queries[0].Query != "(role ?r)" || len(js.Queries[0].Answers) != 2 ||
+		js.Queries[1].Query != "terminal" || len(js.Queries[1].Answers) != 0 {
+		t.Errorf("json: one object per query, got %+v", js.Queries)
 	}
 }

@@ -49,15 +49,7 @@ func TestCommandErrors(t *testing.T) {
 	silent := writeGame(t, silentGame)
 	legalDoes := writeGame(t, legalDoesGame)
 	const ttt5 = "((mark 1 1) noop) (noop (mark 1 3)) ((mark 3 1) noop) (noop (mark 2 2)) ((mark 2 1) noop)"
-	cases := []struct {
-		name       string
-		args       []string
-		code       int
-		stderr     []string // substrings of stderr
-		once       string   // a line prefix that stderr must hold exactly once
-		stdout     string   // substring of stdout ("" : stdout must be empty)
-		emptyError bool     // stderr must be empty
-	}{
+	runCLICases(t, bin, []cliCase{
 		{name: "convert refuses a syntax error", args: []string{"convert", "--to", "prolog", broken}, code: 1,
 			stderr: []string{"[unclosed-paren]", "has no defined meaning"}, once: brokenDiag},
 		{name: "query refuses it with the same diagnostic, once", args: []string{"query", broken, "(legal ?r ?m)"}, code: 1,
@@ -90,10 +82,27 @@ func TestCommandErrors(t *testing.T) {
 		{name: "and is a conjunction", args: []string{"query", tttGame, "(and (true (cell ?x 1 ?m)) (distinct ?m b))", "--moves", "((mark 2 1) noop)"},
 			code: 0, stdout: "(and (true (cell 2 1 x)) (distinct x b))\n", emptyError: true},
 		{name: "a relation used but never defined is empty", args: []string{"query", silent, "(blocked)", "(sees ?r ?p)"},
-			code: 0, stdout: "", emptyError: true},
+			code: 0, stdout: "; (blocked)\nfalse\n\n; (sees ?r ?p)\n", emptyError: true},
 		{name: "a move after the end", args: []string{"query", tttGame, "terminal", "--moves", ttt5 + " (noop (mark 3 3))"}, code: 1,
 			stderr: []string{"joint move 6 (noop (mark 3 3))", "after joint move 5 is terminal"}},
-	}
+	})
+}
+
+// cliCase is a run of the binary: its exit status, text that stderr must contain, a line of
+// stderr that must appear exactly once, and what stdout must contain.
+type cliCase struct {
+	name       string
+	args       []string
+	code       int
+	stderr     []string // substrings of stderr
+	once       string   // a line prefix that stderr must hold exactly once
+	stdout     string   // substring of stdout ("" : stdout must be empty)
+	emptyError bool     // stderr must be empty
+}
+
+// runCLICases runs each case as a subtest.
+func runCLICases(t *testing.T, bin string, cases []cliCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr, code := gdl(t, bin, c.args...)
@@ -127,4 +136,28 @@ func TestCommandErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// terminalBrokenGame is brokenGame with a terminal initial state: no playout would ever ask a
+// legal move.
+var terminalBrokenGame = strings.Replace(brokenGame, "(<= terminal (true (c 2)))", "(<= terminal (true (c 1)))", 1)
+
+// TestPlayRefusesBrokenGame: play (random playouts and matches), verify and stats refuse a
+// game whose legal has no defined meaning even when its initial state is terminal, with the
+// diagnostic once, as they do when the game would ask a legal move (issue 23, item 12).
+func TestPlayRefusesBrokenGame(t *testing.T) {
+	bin := buildGDL(t)
+	broken := writeGame(t, terminalBrokenGame)
+	const diag = "game.kif:3:1: error: '(' is never closed"
+	var cases []cliCase
+	for _, args := range [][]string{
+		{"play", broken},
+		{"play", broken, "--players", "random"},
+		{"verify", broken},
+		{"stats", broken},
+	} {
+		cases = append(cases, cliCase{name: strings.Join(append([]string{args[0]}, args[2:]...), " "), args: args, code: 1,
+			stderr: []string{"[unclosed-paren]", "gdl " + args[0] + ": " + broken + ": legal/2 has no defined meaning"}, once: diag})
+	}
+	runCLICases(t, bin, cases)
 }

@@ -82,3 +82,30 @@ func TestRenderBoardSection(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderAs: --as draws the state as a GDL-II role knows it: Monty Hall's contestant does
+// not know where the car is, the host does.
+func TestRenderAs(t *testing.T) {
+	bin := buildGDL(t)
+	const monty = "../../testdata/games/montyhall.kif"
+	moves := "(noop (hide 1)) ((pick 2) noop) (noop (reveal 3))"
+	stdout, stderr, code := gdl(t, bin, "render", monty, "--moves", moves, "--as", "contestant")
+	if code != 0 || !strings.Contains(stdout, "as contestant knows it: it may be in 2 states") || !strings.Contains(stdout, "unknown to contestant: prize") ||
+		strings.Contains(stdout, "prize: 1") {
+		t.Errorf("contestant: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, _, code = gdl(t, bin, "render", monty, "--moves", moves, "--as", "random", "--format", "json")
+	var out struct {
+		As struct {
+			Role          string
+			States        int
+			UnknownOthers []string `json:"unknown_others"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 || out.As.Role != "random" || out.As.States != 1 || len(out.As.UnknownOthers) != 0 {
+		t.Errorf("random: exit %d, %v: %+v\n%s", code, err, out, stdout)
+	}
+	if _, stderr, code := gdl(t, bin, "render", monty, "--as", "host"); code != 2 || !strings.Contains(stderr, "host is not a role") {
+		t.Errorf("--as host: exit %d, %s", code, stderr)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,6 +87,7 @@ type moveValueJSON struct {
 }
 
 func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
@@ -111,13 +111,13 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl stats: --playouts must be at least 1 and --solve-states not negative")
 		return 2
 	}
-	g, res, path, code, ok := loadSearchGame("stats", pos[0], *engine, sf, stdin, stderr)
+	g, res, path, code, ok := loadSearchGame("stats", pos[0], *engine, sf, start, stdin, stderr)
 	if !ok {
 		return code
 	}
 	progress, clear := searchProgress("stats", stderr, *sf.maxStates)
 	opts := verify.StatsOptions{
-		Options:  verify.Options{MaxStates: *sf.maxStates, Timeout: *sf.timeout, Progress: progress, ProgressEvery: time.Second},
+		Options:  verify.Options{MaxStates: *sf.maxStates, Timeout: sf.left(start), Progress: progress, ProgressEvery: time.Second},
 		Playouts: *playouts, Seed: *seed, SolveStates: *solveStates,
 	}
 	if *solveStates == 0 {
@@ -171,6 +171,9 @@ func statsOutput(path string, g *game.Game, st *verify.Statistics) statsJSON {
 			PlayGoals: goalCounts(rs.PlayGoals, func(v string) string { return v }),
 			MeanGoal:  rs.MeanGoal,
 		})
+	}
+	if st.Solution == nil {
+		out.Solution = &solutionJSON{Why: "--solve-states 0 turns the solver off"}
 	}
 	if s := st.Solution; s != nil {
 		sj := &solutionJSON{Solved: s.Solved, Why: s.Why, States: s.States, Seconds: s.Elapsed.Seconds()}
@@ -227,15 +230,12 @@ func writeStatsText(w io.Writer, out statsJSON) {
 	}
 	s := out.Solution
 	switch {
-	case s == nil:
-		fmt.Fprintln(w, "not solved: the solver takes two-player zero-sum games whose roles take turns, explored whole")
 	case !s.Solved:
 		fmt.Fprintf(w, "not solved: %s\n", s.Why)
 	default:
-		names := slices.Sorted(maps.Keys(s.Values))
 		var vals []string
-		for _, n := range names {
-			vals = append(vals, fmt.Sprintf("%s %d", n, s.Values[n]))
+		for _, rs := range out.Roles {
+			vals = append(vals, fmt.Sprintf("%s %d", rs.Role, s.Values[rs.Role]))
 		}
 		fmt.Fprintf(w, "solved: under perfect play %s (%d positions, %.3fs)\n", strings.Join(vals, ", "), s.States, s.Seconds)
 		if s.Mover != "" {

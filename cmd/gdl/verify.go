@@ -11,6 +11,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/explain"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/verify"
 )
@@ -22,7 +23,7 @@ func init() {
 	})
 }
 
-const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--engine E]
+const verifyUsage = `Usage: gdl verify GAME [--format text|json] [--max-states N] [--timeout D] [--require-complete] [--explain=false] [--engine E]
 
 Explores the reachable states of GAME breadth-first, with a table of the states visited, and
 checks that the game is well-formed:
@@ -35,11 +36,16 @@ checks that the game is well-formed:
   input, base  when the game defines them, input covers every legal move and base every
                fluent of every reachable state
 Every finding comes with the joint moves from the initial state to the state where it shows,
-the shortest found, which 'gdl query GAME ... --moves' replays. When the budget (--max-states,
---timeout) runs out first, the result is incomplete: the findings so far are reported, and a
+the shortest found, which 'gdl query GAME ... --moves' replays, and, indented under it, why
+the violation shows in the state reached (as gdl explain says it: why the role has no legal
+move, no goal value or several, why the state is not terminal; --explain=false leaves it out).
+--timeout bounds the whole command (grounding the game takes at most half of it). When the
+budget (--max-states, --timeout) runs out first, the result is incomplete: the findings so far are reported, and a
 property without a finding is unknown rather than failed. While it runs, progress goes to
 standard error once a second when that is a terminal. Exit status: 0 nothing found, 1 findings
-(or a game that cannot be played), 2 usage or I/O problems.
+(or a game that cannot be played), 2 usage or I/O problems, and with --require-complete 3 when
+nothing was found but the budget ran out before some property was decided (unknown), so that
+CI can tell "proved" from "ran out of budget".
 `
 
 type verifyJSON struct {
@@ -73,20 +79,25 @@ type findingJSON struct {
 	Kind      string   `json:"kind"`
 	Role      string   `json:"role,omitempty"`
 	Moves     []string `json:"moves"`
+	Infix     []string `json:"moves_infix,omitempty"`
 	Loop      int      `json:"loop,omitempty"`
 	Subject   string   `json:"subject,omitempty"`
 	Count     int      `json:"count"`
 	Message   string   `json:"message"`
 	Relations []string `json:"relations"`
+	// Explanation says why the violation shows in the witness's state (gdl explain's JSON).
+	Explanation *explain.Explanation `json:"explanation,omitempty"`
 }
 
 type stateErrorJSON struct {
 	Moves   []string `json:"moves"`
+	Infix   []string `json:"moves_infix,omitempty"`
 	Message string   `json:"message"`
 }
 
 // searchFlags are the budget and evaluation limits of verify and stats. --timeout bounds the
-// whole search (not one evaluation, as in query and play).
+// whole command: grounding the game, the search and (stats) the playouts and the solver share
+// it.
 type searchFlags struct {
 	maxStates *int
 	timeout   *time.Duration
@@ -97,7 +108,7 @@ type searchFlags struct {
 func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		maxStates: fs.Int("max-states", verify.DefaultMaxStates, "explore at most this many states"),
-		timeout:   fs.Duration("timeout", time.Minute, "explore for at most this long (0: no bound)"),
+		timeout:   durationFlag(fs, "timeout", time.Minute, "time limit of the whole command: grounding, the search (stats: the playouts and the solver too); 0: none"),
 		maxFacts:  fs.Int("max-facts", eval.DefaultLimits.MaxFacts, "limit on the facts one evaluation derives"),
 		maxDepth:  fs.Int("max-term-depth", eval.DefaultLimits.MaxDepth, "limit on the nesting depth of derived terms"),
 	}
@@ -120,6 +131,14 @@ func (f searchFlags) limits() eval.Limits {
 	return eval.Limits{MaxFacts: *f.maxFacts, MaxDepth: *f.maxDepth}
 }
 
+// left is what remains of --timeout for a command that started at start (0: no bound).
+func (f searchFlags) left(start time.Time) time.Duration {
+	if *f.timeout <= 0 {
+		return 0
+	}
+	return max(*f.timeout-time.Since(start), time.Nanosecond)
+}
+
 // searchProgress returns a progress callback writing to stderr when it is a terminal, and the
 // function that clears its line.
 func searchProgress(cmd string, stderr io.Writer, maxStates int) (func(verify.Progress), func()) {
@@ -135,9 +154,12 @@ func searchProgress(cmd string, stderr io.Writer, maxStates int) (func(verify.Pr
 }
 
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
+	explainFindings := fs.Bool("explain", true, "text output: under each finding, why the violation shows in its state (false: one line per finding)")
+	requireComplete := fs.Bool("require-complete", false, "exit 3 when the budget runs out before every property is decided (nothing found, some unknown)")
 	sf := addSearchFlags(fs)
 	engine := addEngineFlag(fs)
 	pos, code, ok := parseCommand(fs, args, stderr, verifyUsage, 1)
@@ -151,20 +173,32 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl verify: %v\n", err)
 		return 2
 	}
-	g, res, path, code, ok := loadSearchGame("verify", pos[0], *engine, sf, stdin, stderr)
+	g, res, path, code, ok := loadSearchGame("verify", pos[0], *engine, sf, start, stdin, stderr)
 	if !ok {
 		return code
 	}
 	progress, clear := searchProgress("verify", stderr, *sf.maxStates)
-	r, err := verify.Verify(context.Background(), g, verify.Options{MaxStates: *sf.maxStates, Timeout: *sf.timeout, Progress: progress, ProgressEvery: time.Second})
+	r, err := verify.Verify(context.Background(), g, verify.Options{MaxStates: *sf.maxStates, Timeout: sf.left(start), Progress: progress, ProgressEvery: time.Second})
 	clear()
 	if err != nil {
 		reportEvalError(stderr, "verify", path, res, err)
 		return 1
 	}
+	var unknown []string
+	for _, p := range verify.Properties {
+		if r.Properties[p] == verify.Unknown {
+			unknown = append(unknown, string(p))
+		}
+	}
 	status := 0
-	if r.Found() {
+	switch {
+	case r.Found():
 		status = 1
+	case *requireComplete && len(unknown) > 0:
+		// Said after the report, as its last line.
+		status = 3
+		defer fmt.Fprintf(stderr, "gdl verify: %s: --require-complete: the search stopped (%s) before %s could be decided\n",
+			path, stoppedText(r.Stopped), strings.Join(unknown, ", "))
 	}
 	if *format == "json" {
 		if err := encodeJSON(stdout, verifyOutput(path, g, r)); err != nil {
@@ -178,10 +212,15 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if f.Role != "" {
 			who = " (" + f.Role + ")"
 		}
-		fmt.Fprintf(stdout, "%s: %s%s: %s: --moves '%s'\n", path, f.Property, who, f.Message, strings.Join(f.Joints, " "))
+		fmt.Fprintf(stdout, "%s: %s%s: %s: --moves '%s'\n", path, f.Property, who, f.Message, strings.Join(verify.Witness(f.Joints, f.Infix), " "))
+		if *explainFindings && f.Explanation != nil {
+			for _, l := range strings.Split(strings.TrimSuffix(f.Explanation.Text(path), "\n"), "\n") {
+				fmt.Fprintf(stdout, "    %s\n", l)
+			}
+		}
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(e.Joints, " "))
+		fmt.Fprintf(stdout, "%s: not explored: %s: --moves '%s'\n", path, e.Message, strings.Join(verify.Witness(e.Joints, e.Infix), " "))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(stdout, "%s: note: %s\n", path, n)
@@ -250,12 +289,12 @@ func verifyOutput(path string, g *game.Game, r *verify.Result) verifyJSON {
 	}
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, findingJSON{
-			Property: string(f.Property), Kind: f.Kind, Role: f.Role, Moves: f.Joints, Loop: f.Loop,
-			Subject: f.Subject, Count: f.Count, Message: f.Message, Relations: f.Relations,
+			Property: string(f.Property), Kind: f.Kind, Role: f.Role, Moves: f.Joints, Infix: f.Infix, Loop: f.Loop,
+			Subject: f.Subject, Count: f.Count, Message: f.Message, Relations: f.Relations, Explanation: f.Explanation,
 		})
 	}
 	for _, e := range r.Errors {
-		out.Errors = append(out.Errors, stateErrorJSON{Moves: e.Joints, Message: e.Message})
+		out.Errors = append(out.Errors, stateErrorJSON{Moves: e.Joints, Infix: e.Infix, Message: e.Message})
 	}
 	return out
 }
@@ -266,18 +305,23 @@ func encodeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// loadSearchGame loads the game of gdl verify or gdl stats (command) with the engine and the
-// search flags' limits, and refuses a game without a role; when ok is false the command exits
-// with code, the reason printed.
-func loadSearchGame(command, file, engine string, sf searchFlags, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
+// loadSearchGame loads the game of gdl verify or gdl stats (command, started at start) with the
+// engine and the search flags' limits, within --timeout, and refuses a game without a role; when
+// ok is false the command exits with code, the reason printed.
+func loadSearchGame(command, file, engine string, sf searchFlags, start time.Time, stdin io.Reader, stderr io.Writer) (g *game.Game, res *analysis.Result, path string, code int, ok bool) {
 	eng, ok := parseEngine(stderr, command, engine)
 	if !ok {
 		return nil, nil, "", 2, false
 	}
-	g, res, path, code, err := loadGame(context.Background(), file, stdin, game.Options{Engine: eng, Limits: sf.limits(), RememberFailures: true})
+	ctx, cancel := commandContext(sf.left(start))
+	defer cancel()
+	g, res, path, code, err := loadGame(ctx, file, stdin, game.Options{Engine: eng, Limits: sf.limits(), Ground: groundWithin(*sf.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
 		return nil, nil, "", code, false
+	}
+	if refuseUnplayable(stderr, command, path, res, g) {
+		return nil, nil, "", 1, false
 	}
 	if len(g.Roles()) == 0 {
 		fmt.Fprintf(stderr, "gdl %s: %s: the game has no role\n", command, path)

@@ -11,10 +11,14 @@ import (
 // (with go install module@version), or the commit it was built from in a checkout.
 var version = ""
 
+// commit is the commit a release was built from, set by scripts/release.sh with
+// -ldflags "-X main.commit=..."; without it, the commit Go stamped into the build, if any.
+var commit = ""
+
 // versionString is what gdl --version prints: "gdl VERSION (commit, date[, modified]) GOVERSION".
 func versionString() string {
 	v := version
-	var commit, date string
+	rev, date := commit, ""
 	modified := false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
@@ -23,7 +27,9 @@ func versionString() string {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				commit = s.Value
+				if commit == "" {
+					rev = s.Value
+				}
 			case "vcs.time":
 				date = s.Value
 			case "vcs.modified":
@@ -35,11 +41,11 @@ func versionString() string {
 		v = "devel"
 	}
 	out := "gdl " + v
-	if commit != "" {
-		if len(commit) > 12 {
-			commit = commit[:12]
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
 		}
-		extra := commit
+		extra := rev
 		if date != "" {
 			extra += ", " + date
 		}

@@ -33,7 +33,18 @@ func (e Entry) Abs() string { return filepath.Join(Dir(), e.Path) }
 // Skipper is the part of testing.TB the helpers need.
 type Skipper interface {
 	Helper()
+	Name() string
 	Skipf(format string, args ...any)
+}
+
+// Skipf skips the test, saying why, and writes the same line to the summary that
+// scripts/test.sh prints after `go test`, which shows skip messages only with -v: a CI run
+// says which corpus tests did not run, and why.
+func Skipf(t Skipper, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	WriteSummary(t.Name()+" "+msg, nil)
+	t.Skipf("%s", msg)
 }
 
 // Games returns the corpus files of kind `game`, in MANIFEST order. The test is skipped, saying
@@ -55,7 +66,7 @@ func Files(t Skipper) []Entry {
 	t.Helper()
 	f, err := os.Open(filepath.Join(Dir(), "MANIFEST.tsv"))
 	if err != nil {
-		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", Dir(), err)
+		Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", Dir(), err)
 		return nil
 	}
 	defer f.Close()

@@ -39,6 +39,11 @@ func MiddleRule(src string) int {
 // read is left out and skipped says why.
 func Inputs(corpusDir string, skipped func(format string, args ...any)) map[string]string {
 	out := map[string]string{"generated-400KB": Layered(400 << 10)}
+	if src, err := Corpus(corpusDir, 400<<10); err != nil {
+		skipped("skipping the corpus-made 400 KB file: %v (the shared corpus is not beside the repository)", err)
+	} else {
+		out["corpus-400KB"] = src
+	}
 	for _, name := range []string{
 		"ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif",
 		"ggp-org__ggp-repository/war/root/games/chess/chess.kif",

@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd/gdl
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -26,6 +26,7 @@ var rank = map[string]int{
 	"eval":     3,
 	"prolog":   3,
 	"propnet":  4,
+	"explain":  4, // explanations: proofs and why-nots, on the interpreter
 	"game":     5,
 	"verify":   6,
 	"board":    6, // boards of states, drawn
@@ -66,7 +67,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp <- ide <- lsp <- cmd"
 	}
 	return ""
 }

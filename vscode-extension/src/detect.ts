@@ -11,15 +11,17 @@ export type Dialect = "gdl" | "gdl-infix" | "suo-kif" | "archicad-gdl" | "unknow
 /** How much of a file is read to decide; games put their roles and rules near the top. */
 export const DETECT_LIMIT = 64 * 1024;
 
-// GDL's reserved relations at the head of a form, e.g. "(legal ?r ?m)" or "(<= terminal".
+// GDL's reserved relations at the head of a form, e.g. "(legal ?r ?m)" or "(<= terminal". A
+// word right before "(" is infix GDL's, as in "(distinct(M,J) | distinct(N,K))".
 const GDL_HEAD =
-  /\(\s*(<=|role|init|true|does|next|legal|goal|terminal|distinct|base|input|sees)(?=[\s();]|$)/gi;
+  /\(\s*(<=(?=[\s();]|$)|(role|init|true|does|next|legal|goal|terminal|distinct|base|input|sees)(?=[\s);]|$))/gi;
 // SUO-KIF's logical operators and the ontology relations every SUMO file uses.
 const SUO_KIF_HEAD =
   /\(\s*(=>|<=>|and|exists|forall|instance|subclass|subrelation|domain|range|documentation|termFormat|format|partition|disjoint|equal)(?=[\s();]|$)/gi;
-// Archicad GDL: BASIC-like statements at the start of a line, "!" comments.
+// Archicad GDL: BASIC-like statements at the start of a line, "!" comments. A statement word
+// right before "(" is not one: infix GDL's rules start with next(...) and init(...).
 const ARCHICAD_LINE =
-  /^[ \t]*(!|(ADD|ADDX|ADDY|ADDZ|DEL|MATERIAL|PEN|BLOCK|BRICK|PRISM_?|CPRISM_|CYLIND|SPHERE|LINE2|RECT2|HOTSPOT2|PROJECT2|IF|ENDIF|FOR|NEXT|GOSUB|RETURN|END|VALUES|PARAMETERS|CALL|DEFINE|RESOL|TOLER|MULX|MULY|MULZ|ROTX|ROTY|ROTZ)\b)/gim;
+  /^[ \t]*(!|(ADD|ADDX|ADDY|ADDZ|DEL|MATERIAL|PEN|BLOCK|BRICK|PRISM_?|CPRISM_|CYLIND|SPHERE|LINE2|RECT2|HOTSPOT2|PROJECT2|IF|ENDIF|FOR|NEXT|GOSUB|RETURN|END|VALUES|PARAMETERS|CALL|DEFINE|RESOL|TOLER|MULX|MULY|MULZ|ROTX|ROTY|ROTZ)\b(?![ \t]*\())/gim;
 
 function count(re: RegExp, text: string): number {
   re.lastIndex = 0;

@@ -14,6 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import { INFIX_LANGUAGE, isGdlLanguage, isServedDocument, LANGUAGES, PREFIX_LANGUAGE, serverWanted } from "./activation";
 import { associationDecides, detectDialect, hasSharedExtension } from "./detect";
+import { EXPLAIN_SCHEME, ExplainView } from "./explainView";
 import { GameViews } from "./gameView";
 import {
   GameState,
@@ -22,6 +23,7 @@ import {
   replacedMoves,
   ServerCommands,
   STATE_COMMANDS,
+  toExplainResult,
   toGameState,
   toMatchResult,
   toQueryResult,
@@ -34,6 +36,7 @@ import { bundledServerPath, resolveServer } from "./serverPath";
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let view: ResultView;
+let explanations: ExplainView;
 let gameViews: GameViews;
 let status: vscode.LanguageStatusItem;
 let extensionPath = "";
@@ -50,11 +53,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("GDL Language Server");
   view = new ResultView();
+  explanations = new ExplainView();
   gameViews = new GameViews(context.extensionUri, {
     execute,
     serverUri,
     log: (line) => output.appendLine(line),
     runMatch: runMatchFor,
+    showExplanation: (uri, r) => explanations.show(uri, r),
   });
   status = vscode.languages.createLanguageStatusItem("gdl.server", [...LANGUAGES]);
   status.name = "GDL Language Server";
@@ -74,6 +79,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("gdl.resetToInitialState", () => stateCommand(ServerCommands.resetState)),
     vscode.commands.registerCommand("gdl.verifyGame", verifyGame),
     vscode.commands.registerCommand("gdl.startMatch", startMatch),
+    vscode.commands.registerCommand("gdl.explainAtCursor", explainAtCursor),
+    vscode.languages.registerCodeLensProvider({ scheme: RESULT_SCHEME }, view),
+    explanations,
+    vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explanations),
     vscode.workspace.onDidOpenTextDocument((doc) => {
       chooseLanguage(doc);
       // A GDL document, possibly one that detection just switched to GDL.
@@ -152,6 +161,8 @@ async function startServer(): Promise<void> {
     synchronize: { configurationSection: "gdl" },
     outputChannel: output,
     diagnosticCollectionName: "gdl",
+    // The evaluated hovers link answers to gdl.explain (the setting gdl.hover.explainLinks).
+    markdown: { isTrusted: { enabledCommands: [ServerCommands.explain] } },
     middleware: {
       // Code lenses run the server's commands directly; show what they return.
       executeCommand: async (command, args, next) => {
@@ -332,6 +343,9 @@ async function showCommandResult(command: string, arg: unknown, result: unknown)
     const q = toQueryResult(result, query);
     await view.showQuery(uri, q, await stateAfterQuery(uri));
     if (q.error) void vscode.window.showWarningMessage(`GDL query ${query}: ${q.error}`);
+  } else if (command === ServerCommands.explain) {
+    const literal = typeof (arg as { literal?: unknown }).literal === "string" ? (arg as { literal: string }).literal : "";
+    await explanations.show(uri, toExplainResult(result, literal));
   } else if (STATE_COMMANDS.includes(command)) {
     const s = toGameState(result);
     gameViews.stateChanged(uri, s);
@@ -348,6 +362,33 @@ async function stateAfterQuery(uri: string): Promise<GameState | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Explains the literal at the cursor in the current state: the server's code action there names
+ * the literal (the innermost one: a head, a body literal, a literal inside not or or).
+ */
+async function explainAtCursor(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isGame(editor.document)) {
+    void vscode.window.showInformationMessage("Open a GDL game and put the cursor on a literal to explain it.");
+    return;
+  }
+  const pos = editor.selection.active;
+  const actions =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+      "vscode.executeCodeActionProvider",
+      editor.document.uri,
+      new vscode.Range(pos, pos),
+    )) ?? [];
+  for (const a of actions) {
+    const cmd = "command" in a && typeof a.command === "object" ? a.command : (a as vscode.Command);
+    if (cmd && cmd.command === ServerCommands.explain && cmd.arguments?.length) {
+      await vscode.commands.executeCommand(cmd.command, ...cmd.arguments);
+      return;
+    }
+  }
+  void vscode.window.showInformationMessage("Put the cursor on a literal of a rule (a head or a body literal) to explain it.");
 }
 
 async function runQueryAtCursor(): Promise<void> {

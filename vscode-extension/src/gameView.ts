@@ -6,7 +6,7 @@
 
 import { randomBytes } from "crypto";
 import * as vscode from "vscode";
-import { GameState, MatchResult, ServerCommands, toGameState, toPlayoutStats } from "./protocol";
+import { ExplainResult, GameState, MatchResult, ServerCommands, toExplainResult, toGameState, toPlayoutStats } from "./protocol";
 import { gameViewHtml } from "./webview/page";
 
 /** What the views need of the extension. */
@@ -19,14 +19,19 @@ export interface GameViewHost {
   /** Asks for the players and runs a match of the game (gdl.runMatch); undefined when the
    * person gave up choosing. */
   runMatch(game: vscode.Uri, state: GameState | undefined): Promise<MatchResult | undefined>;
+  /** Shows an explanation (gdl.explain's result) of the game whose server URI is given. */
+  showExplanation(serverUri: string, r: ExplainResult): Promise<void>;
 }
 
 /** A message from the webview. */
 type Incoming =
-  | { type: "ready" }
+  | { type: "ready"; viewAs?: string }
+  | { type: "view-as"; role: string }
   | { type: "play"; moves: string[] }
   | { type: "goto"; step: number }
   | { type: "reset" }
+  | { type: "explain"; literal: string }
+  | { type: "explain-fluent"; fluent: string }
   | { type: "random" }
   | { type: "computer" }
   | { type: "match" }
@@ -90,6 +95,8 @@ class GameView {
   /** Commands run one at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The role the view shows the knowledge of (GDL-II), sent with every state command. */
+  private viewAs = "";
 
   constructor(private readonly game: vscode.Uri, extensionUri: vscode.Uri, private readonly host: GameViewHost, private readonly onDispose: () => void) {
     this.serverUri = host.serverUri(game);
@@ -156,7 +163,7 @@ class GameView {
       playback.timer = setTimeout(() => {
         this.enqueue(async () => {
           if (playback.stopped || this.disposed) return;
-          const s = toGameState(await this.host.execute(ServerCommands.gotoStep, { uri: this.serverUri, step }));
+          const s = toGameState(await this.host.execute(ServerCommands.gotoStep, this.args({ step })));
           if (playback.stopped) return;
           this.show(s, "match", step === n ? res.summary : undefined);
           next(step + 1);
@@ -187,11 +194,16 @@ class GameView {
   }
 
   private received(m: Incoming): void {
-    if (m.type !== "ready") this.stopPlayback();
+    if (m.type !== "ready" && m.type !== "view-as") this.stopPlayback();
     switch (m.type) {
       case "ready":
-        if (this.last) this.show(this.last, "ready");
+        this.viewAs = typeof m.viewAs === "string" ? m.viewAs : "";
+        if (this.last && (this.viewAs === "" || this.last.viewAs?.role === this.viewAs)) this.show(this.last, "ready");
         else this.run(ServerCommands.showState, {}, "ready");
+        return;
+      case "view-as":
+        this.viewAs = typeof m.role === "string" ? m.role : "";
+        if (this.viewAs !== "") this.run(ServerCommands.showState, {}, "view-as");
         return;
       case "play":
         this.run(ServerCommands.playMove, { moves: m.moves }, "play");
@@ -213,6 +225,15 @@ class GameView {
       case "match":
         this.runMatch();
         return;
+      case "explain":
+      case "explain-fluent": {
+        const arg = m.type === "explain" ? { literal: String(m.literal) } : { fluent: String(m.fluent) };
+        this.enqueue(async () => {
+          const res = await this.host.execute(ServerCommands.explain, { uri: this.serverUri, ...arg });
+          await this.host.showExplanation(this.serverUri, toExplainResult(res, m.type === "explain" ? String(m.literal) : String(m.fluent)));
+        });
+        return;
+      }
       case "playouts":
         this.enqueue(async () => {
           await this.post({ type: "busy", busy: `playing ${m.playouts} random matches` });
@@ -227,9 +248,16 @@ class GameView {
   private run(command: string, arg: object, cause: string, busy = ""): void {
     this.enqueue(async () => {
       if (busy) await this.post({ type: "busy", busy });
-      const state = toGameState(await this.host.execute(command, { ...arg, uri: this.serverUri }));
+      const state = toGameState(await this.host.execute(command, this.args(arg)));
       this.show(state, cause);
+      // A move refused as not legal: why not.
+      if (state.why) await this.host.showExplanation(this.serverUri, state.why);
     });
+  }
+
+  /** A state command's arguments: the document, and the role viewed as. */
+  private args(arg: object): object {
+    return this.viewAs !== "" ? { ...arg, uri: this.serverUri, viewAs: this.viewAs } : { ...arg, uri: this.serverUri };
   }
 
   private enqueue(f: () => Promise<void>): void {

@@ -15,6 +15,7 @@ export const ServerCommands = {
   computerMove: "gdl.computerMove",
   playouts: "gdl.playouts",
   runMatch: "gdl.runMatch",
+  explain: "gdl.explain",
 } as const;
 
 export type ServerCommand = (typeof ServerCommands)[keyof typeof ServerCommands];
@@ -51,6 +52,8 @@ export interface QueryResult {
   jointMoves?: number;
   /** The notation the game's terms are written in. */
   notation?: Notation;
+  /** What the server's lists leave out (it lists 10,000 answers and fluents at most). */
+  truncated?: string[];
 }
 
 /** The notation of a game: prefix GDL (KIF) or infix GDL (.hrf). */
@@ -89,11 +92,35 @@ export interface GameState {
   notes: string[];
   /** What the built-in player's search found (gdl.computerMove only). */
   computer: ComputerSearch[];
+  /** GDL-II: the state as the role the command's viewAs named knows it. */
+  viewAs?: RoleView;
+  /** A move refused as not legal: why not (gdl.explain's result for (legal role move)). */
+  why?: ExplainResult;
+}
+
+/** The state as one role of a GDL-II game knows it. */
+export interface RoleView {
+  role: string;
+  /** The fluents true in every state the role may be in, drawn; the squares it does not know show "?". */
+  view: StateView;
+  /** The squares it does not know. */
+  unknown: Square[];
+  /** The relations off the boards whose fluents it does not know. */
+  unknownOthers: string[];
+  /** The fluents true in every state it may be in. */
+  known: string[];
+  /** The states it may be in. */
+  states: number;
+  /** Whether all of them were found (else a square shown may still be unknown). */
+  complete: boolean;
+  error?: string;
 }
 
 export interface StateView {
   boards: Board[];
   others: { relation: string; values: string[] }[];
+  /** The fluents on no board that others leaves out (the server lists 1,000 at most). */
+  omitted?: number;
 }
 
 export interface Board {
@@ -124,6 +151,8 @@ export interface ComputerSearch {
   role: string;
   move: string;
   playouts: number;
+  /** The states it searched from: 1 when the role knows the state. */
+  states: number;
   value: number;
   elapsedMs: number;
   engine: string;
@@ -259,7 +288,40 @@ export function toQueryResult(v: unknown, query: string): QueryResult {
   }
   const n = notationOf(v);
   if (n) q.notation = n;
+  const truncated = strings(v.truncated);
+  if (truncated.length > 0) q.truncated = truncated;
   return q;
+}
+
+/** The result of gdl.explain: why a literal holds or does not in the document's current state. */
+export interface ExplainResult {
+  literal: string;
+  holds: boolean;
+  /** The joint moves played to reach the state. */
+  step: number;
+  /** The joint move a literal about a joint move was explained for. */
+  joint?: string[];
+  /** The explanation in Markdown, the rules linked to the game. */
+  markdown: string;
+  /** The explanation as an indented tree. */
+  text: string;
+  error?: string;
+}
+
+export function toExplainResult(v: unknown, literal: string): ExplainResult {
+  if (!isObject(v)) {
+    return { literal, holds: false, step: 0, markdown: "", text: "", error: "The server gave no explanation." };
+  }
+  const r: ExplainResult = {
+    literal: typeof v.literal === "string" ? v.literal : literal,
+    holds: v.holds === true,
+    step: num(v.step),
+    markdown: typeof v.markdown === "string" ? v.markdown : "",
+    text: typeof v.text === "string" ? v.text : "",
+    error: errorOf(v),
+  };
+  if (Array.isArray(v.joint)) r.joint = strings(v.joint);
+  return r;
 }
 
 /** The notation a result says its game is written in, if it says one. */
@@ -300,7 +362,10 @@ export function toStateView(v: unknown): StateView {
   const others = Array.isArray(v.others)
     ? v.others.filter(isObject).map((o) => ({ relation: typeof o.relation === "string" ? o.relation : "", values: strings(o.values) }))
     : [];
-  return { boards, others };
+  const out: StateView = { boards, others };
+  const omitted = num(v.omitted);
+  if (omitted > 0) out.omitted = omitted;
+  return out;
 }
 
 function squaresOf(v: unknown, legal: Record<string, string[]>, boards: Board[]): Record<string, Square[][]> {
@@ -350,18 +415,21 @@ export function toGameState(v: unknown): GameState {
     view,
     squares: squaresOf(v.squares, legal, view.boards),
     random: strings(v.random),
-    notes: strings(v.notes),
+    // What the server's lists leave out (a state's fluents, a role's legal moves) is a note.
+    notes: [...strings(v.notes), ...strings(v.truncated).map((t) => `Not all listed: ${t}.`)],
     computer: Array.isArray(v.computer)
       ? v.computer.filter(isObject).map((c) => ({
           role: typeof c.role === "string" ? c.role : "",
           move: typeof c.move === "string" ? c.move : "",
           playouts: num(c.playouts),
+          states: num(c.states, 1),
           value: num(c.value),
           elapsedMs: num(c.elapsedMs),
           engine: typeof c.engine === "string" ? c.engine : "",
         }))
       : [],
   };
+  if (isObject(v.why)) s.why = toExplainResult(v.why, "");
   const n = notationOf(v);
   if (n) s.notation = n;
   if (Array.isArray(v.percepts)) {
@@ -371,7 +439,29 @@ export function toGameState(v: unknown): GameState {
       return m;
     });
   }
+  if (isObject(v.viewAs)) s.viewAs = toRoleView(v.viewAs);
   return s;
+}
+
+/** Reads the state as a role knows it; squares outside its boards are dropped. */
+export function toRoleView(v: Record<string, unknown>): RoleView {
+  const view = toStateView(v.view);
+  const unknown = Array.isArray(v.unknown)
+    ? v.unknown.filter(isObject).map((q) => ({ board: num(q.board, -1), row: num(q.row, -1), column: num(q.column, -1) }))
+        .filter((q) => view.boards[q.board] !== undefined && q.row >= 0 && q.row < view.boards[q.board].rows.length && q.column >= 0 && q.column < view.boards[q.board].columns.length)
+    : [];
+  const out: RoleView = {
+    role: typeof v.role === "string" ? v.role : "",
+    view,
+    unknown,
+    unknownOthers: strings(v.unknownOthers),
+    known: strings(v.known),
+    states: num(v.states),
+    complete: v.complete === true,
+  };
+  const e = errorOf(v);
+  if (e) out.error = e;
+  return out;
 }
 
 /** Reads the result of gdl.playouts. */

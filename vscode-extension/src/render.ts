@@ -3,7 +3,7 @@
 // `(true (cell 1 1 x))` and `;` comments for a prefix game, `true(cell(1,1,x))` and `%` comments
 // for an infix one. Pure, so it is unit tested.
 
-import type { GameState, Notation, QueryResult } from "./protocol";
+import type { ExplainResult, GameState, Notation, QueryResult } from "./protocol";
 
 export interface ResultModel {
   /** The game's file name, for the title line. */
@@ -49,6 +49,7 @@ export function renderQuery(q: QueryResult, w: Writer = writer(q.notation)): str
     return out;
   }
   out.push(`${w.c} ===== Query ${oneLine(q.query)}: ${plural(q.answers.length, "answer", "answers")} in ${time}`);
+  for (const t of q.truncated ?? []) out.push(...commentLines(w, `Not all listed: ${t}.`));
   if (q.answers.length === 0) out.push(`${w.c} (no answers in the current state)`);
   out.push(...q.answers);
   return out;
@@ -60,6 +61,7 @@ function renderByMove(q: QueryResult, time: string, w: Writer): string[] {
   const total = q.jointMoves ?? moves.length;
   const out = [`${w.c} ===== Query ${oneLine(q.query)}: after ${moves.length} of ${plural(total, "legal joint move", "legal joint moves")}, in ${time}`];
   if (q.error) out.push(...commentLines(w, `Error: ${q.error}`));
+  for (const t of q.truncated ?? []) out.push(...commentLines(w, `Not all listed: ${t}.`));
   if (total === 0) out.push(`${w.c} (no legal joint move in the current state)`);
   for (const m of moves) {
     out.push(`${w.c} ----- after ${m.move.join(" ")}: ${plural(m.answers.length, "answer", "answers")}`);
@@ -114,6 +116,34 @@ export function notationOfModel(m: ResultModel): Notation {
   return m.state?.notation ?? m.query?.notation ?? "prefix";
 }
 
+/** An answer of the view's query that can be explained: its 0-based line, the literal, and the
+ * joint move it was answered after (a query about a joint move). */
+export interface AnswerLine {
+  line: number;
+  literal: string;
+  joint?: string[];
+}
+
+/** The lines of the view that are answers of its query, for the "why?" lens above each. */
+export function answerLines(m: ResultModel): AnswerLine[] {
+  const q = m.query;
+  if (!q || q.error) return [];
+  const w = writer(notationOfModel(m));
+  const lines = renderResults(m).split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`${w.c} ===== Query `));
+  const out: AnswerLine[] = [];
+  let move = -1;
+  for (let i = start + 1; start >= 0 && i < lines.length && lines[i] !== ""; i++) {
+    const l = lines[i];
+    if (l.startsWith(`${w.c} ----- after `)) move++;
+    if (l.startsWith(w.c)) continue;
+    const a: AnswerLine = { line: i, literal: l };
+    if (q.byMove && move >= 0 && move < q.byMove.length) a.joint = q.byMove[move].move;
+    out.push(a);
+  }
+  return out;
+}
+
 /** The whole view. */
 export function renderResults(m: ResultModel): string {
   const w = writer(notationOfModel(m));
@@ -136,4 +166,11 @@ export function renderResults(m: ResultModel): string {
     out.push(...m.query.state.map((f) => w.atom("true", f)));
   }
   return out.join("\n") + "\n";
+}
+
+/** The page of an explanation (gdl.explain): a title, then the server's Markdown or its error. */
+export function explanationMarkdown(r: ExplainResult): string {
+  const title = `# Why ${r.holds ? "" : "not "}\`${r.literal}\`\n\n`;
+  if (r.error) return `${title}Not explained: ${r.error}\n`;
+  return title + r.markdown;
 }

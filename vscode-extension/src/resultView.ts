@@ -2,13 +2,13 @@
 // `gdl-result:` scheme, re-rendered whenever a query or a move comes back.
 
 import * as vscode from "vscode";
-import { notationOfModel, renderResults, ResultModel } from "./render";
-import type { GameState, QueryResult } from "./protocol";
+import { answerLines, notationOfModel, renderResults, ResultModel } from "./render";
+import { GameState, QueryResult, ServerCommands } from "./protocol";
 import { INFIX_LANGUAGE, PREFIX_LANGUAGE } from "./activation";
 
 export const RESULT_SCHEME = "gdl-result";
 
-export class ResultView implements vscode.TextDocumentContentProvider {
+export class ResultView implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider {
   private readonly models = new Map<string, ResultModel>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
@@ -23,6 +23,26 @@ export class ResultView implements vscode.TextDocumentContentProvider {
   static gameOf(uri: vscode.Uri): string | undefined {
     return uri.scheme === RESULT_SCHEME && uri.query !== "" ? uri.query : undefined;
   }
+
+  /** A "why?" lens above each answer of the query shown: it explains the answer (gdl.explain). */
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const game = ResultView.gameOf(doc.uri);
+    const m = game !== undefined ? this.models.get(game) : undefined;
+    if (!game || !m) return [];
+    return answerLines(m).map((a) => {
+      const arg: { uri: string; literal: string; joint?: string[] } = { uri: game, literal: a.literal };
+      if (a.joint) arg.joint = a.joint;
+      return new vscode.CodeLens(new vscode.Range(a.line, 0, a.line, 0), {
+        title: "why?",
+        tooltip: "Explain why this answer holds in the current state",
+        command: ServerCommands.explain,
+        arguments: [arg],
+      });
+    });
+  }
+
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const game = ResultView.gameOf(uri) ?? "";
@@ -54,6 +74,7 @@ export class ResultView implements vscode.TextDocumentContentProvider {
 
   dispose(): void {
     this.changed.dispose();
+    this.lensesChanged.dispose();
   }
 
   private model(gameUri: string): ResultModel {
@@ -69,6 +90,7 @@ export class ResultView implements vscode.TextDocumentContentProvider {
   private async reveal(gameUri: string): Promise<void> {
     const uri = ResultView.viewUri(gameUri);
     this.changed.fire(uri);
+    this.lensesChanged.fire();
     const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     if (shown) return;
     let doc = await vscode.workspace.openTextDocument(uri);

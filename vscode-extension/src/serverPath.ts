@@ -32,9 +32,21 @@ export function bundledServerPath(extensionPath: string, platform: string, arch:
   return path.join(extensionPath, "server", `${platform}-${arch}`, binaryName(platform));
 }
 
-export const INSTALL_HINT =
-  "Install it with `go install github.com/gdl-lsp/gdl/cmd/gdl@latest` (then make sure `$(go env GOPATH)/bin` is on PATH), " +
-  "or set `gdl.server.path` to the binary.";
+/**
+ * What works when no server is found: the extension package made for the platform (the server is
+ * inside), a release archive, a build from a clone, or the setting. There is no `go install
+ * MODULE@latest`: the module is not published.
+ */
+export function installHint(platform: string, arch: string): string {
+  const os = ({ win32: "windows", darwin: "darwin", linux: "linux" } as Record<string, string>)[platform] ?? platform;
+  const goarch = ({ x64: "amd64", arm64: "arm64" } as Record<string, string>)[arch] ?? arch;
+  const archive = `gdl_VERSION_${os}_${goarch}.${platform === "win32" ? "zip" : "tar.gz"}`;
+  return (
+    `Install the extension package made for ${platform}-${arch} (gdl-${platform}-${arch}-VERSION.vsix), which has the server inside; ` +
+    `or put \`gdl\` on PATH: from the release archive ${archive}, or built from a clone of the repository with \`go install ./cmd/gdl\` ` +
+    "(Go 1.26.8 or newer; it goes to `$(go env GOPATH)/bin`); or set `gdl.server.path` to the binary."
+  );
+}
 
 /** Expands `~` and `${workspaceFolder}`, and makes a relative path relative to the workspace. */
 export function expandConfiguredPath(p: string, homeDir: string, workspaceFolder?: string): string {
@@ -78,7 +90,7 @@ export function resolveServer(l: ServerLookup): ServerResolution {
   return {
     ok: false,
     configured: false,
-    message: `The GDL language server was not found: no \`gdl\` binary ships with this extension for ${l.platform}-${l.arch}, and there is none on PATH. ${INSTALL_HINT}`,
+    message: `The GDL language server was not found: this extension package has no \`gdl\` for ${l.platform}-${l.arch}, and there is none on PATH. ${installHint(l.platform, l.arch)}`,
   };
 }
 

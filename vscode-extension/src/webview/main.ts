@@ -1,8 +1,10 @@
 // The script of the game view's webview: keeps the view's model, draws it (view.ts), and turns
 // clicks and keys into messages to the extension, which runs the server's commands and sends
 // back the new state. Keyboard: Tab moves between controls; in a board the arrow keys move
-// between squares and Enter or Space plays; [ and ] step back and forward, r plays a random
-// move, c a computer move, m runs a match, Escape drops a half-chosen move.
+// between squares and Enter or Space plays, ? (or a right-click) explains why a square holds what
+// it holds; [ and ] step back and forward, r plays a random move, c a computer move, m runs a
+// match, Escape drops a half-chosen move. The terminal status and the goal values explain
+// themselves when clicked.
 
 import type { GameState, PlayoutStats } from "../protocol";
 import { choose, clickSquare, Model, render } from "./view";
@@ -82,6 +84,9 @@ function act(el: HTMLElement): void {
       draw();
       return;
     }
+    case "explain":
+      if (el.dataset.literal) post({ type: "explain", literal: el.dataset.literal });
+      return;
     case "goto":
       post({ type: "goto", step: Number(el.dataset.step) });
       return;
@@ -126,12 +131,30 @@ root.addEventListener("change", (e) => {
     maybeComputer();
   } else if (el.dataset.action === "view-as") {
     model.viewAs = el.value;
+    model.showTruth = false;
     save();
+    draw();
+    // The server works out what the role knows, for this state and the next ones.
+    vscode.postMessage({ type: "view-as", role: model.viewAs });
+  } else if (el.dataset.action === "show-truth") {
+    model.showTruth = (el as unknown as HTMLInputElement).checked;
     draw();
   }
 });
 
 root.addEventListener("submit", (e) => e.preventDefault());
+
+/** Right-click on a square (or ? on it): why it holds what it holds. */
+function explainSquare(el: HTMLElement): boolean {
+  const fluent = el.closest<HTMLElement>("button.sq")?.dataset.fluent;
+  if (!fluent) return false;
+  post({ type: "explain-fluent", fluent });
+  return true;
+}
+
+root.addEventListener("contextmenu", (e) => {
+  if (explainSquare(e.target as HTMLElement)) e.preventDefault();
+});
 
 /** Arrow keys move between the squares of a board. */
 function moveInBoard(el: HTMLElement, key: string): boolean {
@@ -153,7 +176,7 @@ function moveInBoard(el: HTMLElement, key: string): boolean {
 
 document.addEventListener("keydown", (e) => {
   const el = e.target as HTMLElement;
-  if (el.classList?.contains("sq") && moveInBoard(el, e.key)) {
+  if (el.classList?.contains("sq") && (moveInBoard(el, e.key) || (e.key === "?" && explainSquare(el)))) {
     e.preventDefault();
     return;
   }
@@ -217,4 +240,4 @@ window.addEventListener("message", (e) => {
 });
 
 draw();
-vscode.postMessage({ type: "ready" });
+vscode.postMessage({ type: "ready", viewAs: model.viewAs });

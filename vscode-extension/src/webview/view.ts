@@ -4,7 +4,7 @@
 // webview and wires the events. Every interactive element has a data-key, so that focus
 // survives a redraw, and a data-action saying what it does.
 
-import type { Board, GameState, PlayoutStats, Square } from "../protocol";
+import type { Board, GameState, PlayoutStats, RoleView, Square } from "../protocol";
 
 /** What the view shows and what the person has chosen so far. */
 export interface Model {
@@ -14,8 +14,10 @@ export interface Model {
   selected?: Square;
   /** The moves chosen so far for the next joint move, by role. */
   pending: Record<string, string>;
-  /** "" for the full state, else the role whose percepts are shown (GDL-II). */
+  /** "" for the full state, else the role whose knowledge is shown (GDL-II). */
   viewAs: string;
+  /** With viewAs: show the true state instead of what the role knows. */
+  showTruth?: boolean;
   /** The role the computer plays after each move of the person ("" for none). */
   computerRole: string;
   /** What the view is waiting for ("" when idle). */
@@ -118,12 +120,30 @@ export function choose(m: Model, c: RoleMove): string[] | undefined {
   return undefined;
 }
 
+/** A literal in the game's notation: (name a b) in KIF, name(a,b) in infix. */
+export function atom(s: GameState, name: string, ...args: string[]): string {
+  if (args.length === 0) return name;
+  return s.notation === "infix" ? `${name}(${args.join(",")})` : `(${name} ${args.join(" ")})`;
+}
+
+/** A label that explains a literal in the current state when clicked (the server's gdl.explain). */
+function explainButton(literal: string, label: string, title: string): string {
+  return button(`why:${literal}`, "explain", esc(label), `class="why" data-literal="${esc(literal)}"`, `${title} Click to see why.`);
+}
+
 function button(key: string, action: string, label: string, attrs = "", title = ""): string {
   const t = title ? ` title="${esc(title)}"` : "";
   return `<button type="button" data-key="${esc(key)}" data-action="${action}" ${attrs}${t}>${label}</button>`;
 }
 
-function boardHtml(m: Model, b: Board, bi: number): string {
+/** The state as the role viewed as knows it, when the server sent it and the true state is not asked for. */
+export function roleView(m: Model): RoleView | undefined {
+  const v = m.state?.viewAs;
+  if (!v || m.viewAs === "" || v.role !== m.viewAs || m.showTruth || v.error) return undefined;
+  return v;
+}
+
+function boardHtml(m: Model, b: Board, bi: number, unknown: Set<string> = new Set(), whose = ""): string {
   const s = m.state!;
   const playable = new Set<string>();
   for (const role of s.roles) {
@@ -140,9 +160,14 @@ function boardHtml(m: Model, b: Board, bi: number): string {
           if (playable.has(key) && !s.terminal) cls.push("playable");
           if (tgt.has(key)) cls.push("target");
           if (sameSquare(m.selected, { board: bi, row: r, column: c })) cls.push("selected");
-          const label = `${b.relation} row ${cell.row}, column ${cell.column}: ${cell.fluents.length ? cell.fluents.join(" ") : "empty"}`;
+          const hidden = unknown.has(key);
+          if (hidden) cls.push("unknown");
+          const what = hidden ? `unknown to ${whose}` : cell.fluents.length ? cell.fluents.join(" ") : "empty";
+          const label = `${b.relation} row ${cell.row}, column ${cell.column}: ${what}`;
           return `<td>${button(`sq:${bi}:${r}:${c}`, "square", `<span class="piece">${esc(cell.text)}</span>`,
-            `class="${cls.join(" ")}" data-board="${bi}" data-row="${r}" data-col="${c}" tabindex="-1" aria-label="${esc(label)}"`, cell.fluents.join(" "))}</td>`;
+            `class="${cls.join(" ")}" data-board="${bi}" data-row="${r}" data-col="${c}" tabindex="-1" aria-label="${esc(label)}"` +
+              (cell.fluents.length && !hidden ? ` data-fluent="${esc(cell.fluents[0])}"` : ""),
+            cell.fluents.length && !hidden ? `${cell.fluents.join(" ")} (right-click or ?: why it holds)` : cell.fluents.join(" "))}</td>`;
         })
         .join("");
       return `<tr><th scope="row">${esc(b.rows[r])}</th>${cells}</tr>`;
@@ -154,18 +179,61 @@ function boardHtml(m: Model, b: Board, bi: number): string {
 }
 
 function othersHtml(m: Model): string {
-  const others = m.state!.view.others;
-  if (others.length === 0) return "";
+  const rv = roleView(m);
+  const others = rv ? rv.view.others : m.state!.view.others;
+  const omitted = rv ? rv.view.omitted : m.state!.view.omitted;
+  const unknown = rv ? rv.unknownOthers : [];
+  if (others.length === 0 && unknown.length === 0 && !omitted) return "";
   const rows = others
+    .filter((o) => !unknown.includes(o.relation))
     .map((o) => `<tr><th scope="row">${esc(o.relation)}</th><td>${o.values.filter((v) => v !== "").map(esc).join(", ") || "✓"}</td></tr>`)
-    .join("");
+    .concat(unknown.map((r) => `<tr class="unknown"><th scope="row">${esc(r)}</th><td class="dim">? (unknown to ${esc(rv!.role)})</td></tr>`))
+    .join("") + (omitted ? `<tr><th scope="row">…</th><td>and ${omitted} more fluents</td></tr>` : "");
   return `<section class="others"><h2>Other fluents</h2><table class="facts">${rows}</table></section>`;
+}
+
+/** The boards: the true state's, or, viewing as a role, what it knows (squares it does not know shown "?"). */
+export function boardsHtml(m: Model): string {
+  const s = m.state!;
+  const rv = roleView(m);
+  if (!rv) return s.view.boards.map((b, i) => boardHtml(m, b, i)).join("");
+  const unknown = rv.unknown;
+  return rv.view.boards
+    .map((b, i) => boardHtml(m, b, i, new Set(unknown.filter((q) => q.board === i).map((q) => `${q.row},${q.column}`)), rv.role))
+    .join("");
+}
+
+/** What the role viewed as knows, in a sentence, and the toggle to the true state. */
+function viewAsHtml(m: Model): string {
+  const s = m.state!;
+  if (m.viewAs === "" || !s.percepts) return "";
+  const v = s.viewAs;
+  const toggle = `<label class="truth"><input type="checkbox" data-key="show-truth" data-action="show-truth"${m.showTruth ? " checked" : ""}> Show the true state</label>`;
+  let text: string;
+  if (!v || v.role !== m.viewAs) text = `What ${esc(m.viewAs)} knows is not known yet.`;
+  else if (v.error) text = `What ${esc(m.viewAs)} knows cannot be worked out: ${esc(v.error)}`;
+  else if (m.showTruth) text = `The true state, which ${esc(v.role)} may not know.`;
+  else {
+    const n = v.states === 1 ? "knows the state" : `may be in ${v.states} states`;
+    const q = v.unknown.length + v.unknownOthers.length > 0 ? "; what differs between them shows ?" : "";
+    const sample = v.complete ? "" : " (a sample of them: a square shown may still be unknown)";
+    text = `As ${esc(v.role)} knows it: it ${n}${sample}${q}.`;
+  }
+  return `<p class="view-as" role="status">${text} ${toggle}</p>`;
 }
 
 function movesHtml(m: Model): string {
   const s = m.state!;
   if (s.terminal) {
-    const goals = s.roles.map((r) => `<li><b>${esc(r)}</b>: ${(s.goals[r] ?? []).join(", ") || "no goal value"}</li>`).join("");
+    const goals = s.roles
+      .map((r) => {
+        const values = s.goals[r] ?? [];
+        const shown = values.length
+          ? values.map((v) => explainButton(atom(s, "goal", r, String(v)), String(v), `Why does ${r} get ${v}?`)).join(", ")
+          : explainButton(atom(s, "goal", r, s.notation === "infix" ? "V" : "?v"), "no goal value", `Why has ${r} no goal value?`);
+        return `<li><b>${esc(r)}</b>: ${shown}</li>`;
+      })
+      .join("");
     return `<section class="moves"><h2>Game over</h2><ul class="goals">${goals}</ul></section>`;
   }
   const roles = s.roles
@@ -214,7 +282,7 @@ function perceptsHtml(m: Model): string {
     })
     .join("");
   const body = rows || `<tr><td colspan="3" class="dim">No joint move played yet.</td></tr>`;
-  return `<section class="percepts"><h2>What ${esc(m.viewAs)} knows</h2><p class="dim">Its own moves and what sees gave it after each joint move; the board shows the full state.</p>` +
+  return `<section class="percepts"><h2>What ${esc(m.viewAs)} was told</h2><p class="dim">Its own moves and what sees gave it after each joint move.</p>` +
     `<table class="facts"><thead><tr><th>step</th><th>its move</th><th>it saw</th></tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
@@ -245,8 +313,9 @@ function toolbarHtml(m: Model): string {
 function statusHtml(m: Model): string {
   const s = m.state!;
   const parts = [`Step ${s.step}${s.line.length > s.step ? ` of ${s.line.length}` : ""}`];
-  parts.push(s.terminal ? "terminal" : "not terminal");
-  const c = s.computer.map((x) => `${esc(x.role)} chose ${esc(x.move)} after ${x.playouts.toLocaleString("en")} playouts (expects ${Math.round(x.value)})`);
+  parts.push(explainButton("terminal", s.terminal ? "terminal" : "not terminal", s.terminal ? "Why is the state terminal?" : "Why is the state not terminal?"));
+  const c = s.computer.map((x) => `${esc(x.role)} chose ${esc(x.move)} after ${x.playouts.toLocaleString("en")} playouts` +
+    `${x.states > 1 ? ` from ${x.states} states it may be in` : ""} (expects ${Math.round(x.value)})`);
   return `<p class="status" role="status">${parts.join(", ")}${m.busy ? ` — ${esc(m.busy)}…` : ""}</p>` +
     (c.length ? `<p class="computer">${c.join("; ")}</p>` : "") +
     (s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : "") +
@@ -334,7 +403,7 @@ export function render(m: Model): string {
     return `<h1>${esc(m.gameName)}</h1><p class="status" role="status">${esc(m.message ?? "Waiting for the language server…")}</p>`;
   }
   const s = m.state;
-  const boards = s.view.boards.map((b, i) => boardHtml(m, b, i)).join("");
+  const boards = viewAsHtml(m) + boardsHtml(m);
   const noBoard = s.view.boards.length === 0
     ? `<p class="dim">No board found among the fluents; name one in gdl.json's "board" section (see the README).</p>`
     : "";

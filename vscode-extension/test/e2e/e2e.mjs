@@ -305,7 +305,7 @@ await step("reset-to-initial-state", async () => {
 });
 
 // Verify Game on a game whose role bob gets stuck after a code of five joint moves: the finding
-// is a diagnostic on the legal rules, and its quick fix replays the witness into the state.
+// is a diagnostic on bob's legal rule, and its quick fix replays the witness into the state.
 const STUCK = "stuck.kif";
 await step("verify-game-shows-the-finding", async () => {
   await openFile(STUCK, "(role alice)");
@@ -321,7 +321,7 @@ await step("verify-game-shows-the-finding", async () => {
 
 await step("verify-quick-fix-replays-the-witness", async () => {
   const text = readFileSync(join(workspace, STUCK), "utf8");
-  const line = text.slice(0, text.indexOf("(<= (legal")).split("\n").length;
+  const line = text.slice(0, text.indexOf("(<= (legal bob")).split("\n").length; // the finding is on bob's own rule
   await page.keyboard.press("Escape");
   await page.keyboard.press("Control+Shift+M"); // close the panel's focus
   await openFile(STUCK, "(role alice)");

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # End-to-end test of the extension in the real VS Code workbench: code-server 4.100.3 (VS Code
-# 1.100.3) with the built .vsix installed, driven by Debian's Chromium through playwright-core.
+# 1.100.3) with the linux-x64 package installed (the platform package with the server inside),
+# driven by Debian's Chromium through playwright-core, with no `gdl` on PATH.
 #
+#   GDL_VSIX=/path/to/gdl-linux-x64-VERSION.vsix bash vscode-extension/test/e2e/run.sh
 #   GDL_BIN=/path/to/gdl bash vscode-extension/test/e2e/run.sh
 #
-# GDL_BIN is the server binary to ship in the .vsix; without it, one is built with `go build`.
+# GDL_VSIX is a linux-x64 package to install as it is (scripts/test.sh passes the one
+# scripts/release.sh built); without it, one is packaged with GDL_BIN as its server, or a server
+# built with `go build`.
 # Installs what it needs (Debian packages, npm ci, code-server from the npm registry into a cache
 # under $GDL_E2E_CACHE, default /tmp/gdl-e2e-cache). Screenshots and logs go to test/e2e/out/.
 set -euo pipefail
@@ -22,6 +26,7 @@ log() { echo "e2e: $*"; }
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v rg >/dev/null || need+=(ripgrep)
+command -v unzip >/dev/null || need+=(unzip)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
 if [ ${#need[@]} -gt 0 ]; then
   log "apt-get install ${need[*]}"
@@ -39,17 +44,25 @@ log "code-server 4.100.3 in $CACHE/code-server"
 bash "$HERE/install-code-server.sh" "$CACHE/code-server"
 CODE_SERVER="$CACHE/code-server/node_modules/.bin/code-server"
 
-if [ -z "${GDL_BIN:-}" ]; then
-  log "GDL_BIN is not set: building the server with go build ./cmd/gdl"
-  (cd "$REPO" && go build -o "$OUT/gdl" ./cmd/gdl)
-  GDL_BIN="$OUT/gdl"
+if [ -n "${GDL_VSIX:-}" ]; then
+  log "installing the package $GDL_VSIX"
+  cp "$GDL_VSIX" "$OUT/gdl.vsix"
+else
+  if [ -z "${GDL_BIN:-}" ]; then
+    log "GDL_BIN is not set: building the server with go build ./cmd/gdl"
+    (cd "$REPO" && go build -o "$OUT/gdl" ./cmd/gdl)
+    GDL_BIN="$OUT/gdl"
+  fi
+  GDL_BIN=$(cd "$(dirname "$GDL_BIN")" && pwd)/$(basename "$GDL_BIN")
+  [ -x "$GDL_BIN" ] || { echo "e2e: GDL_BIN=$GDL_BIN is not an executable file" >&2; exit 1; }
+  log "packaging the linux-x64 extension with $GDL_BIN"
+  (cd "$REPO" && GDL_BIN="$GDL_BIN" node vscode-extension/scripts/package.mjs --target linux-x64 --out "$OUT/pkg" >"$OUT/package.log" 2>&1) ||
+    { cat "$OUT/package.log" >&2; exit 1; }
+  mv "$OUT"/pkg/gdl-linux-x64-*.vsix "$OUT/gdl.vsix"
 fi
-GDL_BIN=$(cd "$(dirname "$GDL_BIN")" && pwd)/$(basename "$GDL_BIN")
-[ -x "$GDL_BIN" ] || { echo "e2e: GDL_BIN=$GDL_BIN is not an executable file" >&2; exit 1; }
-
-log "packaging the extension with $GDL_BIN"
-(cd "$REPO" && GDL_BIN="$GDL_BIN" VSIX_OUT="$OUT/gdl.vsix" npm run --silent package >"$OUT/package.log" 2>&1) ||
-  { cat "$OUT/package.log" >&2; exit 1; }
+# It must be the linux-x64 package, with the server inside.
+manifest=$(unzip -p "$OUT/gdl.vsix" extension.vsixmanifest)
+[[ $manifest == *'TargetPlatform="linux-x64"'* ]] || { echo "e2e: $OUT/gdl.vsix is not a linux-x64 package" >&2; exit 1; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/gdl-e2e.XXXXXX")
 export HOME="$T/home" XDG_CONFIG_HOME="$T/cfg" XDG_DATA_HOME="$T/share" XDG_CACHE_HOME="$T/cache"

@@ -1,19 +1,6 @@
 -- Headless Neovim 0.7 test of the GDL setup in docs/editors.md; run by nvim_test.sh.
-local passed, failed = 0, 0
-local function out(s) io.stdout:write(s .. "\n") end
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    out("ok - " .. name)
-  else
-    failed = failed + 1
-    out("not ok - " .. name .. (detail and (": " .. detail) or ""))
-  end
-end
-local function finish()
-  out(string.format("nvim: %d passed, %d failed", passed, failed))
-  vim.cmd(failed == 0 and "qall!" or "cquit 1")
-end
+local t = dofile(os.getenv("GDL_NVIM_COMMON"))
+local check, finish = t.check, t.finish
 
 vim.g.gdl_server = os.getenv("GDL_BIN")
 local ok, err = pcall(vim.cmd, "luafile " .. os.getenv("GDL_SETUP"))
@@ -21,6 +8,8 @@ check("the documented setup loads", ok, err)
 if not ok then return finish() end
 
 local project = os.getenv("GDL_PROJECT")
+
+t.check_detect_cases()
 
 -- Filetype detection by content: the SUO-KIF file stays out, the game is GDL.
 vim.cmd("edit " .. project .. "/ontology.kif")
@@ -46,15 +35,8 @@ vim.wait(10000, function() return client.initialized end, 20)
 
 -- The deliberate error: ?w in (threat ?p ?w) is never bound.
 local bad = find("(<= (threat ?p ?w)")
-local got = vim.wait(15000, function()
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    if (d.lnum == bad or d.lnum == bad + 1) and d.severity == vim.diagnostic.severity.ERROR then return true end
-  end
-  return false
-end, 20)
-local all = {}
-for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(all, string.format("%d:%s", d.lnum + 1, d.message)) end
-check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. table.concat(all, " | "))
+local got, all = t.wait_error(buf, bad, 15000)
+check("an error on the deliberate mistake (line " .. (bad + 1) .. ")", got, "diagnostics: " .. all)
 
 local function position(needle, delta)
   local l, c = find(needle)
@@ -165,6 +147,33 @@ local answered = vim.wait(15000, function() return state_text():find("; step 2",
 check(":GdlComputerMove plays oplayer's move", answered and select(2, state_text():gsub(" o", "")) >= 1, state_text():sub(1, 600))
 vim.cmd("GdlReset")
 vim.wait(10000, function() return state_text():find("; step 0", 1, true) ~= nil end, 50)
+
+-- Explanations: :GdlExplain, and the code action on a literal, show why in the gdl://why window.
+local function why_text()
+  local b = vim.fn.bufnr("gdl://why")
+  return b ~= -1 and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") or ""
+end
+vim.api.nvim_set_current_buf(buf)
+vim.cmd("GdlExplain (legal oplayer (mark 1 1))")
+local explained = vim.wait(10000, function() return why_text():find("does not hold", 1, true) ~= nil end, 50)
+check(":GdlExplain shows why a move is not legal", explained and why_text():find("(true (control oplayer))  fails", 1, true) ~= nil, why_text():sub(1, 600))
+local line, col = find("(true (control ?w))")
+col = col + 2
+local actions = request("textDocument/codeAction", {
+  textDocument = { uri = vim.uri_from_bufnr(buf) },
+  range = { start = { line = line, character = col }, ["end"] = { line = line, character = col } },
+  context = { diagnostics = {} },
+}) or {}
+local explain_action
+for _, a in ipairs(actions) do
+  if a.command and a.command.command == "gdl.explain" then explain_action = a end
+end
+check("a code action explains the literal at the cursor", explain_action ~= nil and explain_action.title:find("(true (control ?w))", 1, true) ~= nil, vim.inspect(actions):sub(1, 600))
+if explain_action then
+  vim.lsp.commands["gdl.explain"](explain_action.command, { bufnr = buf, client_id = client.id })
+  local shown = vim.wait(10000, function() return why_text():find("(true (control xplayer))  in the state", 1, true) ~= nil end, 50)
+  check("the code action's explanation shows in gdl://why", shown, why_text():sub(1, 600))
+end
 
 -- Infix GDL: a .hrf file, and a .kif file whose content is infix, are gdl-infix buffers that the
 -- same server serves in their notation.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Neovim 0.7 with the setup of docs/editors.md against a real `gdl lsp`:
+# Neovim 0.7 with the filetype detection and the fuller setup of docs/editors.md against a real
+# `gdl lsp`:
 #   GDL_BIN=/path/to/gdl bash vscode-extension/test/editors/nvim_test.sh
 # Without GDL_BIN the server is built with `go build ./cmd/gdl`. Installs neovim if missing.
 set -euo pipefail
@@ -19,14 +20,8 @@ if [ -z "${GDL_BIN:-}" ]; then
 fi
 GDL_BIN=$(cd "$(dirname "$GDL_BIN")" && pwd)/$(basename "$GDL_BIN")
 
-bash "$HERE/extract.sh" nvim-setup >"$T/gdl_setup.lua"
-mkdir -p "$T/project/.git" "$T/state" "$T/cache"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.kif" "$T/project/tictactoe.kif"
-cp "$REPO/vscode-extension/test/fixtures/ontology.kif" "$T/project/ontology.kif"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/tictactoe.hrf"
-cp "$REPO/vscode-extension/test/fixtures/tictactoe.hrf" "$T/project/infix_content.kif"
-
-export XDG_STATE_HOME="$T/state" XDG_CACHE_HOME="$T/cache" XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
-export GDL_BIN GDL_SETUP="$T/gdl_setup.lua" GDL_PROJECT="$T/project" GDL_GAMES="$REPO/testdata/games/*.kif,$REPO/testdata/games/*.hrf,$REPO/ide/testdata/markers/hover_docs.kif"
+{ bash "$HERE/extract.sh" nvim-filetype; bash "$HERE/extract.sh" nvim-setup; } >"$T/gdl_setup.lua"
+source "$HERE/nvim_project.sh"
+export GDL_BIN GDL_SETUP="$T/gdl_setup.lua" GDL_GAMES="$REPO/testdata/games/*.kif,$REPO/testdata/games/*.hrf,$REPO/ide/testdata/markers/hover_docs.kif"
 cd "$T/project"
 timeout 120 nvim --headless --clean -n -i NONE -c "luafile $HERE/nvim_test.lua" </dev/null

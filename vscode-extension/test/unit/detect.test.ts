@@ -1,6 +1,25 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { associationDecides, detectDialect, hasSharedExtension } from "../../src/detect";
+
+// The cases the Neovim filetype detection of docs/editors.md is tested with too, so both decide
+// alike. Run from out/test/unit (bundled) or test/unit: find the fixtures either way.
+const fixtures = [join(__dirname, "..", "fixtures"), join(__dirname, "..", "..", "..", "test", "fixtures")].find((d) => {
+  try {
+    readFileSync(join(d, "detect-cases.json"));
+    return true;
+  } catch {
+    return false;
+  }
+})!;
+const shared = JSON.parse(readFileSync(join(fixtures, "detect-cases.json"), "utf8")) as { cases: { name: string; text: string; dialect: string }[] };
+
+test("the detection cases shared with the Neovim setup", () => {
+  assert.ok(shared.cases.length >= 20);
+  for (const c of shared.cases) assert.equal(detectDialect(c.text), c.dialect, c.name);
+});
 
 const gdl = `;;; Tic-tac-toe
 (role xplayer) (role oplayer)

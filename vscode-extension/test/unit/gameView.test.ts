@@ -88,7 +88,16 @@ test("the view draws the board, the moves and the history, and escapes what the 
   assert.ok(html.includes(">control</th><td>xplayer<"), "the other fluents' table");
   assert.ok(!html.includes("What "), "no percepts outside GDL-II");
   const over = render({ ...model(), state: { ...chessLike(), terminal: true, goals: { xplayer: [100], oplayer: [0] } } });
-  assert.ok(over.includes("Game over") && over.includes("<b>xplayer</b>: 100"));
+  assert.ok(over.includes("Game over") && over.includes("<b>xplayer</b>: <button"));
+  // The goal values and the terminal status explain themselves when clicked.
+  assert.ok(over.includes(`data-action="explain" class="why" data-literal="(goal xplayer 100)"`), "a goal value explains itself");
+  assert.ok(over.includes(`data-literal="terminal"`) && over.includes(">terminal</button>"), "the terminal status explains itself");
+  const none = render({ ...model(), state: { ...chessLike(), terminal: true, goals: { xplayer: [], oplayer: [0] } } });
+  assert.ok(none.includes(`data-literal="(goal xplayer ?v)"`) && none.includes(">no goal value</button>"), "no goal value asks why not");
+  const infix = render({ ...model(), state: { ...chessLike(), notation: "infix", terminal: true, goals: { xplayer: [100], oplayer: [0] } } });
+  assert.ok(infix.includes(`data-literal="goal(xplayer,100)"`), "infix literals for an infix game");
+  // A square with a fluent explains why it holds.
+  assert.ok(html.includes("data-fluent="), "squares name their fluent");
 });
 
 test("a GDL-II game shows what the chosen role saw", () => {
@@ -153,4 +162,62 @@ test("the toolbar runs a match, unless the view is busy", () => {
   assert.match(render(m), /data-action="match"[^>]*>Run a match…</);
   m.busy = "running a match";
   assert.match(render(m), /data-action="match"\s+disabled/);
+});
+
+// A GDL-II state on a 1x2 board: random hid a token under the second square; the seeker, viewed
+// as, does not know which square holds it.
+function hidden() {
+  const cell = (column: string, text: string, fluents: string[]) => ({ row: "1", column, content: fluents.length ? [text] : [], fluents, text });
+  const board = (cells: ReturnType<typeof cell>[]) => ({ relation: "cell", rowArg: 1, columnArg: 2, rows: ["1"], columns: ["1", "2"], configured: false, cells: [cells] });
+  return toGameState({
+    roles: ["random", "seeker"], history: [["(hide 2)", "noop"]], random: ["random"], legal: { random: ["noop"], seeker: ["(look 1)", "(look 2)"] },
+    percepts: [{ random: [], seeker: ["hidden"] }],
+    view: { boards: [board([cell("1", "", []), cell("2", "t", ["(cell 1 2 t)"])])], others: [{ relation: "prize", values: ["2"] }, { relation: "phase", values: ["look"] }] },
+    viewAs: {
+      role: "seeker", states: 2, complete: true, known: ["(phase look)"], unknownOthers: ["prize"],
+      view: { boards: [board([cell("1", "?", []), cell("2", "?", [])])], others: [{ relation: "phase", values: ["look"] }] },
+      unknown: [{ board: 0, row: 0, column: 0 }, { board: 0, row: 0, column: 1 }, { board: 3, row: 0, column: 0 }],
+    },
+  });
+}
+
+test("viewed as a GDL-II role, the board shows what it knows, the true state behind a toggle", () => {
+  const s = hidden();
+  assert.equal(s.viewAs?.unknown.length, 2, "a square outside the boards is dropped");
+  const m: Model = { gameName: "g", state: s, pending: {}, viewAs: "seeker", computerRole: "", busy: "" };
+  const html = render(m);
+  assert.equal((html.match(/class="sq [a-z ]*unknown/g) ?? []).length, 2, html);
+  assert.ok(html.includes("unknown to seeker") && !html.includes("(cell 1 2 t)"), "the token's square is not shown");
+  assert.ok(html.includes("it may be in 2 states") && html.includes('data-action="show-truth"') && !html.includes("checked"), html);
+  assert.ok(html.includes("? (unknown to seeker)") && html.includes(">phase</th>") && !html.includes("<td>2</td>"), "the prize is unknown");
+  const truth = render({ ...m, showTruth: true });
+  assert.ok(truth.includes("(cell 1 2 t)") && !truth.includes("unknown to seeker") && truth.includes("The true state") && truth.includes("checked"), truth);
+  // The full state when no role is viewed as; a role the server has not answered for yet.
+  assert.ok(!render({ ...m, viewAs: "" }).includes("unknown to"));
+  const other = render({ ...m, viewAs: "random" });
+  assert.ok(other.includes("What random knows is not known yet") && other.includes("(cell 1 2 t)"), other);
+  const sampled = render({ ...m, state: { ...s, viewAs: { ...s.viewAs!, complete: false } } });
+  assert.ok(sampled.includes("a sample of them"), sampled);
+});
+
+test("the computer's search says how many states it searched from", () => {
+  const s = { ...hidden(), computer: [{ role: "seeker", move: "(look 1)", playouts: 300, states: 2, value: 50, elapsedMs: 3, engine: "compiled" }] };
+  assert.ok(render({ gameName: "g", state: s, pending: {}, viewAs: "", computerRole: "", busy: "" }).includes("after 300 playouts from 2 states it may be in"));
+  assert.equal(toGameState({ roles: [], computer: [{ role: "x", move: "m" }] }).computer[0].states, 1);
+});
+
+test("what the server's lists leave out is shown", () => {
+  const st = toGameState({
+    roles: ["r"], state: ["(cell 1)"], legal: { r: ["(m 1)"] },
+    view: { boards: [], others: [{ relation: "cell", values: ["1"] }], omitted: 11000 },
+    truncated: ["the state's fluents: 12000, the first 10000 listed"],
+  });
+  assert.equal(st.view.omitted, 11000);
+  assert.deepEqual(st.notes, ["Not all listed: the state's fluents: 12000, the first 10000 listed."]);
+  const m = model();
+  m.state = st;
+  const html = render(m);
+  assert.match(html, /and 11000 more fluents/);
+  assert.match(html, /Not all listed: the state&#39;s fluents|Not all listed: the state's fluents/);
+  assert.equal(toGameState({ roles: [], view: { boards: [], others: [] } }).view.omitted, undefined);
 });

@@ -31,6 +31,7 @@ test("the settings the server reads are contributed with the contract's defaults
   assert.equal(p["gdl.eval.maxTermDepth"].default, 64);
   assert.equal(p["gdl.codeLens.enable"].default, true);
   assert.equal(p["gdl.inlayHints.enable"].default, true);
+  assert.equal(p["gdl.hover.explainLinks"].default, true);
   assert.equal(p["gdl.diagnostics.workspace"].default, false);
   assert.deepEqual(p["gdl.severity"].additionalProperties.enum, ["error", "warning", "info", "hint", "off"]);
   assert.equal(p["gdl.server.path"].default, "");

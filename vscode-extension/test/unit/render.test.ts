@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { legalMovesByRole, toGameState, toQueryResult } from "../../src/protocol";
-import { renderResults } from "../../src/render";
+import { legalMovesByRole, toExplainResult, toGameState, toQueryResult } from "../../src/protocol";
+import { answerLines, explanationMarkdown, renderResults } from "../../src/render";
 
 const state = toGameState({
   roles: ["xplayer", "oplayer"],
@@ -111,4 +111,29 @@ test("an infix game's results are written in infix, with % comments", () => {
   assert.doesNotMatch(text, /^;|\(true /m);
   const queryOnly = renderResults({ gameName: "ttt.hrf", query: toQueryResult({ ...q, state: ["control(x)"] }, "") });
   assert.match(queryOnly, /^true\(control\(x\)\)$/m);
+});
+
+test("an explanation is read defensively and shown as a page", () => {
+  const r = toExplainResult({ literal: "terminal", holds: false, step: 2, markdown: "- `terminal` — does not hold\n", joint: ["a", 1] }, "t");
+  assert.deepEqual(r, { literal: "terminal", holds: false, step: 2, markdown: "- `terminal` — does not hold\n", text: "", error: undefined, joint: ["a"] });
+  assert.equal(explanationMarkdown(r), "# Why not `terminal`\n\n- `terminal` — does not hold\n");
+  const failed = toExplainResult({ literal: "(p 1)", error: "unknown relation p/1" }, "(p 1)");
+  assert.equal(explanationMarkdown(failed), "# Why not `(p 1)`\n\nNot explained: unknown relation p/1\n");
+  assert.match(toExplainResult(undefined, "x").error ?? "", /no explanation/);
+});
+
+test("the answers of the view's query are the lines a why? lens explains", () => {
+  const q = toQueryResult({ query: "(legal ?r ?m)", answers: ["(legal oplayer noop)", "(legal xplayer (mark 1 1))"], state: [], elapsedMs: 1 }, "q");
+  const m = { gameName: "ttt.kif", query: q, state };
+  const lines = renderResults(m).split("\n");
+  const a = answerLines(m);
+  assert.deepEqual(a.map((x) => x.literal), ["(legal oplayer noop)", "(legal xplayer (mark 1 1))"]);
+  for (const x of a) assert.equal(lines[x.line], x.literal);
+  const next = toQueryResult({ query: "(next ?f)", answers: [], state: [], elapsedMs: 1, jointMoves: 2,
+    byMove: [{ move: ["(mark 1 1)", "noop"], answers: ["(next (cell 1 1 x))"] }, { move: ["(mark 1 2)", "noop"], answers: ["(next (cell 1 2 x))"] }] }, "q");
+  assert.deepEqual(answerLines({ gameName: "g", query: next }).map((x) => [x.literal, x.joint]), [
+    ["(next (cell 1 1 x))", ["(mark 1 1)", "noop"]],
+    ["(next (cell 1 2 x))", ["(mark 1 2)", "noop"]],
+  ]);
+  assert.deepEqual(answerLines({ gameName: "g", query: toQueryResult({ query: "p", error: "no" }, "p") }), []);
 });

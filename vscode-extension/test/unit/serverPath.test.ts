@@ -39,9 +39,17 @@ test("no binary anywhere: the message says how to fix it", () => {
   if (!r.ok) {
     assert.equal(r.configured, false);
     assert.match(r.message, /not found/);
-    assert.match(r.message, /go install github\.com\/gdl-lsp\/gdl\/cmd\/gdl@latest/);
+    // Only what works: the platform's package, a release archive, a build from a clone.
+    assert.match(r.message, /gdl-linux-x64-VERSION\.vsix/);
+    assert.match(r.message, /gdl_VERSION_linux_amd64\.tar\.gz/);
+    assert.match(r.message, /go install \.\/cmd\/gdl/);
+    assert.doesNotMatch(r.message, /@latest/);
     assert.match(r.message, /gdl\.server\.path/);
   }
+  const w = resolveServer(lookup([], { platform: "win32", arch: "x64" }));
+  assert.ok(!w.ok && /gdl-win32-x64-VERSION\.vsix/.test(w.message) && /gdl_VERSION_windows_amd64\.zip/.test(w.message), !w.ok ? w.message : "");
+  const m = resolveServer(lookup([], { platform: "darwin", arch: "arm64" }));
+  assert.ok(!m.ok && /gdl_VERSION_darwin_arm64\.tar\.gz/.test(m.message), !m.ok ? m.message : "");
 });
 
 test("a setting that names nothing is an error, not a silent fallback", () => {

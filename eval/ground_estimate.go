@@ -1,0 +1,458 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Estimating a grounding before doing it. Grounding a game that does not ground (chess) costs
+// its whole budget, seconds and hundreds of MB, before it fails. EstimateGround bounds the size
+// of a grounding in a fraction of that, so that a caller can give up at once on a game far over
+// the limits (GroundEstimate.FarOver) and keep the real attempt for the others.
+//
+// It bounds each of the two ways Ground tries, the relaxed program as written and restricted by
+// magic sets, in two steps:
+//
+//   - a probe: the relaxed program is evaluated as grounding does, component by component
+//     (dependencies first), up to estimateProbeFacts facts. The components it completes are
+//     known exactly: a small game entirely;
+//   - an abstract interpretation of the rest: each argument of each relation gets a set of the
+//     terms it can hold (valueSet: the constants at a position, and per functor a set for each
+//     of its arguments; nesting deeper than maxEstimateDepth is any term), the components known
+//     exactly giving theirs. A rule's variable holds only what every positive literal of its
+//     body has at its position; its head adds those values; run to the fixpoint. A relation then
+//     has at most the product of its arguments' counts, and at most the solutions of its rules'
+//     bodies, bounded literal by literal (estimator.instances).
+//
+// These are upper bounds: the correlations between arguments are dropped, so they exaggerate,
+// by up to two orders of magnitude on games that ground (pancakes88: 17 times the atom limit,
+// in both ways). FarOver therefore asks for much more than the limits before giving up.
+
+// estimateProbeFacts bounds the facts a probe computes: about 10 ms of CPU per 3,000, and
+// enough to complete the components that do not depend on the state in chess-like games.
+const estimateProbeFacts = 30_000
+
+// estimateProbeTime bounds the wall time of a probe (chess's take about 0.1 s of CPU; 2 s of
+// wall time at a load average of 25 on two cores). One stopped by it leaves its bounds looser
+// than on an idle machine, and FarOver then says no: a load can make gdl try a grounding it
+// would have given up, never give up one it would have tried.
+const estimateProbeTime = 2 * time.Second
+
+// farOver is how far over the atom and ground rule limits the bound of the relaxed program as
+// written must be for FarOver, the bound restricted by magic sets being over them too. On the
+// corpus (581 games, 2026-11-26), the games that ground have a bound as written of at most 28
+// times the limits (mummymaze1p, restricted 0.01 times: magic sets make it ground), or one
+// restricted under them, except pancakes88 (17 times both ways); those far over, at 69 and 4
+// times (chess and its kin), 218 to 1,940 times (gt_two_thirds_6p, merrills, sudoku), do not
+// ground.
+const farOver = 32
+
+// estimateMaxClauses bounds the programs EstimateGround looks at: the estimate compiles the
+// relaxed program twice, as the grounding itself does once, which on a program of megabytes costs
+// seconds and gigabytes (a 15 MB generated game: 12 s and 1.2 GB). The games whose grounding
+// explodes are small texts (chess: 1,500 clauses); a larger program goes to the grounding's own
+// budget, as before the estimate existed.
+const estimateMaxClauses = 20_000
+
+// GroundEstimate is what EstimateGround found of a game's grounding.
+type GroundEstimate struct {
+	// Skipped says that the program has more than estimateMaxClauses clauses: nothing was
+	// estimated, and FarOver says no.
+	Skipped bool
+	// Plain bounds the relaxed program as written, Restricted the one restricted by magic sets.
+	Plain, Restricted PassEstimate
+	// Timed says that a probe stopped on its time limit: the bounds are looser than on an idle
+	// machine, and FarOver says no.
+	Timed bool
+}
+
+// PassEstimate bounds one way of grounding.
+type PassEstimate struct {
+	// Facts bounds the atoms that can hold (GroundLimits.MaxFacts bounds their number), Rules
+	// the ground rules (GroundLimits.MaxRules). +Inf: no bound (terms nested without bound).
+	Facts, Rules float64
+	// Largest is the relation with the most atoms.
+	Largest string
+}
+
+// FarOver reports whether the game is so far over the limits that grounding it is not worth
+// trying: the bounds of the relaxed program as written are farOver times the limits, those of
+// the one restricted by magic sets over them, and no probe stopped on time.
+func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
+	lim = lim.withDefaults()
+	return !e.Skipped && !e.Timed && e.Plain.over(lim, farOver) && e.Restricted.over(lim, 1)
+}
+
+// over reports whether the bounds are k times the limits or more (and bounded).
+func (p PassEstimate) over(lim GroundLimits, k float64) bool {
+	return !math.IsInf(p.Facts, 1) && p.Facts > k*float64(lim.MaxFacts) && p.Rules > k*float64(lim.MaxRules)
+}
+
+func (e *GroundEstimate) String() string {
+	if e.Skipped {
+		return fmt.Sprintf("not estimated: more than %d clauses", estimateMaxClauses)
+	}
+	return fmt.Sprintf("at most %s atoms as written (most in %s), %s restricted to what the rules ask; at most %s and %s ground rules",
+		countText(e.Plain.Facts), e.Plain.Largest, countText(e.Restricted.Facts), countText(e.Plain.Rules), countText(e.Restricted.Rules))
+}
+
+// withDefaults fills in DefaultGroundLimits' value for each limit that is not set.
+func (lim GroundLimits) withDefaults() GroundLimits {
+	d := DefaultGroundLimits
+	if lim.Timeout <= 0 {
+		lim.Timeout = d.Timeout
+	}
+	if lim.MaxRules <= 0 {
+		lim.MaxRules = d.MaxRules
+	}
+	if lim.MaxLits <= 0 {
+		lim.MaxLits = d.MaxLits
+	}
+	if lim.MaxFacts <= 0 {
+		lim.MaxFacts = d.MaxFacts
+	}
+	return lim
+}
+
+func countText(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "unboundedly many"
+	case x >= 1e9:
+		return fmt.Sprintf("%.1e", x)
+	case x >= 1e6:
+		return fmt.Sprintf("%.3g million", x/1e6)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+// estimator runs the abstract interpretation of a relaxed program.
+type estimator struct {
+	rg       *Game
+	sets     map[*relation][]*valueSet // per relation, the set of each argument
+	exact    map[*relation][]Term      // the relations the probe computed: their facts
+	size     map[*relation]float64     // bounds of the atoms of the relations estimated so far
+	matched  map[*lit]*matches         // the matches of the literals of relations known exactly
+	setsLeft int                       // the argument sets it may still make (maxEstimateSets)
+	// termsLeft is how many more values the matches may hold (maxMatchedTerms); past it a
+	// literal of a relation known exactly is bounded as the others are.
+	termsLeft int
+}
+
+// maxMatchedTerms bounds the values the matches of all literals hold: a game of megabytes of
+// facts read by many rules would otherwise copy its facts once per literal.
+const maxMatchedTerms = 4_000_000
+
+// eachPattern calls f on the head and every pattern of the body of ru.
+func (ru *rule) eachPattern(f func(*pnode)) {
+	f(ru.head)
+	for _, ls := range [][]lit{ru.body, ru.dropped} {
+		for i := range ls {
+			for _, p := range []*pnode{ls[i].atom, ls[i].a, ls[i].b} {
+				if p != nil {
+					f(p)
+				}
+			}
+		}
+	}
+}
+
+// instances bounds the solutions of rule ru's body. The literals are taken greedily, the one
+// that multiplies the solutions least first: a literal of a relation computed exactly (static,
+// small) multiplies them by its largest number of facts that agree on the variables bound so
+// far (1 for (succ ?x ?y) with ?x bound), another by the counts of the variables it binds, at
+// most its relation's bound; a literal that binds nothing new multiplies them by 1 at most.
+func (e *estimator) instances(ru *rule) float64 {
+	vars, ok := e.bodyVars(ru)
+	if !ok {
+		return 0
+	}
+	used := make([]bool, ru.nvars) // a rule split in parts keeps the numbers of all its variables
+	ru.eachPattern(func(p *pnode) { markVars(p, used, true) })
+	bound := make([]bool, ru.nvars)
+	var lits []*lit
+	for i := range ru.body {
+		if l := &ru.body[i]; l.kind == litPos && l.rel != nil && l.rel.arity > 0 {
+			lits = append(lits, l)
+		}
+	}
+	n := 1.0
+	for len(lits) > 0 {
+		best, factor := -1, math.Inf(1)
+		for k, l := range lits {
+			if f := e.factor(l, vars, bound); best < 0 || f < factor {
+				best, factor = k, f
+			}
+		}
+		n *= factor
+		markVars(lits[best].atom, bound, true)
+		lits = append(lits[:best], lits[best+1:]...)
+	}
+	for i, v := range vars {
+		switch {
+		case !used[i] || bound[i]:
+		case v == nil:
+			return math.Inf(1) // bound by no positive literal
+		default:
+			n *= v.count()
+		}
+	}
+	return n
+}
+
+// factor bounds how many ways literal l extends a solution whose variables bound are bound.
+func (e *estimator) factor(l *lit, vars []*valueSet, bound []bool) float64 {
+	if _, ok := e.exact[l.rel]; ok {
+		if m := e.matchesOf(l); m != nil {
+			return float64(m.maxAgreeing(bound))
+		}
+	}
+	isNew := make([]bool, len(bound))
+	markVars(l.atom, isNew, true)
+	f := 1.0
+	for v, in := range isNew {
+		if in && !bound[v] {
+			f *= vars[v].count()
+		}
+	}
+	if n, ok := e.size[l.rel]; ok && n < f {
+		f = n
+	}
+	return f
+}
+
+// matches is what the facts of a relation computed exactly give a literal's variables: the
+// variables (in the order of first occurrence) and, per matching fact, their values.
+type matches struct {
+	vars   []int
+	tuples [][]Term
+	most   map[uint64]int // bound variables (bit i: vars[i]) -> maxAgreeing
+}
+
+// matchesOf returns the matches of literal l, made on first use, or nil when they would pass
+// maxMatchedTerms.
+func (e *estimator) matchesOf(l *lit) *matches {
+	if m, ok := e.matched[l]; ok {
+		return m
+	}
+	m := &matches{most: map[uint64]int{}}
+	seen := map[int]bool{}
+	stack := []*pnode{l.atom}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if (p.kind == pVar || p.kind == pBind || p.kind == pCheck) && !seen[p.v] {
+			seen[p.v] = true
+			m.vars = append(m.vars, p.v)
+		}
+		for k := len(p.args) - 1; k >= 0; k-- {
+			stack = append(stack, p.args[k])
+		}
+	}
+	need := len(e.exact[l.rel]) * max(len(m.vars), 1)
+	if need > e.termsLeft {
+		e.matched[l] = nil
+		return nil
+	}
+	e.termsLeft -= need
+	env := make([]Term, maxVar(l.atom)+1)
+	for _, t := range e.exact[l.rel] {
+		clear(env)
+		if matchFact(e.rg.st, l.atom, t, env) {
+			tuple := make([]Term, len(m.vars))
+			for i, v := range m.vars {
+				tuple[i] = env[v]
+			}
+			m.tuples = append(m.tuples, tuple)
+		}
+	}
+	e.matched[l] = m
+	return m
+}
+
+// maxAgreeing returns the largest number of the literal's matching facts that agree on the
+// variables marked bound.
+func (m *matches) maxAgreeing(bound []bool) int {
+	var mask uint64
+	for i, v := range m.vars {
+		if bound[v] && i < 64 {
+			mask |= 1 << i
+		}
+	}
+	if n, ok := m.most[mask]; ok {
+		return n
+	}
+	groups := map[uint64]int{}
+	most := 0
+	for _, tuple := range m.tuples {
+		h := uint64(14695981039346656037)
+		for i, x := range tuple {
+			if mask&(1<<i) != 0 {
+				h = (h ^ uint64(x)) * 1099511628211
+			}
+		}
+		groups[h]++
+		most = max(most, groups[h])
+	}
+	m.most[mask] = most
+	return most
+}
+
+// matchFact matches a ground term against a pattern, binding its variables in env (0: not
+// bound yet).
+func matchFact(st *store, p *pnode, t Term, env []Term) bool {
+	switch p.kind {
+	case pVar, pBind, pCheck:
+		if x := env[p.v]; x != 0 {
+			return x == t
+		}
+		env[p.v] = t
+		return true
+	case pConst:
+		return p.t == t
+	}
+	rec := st.terms[t]
+	if rec.fn != p.fn || int(rec.arity) != len(p.args) {
+		return false
+	}
+	for i, a := range st.argsOf(t) {
+		if !matchFact(st, p.args[i], a, env) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxVar returns the largest variable number in pattern p (-1 if none).
+func maxVar(p *pnode) int {
+	n := -1
+	if p.kind == pVar || p.kind == pBind || p.kind == pCheck {
+		n = p.v
+	}
+	for _, a := range p.args {
+		n = max(n, maxVar(a))
+	}
+	return n
+}
+
+// EstimateGround bounds the size of the game's grounding under lim (see GroundEstimate) with a
+// probe of at most estimateProbeFacts facts and estimateProbeTime per way of grounding, under
+// ctx. A game whose outputs have no defined meaning gets Ground's error.
+func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEstimate, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
+		if r.refused != nil {
+			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
+		}
+	}
+	if g.res != nil && len(g.res.Model.Clauses) > estimateMaxClauses {
+		return &GroundEstimate{Skipped: true}, nil
+	}
+	est := &GroundEstimate{}
+	var err error
+	if est.Plain, est.Timed, err = g.boundGround(ctx, false); err != nil {
+		return nil, err
+	}
+	if !est.Plain.over(lim.withDefaults(), farOver) {
+		// Not far over as written: FarOver says no whatever the restricted bound, which is
+		// left as the one as written (it bounds the restricted program too).
+		est.Restricted = est.Plain
+		return est, nil
+	}
+	timed := false
+	if est.Restricted, timed, err = g.boundGround(ctx, true); err != nil {
+		return nil, err
+	}
+	est.Timed = est.Timed || timed
+	return est, nil
+}
+
+// boundGround bounds one way of grounding: the relaxed program, with magicSets restricted by
+// magic sets. timed says that its probe stopped on time.
+func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
+	rg := g.relaxed(magicSets)
+	b := &grounder{g: g, rg: rg}
+	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets, termsLeft: maxMatchedTerms}
+	// The probe: the components grounding evaluates, in its order, while the facts last.
+	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}
+	rg.begin(ctx)
+	for _, c := range rg.comps {
+		if err := rg.ensure(c.rels[0]); err != nil {
+			var le *LimitError
+			timed = errors.As(err, &le) && le.Limit == LimitTime
+			break
+		}
+		if !rg.isDone(c) || c.demanded {
+			continue
+		}
+		for _, r := range c.rels {
+			if r.demand != nil {
+				continue
+			}
+			e.exact[r] = r.facts
+			sets := e.args(r)
+			for _, t := range r.facts {
+				for j, a := range rg.st.argsOf(t) {
+					sets[j].addTerm(rg.st, a, 1)
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return p, false, err
+	}
+	// The rest: one pass per component, to its fixpoint for the recursive ones (the depth
+	// bound ends the growth of nested terms).
+	for _, c := range rg.comps {
+		if _, ok := e.exact[c.rels[0]]; ok {
+			continue
+		}
+		for grew := true; grew; {
+			grew = false
+			for _, ru := range c.rules {
+				grew = e.apply(ru) || grew
+			}
+			if !c.recursive {
+				break
+			}
+		}
+	}
+	most := -1.0
+	for _, c := range rg.comps {
+		for _, r := range c.rels {
+			solutions := 0.0 // of its rules' bodies
+			for _, ru := range r.rules {
+				solutions += e.instances(ru)
+			}
+			atoms := solutions
+			if facts, ok := e.exact[r]; ok {
+				atoms = float64(len(facts))
+			} else {
+				product := 1.0
+				for _, s := range e.args(r) {
+					product *= s.count()
+				}
+				atoms = min(product, solutions)
+				if !c.recursive {
+					e.size[r] = atoms
+				}
+			}
+			p.Facts += atoms
+			if atoms > most {
+				most, p.Largest = atoms, r.label()
+			}
+			switch {
+			case r == rg.trueRel || r == rg.doesRel:
+			case b.dynamic(r):
+				p.Rules += solutions // each solution of a body is a ground rule
+			case b.keywordOutput(r):
+				p.Rules += atoms // each fact is a ground rule
+			}
+		}
+	}
+	return p, timed, nil
+}

@@ -1,0 +1,161 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+func compileText(t *testing.T, src string) *Game {
+	t.Helper()
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
+	return Compile(analysis.Analyze(f, nil))
+}
+
+// moveProduct is a game whose one role has n⁴ moves, (m A B C D) for A..D among n numbers: a
+// relaxed program of about 2n⁴ atoms (legal and does), n⁴ ground rules.
+func moveProduct(n int) string {
+	var b strings.Builder
+	b.WriteString("(role p) (init on) (<= (legal p (m ?a ?b ?c ?d)) (true on) (num ?a) (num ?b) (num ?c) (num ?d))\n")
+	b.WriteString("(<= (next on) (does p (m ?a ?a ?a ?a))) (<= terminal (not (true on))) (goal p 0)\n")
+	for i := range n {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+	}
+	return b.String()
+}
+
+// The estimate bounds the grounding: on the team's games and a sample of the corpus (each
+// game that grounds within 10 s, 5 s under -short), a grounding never has more ground rules
+// than the bounds, and a game far over the limits does not ground.
+func TestEstimateBoundsGrounding(t *testing.T) {
+	type game struct{ name, src string }
+	var games []game
+	paths, _ := filepath.Glob("../testdata/games/*.kif")
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, game{filepath.Base(p), string(data)})
+	}
+	for _, e := range corpus.ShortSample(t, corpus.Games(t), 20, "chess/chess.kif", "pancakes88/pancakes88.kif", "mummymaze1p/mummymaze1p.kif", "ticTacToe/") {
+		data, err := os.ReadFile(e.Abs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, game{e.Path, string(data)})
+	}
+	games = append(games, game{"moveProduct(8)", moveProduct(8)})
+	for _, gm := range games {
+		est, err := compileText(t, gm.src).EstimateGround(context.Background(), GroundLimits{})
+		if err != nil {
+			continue // refused: no defined meaning
+		}
+		budget := 10 * time.Second
+		if testing.Short() {
+			budget = DefaultGroundLimits.Timeout
+		}
+		gr, err := compileText(t, gm.src).Ground(context.Background(), GroundLimits{Timeout: budget})
+		switch {
+		case est.FarOver(GroundLimits{}) && err == nil:
+			t.Errorf("%s: far over the limits (%s) but grounds", gm.name, est)
+		case err == nil && float64(len(gr.Rules)) > max(est.Plain.Rules, est.Restricted.Rules):
+			t.Errorf("%s: %d ground rules, estimated %s", gm.name, len(gr.Rules), est)
+		}
+	}
+}
+
+// A game of 20⁴ moves is far over limits of 1,000 atoms and ground rules, and not tried; one of
+// 6⁴ is near them (a bound within 32 times), and tried.
+func TestFarOver(t *testing.T) {
+	lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000}
+	for _, c := range []struct {
+		n   int
+		far bool
+	}{{20, true}, {6, false}, {3, false}} {
+		est, err := compileText(t, moveProduct(c.n)).EstimateGround(context.Background(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moves := math.Pow(float64(c.n), 4); est.Plain.Facts < 2*moves || est.Plain.Rules < moves {
+			t.Errorf("n = %d: %s, below the %v moves", c.n, est, moves)
+		}
+		if got := est.FarOver(lim); got != c.far {
+			t.Errorf("n = %d: FarOver %v, want %v (%s)", c.n, got, c.far, est)
+		}
+		est.Timed = true
+		if est.FarOver(lim) {
+			t.Errorf("n = %d: FarOver with a probe stopped on time", c.n)
+		}
+	}
+}
+
+// The fact of a term-depth error is the start of the term, written in the game's notation,
+// also when the term written out whole would be exponentially long (issue 21's hostile game:
+// ten copies of the term per level, hash-consed).
+func TestDepthErrorFactIsBounded(t *testing.T) {
+	for _, c := range []struct{ src, query, want string }{
+		{"(p a) (<= (p (f ?x ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (p ?x))", "(p ?x)", "(f (f (f (f"},
+		{"p(a). p(f(X, X, X, X, X, X, X, X, X, X)) :- p(X).", "p(X)", "f(f(f(f("},
+		{"(q (g a b))", "(q ?x)", ""},
+	} {
+		g := compileText(t, c.src)
+		g.SetLimits(Limits{MaxDepth: 40, Timeout: 30 * time.Second})
+		q, err := g.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Ask(context.Background(), g.empty, nil, q)
+		var le *LimitError
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.src, err)
+			}
+			continue
+		}
+		if !errors.As(err, &le) || le.Limit != LimitDepth || !strings.Contains(le.Fact, c.want) || len(le.Fact) > 123 || !strings.HasSuffix(le.Fact, "...") {
+			t.Errorf("%s: %v (fact %q)", c.src, err, le.Fact)
+		}
+	}
+	g := compileText(t, "(q (g a b)) (r \"x y\"(h c))")
+	for _, text := range []string{"(g a b)", "c"} {
+		if term, err := g.ParseTerm(text); err != nil || g.strStart(term, 120) != g.str(term) {
+			t.Errorf("%s: %v %q %q", text, err, g.strStart(term, 120), g.str(term))
+		}
+	}
+}
+
+// A program of more clauses than the estimate looks at is not estimated (its two compilations
+// of the relaxed program cost what the grounding's budget bounds anyway), and FarOver says no.
+func TestEstimateSkipsLargePrograms(t *testing.T) {
+	src := moveProduct(40) // far over the limits, 40⁴ moves
+	var b strings.Builder
+	b.WriteString(src)
+	for i := range estimateMaxClauses {
+		fmt.Fprintf(&b, "(filler %d)\n", i)
+	}
+	est, err := compileText(t, b.String()).EstimateGround(context.Background(), GroundLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !est.Skipped || est.FarOver(GroundLimits{}) || !strings.Contains(est.String(), "not estimated") {
+		t.Fatalf("a program of %d clauses: %+v", estimateMaxClauses+10, est)
+	}
+	small, err := compileText(t, src).EstimateGround(context.Background(), GroundLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Skipped {
+		t.Fatal("the same game without its filler facts was not estimated")
+	}
+}

@@ -1,0 +1,48 @@
+package gctune
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestPolicies checks the settings each mode makes, that the ceiling follows the live heap after
+// a collection, and that GOGC in the environment leaves the collector alone.
+func TestPolicies(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	Batch()
+	if got := debug.SetGCPercent(percent); got != percent {
+		t.Errorf("after Batch, GOGC %d; want %d", got, percent)
+	}
+	if got := debug.SetMemoryLimit(-1); got != batch.floor {
+		t.Errorf("after Batch, memory limit %d; want %d", got, batch.floor)
+	}
+	// A live heap above the floor raises the ceiling at the next collection.
+	big := make([]*[1 << 20]byte, 0, 300)
+	for range 300 {
+		big = append(big, new([1 << 20]byte))
+	}
+	runtime.GC()
+	runtime.GC() // the finalizer runs after the first
+	if got := debug.SetMemoryLimit(-1); got < 2*300<<20 {
+		t.Errorf("with 300 MiB live, memory limit %d MiB; want at least twice that", got>>20)
+	}
+	runtime.KeepAlive(big)
+	Server()
+	if got := debug.SetMemoryLimit(-1); got != server.floor {
+		t.Errorf("after Server, memory limit %d; want %d", got, server.floor)
+	}
+	if ceiling(server, 1<<30) != 3<<30 || ceiling(server, 1<<20) != server.floor {
+		t.Errorf("the server's ceiling is not max(floor, 3 x live)")
+	}
+	debug.SetGCPercent(100)
+	t.Setenv("GOGC", "50")
+	Batch()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC=50 in the environment, Batch set GOGC %d", got)
+	}
+}

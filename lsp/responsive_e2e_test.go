@@ -1,0 +1,226 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+// hostileRules is issue 21's hostile file: n rules (<= (rI ?x) (role ?x) (not (qI ?x))), every
+// qI undefined (n = 60,000 makes 3 MB), after a role and a rule written on three lines (for
+// folding). Rule I stands on line I+4 (0-based), its rI at column 5.
+func hostileRules(n int) string {
+	var b strings.Builder
+	b.WriteString("(role a)\n(<= (start ?x)\n    (role ?x)\n    (true (at ?x)))\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(<= (r%d ?x) (role ?x) (not (q%d ?x)))\n", i, i)
+	}
+	return b.String()
+}
+
+// heldAnalyses holds the whole-file checks of every analysis for diagnostics of an in-process
+// server (Server.checksStarted) until released, as a slow check would, and records what
+// happened to each: a test controls when an analysis finishes, without a timer.
+type heldAnalyses struct {
+	started   chan protocol.DocumentURI // one per analysis that reached its checks
+	cancelled chan protocol.DocumentURI // one per held analysis that a newer version cancelled
+	mu        sync.Mutex
+	release   chan struct{} // closed to let the analyses held now, and later ones, finish
+}
+
+func holdAnalyses(s *Server) *heldAnalyses {
+	h := &heldAnalyses{started: make(chan protocol.DocumentURI, 16), cancelled: make(chan protocol.DocumentURI, 16), release: make(chan struct{})}
+	s.checksStarted = func(ctx context.Context, uri protocol.DocumentURI) {
+		h.started <- uri
+		h.mu.Lock()
+		release := h.release
+		h.mu.Unlock()
+		select {
+		case <-release:
+		case <-ctx.Done():
+			h.cancelled <- uri
+		}
+	}
+	return h
+}
+
+// letGo lets the held analyses finish.
+func (h *heldAnalyses) letGo() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	close(h.release)
+}
+
+// waitHeld waits until an analysis of uri is held in its checks.
+func (h *heldAnalyses) waitHeld(t testing.TB, uri protocol.DocumentURI) {
+	t.Helper()
+	select {
+	case u := <-h.started:
+		if u != uri {
+			t.Fatalf("analysis of %s held, want %s", u, uri)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the analysis of %s never reached its checks", uri)
+	}
+}
+
+// openHeld opens text as uri in an in-process server whose analyses are held, and waits until
+// its analysis is held in its checks.
+func openHeld(t *testing.T, uri protocol.DocumentURI, text string) (*testClient, *heldAnalyses) {
+	t.Helper()
+	c := startInProcess(t, nil)
+	h := holdAnalyses(c.server)
+	c.initialize()
+	c.open(uri, text)
+	h.waitHeld(t, uri)
+	return c, h
+}
+
+// TestRequestsDuringSlowAnalysis: while the whole-file checks of a document are held (a slow
+// analysis), hover, definition, references, highlights, completion, symbols, semantic tokens,
+// folding, signature help, code lenses and inlay hints are answered, from the model, before the
+// analysis finishes; its diagnostics arrive once it does.
+func TestRequestsDuringSlowAnalysis(t *testing.T) {
+	const uri = "file:///w/hostile.kif"
+	c, h := openHeld(t, uri, hostileRules(500))
+
+	r5 := tdpp(uri, pos(9, 6)) // on r5
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: r5}, &hover)
+	if !strings.Contains(hover.Contents.Value, "r5") {
+		t.Errorf("hover on r5 during the analysis: %q", hover.Contents.Value)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: r5}, &locs)
+	if len(locs) != 1 || locs[0].Range.Start.Line != 9 {
+		t.Errorf("definition of r5: %+v", locs)
+	}
+	role := tdpp(uri, pos(9, 15)) // on role in rule 5's body
+	c.mustCall("textDocument/references", protocol.ReferenceParams{TextDocumentPositionParams: role, Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &locs)
+	if len(locs) < 500 {
+		t.Errorf("references of role: %d, want one per rule at least", len(locs))
+	}
+	var highlights []protocol.DocumentHighlight
+	c.mustCall("textDocument/documentHighlight", protocol.DocumentHighlightParams{TextDocumentPositionParams: tdpp(uri, pos(9, 10))}, &highlights)
+	if len(highlights) != 3 { // ?x three times in rule 5
+		t.Errorf("highlights of ?x: %+v", highlights)
+	}
+	var completion protocol.CompletionList
+	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &completion)
+	if len(completion.Items) == 0 {
+		t.Error("no completion during the analysis")
+	}
+	var symbols []protocol.DocumentSymbol
+	c.mustCall("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: docID(uri)}, &symbols)
+	if len(symbols) < 500 {
+		t.Errorf("%d document symbols", len(symbols))
+	}
+	var tokens protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", protocol.SemanticTokensParams{TextDocument: docID(uri)}, &tokens)
+	if len(tokens.Data) == 0 {
+		t.Error("no semantic tokens during the analysis")
+	}
+	var folds []protocol.FoldingRange
+	c.mustCall("textDocument/foldingRange", map[string]any{"textDocument": docID(uri)}, &folds)
+	if len(folds) == 0 || folds[0].StartLine != 1 {
+		t.Errorf("folding ranges: %+v", folds)
+	}
+	var help *protocol.SignatureHelp
+	c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, pos(9, 9))}, &help)
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}, &lenses)
+	var hints []any
+	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": docID(uri), "range": rng(0, 0, 20, 0)}, &hints)
+
+	if n := c.publications(uri); n != 0 {
+		t.Fatalf("%d publications while the analysis was held", n)
+	}
+	h.letGo()
+	if ds := c.diagnosticsFor(uri, 1); len(ds) == 0 {
+		t.Error("no diagnostics once the analysis finished")
+	}
+	c.shutdown()
+}
+
+// TestNewerEditCancelsHeldAnalysis: an edit while the analysis of the previous version is held
+// cancels that analysis (its checks see their context done); the new version's diagnostics are
+// published, never the old one's.
+func TestNewerEditCancelsHeldAnalysis(t *testing.T) {
+	const uri = "file:///w/hostile.kif"
+	c, h := openHeld(t, uri, hostileRules(200))
+	c.change(uri, rng(4, 5, 4, 6), "s") // r0 -> s0
+	select {
+	case u := <-h.cancelled:
+		if u != uri {
+			t.Fatalf("cancelled the analysis of %s", u)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stale analysis was not cancelled by the newer version")
+	}
+	h.waitHeld(t, uri) // version 2's
+	h.letGo()
+	c.diagnosticsFor(uri, 2)
+	c.mu.Lock()
+	for _, p := range c.diags[uri] {
+		if p.Version != 2 {
+			t.Errorf("diagnostics of version %d published", p.Version)
+		}
+	}
+	c.mu.Unlock()
+	c.shutdown()
+}
+
+// TestAnalysisProgress: an analysis that runs longer than Server.analysisShownAfter is shown as
+// work done progress (created by the server, begun, reporting the checks, ended when it
+// finishes) to a client that supports it, and to no other.
+func TestAnalysisProgress(t *testing.T) {
+	for _, supports := range []bool{true, false} {
+		t.Run(fmt.Sprint("workDoneProgress=", supports), func(t *testing.T) {
+			c := startInProcess(t, nil)
+			h := holdAnalyses(c.server)
+			c.server.analysisShownAfter = 50 * time.Millisecond
+			c.initializeWith(map[string]any{"window": map[string]any{"workDoneProgress": supports}})
+			const uri = "file:///w/hostile.kif"
+			c.open(uri, hostileRules(20))
+			h.waitHeld(t, uri)
+			if supports {
+				waitFor(t, "the analysis's progress to begin", func() bool {
+					c.mu.Lock()
+					defer c.mu.Unlock()
+					return len(c.progress) > 0
+				})
+			} else {
+				time.Sleep(200 * time.Millisecond) // four times the delay: it would have begun
+			}
+			h.letGo()
+			c.diagnosticsFor(uri, 1)
+			c.mu.Lock()
+			notes := append([]progressNote(nil), c.progress...)
+			asked := strings.Join(c.requests, " ")
+			c.mu.Unlock()
+			if !supports {
+				if len(notes) > 0 || strings.Contains(asked, "workDoneProgress") {
+					t.Errorf("progress shown to a client without the capability: %+v, %s", notes, asked)
+				}
+				c.shutdown()
+				return
+			}
+			waitFor(t, "the analysis's progress to end", func() bool {
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				return strings.Contains(c.progress[len(c.progress)-1].Value, `"end"`)
+			})
+			if !strings.Contains(asked, "window/workDoneProgress/create") ||
+				!strings.Contains(notes[0].Value, `"begin"`) || !strings.Contains(notes[0].Value, "Checking hostile.kif") ||
+				!strings.Contains(notes[0].Value, `"cancellable":false`) || !strings.Contains(notes[1].Value, "0 of ") {
+				t.Errorf("progress: requests %s, notes %+v", asked, notes)
+			}
+			c.shutdown()
+		})
+	}
+}
