@@ -85,7 +85,7 @@ func TestDeepNesting(t *testing.T) {
 	if out, _, code := limited(t, limit, bin, "check", notGame); code != 1 || !strings.Contains(string(out.head), "[invalid-negation]") {
 		t.Errorf("check of a million nested nots: exit %d, %.300s", code, out.head)
 	}
-	if out, errOut, code := limited(t, limit, bin, "query", notGame, "p"); code != 0 || string(out.head) != "p\n" {
+	if out, errOut, code := limited(t, limit, bin, "query", "--timeout", "3m", notGame, "p"); code != 0 || string(out.head) != "p\n" {
 		t.Errorf("query p of a million nested nots: exit %d, %q %s", code, out.head, errOut)
 	}
 
@@ -109,7 +109,7 @@ func TestDeepNesting(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	if _, errOut, code := limited(t, limit, bin, "query", termGame, "(p ?x)"); code == 0 || !strings.Contains(errOut, "nest more than 10000 levels") {
+	if _, errOut, code := limited(t, limit, bin, "query", "--timeout", "3m", termGame, "(p ?x)"); code == 0 || !strings.Contains(errOut, "nest more than 10000 levels") {
 		t.Errorf("query of a rule with a term a million levels deep: exit %d, %s", code, errOut)
 	}
 	for _, shape := range gengame.NestingShapes {
@@ -126,7 +126,8 @@ func TestDeepNesting(t *testing.T) {
 		}
 		for _, args := range [][]string{
 			{"check", "--format", "json", p}, {"fmt", p}, {"convert", "--to", "prolog", p}, {"convert", "--to", "kif", p},
-			{"query", p, "terminal"}, {"play", "--playouts", "2", p}, {"verify", p}, {"stats", p}, {"render", p},
+			{"query", "--timeout", "3m", p, "terminal"}, {"play", "--timeout", "3m", "--playouts", "2", p},
+			{"verify", "--timeout", "3m", p}, {"stats", "--timeout", "3m", p}, {"render", "--timeout", "3m", p},
 		} {
 			// 2 would be a usage or I/O problem (the size limit): the run would test nothing.
 			if _, errOut, code := limited(t, limit, bin, args...); code == 2 {
