@@ -19,7 +19,8 @@ func init() {
 		Summary: "(and ...) in a rule body, or a fact or rule defining and: GDL has no and; the literals of a body are " +
 			"already a conjunction.",
 		Example: "(<= (p ?x) (and (q ?x) (r ?x)))",
-		Fix: "Write the literals directly in the body (the quick fix does, and removes an and without literals). " +
+		Fix: "Write the literals directly in the body (the quick fix does, and removes an and without literals; " +
+			"gdl check --fix does not, since players read and as a relation: the rule's meaning changes). " +
 			"Inside an or, write one rule per branch; inside a not, define a relation for the conjunction and negate it.",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			const msg = "GDL has no and: the literals of a rule body are already a conjunction"
@@ -45,9 +46,15 @@ func init() {
 	})
 }
 
+// andChangesMeaning ends the titles of the fixes of and: they restore what the author meant, but
+// to the players (and to gdl's evaluator) an and is an atom of a relation named and, which no
+// rule defines (a rule defining it is reported too), so the rule never held before the fix. A fix
+// that changes the evaluated meaning is not Safe: gdl check --fix leaves it to the author.
+const andChangesMeaning = " (changes the meaning: players read and as a relation)"
+
 // spliceAnd is the fix of an and that is a body literal: its literals, with those of the ands
-// nested in it, take its place in the body; an and without literals (the empty conjunction,
-// which always holds) goes, with the blanks before it on its line.
+// nested in it, take its place in the body; an and without literals (the empty conjunction)
+// goes, with the blanks before it on its line.
 func spliceAnd(c *Clause, and syntax.Literal, d syntax.Dialect) syntax.Fix {
 	parts := conjuncts(and.Atom())
 	if len(parts) > 0 {
@@ -55,14 +62,14 @@ func spliceAnd(c *Clause, and syntax.Literal, d syntax.Dialect) syntax.Fix {
 		if d == syntax.Infix {
 			sep = " & "
 		}
-		return safe(replace("Put the literals of and in the body", and.Span(), strings.Join(parts, sep)))
+		return replace("Put the literals of and in the body"+andChangesMeaning, and.Span(), strings.Join(parts, sep))
 	}
 	span := and.Span()
 	text, base := c.Form.Text(), c.Form.Span().Start
 	for span.Start > base && (text[span.Start-base-1] == ' ' || text[span.Start-base-1] == '\t') {
 		span.Start--
 	}
-	return safe(replace("Remove the empty and", span, ""))
+	return replace("Remove the empty and"+andChangesMeaning, span, "")
 }
 
 // conjuncts returns the texts of the operands of an and, each nested and replaced by its own

@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"strings"
-
-	"github.com/gdl-lsp/gdl/syntax"
-)
+import "github.com/gdl-lsp/gdl/syntax"
 
 func init() {
 	register(&Check{
@@ -25,18 +21,27 @@ func init() {
 					return
 				}
 				if v.Parent.Valid() && v.Parent.Kind() == syntax.LitOr {
-					texts := make([]string, len(ops))
-					for i, op := range ops {
-						texts[i] = op.Text()
-					}
-					sep := " "
-					if m.Notation() == syntax.Infix {
-						sep = " | "
-					}
-					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil,
-						safe(replace("Merge into the outer or", v.Lit.Span(), strings.Join(texts, sep))))
+					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil, mergeDisjunction(v.Lit, ops)...)
 				}
 			})
 		},
 	})
+}
+
+// mergeDisjunction is the fix of an or nested in an or: its branches become the outer or's. It
+// removes what stands before its first branch ("(or " in prefix, "(" in infix) and after its
+// last (")"), so the branches, the separators between them and the comments stay as written,
+// and the fixes of an or nested a thousand deep are a thousand small edits that apply at once.
+func mergeDisjunction(or syntax.Literal, ops []syntax.Literal) []syntax.Fix {
+	sp := or.Span()
+	fix := syntax.Fix{Title: "Merge into the outer or"}
+	for _, e := range []syntax.Span{{Start: sp.Start, End: ops[0].Span().Start}, {Start: ops[len(ops)-1].Span().End, End: sp.End}} {
+		if e.Start < e.End { // an or written without its parentheses has nothing around its branches
+			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: e})
+		}
+	}
+	if len(fix.Edits) == 0 {
+		return nil
+	}
+	return []syntax.Fix{safe(fix)}
 }

@@ -126,19 +126,16 @@ func (m *Model) buildGraph(prev *Model) {
 	}
 }
 
-func (m *Model) edges(c *Clause, from Rel, l syntax.Literal, neg bool) {
-	switch l.Kind() {
-	case syntax.LitAtom:
-		if a := l.Atom(); a.Valid() {
-			m.Edges = append(m.Edges, Edge{From: from, To: AtomRel(a), Negative: neg, Span: a.Span(), Clause: c.Index})
+// edges adds the dependency edges of the clause's body: one per atom, nested ones included, in
+// source order (the clause's visits, so nesting of any depth takes no stack).
+func (m *Model) edges(c *Clause) {
+	from := c.Rel()
+	for _, v := range c.visits {
+		if v.Kind != syntax.LitAtom {
+			continue
 		}
-	case syntax.LitNot:
-		for _, op := range l.Operands() {
-			m.edges(c, from, op, true)
-		}
-	case syntax.LitOr:
-		for _, op := range l.Operands() {
-			m.edges(c, from, op, neg)
+		if a := v.Lit.Atom(); a.Valid() {
+			m.Edges = append(m.Edges, Edge{From: from, To: AtomRel(a), Negative: v.Negated, Span: a.Span(), Clause: c.Index})
 		}
 	}
 }

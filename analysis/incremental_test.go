@@ -279,6 +279,11 @@ func FuzzIncrementalAnalysis(f *testing.F) {
 	// Stray ands in every shape (issue 10: a bare and crashed the analyzer).
 	f.Add("(<= p and)\n(<= q (and) (not and) (or and (and q)))\n(and)\n(<= (and ?x) (p ?x))\n", uint16(8), uint8(3), "(and ")
 	f.Add("role(a)\np(X) :- q(X) & ~r(X) & (s | t)\n", uint16(12), uint8(2), "~")
+	// The nesting shapes of issue 22, edited in the middle of the deep rule.
+	for _, shape := range gengame.NestingShapes {
+		src := gengame.Nested(shape, 2000)
+		f.Add(src, uint16(len(src)-len(src)/4), uint8(1), "(not ")
+	}
 	f.Fuzz(func(t *testing.T, src string, at uint16, del uint8, text string) {
 		for _, d := range []syntax.Dialect{syntax.Prefix, syntax.Infix} {
 			file, _ := syntax.ParseDialect(src, d)

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,9 @@ type Clause struct {
 	// moved by walkLiterals.
 	visits   []literalVisit
 	visitsAt int
+	// bare lists the names without arguments written in parentheses, (terminal) or (f), at the
+	// positions of the version whose form started at visitsAt (unnecessary-parentheses reads them).
+	bare []bareList
 	// Vars maps a variable's key to its occurrences, as indexes into c.Occurrences(m) (relative
 	// to the clause's first occurrence, so that a clause moved by an edit keeps the same map), in
 	// source order.
@@ -214,6 +218,9 @@ type Model struct {
 	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
 	reused   int                        // clauses taken over from prev (for tests)
 	folded   map[string]string          // spelling -> case-folded key, while building
+	// The stacks of the walks of literals and terms, reused from clause to clause while building.
+	litStack  []litStep
+	termStack []syntax.Term
 	// While building: blocks from which clauses and their literal lists are taken, so that a
 	// model is a few large allocations rather than one per clause.
 	clauseBlock block[Clause]
@@ -399,18 +406,16 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.occLo = len(m.Occurrences)
 	arrow := form.Rule().Arrow()
 	if c.IsRule && !arrow.IsOperator() {
-		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false)
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false)
 	}
 	m.atom(c, c.Head, true, false)
 	if c.IsRule && arrow.IsOperator() {
-		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false) // infix: head :- body
+		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false) // infix: head :- body
 	}
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
-	for _, l := range c.Body {
-		m.edges(c, c.Rel(), l, false)
-	}
+	m.edges(c)
 	for i := c.occLo; i < len(m.Occurrences); i++ {
 		if o := &m.Occurrences[i]; o.Kind == OccVariable {
 			if c.Vars == nil {
@@ -447,7 +452,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		}
 	}
 	// The visits keep the positions of the version that made them (walkLiterals moves them).
-	c.visits, c.visitsAt = oc.visits, oc.visitsAt
+	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
 	c.occLo = len(m.Occurrences)
@@ -543,14 +548,14 @@ func (m *Model) formIndex() map[syntax.Identity]uint32 {
 	return m.byForm
 }
 
-func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren bool) {
+func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel string, arg, arity int, paren, neg bool) {
 	name := cur.Text()
 	key := m.fold(name)
 	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
 		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
 	}
 	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
-		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren}
+		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren, Negated: neg}
 	m.Occurrences = append(m.Occurrences, o)
 }
 
@@ -574,67 +579,91 @@ func (m *Model) fold(name string) string {
 // the number of occurrences, and the number of forms, so that the tables are allocated once.
 func symbolCount(f *syntax.File) (symbols, forms int) {
 	n := 0
-	var walk func(k *syntax.Node)
-	walk = func(k *syntax.Node) {
-		switch k.Kind {
-		case syntax.Word, syntax.Variable:
-			n++
-		case syntax.List:
-			for i := range k.Kids {
-				walk(&k.Kids[i])
+	var stack []*syntax.Node // an explicit stack: forms may nest to any depth
+	for form := range f.FormSeq() {
+		stack = append(stack[:0], form.Node())
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch k.Kind {
+			case syntax.Word, syntax.Variable, syntax.Operator: // an infix ~, :- or (a | b) is a keyword occurrence
+				n++
+			case syntax.List:
+				for i := range k.Kids {
+					stack = append(stack, &k.Kids[i])
+				}
 			}
 		}
-	}
-	for form := range f.FormSeq() {
-		walk(form.Node())
 		forms++
 	}
 	return n, forms
 }
 
-// negated marks the occurrences added since mark as being under a `not`.
-func (m *Model) negated(mark int) {
-	for i := mark; i < len(m.Occurrences); i++ {
-		m.Occurrences[i].Negated = true
+// literal adds the occurrences of a body literal and of the literals nested in it, in source
+// order: a `not` or `or` keyword comes first, but the operator of a disjunction written without
+// its parentheses (a | b, a syntax error) follows the first branch. Every occurrence under a
+// `not` is Negated. An explicit stack: a body may nest `not` a million levels deep.
+func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
+	stack := append(m.litStack[:0], litStep{lit: l, neg: neg})
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s.kw.Valid() {
+			m.occ(OccKeyword, s.kw.Cursor, c, false, "", -1, 0, false, s.neg)
+			continue
+		}
+		l := s.lit
+		switch k := l.Kind(); k {
+		case syntax.LitAtom:
+			m.atom(c, l.Atom(), false, s.neg)
+		case syntax.LitNot, syntax.LitOr:
+			kw := l.Keyword()
+			inner := s.neg || k == syntax.LitNot
+			base := len(stack)
+			for _, op := range l.OperandSeq() {
+				stack = append(stack, litStep{lit: op, neg: inner})
+			}
+			ops := stack[base:]
+			if len(ops) == 0 {
+				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false, s.neg) // (not), (or), ~ alone
+				continue
+			}
+			slices.Reverse(ops) // the first operand is walked first
+			// The keyword before the first operand, or after it when it follows it.
+			kwStep := litStep{kw: kw, neg: s.neg}
+			if kw.IsOperator() && ops[len(ops)-1].lit.Span().Start < kw.Span().Start {
+				first := stack[len(stack)-1]
+				stack[len(stack)-1] = kwStep
+				stack = append(stack, first)
+			} else {
+				stack = append(stack, kwStep)
+			}
+		case syntax.LitDistinct:
+			m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false, s.neg)
+			for i, t := range l.TermSeq() {
+				m.term(c, t, false, "distinct", i, s.neg)
+			}
+		}
 	}
+	m.litStack = stack
 }
 
-func (m *Model) literal(c *Clause, l syntax.Literal, neg bool) {
-	mark := len(m.Occurrences)
-	switch k := l.Kind(); k {
-	case syntax.LitAtom:
-		m.atom(c, l.Atom(), false, neg)
-	case syntax.LitNot, syntax.LitOr:
-		// The keyword comes first, but for the operator of a disjunction written without its
-		// parentheses (a | b, a syntax error), which follows the first branch: occurrences are
-		// in source order.
-		kw := l.Keyword()
-		late, ops := false, 0
-		for i, op := range l.OperandSeq() {
-			ops++
-			if i == 0 {
-				late = kw.IsOperator() && op.Span().Start < kw.Span().Start
-				if !late {
-					m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
-				}
-			}
-			m.literal(c, op, neg || k == syntax.LitNot)
-			if i == 0 && late {
-				m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false)
-			}
-		}
-		if ops == 0 {
-			m.occ(OccKeyword, kw.Cursor, c, false, "", -1, 0, false) // (not), (or), ~ alone
-		}
-	case syntax.LitDistinct:
-		m.occ(OccKeyword, l.Keyword().Cursor, c, false, "distinct", -1, l.Atom().Arity(), false)
-		for i, t := range l.TermSeq() {
-			m.term(c, t, false, "distinct", i)
-		}
-	}
-	if neg {
-		m.negated(mark)
-	}
+// bareList is a relation or function name without arguments written in parentheses: the list,
+// the name as written and its key, whether it is a function (a term, else an atom), and the
+// key of the relation of the atom it is or is in.
+type bareList struct {
+	span     syntax.Span
+	name     string
+	key      string
+	function bool
+	rel      string
+}
+
+// litStep is a step of Model.literal: a literal to walk, or (kw) a keyword occurrence to add.
+type litStep struct {
+	lit syntax.Literal
+	kw  syntax.Symbol
+	neg bool
 }
 
 func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
@@ -643,24 +672,40 @@ func (m *Model) atom(c *Clause, a syntax.Atom, def, neg bool) {
 	}
 	name := a.Name()
 	key := m.fold(name.Name())
-	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized())
+	m.occ(OccRelation, name.Cursor, c, def, key, -1, a.Arity(), a.Parenthesized(), neg)
+	if a.Parenthesized() && a.Arity() == 0 {
+		c.bare = append(c.bare, bareList{a.Span(), name.Text(), key, false, key})
+	}
 	for i, t := range a.ArgSeq() {
-		m.term(c, t, def, key, i)
+		m.term(c, t, def, key, i, neg)
 	}
 }
 
-func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int) {
-	switch t.Kind() {
-	case syntax.TermConstant:
-		m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0, false)
-	case syntax.TermVariable:
-		m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false)
-	case syntax.TermFunction:
-		m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true)
-		for _, a := range t.ArgSeq() {
-			m.term(c, a, def, rel, arg)
+// term adds the occurrences of a term, the arguments of a function term included, in source
+// order. An explicit stack: terms may nest to any depth.
+func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, neg bool) {
+	stack := append(m.termStack[:0], t)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch t.Kind() {
+		case syntax.TermConstant:
+			m.occ(OccConstant, t.Cursor, c, def, rel, arg, 0, false, neg)
+		case syntax.TermVariable:
+			m.occ(OccVariable, t.Cursor, c, def, rel, arg, 0, false, neg)
+		case syntax.TermFunction:
+			m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true, neg)
+			if t.Arity() == 0 {
+				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.Occurrences[len(m.Occurrences)-1].Key, true, rel})
+			}
+			base := len(stack)
+			for _, a := range t.ArgSeq() {
+				stack = append(stack, a)
+			}
+			slices.Reverse(stack[base:]) // the first argument is walked first
 		}
 	}
+	m.termStack = stack
 }
 
 // index fills the symbol tables. Each occurrence is looked up once; the symbols' lists of

@@ -2,14 +2,6 @@ package analysis
 
 import "github.com/gdl-lsp/gdl/syntax"
 
-// enclosingList returns the span of the list whose head is the token at span.
-func enclosingList(f *syntax.File, span syntax.Span) syntax.Span {
-	if _, path := f.LeafAt(span.Start); len(path) > 0 {
-		return path[len(path)-1].Span()
-	}
-	return span
-}
-
 func init() {
 	register(&Check{
 		Code:     "unnecessary-parentheses",
@@ -19,21 +11,19 @@ func init() {
 		Example:  "(<= (terminal) (true (step 10)))",
 		Fix:      "Remove the parentheses: terminal (the quick fix does).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
-			for _, o := range c.Occurrences(m) {
-				if !o.Parenthesized || o.Arity != 0 || o.Key == "and" && o.Relation == "and" {
+			// The model noted the lists as it walked the clause (finding a list from its name
+			// would walk down from the form: quadratic when they nest deep).
+			d := c.Form.Span().Start - c.visitsAt
+			for _, b := range c.bare {
+				if b.key == "and" && b.rel == "and" {
 					continue // and-not-gdl reports (and), and its fix removes it
 				}
-				var msg string
-				switch o.Kind {
-				case OccRelation:
-					msg = "unnecessary parentheses around " + o.Name + ": a relation without arguments is written " + o.Name
-				case OccFunction:
-					msg = "unnecessary parentheses around the constant " + o.Name
-				default:
-					continue
+				msg := "unnecessary parentheses around " + b.name + ": a relation without arguments is written " + b.name
+				if b.function {
+					msg = "unnecessary parentheses around the constant " + b.name
 				}
-				span := enclosingList(m.File, o.Span)
-				r.Report(span, msg, nil, safe(replace("Write "+o.Name, span, o.Name)))
+				span := syntax.Span{Start: b.span.Start + d, End: b.span.End + d}
+				r.Report(span, msg, nil, safe(replace("Write "+b.name, span, b.name)))
 			}
 		},
 	})

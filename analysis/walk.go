@@ -1,6 +1,11 @@
 package analysis
 
-import "github.com/gdl-lsp/gdl/syntax"
+import (
+	"slices"
+	"sort"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // literalVisit is one literal met by walkLiterals: the literal, whether it sits under a `not`,
 // and the `or` or `not` that contains it directly (invalid when it is a body literal).
@@ -25,11 +30,22 @@ func walkLiterals(c *Clause, fn func(v literalVisit)) {
 	}
 }
 
-// atomVisit returns the visit of the clause's atom literal at span sp.
+// atomVisit returns the visit of the clause's atom literal at span sp. The visits are in source
+// order (a literal starts before or where its first operand does), so a binary search finds it;
+// a linear search backs it up in case a notation ever breaks that order.
 func (c *Clause) atomVisit(sp syntax.Span) (literalVisit, bool) {
 	d := c.Form.Span().Start - c.visitsAt
+	match := func(v literalVisit) bool {
+		return v.Kind == syntax.LitAtom && v.Lit.Span().Start+d == sp.Start && v.Lit.Span().End+d == sp.End
+	}
+	i := sort.Search(len(c.visits), func(i int) bool { return c.visits[i].Lit.Span().Start+d >= sp.Start })
+	for ; i < len(c.visits) && c.visits[i].Lit.Span().Start+d == sp.Start; i++ {
+		if match(c.visits[i]) {
+			return c.visits[i].moved(d), true
+		}
+	}
 	for _, v := range c.visits {
-		if v.Kind == syntax.LitAtom && v.Lit.Span().Start+d == sp.Start && v.Lit.Span().End+d == sp.End {
+		if match(v) {
 			return v.moved(d), true
 		}
 	}
@@ -46,25 +62,27 @@ func (v literalVisit) moved(d int) literalVisit {
 }
 
 // literalVisits lists the literals walkLiterals visits; the model computes it once per clause.
+// An explicit stack: a body may nest `not` a million levels deep.
 func literalVisits(body []syntax.Literal) []literalVisit {
-	var out []literalVisit
-	var walk func(l syntax.Literal, neg bool, parent syntax.Literal)
-	walk = func(l syntax.Literal, neg bool, parent syntax.Literal) {
-		k := l.Kind()
-		out = append(out, literalVisit{l, neg, parent, k})
-		switch k {
-		case syntax.LitNot:
-			for _, op := range l.Operands() {
-				walk(op, true, l)
-			}
-		case syntax.LitOr:
-			for _, op := range l.Operands() {
-				walk(op, neg, l)
-			}
-		}
+	out := make([]literalVisit, 0, len(body))
+	var buf [16]literalVisit
+	stack := buf[:0] // still to visit, the next one last
+	for i := len(body) - 1; i >= 0; i-- {
+		stack = append(stack, literalVisit{Lit: body[i]})
 	}
-	for _, l := range body {
-		walk(l, false, syntax.Literal{})
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v.Kind = v.Lit.Kind()
+		out = append(out, v)
+		if v.Kind != syntax.LitNot && v.Kind != syntax.LitOr {
+			continue
+		}
+		base := len(stack)
+		for _, op := range v.Lit.OperandSeq() {
+			stack = append(stack, literalVisit{Lit: op, Negated: v.Negated || v.Kind == syntax.LitNot, Parent: v.Lit})
+		}
+		slices.Reverse(stack[base:]) // the first operand is visited first
 	}
 	return out
 }

@@ -244,6 +244,9 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 		}
 	}
 	for _, l := range shown {
+		if nesting(l.Cursor) > maxNesting+1 {
+			return nil, fmt.Errorf("query %q: %v", text, errTooDeep)
+		}
 		q.shown = append(q.shown, l)
 		q.lits = append(q.lits, conjuncts(l)...)
 	}

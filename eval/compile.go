@@ -184,12 +184,49 @@ func (c *compiler) compound(fn uint32, args []syntax.Term, vars map[string]int, 
 	return n, nil
 }
 
+// maxNesting bounds the nesting of the terms of a rule or a query (a query's literals as well):
+// the compiled patterns are walked recursively, and a term deeper than this could only make
+// facts beyond any sensible term depth limit (Limits.MaxDepth; 256 by default). A rule with
+// deeper terms is refused (eval-unsupported); a query, with an error.
+const maxNesting = 10_000
+
+// nesting returns how deep lists nest in c: 0 for a word, 1 for (a b), and so on. An explicit
+// stack: this is what bounds the recursion of everything after it.
+func nesting(c syntax.Cursor) int {
+	type at struct {
+		n     *syntax.Node
+		depth int
+	}
+	deepest := 0
+	stack := []at{{c.Node(), 0}}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.n.Kind != syntax.List {
+			continue
+		}
+		deepest = max(deepest, x.depth+1)
+		for i := range x.n.Kids {
+			if x.n.Kids[i].Kind == syntax.List {
+				stack = append(stack, at{&x.n.Kids[i], x.depth + 1})
+			}
+		}
+	}
+	return deepest
+}
+
+// errTooDeep says that a rule or a query nests deeper than maxNesting.
+var errTooDeep = fmt.Errorf("its terms nest more than %d levels deep, beyond what the evaluator takes", maxNesting)
+
 // atom converts an atom into its relation and pattern.
 func (c *compiler) atom(a syntax.Atom, vars map[string]int, names *[]string) (*relation, *pnode, error) {
 	if !a.Valid() {
 		return nil, nil, fmt.Errorf("%q is not an atom", a.Text())
 	}
 	rel := c.g.relation(a.Name().Name(), a.Arity())
+	if nesting(a.Cursor) > maxNesting+1 { // the atom's own list, and its terms
+		return rel, nil, errTooDeep
+	}
 	if a.Arity() == 0 {
 		return rel, &pnode{kind: pConst, t: c.g.st.intern(rel.fn, nil)}, nil
 	}
@@ -197,100 +234,112 @@ func (c *compiler) atom(a syntax.Atom, vars map[string]int, names *[]string) (*r
 	return rel, p, err
 }
 
-// maxDisjuncts bounds the expansion of `or` into separate rules.
-const maxDisjuncts = 4096
+// maxDisjuncts bounds the expansion of `or` into separate rules, and maxExpansion the literals
+// of all of them together.
+const (
+	maxDisjuncts = 4096
+	maxExpansion = 1 << 20
+)
 
-// expand turns a body literal into a disjunction of conjunctions of simple literals.
+// expand turns a body literal into a disjunction of conjunctions of simple literals: each `or`
+// gives alternatives, and `not` is pushed inward ((not (or a b)) is (not a) and (not b); an atom
+// under two `not`s is a test that binds nothing). The literal is walked with an explicit stack
+// of the `or`s being expanded: a `not` only turns the polarity, so nesting of any depth takes
+// no stack.
 func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
-	switch l.Kind() {
-	case syntax.LitAtom:
-		rel, p, err := c.atom(l.Atom(), vars, names)
-		if err != nil {
-			return nil, err
-		}
-		return [][]lit{{{kind: litPos, rel: rel, atom: p}}}, nil
-	case syntax.LitDistinct:
-		a, b, err := c.pair(l, vars, names)
-		if err != nil {
-			return nil, err
-		}
-		return [][]lit{{{kind: litDistinct, a: a, b: b}}}, nil
-	case syntax.LitOr:
-		var out [][]lit
-		for _, op := range l.Operands() {
-			alts, err := c.expand(op, vars, names)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, alts...)
-			if len(out) > maxDisjuncts {
-				return nil, fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
-			}
-		}
-		return out, nil
-	case syntax.LitNot:
-		ops := l.Operands()
-		if len(ops) != 1 {
-			return nil, fmt.Errorf("`not` takes one literal, not %d", len(ops))
-		}
-		return c.negate(ops[0], vars, names)
+	// An or being expanded: its operands, the next one, its polarity and what the operands
+	// expanded so far give (their union; for a negated or, the product of their negations).
+	type frame struct {
+		ops      []syntax.Literal
+		next     int
+		pos      bool
+		underNot bool
+		out      [][]lit
 	}
-	return nil, fmt.Errorf("%q is not a literal", l.Text())
-}
-
-// negate returns the disjunctive normal form of (not l).
-func (c *compiler) negate(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
-	switch l.Kind() {
-	case syntax.LitAtom:
-		rel, p, err := c.atom(l.Atom(), vars, names)
-		if err != nil {
-			return nil, err
-		}
-		return [][]lit{{{kind: litNeg, rel: rel, atom: p}}}, nil
-	case syntax.LitDistinct:
-		a, b, err := c.pair(l, vars, names)
-		if err != nil {
-			return nil, err
-		}
-		return [][]lit{{{kind: litEqual, a: a, b: b}}}, nil
-	case syntax.LitOr: // not (a or b) = not a and not b
-		out := [][]lit{nil}
-		for _, op := range l.Operands() {
-			alts, err := c.negate(op, vars, names)
+	var stack []*frame
+	cur, pos, underNot := l, true, false
+	for {
+		var res [][]lit
+		switch cur.Kind() {
+		case syntax.LitAtom:
+			rel, p, err := c.atom(cur.Atom(), vars, names)
 			if err != nil {
 				return nil, err
 			}
-			if out, err = product(out, alts); err != nil {
+			kind := litNeg
+			if pos && underNot {
+				kind = litCheck
+			} else if pos {
+				kind = litPos
+			}
+			res = [][]lit{{{kind: kind, rel: rel, atom: p}}}
+		case syntax.LitDistinct:
+			a, b, err := c.pair(cur, vars, names)
+			if err != nil {
 				return nil, err
 			}
+			kind := litEqual
+			if pos {
+				kind = litDistinct
+			}
+			res = [][]lit{{{kind: kind, a: a, b: b}}}
+		case syntax.LitNot:
+			ops := cur.Operands()
+			if len(ops) != 1 {
+				return nil, fmt.Errorf("`not` takes one literal, not %d", len(ops))
+			}
+			cur, pos, underNot = ops[0], !pos, true
+			continue
+		case syntax.LitOr:
+			f := &frame{ops: cur.Operands(), pos: pos, underNot: underNot}
+			if !pos {
+				f.out = [][]lit{nil} // the negation of no branch holds
+			}
+			if len(f.ops) > 0 {
+				stack = append(stack, f)
+				cur, f.next = f.ops[0], 1
+				continue
+			}
+			res = f.out
+		default:
+			return nil, fmt.Errorf("%q is not a literal", cur.Text())
 		}
-		return out, nil
-	case syntax.LitNot:
-		ops := l.Operands()
-		if len(ops) != 1 {
-			return nil, fmt.Errorf("`not` takes one literal, not %d", len(ops))
-		}
-		alts, err := c.expand(ops[0], vars, names)
-		if err != nil {
-			return nil, err
-		}
-		// A doubly negated literal is a test: it binds nothing.
-		for _, conj := range alts {
-			for i := range conj {
-				if conj[i].kind == litPos {
-					conj[i].kind = litCheck
+		// Give res to the ors it is in, as far as they are complete.
+		for {
+			if len(stack) == 0 {
+				return res, nil
+			}
+			f := stack[len(stack)-1]
+			var err error
+			if f.pos {
+				f.out = append(f.out, res...)
+				if len(f.out) > maxDisjuncts {
+					err = fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
 				}
+			} else {
+				f.out, err = product(f.out, res)
 			}
+			if err != nil {
+				return nil, err
+			}
+			if f.next < len(f.ops) {
+				cur, pos, underNot = f.ops[f.next], f.pos, f.underNot
+				f.next++
+				break
+			}
+			res = f.out
+			stack = stack[:len(stack)-1]
 		}
-		return alts, nil
 	}
-	return nil, fmt.Errorf("%q is not a literal", l.Text())
 }
 
 func (c *compiler) pair(l syntax.Literal, vars map[string]int, names *[]string) (*pnode, *pnode, error) {
 	ts := l.Terms()
 	if len(ts) != 2 {
 		return nil, nil, fmt.Errorf("`distinct` takes two terms, not %d", len(ts))
+	}
+	if nesting(l.Cursor) > maxNesting+1 {
+		return nil, nil, errTooDeep
 	}
 	a, err := c.term(ts[0], vars, names)
 	if err != nil {
@@ -304,6 +353,9 @@ func product(a, b [][]lit) ([][]lit, error) {
 	if len(a)*len(b) > maxDisjuncts {
 		return nil, fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
 	}
+	if size(a)*len(b)+size(b)*len(a) > maxExpansion {
+		return nil, fmt.Errorf("more than %d literals after expanding `or`", maxExpansion)
+	}
 	out := make([][]lit, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
@@ -313,6 +365,15 @@ func product(a, b [][]lit) ([][]lit, error) {
 		}
 	}
 	return out, nil
+}
+
+// size returns the number of literals of a disjunction of conjunctions.
+func size(alts [][]lit) int {
+	n := 0
+	for _, conj := range alts {
+		n += len(conj)
+	}
+	return n
 }
 
 // body expands a whole rule body.
@@ -402,6 +463,10 @@ func (c *compiler) compileRules() {
 		vars := map[string]int{}
 		var names []string
 		rel, hp, err := c.atom(head, vars, &names)
+		if err == errTooDeep {
+			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", "this rule: "+err.Error()))
+			continue
+		}
 		if err != nil {
 			continue
 		}
@@ -415,6 +480,9 @@ func (c *compiler) compileRules() {
 		alts, err := c.body(cl.Body, vars, &names)
 		if err == nil && splits != nil {
 			alts, err = c.splitBody(splits, alts)
+		}
+		if err == errTooDeep {
+			err = fmt.Errorf("this rule: %v", err)
 		}
 		if err != nil {
 			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", err.Error()))

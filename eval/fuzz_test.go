@@ -6,8 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // FuzzEval loads arbitrary text as a game and plays it under tight limits: whatever the text,
@@ -23,6 +26,12 @@ func FuzzEval(f *testing.F) {
 	f.Add("(role r) (<= (q ?x) (not (q ?x))) (<= (legal r a) (or (q 1) (not (distinct 1 1))))")
 	f.Add("(role a) (role b) (init x) (<= (next y) (does a ?m) (does b ?m)) (legal a 1) (legal b 1)")
 	f.Add("(role r) (init x) (<= (legal r a) and) (<= (legal r b) (and (true x) (and)) (not and)) (<= and (true x))")
+	// The nesting shapes of issue 22 (prefix ones: Load reads prefix GDL).
+	for _, shape := range gengame.NestingShapes {
+		if !strings.HasPrefix(shape, "infix-") {
+			f.Add(gengame.Nested(shape, 2000))
+		}
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		g, _ := Load(src)
 		g.SetLimits(Limits{Timeout: 200 * time.Millisecond, MaxFacts: 20000, MaxDepth: 30})

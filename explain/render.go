@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gdl-lsp/gdl/internal/markdown"
 )
 
 // Text writes the explanation as an indented tree, one literal per line with what holds it or
@@ -149,7 +151,7 @@ func describe(n *Node, st style) string {
 // Markdown writes the explanation as nested Markdown lists for an editor: literals as code,
 // each rule's place as a link to the target link gives it (nil: "line N" without a link).
 func (x *Explanation) Markdown(link func(r *Rule) string) string {
-	st := style{quote: escapeMarkdown, place: func(r *Rule) string {
+	st := style{quote: markdown.Text, place: func(r *Rule) string {
 		if link == nil {
 			return "line " + strconv.Itoa(r.Line)
 		}
@@ -158,15 +160,15 @@ func (x *Explanation) Markdown(link func(r *Rule) string) string {
 	var b strings.Builder
 	switch {
 	case x.Holds && x.Ground && len(x.Proofs) == 1:
-		fmt.Fprintf(&b, "%s holds%s.\n\n", codeSpan(x.Literal), heightOf(x.Proofs[0]))
+		fmt.Fprintf(&b, "%s holds%s.\n\n", markdown.Code(x.Literal), heightOf(x.Proofs[0]))
 	case x.Holds:
 		more := ""
 		if x.More {
 			more = ", and more"
 		}
-		fmt.Fprintf(&b, "%s: %s%s, %s.\n\n", codeSpan(x.Literal), answersText(len(x.Proofs)), more, plural(len(x.Proofs), "with its proof", "each with its proof"))
+		fmt.Fprintf(&b, "%s: %s%s, %s.\n\n", markdown.Code(x.Literal), answersText(len(x.Proofs)), more, plural(len(x.Proofs), "with its proof", "each with its proof"))
 	default:
-		fmt.Fprintf(&b, "%s does not hold.\n\n", codeSpan(x.Literal))
+		fmt.Fprintf(&b, "%s does not hold.\n\n", markdown.Code(x.Literal))
 	}
 	roots := x.Proofs
 	if x.WhyNot != nil {
@@ -186,7 +188,7 @@ func (x *Explanation) Markdown(link func(r *Rule) string) string {
 			if it.n.ID > 0 {
 				fmt.Fprintf(&b, "#%d ", it.n.ID)
 			}
-			b.WriteString(codeSpan(it.n.Literal))
+			b.WriteString(markdown.Code(it.n.Literal))
 			if d := describe(it.n, st); d != "" {
 				b.WriteString(" — ")
 				b.WriteString(d)
@@ -202,24 +204,6 @@ func (x *Explanation) Markdown(link func(r *Rule) string) string {
 		b.WriteString("Parts are cut: explain a literal cut on its own, or raise the depth.\n")
 	}
 	return b.String()
-}
-
-// codeSpan writes s as inline code, with a fence longer than any run of backticks in it.
-func codeSpan(s string) string {
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
-
-// escapeMarkdown keeps the characters of game text that Markdown reads as markup.
-func escapeMarkdown(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "<", `\<`, "[", `\[`, "]", `\]`, "#", `\#`)
-	return r.Replace(s)
 }
 
 // Place writes the rule's place as path:line, or "line N" without a path.

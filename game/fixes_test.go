@@ -187,13 +187,8 @@ func checkFixes(t *testing.T, name, src string, perCode int) int {
 // plays, and a safe fix leaves its play (states, legal moves, goals, along seeded random walks)
 // unchanged.
 func TestFixesPlay(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"../testdata/games/*.kif", "../testdata/games/*.hrf", "../testdata/check/*.kif", "../testdata/check/*.hrf", "../testdata/examples/*.kif", "../testdata/fixes/*.kif"} {
-		fs, _ := filepath.Glob(pat)
-		files = append(files, fs...)
-	}
 	applied := 0
-	for _, p := range files {
+	for _, p := range fixCaseFiles() {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -216,6 +211,16 @@ func TestFixesPlay(t *testing.T) {
 		capplied += checkFixes(t, e.Path, string(src), 3)
 	}
 	t.Logf("%d fixes applied on testdata, %d on %d corpus games", applied, capplied, len(games))
+}
+
+// fixCaseFiles lists the games and cases of testdata whose fixes the tests apply.
+func fixCaseFiles() []string {
+	var files []string
+	for _, pat := range []string{"../testdata/games/*.kif", "../testdata/games/*.hrf", "../testdata/check/*.kif", "../testdata/check/*.hrf", "../testdata/examples/*.kif", "../testdata/fixes/*.kif"} {
+		fs, _ := filepath.Glob(pat)
+		files = append(files, fs...)
+	}
+	return files
 }
 
 // TestFixesGiveIntendedGame applies the first fix of every diagnostic, as often as fixes are

@@ -51,8 +51,9 @@ func genGame(data []byte) string {
 	}
 	// state literal about ?x (bound), for level lv (derived relations of lower levels, or the
 	// same level when positive).
-	lit := func(lv int, allowDoes bool) string {
-		switch pick(9) {
+	var lit func(lv int, allowDoes bool) string
+	lit = func(lv int, allowDoes bool) string {
+		switch pick(10) {
 		case 0:
 			return fmt.Sprintf("(true (p%d ?x))", pick(3))
 		case 1:
@@ -78,6 +79,17 @@ func genGame(data []byte) string {
 		case 8:
 			if lv < 3 {
 				return fmt.Sprintf("(d%d_%d ?x)", lv, pick(2)) // positive recursion within the level
+			}
+		case 9: // the nesting shapes of issue 22: not, or and terms, up to 64 levels deep
+			n := 1 + pick(64)
+			inner := lit(0, false) // a state literal, distinct or (dom ?x): nothing to stratify
+			switch pick(3) {
+			case 0:
+				return strings.Repeat("(not (not ", n) + inner + strings.Repeat("))", n)
+			case 1:
+				return strings.Repeat("(or "+inner+" ", n) + inner + strings.Repeat(")", n)
+			default:
+				return fmt.Sprintf("(not (true (p%d %s?x%s)))", pick(3), strings.Repeat("(w ", n), strings.Repeat(")", n))
 			}
 		}
 		return "(dom ?x)"
@@ -138,6 +150,10 @@ func FuzzEnginesAgree(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add([]byte("compiled and interpreted engines give the same answers"))
 	f.Add([]byte{2, 0, 1, 2, 0, 1, 2, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 3, 3, 3})
+	// Nested not, or and terms (issue 22).
+	f.Add([]byte{1, 0, 2, 9, 63, 0, 0, 9, 40, 1, 2, 9, 50, 2, 1, 9, 9, 7, 0, 1, 9, 33, 0, 4, 1})
+	f.Add([]byte{0, 0, 0, 0, 9, 63, 0, 1, 0})
+	f.Add([]byte{0, 0, 0, 0, 9, 63, 0, 1, 2, 1})
 	a := agreement{walks: 3, steps: 20, seed: 1, budget: 10 * time.Second}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := genGame(data)

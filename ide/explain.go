@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/explain"
+	"github.com/gdl-lsp/gdl/internal/markdown"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -255,7 +256,7 @@ func (s *Session) explainIn(ctx context.Context, c *docGame, pos *Position, join
 	var b strings.Builder
 	b.WriteString(where)
 	if joint != nil {
-		fmt.Fprintf(&b, ", for the joint move %s", c.g.FormatJoint(joint))
+		fmt.Fprintf(&b, ", for the joint move %s", markdown.Code(c.g.FormatJoint(joint)))
 		if !given {
 			b.WriteString(" (the first legal one)")
 		}

@@ -2,7 +2,6 @@ package ide
 
 import (
 	"context"
-	"sort"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -19,7 +18,6 @@ var SafeFixCodes = map[string]bool{
 	"unmatched-close-paren":   true, // removes a ')' that closes nothing
 	"inconsistent-case":       true, // one spelling: GDL ignores case
 	"unnecessary-parentheses": true, // (terminal) -> terminal
-	"and-not-gdl":             true, // (and a b) in a body -> a b
 	"bad-disjunction":         true, // an or inside an or -> one or
 	"empty-body":              true, // (<= head) -> head
 	"goal-value":              true, // 050 -> 50
@@ -43,62 +41,12 @@ func FixAll(ctx context.Context, snap *Snapshot, enabled func(code string) bool)
 	if err != nil {
 		return nil, nil, err
 	}
-	var chosen []syntax.TextEdit
-	var applied []AppliedFix
-	for _, d := range ds {
-		if !SafeFixCodes[d.Code] || len(d.Fixes) == 0 || enabled != nil && !enabled(d.Code) {
-			continue
-		}
-		fix := d.Fixes[0]
-		var fresh []syntax.TextEdit
-		ok := true
-		for _, e := range fix.Edits {
-			dup := false
-			for _, c := range chosen {
-				switch {
-				case e == c:
-					dup = true
-				case editsOverlap(e, c):
-					ok = false
-				}
-			}
-			for _, f := range fresh { // a fix's own edits must not overlap either
-				if editsOverlap(e, f) {
-					ok = false
-				}
-			}
-			if !dup {
-				fresh = append(fresh, e)
-			}
-		}
-		if ok {
-			chosen = append(chosen, fresh...)
-			applied = append(applied, AppliedFix{Fix: fix, Diagnostic: d})
-		}
-	}
-	sort.Slice(chosen, func(i, j int) bool {
-		a, b := chosen[i].Span, chosen[j].Span
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return a.End < b.End
+	edits, chosen := analysis.ChooseFixes(len(snap.Text()), ds, func(d analysis.Diagnostic, _ syntax.Fix) bool {
+		return SafeFixCodes[d.Code] && (enabled == nil || enabled(d.Code))
 	})
-	return chosen, applied, nil
-}
-
-// editsOverlap reports whether two edits touch the same text: their spans overlap, or they
-// start at the same offset (two insertions there, or one before a replacement, would depend on
-// the order they are applied in).
-func editsOverlap(a, b syntax.TextEdit) bool {
-	return a.Span.Start < b.Span.End && b.Span.Start < a.Span.End || a.Span.Start == b.Span.Start
-}
-
-// ApplyEdits returns text with edits applied; the edits must not overlap (as FixAll's).
-func ApplyEdits(text string, edits []syntax.TextEdit) string {
-	sorted := append([]syntax.TextEdit(nil), edits...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Span.Start > sorted[j].Span.Start })
-	for _, e := range sorted {
-		text = text[:e.Span.Start] + e.NewText + text[e.Span.End:]
+	applied := make([]AppliedFix, len(chosen))
+	for i, a := range chosen {
+		applied[i] = AppliedFix{Fix: a.Fix, Diagnostic: a.Diagnostic}
 	}
-	return text
+	return edits, applied, nil
 }

@@ -56,11 +56,11 @@ func TestFixAll(t *testing.T) {
 			}
 			fixed += len(applied)
 			for i := 1; i < len(edits); i++ {
-				if editsOverlap(edits[i-1], edits[i]) || edits[i-1].Span.Start > edits[i].Span.Start {
+				if a, b := edits[i-1].Span, edits[i].Span; a.Start >= b.Start || a.End > b.Start {
 					t.Fatalf("%s: edits %v and %v overlap or are out of order", p, edits[i-1], edits[i])
 				}
 			}
-			next := ApplyEdits(text, edits)
+			next := analysis.ApplyEdits(text, edits)
 			after := NewSnapshot(2, next).Analysis().Diagnostics
 			for _, f := range applied {
 				d := f.Diagnostic

@@ -12,21 +12,16 @@ type Fold struct {
 // lines.
 func FoldingRanges(snap *Snapshot) []Fold {
 	out := []Fold{}
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		if c.Kind() != syntax.List {
-			return
-		}
-		sp := c.Span()
-		if snap.Line(sp.End) > snap.Line(sp.Start) {
+	fold := func(c syntax.Cursor) {
+		if sp := c.Span(); c.Kind() == syntax.List && snap.Line(sp.End) > snap.Line(sp.Start) {
 			out = append(out, Fold{Span: sp})
-		}
-		for _, k := range c.Elements() {
-			walk(k)
 		}
 	}
 	for _, f := range snap.File().Forms() {
-		walk(f.Cursor)
+		fold(f.Cursor)
+		for k := range f.Cursor.Descendants() {
+			fold(k)
+		}
 	}
 	// Comment blocks: consecutive lines whose first token is a comment.
 	var block syntax.Span
@@ -84,22 +79,15 @@ func comments(snap *Snapshot) []syntax.Span {
 			}
 		}
 	}
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		for _, k := range c.Children() {
-			switch k.Kind() {
-			case syntax.Comment:
-				out = append(out, k.Span())
-			case syntax.List:
-				walk(k)
-			}
-		}
-	}
 	pos := 0
 	for _, f := range snap.File().Forms() {
 		sp := f.Span()
 		gap(pos, sp.Start)
-		walk(f.Cursor)
+		for k := range f.Cursor.Descendants() {
+			if k.Kind() == syntax.Comment {
+				out = append(out, k.Span())
+			}
+		}
 		pos = sp.End
 	}
 	gap(pos, len(src))

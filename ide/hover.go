@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/markdown"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -146,7 +147,15 @@ func (m *markup) String() string { return strings.Join(m.blocks, "\n\n") }
 // code marks s as code.
 func (m *markup) code(s string) string {
 	if m.md {
-		return "`" + s + "`"
+		return markdown.Code(s)
+	}
+	return s
+}
+
+// text writes s (a message, which may name anything of the game) as text.
+func (m *markup) text(s string) string {
+	if m.md {
+		return markdown.Text(s)
 	}
 	return s
 }
@@ -154,7 +163,7 @@ func (m *markup) code(s string) string {
 // bold marks s as strong.
 func (m *markup) bold(s string) string {
 	if m.md {
-		return "**" + s + "**"
+		return "**" + markdown.Text(s) + "**"
 	}
 	return s
 }
@@ -268,7 +277,7 @@ func hoverAnswers(ctx context.Context, b *markup, ev Evaluation, query string, a
 	case errors.Is(err, ErrStillRunning):
 		b.para("Evaluating in the %s… (still running; hover again for the answers)", stateName(len(ev.History())))
 	case err != nil:
-		b.para("Not evaluated: %s", ev.Explain(err))
+		b.para("Not evaluated: %s", b.text(ev.Explain(err)))
 	case arity == 0:
 		b.para("In the %s: %s%s", stateName(qa.Played), b.bold(fmt.Sprint(qa.Count > 0)), link(map[bool]string{true: "Why?", false: "Why not?"}[qa.Count > 0], query))
 	case qa.Count == 0:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/internal/markers"
 )
 
@@ -21,7 +22,7 @@ func (r *markerRun) editingAt(m markers.Marker, off int) bool {
 			out.Printf("%s placeholder %s\n", r.where(sp), name)
 		}
 	case "signature":
-		h := SignatureHelp(snap, off)
+		h := SignatureHelp(snap, off, true)
 		if h == nil {
 			out.Line("(none)")
 			break
@@ -58,7 +59,7 @@ func (r *markerRun) editingFile(m markers.Marker) bool {
 		for _, f := range applied {
 			r.out.Printf("%s %s: %s\n", r.where(f.Diagnostic.Span), f.Diagnostic.Code, f.Title)
 		}
-		r.out.Printf("%s", ApplyEdits(r.src, edits))
+		r.out.Printf("%s", analysis.ApplyEdits(r.src, edits))
 		return true
 	default:
 		return false

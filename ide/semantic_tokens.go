@@ -91,22 +91,14 @@ func SemanticTokens(snap *Snapshot, from, to int) []Token {
 func infixOperators(snap *Snapshot, from, to int) []Token {
 	var out []Token
 	src := snap.Text()
-	var walk func(c syntax.Cursor)
-	walk = func(c syntax.Cursor) {
-		for _, k := range c.Children() {
-			switch k.Kind() {
-			case syntax.Punct:
-				if sp := k.Span(); (src[sp.Start] == '&' || src[sp.Start] == '|') && sp.End >= from && sp.Start <= to {
-					out = append(out, Token{Span: sp, Type: TokenOperator})
-				}
-			case syntax.List:
-				walk(k)
-			}
-		}
-	}
 	for f := range snap.File().FormSeq() {
-		if sp := f.Span(); sp.End >= from && sp.Start <= to && !f.HasErrors() {
-			walk(f.Cursor)
+		if sp := f.Span(); sp.End < from || sp.Start > to || f.HasErrors() {
+			continue
+		}
+		for k := range f.Cursor.Descendants() {
+			if sp := k.Span(); k.Kind() == syntax.Punct && (src[sp.Start] == '&' || src[sp.Start] == '|') && sp.End >= from && sp.Start <= to {
+				out = append(out, Token{Span: sp, Type: TokenOperator})
+			}
 		}
 	}
 	return out

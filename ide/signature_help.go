@@ -16,13 +16,13 @@ import (
 type Signature struct {
 	Label  string      // `(cell ?x ?y ?mark)`, in infix `cell(X,Y,Mark)`
 	Params []Parameter // the arguments, each a part of Label
-	Doc    string      // Markdown: what it is, its doc comment
+	Doc    string      // what it is, its doc comment: Markdown, or plain text (SignatureHelp's md)
 }
 
 // Parameter is one argument of a signature.
 type Parameter struct {
 	Start, End int    // byte offsets of its name in the signature's label
-	Doc        string // Markdown: the constants written there, if any
+	Doc        string // the constants written there, if any: Markdown, or plain text
 }
 
 // SignatureHelpResult lists the signatures of the name whose list the cursor is in: one per
@@ -35,8 +35,9 @@ type SignatureHelpResult struct {
 }
 
 // SignatureHelp describes the relation or function whose list contains off, or returns nil
-// when off is not inside one (or inside a rule's `<=`, `not` or `or`, which take literals).
-func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
+// when off is not inside one (or inside a rule's `<=`, `not` or `or`, which take literals). Its
+// documentation is written in Markdown when md is set, else in plain text.
+func SignatureHelp(snap *Snapshot, off int, md bool) *SignatureHelpResult {
 	s, ok := siteAt(snap.File(), off)
 	if !ok || s.rule {
 		return nil
@@ -74,7 +75,7 @@ func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
 	best := -1
 	for i, a := range arities {
 		args := argumentInfo(m, snap.File(), key, a, function, self)
-		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function, snap.Dialect()))
+		res.Signatures = append(res.Signatures, signature(m, name, key, a, args, function, snap.Dialect(), &markup{md: md}))
 		// The active signature: the smallest arity that holds the arguments written and the
 		// cursor's; else the largest.
 		if best < 0 && a >= max(written, s.index) {
@@ -88,8 +89,8 @@ func SignatureHelp(snap *Snapshot, off int) *SignatureHelpResult {
 	return res
 }
 
-// signature writes one signature, in notation d, with its documentation.
-func signature(m *analysis.Model, name, key string, arity int, args []argInfo, function bool, d syntax.Dialect) Signature {
+// signature writes one signature, in notation d, with its documentation in mu's markup.
+func signature(m *analysis.Model, name, key string, arity int, args []argInfo, function bool, d syntax.Dialect, mu *markup) Signature {
 	if sym := m.Relations[key]; sym != nil && !function {
 		name = sym.Name(m)
 	} else if sym := m.Functions[key]; sym != nil && function {
@@ -115,7 +116,7 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 		b.WriteString(a.Name)
 		p.End = b.Len()
 		if len(a.Values) > 0 {
-			p.Doc = "Values written here: " + codeList(a.Values)
+			p.Doc = "Values written here: " + codeList(mu, a.Values)
 		}
 		sig.Params = append(sig.Params, p)
 	}
@@ -127,9 +128,9 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 	if function {
 		what = "function"
 	}
-	doc := []string{fmt.Sprintf("**%s** `%s/%d`", what, name, arity)}
+	doc := []string{mu.bold(what) + " " + mu.code(fmt.Sprintf("%s/%d", name, arity))}
 	if kd := keywordDoc(key, d); kd != "" && !function {
-		doc = append(doc, kd)
+		doc = append(doc, mu.ours(kd))
 	}
 	if !function {
 		for _, c := range m.Definitions(key) {
@@ -144,10 +145,10 @@ func signature(m *analysis.Model, name, key string, arity int, args []argInfo, f
 }
 
 // codeList writes values as code, comma-separated.
-func codeList(values []string) string {
+func codeList(b *markup, values []string) string {
 	parts := make([]string, len(values))
 	for i, v := range values {
-		parts[i] = "`" + v + "`"
+		parts[i] = b.code(v)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -41,19 +40,20 @@ func handleSignatureHelp(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := ide.SignatureHelp(snap.Snapshot, snap.m.offset(p.Position))
+	md := r.s.signatureMarkdown()
+	h := ide.SignatureHelp(snap.Snapshot, snap.m.offset(p.Position), md)
 	if h == nil {
 		return nil, nil
 	}
-	md := r.s.signatureMarkdown()
+	kind := protocol.PlainText
+	if md {
+		kind = protocol.Markdown
+	}
 	doc := func(s string) *protocol.MarkupContent {
 		if s == "" {
 			return nil
 		}
-		if md {
-			return &protocol.MarkupContent{Kind: protocol.Markdown, Value: s}
-		}
-		return &protocol.MarkupContent{Kind: protocol.PlainText, Value: strings.NewReplacer("`", "", "**", "").Replace(s)}
+		return &protocol.MarkupContent{Kind: kind, Value: s}
 	}
 	out := signatureHelp{Signatures: []signatureInformation{}, ActiveSignature: uint32(h.Active)}
 	for _, s := range h.Signatures {

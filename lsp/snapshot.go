@@ -126,6 +126,12 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 		}
 		lines = f.Lines()
 	}
+	// The notation is decided again, as opening the document now would (issue 22, item 16):
+	// typing an infix game into an empty .kif document makes it infix, which its first forms
+	// tell. Deciding stops at the first form that tells, so it is cheap on every edit.
+	if d := dialectOf(s.URI, s.lang, f.Source()); d != f.Dialect() {
+		f, _ = syntax.ParseDialect(f.Source(), d)
+	}
 	next := wrapSnapshot(s.URI, s.Snapshot.Next(version, f), s.m.enc)
 	next.lang = s.lang
 	return next, nil

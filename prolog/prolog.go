@@ -171,8 +171,20 @@ func quote(key string) string {
 	return "'" + r.Replace(key) + "'"
 }
 
+// clauseWriter writes one clause. Terms and literals are written from an explicit stack of
+// pieces straight into the program, so any depth of nesting takes linear time and no stack.
 type clauseWriter struct {
-	vars map[string]string
+	b     *strings.Builder
+	vars  map[string]string
+	stack []piece
+}
+
+// piece is what is left to write: a term, a literal or else a text.
+type piece struct {
+	text string
+	term syntax.Term
+	lit  syntax.Literal
+	head bool // lit is the clause's head: an atom whatever its name
 }
 
 func (w *clauseWriter) variable(key string) string {
@@ -184,85 +196,120 @@ func (w *clauseWriter) variable(key string) string {
 	return v
 }
 
-func (w *clauseWriter) term(t syntax.Term) string {
+// push adds pieces to write, the first of them next.
+func (w *clauseWriter) push(ps ...piece) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, ps[i])
+	}
+}
+
+// pushArgs adds "(a1, ..., an)", or nothing for no arguments.
+func (w *clauseWriter) pushArgs(args []syntax.Term) {
+	if len(args) == 0 {
+		return
+	}
+	w.stack = append(w.stack, piece{text: ")"})
+	for i := len(args) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, piece{term: args[i]})
+		if i > 0 {
+			w.stack = append(w.stack, piece{text: ", "})
+		}
+	}
+	w.stack = append(w.stack, piece{text: "("})
+}
+
+// write writes p and everything it contains, after what is left on the stack.
+func (w *clauseWriter) write(p piece) {
+	w.stack = append(w.stack, p)
+	for len(w.stack) > 0 {
+		p := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		switch {
+		case p.term.Valid():
+			w.writeTerm(p.term)
+		case p.lit.Valid() && p.head:
+			w.writeAtom(p.lit.Atom())
+		case p.lit.Valid():
+			w.writeLiteral(p.lit)
+		default:
+			w.b.WriteString(p.text)
+		}
+	}
+}
+
+func (w *clauseWriter) writeTerm(t syntax.Term) {
 	switch t.Kind() {
 	case syntax.TermVariable:
-		return w.variable(t.Name().Key())
+		w.b.WriteString(w.variable(t.Name().Key()))
 	case syntax.TermConstant:
-		return quote(t.Name().Key())
+		w.b.WriteString(quote(t.Name().Key()))
 	case syntax.TermFunction:
-		args := t.Args()
-		if len(args) == 0 { // (f) is read as the constant f, as other players do
-			return quote(t.Name().Key())
-		}
-		parts := make([]string, len(args))
-		for i, a := range args {
-			parts[i] = w.term(a)
-		}
-		return quote(t.Name().Key()) + "(" + strings.Join(parts, ", ") + ")"
+		w.b.WriteString(quote(t.Name().Key())) // (f) is read as the constant f, as other players do
+		w.pushArgs(t.Args())
+	default:
+		w.b.WriteString("'$invalid'")
 	}
-	return "'$invalid'"
 }
 
-func (w *clauseWriter) atom(a syntax.Atom) string {
-	name := relName(a.Name().Key())
-	args := a.Args()
-	if len(args) == 0 {
-		return name
-	}
-	parts := make([]string, len(args))
-	for i, t := range args {
-		parts[i] = w.term(t)
-	}
-	return name + "(" + strings.Join(parts, ", ") + ")"
-}
-
-func (w *clauseWriter) literal(l syntax.Literal) string {
+func (w *clauseWriter) writeLiteral(l syntax.Literal) {
 	switch l.Kind() {
 	case syntax.LitAtom:
-		return w.atom(l.Atom())
+		w.writeAtom(l.Atom())
 	case syntax.LitNot:
 		ops := l.Operands()
 		if len(ops) != 1 {
-			return "fail"
+			w.b.WriteString("fail")
+			return
 		}
-		return `\+ ` + w.literal(ops[0])
+		w.b.WriteString(`\+ `)
+		w.push(piece{lit: ops[0]})
 	case syntax.LitDistinct:
 		ts := l.Terms()
 		if len(ts) != 2 {
-			return "fail"
+			w.b.WriteString("fail")
+			return
 		}
-		return w.term(ts[0]) + ` \== ` + w.term(ts[1])
+		w.push(piece{term: ts[0]}, piece{text: ` \== `}, piece{term: ts[1]})
 	case syntax.LitOr:
 		ops := l.Operands()
 		if len(ops) == 0 {
-			return "fail"
+			w.b.WriteString("fail")
+			return
 		}
-		parts := make([]string, len(ops))
-		for i, op := range ops {
-			parts[i] = w.conj([]syntax.Literal{op})
+		w.b.WriteString("( ")
+		w.stack = append(w.stack, piece{text: " )"})
+		for i := len(ops) - 1; i >= 0; i-- {
+			w.stack = append(w.stack, piece{lit: ops[i]})
+			if i > 0 {
+				w.stack = append(w.stack, piece{text: " ; "})
+			}
 		}
-		return "( " + strings.Join(parts, " ; ") + " )"
+	default:
+		w.b.WriteString("fail")
 	}
-	return "fail"
 }
 
-func (w *clauseWriter) conj(ls []syntax.Literal) string {
-	parts := make([]string, len(ls))
-	for i, l := range ls {
-		parts[i] = w.literal(l)
-	}
-	return strings.Join(parts, ", ")
+func (w *clauseWriter) writeAtom(a syntax.Atom) {
+	w.b.WriteString(relName(a.Name().Key()))
+	w.pushArgs(a.Args())
 }
 
 func writeClause(b *strings.Builder, c *analysis.Clause) {
-	w := &clauseWriter{vars: map[string]string{}}
-	head := w.atom(c.Head)
+	w := &clauseWriter{b: b, vars: map[string]string{}}
+	w.write(piece{lit: syntax.Literal{Cursor: c.Head.Cursor}, head: true})
 	if len(c.Body) == 0 {
-		fmt.Fprintf(b, "%s.\n", head)
+		b.WriteString(".\n")
 		return
 	}
-	fmt.Fprintf(b, "%s :-\n    %s.\n", head, strings.ReplaceAll(w.conj(analysis.SafeOrder(c.Body)), ", ", ",\n    "))
+	b.WriteString(" :-")
+	for i, l := range analysis.SafeOrder(c.Body) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    ")
+		w.write(piece{lit: l})
+	}
+	b.WriteString(".\n")
 }
 
 // library is appended to every program: helpers that set the state and the joint move and read

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // fuzzSeeds are the inputs of testdata/syntax plus a few shapes the scanner cares about.
@@ -15,6 +17,11 @@ func fuzzSeeds(f *testing.F) []string {
 		"(<= (p ?x) (q ?x) (not (r ?x)) (distinct ?x a) (or (s) t))", "😀(a 😀)",
 		"p(X) :- q(X) & ~r(X) & (s | t) & distinct(X,a)", "f(g(h(", "a :- b &\nc :- d", "\"Quoted Name\"(1).",
 		"~~p", "x(y z)", ":-", "p :- (a & b | c)", "% c\n(role x)\nrole(y)", "legal(W,m(X)) :- ?x ; old",
+	}
+	// The nesting shapes of issue 22, a few thousand levels deep (gengame.Nested writes them
+	// deeper for the tests of the analysis).
+	for _, shape := range gengame.NestingShapes {
+		seeds = append(seeds, gengame.Nested(shape, 2000))
 	}
 	paths := localCases(f)
 	for _, p := range paths {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -125,12 +126,14 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fixOut = stderr
 	}
 	var results []checked
-	for _, path := range files {
-		r, err := checkOne(path, stdin, *fix, fixOut)
+	for _, in := range files {
+		r, err := checkOne(in, stdin, *fix, fixOut)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl check: %v\n", err)
 			ioFailed = true
-			continue
+			if r.lines == nil {
+				continue
+			}
 		}
 		results = append(results, r)
 	}
@@ -157,16 +160,28 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// found is a file to read: a path as named, or found below a directory named (root).
+type found struct {
+	path string
+	root string // the directory argument it was found below; "" for a path named itself
+}
+
 // expandPaths turns the arguments into the files to check: files and - as given, a directory's
 // GDL files below it. A path named twice is checked once. An argument that does not exist or a
 // directory that cannot be walked is an error; the others are still returned.
-func expandPaths(args []string) ([]string, []error) {
-	var paths pathList
+func expandPaths(args []string) ([]found, []error) {
+	var out []found
 	var errs []error
-	add := paths.add
+	seen := map[string]bool{}
+	add := func(p, root string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, found{p, root})
+		}
+	}
 	for _, a := range args {
 		if a == "-" {
-			add(a)
+			add(a, "")
 			continue
 		}
 		info, err := os.Stat(a)
@@ -175,16 +190,16 @@ func expandPaths(args []string) ([]string, []error) {
 			continue
 		}
 		if !info.IsDir() {
-			add(a)
+			add(a, "")
 			continue
 		}
-		found, werrs := walkFiles(a, isGDLFile, nil)
-		for _, p := range found {
-			add(p)
+		files, werrs := walkFiles(a, isGDLFile, nil)
+		for _, p := range files {
+			add(p, a)
 		}
 		errs = append(errs, werrs...)
 	}
-	return paths.list, errs
+	return out, errs
 }
 
 // pathList keeps paths in the order they are added, each once.
@@ -239,7 +254,8 @@ func isGDLFile(p string) bool {
 	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
 }
 
-func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked, error) {
+func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, error) {
+	path := in.path
 	dir := filepath.Dir(path)
 	if path == "-" {
 		dir = "."
@@ -264,11 +280,15 @@ func checkOne(path string, stdin io.Reader, fix bool, fixOut io.Writer) (checked
 	}
 	res := analysis.Analyze(f, cfg)
 	if fix {
-		src, changed := applySafeFixes(shown, f, res, cfg, fixOut)
+		// The fixes applied are printed once the file is rewritten: a file gdl refuses to
+		// rewrite is reported as it is, with the error.
+		var applied bytes.Buffer
+		src, changed := applySafeFixes(shown, f, res, cfg, &applied)
 		if changed {
-			if err := rewriteAll([]rewrite{{path, src}}); err != nil {
-				return checked{}, err
+			if err := rewriteAll([]rewrite{{in, string(data), src}}); err != nil {
+				return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, err
 			}
+			fixOut.Write(applied.Bytes())
 			f, _ = syntax.ParseDialect(src, f.Dialect())
 			res = analysis.Analyze(f, cfg)
 		}

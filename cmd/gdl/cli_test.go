@@ -89,7 +89,8 @@ func TestCheckTextFixes(t *testing.T) {
 }
 
 // TestCheckFix: --fix applies the safe fixes to the files, prints each one, and reports what
-// remains; the unsafe fixes (a rename the author must confirm) are left alone.
+// remains; the unsafe fixes (a rename the author must confirm, an and spliced into the body,
+// which changes what the rule means to the players: issue 22, item 6) are left alone.
 func TestCheckFix(t *testing.T) {
 	bin := buildGDL(t)
 	dir := t.TempDir()
@@ -102,8 +103,9 @@ func TestCheckFix(t *testing.T) {
 		paths = append(paths, writeFile(t, dir, name, string(data)))
 	}
 	before, _ := os.ReadFile(paths[3])
+	beforeAnd, _ := os.ReadFile(paths[2])
 	out, errOut, code := gdl(t, bin, "check", "--fix", paths[0], paths[1], paths[2], paths[3])
-	if code != 1 { // unsafe-variable.kif keeps its errors
+	if code != 1 { // unsafe-variable.kif and and-not-gdl.kif keep their errors
 		t.Errorf("exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
@@ -111,17 +113,20 @@ func TestCheckFix(t *testing.T) {
 		paths[1] + ":",
 		"fixed: Spell every",
 		paths[2] + ":",
-		"fixed: Put the literals of and in the body [and-not-gdl]\n",
+		": fix: Put the literals of and in the body (changes the meaning: players read and as a relation) (a quick fix in an editor)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, paths[3]+":") && strings.Contains(out, "fixed: Rename") {
+	if strings.Contains(out, paths[3]+":") && strings.Contains(out, "fixed: Rename") || strings.Contains(out, "fixed: Put the literals of and") {
 		t.Errorf("an unsafe fix was applied:\n%s", out)
 	}
 	if after, _ := os.ReadFile(paths[3]); string(after) != string(before) {
 		t.Errorf("%s changed", paths[3])
+	}
+	if after, _ := os.ReadFile(paths[2]); strings.Count(string(after), "(and") != strings.Count(string(beforeAnd), "(and") {
+		t.Errorf("%s: an and was spliced into a body:\n%s", paths[2], after)
 	}
 	// Nothing safe is left to fix, and checking again fixes nothing.
 	out, _, _ = gdl(t, bin, "check", "--fix", paths[0], paths[1], paths[2])

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/gdl-lsp/gdl/format"
 )
@@ -55,12 +53,14 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
 	}
 	type formatted struct {
-		path, shown, original, out string
-		changed                    bool
+		in                   found
+		shown, original, out string
+		changed              bool
 	}
 	var results []formatted
 	status := 0
-	for _, path := range files {
+	for _, in := range files {
+		path := in.path
 		data, shown, err := readInput(path, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl fmt: %v\n", err)
@@ -79,7 +79,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		results = append(results, formatted{path, shown, string(data), out, !bytes.Equal(data, []byte(out))})
+		results = append(results, formatted{in, shown, string(data), out, !bytes.Equal(data, []byte(out))})
 	}
 	if len(errs) > 0 {
 		return 2
@@ -97,9 +97,9 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		switch {
 		case *check:
-		case *write && r.path != "-":
+		case *write && r.in.path != "-":
 			if r.changed {
-				rewrites = append(rewrites, rewrite{r.path, r.out})
+				rewrites = append(rewrites, rewrite{r.in, r.original, r.out})
 			}
 		case !*list && !*diff:
 			io.WriteString(stdout, r.out)
@@ -110,72 +110,4 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return status
-}
-
-// rewrite is a file to replace with new text.
-type rewrite struct{ path, text string }
-
-// rewriteAll replaces the files' contents, each atomically: the new text goes to a temporary
-// file beside the file (beside its target, for a symbolic link, which stays a link) with the
-// file's permissions, which is then renamed over it. Every temporary file is written before the
-// first rename, so a failure to write one (a full disk, a read-only folder) leaves every file
-// as it was.
-func rewriteAll(files []rewrite) error {
-	var tmps, targets []string
-	for _, f := range files {
-		target, err := filepath.EvalSymlinks(f.path)
-		var tmp string
-		if err == nil {
-			tmp, err = stage(target, f.text)
-		}
-		if err != nil {
-			removeAll(tmps)
-			return err
-		}
-		tmps, targets = append(tmps, tmp), append(targets, target)
-	}
-	for i := range tmps {
-		if err := os.Rename(tmps[i], targets[i]); err != nil {
-			removeAll(tmps[i:])
-			if i > 0 {
-				return fmt.Errorf("%v (the %d files before it were rewritten)", err, i)
-			}
-			return err
-		}
-	}
-	return nil
-}
-
-func removeAll(paths []string) {
-	for _, p := range paths {
-		os.Remove(p)
-	}
-}
-
-// stage writes text to a new temporary file in target's folder, with target's permissions, and
-// returns its path.
-func stage(target, text string) (string, error) {
-	info, err := os.Stat(target)
-	if err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".gdlfmt-*")
-	if err != nil {
-		return "", err
-	}
-	_, err = io.WriteString(f, text)
-	if err == nil {
-		err = f.Chmod(info.Mode().Perm())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("writing %s: %v", target, err)
-	}
-	return f.Name(), nil
 }
