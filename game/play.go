@@ -33,7 +33,7 @@ type Violation struct {
 	key    string
 }
 
-// sameKind says which violations Play counts together: the same kind, role and detail, and for
+// sameKind says which violations Playouts counts together: the same kind, role and detail, and for
 // an evaluation error the same limit and rule (the term that was too deep differs per playout).
 func (v *Violation) sameKind() string {
 	if v.key != "" {
@@ -42,7 +42,7 @@ func (v *Violation) sameKind() string {
 	return v.Kind + "\x00" + v.Role + "\x00" + v.Detail
 }
 
-// PlayOptions configure Play.
+// PlayOptions configure Playouts.
 type PlayOptions struct {
 	Playouts int
 	Seed     uint64
@@ -137,11 +137,11 @@ type playout struct {
 	violations []Violation
 }
 
-// Play runs opts.Playouts random playouts (every role, random included, picks a uniformly random
+// Playouts runs opts.Playouts random playouts (every role, random included, picks a uniformly random
 // legal move) from one seeded generator and gathers statistics. The same seed gives the same
 // playouts on the same engine. An evaluation stopped by a limit in a reachable state is a
 // violation; a refusal (rules without a defined meaning) and the end of ctx are errors.
-func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
+func (g *Game) Playouts(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = 1000
 	}
