@@ -65,3 +65,25 @@ func BenchmarkPlayout(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLanes measures random playouts on Lanes alone, 64 at a time: one op is one playout
+// to a terminal state.
+func BenchmarkLanes(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.name, func(b *testing.B) {
+			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
+			if err != nil {
+				b.Skipf("SKIPPED: %v", err)
+			}
+			n, init := load(b, string(src))
+			l := n.NewLanes()
+			steps := 0
+			b.ResetTimer()
+			l.Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: 1000, Count: b.N, End: func(e PlayoutEnd) bool {
+				steps += e.Depth
+				return true
+			}})
+			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
+		})
+	}
+}
