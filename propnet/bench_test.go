@@ -5,9 +5,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
 // benchGames are the games of the speed targets, from the shared corpus.
@@ -58,9 +60,11 @@ func BenchmarkPlayout(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			steps := 0
 			b.ResetTimer()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				steps += m.Playout(init, rng, 1000, nil).Depth
 			}
+			reportCPU(b, cpu0)
 			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
 		})
 	}
@@ -79,11 +83,19 @@ func BenchmarkLanes(b *testing.B) {
 			l := n.NewLanes()
 			steps := 0
 			b.ResetTimer()
+			cpu0 := cputime.Now()
 			l.Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: 1000, Count: b.N, End: func(e PlayoutEnd) bool {
 				steps += e.Depth
 				return true
 			}})
+			reportCPU(b, cpu0)
 			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
 		})
 	}
+}
+
+// reportCPU reports the CPU time per op since cpu0, in microseconds (cpu-us/op): on a machine
+// shared with other jobs the steadier figure.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(cputime.Now()-cpu0)/float64(b.N)/1e3, "cpu-us/op")
 }

@@ -2,6 +2,7 @@ package propnet
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -22,8 +23,9 @@ type Lanes struct {
 	rng      [64]uint64 // per lane: its generator's state
 	set      []int32    // input slots set for the current joint moves
 	has      []uint64   // per role: the lanes with a legal move
-	cnt      [64]int32  // per lane: legal moves of the role being chosen for
-	pick     [64]int32  // per lane: the position of its move among them
+	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
+	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
+	ms       []laneMove // choose: the legal moves of a role in some lane
 	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
 	recJoint []int32    // Replay: the joint move of the step being played
 	tmp      []uint64   // the next state, before the lanes that restart are merged in
@@ -48,6 +50,13 @@ type laneProg struct {
 	terminal uint32      // slot << 1 | inverted
 	goals    [][]uint32  // per role and goal atom
 	groups   [][]laneGrp // per role: its groups of legal moves
+	planes   []int       // per role: the bits of its number of moves (bit planes of a count)
+}
+
+// A laneMove is a move and the lanes where it is legal.
+type laneMove struct {
+	mv    int32
+	lanes uint64
 }
 
 // A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
@@ -204,6 +213,7 @@ func newLaneProg(n *Net) *laneProg {
 			grps[g].rest = append(grps[g].rest, ref(x))
 		}
 		p.groups[r] = grps
+		p.planes = append(p.planes, bits.Len(uint(len(rs))))
 	}
 	return p
 }
@@ -213,6 +223,8 @@ func (n *Net) NewLanes() *Lanes {
 	p := n.lanes()
 	l := &Lanes{n: n, p: p, val: make([]uint64, p.slots), has: make([]uint64, len(n.input)),
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
+	nb := slices.Max(append([]int{1}, p.planes...))
+	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
 	l.val[1] = ^uint64(0)
 	return l
 }
@@ -327,32 +339,18 @@ func (l *Lanes) legalLanes(live uint64) uint64 {
 
 // choose picks for every lane of moving a uniformly random legal move of every role, with the
 // lane's own generator, and sets the moves. Every role has a legal move in those lanes.
+//
+// The lanes count their legal moves in bit planes (planes[k] holds bit k of every lane's
+// count, a ripple-carry add per move); a lane with two moves or more draws the position of its
+// move, written into the planes of a countdown (down) that every legal move decrements: the
+// move whose decrement borrows out of the top plane (the countdown was 0) is the lane's.
 func (l *Lanes) choose(moving uint64) {
 	for r, grps := range l.p.groups {
-		// How many legal moves each lane has, then which of them it plays.
-		for m := moving; m != 0; m &= m - 1 {
-			l.cnt[bits.TrailingZeros64(m)] = 0
-		}
-		for gi := range grps {
-			g := &grps[gi]
-			gm := l.get(g.guard) & moving
-			if gm == 0 {
-				continue
-			}
-			for _, x := range g.rest {
-				for b := l.get(x) & gm; b != 0; b &= b - 1 {
-					l.cnt[bits.TrailingZeros64(b)]++
-				}
-			}
-		}
-		for m := moving; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros64(m)
-			if c := l.cnt[i]; c > 1 {
-				l.pick[i] = int32(l.intn(i, uint32(c)))
-			} else {
-				l.pick[i] = 0
-			}
-		}
+		nb := l.p.planes[r]
+		cnt, down := l.cntPl[:nb], l.downPl[:nb]
+		clear(cnt)
+		clear(down)
+		ms := l.ms[:0]
 		for gi := range grps {
 			g := &grps[gi]
 			gm := l.get(g.guard) & moving
@@ -360,20 +358,44 @@ func (l *Lanes) choose(moving uint64) {
 				continue
 			}
 			for j, x := range g.rest {
-				var chosen uint64
-				for b := l.get(x) & gm; b != 0; b &= b - 1 {
-					i := bits.TrailingZeros64(b)
-					if l.pick[i] == 0 {
-						chosen |= 1 << uint(i)
-					}
-					l.pick[i]--
+				m := l.get(x) & gm
+				if m == 0 {
+					continue
 				}
-				if chosen != 0 {
-					mv := g.moves[j]
-					l.setMove(r, mv, chosen)
-					if l.recLane >= 0 && chosen&(1<<uint(l.recLane)) != 0 {
-						l.recJoint[r] = mv
-					}
+				ms = append(ms, laneMove{mv: g.moves[j], lanes: m})
+				for k, c := 0, m; c != 0; k++ {
+					t := cnt[k] & c
+					cnt[k] ^= c
+					c = t
+				}
+			}
+		}
+		l.ms = ms
+		many := uint64(0)
+		for _, p := range cnt[1:] {
+			many |= p
+		}
+		for m := many; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			c := uint32(0)
+			for k, p := range cnt {
+				c |= uint32(p>>uint(i)&1) << uint(k)
+			}
+			for k, x := 0, l.intn(i, c); x != 0; k, x = k+1, x>>1 {
+				down[k] |= uint64(x&1) << uint(i)
+			}
+		}
+		for _, e := range ms {
+			b := e.lanes
+			for k := 0; k < nb && b != 0; k++ {
+				t := b &^ down[k]
+				down[k] ^= b
+				b = t
+			}
+			if b != 0 {
+				l.setMove(r, e.mv, b)
+				if l.recLane >= 0 && b&(1<<uint(l.recLane)) != 0 {
+					l.recJoint[r] = e.mv
 				}
 			}
 		}
@@ -635,3 +657,4 @@ func (l *Lanes) NextState(i int, out []uint64) {
 		out[f>>6] |= (x >> uint(i) & 1) << uint(f&63)
 	}
 }
+
