@@ -657,4 +657,3 @@ func (l *Lanes) NextState(i int, out []uint64) {
 		out[f>>6] |= (x >> uint(i) & 1) << uint(f&63)
 	}
 }
-
