@@ -1,6 +1,7 @@
 package propnet
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"sync"
@@ -18,7 +19,7 @@ import (
 type Lanes struct {
 	n   *Net
 	p   *laneProg
-	val []uint64 // per slot (laneProg): its value in each lane
+	val []uint64 // per slot s (laneProg): at 2s its value in each lane, at 2s+1 the complement
 
 	rng      [64]uint64 // per lane: its generator's state
 	set      []int32    // input slots set for the current joint moves
@@ -40,9 +41,13 @@ type Lanes struct {
 type laneProg struct {
 	slots     int
 	inputSlot [][]int32 // per role and move
-	a, b      []uint32
-	aSegs     []laneSeg
-	bSegs     []laneSeg
+	// The ORs of moves that the moves set push their lanes into (pushMin): slots [push0,
+	// push1); the move of slot s pushes into the slots pushTo[pushOff[s]:pushOff[s+1]].
+	push0, push1    int32
+	pushOff, pushTo []int32
+	a, b            []uint32
+	aSegs           []laneSeg
+	bSegs           []laneSeg
 	// twoPass: a legal move, goal or terminal reads a move (Net.keepMoves is false), so pass B
 	// also runs before the moves are chosen, with no move set.
 	twoPass  bool
@@ -62,6 +67,7 @@ type laneMove struct {
 // A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
 type laneSeg struct {
 	rec0, rec1, slot0 int32
+	gates             int32
 	cycle             bool
 }
 
@@ -73,7 +79,10 @@ type laneGrp struct {
 	rest  []uint32
 }
 
-const baseSlot = 2 // the slot of fluent 0; 0 is false and 1 is true
+const baseSlot = 2
+
+// pushMin is the number of moves from which a gate's OR of moves is pushed (newLaneProg).
+var pushMin = 4 // the slot of fluent 0; 0 is false and 1 is true
 
 // laneCache holds a network's laneProg, made on first use (Net.lanes).
 type laneCache struct {
@@ -138,55 +147,146 @@ func newLaneProg(n *Net) *laneProg {
 		}
 	}
 	reads := n.movesRead()
-	emit := func(pass bool) ([]uint32, []laneSeg) {
+	isGate := func(i int, pass bool) bool {
+		k := n.kind[i]
+		return (k == kAnd || k == kOr) && reads[i] == pass
+	}
+	// The moves a gate of pass B reads as an OR (an OR's moves, an AND's negated ones), when
+	// they are pushMin or more, become one input: the OR of those moves, a slot that the moves
+	// set push their lanes into (setMove). A lane plays one move per role, so of the moves a
+	// gate reads few are set; reading them all would cost a load each.
+	pushOf := map[int32]int32{} // gate -> the slot of the OR of its moves
+	key := map[string]int32{}
+	var pushed [][]int32 // per OR of moves, from slot next on: the slots of its moves
+	var buf []byte
+	for i := range nn {
+		if !isGate(i, true) {
+			continue
+		}
+		or := n.kind[i] == kOr
+		var ms []int32
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			if n.kind[in.node()] == kInput && in.inv() != or {
+				ms = append(ms, slot[in.node()])
+			}
+		}
+		if len(ms) < pushMin {
+			continue
+		}
+		slices.Sort(ms)
+		buf = buf[:0]
+		for _, m := range ms {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(m))
+		}
+		k, ok := key[string(buf)]
+		if !ok {
+			k = next + int32(len(pushed))
+			key[string(buf)] = k
+			pushed = append(pushed, ms)
+		}
+		pushOf[int32(i)] = k
+	}
+	p.push0, p.push1 = next, next+int32(len(pushed))
+	next = p.push1
+	p.pushOff = make([]int32, p.push0+1)
+	for _, ms := range pushed {
+		for _, m := range ms {
+			p.pushOff[m+1]++
+		}
+	}
+	for i := range p.push0 {
+		p.pushOff[i+1] += p.pushOff[i]
+	}
+	p.pushTo = make([]int32, p.pushOff[p.push0])
+	at := slices.Clone(p.pushOff)
+	for k, ms := range pushed {
+		for _, m := range ms {
+			p.pushTo[at[m]] = p.push0 + int32(k)
+			at[m]++
+		}
+	}
+	// A gate's inputs as its record reads them: the node's own (an OR's negated: an OR is the
+	// negated AND of its negated inputs), but the moves it pushes, which are one input (the
+	// pushed OR, read negated); each either a node (ref) or a pushed OR (-1 - its slot).
+	type laneIn struct {
+		r    ref
+		push int32
+	}
+	insOf := func(i int32) []laneIn {
+		or := n.kind[i] == kOr
+		k, push := pushOf[i]
+		var out []laneIn
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			if push && n.kind[in.node()] == kInput && in.inv() != or {
+				continue
+			}
+			if or {
+				in = in.not()
+			}
+			out = append(out, laneIn{r: in, push: -1})
+		}
+		if push {
+			out = append(out, laneIn{push: k})
+		}
+		return out
+	}
+	var orders [2][]int32
+	for pass := range orders {
+		order, tail := n.laneOrder(reads, pass == 1)
+		orders[pass] = order
+		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
+			orders[pass] = n.laneLevels(order, tail, func(i int32) int { return len(insOf(i)) }, func(i int32, each func(int32)) {
+				for _, in := range insOf(i) {
+					if in.push < 0 {
+						each(in.r.node())
+					}
+				}
+			})
+		}
+	}
+	for _, order := range orders {
+		for _, i := range order {
+			slot[i] = next
+			next++
+		}
+	}
+	p.slots = int(next)
+	ref := func(r ref) uint32 { return uint32(slot[r.node()])<<1 | uint32(b2u(r.inv())) }
+	// A pass's records are blocks of gates of one shape (AND or OR, and the number of inputs):
+	// the shape, the number of gates, then the inputs of each gate (eval).
+	emit := func(order []int32) ([]uint32, []laneSeg) {
 		var recs []uint32
 		var segs []laneSeg
 		cur := int32(-1) // the cycle of the segment being made (0: none)
-		for i := range nn {
-			k := n.kind[i]
-			if (k != kAnd && k != kOr) || reads[i] != pass {
-				continue
-			}
+		head := -1       // the block being made
+		for _, i := range order {
+			ins := insOf(i)
+			shape := uint32(len(ins))<<1 | b2u(n.kind[i] == kOr)
 			if c := n.scc[i]; len(segs) == 0 || c != cur {
-				segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: next, cycle: c != 0})
+				segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: slot[i], cycle: c != 0})
 				cur = c
+				head = -1
 			}
-			slot[i] = next
-			next++
-			ins := n.ins[n.inOff[i]:n.inOff[i+1]]
-			or := uint32(0)
-			if k == kOr {
-				or = 1
+			if head < 0 || recs[head] != shape {
+				head = len(recs)
+				recs = append(recs, shape, 0)
 			}
-			recs = append(recs, uint32(len(ins))<<1|or)
-			for range ins {
-				recs = append(recs, 0) // filled below, once every slot is known
+			recs[head+1]++
+			for _, in := range ins {
+				if in.push >= 0 {
+					recs = append(recs, uint32(in.push)<<1|1)
+				} else {
+					recs = append(recs, ref(in.r))
+				}
 			}
-			segs[len(segs)-1].rec1 = int32(len(recs))
+			sg := &segs[len(segs)-1]
+			sg.rec1 = int32(len(recs))
+			sg.gates++
 		}
 		return recs, segs
 	}
-	p.a, p.aSegs = emit(false)
-	p.b, p.bSegs = emit(true)
-	p.slots = int(next)
-	ref := func(r ref) uint32 { return uint32(slot[r.node()])<<1 | uint32(b2u(r.inv())) }
-	fill := func(recs []uint32, pass bool) {
-		at := 0
-		for i := range nn {
-			k := n.kind[i]
-			if (k != kAnd && k != kOr) || reads[i] != pass {
-				continue
-			}
-			or := recs[at] & 1
-			at++
-			for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
-				recs[at] = ref(in) ^ or
-				at++
-			}
-		}
-	}
-	fill(p.a, false)
-	fill(p.b, true)
+	p.a, p.aSegs = emit(orders[0])
+	p.b, p.bSegs = emit(orders[1])
 	p.next = make([]uint32, len(n.next))
 	for f, x := range n.next {
 		p.next[f] = ref(x)
@@ -218,73 +318,203 @@ func newLaneProg(n *Net) *laneProg {
 	return p
 }
 
+// laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
+// order of their slots: topological, but the gates that only legal moves read come last, in
+// the order of the roles' groups of moves, so that choosing moves reads their values one
+// after the other; it returns the order and where those begin.
+func (n *Net) laneOrder(reads []bool, pass bool) ([]int32, int) {
+	isGate := func(i int32) bool {
+		k := n.kind[i]
+		return (k == kAnd || k == kOr) && reads[i] == pass
+	}
+	// Per node, how many gates and outputs other than legal moves read it.
+	other := make([]int32, len(n.kind))
+	for i := range n.kind {
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			other[in.node()]++
+		}
+	}
+	for _, x := range n.next {
+		other[x.node()]++
+	}
+	for _, rs := range [][][]ref{n.goals, n.sees, n.groups} {
+		for _, xs := range rs {
+			for _, x := range xs {
+				other[x.node()]++
+			}
+		}
+	}
+	other[n.terminal.node()]++
+	last := make([]bool, len(n.kind))
+	var tail []int32
+	for r, rs := range n.legal {
+		for g := range n.groups[r] {
+			for m, x := range rs {
+				if i := x.node(); n.groupOf[r][m] == int32(g) && isGate(i) && other[i] == 0 && !last[i] {
+					last[i] = true
+					tail = append(tail, i)
+				}
+			}
+		}
+	}
+	var order []int32
+	for i := range int32(len(n.kind)) {
+		if isGate(i) && !last[i] {
+			order = append(order, i)
+		}
+	}
+	return append(order, tail...), len(order)
+}
+
+// laneLevels orders the gates of an order without cycles by level (a gate comes after the
+// gates of order it reads: 1 + their highest level), then by shape (AND or OR, the number of
+// its inputs), so that eval runs through blocks of gates of one shape without a branch per
+// gate that the processor cannot predict. The gates that only legal moves read (the tail of
+// laneOrder) stay last.
+func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32, func(int32))) []int32 {
+	level := map[int32]int{}
+	top := 0
+	for _, i := range order {
+		l := 1
+		inputs(i, func(in int32) {
+			if v, ok := level[in]; ok {
+				l = max(l, v+1)
+			}
+		})
+		level[i] = l
+		top = max(top, l)
+	}
+	for _, i := range order[tail:] {
+		level[i] = top + 1
+	}
+	out := slices.Clone(order)
+	slices.SortStableFunc(out, func(x, y int32) int {
+		if d := level[x] - level[y]; d != 0 {
+			return d
+		}
+		if d := int(n.kind[x]) - int(n.kind[y]); d != 0 {
+			return d
+		}
+		return fanin(x) - fanin(y)
+	})
+	return out
+}
+
 // NewLanes makes a Lanes of the network, every lane in the empty state.
 func (n *Net) NewLanes() *Lanes {
 	p := n.lanes()
-	l := &Lanes{n: n, p: p, val: make([]uint64, p.slots), has: make([]uint64, len(n.input)),
+	l := &Lanes{n: n, p: p, val: make([]uint64, 2*p.slots), has: make([]uint64, len(n.input)),
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
-	l.val[1] = ^uint64(0)
+	for i := range p.slots {
+		l.put(i, 0)
+	}
+	l.put(1, ^uint64(0))
 	return l
 }
 
 // get is the value of a slot reference (slot << 1 | inverted) in every lane.
-func (l *Lanes) get(x uint32) uint64 { return l.val[x>>1] ^ -uint64(x&1) }
+func (l *Lanes) get(x uint32) uint64 { return l.val[x] }
+
+// put sets the value of a slot in every lane (and its complement).
+func (l *Lanes) put(slot int, v uint64) {
+	l.val[2*slot] = v
+	l.val[2*slot+1] = ^v
+}
 
 // run evaluates a pass's segments.
 func (l *Lanes) run(recs []uint32, segs []laneSeg) {
 	for _, sg := range segs {
 		if !sg.cycle {
-			l.eval(recs[sg.rec0:sg.rec1], int(sg.slot0))
+			evalBlocks(l.val, recs[sg.rec0:sg.rec1], int(sg.slot0))
 			continue
 		}
 		// The least fixpoint: from false, until nothing changes (every edge inside a cycle is
 		// positive, so each round only adds lanes).
-		k := 0
-		for i := sg.rec0; i < sg.rec1; i += 1 + int32(recs[i]>>1) {
-			l.val[int(sg.slot0)+k] = 0
-			k++
+		for k := range sg.gates {
+			l.put(int(sg.slot0+k), 0)
 		}
-		for l.evalChanged(recs[sg.rec0:sg.rec1], int(sg.slot0)) {
+		for evalChanged(l.val, recs[sg.rec0:sg.rec1], int(sg.slot0)) {
 		}
 	}
 }
 
-// eval evaluates the gates of records recs, whose slots start at out.
-func (l *Lanes) eval(recs []uint32, out int) {
-	val := l.val
+// evalBlocks evaluates the gates of blocks recs (newLaneProg's emit), whose slots start at out:
+// each gate the AND of the values its inputs index (a value or its complement), negated for an
+// OR, written with its complement.
+func evalBlocks(val []uint64, recs []uint32, out int) {
 	for i := 0; i < len(recs); {
-		h := recs[i]
-		k := int(h >> 1)
-		v := ^uint64(0)
-		for _, e := range recs[i+1 : i+1+k] {
-			v &= val[e>>1] ^ -uint64(e&1)
+		shape, c := recs[i], int(recs[i+1])
+		k := int(shape >> 1)
+		or := -uint64(shape & 1)
+		i += 2
+		e := recs[i : i+k*c]
+		i += k * c
+		switch k {
+		case 0:
+			for range c {
+				val[2*out] = ^or
+				val[2*out+1] = or
+				out++
+			}
+		case 1:
+			for _, a := range e {
+				v := val[a] ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		case 2:
+			for j := 0; j+1 < len(e); j += 2 {
+				v := val[e[j]] & val[e[j+1]] ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		case 3:
+			for j := 0; j+2 < len(e); j += 3 {
+				v := val[e[j]] & val[e[j+1]] & val[e[j+2]] ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		default:
+			for j := 0; j < len(e); j += k {
+				v := ^uint64(0)
+				for _, a := range e[j : j+k] {
+					v &= val[a]
+				}
+				v ^= or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
 		}
-		val[out] = v ^ -uint64(h&1)
-		out++
-		i += 1 + k
 	}
 }
 
-// evalChanged is eval reporting whether a gate's value changed.
-func (l *Lanes) evalChanged(recs []uint32, out int) bool {
-	val := l.val
+// evalChanged is evalBlocks reporting whether a gate's value changed.
+func evalChanged(val []uint64, recs []uint32, out int) bool {
 	changed := false
 	for i := 0; i < len(recs); {
-		h := recs[i]
-		k := int(h >> 1)
-		v := ^uint64(0)
-		for _, e := range recs[i+1 : i+1+k] {
-			v &= val[e>>1] ^ -uint64(e&1)
+		shape, c := recs[i], int(recs[i+1])
+		k := int(shape >> 1)
+		i += 2
+		for range c {
+			v := ^uint64(0)
+			for _, a := range recs[i : i+k] {
+				v &= val[a]
+			}
+			i += k
+			v ^= -uint64(shape & 1)
+			if val[2*out] != v {
+				val[2*out] = v
+				val[2*out+1] = ^v
+				changed = true
+			}
+			out++
 		}
-		v ^= -uint64(h & 1)
-		if val[out] != v {
-			val[out] = v
-			changed = true
-		}
-		out++
-		i += 1 + k
 	}
 	return changed
 }
@@ -292,18 +522,24 @@ func (l *Lanes) evalChanged(recs []uint32, out int) bool {
 // clearMoves unsets the moves set for the last joint moves.
 func (l *Lanes) clearMoves() {
 	for _, s := range l.set {
-		l.val[s] = 0
+		l.put(int(s), 0)
 	}
 	l.set = l.set[:0]
+	for k := l.p.push0; k < l.p.push1; k++ {
+		l.put(int(k), 0)
+	}
 }
 
 // setMove plays move mv of role r in the lanes of mask.
 func (l *Lanes) setMove(r int, mv int32, mask uint64) {
 	s := l.p.inputSlot[r][mv]
-	if l.val[s] == 0 {
+	if l.val[2*s] == 0 {
 		l.set = append(l.set, s)
 	}
-	l.val[s] |= mask
+	l.put(int(s), l.val[2*s]|mask)
+	for _, k := range l.p.pushTo[l.p.pushOff[s]:l.p.pushOff[s+1]] {
+		l.put(int(k), l.val[2*k]|mask)
+	}
 }
 
 // stateEval evaluates what the current states decide: legal moves, goals, terminal.
@@ -487,7 +723,9 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		started++
 	}
 	more := started < run.Count
-	copy(l.val[baseSlot:baseSlot+nf], start)
+	for f, x := range start {
+		l.put(baseSlot+f, x)
+	}
 	for step := 0; active != 0; step++ {
 		if run.Stop != nil && run.Stop() {
 			return ended
@@ -540,10 +778,12 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		l.choose(moving)
 		l.nextState()
 		if restart == 0 {
-			copy(l.val[baseSlot:baseSlot+nf], l.tmp)
+			for f, x := range l.tmp {
+				l.put(baseSlot+f, x)
+			}
 		} else {
 			for f, x := range l.tmp {
-				l.val[baseSlot+f] = x&^restart | start[f]&restart
+				l.put(baseSlot+f, x&^restart|start[f]&restart)
 			}
 		}
 	}
@@ -573,7 +813,7 @@ func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) 
 		if start[f>>6]&(1<<uint(f&63)) != 0 {
 			v = 1
 		}
-		l.val[baseSlot+f] = v
+		l.put(baseSlot+f, v)
 	}
 	l.rng[0] = seed
 	l.recLane = 0
@@ -600,7 +840,7 @@ func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) 
 		*rec = append(*rec, l.recJoint...)
 		l.nextState()
 		for f, x := range l.tmp {
-			l.val[baseSlot+f] = x & 1
+			l.put(baseSlot+f, x&1)
 		}
 		res.Depth++
 	}
@@ -611,9 +851,9 @@ func (l *Lanes) Load(i int, s []uint64) {
 	bit := uint64(1) << uint(i)
 	for f := range l.p.next {
 		if s[f>>6]&(1<<uint(f&63)) != 0 {
-			l.val[baseSlot+f] |= bit
+			l.put(baseSlot+f, l.val[2*(baseSlot+f)]|bit)
 		} else {
-			l.val[baseSlot+f] &^= bit
+			l.put(baseSlot+f, l.val[2*(baseSlot+f)]&^bit)
 		}
 	}
 }
