@@ -467,14 +467,14 @@ func evalBlocks(val []uint64, recs []uint32, out int) {
 			}
 		case 2:
 			for j := 0; j+1 < len(e); j += 2 {
-				v := val[e[j]] & val[e[j+1]] ^ or
+				v := (val[e[j]] & val[e[j+1]]) ^ or
 				val[2*out] = v
 				val[2*out+1] = ^v
 				out++
 			}
 		case 3:
 			for j := 0; j+2 < len(e); j += 3 {
-				v := val[e[j]] & val[e[j+1]] & val[e[j+2]] ^ or
+				v := (val[e[j]] & val[e[j+1]] & val[e[j+2]]) ^ or
 				val[2*out] = v
 				val[2*out+1] = ^v
 				out++
