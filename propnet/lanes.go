@@ -26,7 +26,8 @@ type Lanes struct {
 	has      []uint64   // per role: the lanes with a legal move
 	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
 	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
-	ms       []laneMove // choose: the legal moves of a role in some lane
+	mv       []int32    // choose: the moves legal in some lane
+	ml       []uint64   // choose: the lanes where they are
 	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
 	recJoint []int32    // Replay: the joint move of the step being played
 	tmp      []uint64   // the next state, before the lanes that restart are merged in
@@ -56,12 +57,6 @@ type laneProg struct {
 	goals    [][]uint32  // per role and goal atom
 	groups   [][]laneGrp // per role: its groups of legal moves
 	planes   []int       // per role: the bits of its number of moves (bit planes of a count)
-}
-
-// A laneMove is a move and the lanes where it is legal.
-type laneMove struct {
-	mv    int32
-	lanes uint64
 }
 
 // A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
@@ -407,6 +402,11 @@ func (n *Net) NewLanes() *Lanes {
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
+	most := 0
+	for _, ms := range n.legal {
+		most = max(most, len(ms))
+	}
+	l.mv, l.ml = make([]int32, most+1), make([]uint64, most+1)
 	for i := range p.slots {
 		l.put(i, 0)
 	}
@@ -576,37 +576,41 @@ func (l *Lanes) legalLanes(live uint64) uint64 {
 // choose picks for every lane of moving a uniformly random legal move of every role, with the
 // lane's own generator, and sets the moves. Every role has a legal move in those lanes.
 //
-// The lanes count their legal moves in bit planes (planes[k] holds bit k of every lane's
-// count, a ripple-carry add per move); a lane with two moves or more draws the position of its
-// move, written into the planes of a countdown (down) that every legal move decrements: the
-// move whose decrement borrows out of the top plane (the countdown was 0) is the lane's.
+// The moves legal in some lane are gathered (without a branch per move: most are legal in no
+// lane), and the lanes count them in bit planes (cnt[k] holds bit k of every lane's count;
+// carry-save adders, eight moves at a time). A lane with two moves or more draws the position of
+// its move, written into the bit planes of a countdown (down) that every legal move decrements:
+// the move whose decrement borrows out of the top plane (the countdown was 0) is the lane's.
 func (l *Lanes) choose(moving uint64) {
+	val := l.val
 	for r, grps := range l.p.groups {
-		nb := l.p.planes[r]
-		cnt, down := l.cntPl[:nb], l.downPl[:nb]
-		clear(cnt)
-		clear(down)
-		ms := l.ms[:0]
+		// The moves legal in some lane, and those lanes.
+		mv, ml := l.mv[:cap(l.mv)], l.ml[:cap(l.ml)]
+		n := 0
 		for gi := range grps {
 			g := &grps[gi]
-			gm := l.get(g.guard) & moving
+			gm := val[g.guard] & moving
 			if gm == 0 {
 				continue
 			}
 			for j, x := range g.rest {
-				m := l.get(x) & gm
-				if m == 0 {
-					continue
-				}
-				ms = append(ms, laneMove{mv: g.moves[j], lanes: m})
-				for k, c := 0, m; c != 0; k++ {
-					t := cnt[k] & c
-					cnt[k] ^= c
-					c = t
-				}
+				m := val[x] & gm
+				mv[n], ml[n] = g.moves[j], m
+				n += int((m | -m) >> 63) // kept when some lane has it
 			}
 		}
-		l.ms = ms
+		ml = ml[:n]
+		nb := l.p.planes[r]
+		cnt, down := l.cntPl[:nb], l.downPl[:nb]
+		clear(cnt)
+		clear(down)
+		countPlanes(cnt, ml)
+		used := 1 // the planes of the highest count
+		for k, p := range cnt {
+			if p != 0 {
+				used = k + 1
+			}
+		}
 		many := uint64(0)
 		for _, p := range cnt[1:] {
 			many |= p
@@ -614,27 +618,64 @@ func (l *Lanes) choose(moving uint64) {
 		for m := many; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
 			c := uint32(0)
-			for k, p := range cnt {
+			for k, p := range cnt[:used] {
 				c |= uint32(p>>uint(i)&1) << uint(k)
 			}
 			for k, x := 0, l.intn(i, c); x != 0; k, x = k+1, x>>1 {
 				down[k] |= uint64(x&1) << uint(i)
 			}
 		}
-		for _, e := range ms {
-			b := e.lanes
-			for k := 0; k < nb && b != 0; k++ {
+		down = down[:used]
+		for j, b := range ml {
+			for k := range down {
 				t := b &^ down[k]
 				down[k] ^= b
 				b = t
 			}
 			if b != 0 {
-				l.setMove(r, e.mv, b)
+				l.setMove(r, mv[j], b)
 				if l.recLane >= 0 && b&(1<<uint(l.recLane)) != 0 {
-					l.recJoint[r] = e.mv
+					l.recJoint[r] = mv[j]
 				}
 			}
 		}
+	}
+}
+
+// countPlanes adds to the bit planes of counts cnt (cnt[k]: bit k of each lane's count) one for
+// each lane of each mask of ms: carry-save adders over eight masks at a time give the planes of
+// weight 1, 2 and 4 and a carry of weight 8 that ripples into the planes above.
+func countPlanes(cnt []uint64, ms []uint64) {
+	csa := func(a, b, c uint64) (hi, lo uint64) {
+		u := a ^ b
+		return a&b | u&c, u ^ c
+	}
+	add := func(k int, c uint64) {
+		for ; c != 0 && k < len(cnt); k++ {
+			t := cnt[k] & c
+			cnt[k] ^= c
+			c = t
+		}
+	}
+	i := 0
+	if len(cnt) >= 4 {
+		ones, twos, fours := cnt[0], cnt[1], cnt[2]
+		for ; i+8 <= len(ms); i += 8 {
+			m := ms[i : i+8 : i+8]
+			var twosA, twosB, foursA, foursB, eights uint64
+			twosA, ones = csa(ones, m[0], m[1])
+			twosB, ones = csa(ones, m[2], m[3])
+			foursA, twos = csa(twos, twosA, twosB)
+			twosA, ones = csa(ones, m[4], m[5])
+			twosB, ones = csa(ones, m[6], m[7])
+			foursB, twos = csa(twos, twosA, twosB)
+			eights, fours = csa(fours, foursA, foursB)
+			add(3, eights)
+		}
+		cnt[0], cnt[1], cnt[2] = ones, twos, fours
+	}
+	for _, m := range ms[i:] {
+		add(0, m)
 	}
 }
 
