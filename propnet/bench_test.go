@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -74,9 +73,6 @@ func BenchmarkPlayout(b *testing.B) {
 // BenchmarkLanes measures random playouts on Lanes alone, 64 at a time: one op is one playout
 // to a terminal state.
 func BenchmarkLanes(b *testing.B) {
-	if v, err := strconv.Atoi(os.Getenv("PUSHMIN")); err == nil {
-		pushMin = v
-	}
 	for _, bg := range benchGames {
 		b.Run(bg.name, func(b *testing.B) {
 			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
