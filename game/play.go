@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -90,31 +91,37 @@ type Outcomes struct {
 	Wins, Draws, Losses int
 }
 
-// firstOutcome adds the first role's outcome of a terminal playout to o.
-func (g *Game) firstOutcome(o *Outcomes, goals []string) {
-	var players []int
-	for r := range goals {
-		if !g.isRnd[r] {
-			players = append(players, r)
+// noGoal marks a role without exactly one integer goal value.
+const noGoal = math.MinInt
+
+// firstOutcome adds the first role's outcome of a terminal playout to o, given each role's goal
+// value (noGoal: none, several, or not an integer).
+func (g *Game) firstOutcome(o *Outcomes, vals []int) {
+	first, n := -1, 0
+	for r, v := range vals {
+		if g.isRnd[r] {
+			continue
 		}
-	}
-	if len(players) < 2 {
-		return
-	}
-	vals := make([]int, len(goals))
-	for _, r := range players {
-		v, err := strconv.Atoi(goals[r])
-		if err != nil {
+		if v == noGoal {
 			return
 		}
-		vals[r] = v
+		if first < 0 {
+			first = r
+		}
+		n++
 	}
-	first, best, tie := players[0], true, false
-	for _, r := range players[1:] {
+	if n < 2 {
+		return
+	}
+	best, tie := true, false
+	for r, v := range vals {
+		if g.isRnd[r] || r == first {
+			continue
+		}
 		switch {
-		case vals[r] > vals[first]:
+		case v > vals[first]:
 			best = false
-		case vals[r] == vals[first]:
+		case v == vals[first]:
 			tie = true
 		}
 	}
@@ -138,18 +145,19 @@ type playout struct {
 }
 
 // Play runs opts.Playouts random playouts (every role, random included, picks a uniformly random
-// legal move) from one seeded generator and gathers statistics. The same seed gives the same
-// playouts on the same engine. An evaluation stopped by a limit in a reachable state is a
-// violation; a refusal (rules without a defined meaning) and the end of ctx are errors.
+// legal move) and gathers statistics. The same seed gives the same playouts on the same engine.
+// An evaluation stopped by a limit in a reachable state is a violation; a refusal (rules without
+// a defined meaning) and the end of ctx are errors.
+//
+// The compiled engine plays 64 playouts at once (propnet.Lanes), each with a generator of its
+// own seeded from opts.Seed; the interpreter plays them one after the other from one seeded
+// generator.
 func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = 1000
 	}
-	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
-	st := &PlayStats{Engine: g.engine, Roles: g.names, Lengths: map[int]int{}}
-	for range g.roles {
-		st.Goals = append(st.Goals, map[string]int{})
-	}
+	t := g.newTally(opts.MaxDepth)
+	st := t.st
 	start := time.Now()
 	outer := ctx
 	if opts.Time > 0 {
@@ -159,23 +167,136 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 		ctx, cancel = context.WithDeadline(ctx, start.Add(opts.Time))
 		defer cancel()
 	}
-	var run func() (*playout, error)
-	if g.net != nil {
-		c, err := g.newCompiledPlayer(ctx, opts.MaxDepth)
-		if err != nil {
-			return nil, err
-		}
-		run = func() (*playout, error) { return c.playout(rng), nil }
-	} else {
-		run = func() (*playout, error) { return g.interpPlayout(ctx, rng, opts.MaxDepth) }
-	}
-	seen := map[string]int{}
-	total := 0
-	lastReport := start
 	cpu0, cpuOK := cputime.Process()
+	var err error
+	if g.net != nil {
+		err = g.playLanes(ctx, outer, opts, t, start)
+	} else {
+		err = g.playInterp(ctx, outer, opts, t, start)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st.Elapsed = time.Since(start)
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
+		st.CPU = cpu1 - cpu0
+	}
+	t.finish()
+	if st.Playouts > 0 {
+		st.MeanLength = float64(t.total) / float64(st.Playouts)
+		if secs := st.Elapsed.Seconds(); secs > 0 {
+			st.PerSecond = float64(st.Playouts) / secs
+		}
+		if secs := st.CPU.Seconds(); secs > 0 {
+			st.PerCPUSecond = float64(st.Playouts) / secs
+		}
+	}
+	return st, nil
+}
+
+// tally gathers the statistics of Play's playouts.
+type tally struct {
+	g     *Game
+	st    *PlayStats
+	seen  map[string]int // violation kind -> its index in st.Violations
+	total int            // joint moves
+	lens  []int          // playouts per length
+	// compiled: per role and goal atom, the terminal playouts that ended with it alone
+	goalAt [][]int
+}
+
+func (g *Game) newTally(maxDepth int) *tally {
+	t := &tally{g: g, st: &PlayStats{Engine: g.engine, Roles: g.names, Lengths: map[int]int{}},
+		seen: map[string]int{}, lens: make([]int, maxDepth+1)}
+	for r := range g.roles {
+		t.st.Goals = append(t.st.Goals, map[string]int{})
+		if g.net != nil {
+			t.goalAt = append(t.goalAt, make([]int, len(g.gr.Goals[r])))
+		}
+	}
+	return t
+}
+
+// length counts a playout of n joint moves.
+func (t *tally) length(n int) {
+	st := t.st
+	t.total += n
+	if st.Playouts == 0 || n < st.MinLength {
+		st.MinLength = n
+	}
+	st.MaxLength = max(st.MaxLength, n)
+	if n < len(t.lens) {
+		t.lens[n]++
+	} else {
+		st.Lengths[n]++
+	}
+	st.Playouts++
+}
+
+// add counts a playout.
+func (t *tally) add(res *playout) {
+	st := t.st
+	if res.terminal {
+		st.Terminal++
+		vals := make([]int, len(res.goals))
+		for r, v := range res.goals {
+			vals[r] = noGoal
+			if v != "" {
+				st.Goals[r][v]++
+				if n, err := strconv.Atoi(v); err == nil {
+					vals[r] = n
+				}
+			}
+		}
+		t.g.firstOutcome(&st.First, vals)
+	}
+	for _, v := range res.violations {
+		key := v.sameKind()
+		if j, ok := t.seen[key]; ok {
+			st.Violations[j].Count++
+			// The shortest: a playout's violations come with its moves when it is (wants).
+			if v.Moves != nil && len(v.Moves) < len(st.Violations[j].Moves) {
+				st.Violations[j].Violation = v
+			}
+			continue
+		}
+		t.seen[key] = len(st.Violations)
+		st.Violations = append(st.Violations, ViolationCount{Violation: v, Count: 1})
+	}
+	t.length(res.length)
+}
+
+// wants reports whether a violation needs its moves: it is the first of its kind, or shorter
+// than the one kept.
+func (t *tally) wants(v *Violation, length int) bool {
+	j, ok := t.seen[v.sameKind()]
+	return !ok || length < len(t.st.Violations[j].Moves)
+}
+
+// finish moves the counts kept in slices into the statistics' maps.
+func (t *tally) finish() {
+	for n, k := range t.lens {
+		if k > 0 {
+			t.st.Lengths[n] += k
+		}
+	}
+	for r, counts := range t.goalAt {
+		for i, k := range counts {
+			if k > 0 {
+				t.st.Goals[r][strconv.Itoa(t.g.goalVal[r][i])] += k
+			}
+		}
+	}
+}
+
+// playInterp plays the playouts on the interpreter, one after the other.
+func (g *Game) playInterp(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
+	st := t.st
+	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
+	lastReport := start
 	for i := 0; i < opts.Playouts; i++ {
 		if err := outer.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		now := time.Now()
 		if opts.Time > 0 && now.Sub(start) >= opts.Time {
@@ -186,62 +307,144 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 			lastReport = now
 			opts.Progress(i, now.Sub(start))
 		}
-		res, err := run()
+		res, err := g.interpPlayout(ctx, rng, opts.MaxDepth)
 		if err != nil {
 			if outer.Err() == nil && ctx.Err() != nil {
 				st.TimeUp = true
 				break
 			}
-			return nil, err
+			return err
 		}
 		if opts.Time > 0 && ctx.Err() != nil && len(res.violations) > 0 && res.violations[len(res.violations)-1].Kind == ViolationEval {
 			st.TimeUp = true // stopped by the bound, not by the game
 			break
 		}
-		n := res.length
-		total += n
-		if i == 0 || n < st.MinLength {
-			st.MinLength = n
-		}
-		st.MaxLength = max(st.MaxLength, n)
-		st.Lengths[n]++
-		if res.terminal {
-			st.Terminal++
-			g.firstOutcome(&st.First, res.goals)
-			for r, v := range res.goals {
-				if v != "" {
-					st.Goals[r][v]++
+		t.add(res)
+	}
+	return nil
+}
+
+// playLanes plays the playouts on the compiled engine, 64 at a time. A playout that ends as it
+// should (a terminal state where every role but random has one integer goal) is counted as it
+// ends; one with a violation is played again alone (Lanes.Replay) for its moves, when they are
+// the first or shortest of their kind. When the time bound passes, the playouts under way are
+// not counted.
+func (g *Game) playLanes(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
+	s, err := g.Initial(ctx)
+	if err != nil {
+		return err
+	}
+	if s.bits == nil {
+		return fmt.Errorf("the initial state has a fluent the compiled engine does not know")
+	}
+	st := t.st
+	l := g.net.NewLanes()
+	var again *propnet.Lanes // for Replay
+	nr := len(g.roles)
+	vals := make([]int, nr)
+	at := make([]int, nr)
+	var idx []int
+	steps := 0
+	lastReport := start
+	l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts,
+		Stop: func() bool {
+			if ctx.Err() != nil {
+				return true
+			}
+			if steps++; opts.Progress != nil && steps&15 == 0 {
+				if now := time.Now(); now.Sub(lastReport) >= time.Second {
+					lastReport = now
+					opts.Progress(st.Playouts, now.Sub(start))
 				}
 			}
-		}
-		for _, v := range res.violations {
-			key := v.sameKind()
-			if j, ok := seen[key]; ok {
-				st.Violations[j].Count++
-				if len(v.Moves) < len(st.Violations[j].Moves) {
-					st.Violations[j].Violation = v
+			return false
+		},
+		End: func(e propnet.PlayoutEnd) bool {
+			if e.Terminal {
+				ok := true
+				for r := range nr {
+					idx = l.Goals(e.Lane, r, idx[:0])
+					switch {
+					case len(idx) == 1 && g.goalVal[r][idx[0]] >= 0:
+						vals[r], at[r] = g.goalVal[r][idx[0]], idx[0]
+					case len(idx) == 0 && g.isRnd[r]:
+						vals[r], at[r] = noGoal, -1
+					default:
+						ok = false
+					}
 				}
-				continue
+				if ok {
+					st.Terminal++
+					for r, i := range at {
+						if i >= 0 {
+							t.goalAt[r][i]++
+						}
+					}
+					g.firstOutcome(&st.First, vals)
+					t.length(e.Depth)
+					return true
+				}
 			}
-			seen[key] = len(st.Violations)
-			st.Violations = append(st.Violations, ViolationCount{Violation: v, Count: 1})
-		}
-		st.Playouts++
+			if again == nil {
+				again = g.net.NewLanes()
+			}
+			t.add(g.violationPlayout(l, again, s.bits, e, opts.MaxDepth, t))
+			return true
+		},
+	})
+	if err := outer.Err(); err != nil {
+		return err
 	}
-	st.Elapsed = time.Since(start)
-	if cpu1, ok := cputime.Process(); ok && cpuOK {
-		st.CPU = cpu1 - cpu0
+	if ctx.Err() != nil && st.Playouts < opts.Playouts {
+		st.TimeUp = true
 	}
-	if st.Playouts > 0 {
-		st.MeanLength = float64(total) / float64(st.Playouts)
-		if secs := st.Elapsed.Seconds(); secs > 0 {
-			st.PerSecond = float64(st.Playouts) / secs
+	return nil
+}
+
+// violationPlayout is the playout of a lane that ended with a violation (a role without a
+// legal move, the depth limit, goals that are not one integer per role), with its moves when
+// the tally wants them (played again alone on again).
+func (g *Game) violationPlayout(l, again *propnet.Lanes, start []uint64, e propnet.PlayoutEnd, maxDepth int, t *tally) *playout {
+	res := &playout{length: e.Depth, terminal: e.Terminal}
+	var goals [][]eval.Term
+	var idx []int
+	switch {
+	case e.Terminal:
+		goals = make([][]eval.Term, len(g.roles))
+		for r := range g.roles {
+			idx = l.Goals(e.Lane, r, idx[:0])
+			for _, i := range idx {
+				goals[r] = append(goals[r], g.gr.Goals[r][i].Value)
+			}
 		}
-		if secs := st.CPU.Seconds(); secs > 0 {
-			st.PerCPUSecond = float64(st.Playouts) / secs
-		}
+		res.goals, res.violations = g.goalViolations(goals, nil)
+	case e.NoLegal >= 0:
+		res.violations = []Violation{g.noLegalViolation(e.NoLegal, nil)}
+	default:
+		res.violations = []Violation{depthViolation(maxDepth, nil)}
 	}
-	return st, nil
+	want := false
+	for i := range res.violations {
+		want = want || t.wants(&res.violations[i], e.Depth)
+	}
+	if !want {
+		return res
+	}
+	var rec []int32
+	again.Replay(start, e.Seed, maxDepth, &rec)
+	nr := len(g.roles)
+	moves := make([][]eval.Term, 0, len(rec)/max(nr, 1))
+	for i := 0; i+nr <= len(rec); i += nr {
+		joint := make([]eval.Term, nr)
+		for r := range joint {
+			joint[r] = g.gr.Moves[r][rec[i+r]]
+		}
+		moves = append(moves, joint)
+	}
+	for i := range res.violations {
+		res.violations[i].Moves = moves
+	}
+	return res
 }
 
 // goalViolations checks the goal values of a terminal state: exactly one integer per role (none
@@ -276,78 +479,6 @@ func depthViolation(maxDepth int, moves [][]eval.Term) Violation {
 
 func (g *Game) noLegalViolation(r int, moves [][]eval.Term) Violation {
 	return Violation{Kind: ViolationNoLegalMove, Role: g.names[r], Detail: "no legal move in a non-terminal state", Moves: moves}
-}
-
-// compiledPlayer runs playouts on a machine of its own.
-type compiledPlayer struct {
-	g        *Game
-	m        *propnet.Machine
-	init     []uint64
-	maxDepth int
-	rec      []int32
-	idx      []int
-}
-
-func (g *Game) newCompiledPlayer(ctx context.Context, maxDepth int) (*compiledPlayer, error) {
-	s, err := g.Initial(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if s.bits == nil {
-		return nil, fmt.Errorf("the initial state has a fluent the compiled engine does not know")
-	}
-	return &compiledPlayer{g: g, m: g.net.NewMachine(), init: s.bits, maxDepth: maxDepth}, nil
-}
-
-func (c *compiledPlayer) playout(rng *rand.Rand) *playout {
-	g := c.g
-	c.rec = c.rec[:0]
-	pr := c.m.Playout(c.init, rng, c.maxDepth, &c.rec)
-	depth, terminal, noLegal := pr.Depth, pr.Terminal, pr.NoLegal
-	res := &playout{length: depth, terminal: terminal}
-	moves := func() [][]eval.Term {
-		nr := len(g.roles)
-		out := make([][]eval.Term, 0, depth)
-		for i := 0; i+nr <= len(c.rec); i += nr {
-			joint := make([]eval.Term, nr)
-			for r := range joint {
-				joint[r] = g.gr.Moves[r][c.rec[i+r]]
-			}
-			out = append(out, joint)
-		}
-		return out
-	}
-	switch {
-	case terminal:
-		res.goals = make([]string, len(g.roles))
-		bad := false
-		for r := range g.roles {
-			c.idx = c.m.Goals(r, c.idx[:0])
-			if len(c.idx) == 1 && g.goalVal[r][c.idx[0]] >= 0 {
-				res.goals[r] = strconv.Itoa(g.goalVal[r][c.idx[0]])
-				continue
-			}
-			if len(c.idx) == 0 && g.isRnd[r] {
-				continue
-			}
-			bad = true
-		}
-		if bad {
-			goals := make([][]eval.Term, len(g.roles))
-			for r := range g.roles {
-				c.idx = c.m.Goals(r, c.idx[:0])
-				for _, i := range c.idx {
-					goals[r] = append(goals[r], g.gr.Goals[r][i].Value)
-				}
-			}
-			res.goals, res.violations = g.goalViolations(goals, moves())
-		}
-	case noLegal >= 0:
-		res.violations = append(res.violations, g.noLegalViolation(noLegal, moves()))
-	default:
-		res.violations = append(res.violations, depthViolation(c.maxDepth, moves()))
-	}
-	return res
 }
 
 // interpPlayout is one random playout on the interpreter.
