@@ -150,8 +150,8 @@ type playout struct {
 // a defined meaning) and the end of ctx are errors.
 //
 // The compiled engine plays 64 playouts at once (propnet.Lanes), each with a generator of its
-// own seeded from opts.Seed; the interpreter plays them one after the other from one seeded
-// generator.
+// own seeded from opts.Seed, when there are 64 or more; the interpreter, and the compiled engine
+// for fewer, play them one after the other from one seeded generator.
 func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = 1000
@@ -170,7 +170,7 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	cpu0, cpuOK := cputime.Process()
 	var err error
 	if g.net != nil {
-		err = g.playLanes(ctx, outer, opts, t, start)
+		err = g.playCompiled(ctx, outer, opts, t, start)
 	} else {
 		err = g.playInterp(ctx, outer, opts, t, start)
 	}
@@ -324,12 +324,107 @@ func (g *Game) playInterp(ctx, outer context.Context, opts PlayOptions, t *tally
 	return nil
 }
 
-// playLanes plays the playouts on the compiled engine, 64 at a time. A playout that ends as it
-// should (a terminal state where every role but random has one integer goal) is counted as it
-// ends; one with a violation is played again alone (Lanes.Replay) for its moves, when they are
-// the first or shortest of their kind. When the time bound passes, the playouts under way are
-// not counted.
-func (g *Game) playLanes(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
+// lanesFrom is the number of playouts from which Play runs them on propnet.Lanes, 64 at a time:
+// a step of Lanes evaluates the whole network in every lane, worth it when the lanes are full,
+// while a Machine touches only what a move changes (othello-comp2007's 448,000 edges make one
+// playout alone on Lanes 15 times slower than on a Machine).
+const lanesFrom = 64
+
+// compiledEnd is a playout of the compiled engine that ended: how, the goal atoms of each role
+// that hold in its last state, and its moves (one move index per role per joint move), asked
+// for only when the tally wants them.
+type compiledEnd struct {
+	propnet.PlayoutResult
+	goals func(r int, out []int) []int
+	moves func() []int32
+}
+
+// compiledTally counts the compiled engine's playouts: one that ends as it should (a terminal
+// state where every role but random has one integer goal) by its goal atoms, one with a
+// violation as the interpreter's are.
+type compiledTally struct {
+	*tally
+	maxDepth int
+	vals, at []int
+	idx      []int
+}
+
+func (t *tally) compiled(maxDepth int) *compiledTally {
+	nr := len(t.g.roles)
+	return &compiledTally{tally: t, maxDepth: maxDepth, vals: make([]int, nr), at: make([]int, nr)}
+}
+
+func (c *compiledTally) end(e compiledEnd) {
+	g, st := c.g, c.st
+	if e.Terminal {
+		ok := true
+		for r := range c.vals {
+			c.idx = e.goals(r, c.idx[:0])
+			switch {
+			case len(c.idx) == 1 && g.goalVal[r][c.idx[0]] >= 0:
+				c.vals[r], c.at[r] = g.goalVal[r][c.idx[0]], c.idx[0]
+			case len(c.idx) == 0 && g.isRnd[r]:
+				c.vals[r], c.at[r] = noGoal, -1
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			st.Terminal++
+			for r, i := range c.at {
+				if i >= 0 {
+					c.goalAt[r][i]++
+				}
+			}
+			g.firstOutcome(&st.First, c.vals)
+			c.length(e.Depth)
+			return
+		}
+	}
+	res := &playout{length: e.Depth, terminal: e.Terminal}
+	switch {
+	case e.Terminal:
+		goals := make([][]eval.Term, len(g.roles))
+		for r := range g.roles {
+			c.idx = e.goals(r, c.idx[:0])
+			for _, i := range c.idx {
+				goals[r] = append(goals[r], g.gr.Goals[r][i].Value)
+			}
+		}
+		res.goals, res.violations = g.goalViolations(goals, nil)
+	case e.NoLegal >= 0:
+		res.violations = []Violation{g.noLegalViolation(e.NoLegal, nil)}
+	default:
+		res.violations = []Violation{depthViolation(c.maxDepth, nil)}
+	}
+	want := false
+	for i := range res.violations {
+		want = want || c.wants(&res.violations[i], e.Depth)
+	}
+	if want {
+		rec := e.moves()
+		nr := len(g.roles)
+		moves := make([][]eval.Term, 0, len(rec)/max(nr, 1))
+		for i := 0; i+nr <= len(rec); i += nr {
+			joint := make([]eval.Term, nr)
+			for r := range joint {
+				joint[r] = g.gr.Moves[r][rec[i+r]]
+			}
+			moves = append(moves, joint)
+		}
+		for i := range res.violations {
+			res.violations[i].Moves = moves
+		}
+	}
+	c.add(res)
+}
+
+// playCompiled plays the playouts on the compiled engine: with lanesFrom playouts or more on
+// propnet.Lanes, 64 at a time, each lane with a generator of its own seeded from opts.Seed (a
+// playout with a violation is played again alone, Lanes.Replay, for its moves); fewer one
+// after the other on a Machine, from one seeded generator. When the time bound passes, the
+// playouts under way are not counted.
+func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
 	s, err := g.Initial(ctx)
 	if err != nil {
 		return err
@@ -338,60 +433,52 @@ func (g *Game) playLanes(ctx, outer context.Context, opts PlayOptions, t *tally,
 		return fmt.Errorf("the initial state has a fluent the compiled engine does not know")
 	}
 	st := t.st
-	l := g.net.NewLanes()
-	var again *propnet.Lanes // for Replay
-	nr := len(g.roles)
-	vals := make([]int, nr)
-	at := make([]int, nr)
-	var idx []int
+	c := t.compiled(opts.MaxDepth)
 	steps := 0
 	lastReport := start
-	l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts,
-		Stop: func() bool {
-			if ctx.Err() != nil {
-				return true
-			}
-			if steps++; opts.Progress != nil && steps&15 == 0 {
-				if now := time.Now(); now.Sub(lastReport) >= time.Second {
-					lastReport = now
-					opts.Progress(st.Playouts, now.Sub(start))
-				}
-			}
-			return false
-		},
-		End: func(e propnet.PlayoutEnd) bool {
-			if e.Terminal {
-				ok := true
-				for r := range nr {
-					idx = l.Goals(e.Lane, r, idx[:0])
-					switch {
-					case len(idx) == 1 && g.goalVal[r][idx[0]] >= 0:
-						vals[r], at[r] = g.goalVal[r][idx[0]], idx[0]
-					case len(idx) == 0 && g.isRnd[r]:
-						vals[r], at[r] = noGoal, -1
-					default:
-						ok = false
-					}
-				}
-				if ok {
-					st.Terminal++
-					for r, i := range at {
-						if i >= 0 {
-							t.goalAt[r][i]++
-						}
-					}
-					g.firstOutcome(&st.First, vals)
-					t.length(e.Depth)
-					return true
-				}
-			}
-			if again == nil {
-				again = g.net.NewLanes()
-			}
-			t.add(g.violationPlayout(l, again, s.bits, e, opts.MaxDepth, t))
+	// stop is asked between steps (Lanes) or playouts (Machine).
+	stop := func() bool {
+		if ctx.Err() != nil {
 			return true
-		},
-	})
+		}
+		if steps++; opts.Progress != nil && steps&15 == 0 {
+			if now := time.Now(); now.Sub(lastReport) >= time.Second {
+				lastReport = now
+				opts.Progress(st.Playouts, now.Sub(start))
+			}
+		}
+		return false
+	}
+	if opts.Playouts >= lanesFrom {
+		l := g.net.NewLanes()
+		var again *propnet.Lanes // for Replay
+		l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts, Stop: stop,
+			End: func(e propnet.PlayoutEnd) bool {
+				c.end(compiledEnd{PlayoutResult: e.PlayoutResult,
+					goals: func(r int, out []int) []int { return l.Goals(e.Lane, r, out) },
+					moves: func() []int32 {
+						if again == nil {
+							again = g.net.NewLanes()
+						}
+						var rec []int32
+						again.Replay(s.bits, e.Seed, opts.MaxDepth, &rec)
+						return rec
+					}})
+				return true
+			}})
+	} else {
+		m := g.net.NewMachine()
+		rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
+		var rec []int32
+		for range opts.Playouts {
+			if stop() {
+				break
+			}
+			rec = rec[:0]
+			res := m.Playout(s.bits, rng, opts.MaxDepth, &rec)
+			c.end(compiledEnd{PlayoutResult: res, goals: m.Goals, moves: func() []int32 { return rec }})
+		}
+	}
 	if err := outer.Err(); err != nil {
 		return err
 	}
@@ -399,52 +486,6 @@ func (g *Game) playLanes(ctx, outer context.Context, opts PlayOptions, t *tally,
 		st.TimeUp = true
 	}
 	return nil
-}
-
-// violationPlayout is the playout of a lane that ended with a violation (a role without a
-// legal move, the depth limit, goals that are not one integer per role), with its moves when
-// the tally wants them (played again alone on again).
-func (g *Game) violationPlayout(l, again *propnet.Lanes, start []uint64, e propnet.PlayoutEnd, maxDepth int, t *tally) *playout {
-	res := &playout{length: e.Depth, terminal: e.Terminal}
-	var goals [][]eval.Term
-	var idx []int
-	switch {
-	case e.Terminal:
-		goals = make([][]eval.Term, len(g.roles))
-		for r := range g.roles {
-			idx = l.Goals(e.Lane, r, idx[:0])
-			for _, i := range idx {
-				goals[r] = append(goals[r], g.gr.Goals[r][i].Value)
-			}
-		}
-		res.goals, res.violations = g.goalViolations(goals, nil)
-	case e.NoLegal >= 0:
-		res.violations = []Violation{g.noLegalViolation(e.NoLegal, nil)}
-	default:
-		res.violations = []Violation{depthViolation(maxDepth, nil)}
-	}
-	want := false
-	for i := range res.violations {
-		want = want || t.wants(&res.violations[i], e.Depth)
-	}
-	if !want {
-		return res
-	}
-	var rec []int32
-	again.Replay(start, e.Seed, maxDepth, &rec)
-	nr := len(g.roles)
-	moves := make([][]eval.Term, 0, len(rec)/max(nr, 1))
-	for i := 0; i+nr <= len(rec); i += nr {
-		joint := make([]eval.Term, nr)
-		for r := range joint {
-			joint[r] = g.gr.Moves[r][rec[i+r]]
-		}
-		moves = append(moves, joint)
-	}
-	for i := range res.violations {
-		res.violations[i].Moves = moves
-	}
-	return res
 }
 
 // goalViolations checks the goal values of a terminal state: exactly one integer per role (none

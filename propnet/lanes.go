@@ -152,7 +152,10 @@ func newLaneProg(n *Net) *laneProg {
 	// they are pushMin or more, become one input: the OR of those moves, a slot that the moves
 	// set push their lanes into (setMove). A lane plays one move per role, so of the moves a
 	// gate reads few are set; reading them all would cost a load each.
-	pushOf := map[int32]int32{} // gate -> the slot of the OR of its moves
+	pushOf := make([]int32, nn) // per gate: the slot of the OR of its moves, or -1
+	for i := range pushOf {
+		pushOf[i] = -1
+	}
 	key := map[string]int32{}
 	var pushed [][]int32 // per OR of moves, from slot next on: the slots of its moves
 	var buf []byte
@@ -181,7 +184,7 @@ func newLaneProg(n *Net) *laneProg {
 			key[string(buf)] = k
 			pushed = append(pushed, ms)
 		}
-		pushOf[int32(i)] = k
+		pushOf[i] = k
 	}
 	p.push0, p.push1 = next, next+int32(len(pushed))
 	next = p.push1
@@ -202,43 +205,39 @@ func newLaneProg(n *Net) *laneProg {
 			at[m]++
 		}
 	}
-	// A gate's inputs as its record reads them: the node's own (an OR's negated: an OR is the
-	// negated AND of its negated inputs), but the moves it pushes, which are one input (the
-	// pushed OR, read negated); each either a node (ref) or a pushed OR (-1 - its slot).
-	type laneIn struct {
-		r    ref
-		push int32
-	}
-	insOf := func(i int32) []laneIn {
+	// A gate's inputs as its record reads them (gin[ginOff[i]:ginOff[i+1]]): the node's own (an
+	// OR's negated: an OR is the negated AND of its negated inputs), but for the moves it
+	// pushes, which are one more input, the pushed OR read negated.
+	ginOff := make([]int32, nn+1)
+	var gin []ref
+	for i := range nn {
 		or := n.kind[i] == kOr
-		k, push := pushOf[i]
-		var out []laneIn
-		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
-			if push && n.kind[in.node()] == kInput && in.inv() != or {
-				continue
+		if n.kind[i] == kAnd || or {
+			for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+				if pushOf[i] >= 0 && n.kind[in.node()] == kInput && in.inv() != or {
+					continue
+				}
+				if or {
+					in = in.not()
+				}
+				gin = append(gin, in)
 			}
-			if or {
-				in = in.not()
-			}
-			out = append(out, laneIn{r: in, push: -1})
 		}
-		if push {
-			out = append(out, laneIn{push: k})
+		ginOff[i+1] = int32(len(gin))
+	}
+	fanin := func(i int32) int {
+		k := int(ginOff[i+1] - ginOff[i])
+		if pushOf[i] >= 0 {
+			k++
 		}
-		return out
+		return k
 	}
 	var orders [2][]int32
 	for pass := range orders {
 		order, tail := n.laneOrder(reads, pass == 1)
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
-			orders[pass] = n.laneLevels(order, tail, func(i int32) int { return len(insOf(i)) }, func(i int32, each func(int32)) {
-				for _, in := range insOf(i) {
-					if in.push < 0 {
-						each(in.r.node())
-					}
-				}
-			})
+			orders[pass] = n.laneLevels(order, tail, fanin, func(i int32) []ref { return gin[ginOff[i]:ginOff[i+1]] })
 		}
 	}
 	for _, order := range orders {
@@ -257,8 +256,7 @@ func newLaneProg(n *Net) *laneProg {
 		cur := int32(-1) // the cycle of the segment being made (0: none)
 		head := -1       // the block being made
 		for _, i := range order {
-			ins := insOf(i)
-			shape := uint32(len(ins))<<1 | b2u(n.kind[i] == kOr)
+			shape := uint32(fanin(i))<<1 | b2u(n.kind[i] == kOr)
 			if c := n.scc[i]; len(segs) == 0 || c != cur {
 				segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: slot[i], cycle: c != 0})
 				cur = c
@@ -269,12 +267,11 @@ func newLaneProg(n *Net) *laneProg {
 				recs = append(recs, shape, 0)
 			}
 			recs[head+1]++
-			for _, in := range ins {
-				if in.push >= 0 {
-					recs = append(recs, uint32(in.push)<<1|1)
-				} else {
-					recs = append(recs, ref(in.r))
-				}
+			for _, in := range gin[ginOff[i]:ginOff[i+1]] {
+				recs = append(recs, ref(in))
+			}
+			if k := pushOf[i]; k >= 0 {
+				recs = append(recs, uint32(k)<<1|1)
 			}
 			sg := &segs[len(segs)-1]
 			sg.rec1 = int32(len(recs))
@@ -368,31 +365,38 @@ func (n *Net) laneOrder(reads []bool, pass bool) ([]int32, int) {
 // its inputs), so that eval runs through blocks of gates of one shape without a branch per
 // gate that the processor cannot predict. The gates that only legal moves read (the tail of
 // laneOrder) stay last.
-func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32, func(int32))) []int32 {
-	level := map[int32]int{}
-	top := 0
+func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32) []ref) []int32 {
+	level := make([]int32, len(n.kind)) // 0: not a gate of order
+	top := int32(0)
 	for _, i := range order {
-		l := 1
-		inputs(i, func(in int32) {
-			if v, ok := level[in]; ok {
+		l := int32(1)
+		for _, in := range inputs(i) {
+			if v := level[in.node()]; v > 0 {
 				l = max(l, v+1)
 			}
-		})
+		}
 		level[i] = l
 		top = max(top, l)
 	}
 	for _, i := range order[tail:] {
 		level[i] = top + 1
 	}
+	pos := make([]int32, len(n.kind))
+	for k, i := range order {
+		pos[i] = int32(k)
+	}
 	out := slices.Clone(order)
-	slices.SortStableFunc(out, func(x, y int32) int {
+	slices.SortFunc(out, func(x, y int32) int {
 		if d := level[x] - level[y]; d != 0 {
-			return d
+			return int(d)
 		}
 		if d := int(n.kind[x]) - int(n.kind[y]); d != 0 {
 			return d
 		}
-		return fanin(x) - fanin(y)
+		if d := fanin(x) - fanin(y); d != 0 {
+			return d
+		}
+		return int(pos[x] - pos[y])
 	})
 	return out
 }
