@@ -3,6 +3,7 @@ package propnet
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // A Machine runs a network: it holds a current state (and, inside Next, a joint move) and the
@@ -46,6 +47,55 @@ type Machine struct {
 	apos  []int32
 	alen  []int32
 	ready []int32
+
+	// snap is the machine in the state of its first Playout's start: the next playouts from
+	// there copy it back (restore) instead of passing on every change back to it.
+	snap *Machine
+}
+
+// snapshot returns a copy of the machine's state: what restore copies back.
+func (m *Machine) snapshot() *Machine {
+	c := &Machine{state: slices.Clone(m.state), next: slices.Clone(m.next), cnt: slices.Clone(m.cnt),
+		prop: slices.Clone(m.prop), cur: slices.Clone(m.cur), sval: slices.Clone(m.sval), miss: slices.Clone(m.miss),
+		apos: slices.Clone(m.apos), alen: slices.Clone(m.alen), ready: slices.Clone(m.ready)}
+	c.sets = make([][][]int32, len(m.sets))
+	for r, gs := range m.sets {
+		c.sets[r] = make([][]int32, len(gs))
+		for g, ms := range gs {
+			c.sets[r][g] = slices.Clone(ms)
+		}
+	}
+	c.pos = make([][]int32, len(m.pos))
+	for r, ps := range m.pos {
+		c.pos[r] = slices.Clone(ps)
+	}
+	return c
+}
+
+// restore makes the machine its snapshot again.
+func (m *Machine) restore() {
+	c := m.snap
+	copy(m.state, c.state)
+	copy(m.next, c.next)
+	copy(m.cnt, c.cnt)
+	copy(m.prop, c.prop)
+	copy(m.cur, c.cur)
+	copy(m.sval, c.sval)
+	copy(m.miss, c.miss)
+	copy(m.apos, c.apos)
+	copy(m.alen, c.alen)
+	copy(m.ready, c.ready)
+	for r, gs := range c.sets {
+		for g, ms := range gs {
+			m.sets[r][g] = append(m.sets[r][g][:0], ms...)
+		}
+		copy(m.pos[r], c.pos[r])
+	}
+	for _, w := range m.changed {
+		m.isDirty[w] = false
+	}
+	m.changed = m.changed[:0]
+	m.all = true
 }
 
 // Words returns the length of a state bit vector of this network, in 64-bit words.
@@ -666,7 +716,15 @@ type PlayoutResult struct {
 // played, one move index per role each, one after the other. The machine is left in the last
 // state.
 func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32) PlayoutResult {
-	m.SetState(s)
+	switch {
+	case m.snap != nil && slices.Equal(m.snap.state, s):
+		m.restore()
+	case m.snap == nil:
+		m.SetState(s)
+		m.snap = m.snapshot()
+	default:
+		m.SetState(s)
+	}
 	nr := len(m.n.legal)
 	if cap(m.joint) < nr {
 		m.joint = make([]int32, nr)
