@@ -944,3 +944,71 @@ func (l *Lanes) NextState(i int, out []uint64) {
 		out[f>>6] |= (x >> uint(i) & 1) << uint(f&63)
 	}
 }
+
+// transpose64 transposes a 64x64 bit matrix in place: bit j of a[i] becomes bit i of a[j].
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000FFFFFFFF)
+	for j := 32; j != 0; j, m = j>>1, m^(m<<uint(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>uint(j) ^ a[k+j]) & m
+			a[k+j] ^= t
+			a[k] ^= t << uint(j)
+		}
+	}
+}
+
+// LoadAll makes states[i] (Words() words each) the state of lane i, for the first len(states)
+// lanes (at most 64; the others are emptied), 64 fluents at a time by bit-matrix transposes.
+func (l *Lanes) LoadAll(states [][]uint64) {
+	nf := len(l.p.next)
+	var a [64]uint64
+	for w := 0; w*64 < nf; w++ {
+		for i := range a {
+			a[i] = 0
+			if i < len(states) {
+				a[i] = states[i][w]
+			}
+		}
+		transpose64(&a)
+		for b := 0; b < 64 && w*64+b < nf; b++ {
+			l.put(baseSlot+w*64+b, a[b])
+		}
+	}
+}
+
+// NextStates writes the next state of lane i (after Next) into out[i] (Words() words), for
+// i < len(out) (at most 64).
+func (l *Lanes) NextStates(out [][]uint64) {
+	nf := len(l.tmp)
+	var a [64]uint64
+	for w := 0; w*64 < nf; w++ {
+		n := copy(a[:], l.tmp[w*64:min(nf, w*64+64)])
+		clear(a[n:])
+		transpose64(&a)
+		for i := range out {
+			out[i][w] = a[i]
+		}
+	}
+}
+
+// LegalAll appends to out[i] the legal moves of role r in lane i (after Eval), for the lanes of
+// out (at most 64), as Legal does for one lane.
+func (l *Lanes) LegalAll(r int, out [][]int32) {
+	all := uint64(1)<<uint(len(out)) - 1
+	if len(out) == 64 {
+		all = ^uint64(0)
+	}
+	for gi := range l.p.groups[r] {
+		g := &l.p.groups[r][gi]
+		gm := l.get(g.guard) & all
+		if gm == 0 {
+			continue
+		}
+		for j, x := range g.rest {
+			for b := l.get(x) & gm; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros64(b)
+				out[i] = append(out[i], g.moves[j])
+			}
+		}
+	}
+}

@@ -397,3 +397,60 @@ func mergeKeys[K comparable](a, b map[K]float64) map[K]bool {
 	}
 	return out
 }
+
+// LoadAll, NextStates and LegalAll do for all lanes at once what Load, NextState and Legal do
+// for one: random states of 130 fluents (three words) in and out.
+func TestLanesTransposes(t *testing.T) {
+	var a, b [64]uint64
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range a {
+		a[i] = rng.Uint64()
+	}
+	b = a
+	transpose64(&b)
+	for i := range 64 {
+		for j := range 64 {
+			if a[i]>>uint(j)&1 != b[j]>>uint(i)&1 {
+				t.Fatalf("bit %d of row %d is not bit %d of row %d", j, i, i, j)
+			}
+		}
+	}
+	_, gr, n, _ := build(t, shiftRing(), eval.GroundLimits{})
+	init := initBits(n, gr)
+	l, one := n.NewLanes(), n.NewLanes()
+	states := make([][]uint64, 50)
+	m := n.NewMachine()
+	for i := range states {
+		// A state reached by i random joint moves.
+		m.Playout(init, rng, i, nil)
+		states[i] = slices.Clone(m.State())
+	}
+	l.LoadAll(states)
+	l.Eval()
+	legal := make([][]int32, len(states))
+	l.LegalAll(0, legal)
+	for i, s := range states {
+		one.Load(0, s)
+		one.Eval()
+		want := one.Legal(0, 0, nil)
+		if !slices.Equal(legal[i], want) {
+			t.Fatalf("lane %d: LegalAll %v, Legal %v", i, legal[i], want)
+		}
+		if len(want) > 0 {
+			l.Play(i, 0, want[i%len(want)])
+		}
+	}
+	l.Next()
+	next := make([][]uint64, len(states))
+	for i := range next {
+		next[i] = make([]uint64, n.Words())
+	}
+	l.NextStates(next)
+	want := make([]uint64, n.Words())
+	for i := range states {
+		l.NextState(i, want)
+		if !slices.Equal(next[i], want) {
+			t.Fatalf("lane %d: NextStates %x, NextState %x", i, next[i], want)
+		}
+	}
+}
