@@ -724,7 +724,10 @@ func (l *Lanes) intn(i int, n uint32) uint32 {
 
 // LaneRun configures Playouts.
 type LaneRun struct {
-	Start    []uint64 // the state every playout starts from (Words() words)
+	Start []uint64 // the state every playout starts from (Words() words)
+	// Starts, when set instead of Start, gives each playout its own start state: playout i runs
+	// in lane i from Starts[i] (at most 64; Count is their number).
+	Starts   [][]uint64
 	Seed     uint64   // the lanes' generators are seeded from it
 	MaxDepth int      // joint moves after which a playout stops without a terminal state
 	Count    int      // playouts to start
@@ -744,19 +747,24 @@ type PlayoutEnd struct {
 	Seed uint64 // the lane's generator at its start: Replay plays it again
 }
 
-// Playouts plays run.Count random playouts from run.Start, 64 at a time, each lane choosing
-// uniformly random legal moves with a generator of its own, until a terminal state, a role
-// without a legal move, or run.MaxDepth joint moves; a lane whose playout ends starts the next
-// from run.Start (a masked merge of the start state into the next state). A lane's playouts
+// Playouts plays run.Count random playouts from run.Start (or one from each of run.Starts), 64
+// at a time, each lane choosing uniformly random legal moves with a generator of its own, until
+// a terminal state, a role without a legal move, or run.MaxDepth joint moves; a lane whose
+// playout ends starts the next from run.Start (a masked merge of the start state into the next
+// state). A lane's playouts
 // depend only on its generator, not on the other lanes. It returns the number of playouts
 // ended.
 func (l *Lanes) Playouts(run LaneRun) int {
 	p := l.p
 	nf := len(p.next)
 	start := make([]uint64, nf) // per fluent: every lane, or none
-	for f := range start {
-		if run.Start[f>>6]&(1<<uint(f&63)) != 0 {
-			start[f] = ^uint64(0)
+	if run.Starts != nil {
+		run.Count = min(len(run.Starts), 64)
+	} else {
+		for f := range start {
+			if run.Start[f>>6]&(1<<uint(f&63)) != 0 {
+				start[f] = ^uint64(0)
+			}
 		}
 	}
 	l.seed(run.Seed)
@@ -770,8 +778,12 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		started++
 	}
 	more := started < run.Count
-	for f, x := range start {
-		l.put(baseSlot+f, x)
+	if run.Starts != nil {
+		l.LoadAll(run.Starts[:run.Count])
+	} else {
+		for f, x := range start {
+			l.put(baseSlot+f, x)
+		}
 	}
 	for step := 0; active != 0; step++ {
 		if run.Stop != nil && run.Stop() {
