@@ -728,9 +728,9 @@ type LaneRun struct {
 	// Starts, when set instead of Start, gives each playout its own start state: playout i runs
 	// in lane i from Starts[i] (at most 64; Count is their number).
 	Starts   [][]uint64
-	Seed     uint64   // the lanes' generators are seeded from it
-	MaxDepth int      // joint moves after which a playout stops without a terminal state
-	Count    int      // playouts to start
+	Seed     uint64 // the lanes' generators are seeded from it
+	MaxDepth int    // joint moves after which a playout stops without a terminal state
+	Count    int    // playouts to start
 	// End is called for every playout that ends, in the order they end (in a step, by lane).
 	// During the call Goals reads the playout's last state. It returns false to start no more
 	// playouts; those under way are finished.
