@@ -34,64 +34,53 @@ func load(tb testing.TB, src string) (*Net, []uint64) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	idx := map[eval.Term]int{}
-	for i, f := range gr.Fluents {
-		idx[f] = i
+	return n, initBits(n, gr)
+}
+
+// benchPlayouts runs play on each game of benchGames, which plays b.N random playouts of the
+// network from its initial state and returns the joint moves they made.
+func benchPlayouts(b *testing.B, play func(b *testing.B, n *Net, init []uint64) int) {
+	for _, bg := range benchGames {
+		b.Run(bg.name, func(b *testing.B) {
+			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
+			if err != nil {
+				b.Skipf("SKIPPED: %v", err)
+			}
+			n, init := load(b, string(src))
+			b.ResetTimer()
+			cpu0 := cputime.Now()
+			steps := play(b, n, init)
+			reportCPU(b, cpu0)
+			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
+		})
 	}
-	init := make([]uint64, n.Words())
-	for _, f := range gr.Init {
-		i := idx[f]
-		init[i>>6] |= 1 << uint(i&63)
-	}
-	return n, init
 }
 
 // BenchmarkPlayout measures random playouts on the machine alone (no game API, no statistics):
 // one op is one playout to a terminal state.
 func BenchmarkPlayout(b *testing.B) {
-	for _, bg := range benchGames {
-		b.Run(bg.name, func(b *testing.B) {
-			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
-			if err != nil {
-				b.Skipf("SKIPPED: %v", err)
-			}
-			n, init := load(b, string(src))
-			m := n.NewMachine()
-			rng := rand.New(rand.NewPCG(1, 2))
-			steps := 0
-			b.ResetTimer()
-			cpu0 := cputime.Now()
-			for i := 0; i < b.N; i++ {
-				steps += m.Playout(init, rng, 1000, nil).Depth
-			}
-			reportCPU(b, cpu0)
-			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
-		})
-	}
+	benchPlayouts(b, func(b *testing.B, n *Net, init []uint64) int {
+		m := n.NewMachine()
+		rng := rand.New(rand.NewPCG(1, 2))
+		steps := 0
+		for i := 0; i < b.N; i++ {
+			steps += m.Playout(init, rng, 1000, nil).Depth
+		}
+		return steps
+	})
 }
 
 // BenchmarkLanes measures random playouts on Lanes alone, 64 at a time: one op is one playout
 // to a terminal state.
 func BenchmarkLanes(b *testing.B) {
-	for _, bg := range benchGames {
-		b.Run(bg.name, func(b *testing.B) {
-			src, err := os.ReadFile(corpus.Dir() + "/" + bg.path)
-			if err != nil {
-				b.Skipf("SKIPPED: %v", err)
-			}
-			n, init := load(b, string(src))
-			l := n.NewLanes()
-			steps := 0
-			b.ResetTimer()
-			cpu0 := cputime.Now()
-			l.Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: 1000, Count: b.N, End: func(e PlayoutEnd) bool {
-				steps += e.Depth
-				return true
-			}})
-			reportCPU(b, cpu0)
-			b.ReportMetric(float64(steps)/float64(b.N), "moves/op")
-		})
-	}
+	benchPlayouts(b, func(b *testing.B, n *Net, init []uint64) int {
+		steps := 0
+		n.NewLanes().Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: 1000, Count: b.N, End: func(e PlayoutEnd) bool {
+			steps += e.Depth
+			return true
+		}})
+		return steps
+	})
 }
 
 // reportCPU reports the CPU time per op since cpu0, in microseconds (cpu-us/op): on a machine
