@@ -15,9 +15,9 @@ import (
 //
 // Where the Machine touches only what a move changes, Lanes evaluates every gate at every
 // step; with 64 lanes per word that is the cheaper way to play many playouts (Playouts) or to
-// evaluate many states (Load, Eval, Next). A Lanes is not safe for concurrent use.
+// evaluate many states (Load or LoadAll, Eval, Play, Next). A Lanes is not safe for concurrent
+// use.
 type Lanes struct {
-	n   *Net
 	p   *laneProg
 	val []uint64 // per slot s (laneProg): at 2s its value in each lane, at 2s+1 the complement
 
@@ -34,11 +34,11 @@ type Lanes struct {
 }
 
 // laneProg is the network laid out for Lanes, made once per network. Each node has a slot:
-// false, true, the fluents, the moves, then the gates that read no move (pass A) and the gates
-// that do (pass B), each pass in topological order. A pass is a stream of records: a header
-// (number of inputs << 1 | 1 for an OR) and the inputs (slot << 1 | 1 when inverted). A
-// cycle of the network (atoms that depend on each other) is a segment of its own, iterated
-// from false to its least fixpoint.
+// false, true, the fluents, the moves, the pushed ORs of moves, then the gates that read no
+// move (pass A) and the gates that do (pass B), each pass levelled and in blocks of gates of
+// one shape (evalBlocks; laneLevels). An input is slot << 1 | 1 when read negated (an index
+// into Lanes.val). A cycle of the network (atoms that depend on each other) is a segment of its
+// own, iterated from false to its least fixpoint.
 type laneProg struct {
 	slots     int
 	inputSlot [][]int32 // per role and move
@@ -404,7 +404,7 @@ func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs 
 // NewLanes makes a Lanes of the network, every lane in the empty state.
 func (n *Net) NewLanes() *Lanes {
 	p := n.lanes()
-	l := &Lanes{n: n, p: p, val: make([]uint64, 2*p.slots), has: make([]uint64, len(n.input)),
+	l := &Lanes{p: p, val: make([]uint64, 2*p.slots), has: make([]uint64, len(n.input)),
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
