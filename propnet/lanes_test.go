@@ -10,10 +10,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/corpus"
 )
+
+// laneLimits ground the games of these tests: the default budget of wall time, generous enough
+// on a quiet machine, is not under the race detector on a loaded one.
+var laneLimits = eval.GroundLimits{Timeout: 2 * time.Minute}
 
 // laneGames are the games of this package's tests, for the tests of Lanes.
 func laneGames() map[string]string {
@@ -202,7 +207,7 @@ func TestLanesAgree(t *testing.T) {
 		games[name] = src
 	}
 	for name, src := range games {
-		n, err := laneWalk(src, eval.GroundLimits{}, 40, 64, 1)
+		n, err := laneWalk(src, laneLimits, 40, 64, 1)
 		if errors.Is(err, errNoNet) {
 			t.Logf("%s: %v", name, err)
 			continue
@@ -271,7 +276,7 @@ func runPlayouts(n *Net, start []uint64, seed uint64, maxDepth, count int) []pla
 // one playout plays lane 0's first playout of a run of many.
 func TestLanesPlayoutsReplay(t *testing.T) {
 	for name, src := range laneGames() {
-		_, gr, n, _ := build(t, src, eval.GroundLimits{})
+		_, gr, n, _ := build(t, src, laneLimits)
 		init := initBits(n, gr)
 		maxDepth := 12
 		ends := runPlayouts(n, init, 5, maxDepth, 300)
@@ -347,7 +352,7 @@ func TestLanesDistribution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, gr, n, _ := build(t, string(src), eval.GroundLimits{})
+	_, gr, n, _ := build(t, string(src), laneLimits)
 	init := initBits(n, gr)
 	const count = 20000
 	lanes := map[eval.Term]float64{}
@@ -415,7 +420,7 @@ func TestLanesTransposes(t *testing.T) {
 			}
 		}
 	}
-	_, gr, n, _ := build(t, shiftRing(), eval.GroundLimits{})
+	_, gr, n, _ := build(t, shiftRing(), laneLimits)
 	init := initBits(n, gr)
 	l, one := n.NewLanes(), n.NewLanes()
 	states := make([][]uint64, 50)
