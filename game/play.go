@@ -196,11 +196,12 @@ func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 
 // tally gathers the statistics of Play's playouts.
 type tally struct {
-	g     *Game
-	st    *PlayStats
-	seen  map[string]int // violation kind -> its index in st.Violations
-	total int            // joint moves
-	lens  []int          // playouts per length
+	g          *Game
+	st         *PlayStats
+	seen       map[string]int // violation kind -> its index in st.Violations
+	total      int            // joint moves
+	lastLength int            // the joint moves of the last playout counted
+	lens       []int          // playouts per length
 	// compiled: per role and goal atom, the terminal playouts that ended with it alone
 	goalAt [][]int
 }
@@ -221,6 +222,7 @@ func (g *Game) newTally(maxDepth int) *tally {
 func (t *tally) length(n int) {
 	st := t.st
 	t.total += n
+	t.lastLength = n
 	if st.Playouts == 0 || n < st.MinLength {
 		st.MinLength = n
 	}
@@ -324,11 +326,15 @@ func (g *Game) playInterp(ctx, outer context.Context, opts PlayOptions, t *tally
 	return nil
 }
 
-// lanesFrom is the number of playouts from which Play runs them on propnet.Lanes, 64 at a time:
-// a step of Lanes evaluates the whole network in every lane, worth it when the lanes are full,
-// while a Machine touches only what a move changes (othello-comp2007's 448,000 edges make one
-// playout alone on Lanes 15 times slower than on a Machine).
-const lanesFrom = 64
+// lanesFrom is the number of playouts from which Play may run them on propnet.Lanes, 64 at a
+// time: a step of Lanes evaluates the whole network in every lane, worth it when the lanes are
+// full, while a Machine touches only what a move changes (othello-comp2007's 448,000 edges make
+// one playout alone on Lanes 15 times slower than on a Machine). calibrate is the number of
+// steps the first playouts make on a Machine, to measure its work per step.
+const (
+	lanesFrom = 64
+	calibrate = 64
+)
 
 // compiledEnd is a playout of the compiled engine that ended: how, the goal atoms of each role
 // that hold in its last state, and its moves (one move index per role per joint move), asked
@@ -419,11 +425,13 @@ func (c *compiledTally) end(e compiledEnd) {
 	c.add(res)
 }
 
-// playCompiled plays the playouts on the compiled engine: with lanesFrom playouts or more on
-// propnet.Lanes, 64 at a time, each lane with a generator of its own seeded from opts.Seed (a
-// playout with a violation is played again alone, Lanes.Replay, for its moves); fewer one
-// after the other on a Machine, from one seeded generator. When the time bound passes, the
-// playouts under way are not counted.
+// playCompiled plays the playouts on the compiled engine: one after the other on a Machine, from
+// one seeded generator, and when there are lanesFrom or more, after the first ones (calibrate
+// steps), the rest on propnet.Lanes, 64 at a time, each lane with a generator of its own seeded
+// from opts.Seed (a playout with a violation is played again alone, Lanes.Replay, for its
+// moves), if the Machine's work per step says Lanes pay (Net.LanesPay: a count of edges, so the
+// choice is the same on any machine). When the time bound passes, the playouts under way are
+// not counted.
 func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
 	s, err := g.Initial(ctx)
 	if err != nil {
@@ -449,10 +457,28 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 		}
 		return false
 	}
-	if opts.Playouts >= lanesFrom {
+	m := g.net.NewMachine()
+	m.SetState(s.bits)
+	work0 := m.Work()
+	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
+	var rec []int32
+	machine := func() {
+		rec = rec[:0]
+		res := m.Playout(s.bits, rng, opts.MaxDepth, &rec)
+		c.end(compiledEnd{PlayoutResult: res, goals: m.Goals, moves: func() []int32 { return rec }})
+	}
+	// The first playouts on the Machine measure its work per step; the rest go to Lanes when
+	// that pays (propnet.Net.LanesPay).
+	done, moved := 0, 0
+	for done < opts.Playouts && (opts.Playouts < lanesFrom || moved < calibrate) && !stop() {
+		machine()
+		done++
+		moved += t.lastLength + 1
+	}
+	if done < opts.Playouts && ctx.Err() == nil && g.net.LanesPay(float64(m.Work()-work0)/float64(max(moved, 1))) {
 		l := g.net.NewLanes()
 		var again *propnet.Lanes // for Replay
-		l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts, Stop: stop,
+		l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts - done, Stop: stop,
 			End: func(e propnet.PlayoutEnd) bool {
 				c.end(compiledEnd{PlayoutResult: e.PlayoutResult,
 					goals: func(r int, out []int) []int { return l.Goals(e.Lane, r, out) },
@@ -467,16 +493,8 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 				return true
 			}})
 	} else {
-		m := g.net.NewMachine()
-		rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9E3779B97F4A7C15))
-		var rec []int32
-		for range opts.Playouts {
-			if stop() {
-				break
-			}
-			rec = rec[:0]
-			res := m.Playout(s.bits, rng, opts.MaxDepth, &rec)
-			c.end(compiledEnd{PlayoutResult: res, goals: m.Goals, moves: func() []int32 { return rec }})
+		for ; done < opts.Playouts && !stop(); done++ {
+			machine()
 		}
 	}
 	if err := outer.Err(); err != nil {

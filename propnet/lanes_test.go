@@ -459,3 +459,52 @@ func TestLanesTransposes(t *testing.T) {
 		}
 	}
 }
+
+// toggles is a game of n lamps where the one player switches one lamp a move for 10 moves: a
+// network of thousands of gates of which a move changes a handful.
+func toggles(n int) string {
+	var b strings.Builder
+	b.WriteString(`(role p) (init (clock 0))
+(<= (legal p (switch ?l)) (lamp ?l))
+(<= (next (on ?l)) (does p (switch ?l)) (not (true (on ?l))))
+(<= (next (on ?l)) (true (on ?l)) (not (does p (switch ?l))))
+(<= (next (clock ?m)) (true (clock ?n)) (succ ?n ?m))
+(<= terminal (true (clock 10)))
+(goal p 100)
+`)
+	for i := range n {
+		fmt.Fprintf(&b, "(lamp %d)\n", i)
+	}
+	for i := range 10 {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+	}
+	return b.String()
+}
+
+// LanesPay chooses Lanes for tic-tac-toe, whose every move changes much of its small network,
+// and the Machine for 20,000 lamps, a move switching one of them.
+func TestLanesPay(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, src string
+		lanes     bool
+	}{{"tictactoe", string(src), true}, {"toggles", toggles(20000), false}} {
+		_, gr, n, _ := build(t, c.src, laneLimits)
+		init := initBits(n, gr)
+		m := n.NewMachine()
+		m.SetState(init)
+		w0 := m.Work()
+		rng := rand.New(rand.NewPCG(1, 2))
+		steps := 0
+		for range 10 {
+			steps += m.Playout(init, rng, 100, nil).Depth + 1
+		}
+		per := float64(m.Work()-w0) / float64(steps)
+		if got := n.LanesPay(per); got != c.lanes {
+			t.Errorf("%s (%v, %.1f edges a step): LanesPay %v", c.name, n.Stats(), per, got)
+		}
+	}
+}
