@@ -149,9 +149,10 @@ type playout struct {
 // An evaluation stopped by a limit in a reachable state is a violation; a refusal (rules without
 // a defined meaning) and the end of ctx are errors.
 //
-// The compiled engine plays 64 playouts at once (propnet.Lanes), each with a generator of its
-// own seeded from opts.Seed, when there are 64 or more; the interpreter, and the compiled engine
-// for fewer, play them one after the other from one seeded generator.
+// The interpreter plays the playouts one after the other from one seeded generator; so does the
+// compiled engine, but when there are 64 or more and its network's size and a Machine's work per
+// step say that it pays, it plays all but the first few 64 at once (propnet.Lanes), each with a
+// generator of its own seeded from opts.Seed (playCompiled).
 func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = 1000
