@@ -430,9 +430,9 @@ func (c *compiledTally) end(e compiledEnd) {
 // one seeded generator, and when there are lanesFrom or more, after the first ones (calibrate
 // steps), the rest on propnet.Lanes, 64 at a time, each lane with a generator of its own seeded
 // from opts.Seed (a playout with a violation is played again alone, Lanes.Replay, for its
-// moves), if the Machine's work per step says Lanes pay (Net.LanesPay: a count of edges, so the
-// choice is the same on any machine). When the time bound passes, the playouts under way are
-// not counted.
+// moves), if the Machine's work per step says Lanes pay (Net.LaneStep: a count of edges, so the
+// choice is the same on any machine) and, under a time bound, the first playouts on Lanes will
+// end well within it. When the time bound passes, the playouts under way are not counted.
 func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tally, start time.Time) error {
 	s, err := g.Initial(ctx)
 	if err != nil {
@@ -469,14 +469,23 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 		c.end(compiledEnd{PlayoutResult: res, goals: m.Goals, moves: func() []int32 { return rec }})
 	}
 	// The first playouts on the Machine measure its work per step; the rest go to Lanes when
-	// that pays (propnet.Net.LanesPay).
+	// that pays (propnet.Net.LaneStep), and, under a time bound, when the first playouts on
+	// Lanes (all 64 lanes moving together) will end well within it.
 	done, moved := 0, 0
+	calStart := time.Now()
 	for done < opts.Playouts && (opts.Playouts < lanesFrom || moved < calibrate) && !stop() {
 		machine()
 		done++
 		moved += t.lastLength + 1
 	}
-	if done < opts.Playouts && ctx.Err() == nil && g.net.LanesPay(float64(m.Work()-work0)/float64(max(moved, 1))) {
+	cost := g.net.LaneStep(float64(m.Work()-work0) / float64(max(moved, 1)))
+	lanes := done < opts.Playouts && ctx.Err() == nil && cost < 64
+	if lanes && opts.Time > 0 {
+		perStep := time.Since(calStart) / time.Duration(max(moved, 1))
+		firstEnds := time.Duration(cost*2*float64(moved)/float64(max(done, 1))) * perStep
+		lanes = firstEnds < (opts.Time-time.Since(start))/2
+	}
+	if lanes {
 		l := g.net.NewLanes()
 		var again *propnet.Lanes // for Replay
 		l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts - done, Stop: stop,

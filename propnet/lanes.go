@@ -1025,14 +1025,14 @@ func (l *Lanes) LegalAll(r int, out [][]int32) {
 	}
 }
 
-// LanesPay reports whether playing on Lanes costs less per playout than on a Machine whose
-// steps passed changes along edgesPerStep edges on average (Machine.Work over its steps). A
-// step of Lanes evaluates every gate for 64 lanes: about 2.8 ns per lane and network word (an
-// input or a gate) / 64, measured on speedChess; a Machine's step about 15 ns per edge it
-// passes a change along plus 1 us of its own (pick, step): so pancakes88 (967,737 edges, a flip
-// changes 6 edges) plays 2.5 times faster on a Machine, othello-comp2007 (5,753 edges a step)
-// 5 times faster on Lanes.
-func (n *Net) LanesPay(edgesPerStep float64) bool {
-	words := float64(len(n.ins)+len(n.kind)+2*len(n.base)) / 64
-	return 2.8*words < 15*edgesPerStep+1000
+// LaneStep returns what a step of Lanes (all 64 lanes) costs in steps of a Machine whose steps
+// pass changes along edgesPerStep edges on average (Machine.Work over its steps): playing on
+// Lanes pays when it is under 64. A step of Lanes evaluates every gate: about 2.8 ns per
+// network word (an input or a gate), measured on speedChess; a Machine's step about 15 ns per
+// edge it passes a change along plus 1 us of its own (pick, step). So pancakes88 (967,737 edges,
+// a flip changes 6) plays 2.5 times faster on a Machine, othello-comp2007 (5,753 edges a step) 5
+// times faster on Lanes.
+func (n *Net) LaneStep(edgesPerStep float64) float64 {
+	words := float64(len(n.ins) + len(n.kind) + 2*len(n.base))
+	return 2.8 * words / (15*edgesPerStep + 1000)
 }
