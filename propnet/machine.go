@@ -81,6 +81,19 @@ func (m *Machine) snapshot() *Machine {
 	return c
 }
 
+// bytes is the size of what restore copies.
+func (c *Machine) bytes() uint64 {
+	n := 8*(len(c.state)+len(c.next)) + 4*(len(c.cnt)+len(c.cur)+len(c.miss)+len(c.apos)+len(c.alen)+len(c.ready)) +
+		len(c.prop) + len(c.sval)
+	for r, gs := range c.sets {
+		for _, ms := range gs {
+			n += 4 * len(ms)
+		}
+		n += 4 * len(c.pos[r])
+	}
+	return uint64(n)
+}
+
 // restore makes the machine its snapshot again.
 func (m *Machine) restore() {
 	c := m.snap
@@ -741,12 +754,13 @@ func (m *Machine) Playout(s []uint64, rng *rand.Rand, maxDepth int, rec *[]int32
 	case m.snap != nil && slices.Equal(m.snap.state, s) && m.restoreOK:
 		m.restore()
 	case m.snap != nil && slices.Equal(m.snap.state, s):
-		// Copying the snapshot back costs a few bytes per node; passing the changes back, 15 ns
-		// or so per edge: restore once that is the cheaper (pancakes88: 400,000 nodes, a few
-		// dozen edges back to the start).
+		// Copying the snapshot back costs its bytes; passing the changes back, 15 ns or so per
+		// edge, the time to copy some 64 bytes on a loaded machine: restore once that is the
+		// cheaper (pancakes88 and kalaha_2009: 8 to 9 MB of snapshot, and fewer than 100,000
+		// edges back to the start).
 		w := m.edges
 		m.SetState(s)
-		m.restoreOK = (m.edges-w)*50 > uint64(len(m.cnt))
+		m.restoreOK = (m.edges-w)*64 > m.snap.bytes()
 	case m.snap == nil:
 		m.SetState(s)
 		m.snap = m.snapshot()
