@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/sched"
 )
 
 // Simulation is the end of a random playout from a state.
@@ -20,6 +21,7 @@ type Simulation struct {
 // step.
 func (g *Game) Simulate(ctx context.Context, s *State, rng *rand.Rand, maxDepth int) (Simulation, error) {
 	sim := Simulation{Goals: make([]int, len(g.roles))}
+	sched.Yield()
 	if g.compiled(s) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
