@@ -22,10 +22,15 @@ import (
 	"os"
 	"syscall/js"
 
+	"github.com/gdl-lsp/gdl/internal/gctune"
 	"github.com/gdl-lsp/gdl/playground"
 )
 
 func main() {
+	// The language server's collector: a small heap grows to four times what is live before a
+	// collection. With Go's default a one-character edit of chess.kif took 50 to 250 ms under
+	// node, with this 17 to 60 ms.
+	gctune.Server()
 	notify := js.Global().Get("gdlNotify")
 	if notify.Type() != js.TypeFunction {
 		fmt.Fprintln(os.Stderr, "gdl-wasm: define gdlNotify(kind, json) before running the program")

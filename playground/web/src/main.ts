@@ -33,17 +33,24 @@ interface Stats {
   firstCheckedMs?: number;
   /** From the last keystroke to its diagnostics shown. */
   lastDiagnosticsMs?: number;
-  /** The longest task on the main thread so far. */
+  /** The longest task on the main thread so far, and the last long tasks (start and duration). */
   longestTaskMs: number;
+  longTasks: { start: number; ms: number }[];
   /** The diagnostics' version shown, and the document's. */
   shownVersion: number;
   version: number;
+  /** The editor's text, and a way to replace it (as an example is opened). */
+  text?: () => string;
+  open?: (text: string, infix?: boolean) => Promise<void>;
 }
-const stats: Stats = { longestTaskMs: 0, shownVersion: 0, version: 0 };
+const stats: Stats = { longestTaskMs: 0, longTasks: [], shownVersion: 0, version: 0 };
 (window as unknown as { gdlPlayground: Stats }).gdlPlayground = stats;
 try {
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) stats.longestTaskMs = Math.max(stats.longestTaskMs, e.duration);
+    for (const e of list.getEntries()) {
+      stats.longestTaskMs = Math.max(stats.longestTaskMs, e.duration);
+      stats.longTasks = [...stats.longTasks.slice(-19), { start: Math.round(e.startTime), ms: Math.round(e.duration) }];
+    }
   }).observe({ type: "longtask", buffered: true });
 } catch {
   // No long-task timing in this browser.
@@ -167,6 +174,7 @@ const view = new EditorView({
     doc: "",
     extensions: [
       lineNumbers(),
+      EditorView.lineWrapping,
       highlightActiveLineGutter(),
       highlightActiveLine(),
       drawSelection(),
@@ -246,13 +254,14 @@ async function openText(text: string, infix?: boolean): Promise<void> {
   stats.version++;
   editTimes.set(stats.version, performance.now());
   const params = { text, notation: infix === undefined ? "" : infix ? "infix" : "prefix" };
+  const opened = gameBridge.call<DocInfo>("open", params);
   const info = await editorBridge.call<DocInfo>("open", params);
-  await gameBridge.call<DocInfo>("open", params);
   setNotation(info.notation);
   model.pending = {};
   model.selected = undefined;
   clearVerify();
   await refreshDiagnostics();
+  await opened;
   void refreshLenses();
   await gameCommand("reset");
   void updateLink();
@@ -314,7 +323,10 @@ function showDiagnostics(d: Diagnostics): void {
     stats.lastDiagnosticsMs = performance.now() - t;
     for (const v of editTimes.keys()) if (v <= d.version) editTimes.delete(v);
   }
-  if (stats.firstCheckedMs === undefined) stats.firstCheckedMs = performance.now();
+  if (stats.firstCheckedMs === undefined) {
+    stats.firstCheckedMs = performance.now();
+    performance.mark("gdl:checked");
+  }
   const count = (s: string) => d.diagnostics.filter((x) => x.severity === s).length;
   const errors = count("error");
   const warnings = count("warning");
@@ -415,6 +427,7 @@ function drawGame(): void {
   const boardEl = $("board");
   const busy = model.busy !== "";
   $("stop").hidden = !(model.busy === "computer" || model.busy === "verify");
+  $("verify-stop").hidden = model.busy !== "verify";
   $("game-busy").textContent = model.busy === "computer" ? "The computer is thinking…" : busy && model.busy !== "verify" ? "…" : "";
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>("#game-controls button"))) b.disabled = busy;
   if (!s) return;
@@ -506,6 +519,7 @@ $("forward").addEventListener("click", () => void gameCommand("goto", { step: (g
 $("random").addEventListener("click", () => void gameCommand("random"));
 $("computer").addEventListener("click", () => void gameCommand("computer", { moveTimeMs: Number(($("movetime") as HTMLSelectElement).value) }));
 $("stop").addEventListener("click", () => void stopGameWork());
+$("verify-stop").addEventListener("click", () => void stopGameWork());
 
 /** Ends what the game's bridge computes (its worker is replaced) and brings the new one to the same text and state. */
 async function stopGameWork(): Promise<void> {
@@ -534,7 +548,10 @@ $("verify-run").addEventListener("click", async () => {
   ($("verify-run") as HTMLButtonElement).disabled = true;
   $("verify-progress").textContent = "Verifying…";
   try {
-    const r = await gameBridge.call<VerifyResult>("verify", { timeoutMs: 30000 });
+    const r = await gameBridge.call<VerifyResult>("verify", {
+      maxStates: Number(($("verify-states") as HTMLSelectElement).value),
+      timeoutMs: Number(($("verify-time") as HTMLSelectElement).value),
+    });
     $("verify-progress").textContent = "";
     $("verify-summary").textContent = r.summary;
     renderFindings(r.findings);
@@ -675,11 +692,14 @@ $("format").addEventListener("click", async () => {
 
 async function start(): Promise<void> {
   status("Loading gdl…");
-  if ("serviceWorker" in navigator && location.protocol.startsWith("http")) {
-    navigator.serviceWorker.register("sw.js").catch(() => undefined); // offline once loaded
-  }
+  const shared = textOf(location.hash);
+  const examples = loadExamples();
   const module = await WebAssembly.compileStreaming(fetch("gdl.wasm"));
+  performance.mark("gdl:compiled");
+  // Calls wait in each worker until it runs gdl: the editor's text is checked as soon as the
+  // editor's worker is up, whatever the game's is doing.
   editorBridge = new Bridge(module, () => undefined);
+  void editorBridge.ready().then(() => performance.mark("gdl:editor-ready"));
   gameBridge = new Bridge(module, (kind, data) => {
     if (kind === "refresh") schedule("lenses", 100, refreshLenses);
     else if (kind === "progress") {
@@ -687,17 +707,22 @@ async function start(): Promise<void> {
       $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
     }
   });
-  const examples = loadExamples();
-  await Promise.all([editorBridge.ready(), gameBridge.ready()]);
-  const shared = await textOf(location.hash);
-  if (shared) await openText(shared.text, shared.infix);
+  const link = await shared;
+  if (link) await openText(link.text, link.infix);
   else {
     const list = await examples;
     const first = list.find((e) => e.file === "tictactoe.kif") ?? list[0];
     ($("examples") as HTMLSelectElement).value = first.file;
     await openExample(first.file);
   }
+  stats.text = () => view.state.doc.toString();
+  stats.open = openText;
   document.body.dataset.ready = "true";
+  // Offline once loaded: the service worker fetches every file again to keep it, so it starts
+  // after the first check rather than competing with it.
+  if ("serviceWorker" in navigator && location.protocol.startsWith("http")) {
+    navigator.serviceWorker.register("sw.js").catch(() => undefined);
+  }
 }
 
 start().catch((err) => status(`The playground could not start: ${(err as Error).message}`, "error"));
