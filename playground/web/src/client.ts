@@ -11,14 +11,19 @@ export class Bridge {
   private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private started!: Promise<void>;
 
+  /**
+   * Starts a worker running the module. With after, the worker loads at once but starts gdl
+   * only when after resolves (calls wait in it meanwhile), so that another worker starts first.
+   */
   constructor(
     private readonly module: WebAssembly.Module,
     private readonly notify: Notify,
+    after?: Promise<unknown>,
   ) {
-    this.spawn();
+    this.spawn(after);
   }
 
-  private spawn(): void {
+  private spawn(after?: Promise<unknown>): void {
     this.worker = new Worker("worker.js");
     let ok: () => void;
     let fail: (e: Error) => void;
@@ -45,7 +50,10 @@ export class Bridge {
       fail(new BridgeError(e.message));
       this.failAll(e.message);
     };
-    this.worker.postMessage({ module: this.module });
+    const worker = this.worker;
+    const go = () => worker.postMessage({ module: this.module });
+    if (after) void after.then(go, go);
+    else go();
   }
 
   private failAll(why: string): void {

@@ -56,6 +56,9 @@ try {
   // No long-task timing in this browser.
 }
 
+// gdl.wasm is fetched (index.html preloads it) and compiled while the page sets itself up.
+const compiling = WebAssembly.compileStreaming(fetch("gdl.wasm"));
+
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const statusEl = $("status");
 
@@ -220,8 +223,9 @@ function sendEdit(tr: Transaction): void {
   changes.reverse();
   stats.version++;
   editTimes.set(stats.version, performance.now());
-  void editorBridge.call<DocInfo>("edit", { changes });
-  void gameBridge.call<DocInfo>("edit", { changes });
+  // A worker stopped meanwhile (Stop) rejects its calls; the new one is given the whole text.
+  editorBridge.call<DocInfo>("edit", { changes }).catch(() => undefined);
+  gameBridge.call<DocInfo>("edit", { changes }).catch(() => undefined);
 }
 
 const editTimes = new Map<number, number>();
@@ -694,7 +698,7 @@ async function start(): Promise<void> {
   status("Loading gdl…");
   const shared = textOf(location.hash);
   const examples = loadExamples();
-  const module = await WebAssembly.compileStreaming(fetch("gdl.wasm"));
+  const module = await compiling;
   performance.mark("gdl:compiled");
   // Calls wait in each worker until it runs gdl: the editor's text is checked as soon as the
   // editor's worker is up, whatever the game's is doing.
@@ -706,7 +710,7 @@ async function start(): Promise<void> {
       const p = data as VerifyProgress;
       $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
     }
-  });
+  }, editorBridge.ready());
   const link = await shared;
   if (link) await openText(link.text, link.infix);
   else {
