@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/sched"
 	"github.com/gdl-lsp/gdl/propnet"
 )
 
@@ -45,6 +46,7 @@ func (g *Game) NewFrontier() *Frontier {
 // Expand evaluates the states whose keys are given (at most 64, each a Key of a compiled state
 // of this game) and writes what it finds of state i into out[i].
 func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
+	sched.Yield() // on js/wasm, a search's deadline fires only if the scheduler gets a turn
 	g := f.g
 	if len(keys) > 64 {
 		return fmt.Errorf("a frontier evaluates 64 states at a time, not %d", len(keys))

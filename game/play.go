@@ -12,6 +12,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/cputime"
+	"github.com/gdl-lsp/gdl/internal/sched"
 	"github.com/gdl-lsp/gdl/propnet"
 )
 
@@ -447,6 +448,7 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 	lastReport := start
 	// stop is asked between steps (Lanes) or playouts (Machine).
 	stop := func() bool {
+		sched.Yield() // on js/wasm, the time bound's timer fires only if the scheduler gets a turn
 		if ctx.Err() != nil {
 			return true
 		}

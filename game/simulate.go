@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/sched"
 	"github.com/gdl-lsp/gdl/propnet"
 )
 
@@ -21,6 +22,7 @@ type Simulation struct {
 // step.
 func (g *Game) Simulate(ctx context.Context, s *State, rng *rand.Rand, maxDepth int) (Simulation, error) {
 	sim := Simulation{Goals: make([]int, len(g.roles))}
+	sched.Yield()
 	if g.compiled(s) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -119,7 +121,10 @@ func (g *Game) SimulateAll(ctx context.Context, states []*State, seed uint64, ma
 			starts[i] = states[lo+i].bits
 		}
 		g.lanes.Playouts(propnet.LaneRun{Starts: starts, Seed: seed + uint64(lo), MaxDepth: maxDepth,
-			Stop: func() bool { return ctx.Err() != nil },
+			Stop: func() bool {
+				sched.Yield()
+				return ctx.Err() != nil
+			},
 			End: func(e propnet.PlayoutEnd) bool {
 				sim := Simulation{Goals: make([]int, len(g.roles)), Depth: e.Depth, Terminal: e.Terminal}
 				for r := range g.roles {
