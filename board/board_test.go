@@ -200,8 +200,15 @@ func TestDrawings(t *testing.T) {
 	out.Section("svg")
 	out.Printf("%s", v.SVG())
 	markers.Check(t, "testdata/drawings.golden", out.String(), *update)
-	if !slices.Contains(strings.Split(v.SVG(), "\n"), `<text x="142" y="74" font-size="20" text-anchor="middle" dominant-baseline="central" fill="#111111">o</text>`) {
+	lines := strings.Split(v.SVG(), "\n")
+	if !slices.Contains(lines, `<text x="142" y="74" font-size="20" text-anchor="middle" dominant-baseline="central" fill="#111111" pointer-events="none">o</text>`) {
 		t.Errorf("the o at row 1, column 3 is not where it belongs in the SVG")
+	}
+	// Its square says which it is, as MoveSquares counts (0-based), for a page to play by clicks.
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, `<rect class="square" data-board="0" data-row="0" data-column="2" x="120" y="52" `)
+	}) {
+		t.Errorf("the square at row 1, column 3 does not carry its indexes in the SVG")
 	}
 }
 

@@ -18,7 +18,10 @@ const (
 // SVG draws the view as a standalone SVG image: each board as squares in two alternating shades
 // with the pieces' text in the middle and the coordinates along the edges, one board below the
 // other, then the other fluents as lines of text. It needs no fonts or images beyond the
-// viewer's default sans-serif and monospace fonts.
+// viewer's default sans-serif and monospace fonts. Each square is a rect of class "square" with
+// data-board, data-row and data-column (0-based indexes into Boards, Rows and Columns, as
+// MoveSquares counts them), and the texts let clicks through to it, so that a page can play by
+// clicking squares.
 func (v *View) SVG() string {
 	w, h := 0, 0
 	type placed struct {
@@ -51,7 +54,7 @@ func (v *View) SVG() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">`+"\n", w, h, w, h)
 	fmt.Fprintf(&s, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", w, h)
-	for _, p := range boards {
+	for bi, p := range boards {
 		b := p.b
 		x0, y0 := 4+svgLabel, 4+p.y+svgLine+svgLabel
 		fmt.Fprintf(&s, `<g class="board" data-relation="%s">`+"\n", esc(b.Relation))
@@ -71,8 +74,8 @@ func (v *View) SVG() string {
 					fill = "#d2b48c"
 				}
 				x, y := x0+c*svgSquare, y0+r*svgSquare
-				fmt.Fprintf(&s, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#8b7355" stroke-width="1"><title>%s</title></rect>`+"\n",
-					x, y, svgSquare, svgSquare, fill, esc(squareTitle(cell)))
+				fmt.Fprintf(&s, `<rect class="square" data-board="%d" data-row="%d" data-column="%d" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#8b7355" stroke-width="1"><title>%s</title></rect>`+"\n",
+					bi, r, c, x, y, svgSquare, svgSquare, fill, esc(squareTitle(cell)))
 				if cell.Text != "" {
 					size := 20
 					if n := width(cell.Text); n > 2 {
@@ -80,7 +83,7 @@ func (v *View) SVG() string {
 					} else if r, _ := utf8.DecodeRuneInString(cell.Text); n == 1 && r >= '♔' && r <= '♟' {
 						size = 34 // a chess symbol fills its square
 					}
-					fmt.Fprintf(&s, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" dominant-baseline="central" fill="#111111">%s</text>`+"\n",
+					fmt.Fprintf(&s, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" dominant-baseline="central" fill="#111111" pointer-events="none">%s</text>`+"\n",
 						x+svgSquare/2, y+svgSquare/2, size, esc(cell.Text))
 				}
 			}

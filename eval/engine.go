@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"time"
+
+	"github.com/gdl-lsp/gdl/internal/sched"
 )
 
 // newGen returns a fresh generation number: fact stamps and epochs are never reused.
@@ -228,6 +230,7 @@ func (g *Game) begin(ctx context.Context) {
 
 // check stops the evaluation when the context is done or the time is up.
 func (g *Game) check(p *plan) error {
+	sched.Yield() // on js/wasm, the context's timer fires only if the scheduler gets a turn
 	if err := g.bud.ctx.Err(); err != nil {
 		return g.limitErr(LimitCanceled, p, err)
 	}

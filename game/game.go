@@ -69,6 +69,7 @@ type Game struct {
 	mu      sync.Mutex
 	net     *propnet.Net
 	m       *propnet.Machine
+	lanes   *propnet.Lanes // SimulateAll's, made on first use
 	gr      *eval.Grounding
 	fluent  map[eval.Term]int     // compiled: fluent -> base proposition
 	moveIdx []map[eval.Term]int32 // compiled: per role, move -> input proposition

@@ -201,6 +201,35 @@ func TestSimulate(t *testing.T) {
 	}
 }
 
+// SimulateAll plays to the end from each of many states, on both engines (the compiled one 64 at
+// a time, more than 64 states here), the same again with the same seed.
+func TestSimulateAll(t *testing.T) {
+	for _, e := range []Engine{Compiled, Interpreted} {
+		g := loadFile(t, "../testdata/games/tictactoe.kif", e)
+		var states []*State
+		for _, moves := range []string{"", "((mark 2 2) noop)", "((mark 1 1) noop) (noop (mark 2 2))"} {
+			j, _ := g.ParseJointMoves(moves)
+			p, _ := g.Replay(bg, j)
+			for range 30 {
+				states = append(states, p.State())
+			}
+		}
+		sims, err := g.SimulateAll(bg, states, 9, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := g.SimulateAll(bg, states, 9, 100)
+		for i, sim := range sims {
+			if !sim.Terminal || sim.Goals[0]+sim.Goals[1] != 100 || sim.Depth < 5-2*(i/30) {
+				t.Fatalf("%s: playout %d: %+v", e, i, sim)
+			}
+			if sim.Depth != again[i].Depth || !slices.Equal(sim.Goals, again[i].Goals) {
+				t.Fatalf("%s: playout %d: %+v, with the same seed %+v", e, i, sim, again[i])
+			}
+		}
+	}
+}
+
 // A text that a build could not compile is remembered for that build only: another build (which
 // may ground it) tries again.
 func TestRememberedFailureIsPerBuild(t *testing.T) {

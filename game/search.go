@@ -38,15 +38,12 @@ func (g *Game) StateOfKey(key string) (*State, error) {
 	}
 	switch body := key[1:]; key[0] {
 	case 'c':
-		if g.net == nil || len(body) != 8*g.net.Words() {
+		if g.net == nil {
 			return nil, fmt.Errorf("not a state key of this game's compiled engine")
 		}
 		b := make([]uint64, g.net.Words())
-		for i := range b {
-			b[i] = le64(body[8*i:])
-		}
-		if n := len(g.gr.Fluents); n%64 != 0 && b[len(b)-1]>>uint(n%64) != 0 {
-			return nil, fmt.Errorf("not a state key of this game's compiled engine")
+		if err := g.bitsOfKey(key, b); err != nil {
+			return nil, err
 		}
 		return &State{bits: b, key: key, g: g}, nil
 	case 'i':
@@ -60,6 +57,20 @@ func (g *Game) StateOfKey(key string) (*State, error) {
 		return &State{es: g.ev.NewState(fl), key: key, g: g}, nil
 	}
 	return nil, fmt.Errorf("not a state key of this game")
+}
+
+// bitsOfKey reads the key of a compiled state into b (Words() words).
+func (g *Game) bitsOfKey(key string, b []uint64) error {
+	if len(key) != 1+8*len(b) || key[0] != 'c' {
+		return fmt.Errorf("not a state key of this game's compiled engine")
+	}
+	for i := range b {
+		b[i] = le64(key[1+8*i:])
+	}
+	if n := len(g.gr.Fluents); n%64 != 0 && b[len(b)-1]>>uint(n%64) != 0 {
+		return fmt.Errorf("not a state key of this game's compiled engine")
+	}
+	return nil
 }
 
 // SuccessorKeys plays joint moves of the legal moves given (one list per role, as Legal returns

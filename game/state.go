@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/sched"
 )
 
 // State is a game state: the fluents that hold. It is a value: never modified once made, and
@@ -144,6 +145,7 @@ func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
 // Legal returns the legal moves of every role in s, indexed like Roles, each sorted
 // canonically.
 func (g *Game) Legal(ctx context.Context, s *State) ([][]eval.Term, error) {
+	sched.Yield()
 	if g.compiled(s) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -250,6 +252,7 @@ func (g *Game) Next(ctx context.Context, s *State, joint []eval.Term) (*State, e
 	if len(joint) != len(g.roles) {
 		return nil, &JointError{Roles: len(g.roles), Moves: len(joint)}
 	}
+	sched.Yield()
 	if g.compiled(s) {
 		g.mu.Lock()
 		defer g.mu.Unlock()

@@ -52,14 +52,19 @@ type Options struct {
 	Seed     uint64
 }
 
+// lanes is the number of descents an MCTS search on the compiled engine scores at once: one
+// step of propnet.Lanes plays 64 playouts.
+const lanes = 64
+
 // MCTS is a Monte Carlo tree search player (UCT). Every role chooses its move at a node by UCB1
 // over its own statistics (decoupled UCT, which covers simultaneous moves; a turn-taking game's
 // waiting roles have one move), GDL-II's random role uniformly; a new node is scored by a random
-// playout (game.Simulate) from it. When the role knows the state, the tree is kept between
-// moves: the next search starts from the node of the state it is asked about when the last tree
-// reached it within two joint moves. When it does not (GDL-II), it searches from the states it
-// may be in (SearchBelief), never from the true state it was not told. An MCTS is used by one
-// goroutine at a time.
+// playout (game.Simulate) from it, on the compiled engine 64 new nodes at once (chosen one after
+// the other, each seeing the others' visits, game.SimulateAll). When the role knows the state,
+// the tree is kept between moves: the next search starts from the node of the state it is asked
+// about when the last tree reached it within two joint moves. When it does not (GDL-II), it
+// searches from the states it may be in (SearchBelief), never from the true state it was not
+// told. An MCTS is used by one goroutine at a time.
 type MCTS struct {
 	g     *game.Game
 	role  int
@@ -233,13 +238,20 @@ func (p *MCTS) Search(ctx context.Context, s *game.State) (Search, error) {
 			if ctx.Err() != nil {
 				break
 			}
-			if err := p.iterate(ctx, root); err != nil {
+			n := 1
+			if p.g.Engine() == game.Compiled {
+				n = lanes
+			}
+			if p.opts.Playouts > 0 {
+				n = min(n, p.opts.Playouts-sr.Playouts)
+			}
+			if err := p.iterate(ctx, root, n); err != nil {
 				if ctx.Err() != nil {
-					break // stopped in the middle of a playout: that one does not count
+					break // stopped in the middle of playouts: those do not count
 				}
 				return Search{}, err
 			}
-			sr.Playouts++
+			sr.Playouts += n
 		}
 	}
 	sr.Nodes = p.size
@@ -303,77 +315,156 @@ func (p *MCTS) rootFor(ctx context.Context, s *game.State) (*node, error) {
 	return root, nil
 }
 
-// iterate runs one selection, expansion, playout and backpropagation from root.
-func (p *MCTS) iterate(ctx context.Context, root *node) error {
-	type stepRec struct {
-		n     *node
-		joint []int
+// A descent is one selection and expansion: the path from the root, and the state to score by a
+// playout (nil when the value is known: a terminal node).
+type descent struct {
+	path  []stepRec
+	root  *node
+	leaf  *node // the node made for the last joint move (nil when there was no room for it)
+	from  *game.State
+	value []float64
+}
+
+type stepRec struct {
+	n     *node
+	joint []int
+}
+
+// iterate runs n selections and expansions from root, scores their leaves by playouts (on the
+// compiled engine, n > 1, all at once: game.SimulateAll), and backpropagates the values. Each
+// descent counts its visits when it is made (a virtual loss: the next descents of the batch see
+// its moves as tried without reward, and spread), its value when its playout is back.
+func (p *MCTS) iterate(ctx context.Context, root *node, n int) error {
+	ds := make([]*descent, 0, n)
+	undo := func() {
+		for _, d := range ds {
+			d.undo()
+		}
 	}
-	var path []stepRec
+	for range n {
+		d, err := p.descend(ctx, root)
+		if err != nil {
+			undo()
+			return err
+		}
+		ds = append(ds, d)
+	}
+	var from []*game.State
+	for _, d := range ds {
+		if d.from != nil {
+			from = append(from, d.from)
+		}
+	}
+	if len(from) == 1 || len(from) > 0 && p.g.Engine() != game.Compiled {
+		for _, d := range ds {
+			if d.from != nil {
+				v, err := p.playout(ctx, d.from)
+				if err != nil {
+					undo()
+					return err
+				}
+				d.value = v
+			}
+		}
+	} else if len(from) > 1 {
+		sims, err := p.g.SimulateAll(ctx, from, p.rng.Uint64(), p.opts.MaxDepth)
+		if err != nil {
+			undo()
+			return err
+		}
+		i := 0
+		for _, d := range ds {
+			if d.from != nil {
+				d.value = scale(sims[i].Goals)
+				i++
+			}
+		}
+	}
+	for _, d := range ds {
+		d.backup()
+	}
+	return nil
+}
+
+// descend selects joint moves from root down to a node not in the tree yet (made then, when
+// there is room) or a terminal one, and counts the visits of the way.
+func (p *MCTS) descend(ctx context.Context, root *node) (*descent, error) {
+	d := &descent{root: root}
 	n := root
-	var value []float64
 	for {
 		if n.terminal {
-			value = n.goals
+			d.value = n.goals
 			break
 		}
 		joint := p.choose(n)
-		path = append(path, stepRec{n, joint})
+		d.path = append(d.path, stepRec{n, joint})
 		key := jointKey(joint)
 		child := n.children[key]
 		if child == nil {
-			if p.full() {
-				// No room for new nodes: score the joint move by a playout from here.
-				next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
-				if err != nil {
-					return err
-				}
-				v, err := p.playout(ctx, next)
-				if err != nil {
-					return err
-				}
-				value = v
-				break
-			}
 			next, err := p.g.Next(ctx, n.state, p.moves(n, joint))
 			if err != nil {
-				return err
+				return nil, err
+			}
+			if p.full() {
+				// No room for new nodes: score the joint move by a playout from here.
+				d.from = next
+				break
 			}
 			if child, err = p.newNode(ctx, next); err != nil {
-				return err
+				return nil, err
 			}
 			if n.children == nil {
 				n.children = map[string]*node{}
 			}
 			n.children[key] = child
 			if child.terminal {
-				value = child.goals
+				d.value = child.goals
 			} else {
-				v, err := p.playout(ctx, next)
-				if err != nil {
-					return err
-				}
-				value = v
+				d.from = next
 			}
+			d.leaf = child
 			child.visits++
 			break
 		}
 		n = child
 	}
-	for _, st := range path {
+	for _, st := range d.path {
 		st.n.visits++
 		for r, i := range st.joint {
-			e := &st.n.stats[r][i]
-			e.n++
-			if r < len(value) {
-				e.w += value[r]
+			st.n.stats[r][i].n++
+		}
+	}
+	if len(d.path) == 0 {
+		root.visits++
+	}
+	return d, nil
+}
+
+// backup adds a descent's value to the moves of its way.
+func (d *descent) backup() {
+	for _, st := range d.path {
+		for r, i := range st.joint {
+			if r < len(d.value) {
+				st.n.stats[r][i].w += d.value[r]
 			}
 		}
 	}
-	if len(path) == 0 {
-		root.visits++
+}
+
+// undo takes back the visits a descent counted (its playout did not finish).
+func (d *descent) undo() {
+	for _, st := range d.path {
+		st.n.visits--
+		for r, i := range st.joint {
+			st.n.stats[r][i].n--
+		}
 	}
-	return nil
+	if len(d.path) == 0 {
+		d.root.visits--
+	}
+	if d.leaf != nil {
+		d.leaf.visits--
+	}
 }
 
 // playout scores a state by a random playout.

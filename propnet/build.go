@@ -1103,6 +1103,8 @@ type Net struct {
 	// that the node decides.
 	watched []int32
 	watches []watches
+
+	lc laneCache // the layout for Lanes
 }
 
 // watches are the legal moves and the fluents of the next state that one node decides.

@@ -303,15 +303,23 @@ func TestLazyInputs(t *testing.T) {
 
 // Playout moves from state to state by the words of the state that a joint move changes
 // (Machine.step): the moves it records, replayed on the interpreter, are legal and end in the
-// state it ends in, also when it starts from a state set in between.
+// state it ends in, also when it starts from a state set in between, or from its first start
+// copied back from a snapshot.
 func TestPlayoutReplays(t *testing.T) {
+	anyRestored := false // shiftRing's network is too big for its short playouts to restore
+	defer func() {
+		if !anyRestored {
+			t.Error("no machine copied its start back from its snapshot")
+		}
+	}()
 	for name, src := range map[string]string{"shiftRing": shiftRing(), "manyMoves": manyMoves, "inertPass": inertPass, "cutGraph": cutGraph} {
 		g, gr, n, bitsOf := build(t, src, eval.GroundLimits{})
 		m := n.NewMachine()
 		rng := rand.New(rand.NewPCG(3, 4))
 		s0, _ := g.Initial(bg)
 		start := bitsOf(s0)
-		for p := 0; p < 40; p++ {
+		restored := false
+		for p := 0; p < 60; p++ {
 			var rec []int32
 			depth := 1 + p%7
 			res := m.Playout(start, rng, depth, &rec)
@@ -333,11 +341,15 @@ func TestPlayoutReplays(t *testing.T) {
 			if want := bitsOf(s); !slices.Equal(want, m.State()) {
 				t.Fatalf("%s playout %d: the machine's last state is not the replayed one", name, p)
 			}
-			if p%3 == 0 {
-				start = slices.Clone(m.State()) // the next playouts go on from here
+			restored = restored || m.restoreOK
+			if p%10 == 9 {
+				// The next playouts go on from here; the nine before started from one state,
+				// which the machine copies back from its snapshot once that is cheaper.
+				start = slices.Clone(m.State())
 				s0 = s
 			}
 		}
+		anyRestored = anyRestored || restored
 	}
 }
 

@@ -9,15 +9,17 @@
 # other jobs CPU time is the figure to trust; wall time is not used.
 #
 #   bash scripts/bench-playouts.sh [--quick] [--rounds N | N]
-#       The games of issue 11 with their targets (ticTacToe >= 40x, connectFour >= 90x,
-#       breakthrough >= 140x, speedChess and othello-comp2007 >= 10x, chess.kif capped at 20
-#       joint moves on both sides >= 1x). A calibration run per game and side picks the number of
+#       The games of issues 11 and 26 with their targets against SWI-Prolog (ticTacToe >= 40x,
+#       connectFour >= 90x, breakthrough >= 550x, speedChess >= 350x, othello-comp2007 >= 10x,
+#       chess.kif capped at 20 joint moves on both sides >= 30x) and, for ticTacToe and
+#       connectFour, against a hand-written bitboard (internal/bitboard, the same games in plain
+#       Go: gdl >= 1/4 of it). A calibration run per game and side picks the number of
 #       playouts that takes at least 1 s of CPU (0.25 s with --quick); then, in each of N rounds
 #       (3; 1 with --quick), every game runs on every side, the order of the sides alternating
-#       from round to round, so that the load of the machine falls on both sides alike. Prints,
-#       per game, the medians, the ratio against the faster Prolog side, the target and whether
-#       it is met, the engine and its compile time, and the mean playout length on both sides
-#       (they should agree: the same game, the same loop).
+#       from round to round, so that the load of the machine falls on all sides alike. Prints,
+#       per game, the medians, the ratios against the faster Prolog side and the bitboard, the
+#       targets and whether they are met, the engine and its compile time, and the mean playout
+#       length on every side (they should agree: the same game, the same loop).
 #
 #   bash scripts/bench-playouts.sh --corpus [--quick] [--budget S] [--match REGEX] [--tsv FILE]
 #       Every game of ../shared/games/MANIFEST.tsv of kind game (or those whose path matches
@@ -121,21 +123,28 @@ ceil() { awk -v x="$1" 'BEGIN { n = int(x); if (n < x) n++; if (n < 1) n = 1; pr
 
 # ---- The issue's games -------------------------------------------------------------------------
 
+# bitboard_run NAME SECONDS: the hand-written bitboard's playouts per CPU second of game NAME.
+bitboard_run() {
+	limited 600 "$T/bitboard.test" -test.run '^$' -test.bench "^BenchmarkPlayout/$1\$" -test.benchtime "${2}s" |
+		awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "playouts/cpu-s") print $i }'
+}
+
 issue_mode() {
 	local target_cpu=1 hard=600 r=${rounds:-3}
 	if [ $quick = 1 ]; then target_cpu=0.25 r=${rounds:-1}; fi
 	local specs=(
-		"ticTacToe|ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif|1000|40"
-		"connectFour|ggp-org__ggp-base/games/games/connectFour/connectFour.kif|1000|90"
-		"breakthrough|ggp-org__ggp-repository/war/root/games/breakthrough/breakthrough.kif|1000|140"
-		"speedChess|ggp-org__ggp-repository/war/root/games/speedChess/speedChess.kif|1000|10"
-		"othello-comp2007|ggp-org__ggp-repository/war/root/games/othello-comp2007/othello-comp2007.kif|1000|10"
-		"chess(20)|ggp-org__ggp-repository/war/root/games/chess/chess.kif|20|1"
+		"ticTacToe|ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif|1000|40|0.25"
+		"connectFour|ggp-org__ggp-base/games/games/connectFour/connectFour.kif|1000|90|0.25"
+		"breakthrough|ggp-org__ggp-repository/war/root/games/breakthrough/breakthrough.kif|1000|550|"
+		"speedChess|ggp-org__ggp-repository/war/root/games/speedChess/speedChess.kif|1000|350|"
+		"othello-comp2007|ggp-org__ggp-repository/war/root/games/othello-comp2007/othello-comp2007.kif|1000|10|"
+		"chess(20)|ggp-org__ggp-repository/war/root/games/chess/chess.kif|20|30|"
 	)
-	local spec name path depth target side n k cpu
+	local spec name path depth target bbt side n k cpu
+	go test -c -o "$T/bitboard.test" ./internal/bitboard
 	echo "calibrating: playouts per side for at least ${target_cpu}s of CPU each"
 	for spec in "${specs[@]}"; do
-		IFS='|' read -r name path depth target <<< "$spec"
+		IFS='|' read -r name path depth target bbt <<< "$spec"
 		path=$games/$path
 		[ -f "$path" ] || { echo "$path is not there" >&2; exit 2; }
 		"$T/gdl" convert --to prolog --tabling recursive --driver playouts "$path" > "$T/$name.tabled.pl"
@@ -169,11 +178,15 @@ issue_mode() {
 	for round in $(seq "$r"); do
 		echo "round $round of $r"
 		for spec in "${specs[@]}"; do
-			IFS='|' read -r name path depth target <<< "$spec"
+			IFS='|' read -r name path depth target bbt <<< "$spec"
 			path=$games/$path
-			order="gdl tabled plain"
-			[ $((round % 2)) = 0 ] && order="plain tabled gdl"
+			order="gdl bitboard tabled plain"
+			[ $((round % 2)) = 0 ] && order="plain tabled bitboard gdl"
 			for side in $order; do
+				if [ "$side" = bitboard ]; then
+					[ -n "$bbt" ] && bitboard_run "$name" "$target_cpu" >> "$T/$name.rate.bitboard"
+					continue
+				fi
 				n=$(cat "$T/$name.n.$side")
 				[ "$n" = 0 ] && continue
 				if [ "$side" = gdl ]; then
@@ -196,26 +209,34 @@ issue_mode() {
 		done
 	done
 	echo
-	printf '%-17s %12s %12s %12s %9s %7s %4s  %-11s %8s  %s\n' game "gdl /CPU s" "tabled" "plain" ratio target met engine compile "mean length gdl/swi"
-	local g tb pl best ratio met eng comp lg lsw notes=()
+	printf '%-17s %12s %12s %12s %9s %7s %12s %8s %6s %4s  %-11s %8s  %s\n' game "gdl /CPU s" "tabled" "plain" ratio target \
+		bitboard ratio target met engine compile "mean length gdl/swi"
+	local g tb pl bb best ratio bratio met eng comp lg lsw notes=()
 	for spec in "${specs[@]}"; do
-		IFS='|' read -r name path depth target <<< "$spec"
+		IFS='|' read -r name path depth target bbt <<< "$spec"
 		g=$(median < "$T/$name.rate.gdl" 2>/dev/null || true)
 		tb=$(median < "$T/$name.rate.tabled" 2>/dev/null || true)
 		pl=$(median < "$T/$name.rate.plain" 2>/dev/null || true)
 		best=$(printf '%s\n%s\n' "$tb" "$pl" | awk 'NF && $1 > m { m = $1 } END { print m + 0 }')
-		ratio=- met=-
+		bb=""
+		[ -f "$T/$name.rate.bitboard" ] && bb=$(median < "$T/$name.rate.bitboard")
+		ratio=- bratio=- met=-
 		if [ -n "$g" ] && awk -v b="$best" 'BEGIN { exit !(b > 0) }'; then
 			ratio=$(awk -v g="$g" -v b="$best" 'BEGIN { printf (g / b < 1) ? "%.4fx" : "%.2fx", g / b }')
 			met=$(awk -v g="$g" -v b="$best" -v t="$target" 'BEGIN { print (g / b >= t) ? "yes" : "no" }')
+		fi
+		if [ -n "$g" ] && [ -n "$bb" ] && [ -n "$bbt" ]; then
+			bratio=$(awk -v g="$g" -v b="$bb" 'BEGIN { printf "1/%.2f", b / g }')
+			[ "$met" = yes ] && met=$(awk -v g="$g" -v b="$bb" -v t="$bbt" 'BEGIN { print (g / b >= t) ? "yes" : "no" }')
 		fi
 		eng=$(cat "$T/$name.engine" 2>/dev/null || echo -)
 		comp=$(median < "$T/$name.compile" 2>/dev/null || true)
 		[ "$eng" = compiled ] && comp=$(awk -v c="$comp" 'BEGIN { printf "%.3fs", c }') || comp=-
 		lg=$(median < "$T/$name.len.gdl" 2>/dev/null || true)
 		lsw=$(cat "$T/$name.len.tabled" "$T/$name.len.plain" 2>/dev/null | median)
-		printf '%-17s %12s %12s %12s %9s %6sx %4s  %-11s %8s  %s / %s\n' "$name" "$(num "$g" 1)" "$(num "$tb" 1)" "$(num "$pl" 1)" \
-			"$ratio" "$target" "$met" "$eng" "$comp" "$(num "$lg" 2)" "$(num "$lsw" 2)"
+		printf '%-17s %12s %12s %12s %9s %6sx %12s %8s %6s %4s  %-11s %8s  %s / %s\n' "$name" "$(num "$g" 1)" "$(num "$tb" 1)" "$(num "$pl" 1)" \
+			"$ratio" "$target" "$(num "$bb" 1)" "$bratio" "$( [ -n "$bbt" ] && awk -v t="$bbt" 'BEGIN { printf "1/%g", 1 / t }' || echo -)" \
+			"$met" "$eng" "$comp" "$(num "$lg" 2)" "$(num "$lsw" 2)"
 		for side in gdl tabled plain; do
 			[ -f "$T/$name.why.$side" ] && notes+=("$name, $side: $(cat "$T/$name.why.$side")")
 		done
@@ -223,12 +244,14 @@ issue_mode() {
 	done
 	echo
 	echo "(playouts per CPU second, medians of $r round(s); ratio = gdl / the faster of tabled and plain SWI-Prolog;"
+	echo " bitboard = internal/bitboard's hand-written playouts of the same game, and gdl's ratio to it;"
 	echo " compile = grounding and building the network, not timed in the rates; chess(20): playouts capped at 20 joint moves on both sides)"
 	echo "per round (playouts per CPU second, in round order):"
 	for spec in "${specs[@]}"; do
 		IFS='|' read -r name _ <<< "$spec"
 		printf '  %-17s' "$name"
-		for side in gdl tabled plain; do
+		for side in gdl bitboard tabled plain; do
+			[ -f "$T/$name.rate.$side" ] || continue
 			printf ' %s: %s;' "$side" "$(tr '\n' ' ' < "$T/$name.rate.$side" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (i > 1 ? " " : ""), ($i < 10 ? sprintf("%.3f", $i) : sprintf("%.1f", $i)) }')"
 		done
 		echo

@@ -124,3 +124,10 @@ export GDL_BIN="$rel_tmp/gdl_0.0.0-ci_linux_amd64/gdl" GDL_VSIX="$rel_tmp/releas
 # workbench (code-server driven by Chromium), Neovim and Emacs, each against the built server.
 section "Editor clients"
 bash vscode-extension/test/all.sh
+
+# --- Playground ------------------------------------------------------------------------------
+# gdl compiled to WebAssembly and the page (npm run build:playground), served by the release's
+# gdl playground and driven in Chromium: typing, hover, examples, moves with MCTS, verify,
+# shared links, offline (playground/test/e2e.mjs; screenshots in playground/test/out/).
+section "Playground"
+bash playground/test/run.sh

@@ -73,6 +73,12 @@ type explorer struct {
 	timeUp              bool
 	errs                []stateErr
 
+	// expandBatch: the successors' keys of a batch and their states and joint moves; sink
+	// keeps what table.prefetch read.
+	buf  []byte
+	who  [][2]int32
+	sink uint64
+
 	// statistics over the explored non-terminal states without a dead end
 	legalSum   []int64
 	legalMax   []int
@@ -119,6 +125,9 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 	x.add([]byte(init.Key()), -1, -1, 0)
 	start := time.Now()
 	last := start
+	// On the compiled engine the states are evaluated 64 at a time, in the order of their
+	// numbers (expandBatch); the interpreter's one by one.
+	f := g.NewFrontier()
 	for id := 0; id < len(x.nodes); id++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -127,11 +136,19 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 			x.timeUp = true
 			break
 		}
-		if opts.Progress != nil && id&63 == 0 {
+		if opts.Progress != nil && (id&63 == 0 || f != nil) {
 			if now := time.Now(); now.Sub(last) >= opts.ProgressEvery {
 				last = now
 				opts.Progress(Progress{States: len(x.nodes), Explored: x.explored, Depth: int(x.nodes[id].depth), Elapsed: now.Sub(start)})
 			}
+		}
+		if f != nil {
+			n := min(64, len(x.nodes)-id)
+			if err := x.expandBatch(f, int32(id), n); err == nil {
+				id += n - 1
+				continue
+			}
+			f = nil // a state the compiled engine cannot take: one by one from here
 		}
 		s, err := g.StateOfKey(string(x.states.key(int32(id))))
 		if err != nil {
@@ -192,82 +209,140 @@ func (x *explorer) cutAt(d int) {
 // expand explores state id: terminal, goals or legal moves, and every successor.
 func (x *explorer) expand(ctx context.Context, id int32, s *game.State) error {
 	g := x.g
-	n := &x.nodes[id]
-	depth := int(n.depth)
 	v := &visit{id: id, state: s}
 	term, err := g.Terminal(ctx, s)
 	if err != nil {
 		return err
 	}
-	mark := len(x.edges)
-	if term {
-		v.terminal = true
+	if v.terminal = term; term {
 		if v.goals, err = g.Goals(ctx, s); err != nil {
 			return err
 		}
+	} else if v.legal, err = g.Legal(ctx, s); err != nil {
+		return err
+	}
+	mark := len(x.edges)
+	if total := x.begin(v, 0); total > 0 {
+		depth := x.nodes[id].depth
+		err := g.SuccessorKeys(ctx, s, v.legal, total, func(k int, key []byte) { x.successor(id, depth, k, key) })
+		if err != nil {
+			x.edges = x.edges[:mark]
+			return err
+		}
+	}
+	x.finish(v)
+	return nil
+}
+
+// expandBatch explores states id0 to id0+n-1 (n <= 64) on a Frontier: evaluated together, then
+// recorded one after the other as expand records them, their successors added to the table in
+// the same order.
+func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = x.states.key(id0 + int32(i))
+	}
+	out := make([]game.Expansion, n)
+	if err := f.Expand(keys, out); err != nil {
+		return err
+	}
+	vs := make([]*visit, n)
+	for i, e := range out {
+		s, err := x.g.StateOfKey(string(keys[i]))
+		if err != nil {
+			return err
+		}
+		vs[i] = &visit{id: id0 + int32(i), state: s, terminal: e.Terminal, goals: e.Goals, legal: e.Legal}
+	}
+	limits := make([]int, n)
+	pending := 0 // edges the states before in the batch will add
+	for i, v := range vs {
+		limits[i] = x.begin(v, pending)
+		pending += limits[i]
+	}
+	// The successors' keys first, all of them, then looked up in the table together.
+	x.buf = x.buf[:0]
+	x.who = x.who[:0]
+	kl := 0
+	f.Successors(limits, func(i, k int, key []byte) {
+		x.buf = append(x.buf, key...)
+		x.who = append(x.who, [2]int32{int32(i), int32(k)})
+		kl = len(key)
+	})
+	x.sink += x.states.prefetch(x.buf, kl)
+	done := 0 // the states recorded
+	for j, w := range x.who {
+		for ; done < int(w[0]); done++ {
+			x.finish(vs[done])
+		}
+		id := id0 + w[0]
+		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl])
+	}
+	for ; done < n; done++ {
+		x.finish(vs[done])
+	}
+	return nil
+}
+
+// begin records what a state is (terminal, or its branching, or a dead end) and returns how many
+// of its successors to list, pending edges being due before them: all but those past the room
+// for edges (the state is then partial).
+func (x *explorer) begin(v *visit, pending int) int {
+	n := &x.nodes[v.id]
+	depth := int(n.depth)
+	if v.terminal {
 		n.flags |= fTerminal
 		x.terminal++
 		if x.minTermDep < 0 {
 			x.minTermDep = depth
 		}
-	} else {
-		if v.legal, err = g.Legal(ctx, s); err != nil {
-			return err
+		return 0
+	}
+	total, dead := 1, false
+	for _, ms := range v.legal {
+		if len(ms) == 0 {
+			dead = true
 		}
-		total, dead := 1, false
-		for _, ms := range v.legal {
-			if len(ms) == 0 {
-				dead = true
-			}
-			total *= len(ms)
-			if total > x.maxEdges {
-				total = x.maxEdges + 1
-			}
-		}
-		if dead {
-			n.flags |= fDeadEnd
-		} else {
-			x.stat(v.legal, total)
-			if err := x.successors(ctx, id, s, v.legal, total); err != nil {
-				x.edges = x.edges[:mark]
-				return err
-			}
+		total *= len(ms)
+		if total > x.maxEdges {
+			total = x.maxEdges + 1
 		}
 	}
-	n = &x.nodes[id]
-	n.flags |= fExplored
-	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
-	x.explored++
-	x.maxDepth = max(x.maxDepth, depth)
-	for _, c := range x.checks {
-		c.visit(x, v)
+	if dead {
+		n.flags |= fDeadEnd
+		return 0
 	}
-	return nil
+	x.stat(v.legal, total)
+	if room := x.maxEdges - len(x.edges) - pending; total > room {
+		n.flags |= fPartial
+		x.cut = true
+		x.cutAt(depth)
+		total = room
+	}
+	return total
 }
 
-// successors plays every joint move of s (the last role's moves vary fastest, as in
-// Game.JointMoves) and lists the states they lead to.
-func (x *explorer) successors(ctx context.Context, id int32, s *game.State, legal [][]eval.Term, total int) error {
-	depth := x.nodes[id].depth
-	room := x.maxEdges - len(x.edges)
-	if total > room {
+// successor adds the state that joint move k of state id leads to.
+func (x *explorer) successor(id, depth int32, k int, key []byte) {
+	to := x.add(key, id, int32(k), depth+1)
+	if to < 0 {
 		x.nodes[id].flags |= fPartial
 		x.cut = true
 		x.cutAt(int(depth))
-		total = room
 	}
-	if total == 0 {
-		return nil // no room left: SuccessorKeys would take a limit of 0 for none
+	x.edges = append(x.edges, to)
+}
+
+// finish records a state as explored, its successors listed, and shows it to the checks.
+func (x *explorer) finish(v *visit) {
+	n := &x.nodes[v.id]
+	n.flags |= fExplored
+	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.explored++
+	x.maxDepth = max(x.maxDepth, int(n.depth))
+	for _, c := range x.checks {
+		c.visit(x, v)
 	}
-	return x.g.SuccessorKeys(ctx, s, legal, total, func(k int, key []byte) {
-		to := x.add(key, id, int32(k), depth+1)
-		if to < 0 {
-			x.nodes[id].flags |= fPartial
-			x.cut = true
-			x.cutAt(int(depth))
-		}
-		x.edges = append(x.edges, to)
-	})
 }
 
 // stat adds a state's legal moves to the branching statistics.

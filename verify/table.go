@@ -68,3 +68,30 @@ func (t *table) grow() {
 		t.slots[i] = h>>32<<32 | uint64(id+1)
 	}
 }
+
+// prefetch reads, for the keys of buf (each kl bytes), the slots where lookup will look for them
+// first and the keys those slots point to, and returns something of what it read (for the
+// caller to keep, so that the reads stay). A search that looks up a batch of keys in a big
+// table calls it first: its cache misses overlap one another, where those of lookup, one key
+// after the other, come one at a time.
+func (t *table) prefetch(buf []byte, kl int) uint64 {
+	if kl <= 0 {
+		return 0
+	}
+	mask := uint64(len(t.slots) - 1)
+	var sum uint64
+	hs := make([]uint64, 0, len(buf)/kl)
+	for j := 0; j+kl <= len(buf); j += kl {
+		h := maphash.Bytes(t.seed, buf[j:j+kl])
+		hs = append(hs, h)
+		sum += t.slots[h&mask]
+	}
+	for _, h := range hs {
+		if s := t.slots[h&mask]; s != 0 && s>>32<<32 == h>>32<<32 {
+			if id := int32(uint32(s)) - 1; int(id) < t.len() {
+				sum += uint64(t.arena[t.off[id]])
+			}
+		}
+	}
+	return sum
+}

@@ -17,7 +17,7 @@ func TestRender(t *testing.T) {
 		t.Errorf("text: exit %d, stderr %s\n%s\nwant ...%s", code, stderr, stdout, want)
 	}
 	stdout, _, code = gdl(t, bin, "render", "--format", "svg", tttGame)
-	if code != 0 || !strings.HasPrefix(stdout, "<svg ") || strings.Count(stdout, "<rect x=") != 9 || !strings.Contains(stdout, "<title>row 1, column 1: (cell 1 1 b)</title>") {
+	if code != 0 || !strings.HasPrefix(stdout, "<svg ") || strings.Count(stdout, `<rect class="square"`) != 9 || !strings.Contains(stdout, "<title>row 1, column 1: (cell 1 1 b)</title>") {
 		t.Errorf("svg: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = gdl(t, bin, "render", tttGame, "--format", "json", "--moves", "((mark 1 1) noop) (noop (mark 2 1)) ((mark 1 2) noop) (noop (mark 2 2)) ((mark 1 3) noop)")

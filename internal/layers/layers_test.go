@@ -1,6 +1,6 @@
 // Package layers holds the test that enforces the module's dependency direction:
 //
-//	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp <- cmd/gdl
+//	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd/gdl, cmd/gdl-wasm
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
 package layers
@@ -20,22 +20,24 @@ const module = "github.com/gdl-lsp/gdl/"
 // rank gives each package of the module its layer. A package missing here fails the test, so a
 // new package must be placed deliberately.
 var rank = map[string]int{
-	"syntax":   0,
-	"format":   1,
-	"analysis": 2,
-	"eval":     3,
-	"prolog":   3,
-	"propnet":  4,
-	"explain":  4, // explanations: proofs and why-nots, on the interpreter
-	"game":     5,
-	"verify":   6,
-	"board":    6, // boards of states, drawn
-	"player":   6, // the built-in players (MCTS, random)
-	"ggp":      7, // the GGP protocol: messages, the HTTP player, the match manager
-	"gametest": 7, // game tests: the test files' format, checks and runner
-	"ide":      8,
-	"lsp":      9,
-	"cmd/gdl":  10,
+	"syntax":       0,
+	"format":       1,
+	"analysis":     2,
+	"eval":         3,
+	"prolog":       3,
+	"propnet":      4,
+	"explain":      4, // explanations: proofs and why-nots, on the interpreter
+	"game":         5,
+	"verify":       6,
+	"board":        6, // boards of states, drawn
+	"player":       6, // the built-in players (MCTS, random)
+	"ggp":          7, // the GGP protocol: messages, the HTTP player, the match manager
+	"gametest":     7, // game tests: the test files' format, checks and runner
+	"ide":          8,
+	"lsp":          9,
+	"playground":   9, // the browser playground's bridge: like lsp, a face of ide (they import neither the other)
+	"cmd/gdl":      10,
+	"cmd/gdl-wasm": 10, // gdl compiled to WebAssembly: the playground's bridge exposed to JavaScript
 }
 
 // protocolOnly lists import path prefixes that only lsp may use: the LSP modules and the
@@ -68,7 +70,7 @@ func violation(dir, path string) string {
 		return "" // internal helpers
 	}
 	if theirs >= mine && !samePackageTree(dir, dep) {
-		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp <- cmd"
+		return "the dependency direction is syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd"
 	}
 	return ""
 }
@@ -96,6 +98,12 @@ func TestViolation(t *testing.T) {
 		{"player", module + "ggp", true},
 		{"ggp", module + "ide", true},
 		{"ide", module + "lsp", true},
+		{"playground", module + "ide", false},
+		{"playground", module + "lsp", true},
+		{"lsp", module + "playground", true},
+		{"ide", module + "playground", true},
+		{"cmd/gdl-wasm", module + "playground", false},
+		{"playground", "go.lsp.dev/protocol", true},
 		{"lsp", module + "ide", false},
 		{"game", module + "ide", true},
 		{"ide", "go.lsp.dev/protocol", true},

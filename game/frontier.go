@@ -1,0 +1,162 @@
+package game
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/sched"
+	"github.com/gdl-lsp/gdl/propnet"
+)
+
+// Frontier evaluates compiled states 64 at a time (propnet.Lanes), for searches over the state
+// space that evaluate many states at once: verification's breadth-first exploration takes the
+// states of its frontier 64 at a time. A Frontier is not safe for concurrent use; make one per
+// search.
+type Frontier struct {
+	g      *Game
+	l      *propnet.Lanes
+	states [][]uint64  // the states of the last Expand
+	legal  [][][]int32 // per state of the last Expand and role: its legal moves, sorted by term
+	lanes  [][]int32   // scratch: per lane, its legal moves of a role
+	next   [][]uint64  // scratch: the lanes' next states
+	key    []byte
+}
+
+// Expansion is what a search needs of a state: whether it is terminal, and then each role's goal
+// values, else each role's legal moves, each sorted canonically (as Goals and Legal give them).
+type Expansion struct {
+	Terminal bool
+	Goals    [][]eval.Term
+	Legal    [][]eval.Term
+}
+
+// NewFrontier returns a Frontier of the game, or nil when the compiled engine does not run it.
+func (g *Game) NewFrontier() *Frontier {
+	if g.net == nil {
+		return nil
+	}
+	f := &Frontier{g: g, l: g.net.NewLanes(), lanes: make([][]int32, 64), next: make([][]uint64, 64)}
+	for i := range f.next {
+		f.next[i] = make([]uint64, g.net.Words())
+	}
+	return f
+}
+
+// Expand evaluates the states whose keys are given (at most 64, each a Key of a compiled state
+// of this game) and writes what it finds of state i into out[i].
+func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
+	sched.Yield() // on js/wasm, a search's deadline fires only if the scheduler gets a turn
+	g := f.g
+	if len(keys) > 64 {
+		return fmt.Errorf("a frontier evaluates 64 states at a time, not %d", len(keys))
+	}
+	f.states = f.states[:0]
+	for _, k := range keys {
+		b := make([]uint64, g.net.Words())
+		if err := g.bitsOfKey(string(k), b); err != nil {
+			return err
+		}
+		f.states = append(f.states, b)
+	}
+	f.l.LoadAll(f.states)
+	f.l.Eval()
+	term := f.l.Terminal()
+	nr := len(g.roles)
+	f.legal = slices.Grow(f.legal[:0], len(keys))[:len(keys)]
+	for i := range keys {
+		f.legal[i] = slices.Grow(f.legal[i][:0], nr)[:nr]
+	}
+	for r := range nr {
+		lanes := f.lanes[:len(keys)]
+		for i := range lanes {
+			lanes[i] = lanes[i][:0]
+		}
+		f.l.LegalAll(r, lanes)
+		for i, ms := range lanes {
+			f.legal[i][r] = append(f.legal[i][r][:0], ms...)
+		}
+	}
+	var idx []int
+	for i := range keys {
+		e := Expansion{Terminal: term>>uint(i)&1 != 0}
+		if e.Terminal {
+			e.Goals = make([][]eval.Term, nr)
+			for r := range nr {
+				idx = f.l.Goals(i, r, idx[:0])
+				for _, j := range idx {
+					e.Goals[r] = append(e.Goals[r], g.gr.Goals[r][j].Value)
+				}
+				sortTerms(e.Goals[r])
+			}
+			f.legal[i] = f.legal[i][:0]
+		} else {
+			e.Legal = make([][]eval.Term, nr)
+			for r, ms := range f.legal[i] {
+				moves := g.gr.Moves[r]
+				slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
+				e.Legal[r] = make([]eval.Term, len(ms))
+				for j, mv := range ms {
+					e.Legal[r][j] = moves[mv]
+				}
+			}
+		}
+		out[i] = e
+	}
+	return nil
+}
+
+// Successors plays, in each state i of the last Expand with limits[i] > 0 (a state that is not
+// terminal and where every role has a legal move), its first limits[i] joint moves (all when it
+// has fewer) in the order
+// of JointMoves (the last role's moves varying fastest) over the legal moves Expand gave, 64 at a
+// time, and calls fn with i, the number of the joint move and the key of the state it leads to
+// (as StateOfKey takes it), in the order of i, then of the number. key is valid only during the
+// call.
+func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
+	type pair struct{ i, k int }
+	var batch [64]pair
+	n := 0
+	run := func() {
+		states := make([][]uint64, n)
+		for j := range n {
+			states[j] = f.states[batch[j].i]
+		}
+		f.l.LoadAll(states)
+		f.l.Eval()
+		for j := range n {
+			legal := f.legal[batch[j].i]
+			k := batch[j].k
+			for r := len(legal) - 1; r >= 0; r-- {
+				ms := legal[r]
+				f.l.Play(j, r, ms[k%len(ms)])
+				k /= len(ms)
+			}
+		}
+		f.l.Next()
+		f.l.NextStates(f.next[:n])
+		for j := range n {
+			f.key = appendBitsKey(f.key[:0], f.next[j])
+			fn(batch[j].i, batch[j].k, f.key)
+		}
+		n = 0
+	}
+	for i, lim := range limits {
+		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
+			continue // terminal, or a role without a legal move
+		}
+		total := 1
+		for _, ms := range f.legal[i] {
+			total = min(total*len(ms), lim)
+		}
+		for k := range min(lim, total) {
+			batch[n] = pair{i, k}
+			if n++; n == 64 {
+				run()
+			}
+		}
+	}
+	if n > 0 {
+		run()
+	}
+}

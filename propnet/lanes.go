@@ -1,0 +1,1038 @@
+package propnet
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// Lanes runs the network on 64 states at once, one bit per state (lane) in a uint64 per node:
+// the gates are evaluated as straight-line word operations over the network in topological
+// order (every gate an AND of possibly inverted inputs, an OR being the negated AND of its
+// negated inputs), in two passes: the gates that do not read a move (legal moves, goals,
+// terminal), then, once every lane's joint move is set, the gates that do (the next state).
+//
+// Where the Machine touches only what a move changes, Lanes evaluates every gate at every
+// step; with 64 lanes per word that is the cheaper way to play many playouts (Playouts) or to
+// evaluate many states (Load or LoadAll, Eval, Play, Next). A Lanes is not safe for concurrent
+// use.
+type Lanes struct {
+	p   *laneProg
+	val []uint64 // per slot s (laneProg): at 2s its value in each lane, at 2s+1 the complement
+
+	rng      [64]uint64 // per lane: its generator's state
+	set      []int32    // input slots set for the current joint moves
+	has      []uint64   // per role: the lanes with a legal move
+	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
+	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
+	mv       []int32    // choose: the moves legal in some lane
+	ml       []uint64   // choose: the lanes where they are
+	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
+	recJoint []int32    // Replay: the joint move of the step being played
+	tmp      []uint64   // the next state, before the lanes that restart are merged in
+}
+
+// laneProg is the network laid out for Lanes, made once per network. Each node has a slot:
+// false, true, the fluents, the moves, the pushed ORs of moves, then the gates that read no
+// move (pass A) and the gates that do (pass B), each pass levelled and in blocks of gates of
+// one shape (evalBlocks; laneLevels). An input is slot << 1 | 1 when read negated (an index
+// into Lanes.val). A cycle of the network (atoms that depend on each other) is a segment of its
+// own, iterated from false to its least fixpoint.
+type laneProg struct {
+	slots     int
+	inputSlot [][]int32 // per role and move
+	// The ORs of moves that the moves set push their lanes into (pushMin): slots [push0,
+	// push1); the move of slot s pushes into the slots pushTo[pushOff[s]:pushOff[s+1]].
+	push0, push1    int32
+	pushOff, pushTo []int32
+	a, b            []uint32
+	aSegs           []laneSeg
+	bSegs           []laneSeg
+	// twoPass: a legal move, goal or terminal reads a move (Net.keepMoves is false), so pass B
+	// also runs before the moves are chosen, with no move set.
+	twoPass  bool
+	next     []uint32    // per fluent: slot << 1 | inverted
+	terminal uint32      // slot << 1 | inverted
+	goals    [][]uint32  // per role and goal atom
+	groups   [][]laneGrp // per role: its groups of legal moves
+	planes   []int       // per role: the bits of its number of moves (bit planes of a count)
+}
+
+// A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
+type laneSeg struct {
+	rec0, rec1, slot0 int32
+	gates             int32
+	cycle             bool
+}
+
+// A laneGrp is a group of legal moves that share a guard: the guard, and per move its index and
+// the rest of its condition.
+type laneGrp struct {
+	guard uint32
+	moves []int32
+	rest  []uint32
+}
+
+const baseSlot = 2
+
+// pushMin is the number of moves from which a gate's OR of moves is pushed (newLaneProg): at
+// 2, 4 and never, speedChess played 111, 110 and 129 CPU us per playout (BenchmarkLanes), the
+// other games the same within the noise.
+const pushMin = 4 // the slot of fluent 0; 0 is false and 1 is true
+
+// laneCache holds a network's laneProg, made on first use (Net.lanes).
+type laneCache struct {
+	once sync.Once
+	p    *laneProg
+}
+
+func (n *Net) lanes() *laneProg {
+	n.lc.once.Do(func() { n.lc.p = newLaneProg(n) })
+	return n.lc.p
+}
+
+// movesRead reports per node whether it reads a move, directly or through gates: nodes in
+// topological order, but for the nodes of a cycle, so again until nothing changes.
+func (n *Net) movesRead() []bool {
+	reads := make([]bool, len(n.kind))
+	for changed := true; changed; {
+		changed = false
+		for i := range n.kind {
+			if reads[i] {
+				continue
+			}
+			r := n.kind[i] == kInput
+			for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+				r = r || reads[in.node()]
+			}
+			if r {
+				reads[i] = true
+				changed = true
+			}
+		}
+		if len(n.cycles) == 0 {
+			break
+		}
+	}
+	return reads
+}
+
+func newLaneProg(n *Net) *laneProg {
+	nn := len(n.kind)
+	p := &laneProg{twoPass: !n.keepMoves}
+	slot := make([]int32, nn)
+	for i := range nn {
+		if n.kind[i] == kConst {
+			slot[i] = 0
+			if n.thresh[i] == 0 {
+				slot[i] = 1
+			}
+		}
+	}
+	next := int32(baseSlot)
+	for _, id := range n.base {
+		slot[id] = next
+		next++
+	}
+	p.inputSlot = make([][]int32, len(n.input))
+	for r, ids := range n.input {
+		for _, id := range ids {
+			slot[id] = next
+			p.inputSlot[r] = append(p.inputSlot[r], next)
+			next++
+		}
+	}
+	reads := n.movesRead()
+	isGate := func(i int, pass bool) bool {
+		k := n.kind[i]
+		return (k == kAnd || k == kOr) && reads[i] == pass
+	}
+	// The moves a gate of pass B reads as an OR (an OR's moves, an AND's negated ones), when
+	// they are pushMin or more, become one input: the OR of those moves, a slot that the moves
+	// set push their lanes into (setMove). A lane plays one move per role, so of the moves a
+	// gate reads few are set; reading them all would cost a load each.
+	pushOf := make([]int32, nn) // per gate: the slot of the OR of its moves, or -1
+	for i := range pushOf {
+		pushOf[i] = -1
+	}
+	key := map[string]int32{}
+	var pushed [][]int32 // per OR of moves, from slot next on: the slots of its moves
+	var buf []byte
+	for i := range nn {
+		if !isGate(i, true) {
+			continue
+		}
+		or := n.kind[i] == kOr
+		var ms []int32
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			if n.kind[in.node()] == kInput && in.inv() != or {
+				ms = append(ms, slot[in.node()])
+			}
+		}
+		if len(ms) < pushMin {
+			continue
+		}
+		slices.Sort(ms)
+		buf = buf[:0]
+		for _, m := range ms {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(m))
+		}
+		k, ok := key[string(buf)]
+		if !ok {
+			k = next + int32(len(pushed))
+			key[string(buf)] = k
+			pushed = append(pushed, ms)
+		}
+		pushOf[i] = k
+	}
+	p.push0, p.push1 = next, next+int32(len(pushed))
+	next = p.push1
+	p.pushOff = make([]int32, p.push0+1)
+	for _, ms := range pushed {
+		for _, m := range ms {
+			p.pushOff[m+1]++
+		}
+	}
+	for i := range p.push0 {
+		p.pushOff[i+1] += p.pushOff[i]
+	}
+	p.pushTo = make([]int32, p.pushOff[p.push0])
+	at := slices.Clone(p.pushOff)
+	for k, ms := range pushed {
+		for _, m := range ms {
+			p.pushTo[at[m]] = p.push0 + int32(k)
+			at[m]++
+		}
+	}
+	// A gate's inputs as its record reads them (gin[ginOff[i]:ginOff[i+1]]): the node's own (an
+	// OR's negated: an OR is the negated AND of its negated inputs), but for the moves it
+	// pushes, which are one more input, the pushed OR read negated.
+	ginOff := make([]int32, nn+1)
+	var gin []ref
+	for i := range nn {
+		or := n.kind[i] == kOr
+		if n.kind[i] == kAnd || or {
+			for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+				if pushOf[i] >= 0 && n.kind[in.node()] == kInput && in.inv() != or {
+					continue
+				}
+				if or {
+					in = in.not()
+				}
+				gin = append(gin, in)
+			}
+		}
+		ginOff[i+1] = int32(len(gin))
+	}
+	fanin := func(i int32) int {
+		k := int(ginOff[i+1] - ginOff[i])
+		if pushOf[i] >= 0 {
+			k++
+		}
+		return k
+	}
+	var orders [2][]int32
+	for pass := range orders {
+		order, tail := n.laneOrder(reads, pass == 1)
+		orders[pass] = order
+		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
+			orders[pass] = n.laneLevels(order, tail, fanin, func(i int32) []ref { return gin[ginOff[i]:ginOff[i+1]] })
+		}
+	}
+	for _, order := range orders {
+		for _, i := range order {
+			slot[i] = next
+			next++
+		}
+	}
+	p.slots = int(next)
+	ref := func(r ref) uint32 { return uint32(slot[r.node()])<<1 | uint32(b2u(r.inv())) }
+	// A pass's records are blocks of gates of one shape (AND or OR, and the number of inputs):
+	// the shape, the number of gates, then the inputs of each gate (eval).
+	emit := func(order []int32) ([]uint32, []laneSeg) {
+		var recs []uint32
+		var segs []laneSeg
+		cur := int32(-1) // the cycle of the segment being made (0: none)
+		head := -1       // the block being made
+		for _, i := range order {
+			shape := uint32(fanin(i))<<1 | b2u(n.kind[i] == kOr)
+			if c := n.scc[i]; len(segs) == 0 || c != cur {
+				segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: slot[i], cycle: c != 0})
+				cur = c
+				head = -1
+			}
+			if head < 0 || recs[head] != shape {
+				head = len(recs)
+				recs = append(recs, shape, 0)
+			}
+			recs[head+1]++
+			for _, in := range gin[ginOff[i]:ginOff[i+1]] {
+				recs = append(recs, ref(in))
+			}
+			if k := pushOf[i]; k >= 0 {
+				recs = append(recs, uint32(k)<<1|1)
+			}
+			sg := &segs[len(segs)-1]
+			sg.rec1 = int32(len(recs))
+			sg.gates++
+		}
+		return recs, segs
+	}
+	p.a, p.aSegs = emit(orders[0])
+	p.b, p.bSegs = emit(orders[1])
+	p.next = make([]uint32, len(n.next))
+	for f, x := range n.next {
+		p.next[f] = ref(x)
+	}
+	p.terminal = ref(n.terminal)
+	p.goals = make([][]uint32, len(n.goals))
+	for r, gs := range n.goals {
+		for _, x := range gs {
+			p.goals[r] = append(p.goals[r], ref(x))
+		}
+	}
+	p.groups = make([][]laneGrp, len(n.legal))
+	for r, rs := range n.legal {
+		grps := make([]laneGrp, len(n.groups[r]))
+		for g, guard := range n.groups[r] {
+			grps[g].guard = ref(guard)
+		}
+		for m, x := range rs {
+			if x == refFalse {
+				continue
+			}
+			g := n.groupOf[r][m]
+			grps[g].moves = append(grps[g].moves, int32(m))
+			grps[g].rest = append(grps[g].rest, ref(x))
+		}
+		p.groups[r] = grps
+		p.planes = append(p.planes, bits.Len(uint(len(rs))))
+	}
+	return p
+}
+
+// laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
+// order of their slots: topological, but the gates that only legal moves read come last, in
+// the order of the roles' groups of moves, so that choosing moves reads their values one
+// after the other; it returns the order and where those begin.
+func (n *Net) laneOrder(reads []bool, pass bool) ([]int32, int) {
+	isGate := func(i int32) bool {
+		k := n.kind[i]
+		return (k == kAnd || k == kOr) && reads[i] == pass
+	}
+	// Per node, how many gates and outputs other than legal moves read it.
+	other := make([]int32, len(n.kind))
+	for i := range n.kind {
+		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
+			other[in.node()]++
+		}
+	}
+	for _, x := range n.next {
+		other[x.node()]++
+	}
+	for _, rs := range [][][]ref{n.goals, n.sees, n.groups} {
+		for _, xs := range rs {
+			for _, x := range xs {
+				other[x.node()]++
+			}
+		}
+	}
+	other[n.terminal.node()]++
+	last := make([]bool, len(n.kind))
+	var tail []int32
+	for r, rs := range n.legal {
+		for g := range n.groups[r] {
+			for m, x := range rs {
+				if i := x.node(); n.groupOf[r][m] == int32(g) && isGate(i) && other[i] == 0 && !last[i] {
+					last[i] = true
+					tail = append(tail, i)
+				}
+			}
+		}
+	}
+	var order []int32
+	for i := range int32(len(n.kind)) {
+		if isGate(i) && !last[i] {
+			order = append(order, i)
+		}
+	}
+	return append(order, tail...), len(order)
+}
+
+// laneLevels orders the gates of an order without cycles by level (a gate comes after the
+// gates of order it reads: 1 + their highest level), then by shape (AND or OR, the number of
+// its inputs), so that eval runs through blocks of gates of one shape without a branch per
+// gate that the processor cannot predict. The gates that only legal moves read (the tail of
+// laneOrder) stay last.
+func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32) []ref) []int32 {
+	level := make([]int32, len(n.kind)) // 0: not a gate of order
+	top := int32(0)
+	for _, i := range order {
+		l := int32(1)
+		for _, in := range inputs(i) {
+			if v := level[in.node()]; v > 0 {
+				l = max(l, v+1)
+			}
+		}
+		level[i] = l
+		top = max(top, l)
+	}
+	for _, i := range order[tail:] {
+		level[i] = top + 1
+	}
+	pos := make([]int32, len(n.kind))
+	for k, i := range order {
+		pos[i] = int32(k)
+	}
+	out := slices.Clone(order)
+	slices.SortFunc(out, func(x, y int32) int {
+		if d := level[x] - level[y]; d != 0 {
+			return int(d)
+		}
+		if d := int(n.kind[x]) - int(n.kind[y]); d != 0 {
+			return d
+		}
+		if d := fanin(x) - fanin(y); d != 0 {
+			return d
+		}
+		return int(pos[x] - pos[y])
+	})
+	return out
+}
+
+// NewLanes makes a Lanes of the network, every lane in the empty state.
+func (n *Net) NewLanes() *Lanes {
+	p := n.lanes()
+	l := &Lanes{p: p, val: make([]uint64, 2*p.slots), has: make([]uint64, len(n.input)),
+		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
+	nb := slices.Max(append([]int{1}, p.planes...))
+	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
+	most := 0
+	for _, ms := range n.legal {
+		most = max(most, len(ms))
+	}
+	l.mv, l.ml = make([]int32, most+1), make([]uint64, most+1)
+	for i := range p.slots {
+		l.put(i, 0)
+	}
+	l.put(1, ^uint64(0))
+	return l
+}
+
+// get is the value of a slot reference (slot << 1 | inverted) in every lane.
+func (l *Lanes) get(x uint32) uint64 { return l.val[x] }
+
+// put sets the value of a slot in every lane (and its complement).
+func (l *Lanes) put(slot int, v uint64) {
+	l.val[2*slot] = v
+	l.val[2*slot+1] = ^v
+}
+
+// run evaluates a pass's segments.
+func (l *Lanes) run(recs []uint32, segs []laneSeg) {
+	for _, sg := range segs {
+		if !sg.cycle {
+			evalBlocks(l.val, recs[sg.rec0:sg.rec1], int(sg.slot0))
+			continue
+		}
+		// The least fixpoint: from false, until nothing changes (every edge inside a cycle is
+		// positive, so each round only adds lanes).
+		for k := range sg.gates {
+			l.put(int(sg.slot0+k), 0)
+		}
+		for evalChanged(l.val, recs[sg.rec0:sg.rec1], int(sg.slot0)) {
+		}
+	}
+}
+
+// evalBlocks evaluates the gates of blocks recs (newLaneProg's emit), whose slots start at out:
+// each gate the AND of the values its inputs index (a value or its complement), negated for an
+// OR, written with its complement.
+func evalBlocks(val []uint64, recs []uint32, out int) {
+	for i := 0; i < len(recs); {
+		shape, c := recs[i], int(recs[i+1])
+		k := int(shape >> 1)
+		or := -uint64(shape & 1)
+		i += 2
+		e := recs[i : i+k*c]
+		i += k * c
+		switch k {
+		case 0:
+			for range c {
+				val[2*out] = ^or
+				val[2*out+1] = or
+				out++
+			}
+		case 1:
+			for _, a := range e {
+				v := val[a] ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		case 2:
+			for j := 0; j+1 < len(e); j += 2 {
+				v := (val[e[j]] & val[e[j+1]]) ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		case 3:
+			for j := 0; j+2 < len(e); j += 3 {
+				v := (val[e[j]] & val[e[j+1]] & val[e[j+2]]) ^ or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		default:
+			for j := 0; j < len(e); j += k {
+				v := ^uint64(0)
+				for _, a := range e[j : j+k] {
+					v &= val[a]
+				}
+				v ^= or
+				val[2*out] = v
+				val[2*out+1] = ^v
+				out++
+			}
+		}
+	}
+}
+
+// evalChanged is evalBlocks reporting whether a gate's value changed.
+func evalChanged(val []uint64, recs []uint32, out int) bool {
+	changed := false
+	for i := 0; i < len(recs); {
+		shape, c := recs[i], int(recs[i+1])
+		k := int(shape >> 1)
+		i += 2
+		for range c {
+			v := ^uint64(0)
+			for _, a := range recs[i : i+k] {
+				v &= val[a]
+			}
+			i += k
+			v ^= -uint64(shape & 1)
+			if val[2*out] != v {
+				val[2*out] = v
+				val[2*out+1] = ^v
+				changed = true
+			}
+			out++
+		}
+	}
+	return changed
+}
+
+// clearMoves unsets the moves set for the last joint moves.
+func (l *Lanes) clearMoves() {
+	for _, s := range l.set {
+		l.put(int(s), 0)
+	}
+	l.set = l.set[:0]
+	for k := l.p.push0; k < l.p.push1; k++ {
+		l.put(int(k), 0)
+	}
+}
+
+// setMove plays move mv of role r in the lanes of mask.
+func (l *Lanes) setMove(r int, mv int32, mask uint64) {
+	s := l.p.inputSlot[r][mv]
+	if l.val[2*s] == 0 {
+		l.set = append(l.set, s)
+	}
+	l.put(int(s), l.val[2*s]|mask)
+	for _, k := range l.p.pushTo[l.p.pushOff[s]:l.p.pushOff[s+1]] {
+		l.put(int(k), l.val[2*k]|mask)
+	}
+}
+
+// stateEval evaluates what the current states decide: legal moves, goals, terminal.
+func (l *Lanes) stateEval() {
+	l.clearMoves()
+	l.run(l.p.a, l.p.aSegs)
+	if l.p.twoPass {
+		l.run(l.p.b, l.p.bSegs)
+	}
+}
+
+// legalLanes sets l.has per role to the lanes of live where it has a legal move, and returns
+// the lanes of live where every role has one.
+func (l *Lanes) legalLanes(live uint64) uint64 {
+	all := live
+	for r, grps := range l.p.groups {
+		has := uint64(0)
+		for gi := range grps {
+			g := &grps[gi]
+			gm := l.get(g.guard) & live
+			if gm == 0 {
+				continue
+			}
+			for _, x := range g.rest {
+				has |= l.get(x) & gm
+			}
+		}
+		l.has[r] = has
+		all &= has
+	}
+	return all
+}
+
+// choose picks for every lane of moving a uniformly random legal move of every role, with the
+// lane's own generator, and sets the moves. Every role has a legal move in those lanes.
+//
+// The moves legal in some lane are gathered (without a branch per move: most are legal in no
+// lane), and the lanes count them in bit planes (cnt[k] holds bit k of every lane's count;
+// carry-save adders, eight moves at a time). A lane with two moves or more draws the position of
+// its move, written into the bit planes of a countdown (down) that every legal move decrements:
+// the move whose decrement borrows out of the top plane (the countdown was 0) is the lane's.
+func (l *Lanes) choose(moving uint64) {
+	val := l.val
+	for r, grps := range l.p.groups {
+		// The moves legal in some lane, and those lanes.
+		mv, ml := l.mv[:cap(l.mv)], l.ml[:cap(l.ml)]
+		n := 0
+		for gi := range grps {
+			g := &grps[gi]
+			gm := val[g.guard] & moving
+			if gm == 0 {
+				continue
+			}
+			for j, x := range g.rest {
+				m := val[x] & gm
+				mv[n], ml[n] = g.moves[j], m
+				n += int((m | -m) >> 63) // kept when some lane has it
+			}
+		}
+		ml = ml[:n]
+		nb := l.p.planes[r]
+		cnt, down := l.cntPl[:nb], l.downPl[:nb]
+		clear(cnt)
+		clear(down)
+		countPlanes(cnt, ml)
+		used := 1 // the planes of the highest count
+		for k, p := range cnt {
+			if p != 0 {
+				used = k + 1
+			}
+		}
+		many := uint64(0)
+		for _, p := range cnt[1:] {
+			many |= p
+		}
+		for m := many; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			c := uint32(0)
+			for k, p := range cnt[:used] {
+				c |= uint32(p>>uint(i)&1) << uint(k)
+			}
+			for k, x := 0, l.intn(i, c); x != 0; k, x = k+1, x>>1 {
+				down[k] |= uint64(x&1) << uint(i)
+			}
+		}
+		down = down[:used]
+		for j, b := range ml {
+			for k := range down {
+				t := b &^ down[k]
+				down[k] ^= b
+				b = t
+			}
+			if b != 0 {
+				l.setMove(r, mv[j], b)
+				if l.recLane >= 0 && b&(1<<uint(l.recLane)) != 0 {
+					l.recJoint[r] = mv[j]
+				}
+			}
+		}
+	}
+}
+
+// countPlanes adds to the bit planes of counts cnt (cnt[k]: bit k of each lane's count) one for
+// each lane of each mask of ms: carry-save adders over eight masks at a time give the planes of
+// weight 1, 2 and 4 and a carry of weight 8 that ripples into the planes above.
+func countPlanes(cnt []uint64, ms []uint64) {
+	csa := func(a, b, c uint64) (hi, lo uint64) {
+		u := a ^ b
+		return a&b | u&c, u ^ c
+	}
+	add := func(k int, c uint64) {
+		for ; c != 0 && k < len(cnt); k++ {
+			t := cnt[k] & c
+			cnt[k] ^= c
+			c = t
+		}
+	}
+	i := 0
+	if len(cnt) >= 4 {
+		ones, twos, fours := cnt[0], cnt[1], cnt[2]
+		for ; i+8 <= len(ms); i += 8 {
+			m := ms[i : i+8 : i+8]
+			var twosA, twosB, foursA, foursB, eights uint64
+			twosA, ones = csa(ones, m[0], m[1])
+			twosB, ones = csa(ones, m[2], m[3])
+			foursA, twos = csa(twos, twosA, twosB)
+			twosA, ones = csa(ones, m[4], m[5])
+			twosB, ones = csa(ones, m[6], m[7])
+			foursB, twos = csa(twos, twosA, twosB)
+			eights, fours = csa(fours, foursA, foursB)
+			add(3, eights)
+		}
+		cnt[0], cnt[1], cnt[2] = ones, twos, fours
+	}
+	for _, m := range ms[i:] {
+		add(0, m)
+	}
+}
+
+// nextState computes, after the moves are set, the lanes' next states into l.tmp.
+func (l *Lanes) nextState() {
+	l.run(l.p.b, l.p.bSegs)
+	for f, x := range l.p.next {
+		l.tmp[f] = l.get(x)
+	}
+}
+
+// seed gives every lane its own generator, from seed.
+func (l *Lanes) seed(seed uint64) {
+	s := seed
+	for i := range l.rng {
+		s += 0x9E3779B97F4A7C15
+		l.rng[i] = mix64(s)
+	}
+}
+
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	return z ^ z>>31
+}
+
+// intn returns a uniformly random number below n (n > 0) from lane i's generator (wyrand, and
+// Lemire's multiply-and-reject).
+func (l *Lanes) intn(i int, n uint32) uint32 {
+	for {
+		l.rng[i] += 0xA0761D6478BD642F
+		hi, lo := bits.Mul64(l.rng[i], l.rng[i]^0xE7037ED1A0B428DB)
+		x := uint32(hi ^ lo)
+		h, low := bits.Mul32(x, n)
+		if low >= n || low >= -n%n {
+			return h
+		}
+	}
+}
+
+// LaneRun configures Playouts.
+type LaneRun struct {
+	Start []uint64 // the state every playout starts from (Words() words)
+	// Starts, when set instead of Start, gives each playout its own start state: playout i runs
+	// in lane i from Starts[i] (at most 64; Count is their number).
+	Starts   [][]uint64
+	Seed     uint64 // the lanes' generators are seeded from it
+	MaxDepth int    // joint moves after which a playout stops without a terminal state
+	Count    int    // playouts to start
+	// End is called for every playout that ends, in the order they end (in a step, by lane).
+	// During the call Goals reads the playout's last state. It returns false to start no more
+	// playouts; those under way are finished.
+	End func(PlayoutEnd) bool
+	// Stop, when set, is asked before every step; true stops at once, the playouts under way
+	// unfinished.
+	Stop func() bool
+}
+
+// PlayoutEnd is a playout that Playouts finished.
+type PlayoutEnd struct {
+	PlayoutResult
+	Lane int    // the lane it ran in (for Goals)
+	Seed uint64 // the lane's generator at its start: Replay plays it again
+}
+
+// Playouts plays run.Count random playouts from run.Start (or one from each of run.Starts), 64
+// at a time, each lane choosing uniformly random legal moves with a generator of its own, until
+// a terminal state, a role without a legal move, or run.MaxDepth joint moves; a lane whose
+// playout ends starts the next from run.Start (a masked merge of the start state into the next
+// state). A lane's playouts
+// depend only on its generator, not on the other lanes. It returns the number of playouts
+// ended.
+func (l *Lanes) Playouts(run LaneRun) int {
+	p := l.p
+	nf := len(p.next)
+	start := make([]uint64, nf) // per fluent: every lane, or none
+	if run.Starts != nil {
+		run.Count = min(len(run.Starts), 64)
+	} else {
+		for f := range start {
+			if run.Start[f>>6]&(1<<uint(f&63)) != 0 {
+				start[f] = ^uint64(0)
+			}
+		}
+	}
+	l.seed(run.Seed)
+	var first [64]int // per lane: the step its playout started
+	var seeds [64]uint64
+	ended, started := 0, 0
+	active := uint64(0)
+	for i := 0; i < 64 && started < run.Count; i++ {
+		active |= 1 << uint(i)
+		seeds[i] = l.rng[i]
+		started++
+	}
+	more := started < run.Count
+	if run.Starts != nil {
+		l.LoadAll(run.Starts[:run.Count])
+	} else {
+		for f, x := range start {
+			l.put(baseSlot+f, x)
+		}
+	}
+	for step := 0; active != 0; step++ {
+		if run.Stop != nil && run.Stop() {
+			return ended
+		}
+		l.stateEval()
+		term := l.get(p.terminal) & active
+		var deep uint64
+		for m := active &^ term; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if step-first[i] >= run.MaxDepth {
+				deep |= 1 << uint(i)
+			}
+		}
+		live := active &^ term &^ deep
+		moving := l.legalLanes(live)
+		ends := active &^ moving
+		restart := uint64(0)
+		for m := ends; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			bit := uint64(1) << uint(i)
+			e := PlayoutEnd{Lane: i, Seed: seeds[i], PlayoutResult: PlayoutResult{Depth: step - first[i], NoLegal: -1}}
+			switch {
+			case term&bit != 0:
+				e.Terminal = true
+			case deep&bit == 0:
+				for r := range l.has {
+					if l.has[r]&bit == 0 {
+						e.NoLegal = r
+						break
+					}
+				}
+			}
+			ended++
+			if !run.End(e) {
+				more = false
+			}
+			if more {
+				restart |= bit
+				first[i] = step + 1
+				seeds[i] = l.rng[i]
+				started++
+				more = started < run.Count
+			} else {
+				active &^= bit
+			}
+		}
+		if moving == 0 && restart == 0 {
+			continue
+		}
+		l.choose(moving)
+		l.nextState()
+		if restart == 0 {
+			for f, x := range l.tmp {
+				l.put(baseSlot+f, x)
+			}
+		} else {
+			for f, x := range l.tmp {
+				l.put(baseSlot+f, x&^restart|start[f]&restart)
+			}
+		}
+	}
+	return ended
+}
+
+// Goals appends to out the indices (into the grounding's Goals of role r) of the goal atoms
+// of role r that hold in lane i: in PlayoutEnd's lane during End, the playout's last state; after
+// Eval, the lane's state.
+func (l *Lanes) Goals(i, r int, out []int) []int {
+	bit := uint64(1) << uint(i)
+	for j, x := range l.p.goals[r] {
+		if l.get(x)&bit != 0 {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Replay plays again the playout that started from start with a lane's generator in state seed
+// (PlayoutEnd.Seed), and appends its joint moves to rec, one move index per role each. Goals
+// then reads its last state in lane 0.
+func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) PlayoutResult {
+	nf := len(l.p.next)
+	for f := range nf {
+		v := uint64(0)
+		if start[f>>6]&(1<<uint(f&63)) != 0 {
+			v = 1
+		}
+		l.put(baseSlot+f, v)
+	}
+	l.rng[0] = seed
+	l.recLane = 0
+	defer func() { l.recLane = -1 }()
+	res := PlayoutResult{NoLegal: -1}
+	for {
+		l.stateEval()
+		if l.get(l.p.terminal)&1 != 0 {
+			res.Terminal = true
+			return res
+		}
+		if res.Depth >= maxDepth {
+			return res
+		}
+		if l.legalLanes(1) == 0 {
+			for r := range l.has {
+				if l.has[r]&1 == 0 {
+					res.NoLegal = r
+					return res
+				}
+			}
+		}
+		l.choose(1)
+		*rec = append(*rec, l.recJoint...)
+		l.nextState()
+		for f, x := range l.tmp {
+			l.put(baseSlot+f, x&1)
+		}
+		res.Depth++
+	}
+}
+
+// Load makes s (Words() words) the state of lane i. Eval then evaluates every lane.
+func (l *Lanes) Load(i int, s []uint64) {
+	bit := uint64(1) << uint(i)
+	for f := range l.p.next {
+		if s[f>>6]&(1<<uint(f&63)) != 0 {
+			l.put(baseSlot+f, l.val[2*(baseSlot+f)]|bit)
+		} else {
+			l.put(baseSlot+f, l.val[2*(baseSlot+f)]&^bit)
+		}
+	}
+}
+
+// Eval evaluates the lanes' states: Terminal, Legal and Goals then read them. It unsets the
+// moves played.
+func (l *Lanes) Eval() { l.stateEval() }
+
+// Terminal returns the lanes whose state is terminal (after Eval).
+func (l *Lanes) Terminal() uint64 { return l.get(l.p.terminal) }
+
+// Legal appends to out the legal moves of role r in lane i (after Eval), in increasing order
+// of their indices within each group of moves.
+func (l *Lanes) Legal(i, r int, out []int32) []int32 {
+	bit := uint64(1) << uint(i)
+	for gi := range l.p.groups[r] {
+		g := &l.p.groups[r][gi]
+		if l.get(g.guard)&bit == 0 {
+			continue
+		}
+		for j, x := range g.rest {
+			if l.get(x)&bit != 0 {
+				out = append(out, g.moves[j])
+			}
+		}
+	}
+	return out
+}
+
+// Play sets move mv of role r in lane i, for Next. Eval unsets the moves.
+func (l *Lanes) Play(i, r int, mv int32) { l.setMove(r, mv, 1<<uint(i)) }
+
+// Next computes every lane's next state under the moves set by Play (after Eval); NextState
+// reads them.
+func (l *Lanes) Next() { l.nextState() }
+
+// NextState writes the next state of lane i (after Next) into out (Words() words).
+func (l *Lanes) NextState(i int, out []uint64) {
+	clear(out)
+	for f, x := range l.tmp {
+		out[f>>6] |= (x >> uint(i) & 1) << uint(f&63)
+	}
+}
+
+// transpose64 transposes a 64x64 bit matrix in place: bit j of a[i] becomes bit i of a[j].
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000FFFFFFFF)
+	for j := 32; j != 0; j, m = j>>1, m^(m<<uint(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>uint(j) ^ a[k+j]) & m
+			a[k+j] ^= t
+			a[k] ^= t << uint(j)
+		}
+	}
+}
+
+// LoadAll makes states[i] (Words() words each) the state of lane i, for the first len(states)
+// lanes (at most 64; the others are emptied), 64 fluents at a time by bit-matrix transposes.
+func (l *Lanes) LoadAll(states [][]uint64) {
+	nf := len(l.p.next)
+	var a [64]uint64
+	for w := 0; w*64 < nf; w++ {
+		for i := range a {
+			a[i] = 0
+			if i < len(states) {
+				a[i] = states[i][w]
+			}
+		}
+		transpose64(&a)
+		for b := 0; b < 64 && w*64+b < nf; b++ {
+			l.put(baseSlot+w*64+b, a[b])
+		}
+	}
+}
+
+// NextStates writes the next state of lane i (after Next) into out[i] (Words() words), for
+// i < len(out) (at most 64).
+func (l *Lanes) NextStates(out [][]uint64) {
+	nf := len(l.tmp)
+	var a [64]uint64
+	for w := 0; w*64 < nf; w++ {
+		n := copy(a[:], l.tmp[w*64:min(nf, w*64+64)])
+		clear(a[n:])
+		transpose64(&a)
+		for i := range out {
+			out[i][w] = a[i]
+		}
+	}
+}
+
+// LegalAll appends to out[i] the legal moves of role r in lane i (after Eval), for the lanes of
+// out (at most 64), as Legal does for one lane.
+func (l *Lanes) LegalAll(r int, out [][]int32) {
+	all := uint64(1)<<uint(len(out)) - 1
+	if len(out) == 64 {
+		all = ^uint64(0)
+	}
+	for gi := range l.p.groups[r] {
+		g := &l.p.groups[r][gi]
+		gm := l.get(g.guard) & all
+		if gm == 0 {
+			continue
+		}
+		for j, x := range g.rest {
+			for b := l.get(x) & gm; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros64(b)
+				out[i] = append(out[i], g.moves[j])
+			}
+		}
+	}
+}
+
+// LaneStep returns what a step of Lanes (all 64 lanes) costs in steps of a Machine whose steps
+// pass changes along edgesPerStep edges on average (Machine.Work over its steps): playing on
+// Lanes pays when it is under 64. A step of Lanes evaluates every gate: about 2.8 ns per
+// network word (an input or a gate), measured on speedChess; a Machine's step about 15 ns per
+// edge it passes a change along plus 1 us of its own (pick, step). So pancakes88 (967,737 edges,
+// a flip changes 6) plays 2.5 times faster on a Machine, othello-comp2007 (5,753 edges a step) 5
+// times faster on Lanes.
+func (n *Net) LaneStep(edgesPerStep float64) float64 {
+	words := float64(len(n.ins) + len(n.kind) + 2*len(n.base))
+	return 2.8 * words / (15*edgesPerStep + 1000)
+}
