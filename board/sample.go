@@ -57,7 +57,7 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	ctx, cancel := context.WithTimeout(ctx, opts.Time)
 	defer cancel()
 	// Detection reads KIF: an infix game's texts are read through kifText.
-	f.Infix = g.Eval().Notation() == syntax.Infix
+	f.Infix = g.Notation() == syntax.Infix
 	kif := func(ss []string) []string {
 		if f.Infix {
 			return kifTexts(ss)
@@ -129,7 +129,7 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 // answers evaluates a query without variables bound by the state and returns its answers, or
 // none when it cannot be evaluated.
 func answers(ctx context.Context, g *game.Game, s *game.State, query string) []string {
-	q, err := g.Eval().ParseQuery(query)
+	q, err := g.ParseQuery(query)
 	if err != nil {
 		return nil
 	}
@@ -179,7 +179,7 @@ func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Resu
 	slices.Sort(names)
 	var out [][]string
 	for _, name := range names {
-		q, err := g.Eval().ParseQuery("(" + name + " ?a ?b)")
+		q, err := g.ParseQuery("(" + name + " ?a ?b)")
 		if err != nil || q.NeedsState() || q.NeedsMove() {
 			continue
 		}

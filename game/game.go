@@ -223,9 +223,6 @@ func (g *Game) NetStats() string {
 // Analysis returns the analysis the game was made from.
 func (g *Game) Analysis() *analysis.Result { return g.res }
 
-// Eval returns the interpreter, for queries and for reading and writing terms.
-func (g *Game) Eval() *eval.Game { return g.ev }
-
 // Roles returns the roles, in the order of the role facts.
 func (g *Game) Roles() []eval.Term { return g.roles }
 

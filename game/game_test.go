@@ -82,7 +82,7 @@ func TestNextQueryMeaning(t *testing.T) {
 	for _, src := range []string{base, base + " (<= (next moved) (does r go))"} {
 		for _, e := range []Engine{Compiled, Interpreted} {
 			g := load(t, src, e)
-			q, err := g.Eval().ParseQuery("(next ?x)")
+			q, err := g.ev.ParseQuery("(next ?x)")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,10 +137,10 @@ func TestEngineReasonOnce(t *testing.T) {
 		t.Errorf("engine %s, why %q", g.Engine(), g.Why())
 	}
 	var ref *eval.RefusedError
-	if err := g.Eval().Refused(); !errors.As(err, &ref) || ref.Relation != "legal/2" {
+	if err := g.ev.Refused(); !errors.As(err, &ref) || ref.Relation != "legal/2" {
 		t.Errorf("Refused: %v", err)
 	}
-	if err := loadFile(t, "../testdata/games/tictactoe.kif", Interpreted).Eval().Refused(); err != nil {
+	if err := loadFile(t, "../testdata/games/tictactoe.kif", Interpreted).ev.Refused(); err != nil {
 		t.Errorf("tictactoe: %v", err)
 	}
 }
@@ -282,7 +282,7 @@ func TestHandWrittenStateWithoutConstantFluent(t *testing.T) {
 		if g.Engine() != e {
 			t.Fatalf("engine %s, want %s", g.Engine(), e)
 		}
-		es, err := g.Eval().ParseState("(at 2) (step 0)")
+		es, err := g.ev.ParseState("(at 2) (step 0)")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,3 +21,10 @@ func (g *Game) Refused() error { return g.ev.Refused() }
 // StringIn writes a term in notation d whatever the game's (a test file in KIF of an infix
 // game writes its moves in KIF).
 func (g *Game) StringIn(t eval.Term, d syntax.Dialect) string { return g.ev.StringIn(t, d) }
+
+// Notation returns the notation the game is written in: prefix KIF or infix.
+func (g *Game) Notation() syntax.Dialect { return g.ev.Notation() }
+
+// Int returns the value of an integer constant such as a goal value, and false for any other
+// term.
+func (g *Game) Int(t eval.Term) (int, bool) { return g.ev.Int(t) }

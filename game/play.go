@@ -35,7 +35,7 @@ type Violation struct {
 	key    string
 }
 
-// sameKind says which violations Play counts together: the same kind, role and detail, and for
+// sameKind says which violations Playouts counts together: the same kind, role and detail, and for
 // an evaluation error the same limit and rule (the term that was too deep differs per playout).
 func (v *Violation) sameKind() string {
 	if v.key != "" {
@@ -44,7 +44,7 @@ func (v *Violation) sameKind() string {
 	return v.Kind + "\x00" + v.Role + "\x00" + v.Detail
 }
 
-// PlayOptions configure Play.
+// PlayOptions configure Playouts.
 type PlayOptions struct {
 	Playouts int
 	Seed     uint64
@@ -145,7 +145,7 @@ type playout struct {
 	violations []Violation
 }
 
-// Play runs opts.Playouts random playouts (every role, random included, picks a uniformly random
+// Playouts runs opts.Playouts random playouts (every role, random included, picks a uniformly random
 // legal move) and gathers statistics. The same seed gives the same playouts on the same engine.
 // An evaluation stopped by a limit in a reachable state is a violation; a refusal (rules without
 // a defined meaning) and the end of ctx are errors.
@@ -154,7 +154,7 @@ type playout struct {
 // compiled engine, but when there are 64 or more and its network's size and a Machine's work per
 // step say that it pays, it plays all but the first few 64 at once (propnet.Lanes), each with a
 // generator of its own seeded from opts.Seed (playCompiled).
-func (g *Game) Play(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
+func (g *Game) Playouts(ctx context.Context, opts PlayOptions) (*PlayStats, error) {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = 1000
 	}

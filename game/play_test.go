@@ -26,11 +26,11 @@ func TestPlayEnginesAgree(t *testing.T) {
 			if e == Interpreted {
 				n = c.int
 			}
-			st, err := g.Play(bg, PlayOptions{Playouts: n, Seed: 3, MaxDepth: 200})
+			st, err := g.Playouts(bg, PlayOptions{Playouts: n, Seed: 3, MaxDepth: 200})
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := g.Play(bg, PlayOptions{Playouts: n, Seed: 3, MaxDepth: 200})
+			again, err := g.Playouts(bg, PlayOptions{Playouts: n, Seed: 3, MaxDepth: 200})
 			if err != nil {
 				t.Fatal(err)
 			}

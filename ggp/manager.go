@@ -402,7 +402,7 @@ func (mg *manager) readMove(reply string, legal []eval.Term) (eval.Term, error) 
 		return 0, fmt.Errorf("%q is not a move: %v", abbreviate(reply, 80), err)
 	}
 	text := e.String()
-	mv, err := mg.g.Eval().ParseTerm(text)
+	mv, err := mg.g.ParseTerm(text)
 	if err != nil {
 		return 0, fmt.Errorf("%s is not a move: %v", abbreviate(text, 80), err)
 	}

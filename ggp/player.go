@@ -545,7 +545,7 @@ func (m *playing) observe(ctx context.Context, msg *Message, received, deadline 
 		if msg.Turn == 0 {
 			return fmt.Errorf("turn 0 with a last move, %s", msg.LastMove)
 		}
-		move, err := m.g.Eval().ParseTerm(msg.LastMove)
+		move, err := m.g.ParseTerm(msg.LastMove)
 		if err != nil {
 			return fmt.Errorf("the last move %s: %w", msg.LastMove, err)
 		}

@@ -187,7 +187,7 @@ func (s *Session) ExplainFluent(ctx context.Context, fluent string, opts Explain
 	if err != nil {
 		return &ExplainResult{Literal: fluent, Error: c.explain(s.snap, err)}
 	}
-	t, err := c.g.Eval().ParseTerm(fluent)
+	t, err := c.g.ParseTerm(fluent)
 	if err != nil {
 		return &ExplainResult{Literal: fluent, Error: err.Error()}
 	}

@@ -324,7 +324,7 @@ type PlayoutStats struct {
 // a terminal state (gdl play's default --max-depth).
 const PlayoutsMaxDepth = 1000
 
-// Playouts runs random playouts from the initial state (game.Play on the compiled engine when
+// Playouts runs random playouts from the initial state (game.Playouts on the compiled engine when
 // the game grounds) and returns their statistics: goal values per role, lengths, how the first
 // role fares, violations. timeLimit bounds the run (0: 10 s).
 func (s *Session) Playouts(ctx context.Context, n int, seed uint64, timeLimit time.Duration) *PlayoutStats {
@@ -339,7 +339,7 @@ func (s *Session) Playouts(ctx context.Context, n int, seed uint64, timeLimit ti
 	if err != nil {
 		return &PlayoutStats{Report: game.EmptyReport(), Error: c.explain(s.snap, err)}
 	}
-	st, err := fg.Play(ctx, game.PlayOptions{Playouts: n, Seed: seed, MaxDepth: PlayoutsMaxDepth, Time: timeLimit})
+	st, err := fg.Playouts(ctx, game.PlayOptions{Playouts: n, Seed: seed, MaxDepth: PlayoutsMaxDepth, Time: timeLimit})
 	if err != nil {
 		var ref *eval.RefusedError
 		msg := c.explain(s.snap, err)

@@ -401,7 +401,7 @@ func (c *docGame) answersOf(history [][]string, query string, timeout time.Durat
 		if err != nil {
 			return nil, err
 		}
-		q, err := c.g.Eval().ParseQuery(query)
+		q, err := c.g.ParseQuery(query)
 		if err != nil {
 			return nil, err
 		}
@@ -443,7 +443,7 @@ func (c *docGame) replay(ctx context.Context, history [][]string) (*Position, er
 		joint, err := c.g.ParseMoves(move)
 		if err != nil {
 			sep := " " // a joint move as the game writes one: (a b), in infix (a, b)
-			if c.g.Eval().Notation() == syntax.Infix {
+			if c.g.Notation() == syntax.Infix {
 				sep = ", "
 			}
 			unread = &game.MoveError{Step: i + 1, Joint: "(" + strings.Join(move, sep) + ")", Err: err}

@@ -65,7 +65,7 @@ func (s *Session) RunMatch(ctx context.Context, opts MatchOptions) (*MatchResult
 	// The line is set even when the match was cancelled: what was played is shown.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	if _, rerr := s.Replay(lctx, s.inNotation(rec.JointMoves())); rerr != nil {
+	if _, rerr := s.SetHistory(lctx, s.inNotation(rec.JointMoves())); rerr != nil {
 		return nil, rerr
 	}
 	st, serr := s.GotoStep(lctx, 0)
@@ -90,7 +90,7 @@ func (s *Session) inNotation(history [][]string) [][]string {
 		out[i] = make([]string, len(joint))
 		for r, m := range joint {
 			out[i][r] = m
-			if t, err := g.Eval().ParseTerm(m); err == nil {
+			if t, err := g.ParseTerm(m); err == nil {
 				out[i][r] = g.String(t)
 			}
 		}

@@ -151,7 +151,7 @@ func (s *Session) RunQuery(ctx context.Context, query string) *QueryResult {
 	if err == nil {
 		res.State = pos.Fluents
 		var q *eval.Query
-		if q, err = c.g.Eval().ParseQuery(query); err == nil {
+		if q, err = c.g.ParseQuery(query); err == nil {
 			var a *game.Answers
 			if a, err = c.g.Evaluate(ctx, pos.state, q, game.QueryOptions{MaxMoves: commandJointMoves}); err == nil {
 				qa := c.answersFrom(a, len(pos.Played))
@@ -238,6 +238,14 @@ func (s *Session) ShowState(ctx context.Context) (*GameState, error) {
 // Reset goes back to the initial state.
 func (s *Session) Reset(ctx context.Context) (*GameState, error) {
 	return s.change(ctx, func(c *docGame, history [][]string) ([][]string, error) { return nil, nil })
+}
+
+// SetHistory replaces the joint moves played in the document with the given ones (a
+// verification's witness, a match's moves), in the document's turn, and describes the state
+// their replay reaches; moves that no longer apply stop the replay where they do, as for any
+// history.
+func (s *Session) SetHistory(ctx context.Context, history [][]string) (*GameState, error) {
+	return s.change(ctx, func(c *docGame, _ [][]string) ([][]string, error) { return history, nil })
 }
 
 // Play plays a joint move (one move per role, in role order, as KIF) in the current state. A
@@ -387,7 +395,7 @@ func (c *docGame) describe(ctx context.Context, p *Position) *GameState {
 		for _, vs := range goals {
 			vals := []int{}
 			for _, t := range vs {
-				if n, ok := g.Eval().Int(t); ok {
+				if n, ok := g.Int(t); ok {
 					vals = append(vals, n)
 				}
 			}

@@ -115,7 +115,7 @@ func roleKey(g *game.Game, name string) string {
 	if i < 0 {
 		return ""
 	}
-	return syntax.Fold(g.Eval().StringIn(g.Roles()[i], syntax.Prefix))
+	return syntax.Fold(g.StringIn(g.Roles()[i], syntax.Prefix))
 }
 
 // roleRelations are the relations whose first argument is a role.
@@ -242,13 +242,6 @@ func summary(r *verify.Result, e game.Engine) string {
 	}
 	fmt.Fprintf(&b, " (%s engine, %v)", e, r.Elapsed.Round(time.Millisecond))
 	return b.String()
-}
-
-// Replay replaces the joint moves played in the document with the given ones (a verification's
-// witness), in the document's turn, and describes the state reached; moves that no longer apply
-// stop the replay where they do, as for any history.
-func (s *Session) Replay(ctx context.Context, history [][]string) (*GameState, error) {
-	return s.change(ctx, func(c *docGame, _ [][]string) ([][]string, error) { return history, nil })
 }
 
 // maxExplainedRules bounds the rules of a finding's explanation related to its diagnostic.

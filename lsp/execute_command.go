@@ -128,7 +128,7 @@ func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
 	case "gdl.resetState":
 		st, err = session.Reset(ctx)
 	case "gdl.replayMoves":
-		st, err = session.Replay(ctx, args.History)
+		st, err = session.SetHistory(ctx, args.History)
 	case "gdl.verify":
 		var va verifyArgs
 		if len(p.Arguments) > 0 {

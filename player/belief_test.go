@@ -52,7 +52,7 @@ func TestBelief(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, tu := range c.turns {
-				move, err := g.Eval().ParseTerm(tu.move)
+				move, err := g.ParseTerm(tu.move)
 				if err != nil {
 					t.Fatal(err)
 				}

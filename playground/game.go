@@ -56,7 +56,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return s.Replay(ctx, p.History)
+		return s.SetHistory(ctx, p.History)
 	})
 	methods["computer"] = stateCommand(func(ctx context.Context, s *ide.Session, params json.RawMessage) (*ide.GameState, error) {
 		p, err := decode[struct {

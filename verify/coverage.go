@@ -32,7 +32,7 @@ func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) 
 		}
 	}
 	vars := []string{"?r", "?m"}[:arity]
-	q, err := g.Eval().ParseQuery("(" + name + " " + strings.Join(vars, " ") + ")")
+	q, err := g.ParseQuery("(" + name + " " + strings.Join(vars, " ") + ")")
 	if err != nil {
 		return nil, false, nil // defined with another arity: the analyzer reports that
 	}

@@ -17,7 +17,7 @@ const ExplainDepth = 3
 // terminal, why the role never gets 100 in the terminal state shown. Nil for the findings about
 // input and base, which are about the game's rules, not a state.
 func Explain(ctx context.Context, g *game.Game, f *Finding, opts explain.Options) (*explain.Explanation, error) {
-	d := g.Eval().Notation()
+	d := g.Notation()
 	role := ""
 	if slices.Contains(g.RoleNames(), f.Role) {
 		role = f.Role

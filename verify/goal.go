@@ -22,7 +22,7 @@ func newGoal(g *game.Game) check { return &goal{g: g} }
 // goalValue returns the value of a goal term: an integer from 0 to 100 written as GDL compares
 // it (no sign, no leading zero), or -1.
 func goalValue(g *game.Game, t eval.Term) int {
-	v, ok := g.Eval().Int(t)
+	v, ok := g.Int(t)
 	if !ok || v < 0 || v > 100 || g.String(t) != strconv.Itoa(v) {
 		return -1
 	}

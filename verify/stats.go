@@ -141,7 +141,7 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	if playouts <= 0 {
 		playouts = 1000
 	}
-	play, err := g.Play(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: left()})
+	play, err := g.Playouts(ctx, game.PlayOptions{Playouts: playouts, Seed: opts.Seed, Time: left()})
 	if err != nil {
 		return nil, err
 	}

@@ -212,7 +212,7 @@ func kifJoints(g *game.Game, moves [][]eval.Term) []string {
 
 // infixJoints writes the joint moves of an infix game in infix; nil for a KIF game.
 func infixJoints(g *game.Game, moves [][]eval.Term) []string {
-	if g.Eval().Notation() != syntax.Infix {
+	if g.Notation() != syntax.Infix {
 		return nil
 	}
 	out := make([]string, len(moves))

@@ -194,20 +194,20 @@ func replayDefect(t *testing.T, g *game.Game, f *Finding) {
 		case "several-goals":
 			ok = term && len(vals) > 1
 		default:
-			v, isInt := g.Eval().Int(vals[0])
+			v, isInt := g.Int(vals[0])
 			ok = term && len(vals) == 1 && (!isInt || v < 0 || v > 100)
 		}
 	case Winnability:
-		v, _ := g.Eval().Int(goals[role][0])
+		v, _ := g.Int(goals[role][0])
 		ok = term && len(goals[role]) == 1 && v < 100
 	case Input:
-		m, _ := g.Eval().ParseTerm(f.Subject)
-		q, _ := g.Eval().ParseQuery("(input " + f.Role + " " + f.Subject + ")")
+		m, _ := g.ParseTerm(f.Subject)
+		q, _ := g.ParseQuery("(input " + f.Role + " " + f.Subject + ")")
 		answers, _ := g.Ask(bg, s, nil, q)
 		ok = slices.Contains(legal[role], m) && len(answers) == 0
 	case Base:
-		fl, _ := g.Eval().ParseTerm(f.Subject)
-		q, _ := g.Eval().ParseQuery("(base " + f.Subject + ")")
+		fl, _ := g.ParseTerm(f.Subject)
+		q, _ := g.ParseQuery("(base " + f.Subject + ")")
 		answers, _ := g.Ask(bg, s, nil, q)
 		ok = slices.Contains(s.Fluents(), fl) && len(answers) == 0
 	}

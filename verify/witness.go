@@ -80,7 +80,7 @@ func CheckWitness(ctx context.Context, g *game.Game, f *Finding) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.Eval().ParseTerm(f.Subject)
+		m, err := g.ParseTerm(f.Subject)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func CheckWitness(ctx context.Context, g *game.Game, f *Finding) error {
 			return bad("%s is not a legal move of %s there, or input covers it", f.Subject, f.Role)
 		}
 	case Base:
-		fl, err := g.Eval().ParseTerm(f.Subject)
+		fl, err := g.ParseTerm(f.Subject)
 		if err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl explain: %v\n", err)
 		return code
 	}
-	q, err := g.Eval().ParseQuery(pos[1])
+	q, err := g.ParseQuery(pos[1])
 	if err == nil && len(q.Literals()) != 1 {
 		err = fmt.Errorf("%q: explain takes one literal, not %d", pos[1], len(q.Literals()))
 	}

@@ -148,7 +148,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			opts.Time = time.Nanosecond
 		}
 	}
-	st, err := g.Play(context.Background(), opts)
+	st, err := g.Playouts(context.Background(), opts)
 	if progress {
 		fmt.Fprint(stderr, "\r\x1b[K")
 	}

@@ -141,7 +141,7 @@ func reportEvalError(stderr io.Writer, cmd, path string, res *analysis.Result, e
 // (or searched) at all, not even when its initial state is terminal and so no legal move would
 // be asked.
 func refuseUnplayable(stderr io.Writer, cmd, path string, res *analysis.Result, g *game.Game) bool {
-	err := g.Eval().Refused()
+	err := g.Refused()
 	if err != nil {
 		reportEvalError(stderr, cmd, path, res, err)
 	}
@@ -218,10 +218,9 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code
 	}
-	ev := g.Eval()
 	var queries []*eval.Query
 	for _, text := range pos[1:] {
-		q, err := ev.ParseQuery(text)
+		q, err := g.ParseQuery(text)
 		if err != nil {
 			fmt.Fprintf(stderr, "gdl query: %v\n", err)
 			return 2
