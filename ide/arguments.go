@@ -144,22 +144,7 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 	if sym == nil || arity == 0 {
 		return out
 	}
-	const tiers = 4 // doc comment, base/input, head, body
-	votes := make([][]map[string]int, tiers)
-	for t := range votes {
-		votes[t] = make([]map[string]int, arity)
-	}
-	first := map[string]int{} // the order names were seen in, for ties
-	vote := func(tier, pos int, name string) {
-		if votes[tier][pos] == nil {
-			votes[tier][pos] = map[string]int{}
-		}
-		votes[tier][pos][name]++
-		if _, ok := first[name]; !ok {
-			first[name] = len(first)
-		}
-	}
-	values := make([]map[string]int, arity)
+	v := newArgVotes(arity)
 	docs := map[int]bool{} // clauses whose doc comment was read
 	pattern := docPattern(sym.Name(m), arity, d)
 	occs := sym.Arities[arity]
@@ -174,54 +159,111 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 		c := m.Clauses[o.Clause]
 		if !docs[o.Clause] {
 			docs[o.Clause] = true
-			if doc := c.Form.Doc(); doc != "" {
-				if args := pattern.FindStringSubmatch(doc); args != nil {
-					for pos, a := range strings.FieldsFunc(args[1], func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
-						if v, ok := d.Var(a); ok {
-							vote(0, pos, v)
-						}
-					}
-				}
-			}
+			v.docComment(c.Form.Doc(), pattern, d)
 		}
 		list := listNamed(f, o.Span)
 		if !list.Valid() {
 			continue
 		}
-		tier := 3
+		tier := tierBody
 		switch {
 		case o.Def && (c.Key() == "base" || c.Key() == "input"):
-			tier = 1
+			tier = tierPattern
 		case o.Def:
-			tier = 2
+			tier = tierHead
 		}
-		for pos, t := range (syntax.Term{Cursor: list}).ArgSeq() {
-			if pos >= arity {
-				break
-			}
-			switch t.Kind() {
-			case syntax.TermVariable:
-				vote(tier, pos, t.Text())
-			case syntax.TermConstant:
-				if values[pos] == nil {
-					values[pos] = map[string]int{}
-				}
-				values[pos][t.Text()]++
-			}
+		v.occurrence(list, tier)
+	}
+	v.fill(out)
+	return out
+}
+
+// The sources of an argument's name, best first.
+const (
+	tierDoc     = iota // a doc comment
+	tierPattern        // a base or input clause
+	tierHead           // a clause head
+	tierBody           // a rule body
+	tiers
+)
+
+// argVotes gathers, per argument position, the variable names each source proposes and the
+// constants written there.
+type argVotes struct {
+	arity  int
+	votes  [tiers][]map[string]int // by tier, then position
+	first  map[string]int          // the order names were seen in, for ties
+	values []map[string]int        // by position
+}
+
+func newArgVotes(arity int) *argVotes {
+	v := &argVotes{arity: arity, first: map[string]int{}, values: make([]map[string]int, arity)}
+	for t := range v.votes {
+		v.votes[t] = make([]map[string]int, arity)
+	}
+	return v
+}
+
+func (v *argVotes) vote(tier, pos int, name string) {
+	if v.votes[tier][pos] == nil {
+		v.votes[tier][pos] = map[string]int{}
+	}
+	v.votes[tier][pos][name]++
+	if _, ok := v.first[name]; !ok {
+		v.first[name] = len(v.first)
+	}
+}
+
+// docComment votes for the names a clause's doc comment gives the arguments, in a pattern like
+// `(cell ?x ?y ?mark)`.
+func (v *argVotes) docComment(doc string, pattern *regexp.Regexp, d syntax.Dialect) {
+	if doc == "" {
+		return
+	}
+	args := pattern.FindStringSubmatch(doc)
+	if args == nil {
+		return
+	}
+	for pos, a := range strings.FieldsFunc(args[1], func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if name, ok := d.Var(a); ok {
+			v.vote(tierDoc, pos, name)
 		}
 	}
+}
+
+// occurrence votes for the variables of one occurrence, the list named, and counts its
+// constants.
+func (v *argVotes) occurrence(list syntax.Cursor, tier int) {
+	for pos, t := range (syntax.Term{Cursor: list}).ArgSeq() {
+		if pos >= v.arity {
+			break
+		}
+		switch t.Kind() {
+		case syntax.TermVariable:
+			v.vote(tier, pos, t.Text())
+		case syntax.TermConstant:
+			if v.values[pos] == nil {
+				v.values[pos] = map[string]int{}
+			}
+			v.values[pos][t.Text()]++
+		}
+	}
+}
+
+// fill names the arguments not named yet after the best source with a vote, and lists the
+// constants most used at each.
+func (v *argVotes) fill(out []argInfo) {
 	for pos := range out {
 		if out[pos].Name == "" {
 			for t := 0; t < tiers; t++ {
-				if best := mostVoted(votes[t][pos], first); best != "" {
+				if best := mostVoted(v.votes[t][pos], v.first); best != "" {
 					out[pos].Name = best
 					break
 				}
 			}
 		}
-		out[pos].Values = mostUsed(values[pos], maxArgValues)
+		out[pos].Values = mostUsed(v.values[pos], maxArgValues)
 	}
-	return out
 }
 
 // maxInfoOccurrences bounds the occurrences argumentInfo reads, so that it stays fast on a

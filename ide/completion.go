@@ -56,199 +56,260 @@ const (
 // label. What items insert is written in the document's notation: `(cell ?x ?y)` in prefix,
 // `cell(X,Y)` in infix.
 func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
-	m := snap.Model()
-	src := snap.Text()
-	d := snap.Dialect()
-	start := off
-	for start > 0 && isWordByte(src[start-1], d) {
-		start--
-	}
-	var place completionPlace
-	if d == syntax.Infix {
-		place = infixPlaceAt(snap.File(), start)
-	} else {
-		place = completionPlaceAt(snap, start, start > 0 && src[start-1] == '(')
-	}
-	// In prefix a snippet is wrapped in parentheses where no '(' was typed; infix writes the
-	// parentheses after the name, always.
-	wrapping := d == syntax.Prefix
-	replace := syntax.Span{Start: start, End: off}
-	items := []CompletionItem{}
-	seen := map[string]bool{} // labels offered, by kind
-	add := func(label string, kind CompletionKind, detail, snippet, doc string, sortGroup int) {
-		if k := fmt.Sprint(kind, " ", label); seen[k] {
-			return
-		} else {
-			seen[k] = true
-		}
-		it := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%s", sortGroup, label),
-			Text: label, Doc: doc, Replace: replace}
-		if snippets && snippet != "" {
-			it.Text, it.Snippet = snippet, true
-		}
-		items = append(items, it)
-	}
-	relations := func(wrap bool) {
-		wrap = wrap && wrapping
-		for _, key := range sortedKeys(m.Relations) {
-			if analysis.IsKeyword(key) {
-				continue
-			}
-			sym := m.Relations[key]
-			// A relation whose only occurrence is the word being typed is not one to offer.
-			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
-				continue
-			}
-			arity := mostCommonArity(sym)
-			name := written(d, sym.Name(m))
-			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, false, syntax.Span{Start: start, End: off}), d)
-			if wrap && arity > 0 {
-				snip = "(" + snip + ")"
-			}
-			add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, "", 1)
-		}
-		for _, kw := range keywordOrder {
-			snip := keywordSnippet(kw, d)
-			if !keywordFits(kw, place) || snip == "" {
-				continue
-			}
-			if wrap && kw != "terminal" {
-				snip = "(" + snip + ")"
-			}
-			add(kw, CompletionKeyword, "keyword", snip, keywordDoc(kw, d), 2)
-		}
-	}
-	variables := func(group int) {
-		c := m.ClauseAt(off)
-		if c == nil {
-			return
-		}
-		var vars []string
-		cos := c.Occurrences(m)
-		for _, occs := range c.Vars {
-			// A variable whose only occurrence is the word being typed is not in scope.
-			if len(occs) > 0 && !(len(occs) == 1 && cos[occs[0]].Span.Start == start) {
-				vars = append(vars, cos[occs[0]].Name)
-			}
-		}
-		sort.Strings(vars)
-		for _, v := range vars {
-			add(v, CompletionVariable, "variable", "", "", group)
-		}
-	}
-	roles := func(group int) map[string]bool {
-		keys := map[string]bool{}
-		for _, r := range m.Roles {
-			keys[r.Key] = true
-			add(written(d, r.Name), CompletionRole, "role", "", "", group)
-		}
-		return keys
-	}
-	// patterns offers fluents or moves: a function pattern with a snippet of its arguments
-	// (wrapped in parentheses unless one was typed), a constant as it is.
-	patterns := func(ps []termPattern, kind CompletionKind, what string, wrap bool) {
-		wrap = wrap && wrapping
-		for _, p := range ps {
-			if p.arity == 0 {
-				add(p.name, kind, what, "", "", 0)
-				continue
-			}
-			args := argumentInfo(m, snap.File(), p.key, p.arity, true, syntax.Span{Start: start, End: off})
-			snip := snippet(p.name, args, d)
-			if wrap {
-				snip = "(" + snip + ")"
-			}
-			add(p.name, kind, what+" "+pattern(p.name, args, d), snip, "", 0)
-		}
-	}
-	s, _ := siteAt(snap.File(), start)
-	switch place {
-	case placeTopLevel:
-		relations(true)
+	c := newCompletion(snap, off, snippets)
+	s, _ := siteAt(c.file, c.start)
+	switch c.place {
+	case placeTopLevel, placeBodyItem:
+		c.relations(true)
 	case placeHead, placeLiteral:
-		relations(false)
-	case placeBodyItem:
-		relations(true)
+		c.relations(false)
 	case placeFunction:
-		if parent, i, ok := s.parent(); ok && len(s.lists) >= 2 {
-			outer := site{lists: s.lists[:len(s.lists)-1], index: i}
-			outer.atom, _ = listKind(outer.lists)
-			if what, ps, ok := argumentPatterns(m, outer, parent, start); ok {
-				patterns(ps, what.kind, what.detail, false)
-				break
-			}
-		}
-		for _, key := range sortedKeys(m.Functions) {
-			sym := m.Functions[key]
-			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
-				continue
-			}
-			arity := mostCommonArity(sym)
-			name := written(d, sym.Name(m))
-			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity),
-				snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d), "", 1)
-		}
+		c.functionName(s)
 	case placeTerm:
-		if len(s.lists) > 0 {
-			inner := s.lists[len(s.lists)-1]
-			if what, ps, ok := argumentPatterns(m, s, inner, start); ok {
-				patterns(ps, what.kind, what.detail, true)
-				variables(1)
-				break
-			}
-			if _, key := s.head(); s.atom && s.index == 1 && roleFirst[key] {
-				roles(0)
-				variables(1)
-				break
-			}
-			if name, key := s.head(); key != "" && s.index >= 1 {
-				// The constants written at this argument elsewhere come first.
-				arity := len(inner.Elements()) - 1
-				if sym := symbolOf(m, key, !s.atom); sym != nil {
-					if _, ok := sym.Arities[arity]; !ok {
-						arity = mostCommonArity(sym)
-					}
-				}
-				if s.index <= arity {
-					args := argumentInfo(m, snap.File(), key, arity, !s.atom, syntax.Span{Start: start, End: off})
-					for _, v := range args[s.index-1].Values {
-						kind := CompletionConstant
-						if m.IsRole(syntax.Fold(strings.Trim(v, `"`))) { // "White" is the role White
-							kind = CompletionRole
-						}
-						add(v, kind, fmt.Sprintf("written as argument %d of %s", s.index, name), "", "", 0)
-					}
-				}
-			}
-		}
-		variables(1)
-		isRole := roles(2)
-		for _, key := range sortedKeys(m.Constants) {
-			if isRole[key] {
-				continue
-			}
-			sym := m.Constants[key]
-			// A constant that occurs once only at the cursor is the word being typed.
-			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
-				continue
-			}
-			add(written(d, sym.Name(m)), CompletionConstant, "constant", "", "", 3)
-		}
-		for _, key := range sortedKeys(m.Functions) {
-			sym := m.Functions[key]
-			if len(sym.Occs) == 1 && m.Occurrences[sym.Occs[0]].Span.Start == start {
-				continue
-			}
-			arity := mostCommonArity(sym)
-			name := written(d, sym.Name(m))
-			snip := snippet(name, argumentInfo(m, snap.File(), key, arity, true, syntax.Span{Start: start, End: off}), d)
-			if wrapping {
-				snip = "(" + snip + ")"
-			}
-			add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snip, "", 4)
+		if !c.argument(s) {
+			c.anyTerm()
 		}
 	}
-	return items
+	return c.items
+}
+
+// completion is the context of one completion: the document, the word being typed (from start
+// to the cursor off) and the place it is at, and the items offered so far. Its providers
+// (relations, variables, roles, patterns, functions, constants) add the items of one kind.
+type completion struct {
+	m          *analysis.Model
+	file       *syntax.File
+	d          syntax.Dialect
+	start, off int
+	place      completionPlace
+	snippets   bool
+	// wrapping: in prefix a snippet is wrapped in parentheses where no '(' was typed; infix
+	// writes the parentheses after the name, always.
+	wrapping bool
+	items    []CompletionItem
+	seen     map[string]bool // labels offered, by kind
+}
+
+func newCompletion(snap *Snapshot, off int, snippets bool) *completion {
+	c := &completion{m: snap.Model(), d: snap.Dialect(), off: off, snippets: snippets, items: []CompletionItem{}, seen: map[string]bool{}}
+	src := snap.Text()
+	c.start = off
+	for c.start > 0 && isWordByte(src[c.start-1], c.d) {
+		c.start--
+	}
+	c.file = snap.File()
+	if c.d == syntax.Infix {
+		c.place = infixPlaceAt(c.file, c.start)
+	} else {
+		c.place = completionPlaceAt(snap, c.start, c.start > 0 && src[c.start-1] == '(')
+	}
+	c.wrapping = c.d == syntax.Prefix
+	return c
+}
+
+// replace is the word being typed, which an item replaces.
+func (c *completion) replace() syntax.Span { return syntax.Span{Start: c.start, End: c.off} }
+
+// add offers an item once per label and kind; sortGroup orders the groups of items.
+func (c *completion) add(label string, kind CompletionKind, detail, snippet, doc string, sortGroup int) {
+	k := fmt.Sprint(kind, " ", label)
+	if c.seen[k] {
+		return
+	}
+	c.seen[k] = true
+	it := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%s", sortGroup, label),
+		Text: label, Doc: doc, Replace: c.replace()}
+	if c.snippets && snippet != "" {
+		it.Text, it.Snippet = snippet, true
+	}
+	c.items = append(c.items, it)
+}
+
+// typing reports whether the only occurrence of a symbol is the word being typed: it is not
+// one to offer.
+func (c *completion) typing(sym *analysis.Symbol) bool {
+	return len(sym.Occs) == 1 && c.m.Occurrences[sym.Occs[0]].Span.Start == c.start
+}
+
+// args describes the arguments of relation (or function) key of the given arity.
+func (c *completion) args(key string, arity int, function bool) []argInfo {
+	return argumentInfo(c.m, c.file, key, arity, function, c.replace())
+}
+
+// relations offers the relations, with snippets of their arity (wrapped in parentheses when
+// wrap), and the keywords that fit the place.
+func (c *completion) relations(wrap bool) {
+	wrap = wrap && c.wrapping
+	for _, key := range sortedKeys(c.m.Relations) {
+		if analysis.IsKeyword(key) {
+			continue
+		}
+		sym := c.m.Relations[key]
+		if c.typing(sym) {
+			continue
+		}
+		arity := mostCommonArity(sym)
+		name := written(c.d, sym.Name(c.m))
+		snip := snippet(name, c.args(key, arity, false), c.d)
+		if wrap && arity > 0 {
+			snip = "(" + snip + ")"
+		}
+		c.add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, "", 1)
+	}
+	for _, kw := range keywordOrder {
+		snip := keywordSnippet(kw, c.d)
+		if !keywordFits(kw, c.place) || snip == "" {
+			continue
+		}
+		if wrap && kw != "terminal" {
+			snip = "(" + snip + ")"
+		}
+		c.add(kw, CompletionKeyword, "keyword", snip, keywordDoc(kw, c.d), 2)
+	}
+}
+
+// variables offers the variables of the clause at the cursor.
+func (c *completion) variables(group int) {
+	cl := c.m.ClauseAt(c.off)
+	if cl == nil {
+		return
+	}
+	var vars []string
+	cos := cl.Occurrences(c.m)
+	for _, occs := range cl.Vars {
+		// A variable whose only occurrence is the word being typed is not in scope.
+		if len(occs) > 0 && !(len(occs) == 1 && cos[occs[0]].Span.Start == c.start) {
+			vars = append(vars, cos[occs[0]].Name)
+		}
+	}
+	sort.Strings(vars)
+	for _, v := range vars {
+		c.add(v, CompletionVariable, "variable", "", "", group)
+	}
+}
+
+// roles offers the roles; it returns their keys.
+func (c *completion) roles(group int) map[string]bool {
+	keys := map[string]bool{}
+	for _, r := range c.m.Roles {
+		keys[r.Key] = true
+		c.add(written(c.d, r.Name), CompletionRole, "role", "", "", group)
+	}
+	return keys
+}
+
+// patterns offers fluents or moves: a function pattern with a snippet of its arguments
+// (wrapped in parentheses unless one was typed), a constant as it is.
+func (c *completion) patterns(ps []termPattern, kind CompletionKind, what string, wrap bool) {
+	wrap = wrap && c.wrapping
+	for _, p := range ps {
+		if p.arity == 0 {
+			c.add(p.name, kind, what, "", "", 0)
+			continue
+		}
+		args := c.args(p.key, p.arity, true)
+		snip := snippet(p.name, args, c.d)
+		if wrap {
+			snip = "(" + snip + ")"
+		}
+		c.add(p.name, kind, what+" "+pattern(p.name, args, c.d), snip, "", 0)
+	}
+}
+
+// functions offers the function symbols, with snippets of their arity (wrapped in parentheses
+// when wrap).
+func (c *completion) functions(group int, wrap bool) {
+	for _, key := range sortedKeys(c.m.Functions) {
+		sym := c.m.Functions[key]
+		if c.typing(sym) {
+			continue
+		}
+		arity := mostCommonArity(sym)
+		name := written(c.d, sym.Name(c.m))
+		snip := snippet(name, c.args(key, arity, true), c.d)
+		if wrap {
+			snip = "(" + snip + ")"
+		}
+		c.add(name, CompletionFunction, fmt.Sprintf("function/%d", arity), snip, "", group)
+	}
+}
+
+// functionName completes the name of a function term: the fluents or moves that fit the
+// argument it is, else any function.
+func (c *completion) functionName(s site) {
+	if parent, i, ok := s.parent(); ok && len(s.lists) >= 2 {
+		outer := site{lists: s.lists[:len(s.lists)-1], index: i}
+		outer.atom, _ = listKind(outer.lists)
+		if what, ps, ok := argumentPatterns(c.m, outer, parent, c.start); ok {
+			c.patterns(ps, what.kind, what.detail, false)
+			return
+		}
+	}
+	c.functions(1, false)
+}
+
+// argument completes an argument whose relation says what fits it: the fluents or moves of the
+// game, or the roles, then the clause's variables. It reports whether it did; otherwise it has
+// offered the constants written at this argument elsewhere, and anyTerm follows.
+func (c *completion) argument(s site) bool {
+	if len(s.lists) == 0 {
+		return false
+	}
+	inner := s.lists[len(s.lists)-1]
+	if what, ps, ok := argumentPatterns(c.m, s, inner, c.start); ok {
+		c.patterns(ps, what.kind, what.detail, true)
+		c.variables(1)
+		return true
+	}
+	if _, key := s.head(); s.atom && s.index == 1 && roleFirst[key] {
+		c.roles(0)
+		c.variables(1)
+		return true
+	}
+	if name, key := s.head(); key != "" && s.index >= 1 {
+		c.writtenConstants(s, inner, name, key)
+	}
+	return false
+}
+
+// writtenConstants offers the constants written at this argument of relation (or function)
+// key elsewhere; they come first.
+func (c *completion) writtenConstants(s site, inner syntax.Cursor, name, key string) {
+	arity := len(inner.Elements()) - 1
+	if sym := symbolOf(c.m, key, !s.atom); sym != nil {
+		if _, ok := sym.Arities[arity]; !ok {
+			arity = mostCommonArity(sym)
+		}
+	}
+	if s.index > arity {
+		return
+	}
+	for _, v := range c.args(key, arity, !s.atom)[s.index-1].Values {
+		kind := CompletionConstant
+		if c.m.IsRole(syntax.Fold(strings.Trim(v, `"`))) { // "White" is the role White
+			kind = CompletionRole
+		}
+		c.add(v, kind, fmt.Sprintf("written as argument %d of %s", s.index, name), "", "", 0)
+	}
+}
+
+// anyTerm offers what any term may be: the clause's variables, the roles, the constants and
+// the functions.
+func (c *completion) anyTerm() {
+	c.variables(1)
+	isRole := c.roles(2)
+	for _, key := range sortedKeys(c.m.Constants) {
+		if isRole[key] {
+			continue
+		}
+		sym := c.m.Constants[key]
+		// A constant that occurs once only at the cursor is the word being typed.
+		if c.typing(sym) {
+			continue
+		}
+		c.add(written(c.d, sym.Name(c.m)), CompletionConstant, "constant", "", "", 3)
+	}
+	c.functions(4, c.wrapping)
 }
 
 // roleFirst lists the relation keywords whose first argument is a role.

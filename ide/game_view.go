@@ -175,80 +175,95 @@ func (s *Session) ComputerMove(ctx context.Context, opts ComputerOptions) (*Game
 	}
 	var found []ComputerSearch
 	st, err := s.play(ctx, func(c *docGame, pos *Position) ([]eval.Term, error) {
-		fg, err := c.fast(ctx)
-		if err != nil {
-			return nil, err
-		}
-		joints, err := jointsOn(fg, pos.Played)
-		if err != nil {
-			return nil, err
-		}
-		fs, err := replayOn(ctx, fg, pos.Played)
-		if err != nil {
-			return nil, err
-		}
-		if t, err := fg.Terminal(ctx, fs); err != nil {
-			return nil, err
-		} else if t {
-			return nil, &game.GameOverError{}
-		}
-		legal, err := fg.Legal(ctx, fs)
-		if err != nil {
-			return nil, err
-		}
-		deciding := 0
-		for r, ms := range legal {
-			if len(ms) == 0 {
-				return nil, fmt.Errorf("role %s has no legal move in the current state", fg.RoleNames()[r])
-			}
-			if len(ms) > 1 && !fg.IsRandom(r) {
-				deciding++
-			}
-		}
-		moves := make([]string, len(legal))
-		for r, ms := range legal {
-			switch {
-			case len(ms) == 1:
-				moves[r] = fg.String(ms[0])
-			case fg.IsRandom(r):
-				s.gs.randMu.Lock()
-				moves[r] = fg.String(ms[s.gs.opts.Rand(len(ms))])
-				s.gs.randMu.Unlock()
-			default:
-				think, cancel := context.WithTimeout(ctx, opts.MoveTime/time.Duration(deciding))
-				forget := s.gs.sessions.thinking(s.name, cancel)
-				// The role plays from what it knows: in GDL-II, its own moves and percepts.
-				b := player.Known(fg, r, fs)
-				if player.GDLII(fg) {
-					if b, err = player.BeliefAfter(think, fg, r, opts.Seed, joints); err != nil {
-						forget()
-						cancel()
-						return nil, err
-					}
-				}
-				sr, err := c.player(fg, r, opts).SearchBelief(think, b)
-				forget()
-				cancel()
-				if err != nil {
-					return nil, err
-				}
-				if ctx.Err() != nil {
-					return nil, context.Cause(ctx)
-				}
-				moves[r] = fg.String(sr.Move)
-				cs := ComputerSearch{Role: fg.RoleNames()[r], Move: moves[r], Playouts: sr.Playouts, States: sr.States, Elapsed: sr.Elapsed, Engine: fg.Engine()}
-				if len(sr.Moves) > 0 {
-					cs.Value = sr.Moves[0].Value
-				}
-				found = append(found, cs)
-			}
-		}
-		return c.g.ParseMoves(moves)
+		return s.computerJoint(ctx, c, pos, opts, &found)
 	})
 	if st != nil {
 		st.Computer = found
 	}
 	return st, err
+}
+
+// computerJoint chooses the computer's joint move in pos on the game the players run on,
+// adding the searches it ran to found.
+func (s *Session) computerJoint(ctx context.Context, c *docGame, pos *Position, opts ComputerOptions, found *[]ComputerSearch) ([]eval.Term, error) {
+	fg, err := c.fast(ctx)
+	if err != nil {
+		return nil, err
+	}
+	joints, err := jointsOn(fg, pos.Played)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := replayOn(ctx, fg, pos.Played)
+	if err != nil {
+		return nil, err
+	}
+	if t, err := fg.Terminal(ctx, fs); err != nil {
+		return nil, err
+	} else if t {
+		return nil, &game.GameOverError{}
+	}
+	legal, err := fg.Legal(ctx, fs)
+	if err != nil {
+		return nil, err
+	}
+	deciding := 0
+	for r, ms := range legal {
+		if len(ms) == 0 {
+			return nil, fmt.Errorf("role %s has no legal move in the current state", fg.RoleNames()[r])
+		}
+		if len(ms) > 1 && !fg.IsRandom(r) {
+			deciding++
+		}
+	}
+	moves := make([]string, len(legal))
+	for r, ms := range legal {
+		switch {
+		case len(ms) == 1:
+			moves[r] = fg.String(ms[0])
+		case fg.IsRandom(r):
+			s.gs.randMu.Lock()
+			moves[r] = fg.String(ms[s.gs.opts.Rand(len(ms))])
+			s.gs.randMu.Unlock()
+		default:
+			think := opts.MoveTime / time.Duration(deciding)
+			cs, err := s.computerSearch(ctx, c, fg, r, fs, joints, opts, think)
+			if err != nil {
+				return nil, err
+			}
+			moves[r] = cs.Move
+			*found = append(*found, cs)
+		}
+	}
+	return c.g.ParseMoves(moves)
+}
+
+// computerSearch chooses role r's move in state fs, reached by joints, within think: from what
+// the role knows (in GDL-II, its own moves and percepts).
+func (s *Session) computerSearch(ctx context.Context, c *docGame, fg *game.Game, r int, fs *game.State, joints [][]eval.Term, opts ComputerOptions, think time.Duration) (ComputerSearch, error) {
+	tctx, cancel := context.WithTimeout(ctx, think)
+	defer cancel()
+	forget := s.gs.sessions.thinking(s.name, cancel)
+	defer forget()
+	b := player.Known(fg, r, fs)
+	if player.GDLII(fg) {
+		var err error
+		if b, err = player.BeliefAfter(tctx, fg, r, opts.Seed, joints); err != nil {
+			return ComputerSearch{}, err
+		}
+	}
+	sr, err := c.player(fg, r, opts).SearchBelief(tctx, b)
+	if err != nil {
+		return ComputerSearch{}, err
+	}
+	if ctx.Err() != nil {
+		return ComputerSearch{}, context.Cause(ctx)
+	}
+	cs := ComputerSearch{Role: fg.RoleNames()[r], Move: fg.String(sr.Move), Playouts: sr.Playouts, States: sr.States, Elapsed: sr.Elapsed, Engine: fg.Engine()}
+	if len(sr.Moves) > 0 {
+		cs.Value = sr.Moves[0].Value
+	}
+	return cs, nil
 }
 
 // fast returns the game the players and the playouts run on: compiled when the game grounds.

@@ -43,156 +43,203 @@ var stepSnippets = []struct{ key, prefix, infix string }{
 // (true ...); the game's relations where a literal of holds may start. What items insert is
 // written in the test file's notation.
 func TestCompletion(ctx context.Context, d *TestDoc, off int, opts TestCompletionOptions) []CompletionItem {
+	c := newTestCompletion(d, off, opts)
+	if a, ok := c.stepArgument(); ok {
+		c.argument(ctx, a)
+	}
+	return c.items
+}
+
+// testCompletion is the context of one completion in a test document: the word being typed,
+// the lists around the cursor, and the items offered so far.
+type testCompletion struct {
+	d       *TestDoc
+	opts    TestCompletionOptions
+	dialect syntax.Dialect
+	off     int
+	word    syntax.Span      // the word being typed
+	path    []syntax.Cursor  // the lists around the cursor, outermost first
+	items   []CompletionItem // never nil
+}
+
+func newTestCompletion(d *TestDoc, off int, opts TestCompletionOptions) *testCompletion {
+	c := &testCompletion{d: d, opts: opts, dialect: d.Snap.Dialect(), off: off, items: []CompletionItem{}}
 	f := d.Snap.File()
 	src := d.Snap.Text()
-	dialect := d.Snap.Dialect()
 	start := off
-	for start > 0 && isWordByte(src[start-1], dialect) {
+	for start > 0 && isWordByte(src[start-1], c.dialect) {
 		start--
 	}
-	items := []CompletionItem{}
-	add := func(label string, kind CompletionKind, detail, text string, snippet bool, replace syntax.Span, group int) {
-		it := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%04d", group, len(items)),
-			Text: label, Replace: replace}
-		if opts.Snippets && snippet {
-			it.Text, it.Snippet = text, true
-		} else if text != "" && !snippet {
-			it.Text = text
-		}
-		items = append(items, it)
-	}
-	word := syntax.Span{Start: start, End: off}
+	c.word = syntax.Span{Start: start, End: off}
 	_, path := f.LeafAt(max(start, off))
-	// path holds the lists around the cursor, outermost first; the cursor right after a '('
-	// is inside that list.
-	path = listsAround(path, off)
+	// The cursor right after a '(' is inside that list.
+	c.path = listsAround(path, off)
+	return c
+}
+
+// add offers an item: text is what it inserts, a snippet when snippet is set (the label
+// without snippets).
+func (c *testCompletion) add(label string, kind CompletionKind, detail, text string, snippet bool, replace syntax.Span, group int) {
+	it := CompletionItem{Label: label, Kind: kind, Detail: detail, SortText: fmt.Sprintf("%d%04d", group, len(c.items)),
+		Text: label, Replace: replace}
+	if c.opts.Snippets && snippet {
+		it.Text, it.Snippet = text, true
+	} else if text != "" && !snippet {
+		it.Text = text
+	}
+	c.items = append(c.items, it)
+}
+
+// steps offers the steps of a test, those of keys only when there are some.
+func (c *testCompletion) steps(keys ...string) {
+	for _, sn := range stepSnippets {
+		if len(keys) > 0 && !containsFold(keys, sn.key) {
+			continue
+		}
+		c.add(sn.key, CompletionKeyword, "step", pick(c.dialect, sn.prefix, sn.infix), true, c.word, 0)
+	}
+}
+
+// stepArg is an argument of a step being written, whose completion needs the game.
+type stepArg struct {
+	t       *gametest.Test
+	step    syntax.Cursor
+	key     string      // the step's keyword
+	i       int         // the argument being written (0: the first after the keyword)
+	replace syntax.Span // the argument: a word, or a list being typed, replaced from its start
+}
+
+// stepArgument offers what the place allows without the game: the forms of a test file at top
+// level, the steps in a test. In an argument of a step it returns that argument instead.
+func (c *testCompletion) stepArgument() (stepArg, bool) {
+	path := c.path
 	if len(path) == 0 {
 		for _, kw := range []struct{ label, prefix, infix string }{
 			{"test", "(test ${1:name}\n    ${2:(play)})", "test(${1:name},\n    ${2:play()})"},
 			{"game", "(game ${1:game.kif})", "game(\"${1:game.hrf}\")"},
 		} {
-			add(kw.label, CompletionKeyword, "test file", pick(dialect, kw.prefix, kw.infix), true, word, 0)
+			c.add(kw.label, CompletionKeyword, "test file", pick(c.dialect, kw.prefix, kw.infix), true, c.word, 0)
 		}
-		return items
+		return stepArg{}, false
 	}
 	if gametest.HeadKey(path[0]) != "test" {
-		return items
-	}
-	s := d.Suite()
-	var t *gametest.Test
-	for _, x := range s.Tests {
-		if x.Span.Start == path[0].Span().Start {
-			t = x
-		}
-	}
-	steps := func(keys ...string) {
-		for _, sn := range stepSnippets {
-			if len(keys) > 0 && !containsFold(keys, sn.key) {
-				continue
-			}
-			add(sn.key, CompletionKeyword, "step", pick(dialect, sn.prefix, sn.infix), true, word, 0)
-		}
+		return stepArg{}, false
 	}
 	if len(path) == 1 {
-		if argIndex(path[0], off) >= 1 {
-			steps()
+		if argIndex(path[0], c.off) >= 1 {
+			c.steps()
 		}
-		return items
+		return stepArg{}, false
 	}
-	step := path[1]
-	key := gametest.HeadKey(step)
-	if key == "" {
-		steps()
-		return items
+	a := stepArg{step: path[1], key: gametest.HeadKey(path[1]), replace: c.word}
+	switch {
+	case a.key == "":
+		c.steps()
+		return a, false
+	case a.key == "not" && len(path) == 2:
+		c.steps("holds", "terminal", "can-force", "ends-within")
+		return a, false
 	}
-	if key == "not" && len(path) == 2 {
-		steps("holds", "terminal", "can-force", "ends-within")
-		return items
+	if a.i = argIndex(a.step, c.off) - 1; a.i < 0 {
+		return a, false
 	}
-	i := argIndex(step, off) - 1 // the argument being written (0: the first after the keyword)
-	if i < 0 {
-		return items
-	}
-	// The argument being written: a word, or a list being typed, replaced from its start.
-	replace := word
 	if len(path) > 2 {
-		replace = syntax.Span{Start: path[2].Span().Start, End: off}
+		a.replace = syntax.Span{Start: path[2].Span().Start, End: c.off}
 	}
-	if t == nil || d.Game == nil || opts.Runs == nil {
-		return items
+	for _, x := range c.d.Suite().Tests {
+		if x.Span.Start == path[0].Span().Start {
+			a.t = x
+		}
 	}
-	budget := opts.Budget
+	return a, a.t != nil && c.d.Game != nil && c.opts.Runs != nil
+}
+
+// argument offers what fits an argument of a step, in the state the step is played in: the
+// legal moves, the roles, the fluents of the state, the literals of holds.
+func (c *testCompletion) argument(ctx context.Context, a stepArg) {
+	budget := c.opts.Budget
 	if budget <= 0 {
 		budget = 500 * time.Millisecond
 	}
-	wctx, cancel := context.WithTimeout(ctx, budget)
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	g, p, err := opts.Runs.StateAt(wctx, d, t, stepsBefore(t, step.Span().Start), opts.Limits)
+	g, p, err := c.opts.Runs.StateAt(ctx, c.d, a.t, stepsBefore(a.t, a.step.Span().Start), c.opts.Limits)
 	if err != nil {
-		return items
+		return
 	}
-	term := func(x eval.Term) string { return g.StringIn(x, dialect) }
-	roleItems := func() {
-		for _, r := range g.Roles() {
-			add(term(r), CompletionRole, "role", "", false, replace, 0)
-		}
-	}
-	moveItems := func(role int, why string) {
-		legal, err := g.Legal(wctx, p.State)
-		if err != nil || role < 0 || role >= len(legal) {
-			return
-		}
-		for _, m := range gametest.SortedTexts(g, legal[role], dialect) {
-			add(m, CompletionMove, why, "", false, replace, 0)
-		}
-	}
-	switch key {
+	switch a.key {
 	case "play", "illegal":
-		if len(path) <= 3 && i < len(g.Roles()) {
-			moveItems(i, fmt.Sprintf("legal for %s here", g.RoleNames()[i]))
+		if len(c.path) <= 3 && a.i < len(g.Roles()) {
+			c.moves(ctx, g, p.State, a.i, a.replace)
 		}
 	case "legal-moves":
-		if i == 0 {
-			roleItems()
-		} else if args := operandsOf(step); len(args) > 0 {
+		if a.i == 0 {
+			c.roles(g, a.replace)
+		} else if args := operandsOf(a.step); len(args) > 0 {
 			if r := roleIndex(g, args[0]); r >= 0 {
-				moveItems(r, fmt.Sprintf("legal for %s here", g.RoleNames()[r]))
+				c.moves(ctx, g, p.State, r, a.replace)
 			}
 		}
 	case "goal", "can-force":
-		if i == 0 {
-			roleItems()
+		if a.i == 0 {
+			c.roles(g, a.replace)
 		}
 	case "state":
-		for _, fl := range gametest.SortedTexts(g, p.State.Fluents(), dialect) {
-			add(fl, CompletionFluent, "in the state before this step", "", false, replace, 0)
+		for _, fl := range gametest.SortedTexts(g, p.State.Fluents(), c.dialect) {
+			c.add(fl, CompletionFluent, "in the state before this step", "", false, a.replace, 0)
 		}
 	case "holds":
-		if len(path) > 2 && gametest.HeadKey(path[2]) == "true" {
-			inner := word
-			if len(path) > 3 {
-				inner = syntax.Span{Start: path[3].Span().Start, End: off}
-			}
-			for _, fl := range gametest.SortedTexts(g, p.State.Fluents(), dialect) {
-				add(fl, CompletionFluent, "holds here", "", false, inner, 0)
-			}
-			return items
-		}
-		switch {
-		case len(path) == 2:
-			literalItems(d, g, p.State, dialect, word, add, true)
-		case len(path) == 3 && argIndex(path[2], off) == 0:
-			// The name of a literal being written after its '(': the relations.
-			literalItems(d, g, p.State, dialect, word, add, false)
-		}
+		c.holds(g, p.State)
 	}
-	return items
 }
 
-// literalItems offers the literals a holds may start with: (true F) for each fluent of the
-// state, then the game's relations; with whole false, only the relations' names (a '(' is
-// typed already).
-func literalItems(d *TestDoc, g *game.Game, s *game.State, dialect syntax.Dialect, replace syntax.Span, add func(string, CompletionKind, string, string, bool, syntax.Span, int), whole bool) {
+// roles offers the roles of the game.
+func (c *testCompletion) roles(g *game.Game, replace syntax.Span) {
+	for _, r := range g.Roles() {
+		c.add(g.StringIn(r, c.dialect), CompletionRole, "role", "", false, replace, 0)
+	}
+}
+
+// moves offers the moves of role legal in state.
+func (c *testCompletion) moves(ctx context.Context, g *game.Game, state *game.State, role int, replace syntax.Span) {
+	legal, err := g.Legal(ctx, state)
+	if err != nil || role < 0 || role >= len(legal) {
+		return
+	}
+	why := fmt.Sprintf("legal for %s here", g.RoleNames()[role])
+	for _, m := range gametest.SortedTexts(g, legal[role], c.dialect) {
+		c.add(m, CompletionMove, why, "", false, replace, 0)
+	}
+}
+
+// holds offers what a holds step may say: the fluents of the state inside (true ...), else the
+// literals.
+func (c *testCompletion) holds(g *game.Game, state *game.State) {
+	path := c.path
+	if len(path) > 2 && gametest.HeadKey(path[2]) == "true" {
+		inner := c.word
+		if len(path) > 3 {
+			inner = syntax.Span{Start: path[3].Span().Start, End: c.off}
+		}
+		for _, fl := range gametest.SortedTexts(g, state.Fluents(), c.dialect) {
+			c.add(fl, CompletionFluent, "holds here", "", false, inner, 0)
+		}
+		return
+	}
+	switch {
+	case len(path) == 2:
+		c.literals(g, state, true)
+	case len(path) == 3 && argIndex(path[2], c.off) == 0:
+		// The name of a literal being written after its '(': the relations.
+		c.literals(g, state, false)
+	}
+}
+
+// literals offers the literals a holds may start with: (true F) for each fluent of the state,
+// then the game's relations; with whole false, only the relations' names (a '(' is typed
+// already).
+func (c *testCompletion) literals(g *game.Game, s *game.State, whole bool) {
+	dialect, replace := c.dialect, c.word
 	for _, fl := range gametest.SortedTexts(g, s.Fluents(), dialect) {
 		if !whole {
 			break
@@ -201,9 +248,9 @@ func literalItems(d *TestDoc, g *game.Game, s *game.State, dialect syntax.Dialec
 		if dialect == syntax.Infix {
 			lit = "true(" + fl + ")"
 		}
-		add(lit, CompletionFluent, "holds here", "", false, replace, 1)
+		c.add(lit, CompletionFluent, "holds here", "", false, replace, 1)
 	}
-	m := d.Game.Model()
+	m := c.d.Game.Model()
 	keys := make([]string, 0, len(m.Relations))
 	for k := range m.Relations {
 		keys = append(keys, k)
@@ -224,7 +271,7 @@ func literalItems(d *TestDoc, g *game.Game, s *game.State, dialect syntax.Dialec
 		if arity > 0 && whole {
 			snip = pick(dialect, "("+name+" "+strings.Join(args, " ")+")", name+"("+strings.Join(args, ",")+")")
 		}
-		add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, true, replace, 2)
+		c.add(name, CompletionRelation, fmt.Sprintf("relation/%d", arity), snip, true, replace, 2)
 	}
 }
 

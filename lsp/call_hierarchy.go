@@ -15,15 +15,7 @@ type callItemData struct {
 	Key string `json:"key"`
 }
 
-func handlePrepareCallHierarchy(ctx context.Context, r *request) (any, error) {
-	var p protocol.CallHierarchyPrepareParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handlePrepareCallHierarchy(ctx context.Context, r *request, snap *Snapshot, p *protocol.CallHierarchyPrepareParams) ([]protocol.CallHierarchyItem, error) {
 	it, ok := ide.PrepareCallHierarchy(snap.Snapshot, snap.m.offset(p.Position))
 	if !ok {
 		return nil, nil
@@ -31,15 +23,7 @@ func handlePrepareCallHierarchy(ctx context.Context, r *request) (any, error) {
 	return []protocol.CallHierarchyItem{snap.callItem(it)}, nil
 }
 
-func handleIncomingCalls(ctx context.Context, r *request) (any, error) {
-	var p protocol.CallHierarchyIncomingCallsParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.Item.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleIncomingCalls(ctx context.Context, r *request, snap *Snapshot, p *protocol.CallHierarchyIncomingCallsParams) ([]protocol.CallHierarchyIncomingCall, error) {
 	out := []protocol.CallHierarchyIncomingCall{}
 	for _, c := range ide.IncomingCalls(snap.Snapshot, itemKey(p.Item)) {
 		out = append(out, protocol.CallHierarchyIncomingCall{From: snap.callItem(c.Item), FromRanges: snap.m.spans(c.Spans)})
@@ -47,15 +31,7 @@ func handleIncomingCalls(ctx context.Context, r *request) (any, error) {
 	return out, nil
 }
 
-func handleOutgoingCalls(ctx context.Context, r *request) (any, error) {
-	var p protocol.CallHierarchyOutgoingCallsParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.Item.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleOutgoingCalls(ctx context.Context, r *request, snap *Snapshot, p *protocol.CallHierarchyOutgoingCallsParams) ([]protocol.CallHierarchyOutgoingCall, error) {
 	out := []protocol.CallHierarchyOutgoingCall{}
 	for _, c := range ide.OutgoingCalls(snap.Snapshot, itemKey(p.Item)) {
 		out = append(out, protocol.CallHierarchyOutgoingCall{To: snap.callItem(c.Item), FromRanges: snap.m.spans(c.Spans)})

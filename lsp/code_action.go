@@ -14,20 +14,13 @@ import (
 // (VS Code's "source.fixAll" on save); go.lsp.dev/protocol v0.12.0 does not name it.
 const sourceFixAll protocol.CodeActionKind = "source.fixAll"
 
-func handleCodeAction(ctx context.Context, r *request) (any, error) {
-	var p protocol.CodeActionParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleCodeAction(ctx context.Context, r *request, snap *Snapshot, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	out := []protocol.CodeAction{}
 	if _, test := r.s.testDoc(r.view, snap); test {
 		return out, nil // the fixes of a game are not a test file's
 	}
 	settings := r.view.settingsFor(snap.URI)
+	var err error
 	if len(p.Context.Only) == 0 || kindWanted(p.Context.Only, protocol.QuickFix) {
 		if out, err = quickFixes(ctx, snap, settings, p.Range, p.Context.Diagnostics, out); err != nil {
 			return nil, err

@@ -27,15 +27,7 @@ type lensData struct {
 	NotEvaluated string `json:"notEvaluated,omitempty"`
 }
 
-func handleCodeLens(ctx context.Context, r *request) (any, error) {
-	var p protocol.CodeLensParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleCodeLens(ctx context.Context, r *request, snap *Snapshot, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	lenses := []protocol.CodeLens{}
 	settings := r.view.settingsFor(snap.URI)
 	if !settings.CodeLens.Enable {
@@ -70,22 +62,27 @@ func handleCodeLens(ctx context.Context, r *request) (any, error) {
 // lenses, 94 MB of JSON. The first ones are kept, then a lens that says how many more there are.
 const maxCodeLenses = 2000
 
-func handleCodeLensResolve(ctx context.Context, r *request) (any, error) {
-	var lens protocol.CodeLens
-	if err := r.decode(&lens); err != nil {
-		return nil, err
-	}
-	raw, _ := json.Marshal(lens.Data)
-	var d lensData
-	if err := json.Unmarshal(raw, &d); err != nil || d.URI == "" || d.Query == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "codeLens/resolve: not a lens of this server: %s", raw)
-	}
-	snap, err := r.doc(d.URI)
-	if err != nil {
-		return nil, err
-	}
+// handleCodeLensResolve titles a lens listed by handleCodeLens; the prologue finds its document
+// in its data (lensURI).
+func handleCodeLensResolve(ctx context.Context, r *request, snap *Snapshot, lens *protocol.CodeLens) (*protocol.CodeLens, error) {
+	d, _ := lensDataOf(lens)
 	lens.Command = lensCommand(ctx, r, snap, ide.Lens{Query: d.Query, Key: d.Key, Arity: d.Arity, NotEvaluated: d.NotEvaluated}, ide.DefaultLensBudget)
 	return lens, nil
+}
+
+// lensURI is the document of a lens of this server, from its data; any other lens is invalid.
+func lensURI(r *request, lens *protocol.CodeLens) (protocol.DocumentURI, error) {
+	d, err := lensDataOf(lens)
+	return d.URI, err
+}
+
+// lensDataOf reads what a lens of this server carries.
+func lensDataOf(lens *protocol.CodeLens) (d lensData, err error) {
+	raw, _ := json.Marshal(lens.Data)
+	if err := json.Unmarshal(raw, &d); err != nil || d.URI == "" || d.Query == "" {
+		return d, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "codeLens/resolve: not a lens of this server: %s", raw)
+	}
+	return d, nil
 }
 
 // lensCommand is the command of a resolved lens: gdl.runQuery of the relation's query, titled

@@ -19,20 +19,8 @@ var completionKinds = map[ide.CompletionKind]protocol.CompletionItemKind{
 	ide.CompletionMove:     protocol.CompletionItemKindEvent,
 }
 
-func handleCompletion(ctx context.Context, r *request) (any, error) {
-	var p protocol.CompletionParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	r.s.mu.Lock()
-	caps := r.s.clientCaps
-	r.s.mu.Unlock()
-	snippets := caps.TextDocument != nil && caps.TextDocument.Completion != nil &&
-		caps.TextDocument.Completion.CompletionItem != nil && caps.TextDocument.Completion.CompletionItem.SnippetSupport
+func handleCompletion(ctx context.Context, r *request, snap *Snapshot, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	snippets := r.view.client.snippets
 	items := []protocol.CompletionItem{}
 	var found []ide.CompletionItem
 	if td, ok := r.s.testDoc(r.view, snap); ok {

@@ -8,15 +8,7 @@ import (
 	"github.com/gdl-lsp/gdl/ide"
 )
 
-func handleDefinition(ctx context.Context, r *request) (any, error) {
-	var p protocol.DefinitionParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleDefinition(ctx context.Context, r *request, snap *Snapshot, p *protocol.DefinitionParams) ([]protocol.Location, error) {
 	if td, ok := r.s.testDoc(r.view, snap); ok {
 		return testDefinition(r, td, snap.m.offset(p.Position)), nil
 	}

@@ -24,22 +24,14 @@ var symbolKinds = map[ide.SymbolKind]protocol.SymbolKind{
 	ide.SymbolRole:            protocol.SymbolKindEnumMember,
 }
 
-func handleDocumentSymbol(ctx context.Context, r *request) (any, error) {
-	var p protocol.DocumentSymbolParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleDocumentSymbol(ctx context.Context, r *request, snap *Snapshot, p *protocol.DocumentSymbolParams) (any, error) {
 	var syms []protocol.DocumentSymbol
 	if td, ok := r.s.testDoc(r.view, snap); ok {
 		syms = testSymbols(snap, td)
 	} else {
 		syms = snap.documentSymbols(ide.DocumentSymbols(snap.Snapshot, maxDocumentSymbols))
 	}
-	if !r.s.hierarchicalSymbols() {
+	if !r.view.client.hierarchicalSymbols {
 		return flatSymbols(snap.URI, syms), nil
 	}
 	return syms, nil
@@ -55,15 +47,6 @@ func (s *Snapshot) documentSymbols(syms []ide.DocumentSymbol) []protocol.Documen
 		}
 	}
 	return out
-}
-
-// hierarchicalSymbols reports whether the client takes DocumentSymbol trees; clients that do not
-// say so get the flat SymbolInformation list of LSP 3.0.
-func (s *Server) hierarchicalSymbols() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	td := s.clientCaps.TextDocument
-	return td != nil && td.DocumentSymbol != nil && td.DocumentSymbol.HierarchicalDocumentSymbolSupport
 }
 
 // flatSymbols lists the outline as SymbolInformation: each relation, then its clauses with the

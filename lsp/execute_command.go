@@ -85,102 +85,145 @@ type gameState struct {
 	viewFields
 }
 
-func handleExecuteCommand(ctx context.Context, r *request) (any, error) {
-	var p struct {
-		Command       string            `json:"command"`
-		Arguments     []json.RawMessage `json:"arguments"`
-		WorkDoneToken json.RawMessage   `json:"workDoneToken"`
-	}
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	if p.Command == "gdl.listTests" || p.Command == "gdl.runTests" {
-		return r.s.testCommand(ctx, r, p.Command, p.Arguments)
-	}
-	var args commandArgs
-	if len(p.Arguments) > 0 {
-		if err := json.Unmarshal(p.Arguments[0], &args); err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", p.Command, err)
-		}
-	}
-	snap, err := r.doc(args.URI)
-	if err != nil {
-		return nil, err
-	}
-	session := r.session(snap)
-	var st *ide.GameState
-	switch p.Command {
-	case "gdl.runQuery":
-		res := session.RunQuery(ctx, args.Query)
-		// A client that cannot show the result still gets it in its log.
-		r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.Text()})
-		q := toQueryResult(res)
-		q.Notation = snap.Dialect().String()
-		return q, nil
-	case "gdl.showState":
-		st, err = session.ShowState(ctx)
-	case "gdl.playMove":
-		st, err = session.Play(ctx, args.Moves)
-	case "gdl.playRandom":
-		st, err = session.PlayRandom(ctx)
-	case "gdl.undoMove":
-		st, err = session.Undo(ctx)
-	case "gdl.resetState":
-		st, err = session.Reset(ctx)
-	case "gdl.replayMoves":
-		st, err = session.SetHistory(ctx, args.History)
-	case "gdl.verify":
-		var va verifyArgs
-		if len(p.Arguments) > 0 {
-			if err := json.Unmarshal(p.Arguments[0], &va); err != nil {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", p.Command, err)
-			}
-		}
-		return r.s.verifyDocument(ctx, r.view, snap, va, p.WorkDoneToken)
-	case "gdl.gotoStep":
-		if args.Step == nil {
+// executeCommandParams are workspace/executeCommand's parameters.
+type executeCommandParams struct {
+	Command       string            `json:"command"`
+	Arguments     []json.RawMessage `json:"arguments"`
+	WorkDoneToken json.RawMessage   `json:"workDoneToken"`
+}
+
+// commandCall is one run of a command on an open document: the request, the document's
+// snapshot and game session, and the arguments.
+type commandCall struct {
+	r       *request
+	snap    *Snapshot
+	session *ide.Session
+	args    commandArgs     // the first argument, as the state commands read it
+	arg     json.RawMessage // the first argument as sent (none: null)
+	p       *executeCommandParams
+}
+
+// commands are the commands run on an open document, by name; gdl.listTests and gdl.runTests
+// (game_tests.go) also read a test file from disk. serverCommands lists them all.
+var commands = map[string]func(ctx context.Context, c *commandCall) (any, error){
+	"gdl.runQuery": runQuery,
+	"gdl.showState": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.ShowState(ctx)
+	}),
+	"gdl.playMove": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.Play(ctx, c.args.Moves)
+	}),
+	"gdl.playRandom": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.PlayRandom(ctx)
+	}),
+	"gdl.undoMove": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.Undo(ctx)
+	}),
+	"gdl.resetState": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.Reset(ctx)
+	}),
+	"gdl.replayMoves": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.SetHistory(ctx, c.args.History)
+	}),
+	"gdl.gotoStep": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		if c.args.Step == nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.gotoStep: give the step to go to: {uri, step}")
 		}
-		st, err = session.GotoStep(ctx, *args.Step)
-	case "gdl.computerMove":
-		st, err = session.ComputerMove(ctx, computerOptions(args))
-	case "gdl.playouts":
-		return handlePlayouts(ctx, session, args), nil
-	case "gdl.explain":
-		var raw json.RawMessage
-		if len(p.Arguments) > 0 {
-			raw = p.Arguments[0]
+		return c.session.GotoStep(ctx, *c.args.Step)
+	}),
+	"gdl.computerMove": onState(func(ctx context.Context, c *commandCall) (*ide.GameState, error) {
+		return c.session.ComputerMove(ctx, computerOptions(c.args))
+	}),
+	"gdl.verify": func(ctx context.Context, c *commandCall) (any, error) {
+		var va verifyArgs
+		if err := c.decode(&va); err != nil {
+			return nil, err
 		}
-		return explainCommand(ctx, snap, session, raw)
-	case "gdl.recordTest":
-		return r.s.recordTest(ctx, r, snap, session, p.Arguments)
-	case "gdl.runMatch":
-		var raw json.RawMessage
-		if len(p.Arguments) > 0 {
-			raw = p.Arguments[0]
-		}
-		m, err := r.s.runMatch(ctx, session, string(snap.URI), raw, p.WorkDoneToken)
+		return c.r.s.verifyDocument(ctx, c.r.view, c.snap, va, c.p.WorkDoneToken)
+	},
+	"gdl.playouts": func(ctx context.Context, c *commandCall) (any, error) {
+		return handlePlayouts(ctx, c.session, c.args), nil
+	},
+	"gdl.explain": func(ctx context.Context, c *commandCall) (any, error) {
+		return explainCommand(ctx, c.snap, c.session, c.arg)
+	},
+	"gdl.recordTest": func(ctx context.Context, c *commandCall) (any, error) {
+		return c.r.s.recordTest(ctx, c.r, c.snap, c.session, c.p.Arguments)
+	},
+	"gdl.runMatch": func(ctx context.Context, c *commandCall) (any, error) {
+		m, err := c.r.s.runMatch(ctx, c.session, string(c.snap.URI), c.arg, c.p.WorkDoneToken)
 		if err != nil {
 			return nil, err
 		}
-		m.Notation = snap.Dialect().String()
+		m.Notation = c.snap.Dialect().String()
 		return m, nil
-	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
+	},
+}
+
+func handleExecuteCommand(ctx context.Context, r *request, p *executeCommandParams) (any, error) {
+	if p.Command == "gdl.listTests" || p.Command == "gdl.runTests" {
+		return r.s.testCommand(ctx, r, p.Command, p.Arguments)
 	}
-	if err != nil {
+	c := &commandCall{r: r, p: p}
+	if len(p.Arguments) > 0 {
+		c.arg = p.Arguments[0]
+	}
+	if err := c.decode(&c.args); err != nil {
 		return nil, err
 	}
-	gs := toGameState(st)
-	gs.Notation = snap.Dialect().String()
-	if st.Why != nil {
-		why := toExplainResult(st.Why, snap)
-		gs.Why = &why
+	var err error
+	if c.snap, err = r.doc(c.args.URI); err != nil {
+		return nil, err
 	}
-	if args.ViewAs != "" && st.Percepts != nil {
-		gs.ViewAs = toRoleView(session.ViewAs(ctx, st, args.ViewAs))
+	run := commands[p.Command]
+	if run == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q; the server runs %s", p.Command, strings.Join(serverCommands, ", "))
 	}
-	return gs, nil
+	c.session = r.session(c.snap)
+	return run(ctx, c)
+}
+
+// decode reads the command's first argument into v; none leaves v as it is.
+func (c *commandCall) decode(v any) error {
+	if len(c.arg) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.arg, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", c.p.Command, err)
+	}
+	return nil
+}
+
+// runQuery runs gdl.runQuery: the answers of a query in the document's current state.
+func runQuery(ctx context.Context, c *commandCall) (any, error) {
+	res := c.session.RunQuery(ctx, c.args.Query)
+	// A client that cannot show the result still gets it in its log.
+	c.r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo, Message: res.Text()})
+	q := toQueryResult(res)
+	q.Notation = c.snap.Dialect().String()
+	return q, nil
+}
+
+// onState makes a command of a function that changes or shows the document's state: its
+// result is the state (gameState), with why a refused move is not legal and, for a GDL-II game,
+// the state as the role the argument viewAs names knows it.
+func onState(f func(ctx context.Context, c *commandCall) (*ide.GameState, error)) func(context.Context, *commandCall) (any, error) {
+	return func(ctx context.Context, c *commandCall) (any, error) {
+		st, err := f(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		gs := toGameState(st)
+		gs.Notation = c.snap.Dialect().String()
+		if st.Why != nil {
+			why := toExplainResult(st.Why, c.snap)
+			gs.Why = &why
+		}
+		if c.args.ViewAs != "" && st.Percepts != nil {
+			gs.ViewAs = toRoleView(c.session.ViewAs(ctx, st, c.args.ViewAs))
+		}
+		return gs, nil
+	}
 }
 
 // session is the game session of a document for the features and the commands, under the
@@ -274,14 +317,12 @@ func toGameState(st *ide.GameState) gameState {
 // refreshEvaluations asks the client to fetch code lenses and inlay hints again (the current
 // state changed, an evaluation finished, the settings changed), when the client said it can.
 func (s *Server) refreshEvaluations() {
-	s.mu.Lock()
-	ws := s.clientCaps.Workspace
-	s.mu.Unlock()
+	client := s.currentView().client
 	var methods []string
-	if ws != nil && ws.CodeLens != nil && ws.CodeLens.RefreshSupport {
+	if client.codeLensRefresh {
 		methods = append(methods, "workspace/codeLens/refresh")
 	}
-	if ws != nil && ws.InlayHint != nil && ws.InlayHint.RefreshSupport {
+	if client.inlayHintRefresh {
 		methods = append(methods, "workspace/inlayHint/refresh")
 	}
 	for _, method := range methods {

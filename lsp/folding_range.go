@@ -8,15 +8,7 @@ import (
 	"github.com/gdl-lsp/gdl/ide"
 )
 
-func handleFoldingRange(ctx context.Context, r *request) (any, error) {
-	var p protocol.FoldingRangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleFoldingRange(ctx context.Context, r *request, snap *Snapshot, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
 	out := []protocol.FoldingRange{}
 	for _, f := range ide.FoldingRanges(snap.Snapshot) {
 		fr := protocol.FoldingRange{StartLine: snap.m.position(f.Span.Start).Line, EndLine: snap.m.position(f.Span.End).Line}

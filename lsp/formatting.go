@@ -11,15 +11,7 @@ import (
 
 // Formatting lays the whole document out in the canonical style (gdl fmt). A document with
 // syntax errors is left alone and the request fails with the reason.
-func handleFormatting(ctx context.Context, r *request) (any, error) {
-	var p protocol.DocumentFormattingParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleFormatting(ctx context.Context, r *request, snap *Snapshot, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	edits, err := ide.Format(snap.Snapshot)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "formatting: %v", err)

@@ -324,13 +324,9 @@ func (s *Server) testSnapshot(r *request, u protocol.DocumentURI) (*Snapshot, er
 // The features.
 
 // testHover is the hover of a test document.
-func (s *Server) testHover(ctx context.Context, r *request, snap *Snapshot, td *ide.TestDoc, off int) (any, error) {
-	h := ide.TestHover(ctx, td, off, ide.TestHoverOptions{Markdown: s.hoverMarkdown(), Runs: s.testRuns, Name: string(snap.URI),
-		Limits: limitsOf(r.view, snap.URI)})
-	if h == nil {
-		return nil, nil // a nil *protocol.Hover in an interface would be sent as an empty object
-	}
-	return toHover(snap, h), nil
+func testHover(ctx context.Context, r *request, snap *Snapshot, td *ide.TestDoc, off int) *protocol.Hover {
+	return toHover(snap, ide.TestHover(ctx, td, off, ide.TestHoverOptions{Markdown: r.view.client.hoverMarkdown, Runs: r.s.testRuns,
+		Name: string(snap.URI), Limits: limitsOf(r.view, snap.URI)}))
 }
 
 // testDefinition is the definition in the game of a name of a test document.

@@ -14,15 +14,7 @@ var highlightKinds = map[ide.HighlightKind]protocol.DocumentHighlightKind{
 	ide.HighlightWrite: protocol.DocumentHighlightKindWrite,
 }
 
-func handleDocumentHighlight(ctx context.Context, r *request) (any, error) {
-	var p protocol.DocumentHighlightParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleDocumentHighlight(ctx context.Context, r *request, snap *Snapshot, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
 	off := snap.m.offset(p.Position)
 	// The editor shows those on screen: keep the nearest.
 	hs := ide.Nearest(ide.Highlights(snap.Snapshot, off), func(h ide.Highlight) int { return h.Span.Start }, off, maxReferences)

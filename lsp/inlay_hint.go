@@ -9,15 +9,7 @@ import (
 	"github.com/gdl-lsp/gdl/ide"
 )
 
-func handleInlayHint(ctx context.Context, r *request) (any, error) {
-	var p inlayHintParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleInlayHint(ctx context.Context, r *request, snap *Snapshot, p *inlayHintParams) ([]inlayHint, error) {
 	hints := []inlayHint{}
 	if _, test := r.s.testDoc(r.view, snap); test || !r.view.settings.InlayHints.Enable {
 		return hints, nil // a test file's steps are shown in hovers, not hints

@@ -28,10 +28,8 @@ func handleInitialize(ctx context.Context, r *request) (any, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
 	s.state = stateRunning
-	s.clientCaps = p.Capabilities
-	s.folders = folders
 	nv := *s.view
-	nv.enc = enc
+	nv.enc, nv.client, nv.folders = enc, optionsFor(p.Capabilities), folders
 	s.view = &nv
 	s.mu.Unlock()
 	return initializeResult{
@@ -115,9 +113,7 @@ func (s *Server) nextSettingsSeq() uint64 {
 // order: one that finishes after a newer one (seq) has been applied is dropped, so older
 // settings never overwrite newer ones.
 func (s *Server) refreshSettings(seq uint64, pushed ...json.RawMessage) {
-	s.mu.Lock()
-	pull := s.clientCaps.Workspace != nil && s.clientCaps.Workspace.Configuration
-	s.mu.Unlock()
+	pull := s.currentView().client.pullConfiguration
 	settings := defaultSettings()
 	var section json.RawMessage
 	if pull {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -27,29 +28,24 @@ const (
 	hotText = 512 << 10
 )
 
-// hotSet orders the open documents by last use.
+// hotSet orders the open documents by last use. The server's mutex guards it, with the view
+// whose documents it orders.
 type hotSet struct {
-	mu    sync.Mutex
 	order []protocol.DocumentURI // most recently used first
 }
 
 // touch records that uri is in use, and releases what the documents no longer in use hold.
 func (s *Server) touch(uri protocol.DocumentURI) {
 	h := &s.hot
-	h.mu.Lock()
-	for i, u := range h.order {
-		if u == uri {
-			copy(h.order[1:i+1], h.order[:i])
-			h.order[0] = uri
-			h.mu.Unlock()
-			s.cool()
-			return
-		}
+	s.mu.Lock()
+	i := slices.Index(h.order, uri)
+	if i < 0 {
+		h.order = append(h.order, "")
+		i = len(h.order) - 1
 	}
-	h.order = append(h.order, "")
-	copy(h.order[1:], h.order)
+	copy(h.order[1:i+1], h.order[:i])
 	h.order[0] = uri
-	h.mu.Unlock()
+	s.mu.Unlock()
 	s.cool()
 }
 
@@ -57,9 +53,9 @@ func (s *Server) touch(uri protocol.DocumentURI) {
 // recently used, except those still waiting for their first diagnostics (their analysis is
 // being computed; they are cooled once it is published).
 func (s *Server) cool() {
-	v := s.currentView()
 	h := &s.hot
-	h.mu.Lock()
+	s.mu.Lock()
+	v := s.view
 	keep := map[protocol.DocumentURI]bool{}
 	text := 0
 	order := h.order[:0]
@@ -75,7 +71,7 @@ func (s *Server) cool() {
 		}
 	}
 	h.order = order
-	h.mu.Unlock()
+	s.mu.Unlock()
 	for u, snap := range v.docs {
 		if !keep[u] && snap.Analysed() {
 			snap.Release()

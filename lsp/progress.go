@@ -22,9 +22,9 @@ type progress struct {
 	ended bool
 }
 
-// progresses are the reports in flight, by token, with the cancel function of their work.
+// progresses are the reports in flight, by token, with the cancel function of their work. The
+// server's mutex guards them.
 type progresses struct {
-	mu     sync.Mutex
 	seq    int
 	cancel map[string]context.CancelCauseFunc
 }
@@ -47,16 +47,13 @@ func (s *Server) startProgress(ctx context.Context, token json.RawMessage, title
 		}
 	}
 	if tok == nil {
-		s.mu.Lock()
-		can := s.clientCaps.Window != nil && s.clientCaps.Window.WorkDoneProgress
-		s.mu.Unlock()
-		if !can {
+		if !s.currentView().client.workDoneProgress {
 			return ctx, nil
 		}
-		s.progress.mu.Lock()
+		s.mu.Lock()
 		s.progress.seq++
 		tok = fmt.Sprintf("gdl-progress-%d", s.progress.seq)
-		s.progress.mu.Unlock()
+		s.mu.Unlock()
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		_, err := s.conn.Call(cctx, "window/workDoneProgress/create", map[string]any{"token": tok}, nil)
 		cancel()
@@ -66,12 +63,12 @@ func (s *Server) startProgress(ctx context.Context, token json.RawMessage, title
 		}
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	s.progress.mu.Lock()
+	s.mu.Lock()
 	if s.progress.cancel == nil {
 		s.progress.cancel = map[string]context.CancelCauseFunc{}
 	}
 	s.progress.cancel[tokenKey(tok)] = cancel
-	s.progress.mu.Unlock()
+	s.mu.Unlock()
 	p := &progress{s: s, token: tok}
 	s.notify("$/progress", map[string]any{"token": tok, "value": map[string]any{
 		"kind": "begin", "title": title, "cancellable": cancellable}})
@@ -103,9 +100,9 @@ func (p *progress) end(message string) {
 		return
 	}
 	p.ended = true
-	p.s.progress.mu.Lock()
+	p.s.mu.Lock()
 	delete(p.s.progress.cancel, tokenKey(p.token))
-	p.s.progress.mu.Unlock()
+	p.s.mu.Unlock()
 	p.s.notify("$/progress", map[string]any{"token": p.token, "value": map[string]any{"kind": "end", "message": message}})
 }
 
@@ -120,9 +117,9 @@ func handleWorkDoneProgressCancel(ctx context.Context, r *request) (any, error) 
 		return nil, err
 	}
 	s := r.s
-	s.progress.mu.Lock()
+	s.mu.Lock()
 	cancel := s.progress.cancel[tokenKey(p.Token)]
-	s.progress.mu.Unlock()
+	s.mu.Unlock()
 	if cancel != nil {
 		cancel(errProgressCancelled)
 	}

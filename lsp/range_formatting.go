@@ -12,15 +12,7 @@ import (
 // RangeFormatting lays out the selected part of the document in the canonical style, changing
 // whitespace only there. A document with syntax errors is left alone and the request fails with
 // the reason.
-func handleRangeFormatting(ctx context.Context, r *request) (any, error) {
-	var p protocol.DocumentRangeFormattingParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleRangeFormatting(ctx context.Context, r *request, snap *Snapshot, p *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
 	start, end := snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End)
 	if end < start {
 		start, end = end, start

@@ -15,15 +15,7 @@ import (
 // The ones nearest the cursor are kept.
 const maxReferences = 2000
 
-func handleReferences(ctx context.Context, r *request) (any, error) {
-	var p protocol.ReferenceParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleReferences(ctx context.Context, r *request, snap *Snapshot, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	off := snap.m.offset(p.Position)
 	refs := ide.References(snap.Snapshot, off, p.Context.IncludeDeclaration)
 	if len(refs) > maxReferences {

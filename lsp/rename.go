@@ -10,39 +10,26 @@ import (
 	"github.com/gdl-lsp/gdl/ide"
 )
 
-func handlePrepareRename(ctx context.Context, r *request) (any, error) {
-	var p protocol.PrepareRenameParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handlePrepareRename(ctx context.Context, r *request, snap *Snapshot, p *protocol.PrepareRenameParams) (*prepareRenameResult, error) {
 	span, name, err := ide.PrepareRename(snap.Snapshot, snap.m.offset(p.Position))
 	if err != nil {
 		return nil, renameError(err)
 	}
-	return struct {
-		Range       protocol.Range `json:"range"`
-		Placeholder string         `json:"placeholder"`
-	}{snap.m.span(span), name}, nil
+	return &prepareRenameResult{snap.m.span(span), name}, nil
 }
 
-func handleRename(ctx context.Context, r *request) (any, error) {
-	var p protocol.RenameParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+// prepareRenameResult is the range to rename and the text the client shows in its box.
+type prepareRenameResult struct {
+	Range       protocol.Range `json:"range"`
+	Placeholder string         `json:"placeholder"`
+}
+
+func handleRename(ctx context.Context, r *request, snap *Snapshot, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	edits, err := ide.Rename(snap.Snapshot, snap.m.offset(p.Position), p.NewName)
 	if err != nil {
 		return nil, renameError(err)
 	}
-	return protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: snap.m.edits(edits)}}, nil
+	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{snap.URI: snap.m.edits(edits)}}, nil
 }
 
 // renameError answers a refused rename: InvalidParams for a bad new name, RequestFailed when

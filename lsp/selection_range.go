@@ -13,15 +13,7 @@ import (
 // steps nobody expands a selection one list at a time anyway.
 const maxSelectionDepth = 100
 
-func handleSelectionRange(ctx context.Context, r *request) (any, error) {
-	var p protocol.SelectionRangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleSelectionRange(ctx context.Context, r *request, snap *Snapshot, p *protocol.SelectionRangeParams) ([]*protocol.SelectionRange, error) {
 	out := make([]*protocol.SelectionRange, 0, len(p.Positions))
 	for _, pos := range p.Positions {
 		spans := ide.SelectionRange(snap.Snapshot, snap.m.offset(pos), maxSelectionDepth)

@@ -23,15 +23,7 @@ func tokenLegend() protocol.SemanticTokensLegend {
 	return protocol.SemanticTokensLegend{TokenTypes: types, TokenModifiers: tokenModifiers}
 }
 
-func handleSemanticTokensFull(ctx context.Context, r *request) (any, error) {
-	var p protocol.SemanticTokensParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleSemanticTokensFull(ctx context.Context, r *request, snap *Snapshot, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
 	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, ide.SemanticTokens(snap.Snapshot, 0, len(snap.Text())))}, nil
 }
 
@@ -39,15 +31,7 @@ func handleSemanticTokensFull(ctx context.Context, r *request) (any, error) {
 // ones are sent, and a log message says how many were left out.
 const maxSemanticTokens = 50_000
 
-func handleSemanticTokensRange(ctx context.Context, r *request) (any, error) {
-	var p protocol.SemanticTokensRangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
+func handleSemanticTokensRange(ctx context.Context, r *request, snap *Snapshot, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
 	toks := ide.SemanticTokens(snap.Snapshot, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
 	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, toks)}, nil
 }

@@ -36,9 +36,7 @@ type Server struct {
 	view        *view                     // replaced, never mutated, on every change
 	inflight    map[jsonrpc2.ID]*inflight // requests being computed
 	exitCode    int
-	clientCaps  clientCapabilities
-	folders     []string // workspace folder directories the client named (may be none)
-	watching    bool     // the client watches gdl.json and game files for us
+	watching    bool // the client watches gdl.json and game files for us
 	diagWorkers map[protocol.DocumentURI]context.CancelFunc
 
 	settingsSeq     uint64        // refreshes of the settings started, in arrival order
@@ -98,8 +96,10 @@ const (
 type view struct {
 	docs     map[protocol.DocumentURI]*Snapshot
 	enc      syntax.Encoding
-	settings Settings     // defaults and the client's settings; see settingsFor
-	configs  *configCache // the project configuration (gdl.json) per folder
+	client   clientOptions // what the client's capabilities allow (initialize)
+	folders  []string      // workspace folder directories the client named (may be none)
+	settings Settings      // defaults and the client's settings; see settingsFor
+	configs  *configCache  // the project configuration (gdl.json) per folder
 }
 
 type inflight struct {

@@ -78,87 +78,98 @@ func (s Settings) merge(raw json.RawMessage) (Settings, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return s, nil
 	}
-	var in struct {
-		Severity map[string]string `json:"severity"`
-		Eval     struct {
-			TimeoutMs    *int `json:"timeoutMs"`
-			MaxFacts     *int `json:"maxFacts"`
-			MaxTermDepth *int `json:"maxTermDepth"`
-		} `json:"eval"`
-		CodeLens struct {
-			Enable  *bool `json:"enable"`
-			Resolve *bool `json:"resolve"`
-		} `json:"codeLens"`
-		InlayHints struct {
-			Enable *bool `json:"enable"`
-		} `json:"inlayHints"`
-		Diagnostics struct {
-			Workspace *bool `json:"workspace"`
-		} `json:"diagnostics"`
-		Verify struct {
-			OnSave    *bool `json:"onSave"`
-			MaxStates *int  `json:"maxStates"`
-			TimeoutMs *int  `json:"timeoutMs"`
-		} `json:"verify"`
-		Hover struct {
-			ExplainLinks *bool `json:"explainLinks"`
-		} `json:"hover"`
-		Tests struct {
-			RunInBackground *bool `json:"runInBackground"`
-			MaxStates       *int  `json:"maxStates"`
-			TimeoutMs       *int  `json:"timeoutMs"`
-		} `json:"tests"`
-	}
+	var in settingsInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return s, err
 	}
 	out := s
-	if len(in.Severity) > 0 {
-		out.Severity = make(map[string]string, len(s.Severity)+len(in.Severity))
-		for k, v := range s.Severity {
-			out.Severity[k] = v
-		}
-		for k, v := range in.Severity {
-			switch v = strings.ToLower(v); v {
-			case "error", "warning", "info", "information", "hint", "off":
-				out.Severity[k] = v
-			}
-		}
-	}
-	pos := func(dst *int, v *int) {
-		if v != nil && *v > 0 {
-			*dst = *v
-		}
-	}
-	pos(&out.Eval.TimeoutMs, in.Eval.TimeoutMs)
-	pos(&out.Eval.MaxFacts, in.Eval.MaxFacts)
-	pos(&out.Eval.MaxTermDepth, in.Eval.MaxTermDepth)
-	if in.CodeLens.Enable != nil {
-		out.CodeLens.Enable = *in.CodeLens.Enable
-	}
-	if in.CodeLens.Resolve != nil {
-		out.CodeLens.Resolve = *in.CodeLens.Resolve
-	}
-	if in.InlayHints.Enable != nil {
-		out.InlayHints.Enable = *in.InlayHints.Enable
-	}
-	if in.Diagnostics.Workspace != nil {
-		out.Diagnostics.Workspace = *in.Diagnostics.Workspace
-	}
-	if in.Verify.OnSave != nil {
-		out.Verify.OnSave = *in.Verify.OnSave
-	}
-	if in.Hover.ExplainLinks != nil {
-		out.Hover.ExplainLinks = *in.Hover.ExplainLinks
-	}
-	pos(&out.Verify.MaxStates, in.Verify.MaxStates)
-	pos(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)
-	if in.Tests.RunInBackground != nil {
-		out.Tests.RunInBackground = *in.Tests.RunInBackground
-	}
-	pos(&out.Tests.MaxStates, in.Tests.MaxStates)
-	pos(&out.Tests.TimeoutMs, in.Tests.TimeoutMs)
+	out.Severity = mergeSeverity(s.Severity, in.Severity)
+	in.apply(&out)
 	return out, nil
+}
+
+// settingsInput is a JSON settings object as sent: a field it does not mention is nil.
+type settingsInput struct {
+	Severity map[string]string `json:"severity"`
+	Eval     struct {
+		TimeoutMs    *int `json:"timeoutMs"`
+		MaxFacts     *int `json:"maxFacts"`
+		MaxTermDepth *int `json:"maxTermDepth"`
+	} `json:"eval"`
+	CodeLens struct {
+		Enable  *bool `json:"enable"`
+		Resolve *bool `json:"resolve"`
+	} `json:"codeLens"`
+	InlayHints struct {
+		Enable *bool `json:"enable"`
+	} `json:"inlayHints"`
+	Diagnostics struct {
+		Workspace *bool `json:"workspace"`
+	} `json:"diagnostics"`
+	Verify struct {
+		OnSave    *bool `json:"onSave"`
+		MaxStates *int  `json:"maxStates"`
+		TimeoutMs *int  `json:"timeoutMs"`
+	} `json:"verify"`
+	Hover struct {
+		ExplainLinks *bool `json:"explainLinks"`
+	} `json:"hover"`
+	Tests struct {
+		RunInBackground *bool `json:"runInBackground"`
+		MaxStates       *int  `json:"maxStates"`
+		TimeoutMs       *int  `json:"timeoutMs"`
+	} `json:"tests"`
+}
+
+// apply sets the fields of out that in mentions, the numbers only when positive.
+func (in *settingsInput) apply(out *Settings) {
+	positive(&out.Eval.TimeoutMs, in.Eval.TimeoutMs)
+	positive(&out.Eval.MaxFacts, in.Eval.MaxFacts)
+	positive(&out.Eval.MaxTermDepth, in.Eval.MaxTermDepth)
+	given(&out.CodeLens.Enable, in.CodeLens.Enable)
+	given(&out.CodeLens.Resolve, in.CodeLens.Resolve)
+	given(&out.InlayHints.Enable, in.InlayHints.Enable)
+	given(&out.Diagnostics.Workspace, in.Diagnostics.Workspace)
+	given(&out.Verify.OnSave, in.Verify.OnSave)
+	given(&out.Hover.ExplainLinks, in.Hover.ExplainLinks)
+	positive(&out.Verify.MaxStates, in.Verify.MaxStates)
+	positive(&out.Verify.TimeoutMs, in.Verify.TimeoutMs)
+	given(&out.Tests.RunInBackground, in.Tests.RunInBackground)
+	positive(&out.Tests.MaxStates, in.Tests.MaxStates)
+	positive(&out.Tests.TimeoutMs, in.Tests.TimeoutMs)
+}
+
+// given sets *dst to *v when v is given.
+func given(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// positive sets *dst to *v when v is given and positive.
+func positive(dst *int, v *int) {
+	if v != nil && *v > 0 {
+		*dst = *v
+	}
+}
+
+// mergeSeverity overlays the severities in (the valid ones, in lower case) on base, in a new
+// map; base itself when in has none.
+func mergeSeverity(base, in map[string]string) map[string]string {
+	if len(in) == 0 {
+		return base
+	}
+	out := make(map[string]string, len(base)+len(in))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range in {
+		switch v = strings.ToLower(v); v {
+		case "error", "warning", "info", "information", "hint", "off":
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // severity maps a code's configured severity onto LSP; ok is false when the code is turned off.

@@ -31,16 +31,8 @@ type parameterInformation struct {
 	Documentation *protocol.MarkupContent `json:"documentation,omitempty"`
 }
 
-func handleSignatureHelp(ctx context.Context, r *request) (any, error) {
-	var p protocol.SignatureHelpParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
-	snap, err := r.doc(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	md := r.s.signatureMarkdown()
+func handleSignatureHelp(ctx context.Context, r *request, snap *Snapshot, p *protocol.SignatureHelpParams) (*signatureHelp, error) {
+	md := r.view.client.signatureMarkdown
 	h := ide.SignatureHelp(snap.Snapshot, snap.m.offset(p.Position), md)
 	if h == nil {
 		return nil, nil
@@ -71,7 +63,7 @@ func handleSignatureHelp(ctx context.Context, r *request) (any, error) {
 	if h.ActiveParam >= 0 {
 		out.ActiveParameter = uint32(h.ActiveParam)
 	}
-	return out, nil
+	return &out, nil
 }
 
 // labelUnits is the length of s in the negotiated encoding's code units, as label offsets are
@@ -91,17 +83,4 @@ func labelUnits(s string, enc syntax.Encoding) uint32 {
 		}
 	}
 	return uint32(n)
-}
-
-// signatureMarkdown reports whether the client shows signature documentation in Markdown
-// (without the capability, Markdown, as for hovers).
-func (s *Server) signatureMarkdown() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	td := s.clientCaps.TextDocument
-	if td == nil || td.SignatureHelp == nil || td.SignatureHelp.SignatureInformation == nil ||
-		len(td.SignatureHelp.SignatureInformation.DocumentationFormat) == 0 {
-		return true
-	}
-	return td.SignatureHelp.SignatureInformation.DocumentationFormat[0] == string(protocol.Markdown)
 }

@@ -24,22 +24,15 @@ var watchedGlobs = []string{"**/" + analysis.ConfigFileName, "**/*.kif", "**/*.g
 // registered (the client may take long to answer that, or never): the index checks its files
 // once when the watcher starts.
 func (s *Server) startIndex() {
-	s.mu.Lock()
-	folders := s.folders
-	enc := s.view.enc
-	s.mu.Unlock()
-	s.index.Start(s.ctx, folders, enc)
+	v := s.currentView()
+	s.index.Start(s.ctx, v.folders, v.enc)
 }
 
 // registerWatchers registers workspace/didChangeWatchedFiles for watchedGlobs when the client
 // supports dynamic registration. It runs off the read loop: the client's answer arrives through
 // it.
 func (s *Server) registerWatchers() {
-	s.mu.Lock()
-	ws := s.clientCaps.Workspace
-	dynamic := ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration
-	s.mu.Unlock()
-	if dynamic {
+	if s.currentView().client.watchFiles {
 		watchers := make([]map[string]any, len(watchedGlobs))
 		for i, g := range watchedGlobs {
 			watchers[i] = map[string]any{"globPattern": g}

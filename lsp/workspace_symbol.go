@@ -10,11 +10,7 @@ import (
 	"github.com/gdl-lsp/gdl/ide"
 )
 
-func handleWorkspaceSymbol(ctx context.Context, r *request) (any, error) {
-	var p protocol.WorkspaceSymbolParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleWorkspaceSymbol(ctx context.Context, r *request, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	docs := make([]ide.Doc, 0, len(r.view.docs))
 	for u, snap := range r.view.docs {
 		docs = append(docs, ide.Doc{Name: string(u), Path: uriPath(u), Snap: snap.Snapshot})
