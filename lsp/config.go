@@ -79,13 +79,6 @@ func (cc *configCache) lookup(dir string) *projectConfig {
 	return pc
 }
 
-// clear forgets every lookup.
-func (cc *configCache) clear() {
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	cc.byDir = map[string]*projectConfig{}
-}
-
 // brokenConfigPath names the gdl.json that FindConfig(dir) failed on: the path of a read error,
 // else the candidate (dir/gdl.json, then its parents') that the parse error names.
 func brokenConfigPath(dir string, err error) string {
@@ -151,13 +144,6 @@ type configDoc struct {
 	version int32
 }
 
-// configReports remembers what was said about each gdl.json, so that a problem is shown once.
-type configReports struct {
-	mu    sync.Mutex
-	shown map[string]string // path -> the message last shown with window/showMessage
-	docs  map[protocol.DocumentURI]*configDoc
-}
-
 // reportBrokenConfig is called when a lookup meets a broken gdl.json: it publishes the problem
 // on the file (unless the file is open, whose text is checked as typed) and shows it once.
 func (s *Server) reportBrokenConfig(p string, err error) {
@@ -173,10 +159,7 @@ func (s *Server) reportBrokenConfig(p string, err error) {
 // unless the client has it open. A problem is also shown once in window/showMessage.
 func (s *Server) checkConfigFile(p string) {
 	u := protocol.DocumentURI(uri.File(p))
-	s.reports.mu.Lock()
-	_, open := s.reports.docs[u]
-	s.reports.mu.Unlock()
-	if open {
+	if _, open := s.currentView().configDocs[u]; open {
 		return
 	}
 	data, err := readfile.Regular(p, readfile.ConfigLimit)
@@ -200,13 +183,10 @@ func (s *Server) checkConfigFile(p string) {
 }
 
 func (s *Server) showConfigProblem(p, msg string) {
-	s.reports.mu.Lock()
-	if s.reports.shown == nil {
-		s.reports.shown = map[string]string{}
-	}
-	seen := s.reports.shown[p] == msg
-	s.reports.shown[p] = msg
-	s.reports.mu.Unlock()
+	s.mu.Lock()
+	seen := s.configShown[p] == msg
+	s.configShown[p] = msg
+	s.mu.Unlock()
 	if !seen {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError,
 			Message: "GDL project configuration ignored: " + msg})
@@ -214,18 +194,16 @@ func (s *Server) showConfigProblem(p, msg string) {
 }
 
 func (s *Server) forgetConfigProblem(p string) {
-	s.reports.mu.Lock()
-	delete(s.reports.shown, p)
-	s.reports.mu.Unlock()
+	s.mu.Lock()
+	delete(s.configShown, p)
+	s.mu.Unlock()
 }
 
 func (s *Server) publishConfigDiagnostics(u protocol.DocumentURI, version int32, diags []protocol.Diagnostic) {
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: diags})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: diags}, nil)
 }
 
 // configDiagnostics checks the text of a gdl.json with analysis.ParseConfig and places its
@@ -274,18 +252,20 @@ func tokenLength(text string) int {
 
 // configChanged re-reads the project configuration after a gdl.json changed and republishes the
 // diagnostics of the documents whose settings changed (and asks for fresh lenses and hints).
+// The view gets a new, empty configuration cache; the settings of each document under the view
+// before are compared with those under the view after. Two of these may run at once: the last
+// to replace the cache compares with the configuration the other read, so that a change is
+// noticed by one of them at least.
 func (s *Server) configChanged() {
-	s.configMu.Lock()
-	defer s.configMu.Unlock()
-	v := s.currentView()
-	before := map[protocol.DocumentURI]Settings{}
-	for u := range v.docs {
-		before[u] = v.settingsFor(u)
-	}
-	s.configs.clear()
+	var before *view
+	after := s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) {
+		old := *v
+		before = &old
+		v.configs = newConfigCache(s.reportBrokenConfig)
+	})
 	changed := false
-	for u := range v.docs {
-		if !reflect.DeepEqual(before[u], v.settingsFor(u)) {
+	for u := range after.docs {
+		if _, open := before.docs[u]; open && !reflect.DeepEqual(before.settingsFor(u), after.settingsFor(u)) {
 			s.scheduleDiagnostics(u)
 			changed = true
 		}
@@ -297,12 +277,7 @@ func (s *Server) configChanged() {
 
 // setConfigDoc records an open gdl.json's text and publishes its problems for that version.
 func (s *Server) setConfigDoc(u protocol.DocumentURI, d *configDoc) {
-	s.reports.mu.Lock()
-	if s.reports.docs == nil {
-		s.reports.docs = map[protocol.DocumentURI]*configDoc{}
-	}
-	s.reports.docs[u] = d
-	s.reports.mu.Unlock()
+	s.updateConfigDocs(func(docs map[protocol.DocumentURI]*configDoc) { docs[u] = d })
 	p := uriPath(u)
 	if p == "" {
 		p = string(u)
@@ -311,14 +286,23 @@ func (s *Server) setConfigDoc(u protocol.DocumentURI, d *configDoc) {
 }
 
 // isConfigDoc reports whether u is an open gdl.json.
-func (s *Server) isConfigDoc(u protocol.DocumentURI) bool {
-	if u == "" || !isConfigURI(u) {
-		return false
+func (v *view) isConfigDoc(u protocol.DocumentURI) bool {
+	_, ok := v.configDocs[u]
+	return ok && u != ""
+}
+
+// updateConfigDocs replaces the view with one whose open gdl.json documents are f applied to a
+// copy of them. Only the synchronisation notifications change them, on the read loop.
+func (s *Server) updateConfigDocs(f func(docs map[protocol.DocumentURI]*configDoc)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nv := *s.view
+	nv.configDocs = make(map[protocol.DocumentURI]*configDoc, len(s.view.configDocs)+1)
+	for k, d := range s.view.configDocs {
+		nv.configDocs[k] = d
 	}
-	s.reports.mu.Lock()
-	defer s.reports.mu.Unlock()
-	_, ok := s.reports.docs[u]
-	return ok
+	f(nv.configDocs)
+	s.view = &nv
 }
 
 // boardsFor returns the gdl.json board section that applies to a document (none without a

@@ -143,18 +143,15 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 			if err != nil {
 				return // a newer version or a closed document cancelled it
 			}
-			diags = append(diags, snap.verifyDiagnostics(s.verifications.get(uri, snap.Snapshot), settings)...)
+			diags = append(diags, snap.verifyDiagnostics(s.verification(uri, snap.Snapshot), settings)...)
 			// A test document's tests run after its static diagnostics are published.
 			defer func() { go func() { defer s.recoverTests(uri); s.runTestsInBackground(ctx, v, snap, diags) }() }()
 		}
-		s.publishMu.Lock()
-		defer s.publishMu.Unlock()
-		if ctx.Err() != nil || s.currentView().docs[uri] != snap {
+		sent := s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(snap.Version), Diagnostics: diags},
+			func(v *view) bool { return ctx.Err() == nil && v.docs[uri] == snap })
+		if !sent {
 			return
 		}
-		s.publishDiagnostics(protocol.PublishDiagnosticsParams{
-			URI: uri, Version: uint32(snap.Version), Diagnostics: diags,
-		})
 		if s.published != nil {
 			s.published(uri, snap.Version, time.Since(snap.received))
 		}
@@ -246,9 +243,5 @@ func (s *Server) closeDocument(uri protocol.DocumentURI) {
 		delete(s.diagWorkers, uri)
 	}
 	s.mu.Unlock()
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	s.publishDiagnostics(protocol.PublishDiagnosticsParams{
-		URI: uri, Diagnostics: []protocol.Diagnostic{},
-	})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}}, nil)
 }

@@ -377,7 +377,8 @@ type messageStream struct {
 	log  *log.Logger
 	note func(text string) // shows a text to the user, once the connection exists
 
-	warnMu sync.Mutex
+	// warned is the kinds of problems shown so far. Only the goroutine that reads messages
+	// (jsonrpc2's read loop, through Read) touches it, and note is set before that starts.
 	warned map[string]bool
 
 	mu      sync.Mutex
@@ -404,13 +405,10 @@ func newMessageStream(rwc io.ReadWriteCloser, logger *log.Logger) *messageStream
 
 // warn shows a problem of a kind to the user, the first time of the session only.
 func (s *messageStream) warn(kind, text string) {
-	s.warnMu.Lock()
 	first := !s.warned[kind]
 	s.warned[kind] = true
-	note := s.note
-	s.warnMu.Unlock()
-	if first && note != nil {
-		note(text)
+	if first && s.note != nil {
+		s.note(text)
 	}
 }
 

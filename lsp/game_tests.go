@@ -171,13 +171,10 @@ func (s *Server) publishTestResults(ctx context.Context, v *view, snap *Snapshot
 		static = snap.convertDiagnostics(settings, sds)
 	}
 	diags := append(append([]protocol.Diagnostic{}, static...), snap.convertDiagnostics(settings, ide.FailureDiagnostics(results, sds))...)
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	if ctx.Err() != nil || s.currentView().docs[snap.URI] != snap {
-		return
+	if s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: snap.URI, Version: uint32(snap.Version), Diagnostics: diags},
+		func(v *view) bool { return ctx.Err() == nil && v.docs[snap.URI] == snap }) {
+		s.refreshEvaluations() // the lenses' titles say the results
 	}
-	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: snap.URI, Version: uint32(snap.Version), Diagnostics: diags})
-	s.refreshEvaluations() // the lenses' titles say the results
 }
 
 // refreshTestDocuments checks the open test documents again after a change of another

@@ -43,11 +43,7 @@ type Server struct {
 	settingsApplied uint64        // the newest refresh applied
 	exited          chan struct{} // closed by the exit notification
 
-	publishMu sync.Mutex // orders publishDiagnostics against document changes
-
-	configs  *configCache  // gdl.json per folder
-	configMu sync.Mutex    // serialises re-reading the configuration
-	reports  configReports // open gdl.json documents and the problems shown
+	configShown map[string]string // gdl.json path -> the problem last shown with window/showMessage
 
 	index *ide.Index // the game files of the workspace folders, for workspace/symbol
 
@@ -99,7 +95,9 @@ type view struct {
 	client   clientOptions // what the client's capabilities allow (initialize)
 	folders  []string      // workspace folder directories the client named (may be none)
 	settings Settings      // defaults and the client's settings; see settingsFor
-	configs  *configCache  // the project configuration (gdl.json) per folder
+	configs  *configCache  // the project configuration (gdl.json) per folder, replaced when one changes
+	// configDocs are the open gdl.json documents, checked as typed (config.go).
+	configDocs map[protocol.DocumentURI]*configDoc
 }
 
 type inflight struct {
@@ -162,13 +160,13 @@ func NewServer(logw io.Writer) *Server {
 		view:        &view{docs: map[protocol.DocumentURI]*Snapshot{}, enc: syntax.UTF16, settings: defaultSettings()},
 		methods:     methodTable(),
 		exitCode:    1,
+		configShown: map[string]string{},
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.games = ide.NewGames(s.ctx, ide.GamesOptions{Refresh: s.refreshEvaluations})
 	s.testRuns = ide.NewTestRuns(s.ctx)
-	s.configs = newConfigCache(s.reportBrokenConfig)
 	s.index = ide.NewIndex(s.watchingFiles)
-	s.view.configs = s.configs
+	s.view.configs = newConfigCache(s.reportBrokenConfig)
 	return s
 }
 
@@ -241,7 +239,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if isCall && !m.inline {
 		uri = requestURI(r.params)
 	}
-	if isCall && !m.inline && name != "workspace/executeCommand" && s.isConfigDoc(uri) {
+	if isCall && !m.inline && name != "workspace/executeCommand" && r.view.isConfigDoc(uri) {
 		// A gdl.json document is synchronised for its diagnostics only; it is not GDL.
 		s.send(ctx, reply, name, nil, nil)
 		return nil
@@ -375,20 +373,31 @@ func (s *Server) notify(method string, params any) {
 }
 
 // publishDiagnostics sends textDocument/publishDiagnostics, encoded by hand (see
-// diagnosticsNotification).
-func (s *Server) publishDiagnostics(p protocol.PublishDiagnosticsParams) {
+// diagnosticsNotification), when still, if given, holds of the current view. still is asked
+// under the server's mutex and the message joins the outgoing queue under it, so that neither a
+// document change nor another publication comes in between: a result checked to be of the
+// current version is sent before the diagnostics of a later one, or the clearing at a close.
+// still must not take the mutex. It reports whether the message was sent.
+func (s *Server) publishDiagnostics(p protocol.PublishDiagnosticsParams, still func(v *view) bool) bool {
+	var raw []byte
+	if s.stream != nil {
+		var err error
+		if raw, err = diagnosticsNotification(p); err != nil {
+			s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
+			return false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if still != nil && !still(s.view) {
+		return false
+	}
 	if s.stream == nil {
 		s.notify("textDocument/publishDiagnostics", p)
-		return
-	}
-	raw, err := diagnosticsNotification(p)
-	if err != nil {
-		s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
-		return
-	}
-	if err := s.stream.enqueue(outgoing{raw: raw}); err != nil {
+	} else if err := s.stream.enqueue(outgoing{raw: raw}); err != nil {
 		s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
 	}
+	return true
 }
 
 // updateView replaces the view with the result of f applied to a copy of the document map.

@@ -108,7 +108,7 @@ func handleDidClose(ctx context.Context, r *request) (any, error) {
 	s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { delete(docs, uri) })
 	s.games.Close(string(uri))
 	s.testRuns.Forget(string(uri))
-	s.verifications.forget(uri)
+	s.forgetVerification(uri)
 	s.cancelRequests(nil, uri, errSuperseded)
 	s.closeDocument(uri)
 	if p := uriPath(uri); p != "" {
@@ -151,9 +151,7 @@ func routeDidChange(ctx context.Context, r *request) (any, error) {
 		return handleDidChange(ctx, r)
 	}
 	s := r.s
-	s.reports.mu.Lock()
-	d, ok := s.reports.docs[p.TextDocument.URI]
-	s.reports.mu.Unlock()
+	d, ok := r.view.configDocs[p.TextDocument.URI]
 	if !ok {
 		return nil, errNotOpen(p.TextDocument.URI)
 	}
@@ -205,9 +203,7 @@ func routeDidClose(ctx context.Context, r *request) (any, error) {
 		return handleDidClose(ctx, r)
 	}
 	s := r.s
-	s.reports.mu.Lock()
-	delete(s.reports.docs, u)
-	s.reports.mu.Unlock()
+	s.updateConfigDocs(func(docs map[protocol.DocumentURI]*configDoc) { delete(docs, u) })
 	// What is on disk counts again.
 	if p := uriPath(u); p != "" {
 		go s.checkConfigFile(p)

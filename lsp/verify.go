@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -20,9 +19,9 @@ import (
 // findings are published with the document's diagnostics for as long as the document stays at
 // the version verified, each with a quick fix that replays its witness (gdl.replayMoves).
 
-// verifications keeps the last verification of each open document.
+// verifications keeps the last verification of each open document. The server's mutex guards
+// it.
 type verifications struct {
-	mu      sync.Mutex
 	reports map[protocol.DocumentURI]verified
 	running map[protocol.DocumentURI]context.CancelFunc // a verification on save in progress
 }
@@ -35,18 +34,20 @@ type verified struct {
 
 // get returns the verification of the document's snapshot, nil when the last one was of
 // another version.
-func (v *verifications) get(uri protocol.DocumentURI, snap *ide.Snapshot) *ide.VerifyReport {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (s *Server) verification(uri protocol.DocumentURI, snap *ide.Snapshot) *ide.VerifyReport {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := &s.verifications
 	if e, ok := v.reports[uri]; ok && e.snap == snap {
 		return e.rep
 	}
 	return nil
 }
 
-func (v *verifications) set(uri protocol.DocumentURI, snap *ide.Snapshot, rep *ide.VerifyReport) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (s *Server) setVerification(uri protocol.DocumentURI, snap *ide.Snapshot, rep *ide.VerifyReport) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := &s.verifications
 	if v.reports == nil {
 		v.reports = map[protocol.DocumentURI]verified{}
 	}
@@ -54,9 +55,10 @@ func (v *verifications) set(uri protocol.DocumentURI, snap *ide.Snapshot, rep *i
 }
 
 // forget drops what is kept for a closed document, stopping a verification on save.
-func (v *verifications) forget(uri protocol.DocumentURI) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (s *Server) forgetVerification(uri protocol.DocumentURI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := &s.verifications
 	delete(v.reports, uri)
 	if c := v.running[uri]; c != nil {
 		c()
@@ -112,7 +114,7 @@ func (s *Server) verifyDocument(ctx context.Context, v *view, snap *Snapshot, ar
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "gdl.verify: %v", err)
 	}
 	p.end(rep.Summary)
-	s.verifications.set(snap.URI, snap.Snapshot, rep)
+	s.setVerification(snap.URI, snap.Snapshot, rep)
 	s.scheduleDiagnostics(snap.URI)
 	out := &verifyResult{Summary: rep.Summary, Complete: rep.Result.Complete, States: rep.Result.States,
 		Depth: rep.Result.Depth, Engine: string(rep.Engine), Findings: []verifyFinding{}}
@@ -133,7 +135,7 @@ func (s *Server) verifyOnSave(uri protocol.DocumentURI) {
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	vs := &s.verifications
-	vs.mu.Lock()
+	s.mu.Lock()
 	if c := vs.running[uri]; c != nil {
 		c()
 	}
@@ -141,7 +143,7 @@ func (s *Server) verifyOnSave(uri protocol.DocumentURI) {
 		vs.running = map[protocol.DocumentURI]context.CancelFunc{}
 	}
 	vs.running[uri] = cancel
-	vs.mu.Unlock()
+	s.mu.Unlock()
 	go func() {
 		defer cancel()
 		if _, err := s.verifyDocument(ctx, v, snap, verifyArgs{}, nil); err != nil && ctx.Err() == nil {

@@ -221,37 +221,37 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 // whatever the state.
 func (s *Server) publishWorkspaceFile(p string, diags []protocol.Diagnostic, gen uint64) {
 	w := &s.wsDiags
-	s.publishMu.Lock()
-	defer s.publishMu.Unlock()
-	if s.openPath(p) {
-		return
-	}
-	w.mu.Lock()
-	had := w.published[p]
-	current := gen == 0 || w.gen == gen
-	if current {
-		if len(diags) > 0 {
-			if w.published == nil {
-				w.published = map[string]bool{}
-			}
-			w.published[p] = true
-		} else {
-			delete(w.published, p)
-		}
-	}
-	w.mu.Unlock()
-	if !current || len(diags) == 0 && !had && gen != 0 {
-		return
-	}
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
-	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags})
+	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri.File(p)), Diagnostics: diags}, func(v *view) bool {
+		if v.openPath(p) {
+			return false
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		had := w.published[p]
+		current := gen == 0 || w.gen == gen
+		if current {
+			if len(diags) > 0 {
+				if w.published == nil {
+					w.published = map[string]bool{}
+				}
+				w.published[p] = true
+			} else {
+				delete(w.published, p)
+			}
+		}
+		return current && (len(diags) > 0 || had || gen == 0)
+	})
 }
 
 // openPath reports whether a document for the file at p is open.
-func (s *Server) openPath(p string) bool {
-	for u := range s.currentView().docs {
+func (s *Server) openPath(p string) bool { return s.currentView().openPath(p) }
+
+// openPath reports whether a document for the file at p is open in the view.
+func (v *view) openPath(p string) bool {
+	for u := range v.docs {
 		if uriPath(u) == p {
 			return true
 		}
