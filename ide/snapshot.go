@@ -29,11 +29,11 @@ type Snapshot struct {
 	dialect syntax.Dialect
 	lines   *syntax.LineIndex
 
-	parseMu   sync.Mutex // held while the text is parsed, so it is parsed once
-	prepareMu sync.Mutex // held while the model is built, so it is built once
-	checkMu   sync.Mutex // held while the whole-file checks run, so they run once
+	mu sync.Mutex // guards what follows
+	// parsing, preparing and checking are closed when the parse, the model or the whole-file
+	// checks that a caller is computing end (nil: none is): see compute.
+	parsing, preparing, checking chan struct{}
 
-	mu       sync.Mutex // guards what follows
 	file     *syntax.File
 	prepared *analysis.Model // the model the checks run on (analysis.Prepare's)
 	analyzed *analysis.Result
@@ -83,25 +83,52 @@ func (s *Snapshot) Dialect() syntax.Dialect { return s.dialect }
 
 // File returns the syntax tree of the text, parsed on first use (again if it was released).
 func (s *Snapshot) File() *syntax.File {
-	if f := s.tree(); f != nil {
-		return f
-	}
-	s.parseMu.Lock()
-	defer s.parseMu.Unlock()
-	if f := s.tree(); f != nil {
-		return f
-	}
-	f, _ := syntax.ParseDialect(s.text, s.dialect)
-	s.mu.Lock()
-	s.file = f
-	s.mu.Unlock()
+	var f *syntax.File
+	_ = s.compute(context.Background(), &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
+		f, _ = syntax.ParseDialect(s.text, s.dialect)
+		s.mu.Lock()
+		s.file = f
+		s.mu.Unlock()
+		return nil
+	})
 	return f
 }
 
-func (s *Snapshot) tree() *syntax.File {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.file
+// compute makes sure that a derived value is computed by one caller at a time: unless known
+// reports it there (asked under s.mu), the first caller runs f and the others wait for it to
+// end, or for their own ctx, and then look again (f may have given up, or the value have been
+// released meanwhile). running is the value's channel (parsing, preparing, checking).
+func (s *Snapshot) compute(ctx context.Context, running *chan struct{}, known func() bool, f func() error) error {
+	for {
+		s.mu.Lock()
+		if known() {
+			s.mu.Unlock()
+			return nil
+		}
+		wait := *running
+		if wait == nil {
+			*running = make(chan struct{})
+			s.mu.Unlock()
+			return s.run(running, f)
+		}
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// run runs f as the caller computing a value, then lets the others look again.
+func (s *Snapshot) run(running *chan struct{}, f func() error) error {
+	defer func() {
+		s.mu.Lock()
+		close(*running)
+		*running = nil
+		s.mu.Unlock()
+	}()
+	return f()
 }
 
 // Lines returns the line table of the text.
@@ -133,24 +160,26 @@ func (s *Snapshot) analysisProgress(ctx context.Context, progress func(done, tot
 	if err != nil {
 		return nil, err
 	}
-	s.checkMu.Lock()
-	defer s.checkMu.Unlock()
-	if res := s.analysis(); res != nil {
-		return res, nil
-	}
-	res, err := analysis.CheckModel(ctx, m, nil, progress)
+	var res *analysis.Result
+	err = s.compute(ctx, &s.checking, func() bool { res = s.analyzed; return res != nil }, func() error {
+		var err error
+		if res, err = analysis.CheckModel(ctx, m, nil, progress); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		// The tree, the model and the analysis go together (a release meanwhile may have
+		// dropped the first two).
+		s.file, s.prepared, s.analyzed = m.File, m, res
+		if !s.hasDiags && s.checked != nil {
+			close(s.checked)
+		}
+		s.diags, s.hasDiags = res.Diagnostics, true
+		s.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	// The tree, the model and the analysis go together (a release meanwhile may have dropped
-	// the first two).
-	s.file, s.prepared, s.analyzed = m.File, m, res
-	if !s.hasDiags && s.checked != nil {
-		close(s.checked)
-	}
-	s.diags, s.hasDiags = res.Diagnostics, true
-	s.mu.Unlock()
 	return res, nil
 }
 
@@ -177,31 +206,24 @@ func (s *Snapshot) analysis() *analysis.Result {
 // the complete forms, with the per-clause checks), built on first use from this version's base;
 // it gives up when ctx is done, and a later call builds it again.
 func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) {
-	if m := s.model(); m != nil {
-		return m, nil
-	}
-	s.prepareMu.Lock()
-	defer s.prepareMu.Unlock()
-	if m := s.model(); m != nil {
-		return m, nil
-	}
-	s.mu.Lock()
-	base := s.base
-	s.mu.Unlock()
-	m, err := analysis.Prepare(ctx, s.File(), base)
+	var m *analysis.Model
+	err := s.compute(ctx, &s.preparing, func() bool { m = s.prepared; return m != nil }, func() error {
+		s.mu.Lock()
+		base := s.base
+		s.mu.Unlock()
+		var err error
+		if m, err = analysis.Prepare(ctx, s.File(), base); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.file, s.prepared, s.base = m.File, m, nil
+		s.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.file, s.prepared, s.base = m.File, m, nil
-	s.mu.Unlock()
 	return m, nil
-}
-
-func (s *Snapshot) model() *analysis.Model {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.prepared
 }
 
 // lastModel returns the newest model this snapshot has or builds on, for the next version to

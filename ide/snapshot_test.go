@@ -87,3 +87,47 @@ func firstDiff(a, b string) string {
 	}
 	return fmt.Sprintf("lengths %d and %d", len(al), len(bl))
 }
+
+// compute runs one computation of a value at a time: a caller waits for the one running, or
+// for its own context, and computes the value itself when that one gave up.
+func TestSnapshotCompute(t *testing.T) {
+	s := NewSnapshot(1, "(role robot)\n")
+	var running chan struct{}
+	value := 0
+	known := func() bool { return value != 0 }
+	release, started := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- s.compute(context.Background(), &running, known, func() error {
+			close(started)
+			<-release
+			return context.Canceled // the first caller gives up
+		})
+	}()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	if err := s.compute(ctx, &running, known, func() error { ran = true; return nil }); err != context.Canceled || ran {
+		t.Fatalf("a cancelled caller waiting for another: err %v, computed %v; want context.Canceled without computing", err, ran)
+	}
+	second := make(chan error, 1)
+	go func() {
+		second <- s.compute(context.Background(), &running, known, func() error {
+			s.mu.Lock()
+			value = 42
+			s.mu.Unlock()
+			return nil
+		})
+	}()
+	close(release)
+	if err := <-first; err != context.Canceled {
+		t.Fatalf("first caller: %v, want its own error", err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("second caller, computing after the first gave up: %v", err)
+	}
+	if err := s.compute(context.Background(), &running, known, func() error { t.Error("computed a known value"); return nil }); err != nil || value != 42 {
+		t.Fatalf("third caller: %v, value %d", err, value)
+	}
+}
