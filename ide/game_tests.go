@@ -185,6 +185,53 @@ type TestRuns struct {
 	games map[string]*testGame // by the game's path
 	order []string             // the paths, least recently used first
 	last  map[string]lastRun
+	files gameFiles // the game files read from disk
+}
+
+// gameFiles keeps the snapshots of game files read from disk for test documents, by path and
+// stamp, so that an edit of a test file does not analyse its game again. TestRuns.mu guards it.
+type gameFiles struct {
+	snaps map[string]gameFile
+	order []string // the paths, oldest first
+}
+
+type gameFile struct {
+	stamp FileStamp
+	snap  *Snapshot
+}
+
+// maxGameFiles bounds the game files kept.
+const maxGameFiles = 8
+
+// GameFile returns the snapshot of the game file at p as it is on disk, read again when its
+// stamp (modification time and size) changed.
+func (tr *TestRuns) GameFile(p string) (*Snapshot, error) {
+	stamp, ok := StampOf(p)
+	tr.mu.Lock()
+	if e, hit := tr.files.snaps[p]; hit && ok && e.stamp == stamp {
+		tr.mu.Unlock()
+		return e.snap, nil
+	}
+	tr.mu.Unlock()
+	snap, err := ReadSnapshot(p)
+	if err != nil {
+		return nil, err
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	fs := &tr.files
+	if fs.snaps == nil {
+		fs.snaps = map[string]gameFile{}
+	}
+	if _, had := fs.snaps[p]; !had {
+		fs.order = append(fs.order, p)
+		if len(fs.order) > maxGameFiles {
+			delete(fs.snaps, fs.order[0])
+			fs.order = fs.order[1:]
+		}
+	}
+	fs.snaps[p] = gameFile{stamp, snap}
+	return snap, nil
 }
 
 // maxTestGames bounds the games kept.

@@ -7,7 +7,6 @@ import (
 	"path"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -164,13 +163,13 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 const analysisShownAfter = time.Second
 
 // shownAnalysis is the progress report of one analysis for diagnostics: begun once the analysis
-// has run for analysisShownAfter (Server.analysisShownAfter), ended when it finishes.
+// has run for analysisShownAfter (Server.analysisShownAfter), ended when it finishes. The
+// server's mutex guards the fields after timer.
 type shownAnalysis struct {
 	s       *Server
 	ctx     context.Context
 	uri     protocol.DocumentURI
 	timer   *time.Timer
-	mu      sync.Mutex
 	p       *progress // the report, once begun
 	message string    // how far the checks have come
 	done    bool      // the analysis finished (or was cancelled)
@@ -190,25 +189,27 @@ func (s *Server) analysisProgress(ctx context.Context, uri protocol.DocumentURI)
 // begin shows the report, unless the analysis finished meanwhile; if it finishes while the
 // client is asked to create the report, the report ends at once.
 func (a *shownAnalysis) begin() {
-	a.mu.Lock()
-	if a.done {
-		a.mu.Unlock()
+	mu := &a.s.mu
+	mu.Lock()
+	done := a.done
+	mu.Unlock()
+	if done {
 		return
 	}
-	a.mu.Unlock()
 	_, p := a.s.startProgress(a.s.ctx, nil, "Checking "+path.Base(string(a.uri)), false)
 	if p == nil {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.done {
-		p.end("")
-		return
+	mu.Lock()
+	done, message := a.done, a.message
+	if !done {
+		a.p = p
 	}
-	a.p = p
-	if a.message != "" {
-		p.report(a.message)
+	mu.Unlock()
+	if done {
+		p.end("")
+	} else if message != "" {
+		p.report(message)
 	}
 }
 
@@ -218,20 +219,20 @@ func (a *shownAnalysis) checked(done, total int) {
 		a.s.checksStarted(a.ctx, a.uri)
 	}
 	message := fmt.Sprintf("%d of %d checks", done, total)
-	a.mu.Lock()
+	a.s.mu.Lock()
 	a.message = message
 	p := a.p
-	a.mu.Unlock()
+	a.s.mu.Unlock()
 	p.report(message)
 }
 
 // finish ends the report.
 func (a *shownAnalysis) finish() {
 	a.timer.Stop()
-	a.mu.Lock()
+	a.s.mu.Lock()
 	a.done = true
 	p := a.p
-	a.mu.Unlock()
+	a.s.mu.Unlock()
 	p.end("")
 }
 

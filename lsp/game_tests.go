@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -27,49 +26,6 @@ import (
 // and the commands gdl.listTests and gdl.runTests list and run its tests (for the VS Code
 // Testing view and the lenses). The game is the open document of its path, else its file.
 
-// diskGames keeps the snapshots of game files read from disk for test documents, by path and
-// stamp, so that an edit of a test file does not analyse its game again.
-type diskGames struct {
-	mu    sync.Mutex
-	snaps map[string]diskGame
-	order []string
-}
-
-type diskGame struct {
-	stamp ide.FileStamp
-	snap  *ide.Snapshot
-}
-
-const maxDiskGames = 8
-
-func (dg *diskGames) get(p string) (*ide.Snapshot, error) {
-	stamp, ok := ide.StampOf(p)
-	dg.mu.Lock()
-	if e, hit := dg.snaps[p]; hit && ok && e.stamp == stamp {
-		dg.mu.Unlock()
-		return e.snap, nil
-	}
-	dg.mu.Unlock()
-	snap, err := ide.ReadSnapshot(p)
-	if err != nil {
-		return nil, err
-	}
-	dg.mu.Lock()
-	defer dg.mu.Unlock()
-	if dg.snaps == nil {
-		dg.snaps = map[string]diskGame{}
-	}
-	if _, had := dg.snaps[p]; !had {
-		dg.order = append(dg.order, p)
-		if len(dg.order) > maxDiskGames {
-			delete(dg.snaps, dg.order[0])
-			dg.order = dg.order[1:]
-		}
-	}
-	dg.snaps[p] = diskGame{stamp, snap}
-	return snap, nil
-}
-
 // testDoc returns the test document of an open document that is a game test file.
 func (s *Server) testDoc(v *view, snap *Snapshot) (*ide.TestDoc, bool) {
 	p := uriPath(snap.URI)
@@ -87,7 +43,7 @@ func (s *Server) gameSnapshot(v *view, path string) (*ide.Snapshot, error) {
 			return d.Snapshot, nil
 		}
 	}
-	return s.testGames.get(path)
+	return s.testRuns.GameFile(path)
 }
 
 // gameURI returns the URI of a test document's game: the open document's, else its file's.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -13,11 +12,11 @@ import (
 // the request (workDoneToken), or one the server creates when the client says it can show
 // progress; without either the work runs without progress.
 
-// progress is one piece of long work being reported.
+// progress is one piece of long work being reported. The server's mutex guards last and ended,
+// and orders the notifications of one report.
 type progress struct {
 	s     *Server
 	token any
-	mu    sync.Mutex
 	last  time.Time
 	ended bool
 }
@@ -80,8 +79,8 @@ func (p *progress) report(message string) {
 	if p == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
 	if p.ended || time.Since(p.last) < 250*time.Millisecond {
 		return
 	}
@@ -94,15 +93,13 @@ func (p *progress) end(message string) {
 	if p == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
 	if p.ended {
 		return
 	}
 	p.ended = true
-	p.s.mu.Lock()
 	delete(p.s.progress.cancel, tokenKey(p.token))
-	p.s.mu.Unlock()
 	p.s.notify("$/progress", map[string]any{"token": p.token, "value": map[string]any{"kind": "end", "message": message}})
 }
 

@@ -53,8 +53,7 @@ type Server struct {
 
 	games *ide.Games // each open document's game, evaluated results and joint moves played
 
-	testRuns  *ide.TestRuns // the games and last results of game test documents (game_tests.go)
-	testGames diskGames     // the games of test documents read from disk
+	testRuns *ide.TestRuns // the games and last results of game test documents (game_tests.go)
 
 	progress      progresses    // progress reports in flight (progress.go)
 	verifications verifications // the last verification of each document (verify.go)

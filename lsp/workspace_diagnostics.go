@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -28,8 +27,9 @@ import (
 // for a client without a file watcher, when a document is saved (the files whose stamp changed).
 // Turning the setting off clears what was published.
 
+// workspaceDiags is the state of the checks of the workspace's files. The server's mutex guards
+// it.
 type workspaceDiags struct {
-	mu        sync.Mutex
 	on        bool
 	pending   map[string]bool // path -> checked even if its stamp is unchanged
 	order     []string        // the pending paths, in arrival order
@@ -45,7 +45,7 @@ type workspaceDiags struct {
 // checked again (the severities may have changed); off, the published diagnostics are cleared.
 func (s *Server) setWorkspaceDiagnostics(on bool) {
 	w := &s.wsDiags
-	w.mu.Lock()
+	s.mu.Lock()
 	was := w.on
 	w.on = on
 	if on != was {
@@ -58,7 +58,7 @@ func (s *Server) setWorkspaceDiagnostics(on bool) {
 			paths = append(paths, p)
 		}
 		w.published, w.checked = nil, nil
-		w.mu.Unlock()
+		s.mu.Unlock()
 		if was {
 			for _, p := range paths {
 				s.publishWorkspaceFile(p, nil, 0)
@@ -66,34 +66,34 @@ func (s *Server) setWorkspaceDiagnostics(on bool) {
 		}
 		return
 	}
-	w.mu.Unlock()
+	s.mu.Unlock()
 	s.checkWorkspaceFiles(true)
 }
 
 // checkWorkspaceFiles queues every listed file; with force, also those whose stamp is unchanged.
 func (s *Server) checkWorkspaceFiles(force bool) {
 	w := &s.wsDiags
-	w.mu.Lock()
+	s.mu.Lock()
 	if !w.on {
-		w.mu.Unlock()
+		s.mu.Unlock()
 		return
 	}
 	w.all = true
 	w.allForce = w.allForce || force
-	w.mu.Unlock()
+	s.mu.Unlock()
 	s.startWorkspaceWorker()
 }
 
 // checkWorkspaceFile queues one file (a file event, a closed document).
 func (s *Server) checkWorkspaceFile(p string) {
 	w := &s.wsDiags
-	w.mu.Lock()
+	s.mu.Lock()
 	if !w.on {
-		w.mu.Unlock()
+		s.mu.Unlock()
 		return
 	}
 	w.queue(p, true)
-	w.mu.Unlock()
+	s.mu.Unlock()
 	s.startWorkspaceWorker()
 }
 
@@ -111,8 +111,8 @@ func (w *workspaceDiags) queue(p string, force bool) {
 
 func (s *Server) startWorkspaceWorker() {
 	w := &s.wsDiags
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if w.running {
 		return
 	}
@@ -126,31 +126,31 @@ func (s *Server) workspaceWorker() {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Printf("panic checking the workspace's files: %v\n%s", p, debug.Stack())
-			w.mu.Lock()
+			s.mu.Lock()
 			w.running = false
-			w.mu.Unlock()
+			s.mu.Unlock()
 		}
 	}()
 	for s.ctx.Err() == nil {
-		w.mu.Lock()
+		s.mu.Lock()
 		if w.all {
 			force := w.allForce
 			w.all, w.allForce = false, false
-			w.mu.Unlock()
+			s.mu.Unlock()
 			s.index.Relist(s.ctx)
 			paths := s.index.GameFiles(s.ctx) // waits for the listing
-			w.mu.Lock()
+			s.mu.Lock()
 			if w.on {
 				for _, p := range paths {
 					w.queue(p, force)
 				}
 			}
-			w.mu.Unlock()
+			s.mu.Unlock()
 			continue
 		}
 		if len(w.order) == 0 || !w.on {
 			w.running = false
-			w.mu.Unlock()
+			s.mu.Unlock()
 			return
 		}
 		p := w.order[0]
@@ -158,7 +158,7 @@ func (s *Server) workspaceWorker() {
 		force := w.pending[p]
 		delete(w.pending, p)
 		gen := w.gen
-		w.mu.Unlock()
+		s.mu.Unlock()
 		start := time.Now()
 		s.checkFile(p, force, gen)
 		// At most half of a core: rest as long as the file took.
@@ -178,9 +178,9 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 		return
 	}
 	stamp, ok := ide.StampOf(p)
-	w.mu.Lock()
+	s.mu.Lock()
 	same := ok && w.checked[p] == stamp
-	w.mu.Unlock()
+	s.mu.Unlock()
 	if same && !force {
 		return
 	}
@@ -192,9 +192,9 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 		}
 	}
 	if snap == nil { // gone, or no longer a game file of the workspace
-		w.mu.Lock()
+		s.mu.Lock()
 		delete(w.checked, p)
-		w.mu.Unlock()
+		s.mu.Unlock()
 		s.publishWorkspaceFile(p, nil, gen)
 		return
 	}
@@ -204,14 +204,14 @@ func (s *Server) checkFile(p string, force bool, gen uint64) {
 	if err != nil {
 		return // the session ended
 	}
-	w.mu.Lock()
+	s.mu.Lock()
 	if w.gen == gen {
 		if w.checked == nil {
 			w.checked = map[string]ide.FileStamp{}
 		}
 		w.checked[p] = stamp
 	}
-	w.mu.Unlock()
+	s.mu.Unlock()
 	s.publishWorkspaceFile(p, diags, gen)
 }
 
@@ -228,8 +228,6 @@ func (s *Server) publishWorkspaceFile(p string, diags []protocol.Diagnostic, gen
 		if v.openPath(p) {
 			return false
 		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
 		had := w.published[p]
 		current := gen == 0 || w.gen == gen
 		if current {
