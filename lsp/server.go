@@ -31,32 +31,31 @@ type Server struct {
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
 
-	mu          sync.Mutex
-	state       lifecycle
-	view        *view                     // replaced, never mutated, on every change
-	inflight    map[jsonrpc2.ID]*inflight // requests being computed
-	exitCode    int
-	watching    bool // the client watches gdl.json and game files for us
-	diagWorkers map[protocol.DocumentURI]context.CancelFunc
+	// mu guards the server's state: the fields that follow, up to the next blank line, and
+	// the state of progress reports, slow analyses and workspace checks (progress.go,
+	// diagnostics.go, workspace_diagnostics.go). What a request reads of the session is in the
+	// view, which is immutable; the critical sections update a few fields or maps and enqueue a
+	// message (never a blocking call), so one mutex is enough.
+	mu              sync.Mutex
+	state           lifecycle
+	view            *view                     // replaced, never mutated, on every change
+	inflight        map[jsonrpc2.ID]*inflight // requests being computed
+	exitCode        int
+	watching        bool // the client watches gdl.json and game files for us
+	diagWorkers     map[protocol.DocumentURI]context.CancelFunc
+	settingsSeq     uint64            // refreshes of the settings started, in arrival order
+	settingsApplied uint64            // the newest refresh applied
+	configShown     map[string]string // gdl.json path -> the problem last shown with window/showMessage
+	wsDiags         workspaceDiags    // the diagnostics of the workspace's files that are not open
+	hot             hotSet            // the open documents by last use; the others' trees are released
+	progress        progresses        // progress reports in flight (progress.go)
+	verifications   verifications     // the last verification of each document (verify.go)
 
-	settingsSeq     uint64        // refreshes of the settings started, in arrival order
-	settingsApplied uint64        // the newest refresh applied
-	exited          chan struct{} // closed by the exit notification
-
-	configShown map[string]string // gdl.json path -> the problem last shown with window/showMessage
-
-	index *ide.Index // the game files of the workspace folders, for workspace/symbol
-
-	wsDiags workspaceDiags // the diagnostics of the workspace's files that are not open
-	hot     hotSet         // the open documents by last use; the others' trees are released
-	slots   *slots         // bounds the analyses for diagnostics that run at once
-
-	games *ide.Games // each open document's game, evaluated results and joint moves played
-
+	exited   chan struct{} // closed by the exit notification
+	index    *ide.Index    // the game files of the workspace folders, for workspace/symbol
+	slots    *slots        // bounds the analyses for diagnostics that run at once
+	games    *ide.Games    // each open document's game, evaluated results and joint moves played
 	testRuns *ide.TestRuns // the games and last results of game test documents (game_tests.go)
-
-	progress      progresses    // progress reports in flight (progress.go)
-	verifications verifications // the last verification of each document (verify.go)
 
 	// methods is the dispatch table; tests may extend a copy of it.
 	methods map[string]method
