@@ -131,6 +131,17 @@ func (c *completion) typing(sym *analysis.Symbol) bool {
 	return len(sym.Occs) == 1 && c.m.Occurrences[sym.Occs[0]].Span.Start == c.start
 }
 
+// symbol is the name of relation (or function) key as offered, its snippet and its most
+// common arity; ok is false when it is the word being typed.
+func (c *completion) symbol(key string, sym *analysis.Symbol, function bool) (name, snip string, arity int, ok bool) {
+	if c.typing(sym) {
+		return "", "", 0, false
+	}
+	arity = mostCommonArity(sym)
+	name = written(c.d, sym.Name(c.m))
+	return name, snippet(name, c.args(key, arity, function), c.d), arity, true
+}
+
 // args describes the arguments of relation (or function) key of the given arity.
 func (c *completion) args(key string, arity int, function bool) []argInfo {
 	return argumentInfo(c.m, c.file, key, arity, function, c.replace())
@@ -144,13 +155,10 @@ func (c *completion) relations(wrap bool) {
 		if analysis.IsKeyword(key) {
 			continue
 		}
-		sym := c.m.Relations[key]
-		if c.typing(sym) {
+		name, snip, arity, ok := c.symbol(key, c.m.Relations[key], false)
+		if !ok {
 			continue
 		}
-		arity := mostCommonArity(sym)
-		name := written(c.d, sym.Name(c.m))
-		snip := snippet(name, c.args(key, arity, false), c.d)
 		if wrap && arity > 0 {
 			snip = "(" + snip + ")"
 		}
@@ -220,13 +228,10 @@ func (c *completion) patterns(ps []termPattern, kind CompletionKind, what string
 // when wrap).
 func (c *completion) functions(group int, wrap bool) {
 	for _, key := range sortedKeys(c.m.Functions) {
-		sym := c.m.Functions[key]
-		if c.typing(sym) {
+		name, snip, arity, ok := c.symbol(key, c.m.Functions[key], true)
+		if !ok {
 			continue
 		}
-		arity := mostCommonArity(sym)
-		name := written(c.d, sym.Name(c.m))
-		snip := snippet(name, c.args(key, arity, true), c.d)
 		if wrap {
 			snip = "(" + snip + ")"
 		}

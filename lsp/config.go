@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -294,15 +295,12 @@ func (v *view) isConfigDoc(u protocol.DocumentURI) bool {
 // updateConfigDocs replaces the view with one whose open gdl.json documents are f applied to a
 // copy of them. Only the synchronisation notifications change them, on the read loop.
 func (s *Server) updateConfigDocs(f func(docs map[protocol.DocumentURI]*configDoc)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	nv := *s.view
-	nv.configDocs = make(map[protocol.DocumentURI]*configDoc, len(s.view.configDocs)+1)
-	for k, d := range s.view.configDocs {
-		nv.configDocs[k] = d
-	}
-	f(nv.configDocs)
-	s.view = &nv
+	s.updateView(func(_ map[protocol.DocumentURI]*Snapshot, v *view) {
+		docs := make(map[protocol.DocumentURI]*configDoc, len(v.configDocs)+1)
+		maps.Copy(docs, v.configDocs)
+		f(docs)
+		v.configDocs = docs
+	})
 }
 
 // boardsFor returns the gdl.json board section that applies to a document (none without a
