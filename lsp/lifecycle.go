@@ -11,11 +11,7 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-func handleInitialize(ctx context.Context, r *request) (any, error) {
-	var p initializeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleInitialize(ctx context.Context, r *request, p *initializeParams) (any, error) {
 	s := r.s
 	enc := syntax.UTF16
 	if p.Capabilities.General != nil {
@@ -180,13 +176,12 @@ func handleExit(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func handleCancelRequest(ctx context.Context, r *request) (any, error) {
-	var p struct {
-		ID *jsonrpc2.ID `json:"id"`
-	}
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+// cancelParams are $/cancelRequest's parameters.
+type cancelParams struct {
+	ID *jsonrpc2.ID `json:"id"`
+}
+
+func handleCancelRequest(ctx context.Context, r *request, p *cancelParams) (any, error) {
 	if p.ID != nil {
 		r.s.cancelRequests(p.ID, "", errCancelled)
 	}

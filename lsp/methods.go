@@ -7,19 +7,19 @@ import "go.lsp.dev/protocol"
 func methodTable() map[string]method {
 	return map[string]method{
 		// Lifecycle and synchronisation run inline, in arrival order.
-		"initialize":                       {inline: true, handle: handleInitialize},
+		"initialize":                       inline(withParams(handleInitialize)),
 		"initialized":                      {inline: true, handle: handleInitialized},
 		"shutdown":                         {inline: true, handle: handleShutdown},
 		"exit":                             {inline: true, handle: handleExit},
-		"$/cancelRequest":                  {inline: true, handle: handleCancelRequest},
-		"window/workDoneProgress/cancel":   {inline: true, handle: handleWorkDoneProgressCancel},
+		"$/cancelRequest":                  inline(withParams(handleCancelRequest)),
+		"window/workDoneProgress/cancel":   inline(withParams(handleWorkDoneProgressCancel)),
 		"workspace/didChangeConfiguration": {inline: true, handle: handleDidChangeConfiguration},
-		"workspace/didChangeWatchedFiles":  {inline: true, handle: handleDidChangeWatchedFiles},
+		"workspace/didChangeWatchedFiles":  inline(withParams(handleDidChangeWatchedFiles)),
 		// Synchronisation (textsync.go) sends gdl.json documents to the configuration.
-		"textDocument/didOpen":   {inline: true, handle: routeDidOpen},
-		"textDocument/didChange": {inline: true, handle: routeDidChange},
-		"textDocument/didSave":   {inline: true, handle: routeDidSave},
-		"textDocument/didClose":  {inline: true, handle: routeDidClose},
+		"textDocument/didOpen":   inline(withParams(routeDidOpen)),
+		"textDocument/didChange": inline(withParams(routeDidChange)),
+		"textDocument/didSave":   inline(withParams(routeDidSave)),
+		"textDocument/didClose":  inline(withParams(routeDidClose)),
 
 		// Features: pure functions of the snapshot taken when the request arrived.
 		"textDocument/hover":                onDocument(handleHover),
@@ -47,6 +47,12 @@ func methodTable() map[string]method {
 		"textDocument/rangeFormatting":      onDocument(handleRangeFormatting),
 		"workspace/executeCommand":          withParams(handleExecuteCommand),
 	}
+}
+
+// inline makes a method run on the read loop, in order with the notifications.
+func inline(m method) method {
+	m.inline = true
+	return m
 }
 
 // capabilities advertises what the method table serves.

@@ -106,13 +106,12 @@ func (p *progress) end(message string) {
 // errProgressCancelled is the cause of work the user cancelled from its progress report.
 var errProgressCancelled = fmt.Errorf("cancelled by the user")
 
-func handleWorkDoneProgressCancel(ctx context.Context, r *request) (any, error) {
-	var p struct {
-		Token any `json:"token"`
-	}
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+// progressCancelParams are window/workDoneProgress/cancel's parameters.
+type progressCancelParams struct {
+	Token any `json:"token"`
+}
+
+func handleWorkDoneProgressCancel(ctx context.Context, r *request, p *progressCancelParams) (any, error) {
 	s := r.s
 	s.mu.Lock()
 	cancel := s.progress.cancel[tokenKey(p.Token)]

@@ -15,11 +15,7 @@ import (
 // Each change makes a new snapshot, supersedes the requests still computing on the old one and
 // schedules fresh diagnostics.
 
-func handleDidOpen(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidOpenTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleDidOpen(ctx context.Context, r *request, p *protocol.DidOpenTextDocumentParams) (any, error) {
 	d := p.TextDocument
 	start := time.Now()
 	snap := newSnapshot(d.URI, string(d.LanguageID), d.Version, d.Text, r.view.enc)
@@ -33,11 +29,7 @@ func handleDidOpen(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func handleDidChange(ctx context.Context, r *request) (any, error) {
-	var p didChangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleDidChange(ctx context.Context, r *request, p *didChangeParams) (any, error) {
 	uri := p.TextDocument.URI
 	s := r.s
 	start := time.Now()
@@ -72,11 +64,7 @@ func handleDidChange(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func handleDidSave(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidSaveTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleDidSave(ctx context.Context, r *request, p *protocol.DidSaveTextDocumentParams) (any, error) {
 	uri := p.TextDocument.URI
 	if p.Text != "" {
 		var next *Snapshot
@@ -96,11 +84,7 @@ func handleDidSave(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func handleDidClose(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidCloseTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleDidClose(ctx context.Context, r *request, p *protocol.DidCloseTextDocumentParams) (any, error) {
 	uri := p.TextDocument.URI
 	s := r.s
 	// The document leaves the view first: a request still running then cannot put its game back
@@ -130,25 +114,17 @@ func outOfSyncMessage(uri protocol.DocumentURI, err error) string {
 // The synchronisation methods route gdl.json documents to the configuration (config.go) and the
 // GDL documents to the handlers below, which see only GDL.
 
-func routeDidOpen(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidOpenTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func routeDidOpen(ctx context.Context, r *request, p *protocol.DidOpenTextDocumentParams) (any, error) {
 	if !isConfigURI(p.TextDocument.URI) {
-		return handleDidOpen(ctx, r)
+		return handleDidOpen(ctx, r, p)
 	}
 	r.s.setConfigDoc(p.TextDocument.URI, &configDoc{text: p.TextDocument.Text, version: p.TextDocument.Version})
 	return nil, nil
 }
 
-func routeDidChange(ctx context.Context, r *request) (any, error) {
-	var p didChangeParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func routeDidChange(ctx context.Context, r *request, p *didChangeParams) (any, error) {
 	if !isConfigURI(p.TextDocument.URI) {
-		return handleDidChange(ctx, r)
+		return handleDidChange(ctx, r, p)
 	}
 	s := r.s
 	d, ok := r.view.configDocs[p.TextDocument.URI]
@@ -172,11 +148,7 @@ func routeDidChange(ctx context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func routeDidSave(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidSaveTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func routeDidSave(ctx context.Context, r *request, p *protocol.DidSaveTextDocumentParams) (any, error) {
 	if isConfigURI(p.TextDocument.URI) {
 		go func() {
 			r.s.configChanged()
@@ -190,17 +162,13 @@ func routeDidSave(ctx context.Context, r *request) (any, error) {
 		go r.s.configChanged()
 		r.s.checkWorkspaceFiles(false)
 	}
-	return handleDidSave(ctx, r)
+	return handleDidSave(ctx, r, p)
 }
 
-func routeDidClose(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidCloseTextDocumentParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func routeDidClose(ctx context.Context, r *request, p *protocol.DidCloseTextDocumentParams) (any, error) {
 	u := p.TextDocument.URI
 	if !isConfigURI(u) {
-		return handleDidClose(ctx, r)
+		return handleDidClose(ctx, r, p)
 	}
 	s := r.s
 	s.updateConfigDocs(func(docs map[protocol.DocumentURI]*configDoc) { delete(docs, u) })

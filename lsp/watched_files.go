@@ -62,11 +62,7 @@ func (s *Server) watchingFiles() bool {
 	return s.watching
 }
 
-func handleDidChangeWatchedFiles(ctx context.Context, r *request) (any, error) {
-	var p protocol.DidChangeWatchedFilesParams
-	if err := r.decode(&p); err != nil {
-		return nil, err
-	}
+func handleDidChangeWatchedFiles(ctx context.Context, r *request, p *protocol.DidChangeWatchedFilesParams) (any, error) {
 	s := r.s
 	var configs []string
 	for _, ch := range p.Changes {
