@@ -3,6 +3,7 @@
 //	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd/gdl, cmd/gdl-wasm
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
+// It also holds the test that keeps the module's functions short (funclen_test.go).
 package layers
 
 import (
