@@ -303,14 +303,9 @@ func (r *runner) canForce(i int, st *Step) bool {
 	if st.Negated {
 		want = fmt.Sprintf("%s cannot force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
 	}
-	switch {
-	case !b.Known:
-		r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
-	case !b.Holds && !st.Negated:
-		r.fail(i, st, CodeFailed, want, forceFound(b), b.Joints)
-	case b.Holds && st.Negated:
-		r.fail(i, st, CodeFailed, want, forcedFound(b), b.Joints)
-	}
+	r.verdict(i, st, b, want,
+		func() (string, []string) { return forceFound(b), b.Joints },
+		func() (string, []string) { return forcedFound(b), b.Joints })
 	return true
 }
 
@@ -324,15 +319,30 @@ func (r *runner) endsWithin(i int, st *Step) bool {
 	if st.Negated {
 		want = fmt.Sprintf("some continuation goes on beyond %s", plural(st.Depth, "joint move"))
 	}
+	r.verdict(i, st, b, want,
+		func() (string, []string) { return endsFound(b), b.Joints },
+		func() (string, []string) { return "every continuation ends within it", nil })
+	return true
+}
+
+// verdict records what bounded search b says of step st, which expects want: a failure when b
+// could not decide, when b does not hold and st is not negated (found says what was found
+// instead, and the joint moves that show it), or when b holds and st is negated (foundNegated).
+func (r *runner) verdict(i int, st *Step, b *verify.Bounded, want string, found, foundNegated func() (string, []string)) {
+	var text string
+	var joints []string
 	switch {
 	case !b.Known:
 		r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
+		return
 	case !b.Holds && !st.Negated:
-		r.fail(i, st, CodeFailed, want, endsFound(b), b.Joints)
+		text, joints = found()
 	case b.Holds && st.Negated:
-		r.fail(i, st, CodeFailed, want, "every continuation ends within it", nil)
+		text, joints = foundNegated()
+	default:
+		return
 	}
-	return true
+	r.fail(i, st, CodeFailed, want, text, joints)
 }
 
 // refusal reports the errors of a joint move itself (not of evaluating the game).

@@ -4,8 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -65,37 +65,26 @@ func TestFunctionLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	long := map[string]string{} // key -> file:line and length, of every function too long
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && path != root) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
+	long := map[string]string{} // key -> file:line:column, of every function too long
+	err = walkGoFiles(root, func(path, dir string) {
+		if strings.HasSuffix(path, "_test.go") {
+			return
 		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
-			return nil
+			return
 		}
 		if ast.IsGenerated(f) {
-			return nil
+			return
 		}
 		rel, _ := filepath.Rel(root, path)
-		for key, n := range funcLengths(fset, f, filepath.ToSlash(filepath.Dir(rel))) {
+		for _, n := range funcLengths(fset, f, dir) {
 			if n.lines > maxFuncLines {
-				long[key] = rel + ":" + n.where
+				long[n.key] = rel + ":" + n.where
 			}
 		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -110,23 +99,29 @@ func TestFunctionLength(t *testing.T) {
 			t.Errorf("%s: %s spans more than %d lines; split it into functions of one responsibility each", long[k], k, maxFuncLines)
 		}
 	}
+	keys = keys[:0]
 	for k := range longFuncs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		if _, ok := long[k]; !ok {
 			t.Errorf("%s is no longer over %d lines (or is gone): remove it from longFuncs", k, maxFuncLines)
 		}
 	}
 }
 
-// funcLength is where a function starts and how many lines it spans.
+// funcLength is a function, where it starts and how many lines it spans.
 type funcLength struct {
+	key   string // as in longFuncs
 	where string // line:column of its func keyword
 	lines int
 }
 
-// funcLengths measures the functions and methods with a body declared in f, keyed as in
-// longFuncs ("dir: Name" or "dir: Receiver.Name").
-func funcLengths(fset *token.FileSet, f *ast.File, dir string) map[string]funcLength {
-	out := map[string]funcLength{}
+// funcLengths measures the functions and methods with a body declared in f, in order, keyed as
+// in longFuncs ("dir: Name" or "dir: Receiver.Name").
+func funcLengths(fset *token.FileSet, f *ast.File, dir string) []funcLength {
+	var out []funcLength
 	for _, decl := range f.Decls {
 		fd, ok := decl.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -137,10 +132,11 @@ func funcLengths(fset *token.FileSet, f *ast.File, dir string) map[string]funcLe
 		if fd.Recv != nil && len(fd.Recv.List) > 0 {
 			name = receiverName(fd.Recv.List[0].Type) + "." + name
 		}
-		out[dir+": "+name] = funcLength{
+		out = append(out, funcLength{
+			key:   dir + ": " + name,
 			where: strings.TrimPrefix(start.String(), start.Filename+":"),
 			lines: end.Line - start.Line + 1,
-		}
+		})
 	}
 	return out
 }
@@ -175,13 +171,8 @@ func TestFuncLengths(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := funcLengths(fset, f, "p")
-	want := map[string]funcLength{"p: a": {"3:1", 2}, "p: T.b": {"6:1", 4}}
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s: got %v, want %v", k, got[k], w)
-		}
+	want := []funcLength{{"p: a", "3:1", 2}, {"p: T.b", "6:1", 4}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
