@@ -73,6 +73,7 @@ type checked struct {
 	errors bool
 }
 
+// checkUsage is gdl check -h.
 const checkUsage = "Usage: gdl check [--format text|json|sarif] [--fix] PATH...\n\n" +
 	"Checks game descriptions. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below it)\n" +
 	"or - for standard input. A .hrf file is infix GDL; other files are read in the notation\n" +
@@ -81,6 +82,8 @@ const checkUsage = "Usage: gdl check [--format text|json|sarif] [--fix] PATH...\
 	"before or after the paths. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n" +
 	"Severities can be changed per code in a gdl.json file (see README.md).\n"
 
+// runCheck is gdl check: the diagnostics of game descriptions, their safe fixes applied with
+// --fix.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)

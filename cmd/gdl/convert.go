@@ -18,6 +18,7 @@ func init() {
 	})
 }
 
+// convertUsage is gdl convert -h.
 const convertUsage = "Usage: gdl convert --to kif|infix|prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n" +
 	"Writes the game on standard output in prefix GDL (KIF), in infix GDL, or as an SWI-Prolog\n" +
 	"program. Flags may come before or after GAME. A .hrf GAME is infix; any other is read in the\n" +
@@ -34,6 +35,7 @@ const convertUsage = "Usage: gdl convert --to kif|infix|prolog [--tabling recurs
 	"  gdl convert --to prolog --driver playouts game.kif > game.pl\n" +
 	"  swipl -q -g 'playouts(1000, 1), halt' game.pl\n"
 
+// runConvert is gdl convert: a game in the other notation or as a Prolog program.
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -68,6 +68,7 @@ func addExplainFlags(fs *flag.FlagSet) explainFlags {
 	}
 }
 
+// runExplain is gdl explain: why a literal holds, or does not, in the state --moves reach.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -166,6 +167,7 @@ func (xf explainFlags) write(stdout, stderr io.Writer, g *game.Game, path string
 	return 0
 }
 
+// jointString is the joint move of --joint as the game writes it, "" without one.
 func jointString(g *game.Game, joint []eval.Term) string {
 	if joint == nil {
 		return ""

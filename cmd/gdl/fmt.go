@@ -16,6 +16,7 @@ func init() {
 	})
 }
 
+// fmtUsage is gdl fmt -h.
 const fmtUsage = "Usage: gdl fmt [-l] [-d] [-w] [--check] PATH...\n\n" +
 	"Formats game descriptions: each top-level form on its own line, rule bodies one literal per\n" +
 	"line indented four spaces, single spaces inside literals (infix: arguments separated by\n" +
@@ -31,6 +32,7 @@ type fmtFlags struct {
 	write, list, diff, check *bool
 }
 
+// runFmt is gdl fmt: game descriptions laid out in the canonical style.
 func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("fmt", flag.ContinueOnError)
 	fl.SetOutput(stderr)

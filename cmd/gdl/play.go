@@ -91,6 +91,8 @@ func addPlayFlags(fs *flag.FlagSet) playFlags {
 	}
 }
 
+// runPlay is gdl play: random playouts of a game and their report, or with --players,
+// matches between players (runMatches).
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)

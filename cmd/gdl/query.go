@@ -185,6 +185,7 @@ type queryFlags struct {
 	engine    *string
 }
 
+// runQuery is gdl query: the answers of queries in the state --moves reach.
 func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(stderr)

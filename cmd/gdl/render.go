@@ -62,6 +62,8 @@ type renderAs struct {
 	Known         []string       `json:"known"`
 }
 
+// runRender is gdl render: the state --moves reach drawn as boards, as a role knows it with
+// --as.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)

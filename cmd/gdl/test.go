@@ -83,6 +83,7 @@ func addTestFlags(fs *flag.FlagSet) testFlags {
 	return tf
 }
 
+// runTest is gdl test: runs game tests, or with --record, records one (recordTest).
 func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
