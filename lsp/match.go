@@ -31,7 +31,7 @@ type matchArgs struct {
 // matchResult is gdl.runMatch's result: a game state (the start of the line) and the record.
 type matchResult struct {
 	gameState
-	Summary string      `json:"summary"`
+	Summary string         `json:"summary"`
 	Match   *player.Record `json:"match"`
 }
 
