@@ -282,9 +282,9 @@ func peekKind(br *bufio.Reader) Kind {
 	return ""
 }
 
-// Handle answers a message received now (the in-process way to the player, for a built-in
-// player of the manager): the message is read without the bounds on the atoms and the nesting
-// of a message received over HTTP, since its game was read by this process already.
+// Handle answers a message received now in this process, without HTTP: the message is read
+// without the bounds on the atoms and the nesting of a message received over HTTP (its sender
+// is this process). A match's built-in players are player.LocalSeat, without messages.
 func (p *Player) Handle(ctx context.Context, text string) Reply {
 	return p.handle(ctx, text, time.Now(), "in-process", localLimits)
 }

@@ -30,9 +30,9 @@ const matchUsage = `Usage: gdl match GAME --player P [--player P ...] [--startcl
 
 Runs one match of GAME as a General Game Playing game manager. Each --player is the player of
 one role, in the order of the game's roles: the URL of a GGP player (http://host:port/, or
-host:port), or random or mcts for a built-in player run in this process (it gets the same
-messages, without the network). The random role of a GDL-II game may be left out: the manager
-then plays it at random. Every player gets START with the game, then PLAY for every joint move
+host:port), or random or mcts for a built-in player run in this process (it is told what a
+player at a URL is told, without the network). The random role of a GDL-II game may be left
+out: the manager then plays it at random. Every player gets START with the game, then PLAY for every joint move
 (in GDL-II, its own move and its percepts only), then STOP, or ABORT when the match stops early.
 A move that comes later than the play clock, cannot be read or is not legal is replaced by a
 random legal move, and the transcript and the record say why.
