@@ -37,6 +37,9 @@ type MatchOptions struct {
 	// once: built-in players that share the match's game (whose engine serves one call at a
 	// time) each get the whole clock.
 	InTurn bool
+	// OmitStates leaves the states out of the record (StatesOmitted counts every step), for
+	// a caller that keeps the goals only.
+	OmitStates bool
 	// Progress, when set, is called after every joint move.
 	Progress func(Step)
 }
@@ -205,16 +208,20 @@ type runner struct {
 	rec   *Record
 	kept  int // fluents of the states in the record
 
-	state *game.State
-	last  []eval.Term // the joint move played last
-	sees  [][]string  // GDL-II: what each role perceived of it
+	state     *game.State
+	termKnown bool        // terminal of state was evaluated by record: Terminal of the last step
+	termErr   error       // and failed
+	last      []eval.Term // the joint move played last
+	sees      [][]string  // GDL-II: what each role perceived of it
 }
 
 func newRunner(g *game.Game, seats []Seat, opts MatchOptions, s *game.State) *runner {
 	r := &runner{g: g, opts: opts, seats: seats, rng: mrand.New(mrand.NewPCG(opts.Seed, 0x6d616e61676572)), ii: GDLII(g), state: s}
 	r.rec = &Record{MatchID: opts.ID, Game: opts.Name, Roles: g.RoleNames(), GDLII: r.ii, StartClock: opts.StartClock.Seconds(),
-		PlayClock: opts.PlayClock.Seconds(), Started: time.Now(), Engine: string(g.Engine()), Initial: g.Strings(s.Fluents()),
-		Moves: []Step{}}
+		PlayClock: opts.PlayClock.Seconds(), Started: time.Now(), Engine: string(g.Engine()), Initial: []string{}, Moves: []Step{}}
+	if !opts.OmitStates {
+		r.rec.Initial = g.Strings(s.Fluents())
+	}
 	for _, seat := range seats {
 		if seat == nil {
 			r.rec.Players = append(r.rec.Players, "random (the manager)")
@@ -230,7 +237,7 @@ func newRunner(g *game.Game, seats []Seat, opts MatchOptions, s *game.State) *ru
 // when the match stops before.
 func (r *runner) run(ctx context.Context) error {
 	for {
-		t, err := r.g.Terminal(ctx, r.state)
+		t, err := r.terminal(ctx)
 		if err == nil && t {
 			break
 		}
@@ -257,6 +264,14 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	r.rec.Goals = goals
 	return nil
+}
+
+// terminal says whether the state is terminal, evaluated once per state.
+func (r *runner) terminal(ctx context.Context) (bool, error) {
+	if r.termKnown && r.termErr == nil {
+		return r.rec.Moves[len(r.rec.Moves)-1].Terminal, nil
+	}
+	return r.g.Terminal(ctx, r.state)
 }
 
 // legal returns the legal moves of the state, or why the match cannot go on from it: the step
@@ -322,14 +337,15 @@ func (r *runner) record(ctx context.Context, step Step, joint []eval.Term, perc 
 	for _, m := range joint {
 		step.Joint = append(step.Joint, r.g.String(m))
 	}
-	if n := len(r.state.Fluents()); r.kept+n <= MaxRecordFluents && r.rec.StatesOmitted == 0 {
+	if n := len(r.state.Fluents()); !r.opts.OmitStates && r.kept+n <= MaxRecordFluents && r.rec.StatesOmitted == 0 {
 		r.kept += n
 		step.State = r.g.Strings(r.state.Fluents())
 	} else {
 		r.rec.StatesOmitted++
 	}
 	step.Percepts = perc
-	step.Terminal, _ = r.g.Terminal(ctx, r.state)
+	step.Terminal, r.termErr = r.g.Terminal(ctx, r.state)
+	r.termKnown = true
 	r.rec.Moves = append(r.rec.Moves, step)
 	if r.opts.Progress != nil {
 		r.opts.Progress(step)

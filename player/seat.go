@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -192,19 +191,18 @@ func (s *LocalSeat) Observe(ctx context.Context, t *Turn) error {
 	return nil
 }
 
-// Move chooses the role's move among those legal in every state it may be in: the player's,
-// or a random one when there is no player or the player fails.
+// Move chooses the role's move: the player's, or a random one among those legal in every
+// state the role may be in when there is no player or the player fails.
 func (s *LocalSeat) Move(ctx context.Context) (Reply, error) {
+	if s.pl != nil {
+		if mv, err := s.pl.Move(ctx, s.b); err == nil {
+			return Reply{Text: s.g.String(mv), Move: mv}, nil
+		}
+	}
 	legal, err := s.b.Legal(ctx)
 	if err != nil {
 		return Reply{}, refused("no move to play: %w", err)
 	}
-	var mv eval.Term
-	if s.pl != nil {
-		mv, err = s.pl.Move(ctx, s.b)
-	}
-	if s.pl == nil || err != nil || !slices.Contains(legal, mv) {
-		mv = legal[s.rng.IntN(len(legal))]
-	}
+	mv := legal[s.rng.IntN(len(legal))]
 	return Reply{Text: s.g.String(mv), Move: mv}, nil
 }

@@ -331,13 +331,16 @@ func (ms *matchSeries) play(ctx context.Context, i int) error {
 		if ms.names[players[k]] == "mcts" {
 			pl = player.NewMCTS(ms.g, r, player.Options{Playouts: *ms.mf.budget, MaxDepth: ms.maxDepth, Seed: s})
 		}
-		seats[k] = &player.LocalSeat{Label: ms.labels[players[k]], Seed: s, NewPlayer: func(*game.Game, int, uint64) player.Player { return pl }}
+		// The beliefs (GDL-II) are seeded per match and role.
+		seats[k] = &player.LocalSeat{Label: ms.labels[players[k]], Seed: (ms.seed*1_000_003+uint64(i))*31 + uint64(r),
+			NewPlayer: func(*game.Game, int, uint64) player.Player { return pl }}
 	}
 	mt := *ms.mf.movetime
 	if *ms.mf.budget > 0 {
 		mt = 0
 	}
-	rec, err := player.RunMatch(ctx, ms.g, seats, player.MatchOptions{PlayClock: mt, MaxSteps: ms.maxDepth, Seed: ms.seed*1_000_003 + uint64(i), InTurn: true})
+	rec, err := player.RunMatch(ctx, ms.g, seats, player.MatchOptions{PlayClock: mt, MaxSteps: ms.maxDepth, Seed: ms.seed*1_000_003 + uint64(i),
+		InTurn: true, OmitStates: true})
 	goals := []int(nil)
 	var limit *player.StepLimitError
 	switch {
