@@ -19,7 +19,8 @@ const (
 	Unreachable ErrorKind = "unreachable" // the connection failed or closed before an answer
 )
 
-// Record is a match as the manager ran it: the JSON of `gdl match --format json` and --record.
+// Record is a match as the runner (RunMatch, the game manager of GGP) ran it: the JSON of `gdl
+// match --format json` and --record, and the editor's gdl.runMatch.
 // Lists per role are in role order.
 type Record struct {
 	MatchID    string    `json:"match_id"`
