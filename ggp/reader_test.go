@@ -75,7 +75,7 @@ func TestSeatsBeforeGrounding(t *testing.T) {
 }
 
 // TestBuiltInPlayersUnbounded: a game with more atoms than a message received over HTTP may
-// hold is played by built-in players (they are told the match in this process, without messages).
+// hold is played by built-in players (told the match in this process, without messages).
 func TestBuiltInPlayersUnbounded(t *testing.T) {
 	if raceDetector {
 		// It tests sizes, not concurrency; under the race detector loading the game alone takes
