@@ -22,8 +22,6 @@ const maxFuncLines = 80
 // the list can only shrink.
 var longFuncs = map[string]bool{
 	"analysis: Model.buildGraph":       true,
-	"cmd/gdl: runMatch":                true,
-	"cmd/gdl: runMatches":              true,
 	"eval: Game.boundGround":           true,
 	"eval: Game.components":            true,
 	"eval: Game.eliminateOne":          true,
@@ -34,7 +32,6 @@ var longFuncs = map[string]bool{
 	"eval: compiler.compileRules":      true,
 	"eval: compiler.expand":            true,
 	"ggp: Player.ServeHTTP":            true,
-	"ggp: RunMatch":                    true,
 	"ggp: parse":                       true,
 	"ggp: readExprs":                   true,
 	"ide: Completion":                  true,
@@ -44,7 +41,6 @@ var longFuncs = map[string]bool{
 	"lsp: Settings.merge":              true,
 	"lsp: handleExecuteCommand":        true,
 	"player: MCTS.SearchBelief":        true,
-	"player: PlayMatch":                true,
 	"propnet: Lanes.Playouts":          true,
 	"propnet: New":                     true,
 	"propnet: builder.complementMoves": true,

@@ -2,8 +2,9 @@
 //
 //	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd/gdl, cmd/gdl-wasm
 //
-// A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
-// It also holds the test that keeps the module's functions short (funclen_test.go).
+// A package may import only packages of lower layers, only lsp may know LSP and JSON-RPC, and
+// only ggp and cmd know HTTP. It also holds the test that keeps the module's functions short
+// (funclen_test.go).
 package layers
 
 import (
@@ -31,8 +32,8 @@ var rank = map[string]int{
 	"game":         5,
 	"verify":       6,
 	"board":        6, // boards of states, drawn
-	"player":       6, // the built-in players (MCTS, random)
-	"ggp":          7, // the GGP protocol: messages, the HTTP player, the match manager
+	"player":       6, // the built-in players (MCTS, random) and the match runner over seats
+	"ggp":          7, // the GGP protocol: messages, the HTTP player, the HTTP seat of a match
 	"gametest":     7, // game tests: the test files' format, checks and runner
 	"ide":          8,
 	"lsp":          9,
@@ -50,12 +51,26 @@ var protocolOnly = []string{
 	"net/rpc/jsonrpc",
 }
 
+// httpOnly lists what only ggp and the commands may import: HTTP, and ggp, which links it. The
+// editor's layers (ide, lsp, playground) reach matches through package player.
+var httpOnly = []string{"net/http", module + "ggp"}
+
+// knowsHTTP reports whether package dir may know HTTP.
+func knowsHTTP(dir string) bool {
+	return dir == "ggp" || strings.HasPrefix(dir, "ggp/") || dir == "cmd" || strings.HasPrefix(dir, "cmd/")
+}
+
 // violation says what is wrong with package dir (relative to the module root) importing path,
 // or "" when the import respects the layering.
 func violation(dir, path string) string {
 	for _, pre := range protocolOnly {
 		if strings.HasPrefix(path, pre) && dir != "lsp" && !strings.HasPrefix(dir, "lsp/") {
 			return "only lsp/ may know LSP and JSON-RPC"
+		}
+	}
+	for _, p := range httpOnly {
+		if (path == p || strings.HasPrefix(path, p+"/")) && !knowsHTTP(dir) {
+			return "only ggp and cmd know HTTP: the editor reaches matches through player"
 		}
 	}
 	if !strings.HasPrefix(path, module) {
@@ -95,7 +110,14 @@ func TestViolation(t *testing.T) {
 		{"cmd/gdl", module + "lsp", false},
 		{"ide", module + "game", false},
 		{"ggp", module + "player", false},
-		{"ide", module + "ggp", false},
+		{"ide", module + "ggp", true},
+		{"ide", module + "player", false},
+		{"lsp", module + "ggp", true},
+		{"lsp", "net/http", true},
+		{"playground", "net/http/httptest", true},
+		{"ggp", "net/http", false},
+		{"cmd/gdl", module + "ggp", false},
+		{"cmd/gdl", "net/http", false},
 		{"player", module + "ggp", true},
 		{"ggp", module + "ide", true},
 		{"ide", module + "lsp", true},
