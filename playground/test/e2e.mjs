@@ -11,7 +11,7 @@
 //   node playground/test/e2e.mjs URL OUT
 import { chromium } from "playwright-core";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -45,6 +45,7 @@ await context.addInitScript(() => {
   } catch {}
 });
 const page = await context.newPage();
+const cdp = await context.newCDPSession(page);
 page.on("pageerror", (e) => log("page error:", e.message));
 page.on("console", (m) => m.type() === "error" && log("console:", m.text()));
 let shot = 0;
@@ -86,6 +87,81 @@ async function openExample(file) {
 }
 function assert(ok, what) {
   if (!ok) throw new Error(what);
+}
+
+// The main thread's tasks while f runs, from Chromium's trace: each task's wall time and its
+// thread's CPU time. On this shared machine (2 cores, other jobs, and the page's two workers
+// busy) the operating system often leaves the page's thread waiting in the middle of a task, so
+// a task of 6 ms of CPU can last 170 ms of wall time: the CPU time is what the page does, the
+// wall time what the machine did to it.
+async function traceMainThread(f) {
+  const events = [];
+  const collect = (e) => events.push(...e.value);
+  cdp.on("Tracing.dataCollected", collect);
+  await cdp.send("Tracing.start", { transferMode: "ReportEvents", categories: "toplevel,devtools.timeline" });
+  const load = [loadavg()[0]];
+  try {
+    await f();
+  } finally {
+    const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+    await cdp.send("Tracing.end");
+    await done;
+    cdp.off("Tracing.dataCollected", collect);
+  }
+  load.push(loadavg()[0]);
+  const main = new Set(events.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const onMain = events.filter((e) => e.ph === "X" && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // The tasks: the events that no other event contains.
+  const tasks = [];
+  for (const e of onMain) {
+    const last = tasks[tasks.length - 1];
+    if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
+  }
+  const ms = (us) => Math.round((us ?? 0) / 100) / 10;
+  // What a task did: its longest steps (scripts with their function, layout, paint).
+  const what = (t) =>
+    onMain
+      .filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && !/RunTask/.test(e.name))
+      .sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0))
+      .slice(0, 4)
+      .map((e) => {
+        const d = e.args?.data ?? {};
+        const fn = d.functionName ? ` ${d.functionName}` : d.url ? ` ${d.url.split("/").pop()}:${d.lineNumber ?? ""}` : "";
+        return `${e.name}${fn} ${ms(e.tdur)} ms`;
+      })
+      .join(", ");
+  const byCpu = [...tasks].sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0))[0];
+  const byWall = [...tasks].sort((a, b) => b.dur - a.dur)[0];
+  const describe = (t) => (t ? `${ms(t.tdur)} ms of CPU in ${ms(t.dur)} ms (${what(t) || "no script, layout or paint"})` : "none");
+  return {
+    tasks: tasks.length,
+    cpuMs: ms(tasks.reduce((s, t) => s + (t.tdur ?? 0), 0)),
+    longestCpuMs: ms(byCpu?.tdur),
+    longestWallMs: ms(byWall?.dur),
+    longestCpu: describe(byCpu),
+    longestWall: describe(byWall),
+    loadAverage: Math.max(...load),
+  };
+}
+
+// The target: no task over 50 ms on the main thread while the computer thinks or verify runs.
+// Each task's CPU time must stay under it. Its wall time too, with a margin when the machine is
+// loaded: n runnable threads on c cores run each about c/n of the time, so the bound is 50 ms
+// times the 1-minute load average over the cores when that is above 1.
+const taskBoundMs = 50;
+const cores = availableParallelism();
+function assertShortTasks(t, what) {
+  log(`${what}: ${t.tasks} main-thread tasks, ${t.cpuMs} ms of CPU; longest by CPU ${t.longestCpu}; longest by wall time ${t.longestWall}; load average ${t.loadAverage}`);
+  assert(
+    t.longestCpuMs <= taskBoundMs,
+    `${what}: a main-thread task ran ${t.longestCpuMs} ms of CPU, over ${taskBoundMs} ms: ${t.longestCpu}`,
+  );
+  const margin = Math.max(1, t.loadAverage / cores);
+  const wallBound = Math.round(taskBoundMs * margin);
+  assert(
+    t.longestWallMs <= wallBound,
+    `${what}: a main-thread task lasted ${t.longestWallMs} ms, over ${wallBound} ms (${taskBoundMs} ms × load average ${t.loadAverage} / ${cores} cores): ${t.longestWall}`,
+  );
 }
 
 await step("load", async () => {
@@ -140,23 +216,29 @@ await step("play against MCTS", async () => {
   await page.selectOption("#computer-role", "oplayer");
   await page.waitForTimeout(1000); // what opening the example started settles
   await page.evaluate(() => ((window.gdlPlayground.longestTaskMs = 0), (window.gdlFrames = [])));
-  await page.click('#board rect.square[data-row="1"][data-column="1"]');
-  await waitStep(2); // x in the centre, then the computer's o
-  const info = await page.locator("#computer-info").textContent();
-  assert(/oplayer played \(mark \d \d\)/.test(info), `computer: ${info}`);
-  // A blank square for x: the playable ones are those the legal moves mention.
-  const free = await page.evaluate(() => {
-    const r = document.querySelector("#board rect.square.playable");
-    return [r.dataset.row, r.dataset.column];
+  const t = await traceMainThread(async () => {
+    await page.click('#board rect.square[data-row="1"][data-column="1"]');
+    await waitStep(2); // x in the centre, then the computer's o
+    const info = await page.locator("#computer-info").textContent();
+    assert(/oplayer played \(mark \d \d\)/.test(info), `computer: ${info}`);
+    // A blank square for x: the playable ones are those the legal moves mention.
+    const free = await page.evaluate(() => {
+      const r = document.querySelector("#board rect.square.playable");
+      return [r.dataset.row, r.dataset.column];
+    });
+    await page.click(`#board rect.square[data-row="${free[0]}"][data-column="${free[1]}"]`);
+    await waitStep(4);
   });
-  await page.click(`#board rect.square[data-row="${free[0]}"][data-column="${free[1]}"]`);
-  await waitStep(4);
   const sm = await stats();
   measured.longestTaskDuringMctsMs = Math.round(sm.longestTaskMs);
+  measured.longestTaskCpuDuringMctsMs = t.longestCpuMs;
+  measured.longestTaskWallDuringMctsMs = t.longestWallMs;
+  measured.loadAverageDuringMcts = t.loadAverage;
   const fr = await frames();
   measured.longestBlockingDuringMctsMs = fr.blocking;
   log(`long frames while playing: ${fr.text || "none"}`);
   assert((await page.locator("#board text", { hasText: /^x$/ }).count()) === 2, "not two x on the board");
+  assertShortTasks(t, "while the computer thinks");
 });
 
 await step("step back", async () => {
@@ -178,21 +260,27 @@ await step("verify runs while typing is checked, then stops", async () => {
   await page.selectOption("#verify-states", "1000000");
   await page.selectOption("#verify-time", "120000");
   await page.evaluate(() => (window.gdlFrames = []));
-  await page.click("#verify-run");
-  await page.waitForFunction(() => /states explored/.test(document.querySelector("#verify-progress").textContent), null, { timeout: 60000 });
-  // A keystroke while verify runs in the game's worker is checked in the editor's.
-  await page.locator(".cm-line", { hasText: "(role red)" }).first().click();
-  await page.keyboard.press("End");
-  await page.keyboard.type(" ");
-  await waitChecked();
-  assert(/states explored/.test(await page.locator("#verify-progress").textContent()), "verify ended before the keystroke was checked");
-  measured.keystrokeDuringVerifyMs = Math.round((await stats()).lastDiagnosticsMs);
-  await page.waitForTimeout(1500);
+  const t = await traceMainThread(async () => {
+    await page.click("#verify-run");
+    await page.waitForFunction(() => /states explored/.test(document.querySelector("#verify-progress").textContent), null, { timeout: 60000 });
+    // A keystroke while verify runs in the game's worker is checked in the editor's.
+    await page.locator(".cm-line", { hasText: "(role red)" }).first().click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" ");
+    await waitChecked();
+    assert(/states explored/.test(await page.locator("#verify-progress").textContent()), "verify ended before the keystroke was checked");
+    measured.keystrokeDuringVerifyMs = Math.round((await stats()).lastDiagnosticsMs);
+    await page.waitForTimeout(1500);
+  });
   const s = await stats();
   measured.longestTaskDuringVerifyMs = Math.round(s.longestTaskMs);
+  measured.longestTaskCpuDuringVerifyMs = t.longestCpuMs;
+  measured.longestTaskWallDuringVerifyMs = t.longestWallMs;
+  measured.loadAverageDuringVerify = t.loadAverage;
   const fr = await frames();
   measured.longestBlockingDuringVerifyMs = fr.blocking;
   log(`long frames while verifying: ${fr.text || "none"}`);
+  assertShortTasks(t, "while verify runs");
   await page.screenshot({ path: join(outDir, "07a-verify-running.png") });
   await page.click("#verify-stop");
   await page.waitForFunction(() => document.querySelector("#verify-progress").textContent === "Stopped.");
@@ -202,9 +290,15 @@ await step("verify runs while typing is checked, then stops", async () => {
 await step("verify and replay the witness", async () => {
   await openExample("verify-termination.kif");
   await page.click("[role=tab][data-tab=verify]");
-  await page.click("#verify-run");
   const finding = page.locator("#findings li.finding", { hasText: "verify-termination" });
-  await finding.waitFor({ timeout: 90000 });
+  const t = await traceMainThread(async () => {
+    await page.click("#verify-run");
+    await finding.waitFor({ timeout: 90000 });
+    await page.waitForTimeout(500); // the rest of the findings drawn
+  });
+  measured.longestTaskCpuDuringVerifyFindingsMs = t.longestCpuMs;
+  measured.longestTaskWallDuringVerifyFindingsMs = t.longestWallMs;
+  assertShortTasks(t, "while verify ends and its findings are drawn");
   await page.screenshot({ path: join(outDir, "08a-verify-findings.png") });
   await finding.locator("button.witness").click();
   await waitStep(6);

@@ -354,13 +354,7 @@ function select(from: Pos, to: Pos): void {
 }
 
 function renderProblems(ds: Diagnostic[]): void {
-  const ul = $("problems");
-  ul.replaceChildren();
-  if (ds.length === 0) {
-    ul.append(el("li", "dim", "No problems."));
-    return;
-  }
-  for (const d of ds) {
+  renderList($("problems"), ds, el("li", "dim", "No problems."), (d) => {
     const li = el("li", `problem ${d.severity}`);
     const where = el("button", "link", `${d.from.line + 1}:${d.from.ch + 1}`);
     where.addEventListener("click", () => select(d.from, d.to));
@@ -370,8 +364,8 @@ function renderProblems(ds: Diagnostic[]): void {
       b.addEventListener("click", () => applyEdits(view, f.edits));
       li.append(" ", b);
     }
-    ul.append(li);
-  }
+    return li;
+  });
 }
 
 function el(tag: string, cls = "", text?: string): HTMLElement {
@@ -380,6 +374,68 @@ function el(tag: string, cls = "", text?: string): HTMLElement {
   if (text !== undefined) e.textContent = text;
   if (tag === "button") (e as HTMLButtonElement).type = "button";
   return e;
+}
+
+// --- Drawing in short tasks -------------------------------------------------------------------
+// The main thread only draws, and draws in tasks well under 50 ms so that the page answers
+// while the computer thinks or verify runs: what comes faster than frames (a verification's
+// progress) is drawn once a frame, and long lists (findings, problems) a slice a frame.
+
+const frameWork = new Map<string, () => void>();
+let frameAsked = false;
+
+/** Runs f before the next frame is drawn, or only the last f given for the same key. */
+function atNextFrame(key: string, f: () => void): void {
+  frameWork.set(key, f);
+  if (frameAsked) return;
+  frameAsked = true;
+  later(() => {
+    frameAsked = false;
+    const work = Array.from(frameWork.values());
+    frameWork.clear();
+    for (const w of work) w();
+  });
+}
+
+/** The next frame; a hidden page draws no frames, so there the next task. */
+function later(f: () => void): void {
+  if (document.hidden) setTimeout(f, 0);
+  else requestAnimationFrame(f);
+}
+
+/** The lists being filled, each with the number of its latest filling. */
+const filling = new WeakMap<HTMLElement, number>();
+
+/** Empties a list, ending its filling if one is under way; returns the next filling's number. */
+function clearList(list: HTMLElement): number {
+  const n = (filling.get(list) ?? 0) + 1;
+  filling.set(list, n);
+  list.replaceChildren();
+  return n;
+}
+
+/**
+ * Fills a list with an item per value, in slices of at most 8 ms of the script's time, one
+ * slice a frame (with the layout of the slice, a task stays short however long the list: a
+ * thousand findings in one task took over 50 ms). A newer call for the same list ends an older
+ * one still filling it.
+ */
+function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item: (v: T) => HTMLElement): void {
+  const mine = clearList(list);
+  if (values.length === 0) {
+    list.append(empty);
+    return;
+  }
+  let i = 0;
+  const slice = () => {
+    if (filling.get(list) !== mine) return;
+    const t0 = performance.now();
+    const part = document.createDocumentFragment();
+    while (i < values.length && performance.now() - t0 < 8) part.append(item(values[i++]));
+    list.append(part);
+    if (i < values.length) later(slice);
+  };
+  slice();
 }
 
 // --- Lenses -----------------------------------------------------------------------------------
@@ -542,7 +598,7 @@ async function stopGameWork(): Promise<void> {
 function clearVerify(): void {
   $("verify-summary").textContent = "";
   $("verify-progress").textContent = "";
-  $("findings").replaceChildren();
+  clearList($("findings"));
 }
 
 $("verify-run").addEventListener("click", async () => {
@@ -569,10 +625,7 @@ $("verify-run").addEventListener("click", async () => {
 });
 
 function renderFindings(fs: Finding[]): void {
-  const ul = $("findings");
-  ul.replaceChildren();
-  if (fs.length === 0) ul.append(el("li", "dim", "Nothing found."));
-  for (const f of fs) {
+  renderList($("findings"), fs, el("li", "dim", "Nothing found."), (f) => {
     const li = el("li", `finding ${f.severity}`);
     const where = el("button", "link", `${f.from.line + 1}:${f.from.ch + 1}`);
     where.addEventListener("click", () => select(f.from, f.to));
@@ -585,8 +638,8 @@ function renderFindings(fs: Finding[]): void {
       });
       li.append(b);
     }
-    ul.append(li);
-  }
+    return li;
+  });
 }
 
 // --- Explain and query ------------------------------------------------------------------------
@@ -708,7 +761,10 @@ async function start(): Promise<void> {
     if (kind === "refresh") schedule("lenses", 100, refreshLenses);
     else if (kind === "progress") {
       const p = data as VerifyProgress;
-      $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+      // Drawn once a frame, and not once verify has ended (the progress then says how).
+      atNextFrame("progress", () => {
+        if (model.busy === "verify") $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+      });
     }
   }, editorBridge.ready());
   const link = await shared;
