@@ -290,11 +290,11 @@ await step("verify runs while typing is checked, then stops", async () => {
 await step("verify and replay the witness", async () => {
   await openExample("verify-termination.kif");
   await page.click("[role=tab][data-tab=verify]");
-  const finding = page.locator("#findings li.finding", { hasText: "verify-termination" });
+  const finding = page.locator("#findings li.finding", { hasText: "verify-termination" }).first();
   const t = await traceMainThread(async () => {
     await page.click("#verify-run");
     await finding.waitFor({ timeout: 90000 });
-    await page.waitForTimeout(500); // the rest of the findings drawn
+    await page.waitForSelector("#findings[aria-busy=false]", { timeout: 60000 }); // all of them drawn
   });
   measured.longestTaskCpuDuringVerifyFindingsMs = t.longestCpuMs;
   measured.longestTaskWallDuringVerifyFindingsMs = t.longestWallMs;
@@ -308,6 +308,7 @@ let shared = "";
 await step("share link round trip", async () => {
   await openExample("noughts.hrf");
   await page.click("#share");
+  await page.waitForFunction(() => document.querySelector("#share-link").value !== "");
   const link = await page.inputValue("#share-link");
   assert(link.includes("#code=") && link.includes("&infix"), `link ${link}`);
   shared = await page.evaluate(() => window.gdlPlayground.text());

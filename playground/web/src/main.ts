@@ -411,14 +411,15 @@ function clearList(list: HTMLElement): number {
   const n = (filling.get(list) ?? 0) + 1;
   filling.set(list, n);
   list.replaceChildren();
+  list.ariaBusy = "false";
   return n;
 }
 
 /**
- * Fills a list with an item per value, in slices of at most 8 ms of the script's time, one
- * slice a frame (with the layout of the slice, a task stays short however long the list: a
- * thousand findings in one task took over 50 ms). A newer call for the same list ends an older
- * one still filling it.
+ * Fills a list with an item per value, a slice a frame: at most 100 items and 8 ms of script,
+ * so that with the slice's style and layout a task stays short however long the list (a
+ * thousand findings drawn at once took 70 ms and more of CPU in one task). The list is
+ * aria-busy until it is full. A newer call for the same list ends an older one still filling it.
  */
 function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item: (v: T) => HTMLElement): void {
   const mine = clearList(list);
@@ -427,13 +428,15 @@ function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item:
     return;
   }
   let i = 0;
+  list.ariaBusy = "true";
   const slice = () => {
     if (filling.get(list) !== mine) return;
     const t0 = performance.now();
     const part = document.createDocumentFragment();
-    while (i < values.length && performance.now() - t0 < 8) part.append(item(values[i++]));
+    for (let n = 0; n < 100 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
     list.append(part);
     if (i < values.length) later(slice);
+    else list.ariaBusy = "false";
   };
   slice();
 }
