@@ -1,11 +1,12 @@
 // End-to-end test of the playground in headless Chromium (Debian's, driven by playwright-core),
 // served by the real `gdl playground`: load the page, type a typo and see its diagnostic (then
 // its fix), hover a keyword, open an example, play three moves on the board including one of
-// the computer (MCTS), step back, verify a broken example and replay its witness, a shared link
-// opened in a new page, and the page reloaded offline (the service worker). It measures what
-// the issue's targets are about: the first load to a checked game, a keystroke to its
-// diagnostics on chess.kif (from ../shared/games, when it is there), and the longest task on
-// the main thread while the computer thinks and verify runs. Screenshots of each step and
+// the computer (MCTS), step back, chart random matches, verify a broken example and replay its
+// witness, a shared link opened in a new page, and the page reloaded offline (the service
+// worker). It measures what the issue's targets are about: the first load to a checked game, a
+// keystroke to its diagnostics on chess.kif (from ../shared/games, when it is there), and the
+// main thread's tasks while the computer thinks and verify runs (from Chromium's trace; each
+// task's CPU time must stay under 50 ms, see assertShortTasks). Screenshots of each step and
 // measurements.json go to OUT.
 //
 //   node playground/test/e2e.mjs URL OUT
@@ -250,6 +251,16 @@ await step("step back", async () => {
   assert((await page.locator("#board text", { hasText: /^x$/ }).count()) === 1, "not one x after two steps back");
   await page.click("#forward");
   await waitStep(3);
+});
+
+await step("random matches and their charts", async () => {
+  await page.fill("#playouts-n", "200");
+  await page.click("#playouts-run");
+  const stats = page.locator("#playouts-out section.stats");
+  await stats.waitFor({ timeout: 60000 });
+  const text = await stats.textContent();
+  assert(/200 random matches/.test(text), `stats: ${text}`);
+  assert((await stats.locator("figure.chart").count()) >= 3, "not the charts of two roles' goals and the lengths");
 });
 
 await step("verify runs while typing is checked, then stops", async () => {

@@ -16,8 +16,8 @@ import { type Diagnostic as CMDiagnostic, lintGutter, lintKeymap, setDiagnostics
 import { autocompletion, type Completion, type CompletionContext, type CompletionResult, completionKeymap, snippet } from "@codemirror/autocomplete";
 import { searchKeymap } from "@codemirror/search";
 
-import { clickSquare, choose, targets, type Model } from "../../../vscode-extension/src/webview/view";
-import type { GameState as ViewState } from "../../../vscode-extension/src/protocol";
+import { clickSquare, choose, statsHtml, targets, type Model } from "../../../vscode-extension/src/webview/view";
+import { type GameState as ViewState, toPlayoutStats } from "../../../vscode-extension/src/protocol";
 import { Bridge } from "./client";
 import { infixGDL, prefixGDL } from "./highlight";
 import { renderMarkdown } from "./markdown";
@@ -264,6 +264,7 @@ async function openText(text: string, infix?: boolean): Promise<void> {
   model.pending = {};
   model.selected = undefined;
   clearVerify();
+  $("playouts-out").replaceChildren();
   await refreshDiagnostics();
   await opened;
   void refreshLenses();
@@ -489,9 +490,11 @@ function drawGame(): void {
   const s = game;
   const boardEl = $("board");
   const busy = model.busy !== "";
-  $("stop").hidden = !(model.busy === "computer" || model.busy === "verify");
+  $("stop").hidden = !(model.busy === "computer" || model.busy === "verify" || model.busy === "playouts");
+  ($("playouts-run") as HTMLButtonElement).disabled = busy;
   $("verify-stop").hidden = model.busy !== "verify";
-  $("game-busy").textContent = model.busy === "computer" ? "The computer is thinking…" : busy && model.busy !== "verify" ? "…" : "";
+  $("game-busy").textContent =
+    model.busy === "computer" ? "The computer is thinking…" : model.busy === "playouts" ? "Playing random matches…" : busy && model.busy !== "verify" ? "…" : "";
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>("#game-controls button"))) b.disabled = busy;
   if (!s) return;
   boardEl.innerHTML = s.svg; // drawn by gdl (board.View.SVG), its texts escaped
@@ -583,6 +586,26 @@ $("random").addEventListener("click", () => void gameCommand("random"));
 $("computer").addEventListener("click", () => void gameCommand("computer", { moveTimeMs: Number(($("movetime") as HTMLSelectElement).value) }));
 $("stop").addEventListener("click", () => void stopGameWork());
 $("verify-stop").addEventListener("click", () => void stopGameWork());
+
+// Random matches from the initial state and their charts (gdl play's statistics), drawn as the
+// VS Code game view draws them.
+$("playouts-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  if (model.busy !== "") return;
+  const out = $("playouts-out");
+  model.busy = "playouts";
+  drawGame();
+  out.replaceChildren();
+  try {
+    const r = await gameBridge.call<{ report: object; error?: string }>("playouts", { playouts: Number(($("playouts-n") as HTMLInputElement).value) });
+    out.innerHTML = statsHtml(toPlayoutStats({ ...r.report, error: r.error })); // its texts escaped
+  } catch (err) {
+    if (!/stopped/.test((err as Error).message)) out.replaceChildren(el("p", "error", (err as Error).message));
+  } finally {
+    if (model.busy === "playouts") model.busy = "";
+    drawGame();
+  }
+});
 
 /** Ends what the game's bridge computes (its worker is replaced) and brings the new one to the same text and state. */
 async function stopGameWork(): Promise<void> {
