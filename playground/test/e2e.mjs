@@ -146,9 +146,11 @@ async function traceMainThread(f) {
 }
 
 // The target: no task over 50 ms on the main thread while the computer thinks or verify runs.
-// Each task's CPU time must stay under it. Its wall time too, with a margin when the machine is
-// loaded: n runnable threads on c cores run each about c/n of the time, so the bound is 50 ms
-// times the 1-minute load average over the cores when that is above 1.
+// Each task's CPU time must stay under it (drawing a thousand findings at once takes 70 ms and
+// more). Its wall time too, with a margin for the machine: n runnable threads on c cores run
+// each about c/n of the time, so the bound is 50 ms times the 1-minute load average over the
+// cores, and at least twice 50 ms, since in these steps the page's own two workers (the search,
+// the keystroke's check) keep two cores busy beside the main thread.
 const taskBoundMs = 50;
 const cores = availableParallelism();
 function assertShortTasks(t, what) {
@@ -157,7 +159,7 @@ function assertShortTasks(t, what) {
     t.longestCpuMs <= taskBoundMs,
     `${what}: a main-thread task ran ${t.longestCpuMs} ms of CPU, over ${taskBoundMs} ms: ${t.longestCpu}`,
   );
-  const margin = Math.max(1, t.loadAverage / cores);
+  const margin = Math.max(2, t.loadAverage / cores);
   const wallBound = Math.round(taskBoundMs * margin);
   assert(
     t.longestWallMs <= wallBound,
