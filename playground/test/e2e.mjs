@@ -163,7 +163,7 @@ function assertShortTasks(t, what) {
   const wallBound = Math.round(taskBoundMs * margin);
   assert(
     t.longestWallMs <= wallBound,
-    `${what}: a main-thread task lasted ${t.longestWallMs} ms, over ${wallBound} ms (${taskBoundMs} ms × load average ${t.loadAverage} / ${cores} cores): ${t.longestWall}`,
+    `${what}: a main-thread task lasted ${t.longestWallMs} ms, over ${wallBound} ms (${taskBoundMs} ms × ${margin.toFixed(1)}: the load average ${t.loadAverage} on ${cores} cores, at least 2): ${t.longestWall}`,
   );
 }
 
