@@ -170,11 +170,13 @@ async function traceMainThread(f) {
 }
 
 // The target: no task over 50 ms on the main thread while the computer thinks or verify runs.
-// Each task's CPU time must stay under it (drawing a thousand findings at once takes 70 ms and
-// more). Its wall time too, with a margin for the machine: n runnable threads on c cores run
-// each about c/n of the time, so the bound is 50 ms times the 1-minute load average over the
-// cores, and at least twice 50 ms, since in these steps the page's own two workers (the search,
-// the keystroke's check) keep two cores busy beside the main thread.
+// The test fails when a task runs more than 50 ms of CPU (drawing a thousand findings at once
+// takes 70 ms and more), whatever the machine's load. A task's wall time is reported beside
+// it, and when it is over 50 ms times the load average over the cores the log says so, but the
+// test does not fail on it: on a shared machine the wall time of single tasks has a long tail
+// (a task of 6 ms of CPU lasted 174 ms at load average 12, one of 4 ms 344 ms at 29; a run at
+// load average 4 had a task of 224 ms) that no margin from the 1-minute load average bounds,
+// and the page's own CPU time is what a change can regress.
 const taskBoundMs = 50;
 const cores = availableParallelism();
 function assertShortTasks(t, what) {
@@ -183,12 +185,10 @@ function assertShortTasks(t, what) {
     t.longestCpuMs <= taskBoundMs,
     `${what}: a main-thread task ran ${t.longestCpuMs} ms of CPU, over ${taskBoundMs} ms: ${t.longestCpu}`,
   );
-  const margin = Math.max(2, t.loadAverage / cores);
-  const wallBound = Math.round(taskBoundMs * margin);
-  assert(
-    t.longestWallMs <= wallBound,
-    `${what}: a main-thread task lasted ${t.longestWallMs} ms, over ${wallBound} ms (${taskBoundMs} ms × ${margin.toFixed(1)}: the load average ${t.loadAverage} on ${cores} cores, at least 2): ${t.longestWall}`,
-  );
+  const wallBound = Math.round(taskBoundMs * Math.max(1, t.loadAverage / cores));
+  if (t.longestWallMs > wallBound) {
+    log(`${what}: note: a task lasted ${t.longestWallMs} ms of wall time, over ${wallBound} ms (${taskBoundMs} ms × the load average ${t.loadAverage} over ${cores} cores), for ${t.longestWall.split(" in ")[0]}: the machine left the page's thread waiting`);
+  }
 }
 
 await step("load", async () => {
