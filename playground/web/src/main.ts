@@ -42,8 +42,11 @@ interface Stats {
   /** The editor's text, and a way to replace it (as an example is opened). */
   text?: () => string;
   open?: (text: string, infix?: boolean) => Promise<void>;
+  /** The findings shown, and a way to show others (to measure drawing a long list). */
+  findings: Finding[];
+  showFindings?: (fs: Finding[]) => void;
 }
-const stats: Stats = { longestTaskMs: 0, longTasks: [], shownVersion: 0, version: 0 };
+const stats: Stats = { longestTaskMs: 0, longTasks: [], shownVersion: 0, version: 0, findings: [] };
 (window as unknown as { gdlPlayground: Stats }).gdlPlayground = stats;
 try {
   new PerformanceObserver((list) => {
@@ -417,7 +420,7 @@ function clearList(list: HTMLElement): number {
 }
 
 /**
- * Fills a list with an item per value, a slice a frame: at most 100 items and 8 ms of script,
+ * Fills a list with an item per value, a slice a frame: at most 50 items and 8 ms of script,
  * so that with the slice's style and layout a task stays short however long the list (a
  * thousand findings drawn at once took 70 ms and more of CPU in one task). The list is
  * aria-busy until it is full. A newer call for the same list ends an older one still filling it.
@@ -434,7 +437,7 @@ function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item:
     if (filling.get(list) !== mine) return;
     const t0 = performance.now();
     const part = document.createDocumentFragment();
-    for (let n = 0; n < 100 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
+    for (let n = 0; n < 50 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
     list.append(part);
     if (i < values.length) later(slice);
     else list.ariaBusy = "false";
@@ -668,6 +671,7 @@ $("verify-run").addEventListener("click", async () => {
 });
 
 function renderFindings(fs: Finding[]): void {
+  stats.findings = fs;
   renderList($("findings"), fs, el("li", "dim", "Nothing found."), (f) => {
     const li = el("li", `finding ${f.severity}`);
     const where = el("button", "link", `${f.from.line + 1}:${f.from.ch + 1}`);
@@ -820,6 +824,7 @@ async function start(): Promise<void> {
   }
   stats.text = () => view.state.doc.toString();
   stats.open = openText;
+  stats.showFindings = renderFindings;
   document.body.dataset.ready = "true";
   // Offline once loaded: the service worker fetches every file again to keep it, so it starts
   // after the first check rather than competing with it.
