@@ -420,7 +420,7 @@ function clearList(list: HTMLElement): number {
 }
 
 /**
- * Fills a list with an item per value, a slice a frame: at most 50 items and 8 ms of script,
+ * Fills a list with an item per value, a slice a frame: at most 25 items and 8 ms of script,
  * so that with the slice's style and layout a task stays short however long the list (a
  * thousand findings drawn at once took 70 ms and more of CPU in one task). The list is
  * aria-busy until it is full. A newer call for the same list ends an older one still filling it.
@@ -437,7 +437,7 @@ function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item:
     if (filling.get(list) !== mine) return;
     const t0 = performance.now();
     const part = document.createDocumentFragment();
-    for (let n = 0; n < 50 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
+    for (let n = 0; n < 25 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
     list.append(part);
     if (i < values.length) later(slice);
     else list.ariaBusy = "false";
