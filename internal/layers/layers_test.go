@@ -3,6 +3,7 @@
 //	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd/gdl, cmd/gdl-wasm
 //
 // A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
+// It also holds the test that keeps the module's functions short (funclen_test.go).
 package layers
 
 import (
@@ -129,7 +130,42 @@ func TestDependencyDirection(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err = walkGoFiles(root, func(path, rel string) {
+		// Test files are not part of the import graph users get; prolog's differential test,
+		// for one, compares the translation with eval on purpose.
+		if strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "internal/") {
+			return
+		}
+		if _, ok := layerOf(rel); !ok {
+			t.Errorf("%s: package %s has no layer; add it to rank in internal/layers", path, rel)
+			return
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if why := violation(rel, p); why != "" {
+				t.Errorf("%s imports %s: %s", path, p, why)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no Go files checked")
+	}
+}
+
+// walkGoFiles calls visit with the path of each Go file of the module below root, and its
+// package directory relative to root (slash-separated), skipping node_modules, testdata and
+// hidden directories.
+func walkGoFiles(root string, visit func(path, rel string)) error {
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -140,40 +176,12 @@ func TestDependencyDirection(t *testing.T) {
 			}
 			return nil
 		}
-		// Test files are not part of the import graph users get; prolog's differential test,
-		// for one, compares the translation with eval on purpose.
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "internal/") {
-			return nil
-		}
-		if _, ok := layerOf(rel); !ok {
-			t.Errorf("%s: package %s has no layer; add it to rank in internal/layers", path, rel)
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			return nil
-		}
-		checked++
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if why := violation(rel, p); why != "" {
-				t.Errorf("%s imports %s: %s", path, p, why)
-			}
+		if strings.HasSuffix(path, ".go") {
+			rel, _ := filepath.Rel(root, filepath.Dir(path))
+			visit(path, filepath.ToSlash(rel))
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go files checked")
-	}
 }
 
 // layerOf returns the layer of a package directory, counting subpackages with their parent.
