@@ -112,8 +112,33 @@ type fluentInfo struct {
 
 // Detect finds the boards of a game from its facts, under the gdl.json board section cfg.
 func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
-	rels := map[string]*fluentInfo{}
-	var order []string
+	rels, order := relationsOf(f)
+	lay := &Layout{infix: f.Infix}
+	configured := lay.addConfigured(cfg.Boards, rels, order, f)
+	if cfg.DetectBoards() {
+		for _, k := range order {
+			fi := rels[k]
+			if configured[strings.ToLower(fi.name)] {
+				continue
+			}
+			if sp := detectOne(fi, f); sp != nil {
+				lay.Boards = append(lay.Boards, sp)
+			}
+		}
+	}
+	for _, sp := range lay.Boards {
+		if sp.RowsUp {
+			slices.Reverse(sp.Rows)
+		}
+		sp.Pieces = pieceTexts(sp, rels[key(sp.Relation, sp.Arity)], cfg.Pieces)
+	}
+	return lay
+}
+
+// relationsOf gathers the distinct fluents of f's states and possible fluents by relation
+// (name and arity, as key gives it); order is the relations' keys, sorted.
+func relationsOf(f Facts) (rels map[string]*fluentInfo, order []string) {
+	rels = map[string]*fluentInfo{}
 	seen := map[string]bool{}
 	add := func(text string) {
 		if seen[text] {
@@ -127,22 +152,11 @@ func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
 		k := key(t.name, len(t.args))
 		fi := rels[k]
 		if fi == nil {
-			fi = &fluentInfo{name: t.name, arity: len(t.args), consts: make([]bool, len(t.args)), values: make([]map[string]bool, len(t.args))}
-			for k := range fi.consts {
-				fi.consts[k] = true
-				fi.values[k] = map[string]bool{}
-			}
+			fi = newFluentInfo(t)
 			rels[k] = fi
 			order = append(order, k)
 		}
-		fi.fluent = append(fi.fluent, t)
-		for k, a := range t.args {
-			if !a.isConst() {
-				fi.consts[k] = false
-				continue
-			}
-			fi.values[k][a.name] = true
-		}
+		fi.add(t)
 	}
 	for _, s := range f.States {
 		for _, fl := range s {
@@ -153,10 +167,38 @@ func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
 		add(fl)
 	}
 	slices.Sort(order)
+	return rels, order
+}
 
-	lay := &Layout{infix: f.Infix}
+// newFluentInfo is the information of the relation of fluent t, before any fluent is added.
+func newFluentInfo(t term) *fluentInfo {
+	fi := &fluentInfo{name: t.name, arity: len(t.args), consts: make([]bool, len(t.args)), values: make([]map[string]bool, len(t.args))}
+	for k := range fi.consts {
+		fi.consts[k] = true
+		fi.values[k] = map[string]bool{}
+	}
+	return fi
+}
+
+// add records fluent t of the relation: its constant arguments' values, and which arguments
+// are not constants.
+func (fi *fluentInfo) add(t term) {
+	fi.fluent = append(fi.fluent, t)
+	for k, a := range t.args {
+		if !a.isConst() {
+			fi.consts[k] = false
+			continue
+		}
+		fi.values[k][a.name] = true
+	}
+}
+
+// addConfigured adds the boards gdl.json names, each on the relation of that name (any case)
+// with the most arguments, noting those no fluent seen fits; it returns the relations taken,
+// lower-case.
+func (lay *Layout) addConfigured(boards []analysis.BoardSpec, rels map[string]*fluentInfo, order []string, f Facts) map[string]bool {
 	configured := map[string]bool{}
-	for _, bs := range cfg.Boards {
+	for _, bs := range boards {
 		var fi *fluentInfo
 		for _, k := range order {
 			c := rels[k]
@@ -179,24 +221,7 @@ func Detect(f Facts, cfg analysis.BoardConfig) *Layout {
 		}
 		lay.Boards = append(lay.Boards, sp)
 	}
-	if cfg.DetectBoards() {
-		for _, k := range order {
-			fi := rels[k]
-			if configured[strings.ToLower(fi.name)] {
-				continue
-			}
-			if sp := detectOne(fi, f); sp != nil {
-				lay.Boards = append(lay.Boards, sp)
-			}
-		}
-	}
-	for _, sp := range lay.Boards {
-		if sp.RowsUp {
-			slices.Reverse(sp.Rows)
-		}
-		sp.Pieces = pieceTexts(sp, rels[key(sp.Relation, sp.Arity)], cfg.Pieces)
-	}
-	return lay
+	return configured
 }
 
 // detectOne finds the board of a relation's fluents, or nil.

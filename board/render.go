@@ -55,87 +55,121 @@ func (l *Layout) Draw(fluents []string) *View {
 	specs := map[string]*Spec{}
 	for _, sp := range l.Boards {
 		specs[key(sp.Relation, sp.Arity)] = sp
-		b := &Board{Relation: sp.Relation, RowArg: sp.Row + 1, ColumnArg: sp.Column + 1, Configured: sp.Configured,
-			Rows: slices.Clone(sp.Rows), Columns: slices.Clone(sp.Columns)}
-		b.Cells = make([][]Cell, len(sp.Rows))
-		for r := range b.Cells {
-			b.Cells[r] = make([]Cell, len(sp.Columns))
-			for c := range b.Cells[r] {
-				b.Cells[r][c] = Cell{Row: sp.Rows[r], Column: sp.Columns[c], Content: []string{}, Fluents: []string{}}
-			}
-		}
-		v.Boards = append(v.Boards, b)
+		v.Boards = append(v.Boards, emptyBoard(sp))
 	}
-	others := map[string]*Other{}
-	var otherOrder []string
+	others := otherFluents{byName: map[string]*Other{}}
 	for _, text := range fluents {
 		kif := text
 		if l.infix {
 			kif = kifText(text)
 		}
 		t, ok := parseTerm(kif)
-		if ok && !t.isConst() {
-			if sp := specs[key(t.name, len(t.args))]; sp != nil {
-				bi := slices.Index(l.Boards, sp)
-				r := slices.Index(sp.Rows, t.args[sp.Row].text)
-				c := slices.Index(sp.Columns, t.args[sp.Column].text)
-				if r >= 0 && c >= 0 {
-					cell := &v.Boards[bi].Cells[r][c]
-					cell.Content = append(cell.Content, sp.content(t))
-					cell.Fluents = append(cell.Fluents, text)
-					continue
-				}
-			}
-		}
-		name, args := text, ""
-		if ok && !t.isConst() {
-			name = t.name
-			parts := make([]string, len(t.args))
-			for k, a := range t.args {
-				parts[k] = a.text
-			}
-			args = strings.Join(parts, " ")
-		}
-		o := others[name]
-		if o == nil {
-			o = &Other{Relation: name, Values: []string{}}
-			others[name] = o
-			otherOrder = append(otherOrder, name)
-		}
-		o.Values = append(o.Values, args)
-	}
-	for bi, b := range v.Boards {
-		sp := l.Boards[bi]
-		for r := range b.Cells {
-			for c := range b.Cells[r] {
-				cell := &b.Cells[r][c]
-				slices.Sort(cell.Content)
-				var shown []string
-				for _, ct := range cell.Content {
-					if s := sp.pieceText(ct); s != "" {
-						shown = append(shown, s)
-					}
-				}
-				cell.Text = strings.Join(shown, " ")
-			}
-		}
-	}
-	slices.SortFunc(otherOrder, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-	room := maxOthers
-	for _, name := range otherOrder {
-		o := others[name]
-		if room <= 0 {
-			v.Omitted += len(o.Values)
+		if ok && !t.isConst() && l.place(v, specs, t, text) {
 			continue
 		}
-		if len(o.Values) > room {
-			v.Omitted += len(o.Values) - room
-			o.Values = o.Values[:room]
-		}
-		room -= len(o.Values)
-		v.Others = append(v.Others, *o)
+		others.add(text, t, ok)
 	}
+	for bi, b := range v.Boards {
+		b.showPieces(l.Boards[bi])
+	}
+	others.list(v)
 	return v
+}
+
+// emptyBoard is the board of spec sp without pieces.
+func emptyBoard(sp *Spec) *Board {
+	b := &Board{Relation: sp.Relation, RowArg: sp.Row + 1, ColumnArg: sp.Column + 1, Configured: sp.Configured,
+		Rows: slices.Clone(sp.Rows), Columns: slices.Clone(sp.Columns)}
+	b.Cells = make([][]Cell, len(sp.Rows))
+	for r := range b.Cells {
+		b.Cells[r] = make([]Cell, len(sp.Columns))
+		for c := range b.Cells[r] {
+			b.Cells[r][c] = Cell{Row: sp.Rows[r], Column: sp.Columns[c], Content: []string{}, Fluents: []string{}}
+		}
+	}
+	return b
+}
+
+// place puts fluent t (text as the game writes it) on its square of v's boards (specs by
+// relation key); false when no board shows it.
+func (l *Layout) place(v *View, specs map[string]*Spec, t term, text string) bool {
+	sp := specs[key(t.name, len(t.args))]
+	if sp == nil {
+		return false
+	}
+	bi := slices.Index(l.Boards, sp)
+	r := slices.Index(sp.Rows, t.args[sp.Row].text)
+	c := slices.Index(sp.Columns, t.args[sp.Column].text)
+	if r < 0 || c < 0 {
+		return false
+	}
+	cell := &v.Boards[bi].Cells[r][c]
+	cell.Content = append(cell.Content, sp.content(t))
+	cell.Fluents = append(cell.Fluents, text)
+	return true
+}
+
+// showPieces sorts each square's content and sets what it shows: the pieces of spec sp.
+func (b *Board) showPieces(sp *Spec) {
+	for r := range b.Cells {
+		for c := range b.Cells[r] {
+			cell := &b.Cells[r][c]
+			slices.Sort(cell.Content)
+			var shown []string
+			for _, ct := range cell.Content {
+				if s := sp.pieceText(ct); s != "" {
+					shown = append(shown, s)
+				}
+			}
+			cell.Text = strings.Join(shown, " ")
+		}
+	}
+}
+
+// otherFluents gathers the fluents no board shows, by relation in the order first seen.
+type otherFluents struct {
+	byName map[string]*Other
+	order  []string
+}
+
+// add adds fluent text, parsed as t when ok.
+func (o *otherFluents) add(text string, t term, ok bool) {
+	name, args := text, ""
+	if ok && !t.isConst() {
+		name = t.name
+		parts := make([]string, len(t.args))
+		for k, a := range t.args {
+			parts[k] = a.text
+		}
+		args = strings.Join(parts, " ")
+	}
+	other := o.byName[name]
+	if other == nil {
+		other = &Other{Relation: name, Values: []string{}}
+		o.byName[name] = other
+		o.order = append(o.order, name)
+	}
+	other.Values = append(other.Values, args)
+}
+
+// list sets v.Others: the relations in order of their names (case aside), maxOthers fluents at
+// most, counting those left out in v.Omitted.
+func (o *otherFluents) list(v *View) {
+	slices.SortFunc(o.order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	room := maxOthers
+	for _, name := range o.order {
+		other := o.byName[name]
+		if room <= 0 {
+			v.Omitted += len(other.Values)
+			continue
+		}
+		if len(other.Values) > room {
+			v.Omitted += len(other.Values) - room
+			other.Values = other.Values[:room]
+		}
+		room -= len(other.Values)
+		v.Others = append(v.Others, *other)
+	}
 }
 
 // omittedLine is the line that ends the other fluents when some are left out.

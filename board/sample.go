@@ -66,15 +66,7 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	}
 	f.States = append(f.States, kif(g.Strings(init.Fluents())))
 	res := g.Analysis()
-	src := res.Model.File.Source()
-	if f.Infix {
-		if out, err := format.Convert(res.Model.File, syntax.Prefix); err == nil {
-			src = out
-		} else {
-			src = ""
-		}
-	}
-	forms := readForms(src)
+	forms := readForms(prefixSource(res, f.Infix))
 	f.Hints = coordinateHints(forms)
 	f.InitLayout = initLayout(forms)
 	if _, ok := res.Model.Relations["base"]; ok {
@@ -84,32 +76,38 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 		}
 	}
 	f.Orders = chains(ctx, g, init, res)
+	for _, s := range randomWalks(ctx, g, init, opts) {
+		f.States = append(f.States, kif(g.Strings(s.Fluents())))
+	}
+	return f, nil
+}
+
+// prefixSource is the game's text in KIF: its source, converted when it is infix ("" when it
+// cannot be).
+func prefixSource(res *analysis.Result, infix bool) string {
+	if !infix {
+		return res.Model.File.Source()
+	}
+	if out, err := format.Convert(res.Model.File, syntax.Prefix); err == nil {
+		return out
+	}
+	return ""
+}
+
+// randomWalks returns the distinct states, other than init, of opts.Walks random walks of
+// opts.Steps joint moves from init (seeded by opts.Seed), within maxSampleState fluents a state
+// and maxSampleFluents in all; a walk ends at a terminal state, a role without a move, an
+// evaluation error, or when ctx ends.
+func randomWalks(ctx context.Context, g *game.Game, init *game.State, opts SampleOptions) []*game.State {
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6a09e667f3bcc909))
 	seen := map[string]bool{init.Key(): true}
 	sampled := len(init.Fluents())
+	var out []*game.State
 	for w := 0; w < opts.Walks && ctx.Err() == nil && sampled < maxSampleFluents; w++ {
 		s := init
 		for step := 0; step < opts.Steps && ctx.Err() == nil; step++ {
-			if t, err := g.Terminal(ctx, s); err != nil || t {
-				break
-			}
-			legal, err := g.Legal(ctx, s)
-			if err != nil {
-				break
-			}
-			joint := make([]eval.Term, len(legal))
-			stuck := false
-			for r, ms := range legal {
-				if len(ms) == 0 {
-					stuck = true
-					break
-				}
-				joint[r] = ms[rng.IntN(len(ms))]
-			}
-			if stuck {
-				break
-			}
-			if s, err = g.Next(ctx, s, joint); err != nil {
+			var ok bool
+			if s, ok = randomStep(ctx, g, s, rng); !ok {
 				break
 			}
 			n := len(s.Fluents())
@@ -119,11 +117,35 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 			if !seen[s.Key()] {
 				seen[s.Key()] = true
 				sampled += n
-				f.States = append(f.States, kif(g.Strings(s.Fluents())))
+				out = append(out, s)
 			}
 		}
 	}
-	return f, nil
+	return out
+}
+
+// randomStep plays a uniformly random legal joint move in s; false at a terminal state, where a
+// role has no legal move, or when an evaluation fails.
+func randomStep(ctx context.Context, g *game.Game, s *game.State, rng *rand.Rand) (*game.State, bool) {
+	if t, err := g.Terminal(ctx, s); err != nil || t {
+		return nil, false
+	}
+	legal, err := g.Legal(ctx, s)
+	if err != nil {
+		return nil, false
+	}
+	joint := make([]eval.Term, len(legal))
+	for r, ms := range legal {
+		if len(ms) == 0 {
+			return nil, false
+		}
+		joint[r] = ms[rng.IntN(len(ms))]
+	}
+	next, err := g.Next(ctx, s, joint)
+	if err != nil {
+		return nil, false
+	}
+	return next, true
 }
 
 // answers evaluates a query without variables bound by the state and returns its answers, or
@@ -146,6 +168,43 @@ func answers(ctx context.Context, g *game.Game, s *game.State, query string) []s
 // facts alone are read first, then those with rules; maxChains of them at most (a generated
 // game may have thousands, each costing an evaluation and the memory of its facts).
 func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Result) [][]string {
+	var out [][]string
+	for _, name := range chainCandidates(res) {
+		q, err := g.ParseQuery("(" + name + " ?a ?b)")
+		if err != nil || q.NeedsState() || q.NeedsMove() {
+			continue
+		}
+		a, err := g.Evaluate(ctx, s, q, game.QueryOptions{Keep: 20000})
+		if err != nil || a.Count > len(a.Answers) {
+			continue
+		}
+		next, prev, ok := links(a)
+		if !ok {
+			continue
+		}
+		var starts []string
+		for a := range next {
+			if _, has := prev[a]; !has {
+				starts = append(starts, a)
+			}
+		}
+		slices.Sort(starts)
+		for _, a := range starts {
+			ch := []string{a}
+			for b, ok := next[a]; ok && len(ch) <= len(next); b, ok = next[b] {
+				ch = append(ch, b)
+			}
+			if len(ch) >= 3 {
+				out = append(out, ch)
+			}
+		}
+	}
+	return out
+}
+
+// chainCandidates returns the names of the static relations of two arguments chains reads,
+// sorted: maxChains at most, those written as facts alone before those with rules.
+func chainCandidates(res *analysis.Result) []string {
 	ruled := map[string]bool{}
 	for _, c := range res.Model.Clauses {
 		if c.IsRule && c.Rel().Arity == 2 {
@@ -177,55 +236,27 @@ func chains(ctx context.Context, g *game.Game, s *game.State, res *analysis.Resu
 		names = append(names, c.name)
 	}
 	slices.Sort(names)
-	var out [][]string
-	for _, name := range names {
-		q, err := g.ParseQuery("(" + name + " ?a ?b)")
-		if err != nil || q.NeedsState() || q.NeedsMove() {
-			continue
+	return names
+}
+
+// links reads the answers of (R ?a ?b) as links from a to b between constants; ok is false
+// unless every constant has at most one successor and one predecessor, other than itself.
+func links(a *game.Answers) (next, prev map[string]string, ok bool) {
+	next, prev = map[string]string{}, map[string]string{}
+	for _, ans := range a.Answers {
+		vs := a.Bindings[ans]
+		if len(vs) != 2 || strings.ContainsAny(vs[0]+vs[1], "( ") || vs[0] == vs[1] {
+			return nil, nil, false
 		}
-		a, err := g.Evaluate(ctx, s, q, game.QueryOptions{Keep: 20000})
-		if err != nil || a.Count > len(a.Answers) {
-			continue
+		if _, dup := next[vs[0]]; dup {
+			return nil, nil, false
 		}
-		next, prev := map[string]string{}, map[string]string{}
-		ok := true
-		for _, ans := range a.Answers {
-			vs := a.Bindings[ans]
-			if len(vs) != 2 || strings.ContainsAny(vs[0]+vs[1], "( ") || vs[0] == vs[1] {
-				ok = false
-				break
-			}
-			if _, dup := next[vs[0]]; dup {
-				ok = false
-				break
-			}
-			if _, dup := prev[vs[1]]; dup {
-				ok = false
-				break
-			}
-			next[vs[0]], prev[vs[1]] = vs[1], vs[0]
+		if _, dup := prev[vs[1]]; dup {
+			return nil, nil, false
 		}
-		if !ok {
-			continue
-		}
-		var starts []string
-		for a := range next {
-			if _, has := prev[a]; !has {
-				starts = append(starts, a)
-			}
-		}
-		slices.Sort(starts)
-		for _, a := range starts {
-			ch := []string{a}
-			for b, ok := next[a]; ok && len(ch) <= len(next); b, ok = next[b] {
-				ch = append(ch, b)
-			}
-			if len(ch) >= 3 {
-				out = append(out, ch)
-			}
-		}
+		next[vs[0]], prev[vs[1]] = vs[1], vs[0]
 	}
-	return out
+	return next, prev, true
 }
 
 // form is one top-level form of a game's KIF text, read for the evidence of coordinates: its

@@ -444,22 +444,7 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 	}
 	st := t.st
 	c := t.compiled(opts.MaxDepth)
-	steps := 0
-	lastReport := start
-	// stop is asked between steps (Lanes) or playouts (Machine).
-	stop := func() bool {
-		sched.Yield() // on js/wasm, the time bound's timer fires only if the scheduler gets a turn
-		if ctx.Err() != nil {
-			return true
-		}
-		if steps++; opts.Progress != nil && steps&15 == 0 {
-			if now := time.Now(); now.Sub(lastReport) >= time.Second {
-				lastReport = now
-				opts.Progress(st.Playouts, now.Sub(start))
-			}
-		}
-		return false
-	}
+	stop := progressStop(ctx, opts, st, start)
 	m := g.net.NewMachine()
 	m.SetState(s.bits)
 	work0 := m.Work()
@@ -488,22 +473,7 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 		lanes = firstEnds < (opts.Time-time.Since(start))/2
 	}
 	if lanes {
-		l := g.net.NewLanes()
-		var again *propnet.Lanes // for Replay
-		l.Playouts(propnet.LaneRun{Start: s.bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: opts.Playouts - done, Stop: stop,
-			End: func(e propnet.PlayoutEnd) bool {
-				c.end(compiledEnd{PlayoutResult: e.PlayoutResult,
-					goals: func(r int, out []int) []int { return l.Goals(e.Lane, r, out) },
-					moves: func() []int32 {
-						if again == nil {
-							again = g.net.NewLanes()
-						}
-						var rec []int32
-						again.Replay(s.bits, e.Seed, opts.MaxDepth, &rec)
-						return rec
-					}})
-				return true
-			}})
+		g.playLanes(s.bits, opts, opts.Playouts-done, c, stop)
 	} else {
 		for ; done < opts.Playouts && !stop(); done++ {
 			machine()
@@ -516,6 +486,48 @@ func (g *Game) playCompiled(ctx, outer context.Context, opts PlayOptions, t *tal
 		st.TimeUp = true
 	}
 	return nil
+}
+
+// progressStop returns the function the compiled playouts ask between steps (Lanes) or
+// playouts (Machine) whether to stop: when ctx ends. Every 16 questions it reports progress to
+// opts.Progress, once a second at most.
+func progressStop(ctx context.Context, opts PlayOptions, st *PlayStats, start time.Time) func() bool {
+	steps := 0
+	lastReport := start
+	return func() bool {
+		sched.Yield() // on js/wasm, the time bound's timer fires only if the scheduler gets a turn
+		if ctx.Err() != nil {
+			return true
+		}
+		if steps++; opts.Progress != nil && steps&15 == 0 {
+			if now := time.Now(); now.Sub(lastReport) >= time.Second {
+				lastReport = now
+				opts.Progress(st.Playouts, now.Sub(start))
+			}
+		}
+		return false
+	}
+}
+
+// playLanes plays count playouts from the state of bits on propnet.Lanes, 64 at a time, into c;
+// the moves of a playout c asks for are found by playing it again alone (Lanes.Replay).
+func (g *Game) playLanes(bits []uint64, opts PlayOptions, count int, c *compiledTally, stop func() bool) {
+	l := g.net.NewLanes()
+	var again *propnet.Lanes // for Replay
+	l.Playouts(propnet.LaneRun{Start: bits, Seed: opts.Seed, MaxDepth: opts.MaxDepth, Count: count, Stop: stop,
+		End: func(e propnet.PlayoutEnd) bool {
+			c.end(compiledEnd{PlayoutResult: e.PlayoutResult,
+				goals: func(r int, out []int) []int { return l.Goals(e.Lane, r, out) },
+				moves: func() []int32 {
+					if again == nil {
+						again = g.net.NewLanes()
+					}
+					var rec []int32
+					again.Replay(bits, e.Seed, opts.MaxDepth, &rec)
+					return rec
+				}})
+			return true
+		}})
 }
 
 // goalViolations checks the goal values of a terminal state: exactly one integer per role (none

@@ -180,114 +180,169 @@ func (r *runner) evalError(i int, st *Step, err error) bool {
 
 // step runs one step; false ends the test.
 func (r *runner) step(i int, st *Step) bool {
-	g, ctx := r.g, r.ctx
 	switch st.Kind {
 	case Play:
-		joint, ok := r.readJoint(i, st, st.Args)
-		if !ok {
-			return false
-		}
-		next, err := g.Next(ctx, r.state, joint)
-		if err != nil {
-			if refusal(err) {
-				return r.fail(i, st, CodeFailed, "the joint move "+g.FormatJoint(joint)+" can be played", "it cannot: "+err.Error(), nil)
-			}
-			return r.evalError(i, st, err)
-		}
-		r.prev, r.joint, r.state = r.state, joint, next
-		r.moves = append(r.moves, g.FormatJoint(joint))
+		return r.play(i, st)
 	case SetState:
-		fluents := make([]eval.Term, 0, len(st.Args))
-		for _, a := range st.Args {
-			t, err := g.ParseTerm(a.Text())
-			if err != nil {
-				return r.fail(i, st, CodeTerm, "a fluent of the game", err.Error(), nil)
-			}
-			fluents = append(fluents, t)
-		}
-		r.state, r.prev, r.joint = g.StateOf(fluents), nil, nil
-		r.moves, r.fromState = nil, true
+		return r.setState(i, st)
 	case Holds, NotHolds:
 		r.holds(i, st)
 	case Terminal, NotTerminal:
-		term, err := g.Terminal(ctx, r.state)
-		if err != nil {
-			return r.evalError(i, st, err)
-		}
-		if want := st.Kind == Terminal; term != want {
-			if want {
-				r.fail(i, st, CodeFailed, "the state is terminal", "it is not", nil)
-			} else {
-				r.fail(i, st, CodeFailed, "the state is not terminal", "it is terminal", nil)
-			}
-		}
+		return r.terminal(i, st)
 	case Goal:
-		ri, ok := r.role(i, st)
-		if !ok {
-			return true
-		}
-		goals, err := g.Goals(ctx, r.state)
-		if err != nil {
-			return r.evalError(i, st, err)
-		}
-		got := g.Strings(goals[ri])
-		if len(got) != 1 || got[0] != fmt.Sprint(st.Value) {
-			r.fail(i, st, CodeFailed, fmt.Sprintf("the goal of %s is %d", g.RoleNames()[ri], st.Value), goalText(got), nil)
-		}
+		return r.goal(i, st)
 	case LegalMoves:
 		r.legalMoves(i, st)
 	case Illegal:
-		joint, ok := r.readJoint(i, st, st.Args)
-		if !ok {
-			return true
-		}
-		_, err := g.Next(ctx, r.state, joint)
-		switch {
-		case err == nil:
-			r.fail(i, st, CodeFailed, "the joint move "+g.FormatJoint(joint)+" cannot be played", "it can: every move is legal", nil)
-		case !refusal(err):
-			r.evalError(i, st, err)
-		}
+		r.illegal(i, st)
 	case CanForce:
-		ri, ok := r.role(i, st)
-		if !ok {
-			return true
-		}
-		b, err := verify.CanForce(ctx, g, r.state, ri, st.Value, st.Depth, r.opts.Bounded)
-		if err != nil {
-			return r.evalError(i, st, err)
-		}
-		want := fmt.Sprintf("%s can force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
-		if st.Negated {
-			want = fmt.Sprintf("%s cannot force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
-		}
-		switch {
-		case !b.Known:
-			r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
-		case !b.Holds && !st.Negated:
-			r.fail(i, st, CodeFailed, want, forceFound(b), b.Joints)
-		case b.Holds && st.Negated:
-			r.fail(i, st, CodeFailed, want, forcedFound(b), b.Joints)
-		}
+		return r.canForce(i, st)
 	case EndsWithin:
-		b, err := verify.EndsWithin(ctx, g, r.state, st.Depth, r.opts.Bounded)
+		return r.endsWithin(i, st)
+	}
+	return true
+}
+
+// play runs (play M...): the state becomes the next one; a move that cannot be played ends the
+// test.
+func (r *runner) play(i int, st *Step) bool {
+	g := r.g
+	joint, ok := r.readJoint(i, st, st.Args)
+	if !ok {
+		return false
+	}
+	next, err := g.Next(r.ctx, r.state, joint)
+	if err != nil {
+		if refusal(err) {
+			return r.fail(i, st, CodeFailed, "the joint move "+g.FormatJoint(joint)+" can be played", "it cannot: "+err.Error(), nil)
+		}
+		return r.evalError(i, st, err)
+	}
+	r.prev, r.joint, r.state = r.state, joint, next
+	r.moves = append(r.moves, g.FormatJoint(joint))
+	return true
+}
+
+// setState runs (state F...): the state becomes the one of those fluents, with no moves before
+// it.
+func (r *runner) setState(i int, st *Step) bool {
+	fluents := make([]eval.Term, 0, len(st.Args))
+	for _, a := range st.Args {
+		t, err := r.g.ParseTerm(a.Text())
 		if err != nil {
-			return r.evalError(i, st, err)
+			return r.fail(i, st, CodeTerm, "a fluent of the game", err.Error(), nil)
 		}
-		want := fmt.Sprintf("every continuation reaches a terminal state within %s", plural(st.Depth, "joint move"))
-		if st.Negated {
-			want = fmt.Sprintf("some continuation goes on beyond %s", plural(st.Depth, "joint move"))
-		}
-		switch {
-		case !b.Known:
-			r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
-		case !b.Holds && !st.Negated:
-			r.fail(i, st, CodeFailed, want, endsFound(b), b.Joints)
-		case b.Holds && st.Negated:
-			r.fail(i, st, CodeFailed, want, "every continuation ends within it", nil)
+		fluents = append(fluents, t)
+	}
+	r.state, r.prev, r.joint = r.g.StateOf(fluents), nil, nil
+	r.moves, r.fromState = nil, true
+	return true
+}
+
+// terminal checks terminal and (not terminal).
+func (r *runner) terminal(i int, st *Step) bool {
+	term, err := r.g.Terminal(r.ctx, r.state)
+	if err != nil {
+		return r.evalError(i, st, err)
+	}
+	if want := st.Kind == Terminal; term != want {
+		if want {
+			r.fail(i, st, CodeFailed, "the state is terminal", "it is not", nil)
+		} else {
+			r.fail(i, st, CodeFailed, "the state is not terminal", "it is terminal", nil)
 		}
 	}
 	return true
+}
+
+// goal checks (goal ROLE V): the role has that one goal value in the state.
+func (r *runner) goal(i int, st *Step) bool {
+	g := r.g
+	ri, ok := r.role(i, st)
+	if !ok {
+		return true
+	}
+	goals, err := g.Goals(r.ctx, r.state)
+	if err != nil {
+		return r.evalError(i, st, err)
+	}
+	got := g.Strings(goals[ri])
+	if len(got) != 1 || got[0] != fmt.Sprint(st.Value) {
+		r.fail(i, st, CodeFailed, fmt.Sprintf("the goal of %s is %d", g.RoleNames()[ri], st.Value), goalText(got), nil)
+	}
+	return true
+}
+
+// illegal checks (illegal M...): the joint move cannot be played in the state.
+func (r *runner) illegal(i int, st *Step) {
+	joint, ok := r.readJoint(i, st, st.Args)
+	if !ok {
+		return
+	}
+	_, err := r.g.Next(r.ctx, r.state, joint)
+	switch {
+	case err == nil:
+		r.fail(i, st, CodeFailed, "the joint move "+r.g.FormatJoint(joint)+" cannot be played", "it can: every move is legal", nil)
+	case !refusal(err):
+		r.evalError(i, st, err)
+	}
+}
+
+// canForce checks (can-force ROLE V N) and its negation with a bounded search.
+func (r *runner) canForce(i int, st *Step) bool {
+	g := r.g
+	ri, ok := r.role(i, st)
+	if !ok {
+		return true
+	}
+	b, err := verify.CanForce(r.ctx, g, r.state, ri, st.Value, st.Depth, r.opts.Bounded)
+	if err != nil {
+		return r.evalError(i, st, err)
+	}
+	want := fmt.Sprintf("%s can force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
+	if st.Negated {
+		want = fmt.Sprintf("%s cannot force a goal of at least %d within %s", g.RoleNames()[ri], st.Value, plural(st.Depth, "joint move"))
+	}
+	r.verdict(i, st, b, want,
+		func() (string, []string) { return forceFound(b), b.Joints },
+		func() (string, []string) { return forcedFound(b), b.Joints })
+	return true
+}
+
+// endsWithin checks (ends-within N) and its negation with a bounded search.
+func (r *runner) endsWithin(i int, st *Step) bool {
+	b, err := verify.EndsWithin(r.ctx, r.g, r.state, st.Depth, r.opts.Bounded)
+	if err != nil {
+		return r.evalError(i, st, err)
+	}
+	want := fmt.Sprintf("every continuation reaches a terminal state within %s", plural(st.Depth, "joint move"))
+	if st.Negated {
+		want = fmt.Sprintf("some continuation goes on beyond %s", plural(st.Depth, "joint move"))
+	}
+	r.verdict(i, st, b, want,
+		func() (string, []string) { return endsFound(b), b.Joints },
+		func() (string, []string) { return "every continuation ends within it", nil })
+	return true
+}
+
+// verdict records what bounded search b says of step st, which expects want: a failure when b
+// could not decide, when b does not hold and st is not negated (found says what was found
+// instead, and the joint moves that show it), or when b holds and st is negated (foundNegated).
+func (r *runner) verdict(i int, st *Step, b *verify.Bounded, want string, found, foundNegated func() (string, []string)) {
+	var text string
+	var joints []string
+	switch {
+	case !b.Known:
+		r.fail(i, st, CodeUnknown, want, "undecided: "+b.Why, nil)
+		return
+	case !b.Holds && !st.Negated:
+		text, joints = found()
+	case b.Holds && st.Negated:
+		text, joints = foundNegated()
+	default:
+		return
+	}
+	r.fail(i, st, CodeFailed, want, text, joints)
 }
 
 // refusal reports the errors of a joint move itself (not of evaluating the game).

@@ -180,10 +180,8 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 		}
 		neg, inner = true, args[0]
 	}
-	key := HeadKey(inner)
 	if inner.Kind() == syntax.Word {
-		key = inner.Symbol().Key()
-		if key == "terminal" {
+		if inner.Symbol().Key() == "terminal" {
 			st.Kind = Terminal
 			if neg {
 				st.Kind = NotTerminal
@@ -193,100 +191,152 @@ func (r *reader) step(c syntax.Cursor) (Step, bool) {
 		r.report(c.Span(), CodeStep, "a step is a list such as (play M...) or (holds L...), or terminal; "+stepHelp)
 		return st, false
 	}
-	args := operands(inner)
+	key := HeadKey(inner)
 	if neg && key != "holds" && key != "terminal" && key != "can-force" && key != "ends-within" {
 		r.report(c.Span(), CodeStep, "only holds, terminal, can-force and ends-within can be negated: (not (holds L...)), (not terminal), (not (can-force ROLE V N)), (not (ends-within N))")
 		return st, false
 	}
 	st.Negated = neg
+	read, ok := stepReaders[key]
+	if !ok {
+		r.unknownStep(c, inner, key)
+		return st, false
+	}
 	need := func(ok bool, shape string) bool {
 		if !ok {
 			r.report(c.Span(), CodeStep, "expected "+shape)
 		}
 		return ok
 	}
-	switch key {
-	case "play", "illegal":
-		st.Kind = Play
-		if key == "illegal" {
-			st.Kind = Illegal
-		}
-		if !need(len(args) > 0, "("+key+" M1 ... Mn), one move per role in the order of the role facts") {
-			return st, false
-		}
-		st.Args = args
-	case "state":
-		st.Kind, st.Args = SetState, args
-	case "holds":
-		st.Kind = Holds
-		if neg {
-			st.Kind = NotHolds
-		}
-		if !need(len(args) > 0, "(holds L1 ... Ln), literals of the game such as (true (cell 1 1 x)) or (line x)") {
-			return st, false
-		}
-		st.Args = args
-	case "terminal":
-		st.Kind = Terminal
-		if neg {
-			st.Kind = NotTerminal
-		}
-		if !need(len(args) == 0, "terminal") {
-			return st, false
-		}
-	case "goal":
-		st.Kind = Goal
-		if !need(len(args) == 2, "(goal ROLE V), V a goal value from 0 to 100") {
-			return st, false
-		}
-		st.Role = args[0]
-		v, ok := number(args[1], 0, 100)
-		if !need(ok, "(goal ROLE V), V a goal value from 0 to 100") {
-			return st, false
-		}
-		st.Value = v
-	case "legal-moves":
-		st.Kind = LegalMoves
-		if !need(len(args) >= 1, "(legal-moves ROLE M1 ... Mk): every legal move of ROLE, and only those") {
-			return st, false
-		}
-		st.Role, st.Args = args[0], args[1:]
-	case "can-force":
-		st.Kind = CanForce
-		shape := "(can-force ROLE V N): ROLE can force a goal of at least V (0 to 100) within N joint moves (0 to " + strconv.Itoa(MaxDepth) + ")"
-		if !need(len(args) == 3, shape) {
-			return st, false
-		}
-		v, ok1 := number(args[1], 0, 100)
-		n, ok2 := number(args[2], 0, MaxDepth)
-		if !need(ok1 && ok2, shape) {
-			return st, false
-		}
-		st.Role, st.Value, st.Depth = args[0], v, n
-	case "ends-within":
-		st.Kind = EndsWithin
-		shape := "(ends-within N): every continuation reaches a terminal state within N joint moves (0 to " + strconv.Itoa(MaxDepth) + ")"
-		if !need(len(args) == 1, shape) {
-			return st, false
-		}
-		n, ok := number(args[0], 0, MaxDepth)
-		if !need(ok, shape) {
-			return st, false
-		}
-		st.Depth = n
-	default:
-		what := key
-		if what == "" {
-			what = clip(inner.Text())
-		}
-		msg := "unknown step " + what + "; " + stepHelp
-		if near := analysis.Closest(key, stepWords); key != "" && len(near) > 0 {
-			msg = "unknown step " + what + "; did you mean " + strings.Join(near, " or ") + "? " + stepHelp
-		}
-		r.report(c.Span(), CodeStep, msg)
-		return st, false
+	return st, read(&st, key, operands(inner), need)
+}
+
+// unknownStep reports step c, whose inner list has head key, as a step gdl test does not know,
+// with the nearest known words.
+func (r *reader) unknownStep(c, inner syntax.Cursor, key string) {
+	what := key
+	if what == "" {
+		what = clip(inner.Text())
 	}
-	return st, true
+	msg := "unknown step " + what + "; " + stepHelp
+	if near := analysis.Closest(key, stepWords); key != "" && len(near) > 0 {
+		msg = "unknown step " + what + "; did you mean " + strings.Join(near, " or ") + "? " + stepHelp
+	}
+	r.report(c.Span(), CodeStep, msg)
+}
+
+// stepReader reads the operands args of a step with head key into st (whose Negated is set),
+// calling need with false and the step's expected shape when they do not fit it.
+type stepReader func(st *Step, key string, args []syntax.Cursor, need func(ok bool, shape string) bool) bool
+
+// stepReaders are the readers of the steps, by head word.
+var stepReaders = map[string]stepReader{
+	"play":        readPlayStep,
+	"illegal":     readPlayStep,
+	"state":       readStateStep,
+	"holds":       readHoldsStep,
+	"terminal":    readTerminalStep,
+	"goal":        readGoalStep,
+	"legal-moves": readLegalMovesStep,
+	"can-force":   readCanForceStep,
+	"ends-within": readEndsWithinStep,
+}
+
+// readPlayStep reads (play M1 ... Mn) and (illegal M1 ... Mn).
+func readPlayStep(st *Step, key string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = Play
+	if key == "illegal" {
+		st.Kind = Illegal
+	}
+	if !need(len(args) > 0, "("+key+" M1 ... Mn), one move per role in the order of the role facts") {
+		return false
+	}
+	st.Args = args
+	return true
+}
+
+// readStateStep reads (state F1 ... Fn).
+func readStateStep(st *Step, _ string, args []syntax.Cursor, _ func(bool, string) bool) bool {
+	st.Kind, st.Args = SetState, args
+	return true
+}
+
+// readHoldsStep reads (holds L1 ... Ln), negated or not.
+func readHoldsStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = Holds
+	if st.Negated {
+		st.Kind = NotHolds
+	}
+	if !need(len(args) > 0, "(holds L1 ... Ln), literals of the game such as (true (cell 1 1 x)) or (line x)") {
+		return false
+	}
+	st.Args = args
+	return true
+}
+
+// readTerminalStep reads (terminal), negated or not.
+func readTerminalStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = Terminal
+	if st.Negated {
+		st.Kind = NotTerminal
+	}
+	return need(len(args) == 0, "terminal")
+}
+
+// readGoalStep reads (goal ROLE V).
+func readGoalStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = Goal
+	if !need(len(args) == 2, "(goal ROLE V), V a goal value from 0 to 100") {
+		return false
+	}
+	st.Role = args[0]
+	v, ok := number(args[1], 0, 100)
+	if !need(ok, "(goal ROLE V), V a goal value from 0 to 100") {
+		return false
+	}
+	st.Value = v
+	return true
+}
+
+// readLegalMovesStep reads (legal-moves ROLE M1 ... Mk).
+func readLegalMovesStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = LegalMoves
+	if !need(len(args) >= 1, "(legal-moves ROLE M1 ... Mk): every legal move of ROLE, and only those") {
+		return false
+	}
+	st.Role, st.Args = args[0], args[1:]
+	return true
+}
+
+// readCanForceStep reads (can-force ROLE V N), negated or not.
+func readCanForceStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = CanForce
+	shape := "(can-force ROLE V N): ROLE can force a goal of at least V (0 to 100) within N joint moves (0 to " + strconv.Itoa(MaxDepth) + ")"
+	if !need(len(args) == 3, shape) {
+		return false
+	}
+	v, ok1 := number(args[1], 0, 100)
+	n, ok2 := number(args[2], 0, MaxDepth)
+	if !need(ok1 && ok2, shape) {
+		return false
+	}
+	st.Role, st.Value, st.Depth = args[0], v, n
+	return true
+}
+
+// readEndsWithinStep reads (ends-within N), negated or not.
+func readEndsWithinStep(st *Step, _ string, args []syntax.Cursor, need func(bool, string) bool) bool {
+	st.Kind = EndsWithin
+	shape := "(ends-within N): every continuation reaches a terminal state within N joint moves (0 to " + strconv.Itoa(MaxDepth) + ")"
+	if !need(len(args) == 1, shape) {
+		return false
+	}
+	n, ok := number(args[0], 0, MaxDepth)
+	if !need(ok, shape) {
+		return false
+	}
+	st.Depth = n
+	return true
 }
 
 var stepWords = []string{"play", "state", "holds", "terminal", "goal", "legal-moves", "illegal", "can-force", "ends-within", "not"}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/player"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // corpusSample lists the corpus games the matches are played on: the GDL-II games of sjl/scully
@@ -68,14 +70,14 @@ func TestCorpusMatches(t *testing.T) {
 				t.Logf("refused: %v", err)
 				return
 			}
-			var seats []Seat
+			var seats []player.Seat
 			for i := range n {
 				seats = append(seats, httpPlayer(t, RandomStrategy, uint64(i)))
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			rec, err := RunMatch(ctx, path, mustRules(t, src), seats, MatchOptions{StartClock: 60 * time.Second, PlayClock: 60 * time.Second, MaxSteps: 300, Seed: 5})
-			var ge *GameError
+			rec, err := runMatch(ctx, path, src, seats, player.MatchOptions{StartClock: 60 * time.Second, PlayClock: 60 * time.Second, MaxSteps: 300, Seed: 5})
+			var ge *player.GameError
 			if errors.As(err, &ge) && rec == nil {
 				refused++
 				t.Logf("refused: %v", err)
@@ -99,11 +101,12 @@ func TestCorpusMatches(t *testing.T) {
 
 // countSeats says how many players a game needs: one per role but GDL-II's random role.
 func countSeats(src string) (int, error) {
-	rules, err := Prepare(src)
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
+	kif, err := player.MatchFile(f)
 	if err != nil {
 		return 0, err
 	}
-	es, err := ReadExprs(rules)
+	es, err := ReadExprs(kif.Source())
 	if err != nil {
 		return 0, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdl-lsp/gdl/player"
 )
 
 // Players that fail, each a real HTTP server on 127.0.0.1 playing left in matching pennies
@@ -38,30 +40,30 @@ func TestHostilePlayers(t *testing.T) {
 	cases := []struct {
 		name    string
 		handler http.Handler
-		kind    ErrorKind // of every PLAY answer
-		start   ErrorKind // of the START answer
+		kind    player.ErrorKind // of every PLAY answer
+		start   player.ErrorKind // of the START answer
 	}{
 		{"never answers", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// Read the request, so that the server notices when the manager hangs up, and
 			// wait for that.
 			io.Copy(io.Discard, r.Body)
 			<-r.Context().Done()
-		}), Late, Late},
-		{"answers garbage", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "((( not a move") }), Unreadable, Refused},
-		{"answers two terms", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show heads) (show tails)") }), Unreadable, ""},
-		{"answers a variable", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show ?side)") }), Unreadable, ""},
-		{"answers an illegal move", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show edge)") }), Illegal, ""},
-		{"answers a long text", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, strings.Repeat("x", MaxReply+10)) }), Unreadable, ""},
+		}), player.Late, player.Late},
+		{"answers garbage", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "((( not a move") }), player.Unreadable, player.Refused},
+		{"answers two terms", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show heads) (show tails)") }), player.Unreadable, ""},
+		{"answers a variable", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show ?side)") }), player.Unreadable, ""},
+		{"answers an illegal move", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "(show edge)") }), player.Illegal, ""},
+		{"answers a long text", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, strings.Repeat("x", MaxReply+10)) }), player.Unreadable, ""},
 		{"answers 500", scripted(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "it broke", http.StatusInternalServerError)
-		}), Refused, ""},
-		{"answers busy", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "busy") }), Illegal, ""},
+		}), player.Refused, ""},
+		{"answers busy", scripted(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "busy") }), player.Illegal, ""},
 		{"closes the connection", scripted(func(w http.ResponseWriter, r *http.Request) {
 			conn, _, err := w.(http.Hijacker).Hijack()
 			if err == nil {
 				conn.Close()
 			}
-		}), Unreachable, ""},
+		}), player.Unreachable, ""},
 	}
 	src := readGame(t, "pennies.kif")
 	for _, c := range cases {
@@ -69,8 +71,8 @@ func TestHostilePlayers(t *testing.T) {
 			t.Parallel()
 			bad := httptest.NewServer(c.handler)
 			defer bad.Close()
-			seats := []Seat{&HTTPSeat{URL: bad.URL}, httpPlayer(t, RandomStrategy, 2)}
-			rec, err := RunMatch(context.Background(), "pennies.kif", mustRules(t, src), seats, MatchOptions{StartClock: time.Second, PlayClock: time.Second, Seed: 3})
+			seats := []player.Seat{&HTTPSeat{URL: bad.URL}, httpPlayer(t, RandomStrategy, 2)}
+			rec, err := runMatch(context.Background(), "pennies.kif", src, seats, player.MatchOptions{StartClock: time.Second, PlayClock: time.Second, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,9 +105,9 @@ func TestPlayerCrashes(t *testing.T) {
 	p := NewPlayer(PlayerOptions{Log: testLogger(t, "crashing")})
 	srv := httptest.NewServer(p)
 	defer srv.Close()
-	seats := []Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
-	rec, err := RunMatch(context.Background(), "tictactoe.kif", mustRules(t, src), seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
-		Progress: func(s Step) {
+	seats := []player.Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
+	rec, err := runMatch(context.Background(), "tictactoe.kif", src, seats, player.MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
+		Progress: func(s player.Step) {
 			if s.Step == 1 {
 				srv.CloseClientConnections()
 				srv.Close()
@@ -118,7 +120,7 @@ func TestPlayerCrashes(t *testing.T) {
 		t.Fatalf("not completed: %s", rec.Aborted)
 	}
 	for _, s := range rec.Moves {
-		want := Unreachable
+		want := player.Unreachable
 		if s.Step == 1 {
 			want = ""
 		}
@@ -126,7 +128,7 @@ func TestPlayerCrashes(t *testing.T) {
 			t.Errorf("step %d: %+v, want %q", s.Step, a, want)
 		}
 	}
-	if rec.End[0].Kind != Unreachable || rec.End[1].Kind != "" {
+	if rec.End[0].Kind != player.Unreachable || rec.End[1].Kind != "" {
 		t.Errorf("STOP: %+v", rec.End)
 	}
 	checkRecord(t, src, rec)
@@ -141,9 +143,9 @@ func TestMatchCancelled(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	seats := []Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
-	rec, err := RunMatch(ctx, "tictactoe.kif", mustRules(t, src), seats, MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
-		Progress: func(s Step) {
+	seats := []player.Seat{&HTTPSeat{URL: srv.URL}, httpPlayer(t, RandomStrategy, 2)}
+	rec, err := runMatch(ctx, "tictactoe.kif", src, seats, player.MatchOptions{StartClock: 5 * time.Second, PlayClock: 5 * time.Second,
+		Progress: func(s player.Step) {
 			if s.Step == 3 {
 				cancel()
 			}

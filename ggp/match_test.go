@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/player"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Matches between this project's players over real HTTP on 127.0.0.1: every match ends in a
@@ -31,14 +33,36 @@ func readGame(t testing.TB, name string) string {
 	return ""
 }
 
-// mustRules prepares a game's rules for RunMatch.
+// kifFile reads a game description as a match plays it (player.MatchFile).
+func kifFile(t testing.TB, src string) *syntax.File {
+	t.Helper()
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
+	kif, err := player.MatchFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kif
+}
+
+// mustRules returns a game's rules as START sends them.
 func mustRules(t testing.TB, src string) string {
 	t.Helper()
-	rules, err := Prepare(src)
+	rules, err := Rules(kifFile(t, src).Source())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rules
+}
+
+// runMatch runs a match of a game description between seats, as gdl match does.
+func runMatch(ctx context.Context, name, src string, seats []player.Seat, opts player.MatchOptions) (*player.Record, error) {
+	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
+	g, err := player.LoadMatch(ctx, f, seats, game.Options{})
+	if err != nil {
+		return nil, err
+	}
+	opts.Name = name
+	return player.RunMatch(ctx, g, seats, opts)
 }
 
 // testLogger writes a player's log into the test's output.
@@ -55,7 +79,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 
 // httpPlayer starts a player with the strategy on a real HTTP server on 127.0.0.1 and returns
 // its seat. mcts searches a fixed number of playouts, so a move takes milliseconds.
-func httpPlayer(t testing.TB, strategy Strategy, seed uint64) Seat {
+func httpPlayer(t testing.TB, strategy Strategy, seed uint64) player.Seat {
 	t.Helper()
 	p := NewPlayer(PlayerOptions{Strategy: strategy, Playouts: 300, Seed: seed, Log: testLogger(t, string(strategy))})
 	srv := httptest.NewServer(p)
@@ -65,13 +89,9 @@ func httpPlayer(t testing.TB, strategy Strategy, seed uint64) Seat {
 
 // checkRecord replays the record's joint moves through the game API: the same states, the
 // same goals.
-func checkRecord(t *testing.T, src string, rec *Record) {
+func checkRecord(t *testing.T, src string, rec *player.Record) {
 	t.Helper()
-	rules, err := Prepare(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := game.Load(context.Background(), rules, game.Options{})
+	g, _, err := game.Load(context.Background(), kifFile(t, src).Source(), game.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +130,7 @@ func checkRecord(t *testing.T, src string, rec *Record) {
 }
 
 // noErrors fails when a message of the match went wrong.
-func noErrors(t *testing.T, rec *Record) {
+func noErrors(t *testing.T, rec *player.Record) {
 	t.Helper()
 	for _, a := range append(slices.Clone(rec.Start), rec.End...) {
 		if a.Kind != "" {
@@ -146,10 +166,10 @@ func TestMatchesOverHTTP(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
 			src := readGame(t, c.game)
-			var seats []Seat
+			var seats []player.Seat
 			for i, p := range c.players {
 				if local, ok := strings.CutPrefix(p, "local:"); ok {
-					s, err := NewSeat(local, PlayerOptions{Playouts: 300, Seed: uint64(i)})
+					s, err := NewSeat(local, player.SeatOptions{Playouts: 300, Seed: uint64(i)})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -159,9 +179,9 @@ func TestMatchesOverHTTP(t *testing.T) {
 				seats = append(seats, httpPlayer(t, Strategy(p), uint64(i)))
 			}
 			var progress []int
-			rec, err := RunMatch(context.Background(), c.game, mustRules(t, src), seats, MatchOptions{
+			rec, err := runMatch(context.Background(), c.game, src, seats, player.MatchOptions{
 				StartClock: 20 * time.Second, PlayClock: 20 * time.Second, Seed: 7,
-				Progress: func(s Step) { progress = append(progress, s.Step) }})
+				Progress: func(s player.Step) { progress = append(progress, s.Step) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,14 +204,14 @@ func TestMatchesOverHTTP(t *testing.T) {
 // tell it (its own moves and percepts), so it switches doors and wins about two matches in
 // three (a contestant that saw the state would win all, one that kept its door one in three).
 func TestMontyHallMatches(t *testing.T) {
-	rules := mustRules(t, readGame(t, "montyhall.kif"))
+	rules := readGame(t, "montyhall.kif")
 	matches, wins, switches := 200, 0, 0
 	for i := range matches {
-		seat, err := NewSeat("mcts", PlayerOptions{Playouts: 300, Seed: uint64(i)})
+		seat, err := NewSeat("mcts", player.SeatOptions{Playouts: 300, Seed: uint64(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := RunMatch(context.Background(), "montyhall", rules, []Seat{seat}, MatchOptions{ID: fmt.Sprintf("mh%d", i), Seed: uint64(i), StartClock: 60e9, PlayClock: 60e9})
+		rec, err := runMatch(context.Background(), "montyhall", rules, []player.Seat{seat}, player.MatchOptions{ID: fmt.Sprintf("mh%d", i), Seed: uint64(i), StartClock: 60e9, PlayClock: 60e9})
 		if err != nil {
 			t.Fatal(err)
 		}

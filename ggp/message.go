@@ -12,9 +12,10 @@
 // player's own last move and its percepts: (PLAY <id> <turn> <move> | nil (<percepts>) | nil).
 //
 // The package has the messages (Parse, Message.String), the player (Player: an http.Handler
-// over the built-in strategies of package player), and the manager (RunMatch: clocks, the
-// replacement of illegal, late and unreadable moves, the match record). It sits above package
-// player and below the editor features.
+// over the built-in players of package player), and the seat of a player at a URL (HTTPSeat)
+// in a match of package player's runner (player.RunMatch: clocks, the replacement of illegal,
+// late and unreadable moves, the match record). It sits above package player; only it and the
+// CLI know HTTP.
 package ggp
 
 import (
@@ -23,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gdl-lsp/gdl/player"
 )
 
 // Kind is the kind of a message.
@@ -55,9 +58,6 @@ type Message struct {
 	LastMove string
 	Percepts []string
 }
-
-// MaxClock bounds the clocks a message may give.
-const MaxClock = 24 * time.Hour
 
 // Parse reads a message. Keywords and nil are read in any case; comments and any layout are
 // allowed. Every error is a *SyntaxError with the place in the message.
@@ -221,8 +221,8 @@ func clock(text string, e *Expr, what string) (time.Duration, error) {
 	if err != nil || math.IsNaN(s) || s <= 0 {
 		return 0, syntaxError(text, e.Start, "%s must be a positive number of seconds, not %s", what, e.Atom)
 	}
-	if s > MaxClock.Seconds() {
-		return 0, syntaxError(text, e.Start, "%s of %s seconds is more than %v", what, e.Atom, MaxClock)
+	if s > player.MaxClock.Seconds() {
+		return 0, syntaxError(text, e.Start, "%s of %s seconds is more than %v", what, e.Atom, player.MaxClock)
 	}
 	return time.Duration(s * float64(time.Second)), nil
 }

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
@@ -130,10 +128,8 @@ type playing struct {
 
 	// Set by START, then read and written only by the message that holds turn.
 	g     *game.Game
-	b     *player.Belief // what the role knows of the state
-	mcts  *player.MCTS   // its tree kept from move to move while the state is known
-	rng   *rand.Rand
-	plays int // PLAY messages answered
+	seat  *player.LocalSeat // the built-in player: what the role knows, its strategy
+	plays int               // PLAY messages answered
 }
 
 // margin is the time kept back from a clock.
@@ -166,7 +162,7 @@ func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// A browser sends the page's origin with every post: a web page the player was not
 			// told to trust may not make it play (its form posts and no-cors requests get no
 			// preflight, so the missing CORS header alone would not stop them).
-			p.log.Printf("%s: POST from a web page of %s refused (see --allow-origin)", r.RemoteAddr, abbreviate(o, 100))
+			p.log.Printf("%s: POST from a web page of %s refused (see --allow-origin)", r.RemoteAddr, player.Abbreviate(o, 100))
 			h.Set("Connection", "close")
 			http.Error(w, "the player takes no messages from web pages of this origin", http.StatusForbidden)
 			return
@@ -252,7 +248,7 @@ func (p *Player) serveGet(w http.ResponseWriter, r *http.Request, received time.
 		return
 	}
 	w.Header().Set("Allow", "POST, GET, OPTIONS")
-	p.log.Printf("%s: GET %s refused: only (INFO) is answered by GET", r.RemoteAddr, abbreviate(r.URL.Path, 80))
+	p.log.Printf("%s: GET %s refused: only (INFO) is answered by GET", r.RemoteAddr, player.Abbreviate(r.URL.Path, 80))
 	http.Error(w, "a GGP player takes messages by POST; only (INFO) is answered by GET", http.StatusMethodNotAllowed)
 }
 
@@ -286,9 +282,9 @@ func peekKind(br *bufio.Reader) Kind {
 	return ""
 }
 
-// Handle answers a message received now (the in-process way to the player, for a built-in
-// player of the manager): the message is read without the bounds on the atoms and the nesting
-// of a message received over HTTP, since its game was read by this process already.
+// Handle answers a message received now in this process, without HTTP: the message is read
+// without the bounds on the atoms and the nesting of a message received over HTTP (its sender
+// is this process). A match's built-in players are player.LocalSeat, without messages.
 func (p *Player) Handle(ctx context.Context, text string) Reply {
 	return p.handle(ctx, text, time.Now(), "in-process", localLimits)
 }
@@ -307,14 +303,14 @@ func (p *Player) handle(ctx context.Context, text string, received time.Time, fr
 	}
 	p.log.Printf("%s: received %s", from, logged(text))
 	rep = p.answer(ctx, msg, received)
-	p.log.Printf("%s: %s %s: %d %s (%v)", from, msg.Kind, msg.MatchID, rep.Status, abbreviate(rep.Body, 200), time.Since(received).Round(time.Millisecond))
+	p.log.Printf("%s: %s %s: %d %s (%v)", from, msg.Kind, msg.MatchID, rep.Status, player.Abbreviate(rep.Body, 200), time.Since(received).Round(time.Millisecond))
 	return rep
 }
 
 // logged is a message's text as the log shows it: on one line, at most maxLogged bytes, with
 // its size when it is longer.
 func logged(text string) string {
-	s := abbreviate(text, maxLogged)
+	s := player.Abbreviate(text, maxLogged)
 	if len(text) > maxLogged {
 		s += fmt.Sprintf(" (%d bytes in all)", len(text))
 	}
@@ -486,18 +482,16 @@ func (m *playing) load(ctx context.Context, opts PlayerOptions, msg *Message, se
 	if role < 0 {
 		return fmt.Errorf("%s is not a role of the game (its roles: %s)", msg.Role, strings.Join(g.RoleNames(), ", "))
 	}
-	b, err := player.NewBelief(ctx, g, role, seed)
+	seat, err := player.NewSeat(string(opts.Strategy), player.SeatOptions{Playouts: opts.Playouts})
 	if err != nil {
-		return fmt.Errorf("the initial state cannot be computed: %w", err)
+		return err
 	}
-	if _, err := g.Legal(ctx, b.States()[0]); err != nil {
-		return fmt.Errorf("the legal moves of the initial state cannot be computed: %w", err)
+	seat.Seed = seed
+	seat.Note = func(note string) { m.log.Printf("match %s: %s", m.id, note) }
+	if _, err := seat.Start(ctx, &player.Setup{MatchID: msg.MatchID, Game: g, Role: role, StartClock: msg.StartClock, PlayClock: msg.PlayClock}); err != nil {
+		return err
 	}
-	m.g, m.b, m.role, m.roleName = g, b, role, g.RoleNames()[role]
-	m.rng = rand.New(rand.NewPCG(seed, 0x706c6179))
-	if opts.Strategy == MCTSStrategy {
-		m.mcts = player.NewMCTS(g, role, player.Options{Playouts: opts.Playouts, Seed: seed})
-	}
+	m.g, m.seat, m.role, m.roleName = g, seat, role, g.RoleNames()[role]
 	return nil
 }
 
@@ -517,74 +511,57 @@ func (p *Player) play(ctx context.Context, m *playing, msg *Message, received ti
 	if m.g == nil {
 		return Reply{http.StatusConflict, "the match did not start"}
 	}
-	if err := m.observe(wctx, msg, received, deadline); err != nil {
+	t, err := m.turnOf(msg)
+	if err != nil {
+		p.log.Printf("PLAY %s: %v", m.id, err)
+		return Reply{http.StatusConflict, err.Error()}
+	}
+	if err := m.seat.Observe(wctx, t); err != nil {
 		p.log.Printf("PLAY %s: %v", m.id, err)
 		return Reply{http.StatusConflict, err.Error()}
 	}
 	m.plays++
-	move, err := m.choose(wctx, p.opts)
+	rep, err := m.seat.Move(wctx)
 	if err != nil {
 		p.log.Printf("PLAY %s: %v", m.id, err)
 		return Reply{http.StatusConflict, err.Error()}
 	}
-	return Reply{http.StatusOK, m.g.String(move)}
+	return Reply{http.StatusOK, rep.Text}
 }
 
-// observe takes in the moves (GDL) or the own move and percepts (GDL-II) of a PLAY or STOP.
-func (m *playing) observe(ctx context.Context, msg *Message, received, deadline time.Time) error {
+// turnOf reads what a PLAY or STOP says was played: the joint move (GDL), or the turn, the own
+// move and the percepts (GDL-II).
+func (m *playing) turnOf(msg *Message) (*player.Turn, error) {
 	if msg.II {
 		if msg.Turn != m.plays {
-			return fmt.Errorf("turn %d, but the player expected turn %d", msg.Turn, m.plays)
+			return nil, fmt.Errorf("turn %d, but the player expected turn %d", msg.Turn, m.plays)
 		}
 		if msg.LastMove == "" {
 			if msg.Turn > 0 {
-				return fmt.Errorf("turn %d without the player's last move", msg.Turn)
+				return nil, fmt.Errorf("turn %d without the player's last move", msg.Turn)
 			}
-			return nil
+			return &player.Turn{}, nil
 		}
 		if msg.Turn == 0 {
-			return fmt.Errorf("turn 0 with a last move, %s", msg.LastMove)
+			return nil, fmt.Errorf("turn 0 with a last move, %s", msg.LastMove)
 		}
 		move, err := m.g.ParseTerm(msg.LastMove)
 		if err != nil {
-			return fmt.Errorf("the last move %s: %w", msg.LastMove, err)
+			return nil, fmt.Errorf("the last move %s: %w", msg.LastMove, err)
 		}
-		// Keep at least half the time to choose the move.
-		octx, cancel := context.WithDeadline(ctx, received.Add(deadline.Sub(received)/2))
-		defer cancel()
-		if note := m.b.Observe(octx, move, player.PerceptsText(msg.Percepts)); note != "" {
-			m.log.Printf("match %s: %s", m.id, note)
-		}
-		return nil
+		return &player.Turn{Step: msg.Turn, Move: move, Sees: msg.Percepts}, nil
 	}
 	if msg.Joint == nil {
 		if m.plays > 0 {
-			return fmt.Errorf("PLAY with nil after %d joint moves: the joint move played is missing", m.plays)
+			return nil, fmt.Errorf("PLAY with nil after %d joint moves: the joint move played is missing", m.plays)
 		}
-		return nil
+		return &player.Turn{}, nil
 	}
 	joint, err := m.g.ParseMoves(msg.Joint)
 	if err != nil {
-		return fmt.Errorf("the joint move (%s): %w", strings.Join(msg.Joint, " "), err)
+		return nil, fmt.Errorf("the joint move (%s): %w", strings.Join(msg.Joint, " "), err)
 	}
-	return m.b.ObserveJoint(ctx, joint)
-}
-
-// choose picks the role's move by the strategy, from what the role knows (player.MCTS searches
-// from the states it may be in); an evaluation that fails or runs out of time leaves a random
-// move among those legal in every state it may be in.
-func (m *playing) choose(ctx context.Context, opts PlayerOptions) (eval.Term, error) {
-	legal, err := m.b.Legal(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("no move to play: %w", err)
-	}
-	if len(legal) == 1 || opts.Strategy != MCTSStrategy {
-		return legal[m.rng.IntN(len(legal))], nil
-	}
-	if mv, err := m.mcts.Move(ctx, m.b); err == nil && slices.Contains(legal, mv) {
-		return mv, nil
-	}
-	return legal[m.rng.IntN(len(legal))], nil
+	return &player.Turn{Step: m.plays, Joint: joint}, nil
 }
 
 // end ends the match (STOP or ABORT): the work in progress stops and the player is free.
@@ -593,13 +570,7 @@ func (p *Player) end(m *playing, msg *Message) Reply {
 	select {
 	case <-m.turn:
 		if msg.Kind == Stop && m.g != nil {
-			if err := m.observe(context.Background(), msg, time.Now(), time.Now().Add(time.Second)); err != nil {
-				p.log.Printf("STOP %s: %v", m.id, err)
-			} else if s, known := m.b.State(); known {
-				if goals, err := m.g.GoalValues(context.Background(), s); err == nil {
-					p.log.Printf("match %s over: %s got %d", m.id, m.roleName, goals[m.role])
-				}
-			}
+			p.stopped(m, msg)
 		}
 		m.turn <- struct{}{}
 	case <-time.After(5 * time.Second):
@@ -609,6 +580,23 @@ func (p *Player) end(m *playing, msg *Message) Reply {
 	p.dropLocked(m)
 	p.mu.Unlock()
 	return Reply{http.StatusOK, "done"}
+}
+
+// stopped takes in the last turn of a match that reached a terminal state, and logs the goal.
+func (p *Player) stopped(m *playing, msg *Message) {
+	t, err := m.turnOf(msg)
+	if err != nil {
+		p.log.Printf("STOP %s: %v", m.id, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	m.seat.Stop(ctx, t)
+	if s, known := m.seat.Belief().State(); known {
+		if goals, err := m.g.GoalValues(ctx, s); err == nil {
+			p.log.Printf("match %s over: %s got %d", m.id, m.roleName, goals[m.role])
+		}
+	}
 }
 
 // mergeCancel returns a context that ends when either ends (a's deadline and values are kept),
@@ -624,26 +612,6 @@ func deadlineOf(ctx context.Context) time.Time {
 		return d
 	}
 	return time.Now().Add(time.Hour)
-}
-
-// abbreviate shortens text for a log line: its layout collapsed to single spaces, at most n
-// bytes (cut at a character's start), "…" when cut.
-func abbreviate(s string, n int) string {
-	cut := len(s) > 4*n+8
-	if cut {
-		s = s[:4*n+8] // enough for n bytes after collapsing any layout but long runs of it
-	}
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		if cut {
-			return s + "…"
-		}
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // NewServer returns an HTTP server for a player at addr, with bounded headers and read times

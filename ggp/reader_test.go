@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/player"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -34,15 +35,15 @@ func TestQuotedNames(t *testing.T) {
 			t.Fatalf("the analyzer rejects the game: %s", d.Message)
 		}
 	}
-	if n := len(roleNames(res)); n != 2 {
+	if n := len(res.Model.Roles); n != 2 {
 		t.Fatalf("the analyzer finds %d roles", n)
 	}
 	rules := mustRules(t, quotedRoles)
 	if !strings.Contains(rules, `(role x") (role "o)`) {
 		t.Errorf("the rules sent: %s", rules)
 	}
-	seats := []Seat{httpPlayer(t, RandomStrategy, 1), httpPlayer(t, MCTSStrategy, 2)}
-	rec, err := RunMatch(context.Background(), "quoted", rules, seats, MatchOptions{ID: "q1", StartClock: 10e9, PlayClock: 10e9})
+	seats := []player.Seat{httpPlayer(t, RandomStrategy, 1), httpPlayer(t, MCTSStrategy, 2)}
+	rec, err := runMatch(context.Background(), "quoted", rules, seats, player.MatchOptions{ID: "q1", StartClock: 10e9, PlayClock: 10e9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,16 +67,15 @@ func TestQuotedNames(t *testing.T) {
 func TestSeatsBeforeGrounding(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rules := mustRules(t, readGame(t, "tictactoe.kif"))
-	_, err := RunMatch(ctx, "tictactoe", rules, []Seat{httpPlayer(t, RandomStrategy, 1)}, MatchOptions{})
-	var ge *GameError
+	_, err := runMatch(ctx, "tictactoe", readGame(t, "tictactoe.kif"), []player.Seat{httpPlayer(t, RandomStrategy, 1)}, player.MatchOptions{})
+	var ge *player.GameError
 	if err == nil || errors.As(err, &ge) || !strings.Contains(err.Error(), "1 players for 2 roles") {
 		t.Errorf("one player for two roles: %v", err)
 	}
 }
 
 // TestBuiltInPlayersUnbounded: a game with more atoms than a message received over HTTP may
-// hold is played by built-in players (their messages come from this process).
+// hold is played by built-in players (told the match in this process, without messages).
 func TestBuiltInPlayersUnbounded(t *testing.T) {
 	if raceDetector {
 		// It tests sizes, not concurrency; under the race detector loading the game alone takes
@@ -97,15 +97,15 @@ func TestBuiltInPlayersUnbounded(t *testing.T) {
 	if _, err := Parse("(START m1 xplayer (" + rules + ") 10 10)"); err == nil {
 		t.Fatal("the game fits in the limits of a message: make it bigger")
 	}
-	var seats []Seat
+	var seats []player.Seat
 	for i := range 2 {
-		s, err := NewSeat("random", PlayerOptions{Seed: uint64(i)})
+		s, err := NewSeat("random", player.SeatOptions{Seed: uint64(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		seats = append(seats, s)
 	}
-	rec, err := RunMatch(context.Background(), "big", rules, seats, MatchOptions{ID: "big1", StartClock: 60e9, PlayClock: 60e9})
+	rec, err := runMatch(context.Background(), "big", rules, seats, player.MatchOptions{ID: "big1", StartClock: 60e9, PlayClock: 60e9})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,31 +8,116 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/gdl-lsp/gdl/player"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // MaxReply bounds a player's answer the manager reads: a move is a term of a few bytes, an
 // INFO answer a short list.
 const MaxReply = 64 << 10
 
-// Seat is how the manager reaches the player of a role.
-type Seat interface {
-	// Name is the player as the record shows it: its URL, or the built-in strategy.
-	Name() string
-	// Send delivers a message and returns the answer; the error is a failure to get one (the
-	// connection refused or closed, ctx ended).
-	Send(ctx context.Context, msg string) (Reply, error)
-}
-
-// HTTPSeat is a player at an HTTP address.
+// HTTPSeat is a player at an HTTP address, in a match of package player's runner: the
+// runner's START, PLAY, STOP and ABORT go to it as GGP messages, and its answers are read
+// back (a move as one term of the game).
 type HTTPSeat struct {
 	URL    string
 	Client *http.Client // nil: a client of its own
+
+	m *player.Setup // the match being played
 }
 
 func (s *HTTPSeat) Name() string { return s.URL }
 
-// Send posts the message (Content-Type text/acl) and reads at most MaxReply bytes of the answer.
-func (s *HTTPSeat) Send(ctx context.Context, msg string) (Reply, error) {
+// Start sends START with the game's rules (its KIF, as LoadMatch makes it); the answer is ready.
+func (s *HTTPSeat) Start(ctx context.Context, m *player.Setup) (player.Reply, error) {
+	s.m = m
+	f := m.Game.Analysis().Model.File
+	if f.Dialect() != syntax.Prefix {
+		return player.Reply{}, errors.New("the game is not in KIF: a match with players at URLs plays a game of player.LoadMatch")
+	}
+	rules, err := Rules(f.Source())
+	if err != nil {
+		return player.Reply{}, err
+	}
+	roles := m.Game.RoleNames()
+	return s.expect(ctx, &Message{Kind: Start, MatchID: m.MatchID, Role: roles[m.Role], Rules: rules, StartClock: m.StartClock, PlayClock: m.PlayClock}, "ready")
+}
+
+// Play sends PLAY and reads the move answered.
+func (s *HTTPSeat) Play(ctx context.Context, t *player.Turn) (player.Reply, error) {
+	msg := &Message{Kind: Play, MatchID: s.m.MatchID}
+	s.fill(msg, t)
+	rep, err := s.send(ctx, msg.String())
+	if err != nil {
+		return player.Reply{}, err
+	}
+	e, err := ReadExpr(rep.Text)
+	if err != nil {
+		return rep, &player.SeatError{Kind: player.Unreadable, Err: fmt.Errorf("%q is not a move: %v", player.Abbreviate(rep.Text, 80), err)}
+	}
+	text := e.String()
+	if rep.Move, err = s.m.Game.ParseTerm(text); err != nil {
+		return rep, &player.SeatError{Kind: player.Unreadable, Err: fmt.Errorf("%s is not a move: %v", player.Abbreviate(text, 80), err)}
+	}
+	return rep, nil
+}
+
+// Stop sends STOP; the answer is done.
+func (s *HTTPSeat) Stop(ctx context.Context, t *player.Turn) (player.Reply, error) {
+	msg := &Message{Kind: Stop, MatchID: s.m.MatchID}
+	s.fill(msg, t)
+	return s.expect(ctx, msg, "done")
+}
+
+// Abort sends ABORT; the answer is done.
+func (s *HTTPSeat) Abort(ctx context.Context) (player.Reply, error) {
+	return s.expect(ctx, &Message{Kind: Abort, MatchID: s.m.MatchID}, "done")
+}
+
+// fill completes a PLAY or STOP with the turn: the joint move played last (GDL), or the turn,
+// the role's own move and its percepts (GDL-II).
+func (s *HTTPSeat) fill(m *Message, t *player.Turn) {
+	g := s.m.Game
+	if player.GDLII(g) {
+		m.II, m.Turn = true, t.Step
+		if t.Step > 0 {
+			m.LastMove = g.String(t.Move)
+			m.Percepts = append([]string{}, t.Sees...)
+		}
+		return
+	}
+	for _, mv := range t.Joint {
+		m.Joint = append(m.Joint, g.String(mv))
+	}
+}
+
+// expect sends a message whose answer must be want (in any case).
+func (s *HTTPSeat) expect(ctx context.Context, m *Message, want string) (player.Reply, error) {
+	rep, err := s.send(ctx, m.String())
+	if err == nil && !strings.EqualFold(strings.TrimSpace(rep.Text), want) {
+		err = &player.SeatError{Kind: player.Refused, Err: fmt.Errorf("answered %q, not %s", player.Abbreviate(rep.Text, 80), want)}
+	}
+	return rep, err
+}
+
+// send posts a message and returns the answer of a status 200; any other status is refused.
+func (s *HTTPSeat) send(ctx context.Context, msg string) (player.Reply, error) {
+	rep, err := s.post(ctx, msg)
+	if err != nil {
+		if errors.Is(err, errTooLong) {
+			return player.Reply{}, &player.SeatError{Kind: player.Unreadable, Err: err}
+		}
+		return player.Reply{}, err
+	}
+	if rep.Status != http.StatusOK {
+		return player.Reply{}, &player.SeatError{Kind: player.Refused, Err: fmt.Errorf("HTTP status %d: %s", rep.Status, player.Abbreviate(rep.Body, 200))}
+	}
+	return player.Reply{Text: rep.Body}, nil
+}
+
+// post posts the message (Content-Type text/acl) and reads at most MaxReply bytes of the answer.
+func (s *HTTPSeat) post(ctx context.Context, msg string) (Reply, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, strings.NewReader(msg))
 	if err != nil {
 		return Reply{}, err
@@ -63,35 +148,13 @@ var defaultClient = &http.Client{
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
 
-// LocalSeat is a built-in player run in-process; it gets the same messages as a player over
-// HTTP, without the network.
-type LocalSeat struct {
-	Label  string
-	Player *Player
-}
-
-func (s *LocalSeat) Name() string { return s.Label }
-
-// Send hands the message to the player; ctx ending stops waiting for the answer.
-func (s *LocalSeat) Send(ctx context.Context, msg string) (Reply, error) {
-	ch := make(chan Reply, 1)
-	go func() { ch <- s.Player.Handle(ctx, msg) }()
-	select {
-	case r := <-ch:
-		return r, nil
-	case <-ctx.Done():
-		return Reply{}, ctx.Err()
-	}
-}
-
 // NewSeat reads a player as given on the command line or by the editor: random or mcts (a
-// built-in player, run in-process with opts), or the address of a player: an http or https
+// built-in player of package player, run in this process with opts), or the address of a player: an http or https
 // URL, or host:port.
-func NewSeat(spec string, opts PlayerOptions) (Seat, error) {
+func NewSeat(spec string, opts player.SeatOptions) (player.Seat, error) {
 	switch strings.ToLower(spec) {
-	case string(RandomStrategy), string(MCTSStrategy):
-		opts.Strategy = Strategy(strings.ToLower(spec))
-		return &LocalSeat{Label: strings.ToLower(spec), Player: NewPlayer(opts)}, nil
+	case player.RandomStrategy, player.MCTSStrategy:
+		return player.NewSeat(spec, opts)
 	}
 	u := spec
 	if !strings.Contains(u, "://") {
@@ -111,14 +174,3 @@ func NewSeat(spec string, opts PlayerOptions) (Seat, error) {
 }
 
 var errTooLong = fmt.Errorf("the answer is longer than %d bytes", MaxReply)
-
-// errorKind classifies a failure to get an answer.
-func errorKind(err error) ErrorKind {
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return Late
-	case errors.Is(err, errTooLong):
-		return Unreadable
-	}
-	return Unreachable
-}

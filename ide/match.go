@@ -1,23 +1,31 @@
 package ide
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
 	"time"
 
-	"github.com/gdl-lsp/gdl/ggp"
+	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/player"
 )
 
-// "Run a match" from the editor: a GGP match (package ggp) of the document's game between
-// built-in players and players at URLs, whose joint moves become the document's line, so that
-// the game view steps through the match move by move.
+// "Run a match" from the editor: a match (player.RunMatch) of the document's game between
+// built-in players and, with the server's seats, players at URLs, whose joint moves become the
+// document's line, so that the game view steps through the match move by move.
+
+// Seats makes the seat of a player named in MatchOptions.Players (ggp.NewSeat: built-in players
+// and players at URLs; player.NewSeat: built-in players only).
+type Seats func(spec string, opts player.SeatOptions) (player.Seat, error)
 
 // MatchOptions configure a match run from the editor.
 type MatchOptions struct {
 	// Players are the players, one per role in role order (GDL-II's random role may be left
-	// out): random, mcts, or a GGP player's URL.
-	Players    []string
+	// out): random, mcts, or a GGP player's URL when Seats makes seats for URLs.
+	Players []string
+	// Seats makes the players' seats (nil: player.NewSeat, built-in players only).
+	Seats      Seats
 	StartClock time.Duration // 0: 10 s
 	PlayClock  time.Duration // 0: 5 s
 	// Playouts bounds the built-in mcts players' search per move (0: until the play clock less
@@ -32,7 +40,7 @@ type MatchOptions struct {
 // MatchResult is a match run from the editor and the document's state after it: the initial
 // state, with the match's joint moves as its line.
 type MatchResult struct {
-	Record *ggp.Record
+	Record *player.Record
 	State  *GameState
 }
 
@@ -42,23 +50,20 @@ type MatchResult struct {
 // record. The error is for a match that could not start (a game with errors, players that do
 // not fit the roles) or a state that could not be evaluated.
 func (s *Session) RunMatch(ctx context.Context, opts MatchOptions) (*MatchResult, error) {
-	var seats []ggp.Seat
-	for i, p := range opts.Players {
-		seat, err := ggp.NewSeat(p, ggp.PlayerOptions{Playouts: opts.Playouts, Seed: opts.Seed*1_000_003 + uint64(i), Limits: s.limits})
-		if err != nil {
-			return nil, err
-		}
-		seats = append(seats, seat)
-	}
-	mo := ggp.MatchOptions{StartClock: opts.StartClock, PlayClock: opts.PlayClock, Seed: opts.Seed, MaxSteps: opts.MaxSteps, Limits: s.limits}
-	if opts.Progress != nil {
-		mo.Progress = func(st ggp.Step) { opts.Progress(st.Step, st.Joint) }
-	}
-	rules, err := ggp.PrepareFile(s.snap.File())
+	seats, err := matchSeats(opts)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := ggp.RunMatch(ctx, path.Base(s.name), rules, seats, mo)
+	g, err := player.LoadMatch(ctx, s.snap.File(), seats, game.Options{Limits: s.limits})
+	if err != nil {
+		return nil, err
+	}
+	mo := player.MatchOptions{Name: path.Base(s.name), StartClock: cmp.Or(opts.StartClock, 10*time.Second), PlayClock: cmp.Or(opts.PlayClock, 5*time.Second),
+		Seed: opts.Seed, MaxSteps: opts.MaxSteps}
+	if opts.Progress != nil {
+		mo.Progress = func(st player.Step) { opts.Progress(st.Step, st.Joint) }
+	}
+	rec, err := player.RunMatch(ctx, g, seats, mo)
 	if rec == nil {
 		return nil, err
 	}
@@ -76,6 +81,23 @@ func (s *Session) RunMatch(ctx context.Context, opts MatchOptions) (*MatchResult
 		rec.Aborted = err.Error()
 	}
 	return &MatchResult{Record: rec, State: st}, nil
+}
+
+// matchSeats makes the seats of the players.
+func matchSeats(opts MatchOptions) ([]player.Seat, error) {
+	newSeat := opts.Seats
+	if newSeat == nil {
+		newSeat = func(spec string, o player.SeatOptions) (player.Seat, error) { return player.NewSeat(spec, o) }
+	}
+	var seats []player.Seat
+	for i, p := range opts.Players {
+		seat, err := newSeat(p, player.SeatOptions{Playouts: opts.Playouts, Seed: opts.Seed*1_000_003 + uint64(i)})
+		if err != nil {
+			return nil, err
+		}
+		seats = append(seats, seat)
+	}
+	return seats, nil
 }
 
 // inNotation writes the manager's moves (KIF) in the document's notation, as the state

@@ -102,7 +102,8 @@ func TestRunMatchCancelled(t *testing.T) {
 	if _, err := s.RunMatch(ctx, MatchOptions{Players: []string{"random"}}); err == nil || !strings.Contains(err.Error(), "1 players for 2 roles") {
 		t.Errorf("one player for two roles: %v", err)
 	}
-	if _, err := s.RunMatch(ctx, MatchOptions{Players: []string{"random", "gopher://x"}}); err == nil || !strings.Contains(err.Error(), "http or https") {
-		t.Errorf("a player that is not one: %v", err)
+	// Without the server's seats, only built-in players play.
+	if _, err := s.RunMatch(ctx, MatchOptions{Players: []string{"random", "http://127.0.0.1:9147/"}}); err == nil || !strings.Contains(err.Error(), "not a built-in player: random or mcts") {
+		t.Errorf("a player at a URL without the server's seats: %v", err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gdl-lsp/gdl/ggp"
 	"github.com/gdl-lsp/gdl/ide"
+	"github.com/gdl-lsp/gdl/player"
 )
 
 // "Run a match" (gdl.runMatch): ide.RunMatch with progress and cancellation. The result is the
@@ -31,8 +31,8 @@ type matchArgs struct {
 // matchResult is gdl.runMatch's result: a game state (the start of the line) and the record.
 type matchResult struct {
 	gameState
-	Summary string      `json:"summary"`
-	Match   *ggp.Record `json:"match"`
+	Summary string         `json:"summary"`
+	Match   *player.Record `json:"match"`
 }
 
 // clockOf turns a clock in milliseconds into the whole seconds the protocol sends (rounded up;
@@ -42,7 +42,7 @@ func clockOf(ms int, def time.Duration) time.Duration {
 		return def
 	}
 	d := (time.Duration(ms)*time.Millisecond + time.Second - 1).Truncate(time.Second)
-	return min(d, ggp.MaxClock)
+	return min(d, player.MaxClock)
 }
 
 // runMatch runs gdl.runMatch {uri, players, startclockMs, playclockMs, playouts, seed,
@@ -58,7 +58,7 @@ func (s *Server) runMatch(ctx context.Context, session *ide.Session, uri string,
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "gdl.runMatch: give the players, one per role in role order: {uri, players: [\"mcts\", \"random\", \"http://127.0.0.1:9147/\"]}")
 	}
 	opts := ide.MatchOptions{Players: a.Players, StartClock: clockOf(a.StartclockMs, 10*time.Second), PlayClock: clockOf(a.PlayclockMs, 2*time.Second),
-		Playouts: max(a.Playouts, 0), Seed: a.Seed, MaxSteps: max(a.MaxSteps, 0)}
+		Playouts: max(a.Playouts, 0), Seed: a.Seed, MaxSteps: max(a.MaxSteps, 0), Seats: s.opts.Seats}
 	ctx, p := s.beginProgress(ctx, token, fmt.Sprintf("Match of %s: %s", path.Base(uri), strings.Join(a.Players, " against ")))
 	opts.Progress = func(step int, joint []string) {
 		p.report(fmt.Sprintf("%d. (%s)", step, strings.Join(joint, " ")))

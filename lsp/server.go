@@ -25,6 +25,7 @@ import (
 // read loop and computes its answer on a goroutine of its own, with a context that
 // $/cancelRequest cancels and that a newer version of the request's document supersedes.
 type Server struct {
+	opts   Options
 	conn   jsonrpc2.Conn
 	stream *messageStream
 	log    *log.Logger
@@ -419,9 +420,17 @@ func (s *Server) currentView() *view {
 }
 
 // Run serves one session on stdin/stdout and returns the exit status.
-func Run(stdin io.Reader, stdout io.Writer, stderr io.Writer) int {
+func Run(stdin io.Reader, stdout io.Writer, stderr io.Writer, opts Options) int {
 	s := NewServer(stderr)
+	s.opts = opts
 	return s.Serve(context.Background(), stdio{stdin, stdout})
+}
+
+// Options configure a server with what lsp does not know itself.
+type Options struct {
+	// Seats makes the seats of gdl.runMatch's players (nil: built-in players only); the
+	// command's knows players at URLs (ggp.NewSeat).
+	Seats ide.Seats
 }
 
 type stdio struct {

@@ -31,14 +31,20 @@ func (o montyOutcome) check() error {
 	return nil
 }
 
-func (o *montyOutcome) add(g *game.Game, m *Match) {
+// add counts a match: the contestant's goal and its last move.
+func (o *montyOutcome) add(goal int, last string) {
 	o.matches++
-	if m.Goals[0] == 100 {
+	if goal == 100 {
 		o.wins++
 	}
-	if g.String(m.Moves[len(m.Moves)-1][0]) == "switch" {
+	if last == "switch" {
 		o.switches++
 	}
+}
+
+// addRecord counts a match run by RunMatch.
+func (o *montyOutcome) addRecord(m *Record) {
+	o.add(m.Goals[0], m.Moves[len(m.Moves)-1].Joint[0])
 }
 
 // TestMontyHallFromBelief: the MCTS contestant plays from its belief and switches.
@@ -47,16 +53,8 @@ func TestMontyHallFromBelief(t *testing.T) {
 	var honest, keeper montyOutcome
 	for i := range montyMatches {
 		seed := uint64(i)
-		m, err := PlayMatch(context.Background(), g, []Player{NewMCTS(g, 0, Options{Playouts: 300, Seed: seed}), nil}, MatchOptions{Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		honest.add(g, m)
-		m, err = PlayMatch(context.Background(), g, []Player{keeps{NewRandom(g, 0, seed)}, nil}, MatchOptions{Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		keeper.add(g, m)
+		honest.addRecord(playMatch(t, g, []Player{NewMCTS(g, 0, Options{Playouts: 300, Seed: seed}), nil}, seed))
+		keeper.addRecord(playMatch(t, g, []Player{keeps{NewRandom(g, 0, seed)}, nil}, seed))
 	}
 	t.Logf("MCTS from its belief: %+v; never switching: %+v", honest, keeper)
 	if err := honest.check(); err != nil {
@@ -98,7 +96,7 @@ func peekingMonty(t *testing.T, g *game.Game) montyOutcome {
 		contestant := NewMCTS(g, 0, Options{Playouts: 300, Seed: seed})
 		host := NewRandom(g, 1, seed)
 		s, _ := g.Initial(ctx)
-		m := &Match{}
+		var last eval.Term
 		for {
 			if term, _ := g.Terminal(ctx, s); term {
 				break
@@ -115,10 +113,10 @@ func peekingMonty(t *testing.T, g *game.Game) montyOutcome {
 			if s, err = g.Next(ctx, s, joint); err != nil {
 				t.Fatal(err)
 			}
-			m.Moves = append(m.Moves, joint)
+			last = c.Move
 		}
-		m.Goals, _ = g.GoalValues(ctx, s)
-		o.add(g, m)
+		goals, _ := g.GoalValues(ctx, s)
+		o.add(goals[0], g.String(last))
 	}
 	return o
 }

@@ -24,6 +24,26 @@ func load(t testing.TB, path string) *game.Game {
 	return g
 }
 
+// playMatch runs a match between players in this process, one per role (nil: GDL-II's random
+// role, played by the runner), each asked in turn without a clock.
+func playMatch(t testing.TB, g *game.Game, players []Player, seed uint64) *Record {
+	t.Helper()
+	var seats []Seat
+	for _, pl := range players {
+		if pl != nil {
+			seats = append(seats, &LocalSeat{Label: "test", Seed: seed, NewPlayer: func(*game.Game, int, uint64) Player { return pl }})
+		}
+	}
+	rec, err := RunMatch(context.Background(), g, seats, MatchOptions{Seed: seed, InTurn: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Errors != 0 {
+		t.Fatalf("%d moves replaced", rec.Errors)
+	}
+	return rec
+}
+
 // record counts a player's results over matches.
 type record struct{ wins, draws, losses int }
 
@@ -64,11 +84,8 @@ func pit(t *testing.T, g *game.Game, matches, playouts int) record {
 				players[r] = NewRandom(g, r, uint64(1000+i))
 			}
 		}
-		m, err := PlayMatch(context.Background(), g, players, MatchOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !m.Terminal {
+		m := playMatch(t, g, players, 0)
+		if !m.Completed {
 			t.Fatalf("match %d did not end", i)
 		}
 		rec.add(m.Goals, role)

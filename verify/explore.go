@@ -98,6 +98,9 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 		opts.ProgressEvery = 250 * time.Millisecond
 	}
 	nr := len(g.Roles())
+	if nr == 0 {
+		return nil, fmt.Errorf("the game has no role")
+	}
 	x := &explorer{
 		g: g, nr: nr, checks: checks,
 		states: newTable(), edgeOff: []int32{0},
@@ -105,9 +108,8 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 		minTermDep: -1,
 		legalSum:   make([]int64, nr), legalMax: make([]int, nr),
 	}
-	if nr == 0 {
-		return nil, fmt.Errorf("the game has no role")
-	}
+	// bctx bounds the search by opts.Timeout: when it ends, the search stops with what it
+	// found; when ctx ends, the search fails.
 	bctx := ctx
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -123,18 +125,37 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 		return nil, fmt.Errorf("the initial state: %w", err)
 	}
 	x.add([]byte(init.Key()), -1, -1, 0)
+	if err := x.search(ctx, bctx, opts); err != nil {
+		return nil, err
+	}
+	if x.timeUp {
+		// The state being explored and those after it are not: every state up to the depth
+		// before it was.
+		for id := range x.nodes {
+			if x.nodes[id].flags&fExplored == 0 {
+				x.cutAt(int(x.nodes[id].depth) - 1)
+				break
+			}
+		}
+	}
+	return x, nil
+}
+
+// search explores the states in the order of their numbers, from the initial one, until none is
+// left or bctx ends (then x.timeUp is set), reporting progress as opts asks.
+func (x *explorer) search(ctx, bctx context.Context, opts Options) error {
 	start := time.Now()
 	last := start
 	// On the compiled engine the states are evaluated 64 at a time, in the order of their
 	// numbers (expandBatch); the interpreter's one by one.
-	f := g.NewFrontier()
+	f := x.g.NewFrontier()
 	for id := 0; id < len(x.nodes); id++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if bctx.Err() != nil {
 			x.timeUp = true
-			break
+			return nil
 		}
 		if opts.Progress != nil && (id&63 == 0 || f != nil) {
 			if now := time.Now(); now.Sub(last) >= opts.ProgressEvery {
@@ -150,41 +171,40 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 			}
 			f = nil // a state the compiled engine cannot take: one by one from here
 		}
-		s, err := g.StateOfKey(string(x.states.key(int32(id))))
-		if err != nil {
-			return nil, err
-		}
-		err = x.expand(bctx, int32(id), s)
-		if err == nil {
-			continue
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if bctx.Err() != nil {
-			x.timeUp = true
-			break
-		}
-		var ref *eval.RefusedError
-		if errors.As(err, &ref) {
-			return nil, err
-		}
-		// The state stays unexplored, without successors.
-		x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
-		x.errs = append(x.errs, stateErr{int32(id), err})
-		x.cutAt(int(x.nodes[id].depth) - 1)
-	}
-	if x.timeUp {
-		// The state being explored and those after it are not: every state up to the depth
-		// before it was.
-		for id := range x.nodes {
-			if x.nodes[id].flags&fExplored == 0 {
-				x.cutAt(int(x.nodes[id].depth) - 1)
-				break
-			}
+		if stop, err := x.expandOne(ctx, bctx, int32(id)); stop || err != nil {
+			return err
 		}
 	}
-	return x, nil
+	return nil
+}
+
+// expandOne explores state id on its own. A state whose evaluation fails stays unexplored,
+// without successors, and the failure is kept; stop is true when bctx ended (x.timeUp is set),
+// err not nil when ctx ended or the game was refused.
+func (x *explorer) expandOne(ctx, bctx context.Context, id int32) (stop bool, err error) {
+	s, err := x.g.StateOfKey(string(x.states.key(id)))
+	if err != nil {
+		return true, err
+	}
+	err = x.expand(bctx, id, s)
+	if err == nil {
+		return false, nil
+	}
+	if ctx.Err() != nil {
+		return true, ctx.Err()
+	}
+	if bctx.Err() != nil {
+		x.timeUp = true
+		return true, nil
+	}
+	var ref *eval.RefusedError
+	if errors.As(err, &ref) {
+		return true, err
+	}
+	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.errs = append(x.errs, stateErr{id, err})
+	x.cutAt(int(x.nodes[id].depth) - 1)
+	return false, nil
 }
 
 // add puts a state in the table, or finds it there; -1 when the table is full.

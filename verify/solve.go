@@ -245,29 +245,8 @@ func (s *solver) search(key string, alpha, beta int) (int, error) {
 	s.onPath[key] = true
 	defer delete(s.onPath, key)
 	a0, b0 := alpha, beta
-	// Children the table knows come first: they cost little and narrow the window.
-	order := p.children
-	known := 0
-	for _, c := range order {
-		if _, ok := s.tt[c]; ok {
-			known++
-		}
-	}
-	if known > 0 && known < len(order) {
-		order = make([]string, 0, len(p.children))
-		for _, c := range p.children {
-			if _, ok := s.tt[c]; ok {
-				order = append(order, c)
-			}
-		}
-		for _, c := range p.children {
-			if _, ok := s.tt[c]; !ok {
-				order = append(order, c)
-			}
-		}
-	}
 	best := -1
-	for _, child := range order {
+	for _, child := range s.knownFirst(p.children) {
 		v, err := s.search(child, alpha, beta)
 		if err != nil {
 			return 0, err
@@ -285,18 +264,51 @@ func (s *solver) search(key string, alpha, beta int) (int, error) {
 			break
 		}
 	}
+	s.store(key, best, a0, b0)
+	return best, nil
+}
+
+// knownFirst orders children for the search: those the table knows come first, as they cost
+// little and narrow the window.
+func (s *solver) knownFirst(children []string) []string {
+	known := 0
+	for _, c := range children {
+		if _, ok := s.tt[c]; ok {
+			known++
+		}
+	}
+	if known == 0 || known == len(children) {
+		return children
+	}
+	order := make([]string, 0, len(children))
+	for _, c := range children {
+		if _, ok := s.tt[c]; ok {
+			order = append(order, c)
+		}
+	}
+	for _, c := range children {
+		if _, ok := s.tt[c]; !ok {
+			order = append(order, c)
+		}
+	}
+	return order
+}
+
+// store narrows the table's bound on the value of the position with key by best, the value
+// searched in the window (alpha, beta): an upper bound when it fell below, a lower bound when
+// above, the exact value when inside.
+func (s *solver) store(key string, best, alpha, beta int) {
 	b := bound{0, 100}
 	if old, ok := s.tt[key]; ok {
 		b = old
 	}
 	switch {
-	case best <= a0:
+	case best <= alpha:
 		b.hi = int8(min(int(b.hi), best))
-	case best >= b0:
+	case best >= beta:
 		b.lo = int8(max(int(b.lo), best))
 	default:
 		b = bound{int8(best), int8(best)}
 	}
 	s.tt[key] = b
-	return best, nil
 }

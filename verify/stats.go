@@ -99,9 +99,8 @@ func (c *statsCheck) finish(context.Context, *explorer, *Result) error { return 
 // for a two-player zero-sum turn-taking game explored completely, solves it.
 func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, error) {
 	start := time.Now()
-	nr := len(g.Roles())
 	sc := &statsCheck{g: g, zeroSum: true}
-	for range nr {
+	for range g.Roles() {
 		sc.goals = append(sc.goals, map[int]int{})
 	}
 	// The exploration, the playouts and the solver share the one budget.
@@ -119,24 +118,8 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 	if err != nil {
 		return nil, err
 	}
-	st := &Statistics{
-		Complete: x.complete(), Stopped: x.stopped(), States: x.explored, Terminal: x.terminal,
-		Depth: x.maxDepth, FullDepth: x.fullDepthValue(), ShortestMatch: x.minTermDep, LongestMatch: -1,
-		JointMax: x.jointMax, TurnTaking: x.concurrent == 0,
-	}
-	moving := x.explored - x.terminal
-	for id := range x.nodes {
-		if x.nodes[id].flags&fDeadEnd != 0 {
-			moving--
-		}
-	}
-	if moving > 0 {
-		st.JointMean = float64(x.jointSum) / float64(moving)
-	}
 	sccs := x.sccs()
-	if st.Complete && sccs.entry < 0 {
-		st.LongestMatch = x.longestMatch(sccs.order)
-	}
+	st, moving := x.statistics(sccs)
 	playouts := opts.Playouts
 	if playouts <= 0 {
 		playouts = 1000
@@ -146,13 +129,56 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 		return nil, err
 	}
 	st.Play = play
+	st.addRoles(g, x, sc, moving)
+	st.firstAdvantage(ctx, g)
+	if opts.SolveStates >= 0 {
+		st.Solution = &Solution{Mover: -1, Why: st.unsolvable(g, sc, sccs)}
+		if st.Solution.Why == "" {
+			sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: left()})
+			if err != nil {
+				return nil, err
+			}
+			st.Solution = sol
+		}
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
+}
+
+// statistics are the figures of the exploration: states, depths, match lengths and joint
+// moves; moving counts the explored states where the roles move (neither terminal nor a dead
+// end).
+func (x *explorer) statistics(sccs sccResult) (st *Statistics, moving int) {
+	st = &Statistics{
+		Complete: x.complete(), Stopped: x.stopped(), States: x.explored, Terminal: x.terminal,
+		Depth: x.maxDepth, FullDepth: x.fullDepthValue(), ShortestMatch: x.minTermDep, LongestMatch: -1,
+		JointMax: x.jointMax, TurnTaking: x.concurrent == 0,
+	}
+	moving = x.explored - x.terminal
+	for id := range x.nodes {
+		if x.nodes[id].flags&fDeadEnd != 0 {
+			moving--
+		}
+	}
+	if moving > 0 {
+		st.JointMean = float64(x.jointSum) / float64(moving)
+	}
+	if st.Complete && sccs.entry < 0 {
+		st.LongestMatch = x.longestMatch(sccs.order)
+	}
+	return st, moving
+}
+
+// addRoles adds each role's figures: its branching factor over the moving states, the goals of
+// the terminal states explored and of the playouts (st.Play), and its mean goal in them.
+func (st *Statistics) addRoles(g *game.Game, x *explorer, sc *statsCheck, moving int) {
 	for r, name := range g.RoleNames() {
-		rs := RoleStats{Role: name, Random: g.IsRandom(r), BranchMax: x.legalMax[r], TerminalGoals: sc.goals[r], PlayGoals: play.Goals[r]}
+		rs := RoleStats{Role: name, Random: g.IsRandom(r), BranchMax: x.legalMax[r], TerminalGoals: sc.goals[r], PlayGoals: st.Play.Goals[r]}
 		if moving > 0 {
 			rs.BranchMean = float64(x.legalSum[r]) / float64(moving)
 		}
 		n, sum := 0, 0
-		for v, k := range play.Goals[r] {
+		for v, k := range st.Play.Goals[r] {
 			if val, err := strconv.Atoi(v); err == nil {
 				n += k
 				sum += val * k
@@ -163,32 +189,24 @@ func Stats(ctx context.Context, g *game.Game, opts StatsOptions) (*Statistics, e
 		}
 		st.Roles = append(st.Roles, rs)
 	}
-	st.firstAdvantage(ctx, g)
-	if opts.SolveStates >= 0 {
-		why := ""
-		switch {
-		case nr != 2 || g.IsRandom(0) || g.IsRandom(1):
-			why = "not a game of two players"
-		case !st.Complete:
-			why = "the exploration is incomplete, and the solver needs every state"
-		case !st.TurnTaking:
-			why = "the roles move at the same time in some states, and the solver needs them to take turns"
-		case !sc.zeroSum:
-			why = "not zero-sum: the goals of some terminal state do not sum to 100"
-		case sccs.entry >= 0:
-			why = "joint moves can lead back to a state, and the solver needs a game without cycles"
-		}
-		st.Solution = &Solution{Mover: -1, Why: why}
-		if why == "" {
-			sol, err := Solve(ctx, g, SolveOptions{MaxStates: opts.SolveStates, Timeout: left()})
-			if err != nil {
-				return nil, err
-			}
-			st.Solution = sol
-		}
+}
+
+// unsolvable says why the solver cannot take the game, or "" when it can: it needs two players,
+// every state, turns, zero-sum goals and no cycle.
+func (st *Statistics) unsolvable(g *game.Game, sc *statsCheck, sccs sccResult) string {
+	switch {
+	case len(g.Roles()) != 2 || g.IsRandom(0) || g.IsRandom(1):
+		return "not a game of two players"
+	case !st.Complete:
+		return "the exploration is incomplete, and the solver needs every state"
+	case !st.TurnTaking:
+		return "the roles move at the same time in some states, and the solver needs them to take turns"
+	case !sc.zeroSum:
+		return "not zero-sum: the goals of some terminal state do not sum to 100"
+	case sccs.entry >= 0:
+		return "joint moves can lead back to a state, and the solver needs a game without cycles"
 	}
-	st.Elapsed = time.Since(start)
-	return st, nil
+	return ""
 }
 
 // firstAdvantage finds the role that moves first and its advantage under random play.

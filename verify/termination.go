@@ -77,105 +77,131 @@ type sccResult struct {
 // state not explored (which may end, as far as the search knows).
 func (x *explorer) sccs() sccResult {
 	n := len(x.nodes)
-	res := sccResult{comp: make([]int32, n), entry: -1, trap: -1}
-	index := make([]int32, n) // 1 + visiting order; 0: not visited
-	low := make([]int32, n)
-	onStack := make([]bool, n)
-	var stack []int32
-	type frame struct{ v, e int32 }
-	var calls []frame
-	var canEnd []bool // per component
-	next := int32(1)
-	nComp := int32(0)
-	mayEnd := func(v int32) bool {
-		f := x.nodes[v].flags
-		return f&fExplored == 0 || f&(fTerminal|fDeadEnd|fPartial) != 0
+	t := &tarjan{
+		x:       x,
+		res:     sccResult{comp: make([]int32, n), entry: -1, trap: -1},
+		index:   make([]int32, n),
+		low:     make([]int32, n),
+		onStack: make([]bool, n),
+		next:    1,
 	}
 	for root := int32(0); int(root) < n; root++ {
-		if index[root] != 0 {
+		if t.index[root] == 0 {
+			t.walk(root)
+		}
+	}
+	return t.res
+}
+
+// tarjan is the state of sccs's walk of the explored graph.
+type tarjan struct {
+	x       *explorer
+	res     sccResult
+	index   []int32 // 1 + visiting order; 0: not visited
+	low     []int32
+	onStack []bool
+	stack   []int32       // the states of the components not yet closed
+	calls   []tarjanFrame // the depth-first walk's path
+	canEnd  []bool        // per component closed, whether it can reach an end
+	next    int32         // the next visiting order
+}
+
+// tarjanFrame is a state on the walk's path and the number of its successors walked.
+type tarjanFrame struct{ v, e int32 }
+
+// push visits state v.
+func (t *tarjan) push(v int32) {
+	t.index[v], t.low[v] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, v)
+	t.onStack[v] = true
+	t.calls = append(t.calls, tarjanFrame{v, 0})
+}
+
+// walk visits every state reachable from root not visited yet, closing each component when
+// the walk leaves its root.
+func (t *tarjan) walk(root int32) {
+	t.push(root)
+	for len(t.calls) > 0 {
+		top := &t.calls[len(t.calls)-1]
+		v := top.v
+		succ := t.x.succ(v)
+		if int(top.e) < len(succ) {
+			w := succ[top.e]
+			top.e++
+			if w < 0 {
+				continue
+			}
+			if t.index[w] == 0 {
+				t.push(w)
+			} else if t.onStack[w] {
+				t.low[v] = min(t.low[v], t.index[w])
+			}
 			continue
 		}
-		calls = append(calls, frame{root, 0})
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(calls) > 0 {
-			top := &calls[len(calls)-1]
-			v := top.v
-			succ := x.succ(v)
-			if int(top.e) < len(succ) {
-				w := succ[top.e]
-				top.e++
-				if w < 0 {
-					continue
-				}
-				if index[w] == 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					calls = append(calls, frame{w, 0})
-				} else if onStack[w] {
-					low[v] = min(low[v], index[w])
-				}
-				continue
+		t.calls = t.calls[:len(t.calls)-1]
+		if len(t.calls) > 0 {
+			u := t.calls[len(t.calls)-1].v
+			t.low[u] = min(t.low[u], t.low[v])
+		}
+		if t.low[v] == t.index[v] {
+			t.close(v)
+		}
+	}
+}
+
+// close pops the component whose root is v and decides whether it can reach an end: one of its
+// states may end, or a successor in a component closed before can.
+func (t *tarjan) close(v int32) {
+	c := int32(len(t.canEnd))
+	i := len(t.stack) - 1
+	for t.stack[i] != v {
+		i--
+	}
+	members := t.stack[i:]
+	t.stack = t.stack[:i]
+	end := false
+	cyclic := len(members) > 1
+	for _, m := range members {
+		t.onStack[m] = false
+		t.res.comp[m] = c
+	}
+	for _, m := range members {
+		if t.x.mayEnd(m) {
+			end = true
+		}
+		for _, w := range t.x.succ(m) {
+			if w == m {
+				cyclic = true
 			}
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				u := calls[len(calls)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] != index[v] {
-				continue
-			}
-			// v is the root of a component: pop it.
-			c := nComp
-			nComp++
-			i := len(stack) - 1
-			for stack[i] != v {
-				i--
-			}
-			members := stack[i:]
-			stack = stack[:i]
-			end := false
-			cyclic := len(members) > 1
-			for _, m := range members {
-				onStack[m] = false
-				res.comp[m] = c
-			}
-			for _, m := range members {
-				if mayEnd(m) {
-					end = true
-				}
-				for _, w := range x.succ(m) {
-					if w == m {
-						cyclic = true
-					}
-					if w >= 0 && res.comp[w] != c && canEnd[res.comp[w]] {
-						end = true
-					}
-				}
-			}
-			canEnd = append(canEnd, end)
-			res.order = append(res.order, members...)
-			for _, m := range members {
-				if cyclic {
-					res.onCycles++
-					if res.entry < 0 || nearer(x, m, res.entry) {
-						res.entry = m
-					}
-				}
-				if !end {
-					res.traps++
-					if res.trap < 0 || nearer(x, m, res.trap) {
-						res.trap = m
-					}
-				}
+			if w >= 0 && t.res.comp[w] != c && t.canEnd[t.res.comp[w]] {
+				end = true
 			}
 		}
 	}
-	return res
+	t.canEnd = append(t.canEnd, end)
+	t.res.order = append(t.res.order, members...)
+	for _, m := range members {
+		if cyclic {
+			t.res.onCycles++
+			if t.res.entry < 0 || nearer(t.x, m, t.res.entry) {
+				t.res.entry = m
+			}
+		}
+		if !end {
+			t.res.traps++
+			if t.res.trap < 0 || nearer(t.x, m, t.res.trap) {
+				t.res.trap = m
+			}
+		}
+	}
+}
+
+// mayEnd reports whether state v may end the game: it is terminal, a role has no move in it,
+// or it was not (fully) explored.
+func (x *explorer) mayEnd(v int32) bool {
+	f := x.nodes[v].flags
+	return f&fExplored == 0 || f&(fTerminal|fDeadEnd|fPartial) != 0
 }
 
 // nearer reports whether state a is nearer the initial state than b (then found first).

@@ -157,19 +157,10 @@ func (c *winnability) plan(x *explorer) Status {
 	if len(c.win) == 0 {
 		return Unknown
 	}
-	nr := len(c.best)
-	p := c.player
 	unknown := false
 	seen := map[string]bool{}
 	queue := [][]int32{{0}}
-	key := func(b []int32) string {
-		buf := make([]byte, 0, 4*len(b))
-		for _, id := range b {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
-		}
-		return string(buf)
-	}
-	seen[key(queue[0])] = true
+	seen[beliefKey(queue[0])] = true
 	work := 0
 	for len(queue) > 0 {
 		b := queue[0]
@@ -177,57 +168,21 @@ func (c *winnability) plan(x *explorer) Status {
 		if work += len(b); len(seen) > maxBeliefs || work > maxBeliefWork {
 			return Unknown
 		}
-		// The states of the belief where the game goes on; a lost end or a state the search
-		// did not explore spoils it.
-		var live []int32
-		spoilt := false
-		for _, id := range b {
-			n := x.nodes[id]
-			switch {
-			case int(id) >= len(c.win) || n.flags&fExplored == 0 || n.flags&fPartial != 0:
-				unknown = true
-				spoilt = true
-			case n.flags&fTerminal != 0:
-				spoilt = spoilt || !c.win[id]
-			case n.flags&fDeadEnd != 0:
-				spoilt = true
-			default:
-				live = append(live, id)
-			}
-		}
+		live, spoilt, unexplored := c.live(x, b)
+		unknown = unknown || unexplored
 		if spoilt {
 			continue
 		}
 		if len(live) == 0 {
 			return OK
 		}
-		// The player's moves legal in every state of the belief.
-		common := slices.Clone(c.moves[live[0]])
-		for _, id := range live[1:] {
-			common = slices.DeleteFunc(common, func(m eval.Term) bool { return !slices.Contains(c.moves[id], m) })
-		}
-		for _, m := range common {
-			var next []int32
-			for _, id := range live {
-				cnt := c.counts[int(id)*nr : int(id)*nr+nr]
-				stride := 1
-				for r := p + 1; r < nr; r++ {
-					stride *= int(cnt[r])
-				}
-				j := slices.Index(c.moves[id], m)
-				for k, to := range x.succ(id) {
-					if (k/stride)%int(cnt[p]) == j {
-						next = append(next, to)
-					}
-				}
-			}
-			slices.Sort(next)
-			next = slices.Compact(next)
+		for _, m := range c.commonMoves(live) {
+			next := c.after(x, live, m)
 			if len(next) > 0 && next[0] < 0 {
 				unknown = true
 				continue
 			}
-			if k := key(next); !seen[k] {
+			if k := beliefKey(next); !seen[k] {
 				seen[k] = true
 				queue = append(queue, next)
 			}
@@ -237,4 +192,64 @@ func (c *winnability) plan(x *explorer) Status {
 		return Unknown
 	}
 	return Failed
+}
+
+// beliefKey is the key of a belief (sorted state numbers) in plan's set of beliefs seen.
+func beliefKey(b []int32) string {
+	buf := make([]byte, 0, 4*len(b))
+	for _, id := range b {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
+	}
+	return string(buf)
+}
+
+// live returns the states of belief b where the game goes on. A lost end, a dead end or a state
+// the search did not explore spoils the belief; unexplored is true for the last.
+func (c *winnability) live(x *explorer, b []int32) (live []int32, spoilt, unexplored bool) {
+	for _, id := range b {
+		n := x.nodes[id]
+		switch {
+		case int(id) >= len(c.win) || n.flags&fExplored == 0 || n.flags&fPartial != 0:
+			unexplored = true
+			spoilt = true
+		case n.flags&fTerminal != 0:
+			spoilt = spoilt || !c.win[id]
+		case n.flags&fDeadEnd != 0:
+			spoilt = true
+		default:
+			live = append(live, id)
+		}
+	}
+	return live, spoilt, unexplored
+}
+
+// commonMoves returns the player's moves legal in every state of live.
+func (c *winnability) commonMoves(live []int32) []eval.Term {
+	common := slices.Clone(c.moves[live[0]])
+	for _, id := range live[1:] {
+		common = slices.DeleteFunc(common, func(m eval.Term) bool { return !slices.Contains(c.moves[id], m) })
+	}
+	return common
+}
+
+// after returns the belief after the player plays m in the states of live, whatever the others
+// play: the successors sorted, without repeats (-1 first for one not in the table).
+func (c *winnability) after(x *explorer, live []int32, m eval.Term) []int32 {
+	nr, p := len(c.best), c.player
+	var next []int32
+	for _, id := range live {
+		cnt := c.counts[int(id)*nr : int(id)*nr+nr]
+		stride := 1
+		for r := p + 1; r < nr; r++ {
+			stride *= int(cnt[r])
+		}
+		j := slices.Index(c.moves[id], m)
+		for k, to := range x.succ(id) {
+			if (k/stride)%int(cnt[p]) == j {
+				next = append(next, to)
+			}
+		}
+	}
+	slices.Sort(next)
+	return slices.Compact(next)
 }

@@ -23,86 +23,138 @@ func CheckWitness(ctx context.Context, g *game.Game, f *Finding) error {
 	if p.Err != nil {
 		return fmt.Errorf("%s witness does not replay: %w", f.Property, p.Err)
 	}
-	s := p.State()
-	role := slices.Index(g.RoleNames(), f.Role)
-	if f.Role != "" && role < 0 {
+	w := &witness{ctx: ctx, g: g, f: f, p: p, s: p.State(), role: slices.Index(g.RoleNames(), f.Role)}
+	if f.Role != "" && w.role < 0 {
 		return fmt.Errorf("%s witness: no role %s", f.Property, f.Role)
 	}
-	term, err := g.Terminal(ctx, s)
+	if w.term, err = g.Terminal(ctx, w.s); err != nil {
+		return err
+	}
+	check, ok := witnessChecks[f.Property]
+	if !ok {
+		return nil
+	}
+	return check(w)
+}
+
+// witness is a finding replayed: the state its joint moves reach.
+type witness struct {
+	ctx  context.Context
+	g    *game.Game
+	f    *Finding
+	p    *game.Position
+	s    *game.State // the state reached
+	role int         // the finding's role, -1 for none
+	term bool        // whether s is terminal
+}
+
+// witnessChecks check a replayed finding of each property.
+var witnessChecks = map[Property]func(w *witness) error{
+	Termination: (*witness).termination,
+	Playability: (*witness).playability,
+	Goal:        (*witness).goal,
+	Winnability: (*witness).winnability,
+	Input:       (*witness).input,
+	Base:        (*witness).base,
+}
+
+// bad is the error of a witness that does not show its violation.
+func (w *witness) bad(format string, args ...any) error {
+	return fmt.Errorf("%s witness %v: "+format, append([]any{w.f.Property, w.f.Joints}, args...)...)
+}
+
+// termination: a non-terminal state, and for a cycle, the last Loop joint moves return to it.
+func (w *witness) termination() error {
+	f := w.f
+	if w.term {
+		return w.bad("the state reached is terminal")
+	}
+	if f.Kind == "cycle" {
+		if f.Loop < 1 || f.Loop > len(f.Moves) || !w.p.States[len(f.Moves)-f.Loop].Equal(w.s) {
+			return w.bad("the last %d joint moves do not return to the state before them", f.Loop)
+		}
+	}
+	return nil
+}
+
+// playability: a non-terminal state where the role has no legal move.
+func (w *witness) playability() error {
+	legal, err := w.g.Legal(w.ctx, w.s)
 	if err != nil {
 		return err
 	}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s witness %v: "+format, append([]any{f.Property, f.Joints}, args...)...)
+	if w.term || len(legal[w.role]) > 0 {
+		return w.bad("%s has a legal move, or the state is terminal", w.f.Role)
 	}
-	switch f.Property {
-	case Termination:
-		if term {
-			return bad("the state reached is terminal")
-		}
-		if f.Kind == "cycle" {
-			if f.Loop < 1 || f.Loop > len(f.Moves) || !p.States[len(f.Moves)-f.Loop].Equal(s) {
-				return bad("the last %d joint moves do not return to the state before them", f.Loop)
-			}
-		}
-	case Playability:
-		legal, err := g.Legal(ctx, s)
-		if err != nil {
-			return err
-		}
-		if term || len(legal[role]) > 0 {
-			return bad("%s has a legal move, or the state is terminal", f.Role)
-		}
-	case Goal:
-		goals, err := g.Goals(ctx, s)
-		if err != nil {
-			return err
-		}
-		ts := goals[role]
-		ok := term && (f.Kind == "no-goal" && len(ts) == 0 || f.Kind == "several-goals" && len(ts) > 1 ||
-			f.Kind == "bad-goal" && len(ts) == 1 && goalValue(g, ts[0]) < 0)
-		if !ok {
-			return bad("%s's goal values %v are not a %s violation in a terminal state", f.Role, g.Strings(ts), f.Kind)
-		}
-	case Winnability:
-		if f.Subject == "" {
-			return nil // no terminal state with a goal value: the search's verdict, not a state
-		}
-		goals, err := g.Goals(ctx, s)
-		if err != nil {
-			return err
-		}
-		if !term || len(goals[role]) != 1 || strconv.Itoa(goalValue(g, goals[role][0])) != f.Subject || f.Subject == "100" {
-			return bad("the state reached is not terminal with goal %s for %s", f.Subject, f.Role)
-		}
-	case Input:
-		legal, err := g.Legal(ctx, s)
-		if err != nil {
-			return err
-		}
-		m, err := g.ParseTerm(f.Subject)
-		if err != nil {
-			return err
-		}
-		covered, err := covers(ctx, g, "input", 2, func(a eval.Answer) bool { return a.Values[0] == g.Roles()[role] && a.Values[1] == m })
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(legal[role], m) || covered {
-			return bad("%s is not a legal move of %s there, or input covers it", f.Subject, f.Role)
-		}
-	case Base:
-		fl, err := g.ParseTerm(f.Subject)
-		if err != nil {
-			return err
-		}
-		covered, err := covers(ctx, g, "base", 1, func(a eval.Answer) bool { return a.Values[0] == fl })
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(s.Fluents(), fl) || covered {
-			return bad("%s does not hold there, or base covers it", f.Subject)
-		}
+	return nil
+}
+
+// goal: a terminal state where the role has no goal value, several, or one out of range.
+func (w *witness) goal() error {
+	f := w.f
+	goals, err := w.g.Goals(w.ctx, w.s)
+	if err != nil {
+		return err
+	}
+	ts := goals[w.role]
+	ok := w.term && (f.Kind == "no-goal" && len(ts) == 0 || f.Kind == "several-goals" && len(ts) > 1 ||
+		f.Kind == "bad-goal" && len(ts) == 1 && goalValue(w.g, ts[0]) < 0)
+	if !ok {
+		return w.bad("%s's goal values %v are not a %s violation in a terminal state", f.Role, w.g.Strings(ts), f.Kind)
+	}
+	return nil
+}
+
+// winnability: a terminal state where the role has the goal value named, below 100.
+func (w *witness) winnability() error {
+	f := w.f
+	if f.Subject == "" {
+		return nil // no terminal state with a goal value: the search's verdict, not a state
+	}
+	goals, err := w.g.Goals(w.ctx, w.s)
+	if err != nil {
+		return err
+	}
+	if !w.term || len(goals[w.role]) != 1 || strconv.Itoa(goalValue(w.g, goals[w.role][0])) != f.Subject || f.Subject == "100" {
+		return w.bad("the state reached is not terminal with goal %s for %s", f.Subject, f.Role)
+	}
+	return nil
+}
+
+// input: a legal move of the role that input does not cover.
+func (w *witness) input() error {
+	g, f := w.g, w.f
+	legal, err := g.Legal(w.ctx, w.s)
+	if err != nil {
+		return err
+	}
+	m, err := g.ParseTerm(f.Subject)
+	if err != nil {
+		return err
+	}
+	covered, err := covers(w.ctx, g, "input", 2, func(a eval.Answer) bool { return a.Values[0] == g.Roles()[w.role] && a.Values[1] == m })
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(legal[w.role], m) || covered {
+		return w.bad("%s is not a legal move of %s there, or input covers it", f.Subject, f.Role)
+	}
+	return nil
+}
+
+// base: a fluent that holds and base does not cover.
+func (w *witness) base() error {
+	g, f := w.g, w.f
+	fl, err := g.ParseTerm(f.Subject)
+	if err != nil {
+		return err
+	}
+	covered, err := covers(w.ctx, g, "base", 1, func(a eval.Answer) bool { return a.Values[0] == fl })
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(w.s.Fluents(), fl) || covered {
+		return w.bad("%s does not hold there, or base covers it", f.Subject)
 	}
 	return nil
 }

@@ -73,28 +73,26 @@ type checked struct {
 	errors bool
 }
 
+// checkUsage is gdl check -h.
+const checkUsage = "Usage: gdl check [--format text|json|sarif] [--fix] PATH...\n\n" +
+	"Checks game descriptions. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below it)\n" +
+	"or - for standard input. A .hrf file is infix GDL; other files are read in the notation\n" +
+	"their content is written in. --fix applies the safe fixes (those that keep the game's\n" +
+	"meaning) to the files, prints each one it applied, and reports what remains. Flags may come\n" +
+	"before or after the paths. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n" +
+	"Severities can be changed per code in a gdl.json file (see README.md).\n"
+
+// runCheck is gdl check: the diagnostics of game descriptions, their safe fixes applied with
+// --fix.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning)")
 	list := fl.Bool("list", false, "list every diagnostic code with its default severity and exit")
 	fix := fl.Bool("fix", false, "apply the safe fixes to the files, print what changed, then report what remains")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl check [--format text|json|sarif] [--fix] PATH...\n\n"+
-			"Checks game descriptions. PATH is a file, a directory (every *.kif, *.gdl and *.hrf below it)\n"+
-			"or - for standard input. A .hrf file is infix GDL; other files are read in the notation\n"+
-			"their content is written in. --fix applies the safe fixes (those that keep the game's\n"+
-			"meaning) to the files, prints each one it applied, and reports what remains. Flags may come\n"+
-			"before or after the paths. Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"+
-			"Severities can be changed per code in a gdl.json file (see README.md).")
-		fl.PrintDefaults()
-	}
-	paths, err := interleaved(fl, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	paths, code, ok := parseCommandArgs(fl, args, stderr, checkUsage, 0, -1)
+	if !ok {
+		return code
 	}
 	if *list {
 		listCodes(stdout)
@@ -111,34 +109,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdl check: --fix rewrites files: standard input (-) cannot be fixed")
 		return 2
 	}
-	// An input that cannot be read is reported on stderr and makes the exit status 2, but the
-	// others are still checked and printed.
-	ioFailed := false
-	files, errs := expandPaths(paths)
-	for _, err := range errs {
-		fmt.Fprintf(stderr, "gdl check: %v\n", err)
-		ioFailed = true
-	}
 	// What --fix applied goes to standard output with text, to standard error with the machine
 	// formats (their output stays one document).
 	fixOut := stdout
 	if *format != "text" {
 		fixOut = stderr
 	}
-	var results []checked
-	for _, in := range files {
-		r, err := checkOne(in, stdin, *fix, fixOut)
-		if err != nil {
-			fmt.Fprintf(stderr, "gdl check: %v\n", err)
-			ioFailed = true
-			if r.lines == nil {
-				continue
-			}
-		}
-		results = append(results, r)
-	}
-	// Sorted by file, then position (Analyze sorts each file's diagnostics by position).
-	sort.SliceStable(results, func(i, j int) bool { return results[i].path < results[j].path })
+	results, ioFailed := checkPaths(paths, stdin, *fix, fixOut, stderr)
 	errorsFound := false
 	for _, r := range results {
 		errorsFound = errorsFound || r.errors
@@ -158,6 +135,31 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkPaths checks the files paths name (fixing them when fix is set, saying what it applied on
+// fixOut) and returns the results sorted by file. An input that cannot be read is reported on
+// stderr and sets ioFailed, but the others are still checked.
+func checkPaths(paths []string, stdin io.Reader, fix bool, fixOut, stderr io.Writer) (results []checked, ioFailed bool) {
+	files, errs := expandPaths(paths)
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "gdl check: %v\n", err)
+		ioFailed = true
+	}
+	for _, in := range files {
+		r, err := checkOne(in, stdin, fix, fixOut)
+		if err != nil {
+			fmt.Fprintf(stderr, "gdl check: %v\n", err)
+			ioFailed = true
+			if r.lines == nil {
+				continue
+			}
+		}
+		results = append(results, r)
+	}
+	// Sorted by file, then position (Analyze sorts each file's diagnostics by position).
+	sort.SliceStable(results, func(i, j int) bool { return results[i].path < results[j].path })
+	return results, ioFailed
 }
 
 // found is a file to read: a path as named, or found below a directory named (root).

@@ -18,6 +18,24 @@ func init() {
 	})
 }
 
+// convertUsage is gdl convert -h.
+const convertUsage = "Usage: gdl convert --to kif|infix|prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n" +
+	"Writes the game on standard output in prefix GDL (KIF), in infix GDL, or as an SWI-Prolog\n" +
+	"program. Flags may come before or after GAME. A .hrf GAME is infix; any other is read in the\n" +
+	"notation its content is written in.\n\n" +
+	"kif and infix keep every comment, blank line and form in order and lay the result out like\n" +
+	"gdl fmt. Names are never changed: a name infix cannot write bare (one that starts with an\n" +
+	"upper-case letter, or has a character outside letters, digits and _ - + * /) is written in\n" +
+	"double quotes, and a name or variable the target cannot write at all is an error naming it\n" +
+	"and its position (exit 1). A variable changes only its mark: ?board is Board in infix.\n" +
+	"A file with syntax errors is refused with them (exit 1).\n\n" +
+	"prolog refuses a game with syntax errors, unsafe rules or negation through recursion, which\n" +
+	"has no defined meaning, with its diagnostics (exit 1). For example:\n" +
+	"  gdl convert --to infix game.kif > game.hrf\n" +
+	"  gdl convert --to prolog --driver playouts game.kif > game.pl\n" +
+	"  swipl -q -g 'playouts(1000, 1), halt' game.pl\n"
+
+// runConvert is gdl convert: a game in the other notation or as a Prolog program.
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -27,30 +45,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"or playouts (playouts(N, Seed) or playouts(N, Seed, MaxDepth, CPUSeconds) runs random playouts and prints their speed)")
 	tabling := fs.String("tabling", "recursive", "which relations are tabled: recursive (every recursive relation, so left recursion\n"+
 		"terminates) or none (plain Prolog: the same answers where SWI-Prolog terminates, often faster, sometimes much slower)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gdl convert --to kif|infix|prolog [--tabling recursive|none] [--driver walk|playouts] GAME\n\n"+
-			"Writes the game on standard output in prefix GDL (KIF), in infix GDL, or as an SWI-Prolog\n"+
-			"program. Flags may come before or after GAME. A .hrf GAME is infix; any other is read in the\n"+
-			"notation its content is written in.\n\n"+
-			"kif and infix keep every comment, blank line and form in order and lay the result out like\n"+
-			"gdl fmt. Names are never changed: a name infix cannot write bare (one that starts with an\n"+
-			"upper-case letter, or has a character outside letters, digits and _ - + * /) is written in\n"+
-			"double quotes, and a name or variable the target cannot write at all is an error naming it\n"+
-			"and its position (exit 1). A variable changes only its mark: ?board is Board in infix.\n"+
-			"A file with syntax errors is refused with them (exit 1).\n\n"+
-			"prolog refuses a game with syntax errors, unsafe rules or negation through recursion, which\n"+
-			"has no defined meaning, with its diagnostics (exit 1). For example:\n"+
-			"  gdl convert --to infix game.kif > game.hrf\n"+
-			"  gdl convert --to prolog --driver playouts game.kif > game.pl\n"+
-			"  swipl -q -g 'playouts(1000, 1), halt' game.pl")
-		fs.PrintDefaults()
-	}
-	rest, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	rest, code, ok := parseCommandArgs(fs, args, stderr, convertUsage, 0, -1)
+	if !ok {
+		return code
 	}
 	targets := map[string]bool{"kif": true, "infix": true, "prolog": true}
 	if !targets[*to] {
@@ -82,30 +79,43 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f := parseInput(rest[0], data)
-	if *to != "prolog" {
-		target := syntax.Prefix
-		if *to == "infix" {
-			target = syntax.Infix
-		}
-		if errs := f.Errors(); len(errs) > 0 {
-			var ds []analysis.Diagnostic
-			for _, e := range errs {
-				ds = append(ds, analysis.Diagnostic{Span: e.Span, Severity: analysis.Error, Code: e.Code, Message: e.Message})
-			}
-			printDiagnostics(stderr, path, f.Lines(), ds)
-			fmt.Fprintf(stderr, "gdl convert: %s has syntax errors; fix the errors above\n", path)
-			return 1
-		}
-		out, cerr := format.Convert(f, target)
-		if cerr != nil {
-			line, col := pos(f.Lines(), cerr.Span.Start)
-			fmt.Fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, cerr.Message)
-			fmt.Fprintf(stderr, "gdl convert: %s cannot be written in %s\n", path, target.Title())
-			return 1
-		}
-		io.WriteString(stdout, out)
-		return 0
+	if *to == "prolog" {
+		return convertToProlog(f, path, tab, extra, stdout, stderr)
 	}
+	target := syntax.Prefix
+	if *to == "infix" {
+		target = syntax.Infix
+	}
+	return convertNotation(f, path, target, stdout, stderr)
+}
+
+// convertNotation writes f (read from path) in the notation target, or refuses it with its
+// syntax errors or the name the target cannot write, and returns the exit status.
+func convertNotation(f *syntax.File, path string, target syntax.Dialect, stdout, stderr io.Writer) int {
+	if errs := f.Errors(); len(errs) > 0 {
+		var ds []analysis.Diagnostic
+		for _, e := range errs {
+			ds = append(ds, analysis.Diagnostic{Span: e.Span, Severity: analysis.Error, Code: e.Code, Message: e.Message})
+		}
+		printDiagnostics(stderr, path, f.Lines(), ds)
+		fmt.Fprintf(stderr, "gdl convert: %s has syntax errors; fix the errors above\n", path)
+		return 1
+	}
+	out, cerr := format.Convert(f, target)
+	if cerr != nil {
+		line, col := pos(f.Lines(), cerr.Span.Start)
+		fmt.Fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, cerr.Message)
+		fmt.Fprintf(stderr, "gdl convert: %s cannot be written in %s\n", path, target.Title())
+		return 1
+	}
+	io.WriteString(stdout, out)
+	return 0
+}
+
+// convertToProlog writes f (read from path) as an SWI-Prolog program tabled as tab, followed by
+// driver, or refuses a game without a defined meaning with its diagnostics, and returns the exit
+// status.
+func convertToProlog(f *syntax.File, path string, tab prolog.Tabling, driver string, stdout, stderr io.Writer) int {
 	res := analysis.Analyze(f, nil)
 	out, blocking := prolog.ConvertWith(res, prolog.Options{Tabling: tab})
 	if len(blocking) > 0 {
@@ -113,6 +123,6 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl convert: %s has no defined meaning (syntax errors, unsafe or unstratified rules, or a keyword that depends on what GDL forbids); fix the errors above\n", path)
 		return 1
 	}
-	io.WriteString(stdout, out+extra)
+	io.WriteString(stdout, out+driver)
 	return 0
 }

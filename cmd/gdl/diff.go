@@ -101,54 +101,7 @@ type lineRun struct{ x, y, n int }
 // matchLines returns the runs of equal lines of x and y, increasing in both (see unifiedDiff),
 // ending with an empty run at the ends of both.
 func matchLines(x, y []string) []lineRun {
-	// The anchors: lines unique in both, as (index in x, index in y), in x's order.
-	type count struct{ nx, ny, ix, iy int }
-	counts := map[string]*count{}
-	for i, l := range x {
-		c := counts[l]
-		if c == nil {
-			c = &count{}
-			counts[l] = c
-		}
-		c.nx++
-		c.ix = i
-	}
-	for j, l := range y {
-		if c := counts[l]; c != nil {
-			c.ny++
-			c.iy = j
-		}
-	}
-	var anchors [][2]int
-	for i, l := range x {
-		if c := counts[l]; c.nx == 1 && c.ny == 1 {
-			anchors = append(anchors, [2]int{i, c.iy})
-		}
-	}
-	// The longest run of anchors increasing in y too: patience sorting, each pile's top the
-	// smallest y ending an increasing sequence of its length, with a link to the one before.
-	var tops []int // indexes into anchors
-	prev := make([]int, len(anchors))
-	for k, a := range anchors {
-		p, _ := slices.BinarySearchFunc(tops, a[1], func(t, yv int) int { return anchors[t][1] - yv })
-		if p > 0 {
-			prev[k] = tops[p-1]
-		} else {
-			prev[k] = -1
-		}
-		if p == len(tops) {
-			tops = append(tops, k)
-		} else {
-			tops[p] = k
-		}
-	}
-	var chain [][2]int
-	if len(tops) > 0 {
-		for k := tops[len(tops)-1]; k >= 0; k = prev[k] {
-			chain = append(chain, anchors[k])
-		}
-		slices.Reverse(chain)
-	}
+	chain := increasingAnchors(uniqueAnchors(x, y))
 	// Each anchor grows into the equal lines around it, not past the run before; the common
 	// start and end of the texts are runs too.
 	var runs []lineRun
@@ -181,4 +134,62 @@ func matchLines(x, y []string) []lineRun {
 		runs = append(runs, lineRun{ex, ey, len(x) - ex})
 	}
 	return append(runs, lineRun{len(x), len(y), 0})
+}
+
+// uniqueAnchors returns the lines unique in both x and y, as (index in x, index in y), in x's
+// order.
+func uniqueAnchors(x, y []string) [][2]int {
+	type count struct{ nx, ny, ix, iy int }
+	counts := map[string]*count{}
+	for i, l := range x {
+		c := counts[l]
+		if c == nil {
+			c = &count{}
+			counts[l] = c
+		}
+		c.nx++
+		c.ix = i
+	}
+	for j, l := range y {
+		if c := counts[l]; c != nil {
+			c.ny++
+			c.iy = j
+		}
+	}
+	var anchors [][2]int
+	for i, l := range x {
+		if c := counts[l]; c.nx == 1 && c.ny == 1 {
+			anchors = append(anchors, [2]int{i, c.iy})
+		}
+	}
+	return anchors
+}
+
+// increasingAnchors returns the longest run of anchors (increasing in x) increasing in y too:
+// patience sorting, each pile's top the smallest y ending an increasing sequence of its length,
+// with a link to the one before.
+func increasingAnchors(anchors [][2]int) [][2]int {
+	var tops []int // indexes into anchors
+	prev := make([]int, len(anchors))
+	for k, a := range anchors {
+		p, _ := slices.BinarySearchFunc(tops, a[1], func(t, yv int) int { return anchors[t][1] - yv })
+		if p > 0 {
+			prev[k] = tops[p-1]
+		} else {
+			prev[k] = -1
+		}
+		if p == len(tops) {
+			tops = append(tops, k)
+		} else {
+			tops[p] = k
+		}
+	}
+	var chain [][2]int
+	if len(tops) > 0 {
+		for k := tops[len(tops)-1]; k >= 0; k = prev[k] {
+			chain = append(chain, anchors[k])
+		}
+		slices.Reverse(chain)
+	}
+	return chain
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/pprof"
 
+	"github.com/gdl-lsp/gdl/ggp"
 	"github.com/gdl-lsp/gdl/internal/gctune"
 	"github.com/gdl-lsp/gdl/lsp"
 )
@@ -54,5 +55,5 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 	gctune.Server()
-	return lsp.Run(stdin, stdout, stderr)
+	return lsp.Run(stdin, stdout, stderr, lsp.Options{Seats: ggp.NewSeat})
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/game"
-	"github.com/gdl-lsp/gdl/ggp"
+	"github.com/gdl-lsp/gdl/player"
 )
 
 // startPlayer runs `gdl player` on a free port of 127.0.0.1, under the memory limit of the
@@ -117,7 +117,7 @@ func TestMatchBuiltIn(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s", c.game, code, errOut)
 		}
-		var rec ggp.Record
+		var rec player.Record
 		if err := json.Unmarshal([]byte(out), &rec); err != nil {
 			t.Fatalf("%s: %v\n%s", c.game, err, out)
 		}
@@ -136,7 +136,7 @@ func TestMatchMontyHallSwitches(t *testing.T) {
 	for seed := 1; seed <= 6; seed++ {
 		out, errOut, code := gdl(t, bin, "match", "../../testdata/games/montyhall.kif", "--player", "mcts", "--playouts", "300",
 			"--seed", strconv.Itoa(seed), "--format", "json")
-		var rec ggp.Record
+		var rec player.Record
 		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 {
 			t.Fatalf("seed %d: exit %d, %v\n%s", seed, code, err, errOut)
 		}
@@ -206,13 +206,13 @@ func TestMatchUsage(t *testing.T) {
 	}
 }
 
-func readRecord(t *testing.T, path string) *ggp.Record {
+func readRecord(t *testing.T, path string) *player.Record {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rec ggp.Record
+	var rec player.Record
 	if err := json.Unmarshal(data, &rec); err != nil {
 		t.Fatal(err)
 	}
@@ -221,18 +221,18 @@ func readRecord(t *testing.T, path string) *ggp.Record {
 
 // replayRecord plays the record's joint moves through the game API: a terminal state with the
 // record's goals.
-func replayRecord(t *testing.T, path string, rec *ggp.Record) {
+func replayRecord(t *testing.T, path string, rec *player.Record) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := ggp.Prepare(string(data))
+	kif, err := player.MatchFile(parseInput(path, data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	g, _, err := game.Load(ctx, rules, game.Options{})
+	g, _, err := game.Load(ctx, kif.Source(), game.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -64,56 +63,65 @@ type playJSON struct {
 	PerCPU     float64 `json:"playouts_per_cpu_second"`
 }
 
+// playFlags are gdl play's options; mf and the match flags go to gdl play --players.
+type playFlags struct {
+	playouts *int
+	seed     *uint64
+	maxDepth *int
+	format   *string
+	runTime  *time.Duration
+	movesOut *string
+	ef       evalFlags
+	engine   *string
+	mf       matchFlags
+}
+
+// addPlayFlags defines gdl play's flags on fs.
+func addPlayFlags(fs *flag.FlagSet) playFlags {
+	return playFlags{
+		playouts: fs.Int("playouts", 1000, "number of random playouts"),
+		seed:     fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)"),
+		maxDepth: fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long"),
+		format:   fs.String("format", "text", "output format: text or json"),
+		runTime:  durationFlag(fs, "time", 0, "stop after this long with the playouts done so far (0: no bound)"),
+		movesOut: fs.String("moves-out", "", "write each finding's joint moves to this file, one line per finding"),
+		ef:       addEvalFlags(fs),
+		engine:   addEngineFlag(fs),
+		mf:       addMatchFlags(fs),
+	}
+}
+
+// runPlay is gdl play: random playouts of a game and their report, or with --players,
+// matches between players (runMatches).
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	playouts := fs.Int("playouts", 1000, "number of random playouts")
-	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same playouts)")
-	maxDepth := fs.Int("max-depth", 1000, "joint moves per playout before it counts as too long")
-	format := fs.String("format", "text", "output format: text or json")
-	runTime := durationFlag(fs, "time", 0, "stop after this long with the playouts done so far (0: no bound)")
-	movesOut := fs.String("moves-out", "", "write each finding's joint moves to this file, one line per finding")
-	ef := addEvalFlags(fs)
-	engine := addEngineFlag(fs)
-	mf := addMatchFlags(fs)
+	pf := addPlayFlags(fs)
 	pos, code, ok := parseCommand(fs, args, stderr, playUsage, 1)
 	if !ok {
 		return code
 	}
-	if !oneOf(stderr, "play", "format", *format, "text", "json") {
+	if !oneOf(stderr, "play", "format", *pf.format, "text", "json") {
 		return 2
 	}
-	if *mf.players != "" {
-		return runMatches(fs, mf, pos[0], *format, *seed, *maxDepth, ef, *engine, stdin, stdout, stderr)
+	if *pf.mf.players != "" {
+		return runMatches(fs, pf.mf, pos[0], *pf.format, *pf.seed, *pf.maxDepth, pf.ef, *pf.engine, stdin, stdout, stderr)
 	}
-	if set := setFlags(fs); set["matches"] || set["movetime"] || set["playouts-per-move"] || set["rotate"] {
-		fmt.Fprintln(stderr, "gdl play: --matches, --movetime, --playouts-per-move and --rotate are for matches between players: give --players")
+	if !pf.check(fs, stderr) {
 		return 2
 	}
-	if *playouts < 1 || *maxDepth < 1 {
-		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
-		return 2
-	}
-	if *runTime < 0 {
-		fmt.Fprintln(stderr, "gdl play: --time must not be negative")
-		return 2
-	}
-	if err := ef.check(); err != nil {
-		fmt.Fprintf(stderr, "gdl play: %v\n", err)
-		return 2
-	}
-	eng, ok := parseEngine(stderr, "play", *engine)
+	eng, ok := checkEvalEngine(stderr, "play", pf.ef, *pf.engine)
 	if !ok {
 		return 2
 	}
 	// --time bounds the whole run: compiling the game (grounding, under auto) included.
 	ctx := context.Background()
-	if *runTime > 0 {
+	if *pf.runTime > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *runTime)
+		ctx, cancel = context.WithTimeout(ctx, *pf.runTime)
 		defer cancel()
 	}
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), RememberFailures: true})
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: pf.ef.limits(), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl play: %v\n", err)
 		return code
@@ -125,29 +133,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl play: %s: the game has no role\n", path)
 		return 1
 	}
-	opts := game.PlayOptions{Playouts: *playouts, Seed: *seed, MaxDepth: *maxDepth, Time: *runTime}
-	progress := isTerminal(stderr)
-	if progress {
-		opts.Progress = func(done int, elapsed time.Duration) {
-			rate := float64(done) / elapsed.Seconds()
-			left := ""
-			if rate > 0 {
-				rest := time.Duration(float64(*playouts-done) / rate * float64(time.Second))
-				if *runTime > 0 {
-					rest = min(rest, *runTime-elapsed)
-				}
-				left = fmt.Sprintf(", about %s left", rest.Round(time.Second))
-			}
-			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: %d of %d playouts, %.1f/s%s", done, *playouts, rate, left)
-		}
-	}
-	if *runTime > 0 {
-		deadline, _ := ctx.Deadline()
-		opts.Time = time.Until(deadline)
-		if opts.Time <= 0 {
-			opts.Time = time.Nanosecond
-		}
-	}
+	opts, progress := pf.options(ctx, stderr)
 	st, err := g.Playouts(context.Background(), opts)
 	if progress {
 		fmt.Fprint(stderr, "\r\x1b[K")
@@ -156,21 +142,63 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		reportEvalError(stderr, "play", path, res, err)
 		return 1
 	}
-	out := playJSON{Game: path, PlayReport: g.Report(st, *maxDepth), CompileSec: g.CompileTime().Seconds(), Seed: *seed,
-		PerSecond: st.PerSecond, CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond}
-	var lines []string // the --moves-out file, one finding per line
-	for i := range out.Violations {
-		if v := &out.Violations[i]; *movesOut != "" {
-			lines = append(lines, strings.Join(v.Moves, " "))
-			v.MovesOut = len(lines)
+	return pf.report(g, st, path, stdout, stderr)
+}
+
+// check refuses the options of gdl play that are wrong together or out of range, saying why.
+func (pf playFlags) check(fs *flag.FlagSet, stderr io.Writer) bool {
+	if set := setFlags(fs); set["matches"] || set["movetime"] || set["playouts-per-move"] || set["rotate"] {
+		fmt.Fprintln(stderr, "gdl play: --matches, --movetime, --playouts-per-move and --rotate are for matches between players: give --players")
+		return false
+	}
+	if *pf.playouts < 1 || *pf.maxDepth < 1 {
+		fmt.Fprintln(stderr, "gdl play: --playouts and --max-depth must be at least 1")
+		return false
+	}
+	if *pf.runTime < 0 {
+		fmt.Fprintln(stderr, "gdl play: --time must not be negative")
+		return false
+	}
+	return true
+}
+
+// options are the playouts' options: the time left of ctx's deadline (set by --time), and
+// progress lines on stderr when it is a terminal (then progress is true: the caller clears
+// the line).
+func (pf playFlags) options(ctx context.Context, stderr io.Writer) (opts game.PlayOptions, progress bool) {
+	opts = game.PlayOptions{Playouts: *pf.playouts, Seed: *pf.seed, MaxDepth: *pf.maxDepth, Time: *pf.runTime}
+	progress = isTerminal(stderr)
+	if progress {
+		opts.Progress = func(done int, elapsed time.Duration) {
+			rate := float64(done) / elapsed.Seconds()
+			left := ""
+			if rate > 0 {
+				rest := time.Duration(float64(*pf.playouts-done) / rate * float64(time.Second))
+				if *pf.runTime > 0 {
+					rest = min(rest, *pf.runTime-elapsed)
+				}
+				left = fmt.Sprintf(", about %s left", rest.Round(time.Second))
+			}
+			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: %d of %d playouts, %.1f/s%s", done, *pf.playouts, rate, left)
 		}
 	}
-	if d := out.DepthLimit; d != nil && *movesOut != "" {
-		lines = append(lines, strings.Join(d.Moves, " "))
-		d.MovesOut = len(lines)
+	if *pf.runTime > 0 {
+		deadline, _ := ctx.Deadline()
+		opts.Time = time.Until(deadline)
+		if opts.Time <= 0 {
+			opts.Time = time.Nanosecond
+		}
 	}
-	if *movesOut != "" {
-		if err := writeMovesOut(*movesOut, lines); err != nil {
+	return opts, progress
+}
+
+// report writes the playouts' report (and the --moves-out file) and returns the exit status:
+// 1 when a violation was found.
+func (pf playFlags) report(g *game.Game, st *game.PlayStats, path string, stdout, stderr io.Writer) int {
+	out := playJSON{Game: path, PlayReport: g.Report(st, *pf.maxDepth), CompileSec: g.CompileTime().Seconds(), Seed: *pf.seed,
+		PerSecond: st.PerSecond, CPUSeconds: st.CPU.Seconds(), PerCPU: st.PerCPUSecond}
+	if *pf.movesOut != "" {
+		if err := writeMovesOut(*pf.movesOut, numberFindings(&out.PlayReport)); err != nil {
 			fmt.Fprintf(stderr, "gdl play: --moves-out: %v\n", err)
 			return 2
 		}
@@ -179,68 +207,96 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(out.Violations) > 0 {
 		status = 1
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+	if *pf.format == "json" {
+		if err := encodeJSON(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "gdl play: %v\n", err)
 			return 2
 		}
 		return status
 	}
+	pf.writeText(stdout, g, out, st.TimeUp)
+	return status
+}
+
+// numberFindings gives each finding of r its line of the --moves-out file and returns the
+// file's lines: each finding's joint moves.
+func numberFindings(r *game.PlayReport) []string {
+	var lines []string
+	for i := range r.Violations {
+		v := &r.Violations[i]
+		lines = append(lines, strings.Join(v.Moves, " "))
+		v.MovesOut = len(lines)
+	}
+	if d := r.DepthLimit; d != nil {
+		lines = append(lines, strings.Join(d.Moves, " "))
+		d.MovesOut = len(lines)
+	}
+	return lines
+}
+
+// writeText writes gdl play's text report: speed, engine, lengths, goal values, the first
+// role's outcomes, violations and possible non-termination.
+func (pf playFlags) writeText(stdout io.Writer, g *game.Game, out playJSON, timeUp bool) {
 	fmt.Fprintf(stdout, "%s: %d playouts in %.3fs wall, %.3fs CPU: %.1f playouts/s, %.1f per CPU second (seed %d)\n",
-		path, out.Playouts, out.Seconds, out.CPUSeconds, out.PerSecond, out.PerCPU, *seed)
+		out.Game, out.Playouts, out.Seconds, out.CPUSeconds, out.PerSecond, out.PerCPU, *pf.seed)
 	if g.Engine() == game.Compiled {
 		fmt.Fprintf(stdout, "engine: compiled (grounded and built in %.3fs: %s)\n", out.CompileSec, g.NetStats())
 	} else {
 		fmt.Fprintf(stdout, "engine: interpreted (%s)\n", g.Why())
 	}
-	if st.TimeUp {
-		fmt.Fprintf(stdout, "stopped by --time %v after %d of %d playouts\n", *runTime, out.Playouts, *playouts)
+	if timeUp {
+		fmt.Fprintf(stdout, "stopped by --time %v after %d of %d playouts\n", *pf.runTime, out.Playouts, *pf.playouts)
 	}
 	fmt.Fprintf(stdout, "length: mean %.2f, min %d, max %d joint moves; %d of %d ended in a terminal state\n",
 		out.MeanLength, out.MinLength, out.MaxLength, out.Terminal, out.Playouts)
-	if out.Terminal == 0 {
-		fmt.Fprintln(stdout, "goal values: none (no playout reached a terminal state)")
-	} else {
-		fmt.Fprintln(stdout, "goal values (value: playouts):")
-	}
-	for _, r := range out.Roles {
-		if out.Terminal == 0 {
-			break
-		}
-		var parts []string
-		for _, gn := range out.Goals[r] {
-			parts = append(parts, fmt.Sprintf("%s: %d", gn.Value, gn.Count))
-		}
-		if len(parts) == 0 {
-			parts = append(parts, "none")
-		}
-		fmt.Fprintf(stdout, "  %s  %s\n", r, strings.Join(parts, ", "))
-	}
+	writeGoalValues(stdout, &out.PlayReport)
 	if f := out.First; f != nil {
 		n := float64(f.Wins + f.Draws + f.Losses)
 		fmt.Fprintf(stdout, "first role %s: %d wins (%.1f%%), %d draws (%.1f%%), %d losses (%.1f%%) of %d decided playouts\n",
 			f.Role, f.Wins, 100*float64(f.Wins)/n, f.Draws, 100*float64(f.Draws)/n, f.Losses, 100*float64(f.Losses)/n, int(n))
 	}
-	if len(out.Violations) == 0 {
+	writeFindings(stdout, &out.PlayReport, *pf.movesOut)
+}
+
+// writeGoalValues writes the goal values the terminal playouts reached, per role.
+func writeGoalValues(stdout io.Writer, r *game.PlayReport) {
+	if r.Terminal == 0 {
+		fmt.Fprintln(stdout, "goal values: none (no playout reached a terminal state)")
+		return
+	}
+	fmt.Fprintln(stdout, "goal values (value: playouts):")
+	for _, role := range r.Roles {
+		var parts []string
+		for _, gn := range r.Goals[role] {
+			parts = append(parts, fmt.Sprintf("%s: %d", gn.Value, gn.Count))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "none")
+		}
+		fmt.Fprintf(stdout, "  %s  %s\n", role, strings.Join(parts, ", "))
+	}
+}
+
+// writeFindings writes the violations found and the playouts cut by --max-depth, each with its
+// shortest joint moves (or where they are: movesOut is the --moves-out file).
+func writeFindings(stdout io.Writer, r *game.PlayReport, movesOut string) {
+	if len(r.Violations) == 0 {
 		fmt.Fprintln(stdout, "violations: none")
 	} else {
-		fmt.Fprintf(stdout, "violations: %d\n", len(out.Violations))
+		fmt.Fprintf(stdout, "violations: %d\n", len(r.Violations))
 	}
-	for _, v := range out.Violations {
+	for _, v := range r.Violations {
 		who := ""
 		if v.Role != "" {
 			who = " (role " + v.Role + ")"
 		}
-		fmt.Fprintf(stdout, "  %s%s: %s, in %d playouts; shortest: %s\n", v.Kind, who, v.Detail, v.Count, movesRef(v.Moves, v.MovesOut, *movesOut))
+		fmt.Fprintf(stdout, "  %s%s: %s, in %d playouts; shortest: %s\n", v.Kind, who, v.Detail, v.Count, movesRef(v.Moves, v.MovesOut, movesOut))
 	}
-	if d := out.DepthLimit; d != nil {
+	if d := r.DepthLimit; d != nil {
 		fmt.Fprintf(stdout, "possible non-termination: %d of %d playouts reached --max-depth %d without a terminal state; "+
 			"the game may never end, or need more moves (gdl verify decides: it explores every reachable state); first: %s\n",
-			d.Playouts, out.Playouts, d.MaxDepth, movesRef(d.Moves, d.MovesOut, *movesOut))
+			d.Playouts, r.Playouts, d.MaxDepth, movesRef(d.Moves, d.MovesOut, movesOut))
 	}
-	return status
 }
 
 // screenMoves is the most joint moves a report prints (and at most screenChars characters of

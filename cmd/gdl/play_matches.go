@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -145,31 +146,7 @@ func solo(g *game.Game) bool {
 
 func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint64, maxDepth int, ef evalFlags, engine string,
 	stdin io.Reader, stdout, stderr io.Writer) int {
-	if set := setFlags(fs); set["playouts"] || set["time"] {
-		fmt.Fprintln(stderr, "gdl play: --playouts and --time are for random playouts; with --players, give --matches and --movetime")
-		return 2
-	}
-	names := strings.Split(*mf.players, ",")
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n)
-		if names[i] != "mcts" && names[i] != "random" {
-			fmt.Fprintf(stderr, "gdl play: --players: %q is not a player: mcts or random\n", names[i])
-			return 2
-		}
-	}
-	if *mf.matches < 1 {
-		fmt.Fprintln(stderr, "gdl play: --matches must be at least 1")
-		return 2
-	}
-	if *mf.budget < 0 || *mf.movetime <= 0 && *mf.budget == 0 {
-		fmt.Fprintln(stderr, "gdl play: give mcts a positive --movetime or --playouts-per-move")
-		return 2
-	}
-	if err := ef.check(); err != nil {
-		fmt.Fprintf(stderr, "gdl play: %v\n", err)
-		return 2
-	}
-	eng, ok := parseEngine(stderr, "play", engine)
+	names, eng, ok := checkMatchFlags(fs, mf, ef, engine, stderr)
 	if !ok {
 		return 2
 	}
@@ -182,37 +159,125 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	if refuseUnplayable(stderr, "play", path, res, g) {
 		return 1
 	}
-	roles := g.RoleNames()
-	// The seats: the roles but GDL-II's random role, which is chance and plays at random in
-	// every match; --players may name it (as random) or leave it out, as gdl match does.
-	var seated []int
+	ms := &matchSeries{g: g, mf: mf, seed: seed, maxDepth: maxDepth}
+	if !ms.seat(names, path, stderr) {
+		return 2
+	}
+	ms.start(path)
+	progress := isTerminal(stderr)
+	start := time.Now()
+	for i := range *mf.matches {
+		if progress {
+			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: match %d of %d", i+1, *mf.matches)
+		}
+		if err := ms.play(ctx, i); err != nil {
+			if progress {
+				fmt.Fprint(stderr, "\r\x1b[K")
+			}
+			reportEvalError(stderr, "play", path, res, err)
+			return 1
+		}
+	}
+	if progress {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
+	ms.finish(time.Since(start))
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ms.out); err != nil {
+			fmt.Fprintf(stderr, "gdl play: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+	ms.writeText(stdout, path)
+	return 0
+}
+
+// checkMatchFlags checks the flags of --players and returns the players named and the engine;
+// what is wrong goes to stderr.
+func checkMatchFlags(fs *flag.FlagSet, mf matchFlags, ef evalFlags, engine string, stderr io.Writer) ([]string, game.Engine, bool) {
+	if set := setFlags(fs); set["playouts"] || set["time"] {
+		fmt.Fprintln(stderr, "gdl play: --playouts and --time are for random playouts; with --players, give --matches and --movetime")
+		return nil, "", false
+	}
+	names := strings.Split(*mf.players, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+		if names[i] != "mcts" && names[i] != "random" {
+			fmt.Fprintf(stderr, "gdl play: --players: %q is not a player: mcts or random\n", names[i])
+			return nil, "", false
+		}
+	}
+	if *mf.matches < 1 {
+		fmt.Fprintln(stderr, "gdl play: --matches must be at least 1")
+		return nil, "", false
+	}
+	if *mf.budget < 0 || *mf.movetime <= 0 && *mf.budget == 0 {
+		fmt.Fprintln(stderr, "gdl play: give mcts a positive --movetime or --playouts-per-move")
+		return nil, "", false
+	}
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl play: %v\n", err)
+		return nil, "", false
+	}
+	eng, ok := parseEngine(stderr, "play", engine)
+	return names, eng, ok
+}
+
+// matchSeries is the matches of gdl play --players and their figures.
+type matchSeries struct {
+	g        *game.Game
+	mf       matchFlags
+	seed     uint64
+	maxDepth int
+	names    []string // the player of each seat
+	labels   []string // the players as the figures name them
+	seated   []int    // the roles with a seat: all but GDL-II's random role
+	out      matchesJSON
+	total    int // joint moves of all matches
+}
+
+// seat takes the players named, one per role, or one per role but GDL-II's random role, which
+// is chance and plays at random in every match: --players may name it (as random) or leave it
+// out, as gdl match does.
+func (ms *matchSeries) seat(names []string, path string, stderr io.Writer) bool {
+	roles := ms.g.RoleNames()
 	for r := range roles {
-		if !g.IsRandom(r) {
-			seated = append(seated, r)
+		if !ms.g.IsRandom(r) {
+			ms.seated = append(ms.seated, r)
 		}
 	}
 	switch {
-	case len(names) == len(seated):
+	case len(names) == len(ms.seated):
 	case len(names) == len(roles):
 		kept := names[:0:0]
 		for r, n := range names {
-			if !g.IsRandom(r) {
+			if !ms.g.IsRandom(r) {
 				kept = append(kept, n)
 			} else if n != "random" {
 				fmt.Fprintf(stderr, "gdl play: --players: role %s is GDL-II's chance and plays at random: give random for it, or leave it out\n", roles[r])
-				return 2
+				return false
 			}
 		}
 		names = kept
 	default:
 		want := fmt.Sprint(len(roles))
-		if len(seated) < len(roles) {
-			want = fmt.Sprintf("%d (or %d, leaving out the random role, which plays at random)", len(roles), len(seated))
+		if len(ms.seated) < len(roles) {
+			want = fmt.Sprintf("%d (or %d, leaving out the random role, which plays at random)", len(roles), len(ms.seated))
 		}
 		fmt.Fprintf(stderr, "gdl play: --players names %d players; %s has %d roles (%s): give %s, one per role in role order\n", len(names), path, len(roles), strings.Join(roles, ", "), want)
-		return 2
+		return false
 	}
-	labels := make([]string, len(names)) // "random" twice becomes random#1 and random#2
+	ms.names, ms.labels = names, playerLabels(names)
+	return true
+}
+
+// playerLabels names the players for the figures: a name given more than once is numbered
+// ("random" twice becomes random#1 and random#2).
+func playerLabels(names []string) []string {
+	labels := make([]string, len(names))
 	for i, n := range names {
 		labels[i] = n
 		count := 0
@@ -231,123 +296,113 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 			labels[i] = fmt.Sprintf("%s#%d", n, k)
 		}
 	}
-	out := matchesJSON{Game: path, Engine: g.Engine(), EngineWhy: g.Why(), Roles: roles, Players: labels, Matches: *mf.matches,
-		MoveTime: mf.movetime.Seconds(), Budget: *mf.budget, Rotate: *mf.rotate, Seed: seed, List: []matchJSON{}}
-	if out.Budget > 0 {
-		out.MoveTime = 0
+	return labels
+}
+
+// start makes the figures' header and a record per player and role.
+func (ms *matchSeries) start(path string) {
+	mf, roles := ms.mf, ms.g.RoleNames()
+	ms.out = matchesJSON{Game: path, Engine: ms.g.Engine(), EngineWhy: ms.g.Why(), Roles: roles, Players: ms.labels, Matches: *mf.matches,
+		MoveTime: mf.movetime.Seconds(), Budget: *mf.budget, Rotate: *mf.rotate, Seed: ms.seed, List: []matchJSON{}}
+	if ms.out.Budget > 0 {
+		ms.out.MoveTime = 0
 	}
-	for _, l := range labels {
+	for _, l := range ms.labels {
 		pr := playerResult{Player: l}
-		for _, r := range seated {
+		for _, r := range ms.seated {
 			pr.ByRole = append(pr.ByRole, record{Role: roles[r]})
 		}
-		out.Results = append(out.Results, pr)
+		ms.out.Results = append(ms.out.Results, pr)
 	}
-	progress := isTerminal(stderr)
-	start := time.Now()
-	total := 0
-	for i := range *mf.matches {
-		shift := 0
-		if *mf.rotate {
-			shift = i % len(seated)
-		}
-		seats := make([]int, len(seated)) // seat (a role but random) -> index into labels
-		players := make([]player.Player, len(roles))
-		for k, r := range seated {
-			seats[k] = (k + len(seated) - shift) % len(seated)
-			s := seed*1_000_003 + uint64(i)*31 + uint64(r)
-			if names[seats[k]] == "mcts" {
-				players[r] = player.NewMCTS(g, r, player.Options{Playouts: *mf.budget, MaxDepth: maxDepth, Seed: s})
-			} else {
-				players[r] = player.NewRandom(g, r, s)
-			}
-		}
-		if progress {
-			fmt.Fprintf(stderr, "\r\x1b[Kgdl play: match %d of %d", i+1, *mf.matches)
-		}
-		mt := *mf.movetime
-		if *mf.budget > 0 {
-			mt = 0
-		}
-		m, err := player.PlayMatch(ctx, g, players, player.MatchOptions{MoveTime: mt, MaxSteps: maxDepth, Seed: seed*1_000_003 + uint64(i)})
-		if err != nil {
-			if progress {
-				fmt.Fprint(stderr, "\r\x1b[K")
-			}
-			reportEvalError(stderr, "play", path, res, err)
-			return 1
-		}
-		mj := matchJSON{Goals: m.Goals, Length: len(m.Moves), Terminal: m.Terminal}
-		for r := range roles {
-			k := slices.Index(seated, r)
-			if k < 0 {
-				mj.Seats = append(mj.Seats, "random (chance)")
-				continue
-			}
-			mj.Seats = append(mj.Seats, labels[seats[k]])
-			o := outcome(g, m.Goals, r)
-			pr := &out.Results[seats[k]]
-			pr.record.add(o, m.Goals[r])
-			pr.ByRole[k].add(o, m.Goals[r])
-		}
-		if !m.Terminal {
-			out.Unfinished++
-		}
-		n := len(m.Moves)
-		total += n
-		if i == 0 || n < out.MinLength {
-			out.MinLength = n
-		}
-		out.MaxLength = max(out.MaxLength, n)
-		out.List = append(out.List, mj)
+}
+
+// play plays match i (the seats rotated by i when --rotate) and counts its figures.
+func (ms *matchSeries) play(ctx context.Context, i int) error {
+	shift := 0
+	if *ms.mf.rotate {
+		shift = i % len(ms.seated)
 	}
-	if progress {
-		fmt.Fprint(stderr, "\r\x1b[K")
+	players := make([]int, len(ms.seated)) // seat (a role but random) -> index into names
+	seats := make([]player.Seat, len(ms.seated))
+	for k, r := range ms.seated {
+		players[k] = (k + len(ms.seated) - shift) % len(ms.seated)
+		s := ms.seed*1_000_003 + uint64(i)*31 + uint64(r)
+		var pl player.Player = player.NewRandom(ms.g, r, s)
+		if ms.names[players[k]] == "mcts" {
+			pl = player.NewMCTS(ms.g, r, player.Options{Playouts: *ms.mf.budget, MaxDepth: ms.maxDepth, Seed: s})
+		}
+		// The beliefs (GDL-II) are seeded per match and role.
+		seats[k] = &player.LocalSeat{Label: ms.labels[players[k]], Seed: (ms.seed*1_000_003+uint64(i))*31 + uint64(r),
+			NewPlayer: func(*game.Game, int, uint64) player.Player { return pl }}
 	}
-	out.Seconds = time.Since(start).Seconds()
-	out.MeanLength = float64(total) / float64(*mf.matches)
-	for i := range out.Results {
-		pr := &out.Results[i]
+	mt := *ms.mf.movetime
+	if *ms.mf.budget > 0 {
+		mt = 0
+	}
+	rec, err := player.RunMatch(ctx, ms.g, seats, player.MatchOptions{PlayClock: mt, MaxSteps: ms.maxDepth, Seed: ms.seed*1_000_003 + uint64(i),
+		InTurn: true, OmitStates: true})
+	goals := []int(nil)
+	var limit *player.StepLimitError
+	switch {
+	case err == nil:
+		goals = rec.Goals
+	case errors.As(err, &limit) && limit.Goals != nil:
+		goals = limit.Goals
+	default:
+		return err
+	}
+	ms.count(i, players, goals, len(rec.Moves), rec.Completed)
+	return nil
+}
+
+// count adds a match's outcome to the figures.
+func (ms *matchSeries) count(i int, players []int, goals []int, length int, terminal bool) {
+	mj := matchJSON{Goals: goals, Length: length, Terminal: terminal}
+	for r := range ms.g.RoleNames() {
+		k := slices.Index(ms.seated, r)
+		if k < 0 {
+			mj.Seats = append(mj.Seats, "random (chance)")
+			continue
+		}
+		mj.Seats = append(mj.Seats, ms.labels[players[k]])
+		o := outcome(ms.g, goals, r)
+		pr := &ms.out.Results[players[k]]
+		pr.record.add(o, goals[r])
+		pr.ByRole[k].add(o, goals[r])
+	}
+	if !terminal {
+		ms.out.Unfinished++
+	}
+	ms.total += length
+	if i == 0 || length < ms.out.MinLength {
+		ms.out.MinLength = length
+	}
+	ms.out.MaxLength = max(ms.out.MaxLength, length)
+	ms.out.List = append(ms.out.List, mj)
+}
+
+// finish computes the figures of all matches.
+func (ms *matchSeries) finish(elapsed time.Duration) {
+	ms.out.Seconds = elapsed.Seconds()
+	ms.out.MeanLength = float64(ms.total) / float64(*ms.mf.matches)
+	for i := range ms.out.Results {
+		pr := &ms.out.Results[i]
 		if pr.Matches > 0 {
 			pr.WinRate = float64(pr.Wins) / float64(pr.Matches)
 		}
 	}
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "gdl play: %v\n", err)
-			return 2
-		}
-		return 0
-	}
-	var how []string
-	if slices.Contains(names, "mcts") {
-		if *mf.budget > 0 {
-			how = append(how, fmt.Sprintf("mcts: %d playouts per move", *mf.budget))
-		} else {
-			how = append(how, fmt.Sprintf("mcts: %v per move", *mf.movetime))
-		}
-	}
-	if len(seated) > 1 {
-		if *mf.rotate {
-			how = append(how, "seats rotated")
-		} else {
-			how = append(how, "seats fixed")
-		}
-	}
-	if len(seated) < len(roles) {
-		how = append(how, "the random role plays at random")
-	}
-	if solo(g) {
-		how = append(how, "one role: a win is the goal 100")
-	}
-	against := strings.Join(labels, " against ")
-	if len(labels) == 1 {
-		against = labels[0]
+}
+
+// writeText writes the figures as text: how the matches were played, then a table of the
+// players' results, overall and per role.
+func (ms *matchSeries) writeText(stdout io.Writer, path string) {
+	out, g, roles := &ms.out, ms.g, ms.g.RoleNames()
+	against := strings.Join(ms.labels, " against ")
+	if len(ms.labels) == 1 {
+		against = ms.labels[0]
 	}
 	fmt.Fprintf(stdout, "%s: %d matches of %s", path, out.Matches, against)
-	if len(how) > 0 {
+	if how := ms.how(); len(how) > 0 {
 		fmt.Fprintf(stdout, " (%s)", strings.Join(how, "; "))
 	}
 	fmt.Fprintf(stdout, " in %.1fs\n", out.Seconds)
@@ -358,14 +413,14 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 	}
 	fmt.Fprintf(stdout, "length: mean %.1f, min %d, max %d joint moves", out.MeanLength, out.MinLength, out.MaxLength)
 	if out.Unfinished > 0 {
-		fmt.Fprintf(stdout, "; %d matches stopped at --max-depth %d", out.Unfinished, maxDepth)
+		fmt.Fprintf(stdout, "; %d matches stopped at --max-depth %d", out.Unfinished, ms.maxDepth)
 	}
 	fmt.Fprintln(stdout)
 	w := 6
-	for _, l := range labels {
+	for _, l := range ms.labels {
 		w = max(w, len(l))
 	}
-	for _, r := range seated {
+	for _, r := range ms.seated {
 		w = max(w, len(roles[r]))
 	}
 	fmt.Fprintf(stdout, "%-*s  %-*s  %7s  %5s  %5s  %6s  %8s  %9s\n", w, "player", w, "role", "matches", "wins", "draws", "losses", "win rate", "mean goal")
@@ -384,5 +439,30 @@ func runMatches(fs *flag.FlagSet, mf matchFlags, file, format string, seed uint6
 			}
 		}
 	}
-	return 0
+}
+
+// how says how the matches were played: the mcts budget, the seats, the random role.
+func (ms *matchSeries) how() []string {
+	var how []string
+	if slices.Contains(ms.names, "mcts") {
+		if *ms.mf.budget > 0 {
+			how = append(how, fmt.Sprintf("mcts: %d playouts per move", *ms.mf.budget))
+		} else {
+			how = append(how, fmt.Sprintf("mcts: %v per move", *ms.mf.movetime))
+		}
+	}
+	if len(ms.seated) > 1 {
+		if *ms.mf.rotate {
+			how = append(how, "seats rotated")
+		} else {
+			how = append(how, "seats fixed")
+		}
+	}
+	if len(ms.seated) < len(ms.g.RoleNames()) {
+		how = append(how, "the random role plays at random")
+	}
+	if solo(ms.g) {
+		how = append(how, "one role: a win is the goal 100")
+	}
+	return how
 }

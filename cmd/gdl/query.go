@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -177,139 +176,63 @@ type queryAnswer struct {
 	Bindings map[string]string `json:"bindings"`
 }
 
+// queryFlags are gdl query's options.
+type queryFlags struct {
+	moves     *string
+	jointText *string
+	format    *string
+	ef        evalFlags
+	engine    *string
+}
+
+// runQuery is gdl query: the answers of queries in the state --moves reach.
 func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	moves := fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'")
-	jointText := fs.String("joint", "", "the joint move that queries about a joint move are answered for (default: every legal one)")
-	format := fs.String("format", "text", "output format: text or json")
-	ef := addCommandEvalFlags(fs)
-	engine := addEngineFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, queryUsage)
-		fs.PrintDefaults()
+	qf := queryFlags{
+		moves:     fs.String("moves", "", "joint moves to play from the initial state, e.g. '((mark 1 1) noop) (noop (mark 2 2))'"),
+		jointText: fs.String("joint", "", "the joint move that queries about a joint move are answered for (default: every legal one)"),
+		format:    fs.String("format", "text", "output format: text or json"),
+		ef:        addCommandEvalFlags(fs),
+		engine:    addEngineFlag(fs),
 	}
-	pos, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
+	pos, code, ok := parseCommandArgs(fs, args, stderr, queryUsage, 2, -1)
+	if !ok {
+		return code
+	}
+	if !oneOf(stderr, "query", "format", *qf.format, "text", "json") {
 		return 2
 	}
-	if len(pos) < 2 {
-		fs.Usage()
-		return 2
-	}
-	if !oneOf(stderr, "query", "format", *format, "text", "json") {
-		return 2
-	}
-	if err := ef.check(); err != nil {
-		fmt.Fprintf(stderr, "gdl query: %v\n", err)
-		return 2
-	}
-	eng, ok := parseEngine(stderr, "query", *engine)
+	eng, ok := checkEvalEngine(stderr, "query", qf.ef, *qf.engine)
 	if !ok {
 		return 2
 	}
-	ctx, cancel := commandContext(*ef.timeout)
+	ctx, cancel := commandContext(*qf.ef.timeout)
 	defer cancel()
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: qf.ef.limits(), Ground: groundWithin(*qf.ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code
 	}
-	var queries []*eval.Query
-	for _, text := range pos[1:] {
-		q, err := g.ParseQuery(text)
-		if err != nil {
-			fmt.Fprintf(stderr, "gdl query: %v\n", err)
-			return 2
-		}
-		queries = append(queries, q)
+	qr := queryRun{g: g, res: res, path: path, jointText: *qf.jointText, stderr: stderr}
+	if code, ok := qr.parse(pos[1:], *qf.moves); !ok {
+		return code
 	}
-	joints, err := g.ParseJointMoves(*moves)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl query: --moves: %v\n", err)
-		return 2
-	}
-	only, err := parseJointFlag(g, *jointText)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl query: --joint: %v\n", err)
-		return 2
-	}
-	var state *game.State
-	p, err := g.Replay(ctx, joints)
-	switch {
-	case err == nil && p.Err != nil:
-		fmt.Fprintf(stderr, "gdl query: %v\n", p.Err)
-		var me *game.MoveError
-		if errors.As(p.Err, &me) && !isMoveRefusal(me.Err) {
-			reportEvalError(stderr, "query", path, res, me.Err)
-		}
+	state, ok := qr.replay(ctx)
+	if !ok {
 		return 1
-	case err == nil:
-		state = p.State()
-	default:
-		// Queries that do not depend on the state are still answered without an initial state.
-		static := len(joints) == 0
-		for _, q := range queries {
-			static = static && !q.NeedsState()
-		}
-		if !static {
-			reportEvalError(stderr, "query", path, res, err)
-			return 1
-		}
-		state = g.StateOf(nil)
 	}
-	var results []queryResult
-	for _, q := range queries {
-		r := queryResult{Query: q.Text(), Vars: q.Vars(), Answers: []queryAnswer{}}
-		ans, err := g.Evaluate(ctx, state, q, game.QueryOptions{Joint: only, MaxMoves: 1 << 20})
-		if err != nil {
-			var me *game.IllegalMoveError
-			var over *game.GameOverError
-			var je *game.JointError
-			if errors.As(err, &me) || errors.As(err, &over) || errors.As(err, &je) {
-				fmt.Fprintf(stderr, "gdl query: --joint %s: %v\n", *jointText, err)
-				return 1
-			}
-			reportEvalError(stderr, "query", path, res, err)
-			return 1
-		}
-		for _, ma := range ans.ByMove {
-			if ma.Err != nil {
-				reportEvalError(stderr, "query", path, res, ma.Err)
-				return 1
-			}
-		}
-		bind := func(text string) queryAnswer {
-			qa := queryAnswer{Text: text, Bindings: map[string]string{}}
-			for i, v := range ans.Bindings[text] {
-				qa.Bindings[q.Vars()[i]] = v
-			}
-			return qa
-		}
-		for _, a := range ans.Answers {
-			r.Answers = append(r.Answers, bind(a))
-		}
-		for _, ma := range ans.ByMove {
-			mr := moveResult{Move: g.FormatJoint(ma.Move), Answers: []queryAnswer{}}
-			for _, a := range ma.Answers {
-				mr.Answers = append(mr.Answers, bind(a))
-			}
-			r.ByMove = append(r.ByMove, mr)
-		}
-		results = append(results, r)
+	results, ok := qr.answer(ctx, state)
+	if !ok {
+		return 1
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+	if *qf.format == "json" {
+		if err := encodeJSON(stdout, struct {
 			Engine  game.Engine   `json:"engine"`
 			Moves   []string      `json:"moves"`
 			State   []string      `json:"state"`
 			Queries []queryResult `json:"queries"`
-		}{g.Engine(), movesText(g, joints), g.Strings(state.Fluents()), results}); err != nil {
+		}{g.Engine(), movesText(g, qr.joints), g.Strings(state.Fluents()), results}); err != nil {
 			fmt.Fprintf(stderr, "gdl query: %v\n", err)
 			return 2
 		}
@@ -317,6 +240,116 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	writeQueryText(stdout, results)
 	return 0
+}
+
+// queryRun is one gdl query after its game loaded: the queries, the moves and the joint move it
+// asks about, and where its errors go.
+type queryRun struct {
+	g         *game.Game
+	res       *analysis.Result
+	path      string
+	jointText string // --joint as given
+	stderr    io.Writer
+
+	queries []*eval.Query
+	joints  [][]eval.Term // --moves
+	only    []eval.Term   // --joint, nil for every legal joint move
+}
+
+// parse reads the queries, --moves and --joint; when one is wrong it says so and returns the
+// exit status with ok false.
+func (qr *queryRun) parse(texts []string, moves string) (code int, ok bool) {
+	for _, text := range texts {
+		q, err := qr.g.ParseQuery(text)
+		if err != nil {
+			fmt.Fprintf(qr.stderr, "gdl query: %v\n", err)
+			return 2, false
+		}
+		qr.queries = append(qr.queries, q)
+	}
+	var err error
+	if qr.joints, err = qr.g.ParseJointMoves(moves); err != nil {
+		fmt.Fprintf(qr.stderr, "gdl query: --moves: %v\n", err)
+		return 2, false
+	}
+	if qr.only, err = parseJointFlag(qr.g, qr.jointText); err != nil {
+		fmt.Fprintf(qr.stderr, "gdl query: --joint: %v\n", err)
+		return 2, false
+	}
+	return 0, true
+}
+
+// replay plays --moves and returns the state the queries are asked in. When the game has no
+// initial state, queries that do not depend on the state are still answered, in an empty one.
+func (qr *queryRun) replay(ctx context.Context) (*game.State, bool) {
+	p, err := qr.g.Replay(ctx, qr.joints)
+	switch {
+	case err == nil && p.Err != nil:
+		reportMoveError(qr.stderr, "query", qr.path, qr.res, p.Err)
+		return nil, false
+	case err == nil:
+		return p.State(), true
+	}
+	static := len(qr.joints) == 0
+	for _, q := range qr.queries {
+		static = static && !q.NeedsState()
+	}
+	if !static {
+		reportEvalError(qr.stderr, "query", qr.path, qr.res, err)
+		return nil, false
+	}
+	return qr.g.StateOf(nil), true
+}
+
+// answer evaluates each query in state (per joint move for those about one), or says why it
+// could not.
+func (qr *queryRun) answer(ctx context.Context, state *game.State) ([]queryResult, bool) {
+	var results []queryResult
+	for _, q := range qr.queries {
+		ans, err := qr.g.Evaluate(ctx, state, q, game.QueryOptions{Joint: qr.only, MaxMoves: 1 << 20})
+		if err != nil {
+			var me *game.IllegalMoveError
+			var over *game.GameOverError
+			var je *game.JointError
+			if errors.As(err, &me) || errors.As(err, &over) || errors.As(err, &je) {
+				fmt.Fprintf(qr.stderr, "gdl query: --joint %s: %v\n", qr.jointText, err)
+				return nil, false
+			}
+			reportEvalError(qr.stderr, "query", qr.path, qr.res, err)
+			return nil, false
+		}
+		for _, ma := range ans.ByMove {
+			if ma.Err != nil {
+				reportEvalError(qr.stderr, "query", qr.path, qr.res, ma.Err)
+				return nil, false
+			}
+		}
+		results = append(results, qr.result(q, ans))
+	}
+	return results, true
+}
+
+// result is a query's answers as gdl query reports them, with each answer's bindings.
+func (qr *queryRun) result(q *eval.Query, ans *game.Answers) queryResult {
+	r := queryResult{Query: q.Text(), Vars: q.Vars(), Answers: []queryAnswer{}}
+	bind := func(text string) queryAnswer {
+		qa := queryAnswer{Text: text, Bindings: map[string]string{}}
+		for i, v := range ans.Bindings[text] {
+			qa.Bindings[q.Vars()[i]] = v
+		}
+		return qa
+	}
+	for _, a := range ans.Answers {
+		r.Answers = append(r.Answers, bind(a))
+	}
+	for _, ma := range ans.ByMove {
+		mr := moveResult{Move: qr.g.FormatJoint(ma.Move), Answers: []queryAnswer{}}
+		for _, a := range ma.Answers {
+			mr.Answers = append(mr.Answers, bind(a))
+		}
+		r.ByMove = append(r.ByMove, mr)
+	}
+	return r
 }
 
 // writeQueryText prints each query's answers, sorted, one per line; a query without variables
@@ -399,6 +432,26 @@ func parseEngine(stderr io.Writer, command, value string) (game.Engine, bool) {
 	return eng, true
 }
 
+// checkEvalEngine checks a command's evaluation limits and reads its --engine, or says what is
+// wrong with them (limits first).
+func checkEvalEngine(stderr io.Writer, command string, ef evalFlags, engine string) (game.Engine, bool) {
+	if err := ef.check(); err != nil {
+		fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
+		return "", false
+	}
+	return parseEngine(stderr, command, engine)
+}
+
+// reportMoveError says why a move of --moves could not be played (p.Err of a replay), with the
+// diagnostics behind it when evaluating the game failed rather than the move being refused.
+func reportMoveError(stderr io.Writer, command, path string, res *analysis.Result, err error) {
+	fmt.Fprintf(stderr, "gdl %s: %v\n", command, err)
+	var me *game.MoveError
+	if errors.As(err, &me) && !isMoveRefusal(me.Err) {
+		reportEvalError(stderr, command, path, res, me.Err)
+	}
+}
+
 // addEngineFlag adds --engine to the commands that play.
 func addEngineFlag(fs *flag.FlagSet) *string {
 	return fs.String("engine", string(game.Auto), "the engine that plays: auto (compiled when the game grounds within a budget), compiled or interpreted")
@@ -409,6 +462,12 @@ func addEngineFlag(fs *flag.FlagSet) *string {
 // with code: 0 after -h (the usage was printed), 2 for bad flags or arguments (the usage or the
 // flag's error was printed).
 func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, npos int) (pos []string, code int, ok bool) {
+	return parseCommandArgs(fs, args, stderr, usage, npos, npos)
+}
+
+// parseCommandArgs is parseCommand for a command of at least least and at most most positional
+// arguments (most < 0: no upper bound).
+func parseCommandArgs(fs *flag.FlagSet, args []string, stderr io.Writer, usage string, least, most int) (pos []string, code int, ok bool) {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -420,7 +479,7 @@ func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer, usage strin
 		}
 		return nil, 2, false
 	}
-	if len(pos) != npos {
+	if len(pos) < least || (most >= 0 && len(pos) > most) {
 		fs.Usage()
 		return nil, 2, false
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/ide"
 )
@@ -61,6 +62,8 @@ type renderAs struct {
 	Known         []string       `json:"known"`
 }
 
+// runRender is gdl render: the state --moves reach drawn as boards, as a role knows it with
+// --as.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -76,11 +79,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !oneOf(stderr, "render", "format", *format, "text", "svg", "json") {
 		return 2
 	}
-	if err := ef.check(); err != nil {
-		fmt.Fprintf(stderr, "gdl render: %v\n", err)
-		return 2
-	}
-	eng, ok := parseEngine(stderr, "render", *engine)
+	eng, ok := checkEvalEngine(stderr, "render", ef, *engine)
 	if !ok {
 		return 2
 	}
@@ -100,19 +99,59 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return code
 	}
-	joints, err := g.ParseJointMoves(*moves)
-	if err != nil {
-		fmt.Fprintf(stderr, "gdl render: --moves: %v\n", err)
-		return 2
+	r := renderRun{g: g, res: res, path: path, stderr: stderr}
+	if code, ok := r.draw(ctx, cfg, *moves, *asRole); !ok {
+		return code
 	}
-	p, err := g.Replay(ctx, joints)
+	switch *format {
+	case "svg":
+		fmt.Fprint(stdout, r.view.SVG())
+	case "json":
+		out := renderJSON{Game: path, Step: r.step, Terminal: r.terminal, Notes: r.notes, View: r.view, As: r.as}
+		if out.Notes == nil {
+			out.Notes = []string{}
+		}
+		if err := encodeJSON(stdout, out); err != nil {
+			fmt.Fprintf(stderr, "gdl render: %v\n", err)
+			return 2
+		}
+	default:
+		r.writeText(stdout)
+	}
+	return 0
+}
+
+// renderRun is one gdl render after its game loaded: the game, and the drawing it makes.
+type renderRun struct {
+	g      *game.Game
+	res    *analysis.Result
+	path   string
+	stderr io.Writer
+
+	step     int         // joint moves played
+	terminal bool        // whether the state drawn is terminal
+	notes    []string    // what board detection says of the game
+	view     *board.View // the state drawn
+	as       *renderAs   // --as: the role whose knowledge is drawn, nil without it
+}
+
+// draw plays moves, finds the game's board (with the board section of cfg, which may be nil)
+// and draws the state, as role asRole knows it when asRole is not "". When something is wrong
+// it says so and returns the exit status with ok false.
+func (r *renderRun) draw(ctx context.Context, cfg *analysis.Config, moves, asRole string) (code int, ok bool) {
+	joints, err := r.g.ParseJointMoves(moves)
 	if err != nil {
-		reportEvalError(stderr, "render", path, res, err)
-		return 1
+		fmt.Fprintf(r.stderr, "gdl render: --moves: %v\n", err)
+		return 2, false
+	}
+	p, err := r.g.Replay(ctx, joints)
+	if err != nil {
+		reportEvalError(r.stderr, "render", r.path, r.res, err)
+		return 1, false
 	}
 	if p.Err != nil {
-		fmt.Fprintf(stderr, "gdl render: %s: --moves: %v\n", path, p.Err)
-		return 1
+		fmt.Fprintf(r.stderr, "gdl render: %s: --moves: %v\n", r.path, p.Err)
+		return 1, false
 	}
 	var bc analysis.BoardConfig
 	if cfg != nil {
@@ -125,78 +164,74 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if deadline, ok := ctx.Deadline(); ok {
 		sampling = max(min(sampling, time.Until(deadline)/2), time.Millisecond)
 	}
-	lay, err := board.ForGame(ctx, g, bc, board.SampleOptions{Time: sampling})
+	lay, err := board.ForGame(ctx, r.g, bc, board.SampleOptions{Time: sampling})
 	if err != nil {
-		reportEvalError(stderr, "render", path, res, err)
-		return 1
+		reportEvalError(r.stderr, "render", r.path, r.res, err)
+		return 1, false
 	}
 	for _, n := range lay.Notes {
-		fmt.Fprintf(stderr, "gdl render: %s: %s\n", path, n)
+		fmt.Fprintf(r.stderr, "gdl render: %s: %s\n", r.path, n)
 	}
 	s := p.State()
-	terminal, err := g.Terminal(ctx, s)
-	if err != nil {
-		reportEvalError(stderr, "render", path, res, err)
-		return 1
+	r.step, r.notes = len(p.Moves), lay.Notes
+	if r.terminal, err = r.g.Terminal(ctx, s); err != nil {
+		reportEvalError(r.stderr, "render", r.path, r.res, err)
+		return 1, false
 	}
-	v := lay.Draw(g.Strings(s.Fluents()))
-	var as *renderAs
-	if *asRole != "" {
-		role := slices.IndexFunc(g.RoleNames(), func(r string) bool { return strings.EqualFold(r, *asRole) })
-		if role < 0 {
-			fmt.Fprintf(stderr, "gdl render: --as: %s is not a role of %s (its roles: %s)\n", *asRole, path, strings.Join(g.RoleNames(), ", "))
-			return 2
-		}
-		rv := ide.RoleViewOf(ctx, g, lay, role, joints)
-		if rv.Error != "" {
-			fmt.Fprintf(stderr, "gdl render: %s: --as %s: %s\n", path, *asRole, rv.Error)
-			return 1
-		}
-		v = rv.View
-		as = &renderAs{Role: rv.Role, States: rv.States, Complete: rv.Complete, Unknown: rv.Unknown, UnknownOthers: rv.UnknownOthers, Known: rv.Known}
-		if as.Unknown == nil {
-			as.Unknown = []board.Square{}
-		}
-		if as.UnknownOthers == nil {
-			as.UnknownOthers = []string{}
-		}
+	r.view = lay.Draw(r.g.Strings(s.Fluents()))
+	if asRole == "" {
+		return 0, true
 	}
-	switch *format {
-	case "svg":
-		fmt.Fprint(stdout, v.SVG())
-	case "json":
-		out := renderJSON{Game: path, Step: len(p.Moves), Terminal: terminal, Notes: lay.Notes, View: v, As: as}
-		if out.Notes == nil {
-			out.Notes = []string{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "gdl render: %v\n", err)
-			return 2
-		}
-	default:
-		status := "not terminal"
-		if terminal {
-			status = "terminal"
-		}
-		fmt.Fprintf(stdout, "%s: step %d (%s)", path, len(p.Moves), status)
-		if as != nil {
-			fmt.Fprintf(stdout, ", as %s knows it: ", as.Role)
-			if as.States == 1 {
-				fmt.Fprint(stdout, "it knows the state")
-			} else {
-				fmt.Fprintf(stdout, "it may be in %d states", as.States)
-				if !as.Complete {
-					fmt.Fprint(stdout, " (a sample of them)")
-				}
-				fmt.Fprint(stdout, `; "?" where they differ`)
+	return r.drawAs(ctx, lay, joints, asRole)
+}
+
+// drawAs redraws the state as role asRole knows it after joints: "?" where the states it may be
+// in differ.
+func (r *renderRun) drawAs(ctx context.Context, lay *board.Layout, joints [][]eval.Term, asRole string) (code int, ok bool) {
+	role := slices.IndexFunc(r.g.RoleNames(), func(name string) bool { return strings.EqualFold(name, asRole) })
+	if role < 0 {
+		fmt.Fprintf(r.stderr, "gdl render: --as: %s is not a role of %s (its roles: %s)\n", asRole, r.path, strings.Join(r.g.RoleNames(), ", "))
+		return 2, false
+	}
+	rv := ide.RoleViewOf(ctx, r.g, lay, role, joints)
+	if rv.Error != "" {
+		fmt.Fprintf(r.stderr, "gdl render: %s: --as %s: %s\n", r.path, asRole, rv.Error)
+		return 1, false
+	}
+	r.view = rv.View
+	r.as = &renderAs{Role: rv.Role, States: rv.States, Complete: rv.Complete, Unknown: rv.Unknown, UnknownOthers: rv.UnknownOthers, Known: rv.Known}
+	if r.as.Unknown == nil {
+		r.as.Unknown = []board.Square{}
+	}
+	if r.as.UnknownOthers == nil {
+		r.as.UnknownOthers = []string{}
+	}
+	return 0, true
+}
+
+// writeText writes the drawing as text: a header with the step, whether the state is terminal
+// and what the role of --as knows, then the board.
+func (r *renderRun) writeText(stdout io.Writer) {
+	status := "not terminal"
+	if r.terminal {
+		status = "terminal"
+	}
+	fmt.Fprintf(stdout, "%s: step %d (%s)", r.path, r.step, status)
+	as := r.as
+	if as != nil {
+		fmt.Fprintf(stdout, ", as %s knows it: ", as.Role)
+		if as.States == 1 {
+			fmt.Fprint(stdout, "it knows the state")
+		} else {
+			fmt.Fprintf(stdout, "it may be in %d states", as.States)
+			if !as.Complete {
+				fmt.Fprint(stdout, " (a sample of them)")
 			}
-		}
-		fmt.Fprintf(stdout, "\n\n%s", v.Text())
-		if as != nil && len(as.UnknownOthers) > 0 {
-			fmt.Fprintf(stdout, "unknown to %s: %s\n", as.Role, strings.Join(as.UnknownOthers, ", "))
+			fmt.Fprint(stdout, `; "?" where they differ`)
 		}
 	}
-	return 0
+	fmt.Fprintf(stdout, "\n\n%s", r.view.Text())
+	if as != nil && len(as.UnknownOthers) > 0 {
+		fmt.Fprintf(stdout, "unknown to %s: %s\n", as.Role, strings.Join(as.UnknownOthers, ", "))
+	}
 }

@@ -66,9 +66,8 @@ type testFlags struct {
 	eval      evalFlags
 }
 
-func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// addTestFlags defines gdl test's flags on fs.
+func addTestFlags(fs *flag.FlagSet) testFlags {
 	tf := testFlags{
 		run:       fs.String("run", "", "run only the tests whose name matches this regular expression"),
 		format:    fs.String("format", "text", "output format: text, json, junit or sarif"),
@@ -81,16 +80,17 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		engine:    addEngineFlag(fs),
 	}
 	tf.eval = addEvalFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, testUsage)
-		fs.PrintDefaults()
-	}
-	paths, err := interleaved(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	return tf
+}
+
+// runTest is gdl test: runs game tests, or with --record, records one (recordTest).
+func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tf := addTestFlags(fs)
+	paths, code, ok := parseCommandArgs(fs, args, stderr, testUsage, 0, -1)
+	if !ok {
+		return code
 	}
 	if !oneOf(stderr, "test", "format", *tf.format, "text", "json", "junit", "sarif") {
 		return 2
@@ -121,11 +121,18 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var filter *regexp.Regexp
 	if *tf.run != "" {
+		var err error
 		if filter, err = regexp.Compile(*tf.run); err != nil {
 			fmt.Fprintf(stderr, "gdl test: --run: %v\n", err)
 			return 2
 		}
 	}
+	return runTests(paths, filter, tf, opts, stdout, stderr)
+}
+
+// runTests runs the tests of the test files found in paths (filter, when not nil, selects
+// them by name), writes the report in --format and returns the exit status.
+func runTests(paths []string, filter *regexp.Regexp, tf testFlags, opts game.Options, stdout, stderr io.Writer) int {
 	files, errs := testFiles(paths)
 	ioFailed := false
 	for _, err := range errs {
@@ -159,19 +166,8 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if filter != nil && sum.tests == 0 {
 		fmt.Fprintf(stderr, "gdl test: no test matches --run %q\n", *tf.run)
 	}
-	var werr error
-	switch *tf.format {
-	case "json":
-		werr = writeTestJSON(stdout, ran, sum)
-	case "junit":
-		werr = writeJUnit(stdout, ran, sum)
-	case "sarif":
-		werr = writeTestSARIF(stdout, ran)
-	default:
-		writeTestText(stdout, ran, sum, *tf.verbose)
-	}
-	if werr != nil {
-		fmt.Fprintf(stderr, "gdl test: %v\n", werr)
+	if err := writeTestReport(stdout, *tf.format, ran, sum, *tf.verbose); err != nil {
+		fmt.Fprintf(stderr, "gdl test: %v\n", err)
 		return 2
 	}
 	switch {
@@ -181,6 +177,20 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeTestReport writes the tests' results in format (text lists every test when verbose).
+func writeTestReport(w io.Writer, format string, ran []*testedFile, sum testSummary, verbose bool) error {
+	switch format {
+	case "json":
+		return writeTestJSON(w, ran, sum)
+	case "junit":
+		return writeJUnit(w, ran, sum)
+	case "sarif":
+		return writeTestSARIF(w, ran)
+	}
+	writeTestText(w, ran, sum, verbose)
+	return nil
 }
 
 // testedFile is a test file and what running it gave.

@@ -2,7 +2,9 @@
 //
 //	syntax <- format <- analysis <- eval, prolog <- propnet, explain <- game <- verify, board, player <- ggp, gametest <- ide <- lsp, playground <- cmd/gdl, cmd/gdl-wasm
 //
-// A package may import only packages of lower layers, and only lsp may know LSP and JSON-RPC.
+// A package may import only packages of lower layers, only lsp may know LSP and JSON-RPC, and
+// only ggp and cmd know HTTP. It also holds the test that keeps the module's functions short
+// (funclen_test.go).
 package layers
 
 import (
@@ -30,8 +32,8 @@ var rank = map[string]int{
 	"game":         5,
 	"verify":       6,
 	"board":        6, // boards of states, drawn
-	"player":       6, // the built-in players (MCTS, random)
-	"ggp":          7, // the GGP protocol: messages, the HTTP player, the match manager
+	"player":       6, // the built-in players (MCTS, random) and the match runner over seats
+	"ggp":          7, // the GGP protocol: messages, the HTTP player, the HTTP seat of a match
 	"gametest":     7, // game tests: the test files' format, checks and runner
 	"ide":          8,
 	"lsp":          9,
@@ -49,12 +51,26 @@ var protocolOnly = []string{
 	"net/rpc/jsonrpc",
 }
 
+// httpOnly lists what only ggp and the commands may import: HTTP, and ggp, which links it. The
+// editor's layers (ide, lsp, playground) reach matches through package player.
+var httpOnly = []string{"net/http", module + "ggp"}
+
+// knowsHTTP reports whether package dir may know HTTP.
+func knowsHTTP(dir string) bool {
+	return dir == "ggp" || strings.HasPrefix(dir, "ggp/") || dir == "cmd" || strings.HasPrefix(dir, "cmd/")
+}
+
 // violation says what is wrong with package dir (relative to the module root) importing path,
 // or "" when the import respects the layering.
 func violation(dir, path string) string {
 	for _, pre := range protocolOnly {
 		if strings.HasPrefix(path, pre) && dir != "lsp" && !strings.HasPrefix(dir, "lsp/") {
 			return "only lsp/ may know LSP and JSON-RPC"
+		}
+	}
+	for _, p := range httpOnly {
+		if (path == p || strings.HasPrefix(path, p+"/")) && !knowsHTTP(dir) {
+			return "only ggp and cmd know HTTP: the editor reaches matches through player"
 		}
 	}
 	if !strings.HasPrefix(path, module) {
@@ -94,7 +110,14 @@ func TestViolation(t *testing.T) {
 		{"cmd/gdl", module + "lsp", false},
 		{"ide", module + "game", false},
 		{"ggp", module + "player", false},
-		{"ide", module + "ggp", false},
+		{"ide", module + "ggp", true},
+		{"ide", module + "player", false},
+		{"lsp", module + "ggp", true},
+		{"lsp", "net/http", true},
+		{"playground", "net/http/httptest", true},
+		{"ggp", "net/http", false},
+		{"cmd/gdl", module + "ggp", false},
+		{"cmd/gdl", "net/http", false},
 		{"player", module + "ggp", true},
 		{"ggp", module + "ide", true},
 		{"ide", module + "lsp", true},
@@ -129,7 +152,42 @@ func TestDependencyDirection(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err = walkGoFiles(root, func(path, rel string) {
+		// Test files are not part of the import graph users get; prolog's differential test,
+		// for one, compares the translation with eval on purpose.
+		if strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "internal/") {
+			return
+		}
+		if _, ok := layerOf(rel); !ok {
+			t.Errorf("%s: package %s has no layer; add it to rank in internal/layers", path, rel)
+			return
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if why := violation(rel, p); why != "" {
+				t.Errorf("%s imports %s: %s", path, p, why)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no Go files checked")
+	}
+}
+
+// walkGoFiles calls visit with the path of each Go file of the module below root, and its
+// package directory relative to root (slash-separated), skipping node_modules, testdata and
+// hidden directories.
+func walkGoFiles(root string, visit func(path, rel string)) error {
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -140,40 +198,12 @@ func TestDependencyDirection(t *testing.T) {
 			}
 			return nil
 		}
-		// Test files are not part of the import graph users get; prolog's differential test,
-		// for one, compares the translation with eval on purpose.
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "internal/") {
-			return nil
-		}
-		if _, ok := layerOf(rel); !ok {
-			t.Errorf("%s: package %s has no layer; add it to rank in internal/layers", path, rel)
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			return nil
-		}
-		checked++
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if why := violation(rel, p); why != "" {
-				t.Errorf("%s imports %s: %s", path, p, why)
-			}
+		if strings.HasSuffix(path, ".go") {
+			rel, _ := filepath.Rel(root, filepath.Dir(path))
+			visit(path, filepath.ToSlash(rel))
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go files checked")
-	}
 }
 
 // layerOf returns the layer of a package directory, counting subpackages with their parent.

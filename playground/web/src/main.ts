@@ -16,8 +16,8 @@ import { type Diagnostic as CMDiagnostic, lintGutter, lintKeymap, setDiagnostics
 import { autocompletion, type Completion, type CompletionContext, type CompletionResult, completionKeymap, snippet } from "@codemirror/autocomplete";
 import { searchKeymap } from "@codemirror/search";
 
-import { clickSquare, choose, targets, type Model } from "../../../vscode-extension/src/webview/view";
-import type { GameState as ViewState } from "../../../vscode-extension/src/protocol";
+import { clickSquare, choose, statsHtml, targets, type Model } from "../../../vscode-extension/src/webview/view";
+import { type GameState as ViewState, toPlayoutStats } from "../../../vscode-extension/src/protocol";
 import { Bridge } from "./client";
 import { infixGDL, prefixGDL } from "./highlight";
 import { renderMarkdown } from "./markdown";
@@ -42,8 +42,11 @@ interface Stats {
   /** The editor's text, and a way to replace it (as an example is opened). */
   text?: () => string;
   open?: (text: string, infix?: boolean) => Promise<void>;
+  /** The findings shown, and a way to show others (to measure drawing a long list). */
+  findings: Finding[];
+  showFindings?: (fs: Finding[]) => void;
 }
-const stats: Stats = { longestTaskMs: 0, longTasks: [], shownVersion: 0, version: 0 };
+const stats: Stats = { longestTaskMs: 0, longTasks: [], shownVersion: 0, version: 0, findings: [] };
 (window as unknown as { gdlPlayground: Stats }).gdlPlayground = stats;
 try {
   new PerformanceObserver((list) => {
@@ -264,6 +267,7 @@ async function openText(text: string, infix?: boolean): Promise<void> {
   model.pending = {};
   model.selected = undefined;
   clearVerify();
+  $("playouts-out").replaceChildren();
   await refreshDiagnostics();
   await opened;
   void refreshLenses();
@@ -354,13 +358,7 @@ function select(from: Pos, to: Pos): void {
 }
 
 function renderProblems(ds: Diagnostic[]): void {
-  const ul = $("problems");
-  ul.replaceChildren();
-  if (ds.length === 0) {
-    ul.append(el("li", "dim", "No problems."));
-    return;
-  }
-  for (const d of ds) {
+  renderList($("problems"), ds, el("li", "dim", "No problems."), (d) => {
     const li = el("li", `problem ${d.severity}`);
     const where = el("button", "link", `${d.from.line + 1}:${d.from.ch + 1}`);
     where.addEventListener("click", () => select(d.from, d.to));
@@ -370,8 +368,8 @@ function renderProblems(ds: Diagnostic[]): void {
       b.addEventListener("click", () => applyEdits(view, f.edits));
       li.append(" ", b);
     }
-    ul.append(li);
-  }
+    return li;
+  });
 }
 
 function el(tag: string, cls = "", text?: string): HTMLElement {
@@ -380,6 +378,71 @@ function el(tag: string, cls = "", text?: string): HTMLElement {
   if (text !== undefined) e.textContent = text;
   if (tag === "button") (e as HTMLButtonElement).type = "button";
   return e;
+}
+
+// --- Drawing in short tasks -------------------------------------------------------------------
+// The main thread only draws, and draws in tasks well under 50 ms so that the page answers
+// while the computer thinks or verify runs: what comes faster than frames (a verification's
+// progress) is drawn once a frame, and long lists (findings, problems) a slice a frame.
+
+const frameWork = new Map<string, () => void>();
+let frameAsked = false;
+
+/** Runs f before the next frame is drawn, or only the last f given for the same key. */
+function atNextFrame(key: string, f: () => void): void {
+  frameWork.set(key, f);
+  if (frameAsked) return;
+  frameAsked = true;
+  later(() => {
+    frameAsked = false;
+    const work = Array.from(frameWork.values());
+    frameWork.clear();
+    for (const w of work) w();
+  });
+}
+
+/** The next frame; a hidden page draws no frames, so there the next task. */
+function later(f: () => void): void {
+  if (document.hidden) setTimeout(f, 0);
+  else requestAnimationFrame(f);
+}
+
+/** The lists being filled, each with the number of its latest filling. */
+const filling = new WeakMap<HTMLElement, number>();
+
+/** Empties a list, ending its filling if one is under way; returns the next filling's number. */
+function clearList(list: HTMLElement): number {
+  const n = (filling.get(list) ?? 0) + 1;
+  filling.set(list, n);
+  list.replaceChildren();
+  list.ariaBusy = "false";
+  return n;
+}
+
+/**
+ * Fills a list with an item per value, a slice a frame: at most 25 items and 8 ms of script,
+ * so that with the slice's style and layout a task stays short however long the list (a
+ * thousand findings drawn at once took 70 ms and more of CPU in one task). The list is
+ * aria-busy until it is full. A newer call for the same list ends an older one still filling it.
+ */
+function renderList<T>(list: HTMLElement, values: T[], empty: HTMLElement, item: (v: T) => HTMLElement): void {
+  const mine = clearList(list);
+  if (values.length === 0) {
+    list.append(empty);
+    return;
+  }
+  let i = 0;
+  list.ariaBusy = "true";
+  const slice = () => {
+    if (filling.get(list) !== mine) return;
+    const t0 = performance.now();
+    const part = document.createDocumentFragment();
+    for (let n = 0; n < 25 && i < values.length && performance.now() - t0 < 8; n++) part.append(item(values[i++]));
+    list.append(part);
+    if (i < values.length) later(slice);
+    else list.ariaBusy = "false";
+  };
+  slice();
 }
 
 // --- Lenses -----------------------------------------------------------------------------------
@@ -426,20 +489,53 @@ function maybeComputer(): void {
   if ((s.legal[model.computerRole] ?? []).length > 1) void gameCommand("computer", { moveTimeMs: Number(($("movetime") as HTMLSelectElement).value) });
 }
 
+/** What the board and the roles were last drawn from. */
+const drawn: { state?: GameState; key: string } = { key: "" };
+
 function drawGame(): void {
   const s = game;
-  const boardEl = $("board");
   const busy = model.busy !== "";
-  $("stop").hidden = !(model.busy === "computer" || model.busy === "verify");
+  $("stop").hidden = !(model.busy === "computer" || model.busy === "verify" || model.busy === "playouts");
+  ($("playouts-run") as HTMLButtonElement).disabled = busy;
   $("verify-stop").hidden = model.busy !== "verify";
-  $("game-busy").textContent = model.busy === "computer" ? "The computer is thinking…" : busy && model.busy !== "verify" ? "…" : "";
+  $("game-busy").textContent =
+    model.busy === "computer" ? "The computer is thinking…" : model.busy === "playouts" ? "Playing random matches…" : busy && model.busy !== "verify" ? "…" : "";
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>("#game-controls button"))) b.disabled = busy;
   if (!s) return;
+  // The board and the roles are drawn again only when what they show changed: a command's start
+  // only disables their buttons (on a 15x15 board drawing them took 10 to 28 ms of CPU).
+  const sel = model.selected ? `${model.selected.board},${model.selected.row},${model.selected.column}` : "";
+  const key = JSON.stringify([model.pending, sel, model.message ?? ""]);
+  if (s === drawn.state && key === drawn.key) {
+    for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>("#roles button.move"))) b.disabled = busy;
+  } else {
+    drawn.state = s;
+    drawn.key = key;
+    drawBoardAndRoles(s, busy, sel);
+  }
+  $("step").textContent = `Step ${s.step} of ${s.line.length}${s.terminal ? " · terminal" : ""}`;
+  ($("back") as HTMLButtonElement).disabled = busy || s.step === 0;
+  ($("forward") as HTMLButtonElement).disabled = busy || s.step >= s.line.length;
+  const comp = s.computer.map((c) => `${c.role} played ${c.move} (${c.playouts} playouts, value ${c.value.toFixed(0)}, ${c.engine})`).join("; ");
+  $("computer-info").textContent = comp;
+  // The roles the computer can play.
+  const sel2 = $("computer-role") as HTMLSelectElement;
+  const have = Array.from(sel2.options).map((o) => o.value).join(",");
+  const want = ["", ...s.roles.filter((r) => !s.random.includes(r))];
+  if (have !== want.join(",")) {
+    sel2.replaceChildren(...want.map((r) => new Option(r === "" ? "nobody" : r, r)));
+    if (!want.includes(model.computerRole)) model.computerRole = "";
+    sel2.value = model.computerRole;
+  }
+}
+
+/** The board, the roles with their legal moves, and the game's message. */
+function drawBoardAndRoles(s: GameState, busy: boolean, sel: string): void {
+  const boardEl = $("board");
   boardEl.innerHTML = s.svg; // drawn by gdl (board.View.SVG), its texts escaped
   const playable = new Set<string>();
   for (const role of s.roles) for (const sqs of s.squares[role] ?? []) for (const q of sqs) playable.add(`${q.board},${q.row},${q.column}`);
   const tgt = new Set(targets(model).map((q) => `${q.board},${q.row},${q.column}`));
-  const sel = model.selected ? `${model.selected.board},${model.selected.row},${model.selected.column}` : "";
   for (const r of Array.from(boardEl.querySelectorAll<SVGRectElement>("rect.square"))) {
     const key = `${r.dataset.board},${r.dataset.row},${r.dataset.column}`;
     if (playable.has(key) && !s.terminal) r.classList.add("playable");
@@ -472,24 +568,10 @@ function drawGame(): void {
     }
     roles.append(row);
   }
-  $("step").textContent = `Step ${s.step} of ${s.line.length}${s.terminal ? " · terminal" : ""}`;
-  ($("back") as HTMLButtonElement).disabled = busy || s.step === 0;
-  ($("forward") as HTMLButtonElement).disabled = busy || s.step >= s.line.length;
-  const comp = s.computer.map((c) => `${c.role} played ${c.move} (${c.playouts} playouts, value ${c.value.toFixed(0)}, ${c.engine})`).join("; ");
-  $("computer-info").textContent = comp;
   const msg = $("game-message");
   msg.replaceChildren();
   if (model.message) msg.append(el("p", "error", model.message));
   if (s.why) msg.append(renderMarkdown(s.why.markdown, gotoRule));
-  // The roles the computer can play.
-  const sel2 = $("computer-role") as HTMLSelectElement;
-  const have = Array.from(sel2.options).map((o) => o.value).join(",");
-  const want = ["", ...s.roles.filter((r) => !s.random.includes(r))];
-  if (have !== want.join(",")) {
-    sel2.replaceChildren(...want.map((r) => new Option(r === "" ? "nobody" : r, r)));
-    if (!want.includes(model.computerRole)) model.computerRole = "";
-    sel2.value = model.computerRole;
-  }
 }
 
 function pick(role: string, move: string): void {
@@ -525,6 +607,26 @@ $("computer").addEventListener("click", () => void gameCommand("computer", { mov
 $("stop").addEventListener("click", () => void stopGameWork());
 $("verify-stop").addEventListener("click", () => void stopGameWork());
 
+// Random matches from the initial state and their charts (gdl play's statistics), drawn as the
+// VS Code game view draws them.
+$("playouts-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  if (model.busy !== "") return;
+  const out = $("playouts-out");
+  model.busy = "playouts";
+  drawGame();
+  out.replaceChildren();
+  try {
+    const r = await gameBridge.call<{ report: object; error?: string }>("playouts", { playouts: Number(($("playouts-n") as HTMLInputElement).value) });
+    out.innerHTML = statsHtml(toPlayoutStats({ ...r.report, error: r.error })); // its texts escaped
+  } catch (err) {
+    if (!/stopped/.test((err as Error).message)) out.replaceChildren(el("p", "error", (err as Error).message));
+  } finally {
+    if (model.busy === "playouts") model.busy = "";
+    drawGame();
+  }
+});
+
 /** Ends what the game's bridge computes (its worker is replaced) and brings the new one to the same text and state. */
 async function stopGameWork(): Promise<void> {
   const history = game?.history ?? [];
@@ -542,7 +644,7 @@ async function stopGameWork(): Promise<void> {
 function clearVerify(): void {
   $("verify-summary").textContent = "";
   $("verify-progress").textContent = "";
-  $("findings").replaceChildren();
+  clearList($("findings"));
 }
 
 $("verify-run").addEventListener("click", async () => {
@@ -569,10 +671,8 @@ $("verify-run").addEventListener("click", async () => {
 });
 
 function renderFindings(fs: Finding[]): void {
-  const ul = $("findings");
-  ul.replaceChildren();
-  if (fs.length === 0) ul.append(el("li", "dim", "Nothing found."));
-  for (const f of fs) {
+  stats.findings = fs;
+  renderList($("findings"), fs, el("li", "dim", "Nothing found."), (f) => {
     const li = el("li", `finding ${f.severity}`);
     const where = el("button", "link", `${f.from.line + 1}:${f.from.ch + 1}`);
     where.addEventListener("click", () => select(f.from, f.to));
@@ -585,8 +685,8 @@ function renderFindings(fs: Finding[]): void {
       });
       li.append(b);
     }
-    ul.append(li);
-  }
+    return li;
+  });
 }
 
 // --- Explain and query ------------------------------------------------------------------------
@@ -708,7 +808,10 @@ async function start(): Promise<void> {
     if (kind === "refresh") schedule("lenses", 100, refreshLenses);
     else if (kind === "progress") {
       const p = data as VerifyProgress;
-      $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+      // Drawn once a frame, and not once verify has ended (the progress then says how).
+      atNextFrame("progress", () => {
+        if (model.busy === "verify") $("verify-progress").textContent = `Verifying… ${p.explored.toLocaleString()} states explored, depth ${p.depth}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+      });
     }
   }, editorBridge.ready());
   const link = await shared;
@@ -721,6 +824,7 @@ async function start(): Promise<void> {
   }
   stats.text = () => view.state.doc.toString();
   stats.open = openText;
+  stats.showFindings = renderFindings;
   document.body.dataset.ready = "true";
   // Offline once loaded: the service worker fetches every file again to keep it, so it starts
   // after the first check rather than competing with it.

@@ -1,10 +1,11 @@
-package ggp
+package player
 
 import (
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ErrorKind says why the manager replaced a player's move, or what went wrong with a message.
@@ -18,7 +19,8 @@ const (
 	Unreachable ErrorKind = "unreachable" // the connection failed or closed before an answer
 )
 
-// Record is a match as the manager ran it: the JSON of `gdl match --format json` and --record.
+// Record is a match as the runner (RunMatch, the game manager of GGP) ran it: the JSON of `gdl
+// match --format json` and --record, and the editor's gdl.runMatch.
 // Lists per role are in role order.
 type Record struct {
 	MatchID    string    `json:"match_id"`
@@ -165,4 +167,24 @@ func ms(v float64) string {
 		return fmt.Sprintf("%.2fs", v/1000)
 	}
 	return fmt.Sprintf("%.0fms", v)
+}
+
+// Abbreviate shortens text for a record or a log line: its layout collapsed to single spaces, at most n
+// bytes (cut at a character's start), "…" when cut.
+func Abbreviate(s string, n int) string {
+	cut := len(s) > 4*n+8
+	if cut {
+		s = s[:4*n+8] // enough for n bytes after collapsing any layout but long runs of it
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		if cut {
+			return s + "…"
+		}
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

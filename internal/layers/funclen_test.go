@@ -1,0 +1,174 @@
+package layers
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines is the most lines a function of the module may span, from its func keyword to its
+// closing brace. Tests (table-driven, mostly tables) and generated files are exempt.
+const maxFuncLines = 80
+
+// longFuncs lists the functions still over maxFuncLines, by package directory and name
+// (Receiver.Method for methods): each is being split by another change of issue 25 (eval,
+// propnet, syntax, analysis, ggp, player, ide, lsp, and the match commands of cmd/gdl). Remove an
+// entry once its function is split: the test fails on an entry that is no longer too long, so
+// the list can only shrink.
+var longFuncs = map[string]bool{
+	"analysis: Model.buildGraph":       true,
+	"eval: Game.boundGround":           true,
+	"eval: Game.components":            true,
+	"eval: Game.eliminateOne":          true,
+	"eval: Game.join":                  true,
+	"eval: Game.magicSets":             true,
+	"eval: Game.planRuleOpts":          true,
+	"eval: Game.splitRule":             true,
+	"eval: compiler.compileRules":      true,
+	"eval: compiler.expand":            true,
+	"ggp: Player.ServeHTTP":            true,
+	"ggp: parse":                       true,
+	"ggp: readExprs":                   true,
+	"ide: Completion":                  true,
+	"ide: Session.ComputerMove":        true,
+	"ide: TestCompletion":              true,
+	"ide: argumentInfo":                true,
+	"lsp: Settings.merge":              true,
+	"lsp: handleExecuteCommand":        true,
+	"player: MCTS.SearchBelief":        true,
+	"propnet: Lanes.Playouts":          true,
+	"propnet: New":                     true,
+	"propnet: builder.complementMoves": true,
+	"propnet: builder.finish":          true,
+	"propnet: builder.orOf":            true,
+	"propnet: newLaneProg":             true,
+	"syntax: File.edit":                true,
+	"syntax: converter.form":           true,
+	"syntax: parser.expr":              true,
+	"syntax: parser.parsePrefixItems":  true,
+	"syntax: scanInfix":                true,
+}
+
+// TestFunctionLength fails when a function of the module outside the tests spans more than
+// maxFuncLines lines and is not in longFuncs, or when an entry of longFuncs is no longer too long.
+func TestFunctionLength(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := map[string]string{} // key -> file:line:column, of every function too long
+	err = walkGoFiles(root, func(path, dir string) {
+		if strings.HasSuffix(path, "_test.go") {
+			return
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return
+		}
+		if ast.IsGenerated(f) {
+			return
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, n := range funcLengths(fset, f, dir) {
+			if n.lines > maxFuncLines {
+				long[n.key] = rel + ":" + n.where
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range long {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !longFuncs[k] {
+			t.Errorf("%s: %s spans more than %d lines; split it into functions of one responsibility each", long[k], k, maxFuncLines)
+		}
+	}
+	keys = keys[:0]
+	for k := range longFuncs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := long[k]; !ok {
+			t.Errorf("%s is no longer over %d lines (or is gone): remove it from longFuncs", k, maxFuncLines)
+		}
+	}
+}
+
+// funcLength is a function, where it starts and how many lines it spans.
+type funcLength struct {
+	key   string // as in longFuncs
+	where string // line:column of its func keyword
+	lines int
+}
+
+// funcLengths measures the functions and methods with a body declared in f, in order, keyed as
+// in longFuncs ("dir: Name" or "dir: Receiver.Name").
+func funcLengths(fset *token.FileSet, f *ast.File, dir string) []funcLength {
+	var out []funcLength
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		start, end := fset.Position(fd.Pos()), fset.Position(fd.End())
+		name := fd.Name.Name
+		if fd.Recv != nil && len(fd.Recv.List) > 0 {
+			name = receiverName(fd.Recv.List[0].Type) + "." + name
+		}
+		out = append(out, funcLength{
+			key:   dir + ": " + name,
+			where: strings.TrimPrefix(start.String(), start.Filename+":"),
+			lines: end.Line - start.Line + 1,
+		})
+	}
+	return out
+}
+
+// receiverName is the type name of a method's receiver, without pointer or type parameters.
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+// TestFuncLengths makes sure the measure counts what it must: lines from func to the closing
+// brace, methods under their receiver's name, declarations without a body skipped.
+func TestFuncLengths(t *testing.T) {
+	src := "package p\n\nfunc a() {\n}\n\nfunc (r *T[K]) b() {\n\t_ = 1\n\t_ = 2\n}\n\nfunc c()\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := funcLengths(fset, f, "p")
+	want := []funcLength{{"p: a", "3:1", 2}, {"p: T.b", "6:1", 4}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
