@@ -104,17 +104,26 @@ func runPlayer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "gdl player: listening on %s (strategy %s)\n", url, st)
 	logger.Printf("listening on %s (strategy %s)", url, st)
 
+	return serveUntilInterrupted(srv, ln, "gdl player", stderr, func() { logger.Printf("interrupted: stopping") })
+}
+
+// serveUntilInterrupted serves on ln until an interrupt or SIGTERM, then shuts the server down
+// (5 s for the requests under way) and returns 0; a failure to serve is reported on stderr
+// under the command's name, exit status 2. interrupted, when not nil, runs on the interrupt.
+func serveUntilInterrupted(srv *http.Server, ln net.Listener, name string, stderr io.Writer, interrupted func()) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		fmt.Fprintf(stderr, "gdl player: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
 	case <-ctx.Done():
 	}
-	logger.Printf("interrupted: stopping")
+	if interrupted != nil {
+		interrupted()
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,12 +9,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -69,22 +65,7 @@ func runPlayground(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	srv := &http.Server{Handler: playgroundHandler(os.DirFS(root)), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "gdl playground: serving %s on http://%s/\n", root, ln.Addr())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		fmt.Fprintf(stderr, "gdl playground: %v\n", err)
-		return 2
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		srv.Close()
-	}
-	return 0
+	return serveUntilInterrupted(srv, ln, "gdl playground", stderr, nil)
 }
 
 // findPlayground returns the folder of the built playground: dir, or playground/dist in the

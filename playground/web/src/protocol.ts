@@ -1,7 +1,10 @@
 // The bridge's values as the page receives them (package playground's JSON). The game states
 // are the VS Code game view's (vscode-extension/src/protocol.ts) plus the state drawn as SVG.
 
-import type { GameState as ViewState } from "../../../vscode-extension/src/protocol";
+import type { ExplainResult, GameState as ViewState } from "../../../vscode-extension/src/protocol";
+
+// The explanation is the editor's own result (gdl.explain and the bridge's explain give the same).
+export type { ExplainResult };
 
 export interface Pos {
   line: number;
@@ -48,15 +51,6 @@ export interface CompletionItem extends Range {
   snippet?: boolean;
   doc?: string;
   sort?: string;
-}
-export interface ExplainResult {
-  literal: string;
-  holds: boolean;
-  step: number;
-  joint?: string[];
-  markdown: string;
-  text: string;
-  error?: string;
 }
 export interface GameState extends Omit<ViewState, "why"> {
   svg: string;
