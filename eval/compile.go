@@ -602,103 +602,121 @@ func markVars(p *pnode, set []bool, val bool) {
 // components computes the strongly connected components of the relation graph (dependencies
 // first), their layers, and which relations are refused because something they use is.
 func (g *Game) components() {
-	index := map[*relation]int{}
-	low := map[*relation]int{}
-	on := map[*relation]bool{}
-	var stack []*relation
-	next := 0
-	deps := func(r *relation) []*relation {
-		var out []*relation
-		for _, ru := range r.rules {
-			for _, l := range ru.body {
-				if l.rel != nil {
-					out = append(out, l.rel)
-				}
-			}
-		}
-		return out
-	}
-	var visit func(r *relation)
-	visit = func(r *relation) {
-		index[r], low[r] = next, next
-		next++
-		stack = append(stack, r)
-		on[r] = true
-		for _, w := range deps(r) {
-			if _, seen := index[w]; !seen {
-				visit(w)
-				low[r] = min(low[r], low[w])
-			} else if on[w] {
-				low[r] = min(low[r], index[w])
-			}
-		}
-		if low[r] == index[r] {
-			comp := &component{}
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				w.scc = len(g.comps)
-				comp.rels = append(comp.rels, w)
-				if w == r {
-					break
-				}
-			}
-			sort.Slice(comp.rels, func(i, j int) bool { return comp.rels[i].fn < comp.rels[j].fn })
-			g.comps = append(g.comps, comp)
-		}
-	}
+	t := &tarjan{g: g, index: map[*relation]int{}, low: map[*relation]int{}, on: map[*relation]bool{}}
 	for _, r := range g.rels {
-		if _, seen := index[r]; !seen {
-			visit(r)
+		if _, seen := t.index[r]; !seen {
+			t.visit(r)
 		}
 	}
 	for id, comp := range g.comps {
-		seenDep := map[int]bool{}
-		var refused []analysis.Diagnostic
-		for _, r := range comp.rels {
-			refused = append(refused, r.refused...)
-		}
-		for _, r := range comp.rels {
-			switch r {
-			case g.trueRel:
-				comp.layer = max(comp.layer, layerState)
-			case g.doesRel:
-				comp.layer = max(comp.layer, layerMove)
+		g.summarize(id, comp)
+	}
+}
+
+// tarjan is the state of Tarjan's algorithm on the relation graph (components).
+type tarjan struct {
+	g          *Game
+	index, low map[*relation]int
+	on         map[*relation]bool // on the stack
+	stack      []*relation
+	next       int
+}
+
+// relDeps returns the relations r's rules read.
+func relDeps(r *relation) []*relation {
+	var out []*relation
+	for _, ru := range r.rules {
+		for _, l := range ru.body {
+			if l.rel != nil {
+				out = append(out, l.rel)
 			}
-			comp.rules = append(comp.rules, r.rules...)
-			for _, ru := range r.rules {
-				for _, l := range ru.body {
-					if l.rel == nil {
-						continue
+		}
+	}
+	return out
+}
+
+// visit numbers r, visits what it depends on, and, when r is the root of a component, pops the
+// component into g.comps.
+func (t *tarjan) visit(r *relation) {
+	t.index[r], t.low[r] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, r)
+	t.on[r] = true
+	for _, w := range relDeps(r) {
+		if _, seen := t.index[w]; !seen {
+			t.visit(w)
+			t.low[r] = min(t.low[r], t.low[w])
+		} else if t.on[w] {
+			t.low[r] = min(t.low[r], t.index[w])
+		}
+	}
+	if t.low[r] != t.index[r] {
+		return
+	}
+	g := t.g
+	comp := &component{}
+	for {
+		w := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.on[w] = false
+		w.scc = len(g.comps)
+		comp.rels = append(comp.rels, w)
+		if w == r {
+			break
+		}
+	}
+	sort.Slice(comp.rels, func(i, j int) bool { return comp.rels[i].fn < comp.rels[j].fn })
+	g.comps = append(g.comps, comp)
+}
+
+// summarize sets component id's rules, layer, dependencies and recursion, and refuses its
+// relations when one of them is, when it negates itself, or when a component it reads is
+// refused. The components it depends on come before it.
+func (g *Game) summarize(id int, comp *component) {
+	seenDep := map[int]bool{}
+	var refused []analysis.Diagnostic
+	for _, r := range comp.rels {
+		refused = append(refused, r.refused...)
+	}
+	for _, r := range comp.rels {
+		switch r {
+		case g.trueRel:
+			comp.layer = max(comp.layer, layerState)
+		case g.doesRel:
+			comp.layer = max(comp.layer, layerMove)
+		}
+		comp.rules = append(comp.rules, r.rules...)
+		for _, ru := range r.rules {
+			for _, l := range ru.body {
+				if l.rel == nil {
+					continue
+				}
+				d := l.rel.scc
+				if d == id {
+					comp.recursive = true
+					if l.kind != litPos && !hasCode(refused, "unstratified-negation") {
+						refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
+							Code: "unstratified-negation", Category: analysis.CategorySemantics,
+							Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
 					}
-					d := l.rel.scc
-					if d == id {
-						comp.recursive = true
-						if l.kind != litPos && !hasCode(refused, "unstratified-negation") {
-							refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
-								Code: "unstratified-negation", Category: analysis.CategorySemantics,
-								Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
-						}
-						continue
-					}
-					dc := g.comps[d]
-					comp.layer = max(comp.layer, dc.layer)
-					if !seenDep[d] {
-						seenDep[d] = true
-						comp.deps = append(comp.deps, d)
-					}
-					if dc.rels[0].refused != nil && len(refused) == 0 {
-						refused = append(refused, dc.rels[0].refused...)
-					}
+					continue
+				}
+				dc := g.comps[d]
+				comp.layer = max(comp.layer, dc.layer)
+				if !seenDep[d] {
+					seenDep[d] = true
+					comp.deps = append(comp.deps, d)
+				}
+				if dc.rels[0].refused != nil && len(refused) == 0 {
+					refused = append(refused, dc.rels[0].refused...)
 				}
 			}
 		}
-		for _, r := range comp.rels {
-			r.layer = comp.layer
-			if len(refused) > 0 {
-				r.refused = refused
-			}
+	}
+	for _, r := range comp.rels {
+		r.layer = comp.layer
+		if len(refused) > 0 {
+			r.refused = refused
 		}
 	}
 }
