@@ -20,93 +20,124 @@ func (m *Model) buildGraph(prev *Model) {
 		m.groupClauses()
 		return
 	}
-	names, from, to := m.nodes()
-	m.nodeNames, m.edgeTo = names, to
-	n := len(names)
-	// Adjacency by node, the edges of each node in source order: one block, cut per node.
-	deg := make([]int32, n+1)
-	for _, v := range from {
-		deg[v+1]++
+	g := &depGraph{}
+	g.names, g.from, g.to = m.nodes()
+	m.nodeNames, m.edgeTo = g.names, g.to
+	out := g.adjacency(m)
+	g.comp = tarjan(len(g.names), out)
+	g.groupComponents(m)
+	m.Recursive = map[Rel]bool{}
+	for i := range g.from {
+		if g.comp[g.from[i]] == g.comp[g.to[i]] {
+			m.Recursive[g.names[g.from[i]]] = true
+			m.Recursive[g.names[g.to[i]]] = true
+		}
+	}
+	g.strata(m)
+}
+
+// A depGraph is the dependency graph on node numbers while buildGraph computes on it.
+type depGraph struct {
+	names    []Rel   // per node: its relation
+	from, to []int32 // per edge: its nodes
+	// The edges of node v, in source order: byEdge[deg[v]:deg[v+1]] (edge indexes).
+	deg    []int32
+	byEdge []int
+	comp   []int // per node: its component (tarjan)
+	ncomp  int
+	// The members of component c, ascending: byComp[cstart[c]:cstart[c+1]].
+	cstart, byComp []int32
+}
+
+// adjacency indexes the edges by node (one block, cut per node), sets m.Out and returns the
+// target nodes of each node, for tarjan.
+func (g *depGraph) adjacency(m *Model) [][]int {
+	n := len(g.names)
+	g.deg = make([]int32, n+1)
+	for _, v := range g.from {
+		g.deg[v+1]++
 	}
 	for v := 1; v <= n; v++ {
-		deg[v] += deg[v-1]
+		g.deg[v] += g.deg[v-1]
 	}
-	byEdge := make([]int, len(from)) // edge indexes grouped by their from node
-	fill := append([]int32(nil), deg[:n]...)
-	for i, v := range from {
-		byEdge[fill[v]] = i
+	g.byEdge = make([]int, len(g.from)) // edge indexes grouped by their from node
+	fill := append([]int32(nil), g.deg[:n]...)
+	for i, v := range g.from {
+		g.byEdge[fill[v]] = i
 		fill[v]++
 	}
-	out := make([][]int, n) // node -> target nodes, for tarjan
-	targets := make([]int, len(from))
+	out := make([][]int, n)
+	targets := make([]int, len(g.from))
 	for v := range n {
-		lo, hi := deg[v], deg[v+1]
+		lo, hi := g.deg[v], g.deg[v+1]
 		for k := lo; k < hi; k++ {
-			targets[k] = int(to[byEdge[k]])
+			targets[k] = int(g.to[g.byEdge[k]])
 		}
 		out[v] = targets[lo:hi:hi]
 		if hi > lo {
-			m.Out[names[v]] = byEdge[lo:hi:hi]
+			m.Out[g.names[v]] = g.byEdge[lo:hi:hi]
 		}
 	}
-	comp := tarjan(n, out)
-	m.SCCOf = make(map[Rel]int, n)
-	ncomp := 0
-	for _, c := range comp {
-		ncomp = max(ncomp, c+1)
+	return out
+}
+
+// members returns the nodes of component c, ascending.
+func (g *depGraph) members(c int) []int32 { return g.byComp[g.cstart[c]:g.cstart[c+1]] }
+
+// groupComponents groups the members of each component in one block and sets m.SCCs (each
+// sorted) and m.SCCOf.
+func (g *depGraph) groupComponents(m *Model) {
+	n := len(g.names)
+	for _, c := range g.comp {
+		g.ncomp = max(g.ncomp, c+1)
 	}
-	// The members of each component (node numbers, ascending), grouped in one block.
-	cstart := make([]int32, ncomp+1)
-	for _, c := range comp {
-		cstart[c+1]++
+	g.cstart = make([]int32, g.ncomp+1)
+	for _, c := range g.comp {
+		g.cstart[c+1]++
 	}
-	for c := 1; c <= ncomp; c++ {
-		cstart[c] += cstart[c-1]
+	for c := 1; c <= g.ncomp; c++ {
+		g.cstart[c] += g.cstart[c-1]
 	}
-	byComp := make([]int32, n)
-	cfill := append([]int32(nil), cstart[:ncomp]...)
-	for v, c := range comp {
-		byComp[cfill[c]] = int32(v)
+	g.byComp = make([]int32, n)
+	cfill := append([]int32(nil), g.cstart[:g.ncomp]...)
+	for v, c := range g.comp {
+		g.byComp[cfill[c]] = int32(v)
 		cfill[c]++
 	}
-	members := func(c int) []int32 { return byComp[cstart[c]:cstart[c+1]] }
 	rels := make([]Rel, n)
-	m.SCCs = make([][]Rel, ncomp)
+	m.SCCs = make([][]Rel, g.ncomp)
 	for c := range m.SCCs {
-		lo, hi := cstart[c], cstart[c+1]
-		for k, v := range members(c) {
-			rels[int(lo)+k] = names[v]
+		lo, hi := g.cstart[c], g.cstart[c+1]
+		for k, v := range g.members(c) {
+			rels[int(lo)+k] = g.names[v]
 		}
 		m.SCCs[c] = rels[lo:hi:hi]
 	}
-	for v, name := range names {
-		m.SCCOf[name] = comp[v]
+	m.SCCOf = make(map[Rel]int, n)
+	for v, name := range g.names {
+		m.SCCOf[name] = g.comp[v]
 	}
 	for _, c := range m.SCCs {
 		if len(c) > 1 {
 			sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
 		}
 	}
-	m.Recursive = map[Rel]bool{}
-	for i := range from {
-		if comp[from[i]] == comp[to[i]] {
-			m.Recursive[names[from[i]]] = true
-			m.Recursive[names[to[i]]] = true
-		}
-	}
-	// Strata: every relation gets the lowest stratum such that a relation is at least as high
-	// as what it uses and higher than what it negates. A negative edge inside a component cannot
-	// be satisfied; it is ignored here and reported by the stratification check. Components
-	// come dependencies first.
-	stratum := make([]int, n)
-	for id := range ncomp {
-		vs := members(id)
+}
+
+// strata sets m.Stratum: every relation gets the lowest stratum such that a relation is at
+// least as high as what it uses and higher than what it negates. A negative edge inside a
+// component cannot be satisfied; it is ignored here and reported by the stratification check.
+// Components come dependencies first.
+func (g *depGraph) strata(m *Model) {
+	stratum := make([]int, len(g.names))
+	for id := range g.ncomp {
+		vs := g.members(id)
 		s := 0
 		for _, v := range vs {
-			for k := deg[v]; k < deg[v+1]; k++ {
-				ei := byEdge[k]
-				w := to[ei]
-				if comp[w] == id {
+			for k := g.deg[v]; k < g.deg[v+1]; k++ {
+				ei := g.byEdge[k]
+				w := g.to[ei]
+				if g.comp[w] == id {
 					continue
 				}
 				t := stratum[w]
@@ -120,8 +151,8 @@ func (m *Model) buildGraph(prev *Model) {
 			stratum[v] = s
 		}
 	}
-	m.Stratum = make(map[Rel]int, n)
-	for v, name := range names {
+	m.Stratum = make(map[Rel]int, len(g.names))
+	for v, name := range g.names {
 		m.Stratum[name] = stratum[v]
 	}
 }

@@ -247,42 +247,16 @@ const (
 // of the `or`s being expanded: a `not` only turns the polarity, so nesting of any depth takes
 // no stack.
 func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
-	// An or being expanded: its operands, the next one, its polarity and what the operands
-	// expanded so far give (their union; for a negated or, the product of their negations).
-	type frame struct {
-		ops      []syntax.Literal
-		next     int
-		pos      bool
-		underNot bool
-		out      [][]lit
-	}
-	var stack []*frame
+	var stack orStack
 	cur, pos, underNot := l, true, false
 	for {
 		var res [][]lit
 		switch cur.Kind() {
-		case syntax.LitAtom:
-			rel, p, err := c.atom(cur.Atom(), vars, names)
-			if err != nil {
+		case syntax.LitAtom, syntax.LitDistinct:
+			var err error
+			if res, err = c.simpleLit(cur, pos, underNot, vars, names); err != nil {
 				return nil, err
 			}
-			kind := litNeg
-			if pos && underNot {
-				kind = litCheck
-			} else if pos {
-				kind = litPos
-			}
-			res = [][]lit{{{kind: kind, rel: rel, atom: p}}}
-		case syntax.LitDistinct:
-			a, b, err := c.pair(cur, vars, names)
-			if err != nil {
-				return nil, err
-			}
-			kind := litEqual
-			if pos {
-				kind = litDistinct
-			}
-			res = [][]lit{{{kind: kind, a: a, b: b}}}
 		case syntax.LitNot:
 			ops := cur.Operands()
 			if len(ops) != 1 {
@@ -291,7 +265,7 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 			cur, pos, underNot = ops[0], !pos, true
 			continue
 		case syntax.LitOr:
-			f := &frame{ops: cur.Operands(), pos: pos, underNot: underNot}
+			f := &orFrame{ops: cur.Operands(), pos: pos, underNot: underNot}
 			if !pos {
 				f.out = [][]lit{nil} // the negation of no branch holds
 			}
@@ -304,33 +278,84 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 		default:
 			return nil, fmt.Errorf("%q is not a literal", cur.Text())
 		}
-		// Give res to the ors it is in, as far as they are complete.
-		for {
-			if len(stack) == 0 {
-				return res, nil
-			}
-			f := stack[len(stack)-1]
-			var err error
-			if f.pos {
-				f.out = append(f.out, res...)
-				if len(f.out) > maxDisjuncts {
-					err = fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
-				}
-			} else {
-				f.out, err = product(f.out, res)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if f.next < len(f.ops) {
-				cur, pos, underNot = f.ops[f.next], f.pos, f.underNot
-				f.next++
-				break
-			}
-			res = f.out
-			stack = stack[:len(stack)-1]
+		f, out, err := stack.give(res)
+		if err != nil {
+			return nil, err
 		}
+		if f == nil {
+			return out, nil
+		}
+		cur, pos, underNot = f.ops[f.next], f.pos, f.underNot
+		f.next++
 	}
+}
+
+// An orFrame is an or being expanded: its operands, the next one, its polarity and what the
+// operands expanded so far give (their union; for a negated or, the product of their
+// negations).
+type orFrame struct {
+	ops      []syntax.Literal
+	next     int
+	pos      bool
+	underNot bool
+	out      [][]lit
+}
+
+// An orStack is the ors being expanded, innermost last (expand).
+type orStack []*orFrame
+
+// give gives res, the expansion of an operand, to the ors it is in, as far as they are
+// complete: it returns the innermost or with an operand left to expand, or, when none is, the
+// expansion of the whole literal.
+func (st *orStack) give(res [][]lit) (*orFrame, [][]lit, error) {
+	for len(*st) > 0 {
+		f := (*st)[len(*st)-1]
+		var err error
+		if f.pos {
+			f.out = append(f.out, res...)
+			if len(f.out) > maxDisjuncts {
+				err = fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
+			}
+		} else {
+			f.out, err = product(f.out, res)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if f.next < len(f.ops) {
+			return f, nil, nil
+		}
+		res = f.out
+		*st = (*st)[:len(*st)-1]
+	}
+	return nil, res, nil
+}
+
+// simpleLit compiles an atom or a distinct, with polarity pos (underNot: it is under a `not`,
+// so a positive atom is a test that binds nothing), as a disjunction of one literal.
+func (c *compiler) simpleLit(l syntax.Literal, pos, underNot bool, vars map[string]int, names *[]string) ([][]lit, error) {
+	if l.Kind() == syntax.LitDistinct {
+		a, b, err := c.pair(l, vars, names)
+		if err != nil {
+			return nil, err
+		}
+		kind := litEqual
+		if pos {
+			kind = litDistinct
+		}
+		return [][]lit{{{kind: kind, a: a, b: b}}}, nil
+	}
+	rel, p, err := c.atom(l.Atom(), vars, names)
+	if err != nil {
+		return nil, err
+	}
+	kind := litNeg
+	if pos && underNot {
+		kind = litCheck
+	} else if pos {
+		kind = litPos
+	}
+	return [][]lit{{{kind: kind, rel: rel, atom: p}}}, nil
 }
 
 func (c *compiler) pair(l syntax.Literal, vars map[string]int, names *[]string) (*pnode, *pnode, error) {
@@ -413,13 +438,36 @@ func (c *compiler) compileRules() {
 			g.st.sym(o.Name)
 		}
 	}
-	// Forms with syntax errors are not clauses. The relations they were meant to define are
-	// refused with the parser's errors, so that no answer silently misses a rule being typed:
-	// the analysis's diagnostics inside the form (sorted by position), or, when it has none
-	// there (it lists the first syntax.MaxErrors errors of a file), the form's own errors.
+	c.brokenForms()
+	g.trueRel = g.relation("true", 1)
+	g.doesRel = g.relation("does", 2)
+	refused := c.refusedClauses()
+	splits := c.splits()
+	for _, cl := range m.Clauses {
+		c.compileClause(cl, splits, refused[cl.Index])
+	}
+	for _, s := range splits {
+		s.whole.rules = append(s.whole.rules, s.joinRules(c)...)
+	}
+	g.roleRel = g.relation("role", 1)
+	g.initRel = g.relation("init", 1)
+	g.legalRel = g.relation("legal", 2)
+	g.nextRel = g.relation("next", 1)
+	g.goalRel = g.relation("goal", 2)
+	g.terminalRel = g.relation("terminal", 0)
+	g.seesRel = g.relation("sees", 2)
+}
+
+// brokenForms fills g.broken. Forms with syntax errors are not clauses. The relations they were
+// meant to define are refused with the parser's errors, so that no answer silently misses a
+// rule being typed: the analysis's diagnostics inside the form (sorted by position), or, when
+// it has none there (it lists the first syntax.MaxErrors errors of a file), the form's own
+// errors.
+func (c *compiler) brokenForms() {
+	g := c.g
 	g.broken = map[string][]analysis.Diagnostic{}
 	ds := c.res.Diagnostics
-	for _, fm := range m.File.Forms() {
+	for _, fm := range c.res.Model.File.Forms() {
 		if !fm.HasErrors() {
 			continue
 		}
@@ -441,73 +489,70 @@ func (c *compiler) compileRules() {
 			}
 		}
 	}
-	g.trueRel = g.relation("true", 1)
-	g.doesRel = g.relation("does", 2)
+}
 
-	refusedClause := map[int][]analysis.Diagnostic{}
+// refusedClauses returns, per clause index, the analysis's diagnostics inside the clause that
+// leave its meaning undefined.
+func (c *compiler) refusedClauses() map[int][]analysis.Diagnostic {
+	m := c.res.Model
+	refused := map[int][]analysis.Diagnostic{}
 	for _, d := range c.res.Diagnostics {
 		if !d.Undefines() {
 			continue
 		}
 		if cl := m.ClauseAt(d.Span.Start); cl != nil && cl.Form.Span().Contains(d.Span.End) {
-			refusedClause[cl.Index] = append(refusedClause[cl.Index], d)
+			refused[cl.Index] = append(refused[cl.Index], d)
 		}
 	}
-	splits := c.splits()
-	for _, cl := range m.Clauses {
-		head := cl.Head
-		key := head.Name().Key()
-		if isEDB(key) || analysis.Connectives[key] || key == "distinct" {
-			continue // reported by the analyzer; such clauses have no meaning to evaluate
-		}
-		vars := map[string]int{}
-		var names []string
-		rel, hp, err := c.atom(head, vars, &names)
-		if err == errTooDeep {
-			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", "this rule: "+err.Error()))
-			continue
-		}
-		if err != nil {
-			continue
-		}
-		if s := splits[rel]; s != nil {
-			rel, hp = s.head(c, hp)
-		}
-		if ds := refusedClause[cl.Index]; ds != nil {
-			rel.refused = append(rel.refused, ds...)
-			continue
-		}
-		alts, err := c.body(cl.Body, vars, &names)
-		if err == nil && splits != nil {
-			alts, err = c.splitBody(splits, alts)
-		}
-		if err == errTooDeep {
-			err = fmt.Errorf("this rule: %v", err)
-		}
-		if err != nil {
-			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", err.Error()))
-			continue
-		}
-		for _, conj := range alts {
-			r := &rule{rel: rel, head: hp, body: conj, nvars: len(vars), varNames: names, span: cl.Form.Span(), clause: cl.Index}
-			if v := unsafeVar(r); v >= 0 {
-				rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "unsafe-variable",
-					fmt.Sprintf("variable %s of this rule is not bound by a positive atom of its body", names[v])))
-				break
-			}
-			rel.rules = append(rel.rules, r)
-		}
+	return refused
+}
+
+// compileClause adds the rules of clause cl to its relation (one per alternative of its body),
+// or refuses the relation with the diagnostics refused, or with why the clause cannot be
+// evaluated.
+func (c *compiler) compileClause(cl *analysis.Clause, splits map[*relation]*split, refused []analysis.Diagnostic) {
+	head := cl.Head
+	key := head.Name().Key()
+	if isEDB(key) || analysis.Connectives[key] || key == "distinct" {
+		return // reported by the analyzer; such clauses have no meaning to evaluate
 	}
-	for _, s := range splits {
-		s.whole.rules = append(s.whole.rules, s.joinRules(c)...)
+	vars := map[string]int{}
+	var names []string
+	rel, hp, err := c.atom(head, vars, &names)
+	if err == errTooDeep {
+		rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", "this rule: "+err.Error()))
+		return
 	}
-	g.roleRel = g.relation("role", 1)
-	g.initRel = g.relation("init", 1)
-	g.legalRel = g.relation("legal", 2)
-	g.nextRel = g.relation("next", 1)
-	g.goalRel = g.relation("goal", 2)
-	g.terminalRel = g.relation("terminal", 0)
-	g.seesRel = g.relation("sees", 2)
+	if err != nil {
+		return
+	}
+	if s := splits[rel]; s != nil {
+		rel, hp = s.head(c, hp)
+	}
+	if refused != nil {
+		rel.refused = append(rel.refused, refused...)
+		return
+	}
+	alts, err := c.body(cl.Body, vars, &names)
+	if err == nil && splits != nil {
+		alts, err = c.splitBody(splits, alts)
+	}
+	if err == errTooDeep {
+		err = fmt.Errorf("this rule: %v", err)
+	}
+	if err != nil {
+		rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "eval-unsupported", err.Error()))
+		return
+	}
+	for _, conj := range alts {
+		r := &rule{rel: rel, head: hp, body: conj, nvars: len(vars), varNames: names, span: cl.Form.Span(), clause: cl.Index}
+		if v := unsafeVar(r); v >= 0 {
+			rel.refused = append(rel.refused, c.diag(cl.Form.Span(), "unsafe-variable",
+				fmt.Sprintf("variable %s of this rule is not bound by a positive atom of its body", names[v])))
+			break
+		}
+		rel.rules = append(rel.rules, r)
+	}
 }
 
 func (c *compiler) diag(span syntax.Span, code, msg string) analysis.Diagnostic {
@@ -557,103 +602,121 @@ func markVars(p *pnode, set []bool, val bool) {
 // components computes the strongly connected components of the relation graph (dependencies
 // first), their layers, and which relations are refused because something they use is.
 func (g *Game) components() {
-	index := map[*relation]int{}
-	low := map[*relation]int{}
-	on := map[*relation]bool{}
-	var stack []*relation
-	next := 0
-	deps := func(r *relation) []*relation {
-		var out []*relation
-		for _, ru := range r.rules {
-			for _, l := range ru.body {
-				if l.rel != nil {
-					out = append(out, l.rel)
-				}
-			}
-		}
-		return out
-	}
-	var visit func(r *relation)
-	visit = func(r *relation) {
-		index[r], low[r] = next, next
-		next++
-		stack = append(stack, r)
-		on[r] = true
-		for _, w := range deps(r) {
-			if _, seen := index[w]; !seen {
-				visit(w)
-				low[r] = min(low[r], low[w])
-			} else if on[w] {
-				low[r] = min(low[r], index[w])
-			}
-		}
-		if low[r] == index[r] {
-			comp := &component{}
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				w.scc = len(g.comps)
-				comp.rels = append(comp.rels, w)
-				if w == r {
-					break
-				}
-			}
-			sort.Slice(comp.rels, func(i, j int) bool { return comp.rels[i].fn < comp.rels[j].fn })
-			g.comps = append(g.comps, comp)
-		}
-	}
+	t := &tarjan{g: g, index: map[*relation]int{}, low: map[*relation]int{}, on: map[*relation]bool{}}
 	for _, r := range g.rels {
-		if _, seen := index[r]; !seen {
-			visit(r)
+		if _, seen := t.index[r]; !seen {
+			t.visit(r)
 		}
 	}
 	for id, comp := range g.comps {
-		seenDep := map[int]bool{}
-		var refused []analysis.Diagnostic
-		for _, r := range comp.rels {
-			refused = append(refused, r.refused...)
-		}
-		for _, r := range comp.rels {
-			switch r {
-			case g.trueRel:
-				comp.layer = max(comp.layer, layerState)
-			case g.doesRel:
-				comp.layer = max(comp.layer, layerMove)
+		g.summarize(id, comp)
+	}
+}
+
+// tarjan is the state of Tarjan's algorithm on the relation graph (components).
+type tarjan struct {
+	g          *Game
+	index, low map[*relation]int
+	on         map[*relation]bool // on the stack
+	stack      []*relation
+	next       int
+}
+
+// relDeps returns the relations r's rules read.
+func relDeps(r *relation) []*relation {
+	var out []*relation
+	for _, ru := range r.rules {
+		for _, l := range ru.body {
+			if l.rel != nil {
+				out = append(out, l.rel)
 			}
-			comp.rules = append(comp.rules, r.rules...)
-			for _, ru := range r.rules {
-				for _, l := range ru.body {
-					if l.rel == nil {
-						continue
+		}
+	}
+	return out
+}
+
+// visit numbers r, visits what it depends on, and, when r is the root of a component, pops the
+// component into g.comps.
+func (t *tarjan) visit(r *relation) {
+	t.index[r], t.low[r] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, r)
+	t.on[r] = true
+	for _, w := range relDeps(r) {
+		if _, seen := t.index[w]; !seen {
+			t.visit(w)
+			t.low[r] = min(t.low[r], t.low[w])
+		} else if t.on[w] {
+			t.low[r] = min(t.low[r], t.index[w])
+		}
+	}
+	if t.low[r] != t.index[r] {
+		return
+	}
+	g := t.g
+	comp := &component{}
+	for {
+		w := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.on[w] = false
+		w.scc = len(g.comps)
+		comp.rels = append(comp.rels, w)
+		if w == r {
+			break
+		}
+	}
+	sort.Slice(comp.rels, func(i, j int) bool { return comp.rels[i].fn < comp.rels[j].fn })
+	g.comps = append(g.comps, comp)
+}
+
+// summarize sets component id's rules, layer, dependencies and recursion, and refuses its
+// relations when one of them is, when it negates itself, or when a component it reads is
+// refused. The components it depends on come before it.
+func (g *Game) summarize(id int, comp *component) {
+	seenDep := map[int]bool{}
+	var refused []analysis.Diagnostic
+	for _, r := range comp.rels {
+		refused = append(refused, r.refused...)
+	}
+	for _, r := range comp.rels {
+		switch r {
+		case g.trueRel:
+			comp.layer = max(comp.layer, layerState)
+		case g.doesRel:
+			comp.layer = max(comp.layer, layerMove)
+		}
+		comp.rules = append(comp.rules, r.rules...)
+		for _, ru := range r.rules {
+			for _, l := range ru.body {
+				if l.rel == nil {
+					continue
+				}
+				d := l.rel.scc
+				if d == id {
+					comp.recursive = true
+					if l.kind != litPos && !hasCode(refused, "unstratified-negation") {
+						refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
+							Code: "unstratified-negation", Category: analysis.CategorySemantics,
+							Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
 					}
-					d := l.rel.scc
-					if d == id {
-						comp.recursive = true
-						if l.kind != litPos && !hasCode(refused, "unstratified-negation") {
-							refused = append(refused, analysis.Diagnostic{Span: ru.span, Severity: analysis.Error,
-								Code: "unstratified-negation", Category: analysis.CategorySemantics,
-								Message: fmt.Sprintf("%s is negated in a cycle through itself", l.rel.label())})
-						}
-						continue
-					}
-					dc := g.comps[d]
-					comp.layer = max(comp.layer, dc.layer)
-					if !seenDep[d] {
-						seenDep[d] = true
-						comp.deps = append(comp.deps, d)
-					}
-					if dc.rels[0].refused != nil && len(refused) == 0 {
-						refused = append(refused, dc.rels[0].refused...)
-					}
+					continue
+				}
+				dc := g.comps[d]
+				comp.layer = max(comp.layer, dc.layer)
+				if !seenDep[d] {
+					seenDep[d] = true
+					comp.deps = append(comp.deps, d)
+				}
+				if dc.rels[0].refused != nil && len(refused) == 0 {
+					refused = append(refused, dc.rels[0].refused...)
 				}
 			}
 		}
-		for _, r := range comp.rels {
-			r.layer = comp.layer
-			if len(refused) > 0 {
-				r.refused = refused
-			}
+	}
+	for _, r := range comp.rels {
+		r.layer = comp.layer
+		if len(refused) > 0 {
+			r.refused = refused
 		}
 	}
 }

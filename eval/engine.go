@@ -243,6 +243,8 @@ func (g *Game) check(p *plan) error {
 // run evaluates one plan.
 func (g *Game) run(p *plan) error { return g.join(p, 0) }
 
+// join runs the steps of p from step i on, for the bindings in p.env, each solution of the body
+// deriving the head (emit). The recursion is as deep as the rule's body is long.
 func (g *Game) join(p *plan, i int) error {
 	g.bud.work++
 	if g.bud.work&0x3fff == 0 {
@@ -257,76 +259,15 @@ func (g *Game) join(p *plan, i int) error {
 	env := p.env
 	switch s.op {
 	case opKnown:
-		if t := p.sink; t != nil {
-			if t.all && len(t.answers) > 0 || !t.all && t.has(g.atomOf(s.rel, s.pat, env, false)) {
-				return nil
-			}
-		} else if p.cont == nil && g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
-			return nil
-		}
-		err := g.join(p, i+1)
-		p.jump = -1
-		return err
+		return g.joinKnown(p, i, s)
 	case opScan:
-		if s.idx == nil {
-			facts := s.rel.facts
-			lo, hi := 0, len(facts)
-			if s.delta {
-				lo, hi = p.lo, p.hi
-			}
-			for j := lo; j < hi; j++ {
-				if g.match(s.pat, facts[j], env) {
-					if err := g.join(p, i+1); err != nil || p.jump >= 0 {
-						return err
-					}
-				}
-			}
-			return nil
+		switch {
+		case s.idx == nil:
+			return g.scanFacts(p, i, s)
+		case s.idx.nkeys == 0:
+			return g.scanIndex(p, i, s)
 		}
-		ix := s.idx
-		if ix.nkeys == 0 {
-			n := len(ix.facts)
-			for e := 0; e < n; e++ {
-				if s.delta {
-					if pos := int(ix.pos[e]); pos < p.lo || pos >= p.hi {
-						continue
-					}
-				}
-				if g.match(s.pat, ix.facts[e], env) {
-					if err := g.join(p, i+1); err != nil || p.jump >= 0 {
-						return err
-					}
-				}
-			}
-			return nil
-		}
-		h := uint64(0x2545F4914F6CDD1D)
-		for _, v := range s.keys {
-			h ^= uint64(env[v])
-			h *= 0xBF58476D1CE4E5B9
-			h ^= h >> 31
-		}
-		hh := uint32(h ^ h>>32)
-		for e := ix.heads[hh&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
-			if ix.hashes[e-1] != hh {
-				continue
-			}
-			if s.delta {
-				pos := int(ix.pos[e-1])
-				if pos >= p.hi {
-					continue
-				}
-				if pos < p.lo {
-					break
-				}
-			}
-			if g.match(s.pat, ix.facts[e-1], env) {
-				if err := g.join(p, i+1); err != nil || p.jump >= 0 {
-					return err
-				}
-			}
-		}
-		return nil
+		return g.scanKeys(p, i, s)
 	case opProbe:
 		if g.has(s.rel, g.atomOf(s.rel, s.pat, env, false)) {
 			return g.join(p, i+1)
@@ -345,6 +286,92 @@ func (g *Game) join(p *plan, i int) error {
 		}
 	case opCall, opCallProbe, opCallNot:
 		return g.runCall(p, i, s)
+	}
+	return nil
+}
+
+// joinKnown is step i of p, opKnown: it skips the rest of the body when the head is already
+// known, and otherwise runs it, ending the jump (opKnown is where a derived head jumps to).
+func (g *Game) joinKnown(p *plan, i int, s *step) error {
+	if t := p.sink; t != nil {
+		if t.all && len(t.answers) > 0 || !t.all && t.has(g.atomOf(s.rel, s.pat, p.env, false)) {
+			return nil
+		}
+	} else if p.cont == nil && g.has(s.rel, g.atomOf(s.rel, s.pat, p.env, false)) {
+		return nil
+	}
+	err := g.join(p, i+1)
+	p.jump = -1
+	return err
+}
+
+// scanFacts is step i of p, an opScan with no index: it matches every fact of the relation (of
+// the delta, [p.lo, p.hi), when s.delta).
+func (g *Game) scanFacts(p *plan, i int, s *step) error {
+	facts := s.rel.facts
+	lo, hi := 0, len(facts)
+	if s.delta {
+		lo, hi = p.lo, p.hi
+	}
+	for j := lo; j < hi; j++ {
+		if g.match(s.pat, facts[j], p.env) {
+			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// scanIndex is step i of p, an opScan on an index with no key: it matches every fact of the
+// index (those at [p.lo, p.hi) of the relation when s.delta).
+func (g *Game) scanIndex(p *plan, i int, s *step) error {
+	ix := s.idx
+	n := len(ix.facts)
+	for e := 0; e < n; e++ {
+		if s.delta {
+			if pos := int(ix.pos[e]); pos < p.lo || pos >= p.hi {
+				continue
+			}
+		}
+		if g.match(s.pat, ix.facts[e], p.env) {
+			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// scanKeys is step i of p, an opScan on a hash index: it matches the facts in the chain of the
+// hash of the bound key variables (newest first, so a delta scan stops below p.lo).
+func (g *Game) scanKeys(p *plan, i int, s *step) error {
+	ix, env := s.idx, p.env
+	h := uint64(0x2545F4914F6CDD1D)
+	for _, v := range s.keys {
+		h ^= uint64(env[v])
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	hh := uint32(h ^ h>>32)
+	for e := ix.heads[hh&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
+		if ix.hashes[e-1] != hh {
+			continue
+		}
+		if s.delta {
+			pos := int(ix.pos[e-1])
+			if pos >= p.hi {
+				continue
+			}
+			if pos < p.lo {
+				break
+			}
+		}
+		if g.match(s.pat, ix.facts[e-1], env) {
+			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
+				return err
+			}
+		}
 	}
 	return nil
 }

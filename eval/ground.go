@@ -263,12 +263,32 @@ func (rg *Game) constantFluents() {
 // the relaxed program (it holds for every atom a rule of the game can read), so ground rules
 // never mention it.
 func (rg *Game) magicSets() {
+	ms := &magicRewrite{rg: rg, bound: map[*relation][]bool{}, magic: map[*relation]*relation{}}
+	ms.candidates(rg.wholeRelations())
+	ms.narrow()
+	if len(ms.bound) == 0 {
+		return
+	}
+	ms.makeRelations()
+	ms.rewrite()
+}
+
+// A magicRewrite is the state of magicSets: the relations it restricts, with the arguments
+// every use of each binds, and their magic relations.
+type magicRewrite struct {
+	rg    *Game
+	bound map[*relation][]bool // bound[r][i]: every use of r binds its argument i
+	magic map[*relation]*relation
+}
+
+// wholeRelations returns the relations that magicSets leaves whole: the keyword relations, and a
+// relation read under negation and what it reads (magic rules would make the negated relation
+// depend on its readers, which could depend on its negation).
+func (rg *Game) wholeRelations() map[*relation]bool {
 	out := map[*relation]bool{}
 	for _, r := range []*relation{rg.roleRel, rg.initRel, rg.trueRel, rg.doesRel, rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel} {
 		out[r] = true
 	}
-	// A relation read under negation, and what it reads, stay whole: magic rules would make
-	// the negated relation depend on its readers, which could depend on its negation.
 	var stack []*relation
 	for _, r := range rg.rels {
 		for _, ru := range r.rules {
@@ -292,9 +312,12 @@ func (rg *Game) magicSets() {
 			}
 		}
 	}
-	// bound[r][i]: every use of r binds its argument i.
-	bound := map[*relation][]bool{}
-	for _, r := range rg.rels {
+	return out
+}
+
+// candidates starts bound with every argument of every derived relation not in out.
+func (ms *magicRewrite) candidates(out map[*relation]bool) {
+	for _, r := range ms.rg.rels {
 		if out[r] || r.arity == 0 || keywordRel(foldName(r.name)) || r.refused != nil {
 			continue
 		}
@@ -309,142 +332,161 @@ func (rg *Game) magicSets() {
 		for i := range bs {
 			bs[i] = true
 		}
-		bound[r] = bs
+		ms.bound[r] = bs
 	}
-	// argsOf returns the argument patterns of an atom (a ground atom is a constant pattern).
-	argsOf := func(p *pnode) []*pnode {
-		if p.kind == pFunc {
-			return p.args
-		}
-		var out []*pnode
-		for _, a := range rg.st.argsOf(p.t) {
-			out = append(out, &pnode{kind: pConst, t: a})
-		}
-		return out
+}
+
+// argsOf returns the argument patterns of an atom (a ground atom is a constant pattern).
+func (ms *magicRewrite) argsOf(p *pnode) []*pnode {
+	if p.kind == pFunc {
+		return p.args
 	}
-	// uses calls each(caller, rule, literal, the variables bound at it) for every use of a
-	// restricted relation.
-	uses := func(each func(ru *rule, l *lit, avail []bool)) {
-		for _, c := range rg.rels {
-			for _, ru := range c.rules {
-				head := make([]bool, ru.nvars)
-				if bs := bound[c]; bs != nil {
-					for i, a := range argsOf(ru.head) {
-						if bs[i] {
-							markVars(a, head, true)
-						}
+	var out []*pnode
+	for _, a := range ms.rg.st.argsOf(p.t) {
+		out = append(out, &pnode{kind: pConst, t: a})
+	}
+	return out
+}
+
+// uses calls each(rule, literal, the variables bound at it) for every use of a restricted
+// relation.
+func (ms *magicRewrite) uses(each func(ru *rule, l *lit, avail []bool)) {
+	for _, c := range ms.rg.rels {
+		for _, ru := range c.rules {
+			head := make([]bool, ru.nvars)
+			if bs := ms.bound[c]; bs != nil {
+				for i, a := range ms.argsOf(ru.head) {
+					if bs[i] {
+						markVars(a, head, true)
 					}
 				}
-				all := slices.Clone(head)
-				for i := range ru.body {
-					if l := &ru.body[i]; l.kind == litPos {
-						markVars(l.atom, all, true)
-					}
+			}
+			all := slices.Clone(head)
+			for i := range ru.body {
+				if l := &ru.body[i]; l.kind == litPos {
+					markVars(l.atom, all, true)
 				}
-				avail := slices.Clone(head)
-				for i := range ru.body {
-					l := &ru.body[i]
-					if l.rel != nil && bound[l.rel] != nil {
-						if l.kind == litPos {
-							each(ru, l, avail)
-						} else {
-							each(ru, l, all)
-						}
-					}
+			}
+			avail := slices.Clone(head)
+			for i := range ru.body {
+				l := &ru.body[i]
+				if l.rel != nil && ms.bound[l.rel] != nil {
 					if l.kind == litPos {
-						markVars(l.atom, avail, true)
-					}
-				}
-				for i := range ru.dropped {
-					if l := &ru.dropped[i]; bound[l.rel] != nil {
+						each(ru, l, avail)
+					} else {
 						each(ru, l, all)
 					}
+				}
+				if l.kind == litPos {
+					markVars(l.atom, avail, true)
+				}
+			}
+			for i := range ru.dropped {
+				if l := &ru.dropped[i]; ms.bound[l.rel] != nil {
+					each(ru, l, all)
 				}
 			}
 		}
 	}
+}
+
+// narrow clears the arguments some use does not bind, and drops the relations left with none,
+// until nothing changes (a head's bound arguments bind only while its relation keeps them).
+func (ms *magicRewrite) narrow() {
 	for changed := true; changed; {
 		changed = false
-		uses(func(ru *rule, l *lit, avail []bool) {
-			bs := bound[l.rel]
+		ms.uses(func(ru *rule, l *lit, avail []bool) {
+			bs := ms.bound[l.rel]
 			for i := range bs {
-				if bs[i] && !allBound(argsOf(l.atom)[i], avail) {
+				if bs[i] && !allBound(ms.argsOf(l.atom)[i], avail) {
 					bs[i] = false
 					changed = true
 				}
 			}
 		})
-		for r, bs := range bound {
+		for r, bs := range ms.bound {
 			if !slices.Contains(bs, true) {
-				delete(bound, r)
+				delete(ms.bound, r)
 				changed = true
 			}
 		}
 	}
-	if len(bound) == 0 {
-		return
-	}
-	magic := map[*relation]*relation{}
-	project := func(r *relation, atom *pnode) *pnode {
-		m := magic[r]
-		var args []*pnode
-		all := argsOf(atom)
-		for i, b := range bound[r] {
-			if b {
-				args = append(args, all[i])
-			}
-		}
-		flat := true
-		for _, a := range args {
-			flat = flat && a.kind != pFunc
-		}
-		return &pnode{kind: pFunc, fn: m.fn, args: args, flat: flat}
-	}
+}
+
+// makeRelations makes the magic relation of each restricted relation, of its bound arguments.
+func (ms *magicRewrite) makeRelations() {
+	rg := ms.rg
 	for _, r := range rg.rels {
-		if bs := bound[r]; bs != nil {
+		if bs := ms.bound[r]; bs != nil {
 			n := 0
 			for _, b := range bs {
 				if b {
 					n++
 				}
 			}
-			magic[r] = rg.relation(fmt.Sprintf("magic %d", len(magic)), n)
-			rg.auxDynamic[magic[r].fn] = false
+			ms.magic[r] = rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
+			rg.auxDynamic[ms.magic[r].fn] = false
 		}
 	}
-	// The magic rules, from the bodies as written, then the magic literals.
+}
+
+// project returns the magic atom of atom, an atom of restricted relation r: its bound arguments.
+func (ms *magicRewrite) project(r *relation, atom *pnode) *pnode {
+	m := ms.magic[r]
+	var args []*pnode
+	all := ms.argsOf(atom)
+	for i, b := range ms.bound[r] {
+		if b {
+			args = append(args, all[i])
+		}
+	}
+	flat := true
+	for _, a := range args {
+		flat = flat && a.kind != pFunc
+	}
+	return &pnode{kind: pFunc, fn: m.fn, args: args, flat: flat}
+}
+
+// rewrite adds the magic rules, from the bodies as written, then the magic literals.
+func (ms *magicRewrite) rewrite() {
 	var rules []*rule
-	uses(func(ru *rule, l *lit, avail []bool) {
-		mr := &rule{rel: magic[l.rel], head: project(l.rel, l.atom), nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
-		if bound[ru.rel] != nil {
-			mr.body = append(mr.body, lit{kind: litPos, rel: magic[ru.rel], atom: project(ru.rel, ru.head)})
-		}
-		if l.kind == litPos {
-			for i := range ru.body {
-				if &ru.body[i] == l {
-					break
-				}
-				if ru.body[i].kind == litPos {
-					mr.body = append(mr.body, ru.body[i])
-				}
-			}
-		} else {
-			for _, b := range ru.body {
-				if b.kind == litPos {
-					mr.body = append(mr.body, b)
-				}
-			}
-		}
-		rules = append(rules, mr)
+	ms.uses(func(ru *rule, l *lit, avail []bool) {
+		rules = append(rules, ms.magicRule(ru, l))
 	})
 	for _, mr := range rules {
 		mr.rel.rules = append(mr.rel.rules, mr)
 	}
-	for r := range bound {
+	for r := range ms.bound {
 		for _, ru := range r.rules {
-			ru.body = append([]lit{{kind: litPos, rel: magic[r], atom: project(r, ru.head)}}, ru.body...)
+			ru.body = append([]lit{{kind: litPos, rel: ms.magic[r], atom: ms.project(r, ru.head)}}, ru.body...)
 		}
 	}
+}
+
+// magicRule returns the rule that derives the magic atom of use l in rule ru: from ru's magic
+// atom, and the positive literals before l (all of them when l is negated).
+func (ms *magicRewrite) magicRule(ru *rule, l *lit) *rule {
+	mr := &rule{rel: ms.magic[l.rel], head: ms.project(l.rel, l.atom), nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+	if ms.bound[ru.rel] != nil {
+		mr.body = append(mr.body, lit{kind: litPos, rel: ms.magic[ru.rel], atom: ms.project(ru.rel, ru.head)})
+	}
+	if l.kind == litPos {
+		for i := range ru.body {
+			if &ru.body[i] == l {
+				break
+			}
+			if ru.body[i].kind == litPos {
+				mr.body = append(mr.body, ru.body[i])
+			}
+		}
+	} else {
+		for _, b := range ru.body {
+			if b.kind == litPos {
+				mr.body = append(mr.body, b)
+			}
+		}
+	}
+	return mr
 }
 
 // splitRule splits a rule whose body has independent parts: groups of literals that share
@@ -455,20 +497,63 @@ func (rg *Game) magicSets() {
 // of each role, instead of one per cell, mark and pair of moves. dynamic says which literals
 // depend on the state. It returns the rules that replace ru (ru itself when nothing splits).
 func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
-	type ref struct {
-		l       *lit
-		dropped bool
+	s := newRuleSplit(ru, dynamic)
+	s.groupLocals()
+	if len(s.order) == 0 || len(s.order) == 1 && !s.worthSplitting() {
+		return []*rule{ru}
 	}
-	var all []ref
+	binders, ok := s.findBinders()
+	if !ok {
+		return []*rule{ru}
+	}
+	return s.build(rg, binders)
+}
+
+// A bodyRef is a literal of a rule's body, or of its dropped literals.
+type bodyRef struct {
+	l       *lit
+	dropped bool
+}
+
+// A ruleSplit is the state of splitRule: a rule's literals, which hold variables not in the
+// head (local), and their groups (literals that share local variables).
+type ruleSplit struct {
+	ru      *rule
+	dynamic func(*lit) bool
+	all     []bodyRef // the body, then the dropped literals
+	head    []bool    // per variable: in the head
+	local   []bool    // per literal of all: holds a local variable
+	groups  map[int][]int
+	order   []int // the groups' roots, in the order of their first literal
+}
+
+// newRuleSplit lists ru's literals and its head variables.
+func newRuleSplit(ru *rule, dynamic func(*lit) bool) *ruleSplit {
+	s := &ruleSplit{ru: ru, dynamic: dynamic, head: make([]bool, ru.nvars), groups: map[int][]int{}}
 	for i := range ru.body {
-		all = append(all, ref{&ru.body[i], false})
+		s.all = append(s.all, bodyRef{&ru.body[i], false})
 	}
 	for i := range ru.dropped {
-		all = append(all, ref{&ru.dropped[i], true})
+		s.all = append(s.all, bodyRef{&ru.dropped[i], true})
 	}
-	head := make([]bool, ru.nvars)
-	markVars(ru.head, head, true)
-	parent := make([]int, len(all))
+	markVars(ru.head, s.head, true)
+	return s
+}
+
+// litVars marks in vs the variables literal i mentions.
+func (s *ruleSplit) litVars(i int, vs []bool) {
+	l := s.all[i].l
+	for _, p := range []*pnode{l.atom, l.a, l.b} {
+		if p != nil {
+			markVars(p, vs, true)
+		}
+	}
+}
+
+// groupLocals groups the literals that hold local variables by the variables they share (a
+// union-find on the literals).
+func (s *ruleSplit) groupLocals() {
+	parent := make([]int, len(s.all))
 	for i := range parent {
 		parent[i] = i
 	}
@@ -479,20 +564,16 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 		}
 		return i
 	}
-	owner := make([]int, ru.nvars) // a literal holding the local variable, +1
-	local := make([]bool, len(all))
-	for i, r := range all {
-		vs := make([]bool, ru.nvars)
-		for _, p := range []*pnode{r.l.atom, r.l.a, r.l.b} {
-			if p != nil {
-				markVars(p, vs, true)
-			}
-		}
+	owner := make([]int, s.ru.nvars) // a literal holding the local variable, +1
+	s.local = make([]bool, len(s.all))
+	for i := range s.all {
+		vs := make([]bool, s.ru.nvars)
+		s.litVars(i, vs)
 		for v, in := range vs {
-			if !in || head[v] {
+			if !in || s.head[v] {
 				continue
 			}
-			local[i] = true
+			s.local[i] = true
 			if owner[v] == 0 {
 				owner[v] = i + 1
 			} else {
@@ -500,83 +581,86 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 			}
 		}
 	}
-	groups := map[int][]int{}
-	var order []int
-	for i := range all {
-		if !local[i] {
+	for i := range s.all {
+		if !s.local[i] {
 			continue
 		}
 		root := find(i)
-		if _, ok := groups[root]; !ok {
-			order = append(order, root)
+		if _, ok := s.groups[root]; !ok {
+			s.order = append(s.order, root)
 		}
-		groups[root] = append(groups[root], i)
+		s.groups[root] = append(s.groups[root], i)
 	}
-	if len(order) == 0 {
-		return []*rule{ru}
+}
+
+// worthSplitting reports, for a rule of one group, whether other literals bind head variables
+// that the group does not mention (its ground rules would be repeated for each of their values).
+func (s *ruleSplit) worthSplitting() bool {
+	in := make([]bool, s.ru.nvars)
+	for _, i := range s.groups[s.order[0]] {
+		s.litVars(i, in)
 	}
-	if len(order) == 1 {
-		// One group: worth splitting off when other literals bind head variables that the group
-		// does not mention (its ground rules would be repeated for each of their values).
-		in := make([]bool, ru.nvars)
-		for _, i := range groups[order[0]] {
-			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
-				if p != nil {
-					markVars(p, in, true)
-				}
-			}
-		}
-		missing := false
-		for v := range head {
-			missing = missing || head[v] && !in[v]
-		}
-		if !missing {
-			return []*rule{ru}
+	for v := range s.head {
+		if s.head[v] && !in[v] {
+			return true
 		}
 	}
-	// Each group must bind the head variables it mentions, by itself or with a copy of a static
-	// positive literal of the rule; a copy of a literal that depends on the state would add
-	// work to every ground rule of the group, so such a rule is not split.
-	binders := make([][]int, len(order)) // per group: the literals to copy into it
-	for gi, root := range order {
-		bound := make([]bool, ru.nvars)
-		mentioned := make([]bool, ru.nvars)
-		for _, i := range groups[root] {
-			if !all[i].dropped && all[i].l.kind == litPos {
-				markVars(all[i].l.atom, bound, true)
+	return false
+}
+
+// findBinders returns per group the literals to copy into it, or false when the rule must not
+// be split. Each group must bind the head variables it mentions, by itself or with a copy of a
+// static positive literal of the rule; a copy of a literal that depends on the state would add
+// work to every ground rule of the group, so such a rule is not split.
+func (s *ruleSplit) findBinders() ([][]int, bool) {
+	binders := make([][]int, len(s.order))
+	for gi, root := range s.order {
+		bound := make([]bool, s.ru.nvars)
+		mentioned := make([]bool, s.ru.nvars)
+		for _, i := range s.groups[root] {
+			if !s.all[i].dropped && s.all[i].l.kind == litPos {
+				markVars(s.all[i].l.atom, bound, true)
 			}
-			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
-				if p != nil {
-					markVars(p, mentioned, true)
-				}
-			}
+			s.litVars(i, mentioned)
 		}
 		for v := range mentioned {
-			if !mentioned[v] || !head[v] || bound[v] {
+			if !mentioned[v] || !s.head[v] || bound[v] {
 				continue
 			}
-			found := -1
-			for i, r := range all {
-				if r.dropped || r.l.kind != litPos || dynamic(r.l) {
-					continue
-				}
-				vs := make([]bool, ru.nvars)
-				markVars(r.l.atom, vs, true)
-				if vs[v] {
-					found = i
-					break
-				}
-			}
+			found := s.staticBinder(v)
 			if found < 0 {
-				return []*rule{ru}
+				return nil, false
 			}
 			binders[gi] = append(binders[gi], found)
-			markVars(all[found].l.atom, bound, true)
+			markVars(s.all[found].l.atom, bound, true)
 		}
 	}
+	return binders, true
+}
+
+// staticBinder returns the first static positive literal of the body that binds variable v,
+// or -1.
+func (s *ruleSplit) staticBinder(v int) int {
+	for i, r := range s.all {
+		if r.dropped || r.l.kind != litPos || s.dynamic(r.l) {
+			continue
+		}
+		vs := make([]bool, s.ru.nvars)
+		markVars(r.l.atom, vs, true)
+		if vs[v] {
+			return i
+		}
+	}
+	return -1
+}
+
+// build returns the rule that replaces the split rule: of its literals that hold no local
+// variable, and an atom of each group's auxiliary relation (auxRule).
+func (s *ruleSplit) build(rg *Game, binders [][]int) []*rule {
+	ru := s.ru
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
-	for i, r := range all {
-		if local[i] {
+	for i, r := range s.all {
+		if s.local[i] {
 			continue
 		}
 		if r.dropped {
@@ -585,38 +669,41 @@ func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 			main.body = append(main.body, *r.l)
 		}
 	}
-	out := []*rule{main}
-	for gi, root := range order {
-		vs := make([]bool, ru.nvars)
-		for _, i := range groups[root] {
-			for _, p := range []*pnode{all[i].l.atom, all[i].l.a, all[i].l.b} {
-				if p != nil {
-					markVars(p, vs, true)
-				}
-			}
-		}
-		for v := range vs {
-			vs[v] = vs[v] && head[v]
-		}
-		aux, atom := rg.auxRelation(vs)
-		ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
-		dyn := false
-		for _, i := range groups[root] {
-			if all[i].dropped {
-				ar.dropped = append(ar.dropped, *all[i].l)
-			} else {
-				ar.body = append(ar.body, *all[i].l)
-			}
-			dyn = dyn || (all[i].l.rel != nil && dynamic(all[i].l))
-		}
-		for _, i := range binders[gi] {
-			ar.body = append(ar.body, *all[i].l)
-		}
-		rg.auxDynamic[aux.fn] = dyn
-		aux.rules = append(aux.rules, rg.eliminateVars(ar, dynamic))
-		main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
+	for gi, root := range s.order {
+		main.body = append(main.body, s.auxRule(rg, s.groups[root], binders[gi]))
 	}
-	return out
+	return []*rule{main}
+}
+
+// auxRule makes the auxiliary relation of a group of literals (of the head variables they
+// mention) with its one rule, of the group and its binders, and returns the atom the main rule
+// reads.
+func (s *ruleSplit) auxRule(rg *Game, group, binders []int) lit {
+	ru := s.ru
+	vs := make([]bool, ru.nvars)
+	for _, i := range group {
+		s.litVars(i, vs)
+	}
+	for v := range vs {
+		vs[v] = vs[v] && s.head[v]
+	}
+	aux, atom := rg.auxRelation(vs)
+	ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+	dyn := false
+	for _, i := range group {
+		if s.all[i].dropped {
+			ar.dropped = append(ar.dropped, *s.all[i].l)
+		} else {
+			ar.body = append(ar.body, *s.all[i].l)
+		}
+		dyn = dyn || (s.all[i].l.rel != nil && s.dynamic(s.all[i].l))
+	}
+	for _, i := range binders {
+		ar.body = append(ar.body, *s.all[i].l)
+	}
+	rg.auxDynamic[aux.fn] = dyn
+	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
+	return lit{kind: litPos, rel: aux, atom: atom}
 }
 
 // auxRelation makes a new auxiliary relation of the variables set in vars (in their order), and
@@ -659,27 +746,7 @@ func (rg *Game) eliminateVars(ru *rule, dynamic func(*lit) bool) *rule {
 
 // eliminateOne takes one local variable out of ru (see eliminateVars), or reports false.
 func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
-	type ref struct {
-		l       lit
-		dropped bool
-		vars    []bool
-	}
-	var all []ref
-	add := func(l lit, dropped bool) {
-		vs := make([]bool, ru.nvars)
-		for _, p := range []*pnode{l.atom, l.a, l.b} {
-			if p != nil {
-				markVars(p, vs, true)
-			}
-		}
-		all = append(all, ref{l, dropped, vs})
-	}
-	for _, l := range ru.body {
-		add(l, false)
-	}
-	for _, l := range ru.dropped {
-		add(l, true)
-	}
+	all := ruleVarLits(ru)
 	head := make([]bool, ru.nvars)
 	markVars(ru.head, head, true)
 	best, bestIface := -1, 0
@@ -687,58 +754,99 @@ func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
 		if head[v] {
 			continue
 		}
-		members, mentioned, bound, move := 0, make([]bool, ru.nvars), make([]bool, ru.nvars), false
-		for _, r := range all {
-			if !r.vars[v] {
-				continue
-			}
-			members++
-			move = move || r.l.kind == litPos && r.l.rel == rg.doesRel
-			for w, in := range r.vars {
-				mentioned[w] = mentioned[w] || in
-			}
-			if !r.dropped && r.l.kind == litPos {
-				markVars(r.l.atom, bound, true)
-			}
-		}
-		// A variable of one literal only: projecting it out adds a gate and joins nothing less.
-		// A variable that no move binds is left alone: the roles' moves are what multiply (each
-		// role's independent of the others'), where the variables of the state's fluents are
-		// mostly tied to each other (a line of cells along succ), and taking those out added
-		// gates to connectFour and gomoku without making them faster.
-		if members < 2 || members == len(all) || !move {
-			continue
-		}
-		iface, safe, outside := 0, true, false
-		for w := range mentioned {
-			if mentioned[w] && !bound[w] {
-				safe = false
-			}
-			if mentioned[w] && w != v {
-				iface++
-			}
-		}
-		// Worth it only when the rest of the body joins another role's move on variables these
-		// literals lack: moves that multiply.
-		for _, r := range all {
-			if r.vars[v] || r.l.kind != litPos || r.l.rel != rg.doesRel {
-				continue
-			}
-			for w, in := range r.vars {
-				outside = outside || in && !mentioned[w] && !head[w]
-			}
-		}
-		// An interface of one variable (the move compared with) at most: with two or more the
-		// auxiliary relation is about as big as the join it replaces (measured on
-		// smallest_4player: more gates, 30% slower).
-		if safe && outside && iface <= 1 && (best < 0 || iface < bestIface) {
+		if iface, ok := rg.eliminable(all, head, v); ok && (best < 0 || iface < bestIface) {
 			best, bestIface = v, iface
 		}
 	}
 	if best < 0 {
 		return nil, false
 	}
-	v := best
+	return rg.projectOut(ru, all, best, dynamic), true
+}
+
+// A varLit is a literal of a rule's body or dropped literals, with the variables it mentions.
+type varLit struct {
+	l       lit
+	dropped bool
+	vars    []bool
+}
+
+// ruleVarLits returns ru's body then its dropped literals, with their variables.
+func ruleVarLits(ru *rule) []varLit {
+	var all []varLit
+	add := func(l lit, dropped bool) {
+		vs := make([]bool, ru.nvars)
+		for _, p := range []*pnode{l.atom, l.a, l.b} {
+			if p != nil {
+				markVars(p, vs, true)
+			}
+		}
+		all = append(all, varLit{l, dropped, vs})
+	}
+	for _, l := range ru.body {
+		add(l, false)
+	}
+	for _, l := range ru.dropped {
+		add(l, true)
+	}
+	return all
+}
+
+// eliminable reports whether local variable v of a rule (literals all, head variables head) is
+// worth taking out, and the size of the interface of its literals with the rest (the variables
+// they mention but v).
+func (rg *Game) eliminable(all []varLit, head []bool, v int) (int, bool) {
+	members, move := 0, false
+	mentioned, bound := make([]bool, len(head)), make([]bool, len(head))
+	for _, r := range all {
+		if !r.vars[v] {
+			continue
+		}
+		members++
+		move = move || r.l.kind == litPos && r.l.rel == rg.doesRel
+		for w, in := range r.vars {
+			mentioned[w] = mentioned[w] || in
+		}
+		if !r.dropped && r.l.kind == litPos {
+			markVars(r.l.atom, bound, true)
+		}
+	}
+	// A variable of one literal only: projecting it out adds a gate and joins nothing less.
+	// A variable that no move binds is left alone: the roles' moves are what multiply (each
+	// role's independent of the others'), where the variables of the state's fluents are
+	// mostly tied to each other (a line of cells along succ), and taking those out added
+	// gates to connectFour and gomoku without making them faster.
+	if members < 2 || members == len(all) || !move {
+		return 0, false
+	}
+	iface, safe, outside := 0, true, false
+	for w := range mentioned {
+		if mentioned[w] && !bound[w] {
+			safe = false
+		}
+		if mentioned[w] && w != v {
+			iface++
+		}
+	}
+	// Worth it only when the rest of the body joins another role's move on variables these
+	// literals lack: moves that multiply.
+	for _, r := range all {
+		if r.vars[v] || r.l.kind != litPos || r.l.rel != rg.doesRel {
+			continue
+		}
+		for w, in := range r.vars {
+			outside = outside || in && !mentioned[w] && !head[w]
+		}
+	}
+	// An interface of one variable (the move compared with) at most: with two or more the
+	// auxiliary relation is about as big as the join it replaces (measured on
+	// smallest_4player: more gates, 30% slower).
+	return iface, safe && outside && iface <= 1
+}
+
+// projectOut returns ru with the literals that mention variable v replaced by an atom of a new
+// auxiliary relation of their other variables, whose rule they make.
+func (rg *Game) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) bool) *rule {
 	iface := make([]bool, ru.nvars)
 	for _, r := range all {
 		if r.vars[v] {
@@ -767,7 +875,7 @@ func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
 	rg.auxDynamic[aux.fn] = dyn
 	aux.rules = append(aux.rules, ar)
 	main.body = append(main.body, lit{kind: litPos, rel: aux, atom: atom})
-	return main, true
+	return main
 }
 
 // grounder enumerates the ground rules of a relaxed program.

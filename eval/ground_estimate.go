@@ -375,16 +375,25 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 // magic sets. timed says that its probe stopped on time.
 func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
 	rg := g.relaxed(magicSets)
-	b := &grounder{g: g, rg: rg}
 	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets, termsLeft: maxMatchedTerms}
-	// The probe: the components grounding evaluates, in its order, while the facts last.
 	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}
+	timed = e.probe(ctx)
+	if err := ctx.Err(); err != nil {
+		return p, false, err
+	}
+	e.propagate()
+	return e.total(&grounder{g: g, rg: rg}), timed, nil
+}
+
+// probe evaluates the components grounding evaluates, in its order, while the facts last (the
+// limits of rg.lim), and records their facts as exact; it reports whether it stopped on time.
+func (e *estimator) probe(ctx context.Context) (timed bool) {
+	rg := e.rg
 	rg.begin(ctx)
 	for _, c := range rg.comps {
 		if err := rg.ensure(c.rels[0]); err != nil {
 			var le *LimitError
-			timed = errors.As(err, &le) && le.Limit == LimitTime
-			break
+			return errors.As(err, &le) && le.Limit == LimitTime
 		}
 		if !rg.isDone(c) || c.demanded {
 			continue
@@ -402,12 +411,13 @@ func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate,
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return p, false, err
-	}
-	// The rest: one pass per component, to its fixpoint for the recursive ones (the depth
-	// bound ends the growth of nested terms).
-	for _, c := range rg.comps {
+	return false
+}
+
+// propagate bounds the components the probe did not evaluate: one pass per component, to its
+// fixpoint for the recursive ones (the depth bound ends the growth of nested terms).
+func (e *estimator) propagate() {
+	for _, c := range e.rg.comps {
 		if _, ok := e.exact[c.rels[0]]; ok {
 			continue
 		}
@@ -421,6 +431,13 @@ func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate,
 			}
 		}
 	}
+}
+
+// total sums the bounds of the relations: their atoms, the largest, and the ground rules
+// grounder b would make.
+func (e *estimator) total(b *grounder) PassEstimate {
+	var p PassEstimate
+	rg := e.rg
 	most := -1.0
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
@@ -454,5 +471,5 @@ func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate,
 			}
 		}
 	}
-	return p, timed, nil
+	return p
 }

@@ -89,140 +89,166 @@ func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
 // planRuleOpts is planRuleBound; stopKnown lets the plan skip the rest of the body when the head
 // is known (off when every solution of the body is wanted).
 func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown bool) *plan {
-	p := &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1, size: 1}
+	pl := &planner{g: g, r: r, comp: comp, bound: bound, stopKnown: stopKnown, done: make([]bool, len(r.body)),
+		p: &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1, size: 1}}
 	if deltaLit >= 0 {
-		p.size = unknownSize
+		pl.p.size = unknownSize
 	}
-	done := make([]bool, len(r.body))
-	place := func(i int, delta bool) {
-		done[i] = true
-		l := &r.body[i]
-		switch l.kind {
-		case litPos:
-			if demanded(l.rel, comp) {
-				op := opCall
-				if allBound(l.atom, bound) {
-					op = opCallProbe
-				}
-				p.steps = append(p.steps, g.callStep(op, l, bound))
-				return
-			}
-			if allBound(l.atom, bound) {
-				p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
-				return
-			}
-			s := step{op: opScan, rel: l.rel, delta: delta}
-			var keys []int
-			f := filterOf(l.atom, bound, &keys)
-			if !trivial(f) {
-				s.idx = g.indexFor(l.rel, f, len(keys))
-				s.keys = keys
-			}
-			s.pat = matchPattern(l.atom, bound)
-			p.steps = append(p.steps, s)
-		case litNeg:
-			if demanded(l.rel, comp) {
-				p.steps = append(p.steps, g.callStep(opCallNot, l, bound))
-				return
-			}
-			p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
-		case litCheck:
-			if demanded(l.rel, comp) {
-				p.steps = append(p.steps, g.callStep(opCallProbe, l, bound))
-				return
-			}
-			p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
-		case litDistinct:
-			p.steps = append(p.steps, step{op: opDistinct, a: l.a, b: l.b})
-		case litEqual:
-			p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
-		}
-	}
-	needs := g.callNeeds(r, bound, comp)
+	pl.needs = g.callNeeds(r, bound, comp)
 	if deltaLit >= 0 {
-		place(deltaLit, true)
-	}
-	// Once the head is bound, the rest of the body only decides whether it holds: skip it when
-	// the head is known, and stop enumerating once it is derived.
-	headKnown := func() {
-		if !stopKnown || p.known >= 0 || r.head == nil || !allBound(r.head, bound) {
-			return
-		}
-		// Worth it when the head is a constant (the check is one array read) or when a scan
-		// remains, which could derive the head many times.
-		worth := r.head.kind == pConst
-		remains := false
-		for i := range r.body {
-			if !done[i] {
-				remains = true
-				if l := &r.body[i]; l.kind == litPos && !allBound(l.atom, bound) {
-					worth = true
-				}
-			}
-		}
-		if remains && worth {
-			p.known = len(p.steps)
-			p.steps = append(p.steps, step{op: opKnown, rel: r.rel, pat: r.head})
-		}
+		pl.place(deltaLit, true)
 	}
 	for {
-		headKnown()
-		// Tests first, as soon as their variables are bound: they only remove work.
-		progress := true
-		for progress {
-			progress = false
-			for i := range r.body {
-				l := &r.body[i]
-				if done[i] {
-					continue
-				}
-				ready := false
-				switch l.kind {
-				case litNeg, litCheck:
-					ready = allBound(l.atom, bound)
-				case litDistinct, litEqual:
-					ready = allBound(l.a, bound) && allBound(l.b, bound)
-				case litPos:
-					ready = allBound(l.atom, bound)
-				}
-				if ready {
-					place(i, false)
-					progress = true
-				}
-			}
-		}
-		best, bestCost := -1, 0.0
-		if needs != nil {
-			// A demanded call goes as soon as it is as bound as in the written order.
-			for i := range r.body {
-				if !done[i] && needs[i] != nil && ready(needs, i, bound) {
-					best = i
-					break
-				}
-			}
-			if best >= 0 {
-				p.size *= g.estimate(&r.body[best], bound, comp)
-				place(best, false)
-				continue
-			}
-		}
-		for i := range r.body {
-			l := &r.body[i]
-			if done[i] || l.kind != litPos || !ready(needs, i, bound) {
-				continue
-			}
-			if c := g.estimate(l, bound, comp); best < 0 || c < bestCost {
-				best, bestCost = i, c
-			}
-		}
-		if best < 0 {
+		pl.headKnown()
+		pl.placeTests()
+		if !pl.placeNext() {
 			break
 		}
-		p.size *= bestCost
-		place(best, false)
 	}
-	p.head = g.captureHead(p, r.head)
-	return p
+	pl.p.head = g.captureHead(pl.p, r.head)
+	return pl.p
+}
+
+// A planner is the state of planRuleOpts: the plan being made for rule r, the body literals
+// placed (done) and the variables bound after them.
+type planner struct {
+	g         *Game
+	r         *rule
+	comp      int
+	bound     []bool
+	stopKnown bool
+	done      []bool
+	needs     [][]int // callNeeds
+	p         *plan
+}
+
+// place appends the step of body literal i (delta: it reads the component's new facts).
+func (pl *planner) place(i int, delta bool) {
+	g, p, bound, comp := pl.g, pl.p, pl.bound, pl.comp
+	pl.done[i] = true
+	l := &pl.r.body[i]
+	switch l.kind {
+	case litPos:
+		if demanded(l.rel, comp) {
+			op := opCall
+			if allBound(l.atom, bound) {
+				op = opCallProbe
+			}
+			p.steps = append(p.steps, g.callStep(op, l, bound))
+			return
+		}
+		if allBound(l.atom, bound) {
+			p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
+			return
+		}
+		s := step{op: opScan, rel: l.rel, delta: delta}
+		var keys []int
+		f := filterOf(l.atom, bound, &keys)
+		if !trivial(f) {
+			s.idx = g.indexFor(l.rel, f, len(keys))
+			s.keys = keys
+		}
+		s.pat = matchPattern(l.atom, bound)
+		p.steps = append(p.steps, s)
+	case litNeg:
+		if demanded(l.rel, comp) {
+			p.steps = append(p.steps, g.callStep(opCallNot, l, bound))
+			return
+		}
+		p.steps = append(p.steps, step{op: opNot, rel: l.rel, pat: l.atom})
+	case litCheck:
+		if demanded(l.rel, comp) {
+			p.steps = append(p.steps, g.callStep(opCallProbe, l, bound))
+			return
+		}
+		p.steps = append(p.steps, step{op: opProbe, rel: l.rel, pat: l.atom})
+	case litDistinct:
+		p.steps = append(p.steps, step{op: opDistinct, a: l.a, b: l.b})
+	case litEqual:
+		p.steps = append(p.steps, step{op: opEqual, a: l.a, b: l.b})
+	}
+}
+
+// headKnown adds, once the head is bound, a step that skips the rest of the body when the head
+// is known (the rest only decides whether it holds); the plan also stops enumerating once it is
+// derived.
+func (pl *planner) headKnown() {
+	r, p := pl.r, pl.p
+	if !pl.stopKnown || p.known >= 0 || r.head == nil || !allBound(r.head, pl.bound) {
+		return
+	}
+	// Worth it when the head is a constant (the check is one array read) or when a scan
+	// remains, which could derive the head many times.
+	worth := r.head.kind == pConst
+	remains := false
+	for i := range r.body {
+		if !pl.done[i] {
+			remains = true
+			if l := &r.body[i]; l.kind == litPos && !allBound(l.atom, pl.bound) {
+				worth = true
+			}
+		}
+	}
+	if remains && worth {
+		p.known = len(p.steps)
+		p.steps = append(p.steps, step{op: opKnown, rel: r.rel, pat: r.head})
+	}
+}
+
+// placeTests places the tests whose variables are bound, until none is: they only remove work.
+func (pl *planner) placeTests() {
+	for progress := true; progress; {
+		progress = false
+		for i := range pl.r.body {
+			l := &pl.r.body[i]
+			if pl.done[i] {
+				continue
+			}
+			ready := false
+			switch l.kind {
+			case litNeg, litCheck, litPos:
+				ready = allBound(l.atom, pl.bound)
+			case litDistinct, litEqual:
+				ready = allBound(l.a, pl.bound) && allBound(l.b, pl.bound)
+			}
+			if ready {
+				pl.place(i, false)
+				progress = true
+			}
+		}
+	}
+}
+
+// placeNext places the next generator: a demanded call as soon as it is as bound as in the
+// written order, otherwise the cheapest ready positive literal. It reports false when none is
+// left.
+func (pl *planner) placeNext() bool {
+	g, r, bound := pl.g, pl.r, pl.bound
+	best, bestCost := -1, 0.0
+	if pl.needs != nil {
+		for i := range r.body {
+			if !pl.done[i] && pl.needs[i] != nil && ready(pl.needs, i, bound) {
+				pl.p.size *= g.estimate(&r.body[i], bound, pl.comp)
+				pl.place(i, false)
+				return true
+			}
+		}
+	}
+	for i := range r.body {
+		l := &r.body[i]
+		if pl.done[i] || l.kind != litPos || !ready(pl.needs, i, bound) {
+			continue
+		}
+		if c := g.estimate(l, bound, pl.comp); best < 0 || c < bestCost {
+			best, bestCost = i, c
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	pl.p.size *= bestCost
+	pl.place(best, false)
+	return true
 }
 
 // callNeeds returns, per body literal of r calling a demanded relation, the variables it would

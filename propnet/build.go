@@ -118,6 +118,28 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 		rules: map[eval.Term][]int{}, state: map[eval.Term]uint8{}, limit: lim.MaxNodes}
 	b.nodes = append(b.nodes, bnode{kind: kConst}, bnode{kind: kConst})
 	n := &Net{g: g, gr: gr}
+	b.addInputs(n)
+	if err := b.resolveOutputs(n); err != nil {
+		return nil, err
+	}
+	if err := b.guardLegal(n); err != nil {
+		return nil, err
+	}
+	b.finish(n)
+	n.keepMoves = n.movesOnlyInNext()
+	if err := n.checkCycles(); err != nil {
+		return nil, err
+	}
+	if len(n.cycles) == 0 {
+		n.lazyEdges()
+	}
+	return n, nil
+}
+
+// addInputs makes the nodes of the fluents (base) and of the moves (input), indexes the ground
+// rules by head, and marks inert the moves no rule reads.
+func (b *builder) addInputs(n *Net) {
+	gr := b.gr
 	for _, a := range gr.TrueAtoms {
 		id := b.newNode(kBase, nil)
 		b.atom[a] = mkRef(id, false)
@@ -147,67 +169,74 @@ func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Ne
 			}
 		}
 	}
-	resolve := func(a eval.Term) (ref, error) {
-		if a == 0 {
-			return refFalse, nil
-		}
-		return b.resolve(a)
+}
+
+// resolveAtom is b.resolve, but atom 0 (none) is false.
+func (b *builder) resolveAtom(a eval.Term) (ref, error) {
+	if a == 0 {
+		return refFalse, nil
 	}
+	return b.resolve(a)
+}
+
+// resolveAll appends to out the nodes of atoms.
+func (b *builder) resolveAll(out []ref, atoms ...eval.Term) ([]ref, error) {
+	for _, a := range atoms {
+		r, err := b.resolveAtom(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// resolveOutputs builds the nodes of the next state, each role's legal moves, goals and
+// percepts, and terminal.
+func (b *builder) resolveOutputs(n *Net) error {
+	gr := b.gr
 	var err error
 	n.next = make([]ref, len(gr.Fluents))
 	for i, a := range gr.NextAtoms {
-		if n.next[i], err = resolve(a); err != nil {
-			return nil, err
+		if n.next[i], err = b.resolveAtom(a); err != nil {
+			return err
 		}
 	}
 	n.legal = make([][]ref, len(gr.Roles))
 	n.goals = make([][]ref, len(gr.Roles))
 	n.sees = make([][]ref, len(gr.Roles))
 	for i := range gr.Roles {
-		for _, a := range gr.Legal[i] {
-			r, err := resolve(a)
-			if err != nil {
-				return nil, err
-			}
-			n.legal[i] = append(n.legal[i], r)
+		if n.legal[i], err = b.resolveAll(n.legal[i], gr.Legal[i]...); err != nil {
+			return err
 		}
 		for _, ga := range gr.Goals[i] {
-			r, err := resolve(ga.Atom)
-			if err != nil {
-				return nil, err
+			if n.goals[i], err = b.resolveAll(n.goals[i], ga.Atom); err != nil {
+				return err
 			}
-			n.goals[i] = append(n.goals[i], r)
 		}
 		for _, p := range gr.Sees[i] {
-			r, err := resolve(p.Atom)
-			if err != nil {
-				return nil, err
+			if n.sees[i], err = b.resolveAll(n.sees[i], p.Atom); err != nil {
+				return err
 			}
-			n.sees[i] = append(n.sees[i], r)
 		}
 	}
-	if n.terminal, err = resolve(gr.Terminal); err != nil {
-		return nil, err
-	}
-	if err := b.guardLegal(n); err != nil {
-		return nil, err
-	}
-	b.finish(n)
-	n.keepMoves = n.movesOnlyInNext()
-	// Inside a cycle every edge must be positive for its least fixpoint to be its meaning.
+	n.terminal, err = b.resolveAtom(gr.Terminal)
+	return err
+}
+
+// checkCycles returns a CycleError when an edge inside a cycle is negated: inside a cycle every
+// edge must be positive for its least fixpoint to be its meaning.
+func (n *Net) checkCycles() error {
 	for _, members := range n.cycles {
 		for _, u := range members {
 			for _, o := range n.outs[n.outOff[u]:n.outOff[u+1]] {
 				if o.inv() && n.scc[o.node()] == n.scc[u] {
-					return nil, &CycleError{Atom: fmt.Sprintf("node %d", u), Negated: true}
+					return &CycleError{Atom: fmt.Sprintf("node %d", u), Negated: true}
 				}
 			}
 		}
 	}
-	if len(n.cycles) == 0 {
-		n.lazyEdges()
-	}
-	return n, nil
+	return nil
 }
 
 // lazyFanout is the fanout from which an input proposition (a move) is the lazy input of the
@@ -471,43 +500,10 @@ func (b *builder) orOf(alts [][]ref) (ref, error) {
 	if len(alts) == 1 {
 		return b.combine(kAnd, alts[0])
 	}
-	// Which alternatives each literal is in, the literals in more than one first.
-	type occ struct {
-		lit ref
-		alt int32
-	}
-	var occs []occ
-	for i, alt := range alts {
-		for _, l := range alt {
-			occs = append(occs, occ{l, int32(i)})
-		}
-	}
-	slices.SortFunc(occs, func(x, y occ) int {
-		if x.lit != y.lit {
-			return int(x.lit) - int(y.lit)
-		}
-		return int(x.alt) - int(y.alt)
-	})
-	type run struct{ lo, hi int }
-	var runs []run
-	for i := 0; i < len(occs); {
-		j := i + 1
-		for j < len(occs) && occs[j].lit == occs[i].lit {
-			j++
-		}
-		if j-i >= 2 {
-			runs = append(runs, run{i, j})
-		}
-		i = j
-	}
+	occs, h := sharedLiterals(alts)
 	// Greedy: the literal in the most alternatives not yet factored goes first. Counts only
 	// fall as alternatives are taken, so a literal whose count is stale is counted again and
 	// put back (lazy greedy).
-	h := &runHeap{}
-	for _, rn := range runs {
-		h.items = append(h.items, heapItem{n: rn.hi - rn.lo, lo: rn.lo, hi: rn.hi})
-	}
-	heap.Init(h)
 	taken := make([]bool, len(alts))
 	var terms []ref
 	var group []int32
@@ -527,29 +523,10 @@ func (b *builder) orOf(alts [][]ref) (ref, error) {
 			heap.Push(h, it)
 			continue
 		}
-		rn := run{it.lo, it.hi}
-		best := occs[rn.lo].lit
-		var with [][]ref
-		always := false
 		for _, a := range group {
 			taken[a] = true
-			alt := alts[a]
-			if len(alt) == 1 {
-				always = true // best alone: the others with it are absorbed
-				continue
-			}
-			i := slices.Index(alt, best)
-			with = append(with, slices.Delete(slices.Clone(alt), i, i+1))
 		}
-		if always {
-			terms = append(terms, best)
-			continue
-		}
-		inner, err := b.orOf(with)
-		if err != nil {
-			return 0, err
-		}
-		t, err := b.combine(kAnd, []ref{best, inner})
+		t, err := b.factor(occs[it.lo].lit, group, alts)
 		if err != nil {
 			return 0, err
 		}
@@ -566,6 +543,61 @@ func (b *builder) orOf(alts [][]ref) (ref, error) {
 		terms = append(terms, t)
 	}
 	return b.combine(kOr, terms)
+}
+
+// A litOcc is a literal of alternative alt (orOf).
+type litOcc struct {
+	lit ref
+	alt int32
+}
+
+// sharedLiterals returns which alternatives each literal is in, sorted by literal, and a heap of
+// the runs of the literals in more than one, the most shared first.
+func sharedLiterals(alts [][]ref) ([]litOcc, *runHeap) {
+	var occs []litOcc
+	for i, alt := range alts {
+		for _, l := range alt {
+			occs = append(occs, litOcc{l, int32(i)})
+		}
+	}
+	slices.SortFunc(occs, func(x, y litOcc) int {
+		if x.lit != y.lit {
+			return int(x.lit) - int(y.lit)
+		}
+		return int(x.alt) - int(y.alt)
+	})
+	h := &runHeap{}
+	for i := 0; i < len(occs); {
+		j := i + 1
+		for j < len(occs) && occs[j].lit == occs[i].lit {
+			j++
+		}
+		if j-i >= 2 {
+			h.items = append(h.items, heapItem{n: j - i, lo: i, hi: j})
+		}
+		i = j
+	}
+	heap.Init(h)
+	return occs, h
+}
+
+// factor builds the OR of the alternatives group, which all contain literal best: best AND the
+// OR of the rest of each, or best alone when one of them is best alone (it absorbs the others).
+func (b *builder) factor(best ref, group []int32, alts [][]ref) (ref, error) {
+	var with [][]ref
+	for _, a := range group {
+		alt := alts[a]
+		if len(alt) == 1 {
+			return best, nil
+		}
+		i := slices.Index(alt, best)
+		with = append(with, slices.Delete(slices.Clone(alt), i, i+1))
+	}
+	inner, err := b.orOf(with)
+	if err != nil {
+		return 0, err
+	}
+	return b.combine(kAnd, []ref{best, inner})
 }
 
 type heapItem struct{ n, lo, hi int }
@@ -645,107 +677,27 @@ func (b *builder) combine(kind uint8, ins []ref) (ref, error) {
 // with the turn (M1 or M2, M1 and M2) are shared by every cell and do not change when the turn
 // passes from one role to the other.
 func (b *builder) complementMoves(ins []ref) ([]ref, error) {
-	var perRole map[int32]int
-	for _, r := range ins {
-		if r.inv() {
-			continue
-		}
-		if rm, ok := b.inputOf[r.node()]; ok {
-			if perRole == nil {
-				perRole = map[int32]int{}
-			}
-			perRole[rm[0]]++
-		}
-	}
-	if perRole == nil {
-		return ins, nil
-	}
-	roles := make([]int32, 0, len(perRole))
-	for role, k := range perRole {
-		if 2*k > len(b.roleInputs[role]) {
-			roles = append(roles, role)
-		}
-	}
+	roles := b.mostlyPlayed(ins)
 	if len(roles) == 0 {
 		return ins, nil
 	}
-	slices.Sort(roles)
-	type part struct{ m, notT ref } // some move but K is played; none of T is
-	var parts []part
+	var parts []movePart
 	for _, role := range roles {
-		all := b.roleInputs[role]
-		in := map[int32]bool{}
-		kept := ins[:0:0]
-		for _, r := range ins {
-			if rm, ok := b.inputOf[r.node()]; ok && !r.inv() && rm[0] == role {
-				in[r.node()] = true
-				continue
-			}
-			kept = append(kept, r)
+		kept, p, always, err := b.complementRole(ins, role)
+		if err != nil {
+			return nil, err
 		}
-		var k, t []ref
-		for _, id := range all {
-			switch {
-			case in[id]:
-			case b.inert[id]:
-				k = append(k, mkRef(id, false))
-			default:
-				t = append(t, mkRef(id, false))
-			}
-		}
-		// Every move of the role is in the OR: some move of it is always played.
-		if len(k)+len(t) == 0 {
+		if always {
 			return []ref{refTrue}, nil
 		}
-		orT, err := b.fold(kOr, t)
-		if err != nil {
-			return nil, err
-		}
 		ins = kept
-		if len(k) == 0 {
-			ins = append(ins, orT.not())
-			continue
+		if p.split {
+			parts = append(parts, p)
 		}
-		orK, err := b.fold(kOr, k)
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, part{orK.not(), orT.not()})
 	}
-	var extra []ref
-	switch len(parts) {
-	case 0:
-	case 2:
-		p, q := parts[0], parts[1]
-		anyM, err := b.fold(kOr, []ref{p.m, q.m})
-		if err != nil {
-			return nil, err
-		}
-		bothM, err := b.fold(kAnd, []ref{p.m, q.m})
-		if err != nil {
-			return nil, err
-		}
-		one, err := b.fold(kAnd, []ref{anyM, p.notT, q.notT})
-		if err != nil {
-			return nil, err
-		}
-		notBoth, err := b.fold(kOr, []ref{p.notT, q.notT})
-		if err != nil {
-			return nil, err
-		}
-		two, err := b.fold(kAnd, []ref{bothM, notBoth})
-		if err != nil {
-			return nil, err
-		}
-		extra = append(extra, one, two)
-	default:
-		for _, p := range parts {
-			x, err := b.fold(kAnd, []ref{p.m, p.notT})
-			if err != nil {
-				return nil, err
-			}
-			extra = append(extra, x)
-		}
+	extra, err := b.joinParts(parts)
+	if err != nil {
+		return nil, err
 	}
 	for _, x := range extra {
 		switch x {
@@ -758,6 +710,117 @@ func (b *builder) complementMoves(ins []ref) ([]ref, error) {
 	}
 	slices.Sort(ins)
 	return slices.Compact(ins), nil
+}
+
+// mostlyPlayed returns, in order, the roles more than half of whose moves are among ins (not
+// negated).
+func (b *builder) mostlyPlayed(ins []ref) []int32 {
+	var perRole map[int32]int
+	for _, r := range ins {
+		if r.inv() {
+			continue
+		}
+		if rm, ok := b.inputOf[r.node()]; ok {
+			if perRole == nil {
+				perRole = map[int32]int{}
+			}
+			perRole[rm[0]]++
+		}
+	}
+	var roles []int32
+	for role, k := range perRole {
+		if 2*k > len(b.roleInputs[role]) {
+			roles = append(roles, role)
+		}
+	}
+	slices.Sort(roles)
+	return roles
+}
+
+// A movePart is what complementRole makes of a role whose other moves include some no rule
+// reads (K): some move but K is played (m), and none of the rest (T) is (notT).
+type movePart struct {
+	m, notT ref
+	split   bool // the other moves include K; otherwise not T is among the inputs
+}
+
+// complementRole replaces in ins the moves of role by its other moves: it returns ins without
+// them and, when the role's other moves are all read by rules, with their negated OR; otherwise
+// ins without them and the role's movePart. always reports that ins holds every move of role,
+// so the OR is true.
+func (b *builder) complementRole(ins []ref, role int32) (kept []ref, p movePart, always bool, err error) {
+	in := map[int32]bool{}
+	kept = ins[:0:0]
+	for _, r := range ins {
+		if rm, ok := b.inputOf[r.node()]; ok && !r.inv() && rm[0] == role {
+			in[r.node()] = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	var k, t []ref
+	for _, id := range b.roleInputs[role] {
+		switch {
+		case in[id]:
+		case b.inert[id]:
+			k = append(k, mkRef(id, false))
+		default:
+			t = append(t, mkRef(id, false))
+		}
+	}
+	if len(k)+len(t) == 0 {
+		return nil, p, true, nil
+	}
+	orT, err := b.fold(kOr, t)
+	if err != nil {
+		return nil, p, false, err
+	}
+	if len(k) == 0 {
+		return append(kept, orT.not()), p, false, nil
+	}
+	orK, err := b.fold(kOr, k)
+	if err != nil {
+		return nil, p, false, err
+	}
+	return kept, movePart{m: orK.not(), notT: orT.not(), split: true}, false, nil
+}
+
+// joinParts returns the inputs the roles' parts add to the OR: for two roles, (M1 or M2) and
+// not T1 and not T2, and (M1 and M2) and not (T1 and T2); otherwise M and not T per role.
+func (b *builder) joinParts(parts []movePart) ([]ref, error) {
+	if len(parts) != 2 {
+		var extra []ref
+		for _, p := range parts {
+			x, err := b.fold(kAnd, []ref{p.m, p.notT})
+			if err != nil {
+				return nil, err
+			}
+			extra = append(extra, x)
+		}
+		return extra, nil
+	}
+	p, q := parts[0], parts[1]
+	anyM, err := b.fold(kOr, []ref{p.m, q.m})
+	if err != nil {
+		return nil, err
+	}
+	bothM, err := b.fold(kAnd, []ref{p.m, q.m})
+	if err != nil {
+		return nil, err
+	}
+	one, err := b.fold(kAnd, []ref{anyM, p.notT, q.notT})
+	if err != nil {
+		return nil, err
+	}
+	notBoth, err := b.fold(kOr, []ref{p.notT, q.notT})
+	if err != nil {
+		return nil, err
+	}
+	two, err := b.fold(kAnd, []ref{bothM, notBoth})
+	if err != nil {
+		return nil, err
+	}
+	return []ref{one, two}, nil
 }
 
 // fold is combine with the constants among ins folded first.
@@ -840,6 +903,66 @@ func (b *builder) guardLegal(n *Net) error {
 // finish keeps the nodes that an output reads, numbers them in topological order (inputs
 // before the gates that read them) and lays out the runtime arrays.
 func (b *builder) finish(n *Net) {
+	used := b.usedNodes(n)
+	// Gates are made after their inputs, so creation order is topological, but for the nodes
+	// of cycles, which are ordered with their strongly connected components.
+	var order []int32
+	var comps [][]int32 // cycles, as old node ids, in topological order
+	if b.cyclic {
+		order, comps = b.topoOrder(used)
+	} else {
+		for id := range b.nodes {
+			if used[id] {
+				order = append(order, int32(id))
+			}
+		}
+	}
+	renum := make([]int32, len(b.nodes))
+	for i, id := range order {
+		renum[id] = int32(i)
+	}
+	n.scc = make([]int32, len(order))
+	for ci, comp := range comps {
+		var members []int32
+		for _, id := range comp {
+			n.scc[renum[id]] = int32(ci + 1)
+			members = append(members, renum[id])
+		}
+		slices.Sort(members)
+		n.cycles = append(n.cycles, members)
+	}
+	b.layOut(n, order, renum)
+	for i := range n.base {
+		n.base[i] = renum[n.base[i]]
+	}
+	for r := range n.input {
+		for j := range n.input[r] {
+			n.input[r][j] = renum[n.input[r][j]]
+		}
+	}
+	n.eachOutput(func(r *ref) { *r = mkRef(renum[r.node()], r.inv()) })
+	n.watchOutputs()
+}
+
+// eachOutput calls each on every output of n: the next state, legal moves, goals, percepts,
+// the groups' guards and terminal.
+func (n *Net) eachOutput(each func(*ref)) {
+	for i := range n.next {
+		each(&n.next[i])
+	}
+	for _, rs := range [][][]ref{n.legal, n.goals, n.sees, n.groups} {
+		for i := range rs {
+			for j := range rs[i] {
+				each(&rs[i][j])
+			}
+		}
+	}
+	each(&n.terminal)
+}
+
+// usedNodes returns per node whether it is a constant, an input, or read by an output, directly
+// or through gates (a depth-first walk on an explicit stack).
+func (b *builder) usedNodes(n *Net) []bool {
 	used := make([]bool, len(b.nodes))
 	used[nodeFalse], used[nodeTrue] = true, true
 	var stack []int32
@@ -857,20 +980,7 @@ func (b *builder) finish(n *Net) {
 			mark(mkRef(id, false))
 		}
 	}
-	outs := func(each func(*ref)) {
-		for i := range n.next {
-			each(&n.next[i])
-		}
-		for _, rs := range [][][]ref{n.legal, n.goals, n.sees, n.groups} {
-			for i := range rs {
-				for j := range rs[i] {
-					each(&rs[i][j])
-				}
-			}
-		}
-		each(&n.terminal)
-	}
-	outs(func(r *ref) { mark(*r) })
+	n.eachOutput(func(r *ref) { mark(*r) })
 	for len(stack) > 0 {
 		id := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -878,35 +988,13 @@ func (b *builder) finish(n *Net) {
 			mark(in)
 		}
 	}
-	// Gates are made after their inputs, so creation order is topological, but for the nodes
-	// of cycles, which are ordered with their strongly connected components.
-	renum := make([]int32, len(b.nodes))
-	var order []int32
-	var comps [][]int32 // cycles, as old node ids, in topological order
-	if b.cyclic {
-		order, comps = b.topoOrder(used)
-	} else {
-		for id := range b.nodes {
-			if used[id] {
-				order = append(order, int32(id))
-			}
-		}
-	}
-	for i, id := range order {
-		renum[id] = int32(i)
-	}
-	re := func(r ref) ref { return mkRef(renum[r.node()], r.inv()) }
+	return used
+}
+
+// layOut fills n's per-node arrays from the nodes in order, renumbered by renum: kinds,
+// thresholds, the inputs of each node and the outputs (fanout) of each.
+func (b *builder) layOut(n *Net, order, renum []int32) {
 	nn := len(order)
-	n.scc = make([]int32, nn)
-	for ci, comp := range comps {
-		var members []int32
-		for _, id := range comp {
-			n.scc[renum[id]] = int32(ci + 1)
-			members = append(members, renum[id])
-		}
-		slices.Sort(members)
-		n.cycles = append(n.cycles, members)
-	}
 	n.kind = make([]uint8, nn)
 	n.thresh = make([]int32, nn)
 	n.watched = make([]int32, nn)
@@ -934,7 +1022,7 @@ func (b *builder) finish(n *Net) {
 		}
 		n.inOff[i+1] = n.inOff[i] + int32(len(nd.ins))
 		for _, in := range nd.ins {
-			n.ins = append(n.ins, re(in))
+			n.ins = append(n.ins, mkRef(renum[in.node()], in.inv()))
 			fanout[renum[in.node()]+1]++
 		}
 	}
@@ -951,17 +1039,11 @@ func (b *builder) finish(n *Net) {
 			fill[src]++
 		}
 	}
-	for i := range n.base {
-		n.base[i] = renum[n.base[i]]
-	}
-	for r := range n.input {
-		for j := range n.input[r] {
-			n.input[r][j] = renum[n.input[r][j]]
-		}
-	}
-	outs(func(r *ref) { *r = re(*r) })
-	// The watch lists of the nodes that decide a legal move or a fluent of the next state; a
-	// node's entry in watched is 1 + the index of its list.
+}
+
+// watchOutputs makes the watch lists of the nodes that decide a legal move or a fluent of the
+// next state; a node's entry in watched is 1 + the index of its list.
+func (n *Net) watchOutputs() {
 	list := func(node int32) *watches {
 		if n.watched[node] == 0 {
 			n.watches = append(n.watches, watches{})

@@ -118,56 +118,109 @@ func (n *Net) movesRead() []bool {
 	return reads
 }
 
+// newLaneProg lays network n out for Lanes.
 func newLaneProg(n *Net) *laneProg {
-	nn := len(n.kind)
-	p := &laneProg{twoPass: !n.keepMoves}
-	slot := make([]int32, nn)
-	for i := range nn {
+	b := &laneBuilder{n: n, p: &laneProg{twoPass: !n.keepMoves}, slot: make([]int32, len(n.kind))}
+	b.slotInputs()
+	b.reads = n.movesRead()
+	b.pushMoves(b.findPushed())
+	b.gateInputs()
+	orders := b.slotGates()
+	b.p.a, b.p.aSegs = b.emit(orders[0])
+	b.p.b, b.p.bSegs = b.emit(orders[1])
+	b.outputs()
+	b.legalGroups()
+	return b.p
+}
+
+// A laneBuilder carries the state of laying a network out for Lanes (newLaneProg): the slot of
+// each node, the pushed ORs of moves, and the gates' inputs as their records read them.
+type laneBuilder struct {
+	n    *Net
+	p    *laneProg
+	slot []int32 // per node: its slot
+	next int32   // the next free slot
+	// reads: per node, whether it reads a move (Net.movesRead), so is a gate of pass B.
+	reads []bool
+	// pushOf: per gate, the slot of the OR of moves it reads as one input (pushMin), or -1.
+	pushOf []int32
+	// A gate's inputs as its record reads them: gin[ginOff[i]:ginOff[i+1]].
+	ginOff []int32
+	gin    []ref
+}
+
+// outputs sets the inputs of the next state, terminal and the goals.
+func (b *laneBuilder) outputs() {
+	n, p := b.n, b.p
+	p.next = make([]uint32, len(n.next))
+	for f, x := range n.next {
+		p.next[f] = b.ref(x)
+	}
+	p.terminal = b.ref(n.terminal)
+	p.goals = make([][]uint32, len(n.goals))
+	for r, gs := range n.goals {
+		for _, x := range gs {
+			p.goals[r] = append(p.goals[r], b.ref(x))
+		}
+	}
+}
+
+// slotInputs gives the constants slots 0 (false) and 1 (true), then numbers the fluents from
+// baseSlot on, then each role's moves.
+func (b *laneBuilder) slotInputs() {
+	n, p := b.n, b.p
+	for i := range n.kind {
 		if n.kind[i] == kConst {
-			slot[i] = 0
+			b.slot[i] = 0
 			if n.thresh[i] == 0 {
-				slot[i] = 1
+				b.slot[i] = 1
 			}
 		}
 	}
-	next := int32(baseSlot)
+	b.next = int32(baseSlot)
 	for _, id := range n.base {
-		slot[id] = next
-		next++
+		b.slot[id] = b.next
+		b.next++
 	}
 	p.inputSlot = make([][]int32, len(n.input))
 	for r, ids := range n.input {
 		for _, id := range ids {
-			slot[id] = next
-			p.inputSlot[r] = append(p.inputSlot[r], next)
-			next++
+			b.slot[id] = b.next
+			p.inputSlot[r] = append(p.inputSlot[r], b.next)
+			b.next++
 		}
 	}
-	reads := n.movesRead()
-	isGate := func(i int, pass bool) bool {
-		k := n.kind[i]
-		return (k == kAnd || k == kOr) && reads[i] == pass
-	}
-	// The moves a gate of pass B reads as an OR (an OR's moves, an AND's negated ones), when
-	// they are pushMin or more, become one input: the OR of those moves, a slot that the moves
-	// set push their lanes into (setMove). A lane plays one move per role, so of the moves a
-	// gate reads few are set; reading them all would cost a load each.
-	pushOf := make([]int32, nn) // per gate: the slot of the OR of its moves, or -1
-	for i := range pushOf {
-		pushOf[i] = -1
+}
+
+// isGate reports whether node i is a gate of pass B (pass true) or of pass A (pass false).
+func (b *laneBuilder) isGate(i int, pass bool) bool {
+	k := b.n.kind[i]
+	return (k == kAnd || k == kOr) && b.reads[i] == pass
+}
+
+// findPushed sets pushOf and returns the ORs of moves, in slot order from b.next on, each as the
+// slots of its moves. The moves a gate of pass B reads as an OR (an OR's moves, an AND's
+// negated ones), when they are pushMin or more, become one input: the OR of those moves, a slot
+// that the moves set push their lanes into (setMove). A lane plays one move per role, so of
+// the moves a gate reads few are set; reading them all would cost a load each.
+func (b *laneBuilder) findPushed() [][]int32 {
+	n := b.n
+	b.pushOf = make([]int32, len(n.kind))
+	for i := range b.pushOf {
+		b.pushOf[i] = -1
 	}
 	key := map[string]int32{}
-	var pushed [][]int32 // per OR of moves, from slot next on: the slots of its moves
+	var pushed [][]int32
 	var buf []byte
-	for i := range nn {
-		if !isGate(i, true) {
+	for i := range n.kind {
+		if !b.isGate(i, true) {
 			continue
 		}
 		or := n.kind[i] == kOr
 		var ms []int32
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
 			if n.kind[in.node()] == kInput && in.inv() != or {
-				ms = append(ms, slot[in.node()])
+				ms = append(ms, b.slot[in.node()])
 			}
 		}
 		if len(ms) < pushMin {
@@ -180,14 +233,21 @@ func newLaneProg(n *Net) *laneProg {
 		}
 		k, ok := key[string(buf)]
 		if !ok {
-			k = next + int32(len(pushed))
+			k = b.next + int32(len(pushed))
 			key[string(buf)] = k
 			pushed = append(pushed, ms)
 		}
-		pushOf[i] = k
+		b.pushOf[i] = k
 	}
-	p.push0, p.push1 = next, next+int32(len(pushed))
-	next = p.push1
+	return pushed
+}
+
+// pushMoves gives the pushed ORs of moves their slots [push0, push1) and fills, per move slot,
+// the ORs it pushes into (pushOff, pushTo).
+func (b *laneBuilder) pushMoves(pushed [][]int32) {
+	p := b.p
+	p.push0, p.push1 = b.next, b.next+int32(len(pushed))
+	b.next = p.push1
 	p.pushOff = make([]int32, p.push0+1)
 	for _, ms := range pushed {
 		for _, m := range ms {
@@ -205,98 +265,110 @@ func newLaneProg(n *Net) *laneProg {
 			at[m]++
 		}
 	}
-	// A gate's inputs as its record reads them (gin[ginOff[i]:ginOff[i+1]]): the node's own (an
-	// OR's negated: an OR is the negated AND of its negated inputs), but for the moves it
-	// pushes, which are one more input, the pushed OR read negated.
-	ginOff := make([]int32, nn+1)
-	var gin []ref
-	for i := range nn {
+}
+
+// gateInputs fills a gate's inputs as its record reads them: the node's own (an OR's negated:
+// an OR is the negated AND of its negated inputs), but for the moves it pushes, which are one
+// more input, the pushed OR read negated.
+func (b *laneBuilder) gateInputs() {
+	n := b.n
+	b.ginOff = make([]int32, len(n.kind)+1)
+	for i := range n.kind {
 		or := n.kind[i] == kOr
 		if n.kind[i] == kAnd || or {
 			for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
-				if pushOf[i] >= 0 && n.kind[in.node()] == kInput && in.inv() != or {
+				if b.pushOf[i] >= 0 && n.kind[in.node()] == kInput && in.inv() != or {
 					continue
 				}
 				if or {
 					in = in.not()
 				}
-				gin = append(gin, in)
+				b.gin = append(b.gin, in)
 			}
 		}
-		ginOff[i+1] = int32(len(gin))
+		b.ginOff[i+1] = int32(len(b.gin))
 	}
-	fanin := func(i int32) int {
-		k := int(ginOff[i+1] - ginOff[i])
-		if pushOf[i] >= 0 {
-			k++
-		}
-		return k
+}
+
+// fanin is the number of inputs gate i's record reads, the pushed OR included.
+func (b *laneBuilder) fanin(i int32) int {
+	k := int(b.ginOff[i+1] - b.ginOff[i])
+	if b.pushOf[i] >= 0 {
+		k++
 	}
+	return k
+}
+
+// slotGates orders the gates of pass A and of pass B (levelled when the pass has no cycle),
+// numbers their slots in that order, and returns the two orders.
+func (b *laneBuilder) slotGates() [2][]int32 {
+	n := b.n
 	var orders [2][]int32
 	for pass := range orders {
-		order, tail := n.laneOrder(reads, pass == 1)
+		order, tail := n.laneOrder(b.reads, pass == 1)
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
-			orders[pass] = n.laneLevels(order, tail, fanin, func(i int32) []ref { return gin[ginOff[i]:ginOff[i+1]] })
+			orders[pass] = n.laneLevels(order, tail, b.fanin, func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] })
 		}
 	}
 	for _, order := range orders {
 		for _, i := range order {
-			slot[i] = next
-			next++
+			b.slot[i] = b.next
+			b.next++
 		}
 	}
-	p.slots = int(next)
-	ref := func(r ref) uint32 { return uint32(slot[r.node()])<<1 | uint32(b2u(r.inv())) }
-	// A pass's records are blocks of gates of one shape (AND or OR, and the number of inputs):
-	// the shape, the number of gates, then the inputs of each gate (eval).
-	emit := func(order []int32) ([]uint32, []laneSeg) {
-		var recs []uint32
-		var segs []laneSeg
-		cur := int32(-1) // the cycle of the segment being made (0: none)
-		head := -1       // the block being made
-		for _, i := range order {
-			shape := uint32(fanin(i))<<1 | b2u(n.kind[i] == kOr)
-			if c := n.scc[i]; len(segs) == 0 || c != cur {
-				segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: slot[i], cycle: c != 0})
-				cur = c
-				head = -1
-			}
-			if head < 0 || recs[head] != shape {
-				head = len(recs)
-				recs = append(recs, shape, 0)
-			}
-			recs[head+1]++
-			for _, in := range gin[ginOff[i]:ginOff[i+1]] {
-				recs = append(recs, ref(in))
-			}
-			if k := pushOf[i]; k >= 0 {
-				recs = append(recs, uint32(k)<<1|1)
-			}
-			sg := &segs[len(segs)-1]
-			sg.rec1 = int32(len(recs))
-			sg.gates++
+	b.p.slots = int(b.next)
+	return orders
+}
+
+// ref is r as a record reads it: its slot << 1 | inverted.
+func (b *laneBuilder) ref(r ref) uint32 {
+	return uint32(b.slot[r.node()])<<1 | uint32(b2u(r.inv()))
+}
+
+// emit returns the records and segments of a pass's gates in order. The records are blocks of
+// gates of one shape (AND or OR, and the number of inputs): the shape, the number of gates,
+// then the inputs of each gate (eval).
+func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
+	n := b.n
+	var recs []uint32
+	var segs []laneSeg
+	cur := int32(-1) // the cycle of the segment being made (0: none)
+	head := -1       // the block being made
+	for _, i := range order {
+		shape := uint32(b.fanin(i))<<1 | b2u(n.kind[i] == kOr)
+		if c := n.scc[i]; len(segs) == 0 || c != cur {
+			segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: b.slot[i], cycle: c != 0})
+			cur = c
+			head = -1
 		}
-		return recs, segs
-	}
-	p.a, p.aSegs = emit(orders[0])
-	p.b, p.bSegs = emit(orders[1])
-	p.next = make([]uint32, len(n.next))
-	for f, x := range n.next {
-		p.next[f] = ref(x)
-	}
-	p.terminal = ref(n.terminal)
-	p.goals = make([][]uint32, len(n.goals))
-	for r, gs := range n.goals {
-		for _, x := range gs {
-			p.goals[r] = append(p.goals[r], ref(x))
+		if head < 0 || recs[head] != shape {
+			head = len(recs)
+			recs = append(recs, shape, 0)
 		}
+		recs[head+1]++
+		for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
+			recs = append(recs, b.ref(in))
+		}
+		if k := b.pushOf[i]; k >= 0 {
+			recs = append(recs, uint32(k)<<1|1)
+		}
+		sg := &segs[len(segs)-1]
+		sg.rec1 = int32(len(recs))
+		sg.gates++
 	}
+	return recs, segs
+}
+
+// legalGroups lays out each role's groups of legal moves (guard, moves, their rest) and the bit
+// planes of its number of moves.
+func (b *laneBuilder) legalGroups() {
+	n, p := b.n, b.p
 	p.groups = make([][]laneGrp, len(n.legal))
 	for r, rs := range n.legal {
 		grps := make([]laneGrp, len(n.groups[r]))
 		for g, guard := range n.groups[r] {
-			grps[g].guard = ref(guard)
+			grps[g].guard = b.ref(guard)
 		}
 		for m, x := range rs {
 			if x == refFalse {
@@ -304,12 +376,11 @@ func newLaneProg(n *Net) *laneProg {
 			}
 			g := n.groupOf[r][m]
 			grps[g].moves = append(grps[g].moves, int32(m))
-			grps[g].rest = append(grps[g].rest, ref(x))
+			grps[g].rest = append(grps[g].rest, b.ref(x))
 		}
 		p.groups[r] = grps
 		p.planes = append(p.planes, bits.Len(uint(len(rs))))
 	}
-	return p
 }
 
 // laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
@@ -755,98 +826,134 @@ type PlayoutEnd struct {
 // depend only on its generator, not on the other lanes. It returns the number of playouts
 // ended.
 func (l *Lanes) Playouts(run LaneRun) int {
-	p := l.p
-	nf := len(p.next)
-	start := make([]uint64, nf) // per fluent: every lane, or none
-	if run.Starts != nil {
-		run.Count = min(len(run.Starts), 64)
-	} else {
-		for f := range start {
-			if run.Start[f>>6]&(1<<uint(f&63)) != 0 {
-				start[f] = ^uint64(0)
-			}
-		}
-	}
-	l.seed(run.Seed)
-	var first [64]int // per lane: the step its playout started
-	var seeds [64]uint64
-	ended, started := 0, 0
-	active := uint64(0)
-	for i := 0; i < 64 && started < run.Count; i++ {
-		active |= 1 << uint(i)
-		seeds[i] = l.rng[i]
-		started++
-	}
-	more := started < run.Count
-	if run.Starts != nil {
-		l.LoadAll(run.Starts[:run.Count])
-	} else {
-		for f, x := range start {
-			l.put(baseSlot+f, x)
-		}
-	}
-	for step := 0; active != 0; step++ {
+	pr := playoutRun{l: l, run: run}
+	pr.begin()
+	for step := 0; pr.active != 0; step++ {
 		if run.Stop != nil && run.Stop() {
-			return ended
+			return pr.ended
 		}
 		l.stateEval()
-		term := l.get(p.terminal) & active
-		var deep uint64
-		for m := active &^ term; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros64(m)
-			if step-first[i] >= run.MaxDepth {
-				deep |= 1 << uint(i)
-			}
-		}
-		live := active &^ term &^ deep
-		moving := l.legalLanes(live)
-		ends := active &^ moving
-		restart := uint64(0)
-		for m := ends; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros64(m)
-			bit := uint64(1) << uint(i)
-			e := PlayoutEnd{Lane: i, Seed: seeds[i], PlayoutResult: PlayoutResult{Depth: step - first[i], NoLegal: -1}}
-			switch {
-			case term&bit != 0:
-				e.Terminal = true
-			case deep&bit == 0:
-				for r := range l.has {
-					if l.has[r]&bit == 0 {
-						e.NoLegal = r
-						break
-					}
-				}
-			}
-			ended++
-			if !run.End(e) {
-				more = false
-			}
-			if more {
-				restart |= bit
-				first[i] = step + 1
-				seeds[i] = l.rng[i]
-				started++
-				more = started < run.Count
-			} else {
-				active &^= bit
-			}
-		}
+		term := l.get(l.p.terminal) & pr.active
+		deep := pr.tooDeep(term, step)
+		moving := l.legalLanes(pr.active &^ term &^ deep)
+		restart := pr.endLanes(pr.active&^moving, term, deep, step)
 		if moving == 0 && restart == 0 {
 			continue
 		}
 		l.choose(moving)
 		l.nextState()
-		if restart == 0 {
-			for f, x := range l.tmp {
-				l.put(baseSlot+f, x)
-			}
-		} else {
-			for f, x := range l.tmp {
-				l.put(baseSlot+f, x&^restart|start[f]&restart)
+		pr.advance(restart)
+	}
+	return pr.ended
+}
+
+// A playoutRun is the state of Lanes.Playouts between steps: which lanes play, since when and
+// from which generator state, and how many playouts started and ended.
+type playoutRun struct {
+	l     *Lanes
+	run   LaneRun
+	start []uint64 // per fluent: every lane, or none (run.Start)
+	first [64]int  // per lane: the step its playout started
+	seeds [64]uint64
+	// active: the lanes playing; more: whether playouts remain to be started.
+	active         uint64
+	more           bool
+	ended, started int
+}
+
+// begin seeds the lanes, starts the first playouts (up to 64) and loads their start states.
+func (pr *playoutRun) begin() {
+	l, run := pr.l, &pr.run
+	pr.start = make([]uint64, len(l.p.next))
+	if run.Starts != nil {
+		run.Count = min(len(run.Starts), 64)
+	} else {
+		for f := range pr.start {
+			if run.Start[f>>6]&(1<<uint(f&63)) != 0 {
+				pr.start[f] = ^uint64(0)
 			}
 		}
 	}
-	return ended
+	l.seed(run.Seed)
+	for i := 0; i < 64 && pr.started < run.Count; i++ {
+		pr.active |= 1 << uint(i)
+		pr.seeds[i] = l.rng[i]
+		pr.started++
+	}
+	pr.more = pr.started < run.Count
+	if run.Starts != nil {
+		l.LoadAll(run.Starts[:run.Count])
+	} else {
+		for f, x := range pr.start {
+			l.put(baseSlot+f, x)
+		}
+	}
+}
+
+// tooDeep returns the active lanes, not in a terminal state (term), whose playouts have played
+// run.MaxDepth joint moves by step.
+func (pr *playoutRun) tooDeep(term uint64, step int) uint64 {
+	var deep uint64
+	for m := pr.active &^ term; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		if step-pr.first[i] >= pr.run.MaxDepth {
+			deep |= 1 << uint(i)
+		}
+	}
+	return deep
+}
+
+// endLanes reports the playouts of lanes ends to run.End (terminal in term, too deep in deep,
+// otherwise a role without a legal move) and returns the lanes that start another playout; the
+// others stop.
+func (pr *playoutRun) endLanes(ends, term, deep uint64, step int) uint64 {
+	l := pr.l
+	restart := uint64(0)
+	for m := ends; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		bit := uint64(1) << uint(i)
+		e := PlayoutEnd{Lane: i, Seed: pr.seeds[i], PlayoutResult: PlayoutResult{Depth: step - pr.first[i], NoLegal: -1}}
+		switch {
+		case term&bit != 0:
+			e.Terminal = true
+		case deep&bit == 0:
+			for r := range l.has {
+				if l.has[r]&bit == 0 {
+					e.NoLegal = r
+					break
+				}
+			}
+		}
+		pr.ended++
+		if !pr.run.End(e) {
+			pr.more = false
+		}
+		if pr.more {
+			restart |= bit
+			pr.first[i] = step + 1
+			pr.seeds[i] = l.rng[i]
+			pr.started++
+			pr.more = pr.started < pr.run.Count
+		} else {
+			pr.active &^= bit
+		}
+	}
+	return restart
+}
+
+// advance makes the next state (Lanes.tmp) the current one, but for the lanes of restart,
+// which get the start state.
+func (pr *playoutRun) advance(restart uint64) {
+	l := pr.l
+	if restart == 0 {
+		for f, x := range l.tmp {
+			l.put(baseSlot+f, x)
+		}
+		return
+	}
+	for f, x := range l.tmp {
+		l.put(baseSlot+f, x&^restart|pr.start[f]&restart)
+	}
 }
 
 // Goals appends to out the indices (into the grounding's Goals of role r) of the goal atoms

@@ -99,9 +99,9 @@ func (cv *converter) tail(c Cursor) {
 	cv.notes(c, len(c.n.Kids))
 }
 
-// form writes the form at c.
+// form writes the form at c. It works on an explicit stack of tasks (cv.tasks): text, a token
+// or a list, which pushes the tasks of its parts, so nesting of any depth takes no stack.
 func (cv *converter) form(c Cursor) *ConvertError {
-	to := cv.to
 	cv.tasks = append(cv.tasks[:0], convTask{c: c, role: roleStmt})
 	for len(cv.tasks) > 0 {
 		t := cv.tasks[len(cv.tasks)-1]
@@ -114,116 +114,136 @@ func (cv *converter) form(c Cursor) *ConvertError {
 			cv.b = append(cv.b, s...)
 			continue
 		}
-		n := t.c.n
-		if n.Kind != List {
-			s, err := convertToken(t.c, t.role, to)
+		if t.c.n.Kind != List {
+			s, err := convertToken(t.c, t.role, cv.to)
 			if err != nil {
 				return err
 			}
 			cv.b = append(cv.b, s...)
 			continue
 		}
-		cv.order = appendElementOrder(cv.order[:0], n)
-		if len(cv.order) == 0 {
-			return bad(t.c, "an empty list")
-		}
-		el0 := Cursor{&n.Kids[cv.order[0]], t.c.text, t.c.base}
-		cv.seq = cv.seq[:0]
-		switch {
-		case t.role == roleStmt && isRuleHead(el0):
-			if len(cv.order) < 2 {
-				return bad(t.c, "a rule without a head")
-			}
-			if to == Infix {
-				cv.elem(t.c, 1, roleAtom)
-				cv.notes(t.c, cv.order[0])
-				cv.word(" :-")
-				if len(cv.order) == 2 {
-					// An empty body ends with a '.': else the next fact would be read as the body.
-					cv.word(".")
-				}
-				for i := 2; i < len(cv.order); i++ {
-					if i > 2 {
-						cv.word(" &")
-					}
-					cv.word(" ")
-					cv.elem(t.c, i, roleLit)
-				}
-				cv.tail(t.c)
-			} else {
-				cv.word("(")
-				cv.notes(t.c, cv.order[0])
-				cv.word("<=")
-				for i := 1; i < len(cv.order); i++ {
-					cv.word(" ")
-					role := uint8(roleLit)
-					if i == 1 {
-						role = roleAtom
-					}
-					cv.elem(t.c, i, role)
-				}
-				cv.tail(t.c)
-				cv.word(")")
-			}
-		case t.role == roleLit || t.role == roleStmt:
-			l := Literal{t.c}
-			k := l.Kind()
-			kw := el0.Symbol()
-			if k == LitInvalid || k == LitAtom && t.role == roleStmt && !(Atom{t.c}).Valid() {
-				return bad(t.c, "not a literal")
-			}
-			if k != LitNot && k != LitOr || t.role == roleStmt {
-				cv.seq = append(cv.seq, convTask{c: t.c, role: roleAtom})
-				break
-			}
-			ops := len(cv.order) - 1
-			spelled := kw.IsOperator() || kw.Name() == kw.Key() // not, or in lower case
-			switch {
-			case to == Infix && k == LitNot && spelled && ops == 1:
-				cv.notes(t.c, cv.order[0])
-				cv.word("~")
-				cv.elem(t.c, 1, roleLit)
-				cv.tail(t.c)
-			case to == Infix && k == LitOr && spelled && ops > 0:
-				cv.notes(t.c, cv.order[0])
-				cv.word("(")
-				for i := 1; i < len(cv.order); i++ {
-					if i > 1 {
-						cv.word(" | ")
-					}
-					cv.elem(t.c, i, roleLit)
-				}
-				cv.tail(t.c)
-				cv.word(")")
-			default: // the keyword as a relation name: (not a b), not(a,b), (or), or()
-				name := kw.Key()
-				if !kw.IsOperator() {
-					var ok bool
-					if name, ok = to.Name(kw.Name()); !ok {
-						return cannot(kw.Cursor, to, false)
-					}
-				}
-				cv.list(t.c, name, roleLit)
-			}
-		case t.role == roleAtom || t.role == roleTerm:
-			if el0.Kind() != Word {
-				return bad(t.c, "not a term")
-			}
-			name, ok := to.Name(el0.Symbol().Name())
-			if !ok {
-				return cannot(el0, to, false)
-			}
-			role := uint8(roleTerm)
-			if t.role == roleAtom {
-				if k := el0.Symbol().Key(); k == "not" || k == "or" {
-					role = roleLit
-				}
-			}
-			cv.list(t.c, name, role)
+		if err := cv.listTasks(t); err != nil {
+			return err
 		}
 		for i := len(cv.seq) - 1; i >= 0; i-- {
 			cv.tasks = append(cv.tasks, cv.seq[i])
 		}
+	}
+	return nil
+}
+
+// listTasks sets cv.seq to the tasks that write the list of task t in its role, in order.
+func (cv *converter) listTasks(t convTask) *ConvertError {
+	n := t.c.n
+	cv.order = appendElementOrder(cv.order[:0], n)
+	if len(cv.order) == 0 {
+		return bad(t.c, "an empty list")
+	}
+	el0 := Cursor{&n.Kids[cv.order[0]], t.c.text, t.c.base}
+	cv.seq = cv.seq[:0]
+	switch {
+	case t.role == roleStmt && isRuleHead(el0):
+		if len(cv.order) < 2 {
+			return bad(t.c, "a rule without a head")
+		}
+		cv.rule(t.c)
+	case t.role == roleLit || t.role == roleStmt:
+		return cv.literal(t, el0)
+	case t.role == roleAtom || t.role == roleTerm:
+		if el0.Kind() != Word {
+			return bad(t.c, "not a term")
+		}
+		name, ok := cv.to.Name(el0.Symbol().Name())
+		if !ok {
+			return cannot(el0, cv.to, false)
+		}
+		role := uint8(roleTerm)
+		if t.role == roleAtom {
+			if k := el0.Symbol().Key(); k == "not" || k == "or" {
+				role = roleLit
+			}
+		}
+		cv.list(t.c, name, role)
+	}
+	return nil
+}
+
+// rule adds the tasks of the rule at c: head :- body & ... in infix, (<= head body ...) in
+// prefix.
+func (cv *converter) rule(c Cursor) {
+	if cv.to == Infix {
+		cv.elem(c, 1, roleAtom)
+		cv.notes(c, cv.order[0])
+		cv.word(" :-")
+		if len(cv.order) == 2 {
+			// An empty body ends with a '.': else the next fact would be read as the body.
+			cv.word(".")
+		}
+		for i := 2; i < len(cv.order); i++ {
+			if i > 2 {
+				cv.word(" &")
+			}
+			cv.word(" ")
+			cv.elem(c, i, roleLit)
+		}
+		cv.tail(c)
+		return
+	}
+	cv.word("(")
+	cv.notes(c, cv.order[0])
+	cv.word("<=")
+	for i := 1; i < len(cv.order); i++ {
+		cv.word(" ")
+		role := uint8(roleLit)
+		if i == 1 {
+			role = roleAtom
+		}
+		cv.elem(c, i, role)
+	}
+	cv.tail(c)
+	cv.word(")")
+}
+
+// literal adds the tasks of the literal (or statement) list of task t, whose first element is
+// el0: a negation or a disjunction in the target's own syntax where it has one, else an atom.
+func (cv *converter) literal(t convTask, el0 Cursor) *ConvertError {
+	k := Literal{t.c}.Kind()
+	kw := el0.Symbol()
+	if k == LitInvalid || k == LitAtom && t.role == roleStmt && !(Atom{t.c}).Valid() {
+		return bad(t.c, "not a literal")
+	}
+	if k != LitNot && k != LitOr || t.role == roleStmt {
+		cv.seq = append(cv.seq, convTask{c: t.c, role: roleAtom})
+		return nil
+	}
+	ops := len(cv.order) - 1
+	spelled := kw.IsOperator() || kw.Name() == kw.Key() // not, or in lower case
+	switch {
+	case cv.to == Infix && k == LitNot && spelled && ops == 1:
+		cv.notes(t.c, cv.order[0])
+		cv.word("~")
+		cv.elem(t.c, 1, roleLit)
+		cv.tail(t.c)
+	case cv.to == Infix && k == LitOr && spelled && ops > 0:
+		cv.notes(t.c, cv.order[0])
+		cv.word("(")
+		for i := 1; i < len(cv.order); i++ {
+			if i > 1 {
+				cv.word(" | ")
+			}
+			cv.elem(t.c, i, roleLit)
+		}
+		cv.tail(t.c)
+		cv.word(")")
+	default: // the keyword as a relation name: (not a b), not(a,b), (or), or()
+		name := kw.Key()
+		if !kw.IsOperator() {
+			var ok bool
+			if name, ok = cv.to.Name(kw.Name()); !ok {
+				return cannot(kw.Cursor, cv.to, false)
+			}
+		}
+		cv.list(t.c, name, roleLit)
 	}
 	return nil
 }

@@ -39,80 +39,109 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 	}
 	src := f.src[:start] + text + f.src[end:]
 	delta := len(text) - (end - start)
-	newEnd := start + len(text) // end of the inserted text in the new source
-
-	// First item to parse anew: the first one that ends at or after the edit start (touching
-	// counts: a token may grow), or a little before it (see below), or restart.
-	a := len(f.items)
-	if restart >= 0 {
-		a = restart
-	}
-	if len(f.items) > 0 {
-		// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
-		// whether a non-ASCII character continues a symbol. So an item that ends less than
-		// utf8.UTFMax bytes before the edit may grow or shrink too; and so may one whose parse
-		// read further (unit.extra: an infix statement reads the token after it). No item ends
-		// more than f.extra bytes before the edit and reads it, so the search stops there.
-		i := f.itemAt(start)
-		for j := i - 1; j >= 0 && f.itemEnd(j)+int(f.extra) > start-utf8.UTFMax; j-- {
-			if f.itemEnd(j)+int(f.items[j].extra) > start-utf8.UTFMax {
-				i = j
-			}
-		}
-		a = min(a, i)
-	}
+	a := f.firstReparsed(start, restart)
 	from := 0
 	if a < len(f.items) {
 		from = f.items[a].start
 	} else if len(f.items) > 0 {
 		from = len(f.src)
 	}
-	if from > start {
-		from = start
-	}
-
-	// Old item index by old start offset, for the resynchronisation test.
-	b := a
-	stop := func(x int) bool {
-		if x == len(src) {
-			return true
-		}
-		if x-1 < newEnd {
-			return false
-		}
-		old := x - delta
-		for b < len(f.items) && f.items[b].start < old {
-			b++
-		}
-		// An unclosed form ends at the next form at its own column: one whose indentation
-		// changed is parsed anew.
-		return b < len(f.items) && f.items[b].start == old &&
-			(!f.items[b].unclosed || formColumn(src, x) == formColumn(f.src, old))
-	}
-
+	from = min(from, start)
+	rs := &resync{old: f, src: src, delta: delta, newEnd: start + len(text), b: a}
 	p := newParser(src, from, 64)
 	p.dialect = f.dialect
 	p.copyIt = true
-	p.oracle = &balanceOracle{old: f, delta: delta, newEnd: newEnd, b: a}
+	p.oracle = &balanceOracle{old: f, delta: delta, newEnd: rs.newEnd, b: a}
 	p.oracle.advance(0)
-	nf := &File{src: src, dialect: f.dialect}
 	items := make([]item, 0, len(f.items)+4)
 	items = append(items, f.items[:a]...)
-	items = p.parseItems(items, stop)
+	items = p.parseItems(items, rs.stop)
+	b := rs.b
 	reparsedEnd := len(src)
 	if n := len(items); n > 0 && n > a {
 		reparsedEnd = items[n-1].start + len(items[n-1].text)
 	}
+	tail := reparsedEnd < len(src)
 	if restart < 0 {
-		if u := f.closedUnclosed(items, a, b, reparsedEnd < len(src)); u >= 0 {
+		if u := f.closedUnclosed(items, a, b, tail); u >= 0 {
 			return f.edit(start, end, text, u)
 		}
 	}
+	nf := &File{src: src, dialect: f.dialect, reused: a}
+	f.spliceErrors(nf, items, a, from)
+	if tail {
+		items = f.reuseTail(nf, items, b, delta)
+	}
+	nf.items = items
+	nf.errCount = len(nf.errs)
+	if f.errCount > len(f.errs) || len(nf.errs) >= MaxErrors {
+		nf.collectErrors()
+	}
+	nf.reparsed = Span{from, reparsedEnd}
+	nf.extra = max(f.extra, p.extra)
+	if tail {
+		f.carryBalances(nf, b)
+	}
+	return nf
+}
 
-	// Errors and unclosed forms: those of the items before a, those of the new items, and those
-	// of the reused tail, shifted. Errors lie inside their items, so the old errors split at item
-	// boundaries. A file with more than MaxErrors errors lists only the first ones, so they are
-	// collected again from the items.
+// firstReparsed returns the first item to parse anew: the first one that ends at or after the
+// edit start (touching counts: a token may grow), or a little before it, or restart.
+func (f *File) firstReparsed(start, restart int) int {
+	a := len(f.items)
+	if restart >= 0 {
+		a = restart
+	}
+	if len(f.items) == 0 {
+		return a
+	}
+	// A token's end depends on the bytes just after it: up to utf8.UTFMax of them decide
+	// whether a non-ASCII character continues a symbol. So an item that ends less than
+	// utf8.UTFMax bytes before the edit may grow or shrink too; and so may one whose parse
+	// read further (unit.extra: an infix statement reads the token after it). No item ends
+	// more than f.extra bytes before the edit and reads it, so the search stops there.
+	i := f.itemAt(start)
+	for j := i - 1; j >= 0 && f.itemEnd(j)+int(f.extra) > start-utf8.UTFMax; j-- {
+		if f.itemEnd(j)+int(f.items[j].extra) > start-utf8.UTFMax {
+			i = j
+		}
+	}
+	return min(a, i)
+}
+
+// A resync decides where parsing after an edit stops: at the first item boundary after the
+// edit that was also a boundary in the old file. b walks the old items by start offset; when
+// parsing stops it is the first old item reused.
+type resync struct {
+	old    *File
+	src    string // the new source
+	delta  int    // the change in length
+	newEnd int    // the end of the inserted text in the new source
+	b      int
+}
+
+// stop reports whether parsing stops at offset x of the new source.
+func (r *resync) stop(x int) bool {
+	if x == len(r.src) {
+		return true
+	}
+	if x-1 < r.newEnd {
+		return false
+	}
+	f, old := r.old, x-r.delta
+	for r.b < len(f.items) && f.items[r.b].start < old {
+		r.b++
+	}
+	// An unclosed form ends at the next form at its own column: one whose indentation
+	// changed is parsed anew.
+	return r.b < len(f.items) && f.items[r.b].start == old &&
+		(!f.items[r.b].unclosed || formColumn(r.src, x) == formColumn(f.src, old))
+}
+
+// spliceErrors sets nf's errors and unclosed forms: those of f's items before a, and those of
+// the new items after them (items[a:]). Errors lie inside their items, so the old errors split
+// at item boundaries (from is the start of item a).
+func (f *File) spliceErrors(nf *File, items []item, a, from int) {
 	firstOld := sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= from })
 	nf.errs = append(make([]Error, 0, len(f.errs)+4), f.errs[:firstOld]...)
 	for _, it := range items[a:] {
@@ -128,44 +157,41 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 			nf.unclosed = append(nf.unclosed, i)
 		}
 	}
-	if reparsedEnd < len(src) {
-		tail := len(items)
-		for _, it := range f.items[b:] {
-			items = append(items, item{it.start + delta, it.unit})
-		}
-		nf.reused = a + len(f.items) - b
-		oldTail := f.items[b].start
-		for _, e := range f.errs[sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= oldTail }):] {
-			nf.errs = append(nf.errs, shiftError(e, delta))
-		}
-		for _, i := range f.unclosed {
-			if i >= b {
-				nf.unclosed = append(nf.unclosed, i-b+tail)
-			}
-		}
-	} else {
-		nf.reused = a
+}
+
+// reuseTail appends to items f's items from b on, shifted by delta, with their errors and
+// unclosed forms, into nf. A file with more than MaxErrors errors lists only the first ones,
+// so edit collects them again from the items.
+func (f *File) reuseTail(nf *File, items []item, b, delta int) []item {
+	tail := len(items)
+	for _, it := range f.items[b:] {
+		items = append(items, item{it.start + delta, it.unit})
 	}
-	nf.items = items
-	nf.errCount = len(nf.errs)
-	if f.errCount > len(f.errs) || len(nf.errs) >= MaxErrors {
-		nf.collectErrors()
+	nf.reused += len(f.items) - b
+	oldTail := f.items[b].start
+	for _, e := range f.errs[sort.Search(len(f.errs), func(i int) bool { return f.errs[i].Span.Start >= oldTail }):] {
+		nf.errs = append(nf.errs, shiftError(e, delta))
 	}
-	nf.reparsed = Span{from, reparsedEnd}
-	nf.extra = max(f.extra, p.extra)
-	if reparsedEnd < len(src) {
-		// The balances of the reused tail carry over: they depend only on the text after them.
-		f.mu.Lock()
-		if f.sufLow != nil {
-			v := max(f.sufValid, b)
-			tail := len(items) - (len(f.items) - b)
-			nf.sufLow = make([]int32, len(items)+1)
-			copy(nf.sufLow[tail+v-b:], f.sufLow[v:])
-			nf.sufValid = tail + v - b
+	for _, i := range f.unclosed {
+		if i >= b {
+			nf.unclosed = append(nf.unclosed, i-b+tail)
 		}
-		f.mu.Unlock()
 	}
-	return nf
+	return items
+}
+
+// carryBalances gives nf the balances of the tail reused from f's items b on: they depend only
+// on the text after them.
+func (f *File) carryBalances(nf *File, b int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sufLow != nil {
+		v := max(f.sufValid, b)
+		tail := len(nf.items) - (len(f.items) - b)
+		nf.sufLow = make([]int32, len(nf.items)+1)
+		copy(nf.sufLow[tail+v-b:], f.sufLow[v:])
+		nf.sufValid = tail + v - b
+	}
 }
 
 // closedUnclosed returns the first unclosed form before item a that the edit closes, or -1.

@@ -232,131 +232,143 @@ func (p *parser) closeFrame(unclosed bool) {
 
 // expr parses one operand, a literal when lit or a term, whose first token is token p.ii (which
 // canStart), and returns its node. Lists are built on an explicit stack, so any depth of
-// nesting is fine.
+// nesting is fine: expr is a loop over the states of that stack, one method per state.
 func (p *parser) expr(lit bool) Node {
 	base := len(p.iframes)
-	want := lit
+	want := lit // the operand at p.ii is a literal
 	state := stOperand
 	for {
 		switch state {
 		case stOperand:
-			t := p.it[p.ii]
-			switch t.kind {
-			case Word, Variable:
-				p.take(p.ii)
-				k := p.ii // a '(' directly after the name, or after spaces on the same line, makes a call
-				if w, ok := p.itok(k); ok && w.kind == Whitespace && !hasLineBreak(p.tokText(w)) {
-					k++
-				}
-				if lp, ok := p.itok(k); ok && lp.kind == LParen {
-					leaf := p.stage[len(p.stage)-1]
-					if t.kind == Variable {
-						p.errorf(int(leaf.Start), int(leaf.End), CodeVariableName, nil,
-							"variable %s where a relation or function name is expected", p.tokText(t))
-					}
-					name := Symbol{Cursor{&leaf, p.src[p.ibase:], 0}}.Key()
-					p.iframes = append(p.iframes, ifr{kind: frCall, lit: name == "not" || name == "or",
-						open: int32(len(p.stage) - 1), paren: int32(k), sep: -1})
-					p.take(k)
-					state = stFirst
-					continue
-				}
-				state = stAfter
-			case Operator: // '~'
-				if !want {
-					p.errorf(p.rel(t.start), p.rel(t.end), CodeBadTerm, nil,
-						"'~' negates a literal; it cannot be part of a term")
-				}
-				p.iframes = append(p.iframes, ifr{kind: frNot, lit: true, open: int32(len(p.stage)), sep: -1})
-				p.take(p.ii)
-				state = stFirst
-			case LParen:
-				if !want {
-					p.errorf(p.rel(t.start), p.rel(t.end), CodeBadTerm, nil,
-						"a disjunction (a | b) is a literal; it cannot be part of a term")
-				}
-				p.iframes = append(p.iframes, ifr{kind: frGroup, lit: true, open: int32(len(p.stage)), paren: int32(p.ii), sep: -1})
-				p.take(p.ii)
-				p.stage[len(p.stage)-1].Kind = Operator
-				state = stFirst
-			}
-
+			state = p.exprOperand(want)
 		case stFirst, stAfterSep:
-			f := &p.iframes[len(p.iframes)-1]
-			k, t, ok := p.peekSig()
-			if ok && p.canStart(t) {
-				p.stageUpTo(k)
-				want = f.lit
-				state = stOperand
-				continue
-			}
-			if ok && state == stFirst && f.kind == frCall && t.kind == RParen {
-				p.take(k)
-				p.closeFrame(false)
-				state = stAfter
-				continue
-			}
-			// An operand is missing. Said when the list goes on (a ')' or a separator follows);
-			// else the list is cut short here, which the ')' it lacks says alone.
-			if f.kind == frNot || ok && (t.kind == RParen || t.kind == Punct && p.src[t.start] != '.' && p.sameLine(k)) {
-				p.missingOperand(f, state == stFirst)
-			}
-			state = stAfter
-			if f.kind == frNot {
-				p.closeFrame(false)
-			}
-
+			state, want = p.exprNext(state == stFirst, want)
 		case stAfter:
 			if len(p.iframes) == base {
 				n := p.stage[len(p.stage)-1]
 				p.stage = p.stage[:len(p.stage)-1]
 				return n
 			}
-			f := &p.iframes[len(p.iframes)-1]
-			if f.kind == frNot {
-				p.closeFrame(false)
-				continue
-			}
-			k, t, ok := p.peekSig()
-			switch {
-			case ok && t.kind == RParen:
-				p.take(k)
-				p.closeFrame(false)
-			case ok && f.kind == frCall && p.isOp(t, ","), ok && f.kind == frGroup && p.isOp(t, "|"):
-				p.take(k)
-				f.sep = int32(k)
-				state = stAfterSep
-			case ok && f.kind == frGroup && p.isOp(t, "&"):
-				p.errorf(p.rel(t.start), p.rel(t.end), CodeConjunctionInOr, nil,
-					"'&' inside parentheses: GDL has no conjunction inside a disjunction; write one rule per branch, or define a relation for the conjunction")
-				p.take(k)
-				f.sep = int32(k)
-				state = stAfterSep
-			case ok && t.kind == Punct && p.src[t.start] != '.' && p.sameLine(k):
-				want := "','"
-				if f.kind == frGroup {
-					want = "'|'"
-				}
-				p.errorf(p.rel(t.start), p.rel(t.end), CodeUnexpectedToken, nil,
-					"expected %s or ')', found '%s'", want, p.tokText(t))
-				p.take(k)
-				f.sep = int32(k)
-				state = stAfterSep
-			case ok && p.canStart(t) && p.sameLine(k):
-				sep := "','"
-				if f.kind == frGroup {
-					sep = "'|'"
-				}
-				p.errorf(p.rel(t.start), p.rel(t.end), CodeUnexpectedToken, nil,
-					"expected %s or ')' before %s", sep, p.tokText(t))
-				p.stageUpTo(k)
-				want = f.lit
-				state = stOperand
-			default:
-				p.closeFrame(true)
-			}
+			state, want = p.exprAfter(want)
 		}
 	}
+}
+
+// exprOperand takes the token p.ii that starts an operand (a literal when want): a name, which
+// opens a call when a '(' follows; a '~', which opens a negation; or a '(', which opens a
+// disjunction. It returns the next state.
+func (p *parser) exprOperand(want bool) int {
+	t := p.it[p.ii]
+	switch t.kind {
+	case Word, Variable:
+		p.take(p.ii)
+		k := p.ii // a '(' directly after the name, or after spaces on the same line, makes a call
+		if w, ok := p.itok(k); ok && w.kind == Whitespace && !hasLineBreak(p.tokText(w)) {
+			k++
+		}
+		if lp, ok := p.itok(k); ok && lp.kind == LParen {
+			leaf := p.stage[len(p.stage)-1]
+			if t.kind == Variable {
+				p.errorf(int(leaf.Start), int(leaf.End), CodeVariableName, nil,
+					"variable %s where a relation or function name is expected", p.tokText(t))
+			}
+			name := Symbol{Cursor{&leaf, p.src[p.ibase:], 0}}.Key()
+			p.iframes = append(p.iframes, ifr{kind: frCall, lit: name == "not" || name == "or",
+				open: int32(len(p.stage) - 1), paren: int32(k), sep: -1})
+			p.take(k)
+			return stFirst
+		}
+		return stAfter
+	case Operator: // '~'
+		if !want {
+			p.errorf(p.rel(t.start), p.rel(t.end), CodeBadTerm, nil,
+				"'~' negates a literal; it cannot be part of a term")
+		}
+		p.iframes = append(p.iframes, ifr{kind: frNot, lit: true, open: int32(len(p.stage)), sep: -1})
+		p.take(p.ii)
+		return stFirst
+	case LParen:
+		if !want {
+			p.errorf(p.rel(t.start), p.rel(t.end), CodeBadTerm, nil,
+				"a disjunction (a | b) is a literal; it cannot be part of a term")
+		}
+		p.iframes = append(p.iframes, ifr{kind: frGroup, lit: true, open: int32(len(p.stage)), paren: int32(p.ii), sep: -1})
+		p.take(p.ii)
+		p.stage[len(p.stage)-1].Kind = Operator
+		return stFirst
+	}
+	return stOperand
+}
+
+// exprNext is where the top frame needs an operand (first: it was just opened, so a call may
+// close at once): it stages the next operand, or closes an empty call, or reports the operand
+// missing. It returns the next state and whether the next operand is a literal.
+func (p *parser) exprNext(first, want bool) (int, bool) {
+	f := &p.iframes[len(p.iframes)-1]
+	k, t, ok := p.peekSig()
+	if ok && p.canStart(t) {
+		p.stageUpTo(k)
+		return stOperand, f.lit
+	}
+	if ok && first && f.kind == frCall && t.kind == RParen {
+		p.take(k)
+		p.closeFrame(false)
+		return stAfter, want
+	}
+	// An operand is missing. Said when the list goes on (a ')' or a separator follows);
+	// else the list is cut short here, which the ')' it lacks says alone.
+	if f.kind == frNot || ok && (t.kind == RParen || t.kind == Punct && p.src[t.start] != '.' && p.sameLine(k)) {
+		p.missingOperand(f, first)
+	}
+	if f.kind == frNot {
+		p.closeFrame(false)
+	}
+	return stAfter, want
+}
+
+// exprAfter is where an operand of the top frame was completed: a negation closes; a list
+// closes at its ')', takes a separator, reports a wrong or missing one, or is cut short
+// (unclosed). It returns the next state and whether the next operand is a literal.
+func (p *parser) exprAfter(want bool) (int, bool) {
+	f := &p.iframes[len(p.iframes)-1]
+	if f.kind == frNot {
+		p.closeFrame(false)
+		return stAfter, want
+	}
+	sep := "','"
+	if f.kind == frGroup {
+		sep = "'|'"
+	}
+	k, t, ok := p.peekSig()
+	switch {
+	case ok && t.kind == RParen:
+		p.take(k)
+		p.closeFrame(false)
+	case ok && f.kind == frCall && p.isOp(t, ","), ok && f.kind == frGroup && p.isOp(t, "|"):
+		p.take(k)
+		f.sep = int32(k)
+		return stAfterSep, want
+	case ok && f.kind == frGroup && p.isOp(t, "&"):
+		p.errorf(p.rel(t.start), p.rel(t.end), CodeConjunctionInOr, nil,
+			"'&' inside parentheses: GDL has no conjunction inside a disjunction; write one rule per branch, or define a relation for the conjunction")
+		p.take(k)
+		f.sep = int32(k)
+		return stAfterSep, want
+	case ok && t.kind == Punct && p.src[t.start] != '.' && p.sameLine(k):
+		p.errorf(p.rel(t.start), p.rel(t.end), CodeUnexpectedToken, nil,
+			"expected %s or ')', found '%s'", sep, p.tokText(t))
+		p.take(k)
+		f.sep = int32(k)
+		return stAfterSep, want
+	case ok && p.canStart(t) && p.sameLine(k):
+		p.errorf(p.rel(t.start), p.rel(t.end), CodeUnexpectedToken, nil,
+			"expected %s or ')' before %s", sep, p.tokText(t))
+		p.stageUpTo(k)
+		return stOperand, f.lit
+	default:
+		p.closeFrame(true)
+	}
+	return stAfter, want
 }
 
 // missingOperand reports a list that needs an operand where none can start.

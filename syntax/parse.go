@@ -140,6 +140,22 @@ func (p *parser) parseItems(items []item, stop func(end int) bool) []item {
 
 // parsePrefixItems is parseItems for a prefix file.
 func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item {
+	items, pos, done := p.directItems(items, stop)
+	if done {
+		return items
+	}
+	p.base, p.pos = pos, pos
+	if p.toks == nil {
+		est := min(p.est, (len(p.src)-pos)/4+16)
+		p.toks, p.match = make([]tok, 0, est), make([]int32, 0, est)
+	}
+	return p.tokenItems(items, stop)
+}
+
+// directItems is the fast path of parsePrefixItems: it builds each item straight from the
+// scanner, from p.base on, until stop, the end of the text, or a form never closed. It returns
+// the items, where it stopped, and whether parsing is done (false: a form is still open at pos).
+func (p *parser) directItems(items []item, stop func(end int) bool) ([]item, int, bool) {
 	pos := p.base
 	for pos < len(p.src) {
 		kind, e := scan(p.src, pos)
@@ -148,7 +164,7 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 		if kind == LParen {
 			n, fe, ok := p.buildDirect(pos)
 			if !ok {
-				break // never closed: the token path decides where the form ends
+				return items, pos, false // never closed: the token path decides where the form ends
 			}
 			end = fe
 			u = p.formUnit(pos, end, n)
@@ -160,49 +176,29 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 		items = append(items, item{pos, u})
 		pos = end
 		if stop(end) {
-			return items
+			return items, pos, true
 		}
 	}
-	if pos >= len(p.src) {
-		return items
-	}
-	p.base, p.pos = pos, pos
-	if p.toks == nil {
-		est := min(p.est, (len(p.src)-pos)/4+16)
-		p.toks, p.match = make([]tok, 0, est), make([]int32, 0, est)
-	}
+	return items, pos, true
+}
+
+// tokenItems is the token path of parsePrefixItems: it keeps every token and matches
+// parentheses across forms, so that the cut of each unclosed form is found without rescanning.
+func (p *parser) tokenItems(items []item, stop func(end int) bool) []item {
 	for k := 0; p.have(k); {
 		t := p.toks[k]
 		start := int(t.start)
 		var next int // token index after the item
 		var end int
 		var u *unit
-		reach := 0 // how far the parse of an unclosed form read
 		if t.kind == LParen {
 			for p.match[k] < 0 && !p.neverCloses(k) && p.more() {
 			}
+			reach := 0 // how far the parse of an unclosed form read
 			if m := int(p.match[k]); m >= 0 {
 				next, end = m+1, int(p.toks[m].end)
 			} else {
-				// Never closed: the form ends at the first '(' after it at its own column (column
-				// 0 for most files; 2 where every form is indented two spaces) that starts a form
-				// in the file's own layout (cutAt).
-				next = -1
-				col := formColumn(p.src, start)
-				flat := p.flatRule(k, col)
-				for c := k + 1; p.have(c); c++ {
-					if p.toks[c].kind == LParen && linePrefix(p.src, int(p.toks[c].start)) == col {
-						cut, read := p.cutAt(c, flat)
-						reach = max(reach, read)
-						if cut {
-							next, end = c, int(p.toks[c].start)
-							break
-						}
-					}
-				}
-				if next < 0 {
-					next, end = len(p.toks), len(p.src)
-				}
+				next, end, reach = p.unclosedEnd(k)
 			}
 			u = p.formUnit(start, end, p.build(k, next, start))
 			u.extra = int32(max(0, reach-end))
@@ -223,6 +219,25 @@ func (p *parser) parsePrefixItems(items []item, stop func(end int) bool) []item 
 		}
 	}
 	return items
+}
+
+// unclosedEnd returns where the form opened by token k, never closed, ends: the token after
+// it, its end offset, and how far deciding that read. It ends at the first '(' after it at its
+// own column (column 0 for most files; 2 where every form is indented two spaces) that starts a
+// form in the file's own layout (cutAt), or at the end of the text.
+func (p *parser) unclosedEnd(k int) (next, end, reach int) {
+	col := formColumn(p.src, int(p.toks[k].start))
+	flat := p.flatRule(k, col)
+	for c := k + 1; p.have(c); c++ {
+		if p.toks[c].kind == LParen && linePrefix(p.src, int(p.toks[c].start)) == col {
+			cut, read := p.cutAt(c, flat)
+			reach = max(reach, read)
+			if cut {
+				return c, int(p.toks[c].start), reach
+			}
+		}
+	}
+	return len(p.toks), len(p.src), reach
 }
 
 // bodyOnly are the words that, after '(', start a literal only a rule body can hold: a line of

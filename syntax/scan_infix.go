@@ -73,6 +73,12 @@ func scanInfix(src string, pos int) (Kind, int) {
 		}
 		return Bad, i
 	}
+	return scanInfixRune(src, pos)
+}
+
+// scanInfixRune is scanInfix at a byte that is not ASCII: a name, a byte-order mark (blank),
+// or a Bad run.
+func scanInfixRune(src string, pos int) (Kind, int) {
 	r, n := utf8.DecodeRuneInString(src[pos:])
 	if r == bom {
 		return Whitespace, scanSpace(src, pos+n)
