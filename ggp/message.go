@@ -79,93 +79,124 @@ func parse(text string, lim readLimits) (*Message, error) {
 		return nil, syntaxError(text, e.Start, "a message is a list starting with INFO, PREVIEW, START, PLAY, STOP or ABORT")
 	}
 	kw := e.List[0]
-	args := e.List[1:]
-	m := &Message{Kind: Kind(strings.ToUpper(kw.Atom))}
-	want := func(n int, shape string) error {
-		if len(args) != n {
-			at := e.End - 1
-			if len(args) > n {
-				at = args[n].Start
-			}
-			takes := fmt.Sprintf("%d arguments", n)
-			switch n {
-			case 0:
-				takes = "no arguments"
-			case 1:
-				takes = "1 argument"
-			}
-			return syntaxError(text, at, "%s takes %s%s; found %d", m.Kind, takes, shape, len(args))
-		}
+	ma := &msgArgs{text: text, e: e, args: e.List[1:], m: &Message{Kind: Kind(strings.ToUpper(kw.Atom))}}
+	var read func() error
+	switch ma.m.Kind {
+	case Info:
+		read = func() error { return ma.want(0, "") }
+	case Preview:
+		read = ma.preview
+	case Start:
+		read = ma.start
+	case Play, Stop:
+		read = ma.playOrStop
+	case Abort:
+		read = ma.abort
+	default:
+		return nil, syntaxError(text, kw.Start, "unknown message %s: expected INFO, PREVIEW, START, PLAY, STOP or ABORT", kw.Atom)
+	}
+	if err := read(); err != nil {
+		return nil, err
+	}
+	return ma.m, nil
+}
+
+// msgArgs is a message being read: its text, its list, the arguments after its keyword, and
+// the Message they fill.
+type msgArgs struct {
+	text string
+	e    *Expr
+	args []*Expr
+	m    *Message
+}
+
+// want checks that the message has n arguments; shape shows them in the error.
+func (ma *msgArgs) want(n int, shape string) error {
+	args := ma.args
+	if len(args) == n {
 		return nil
 	}
-	switch m.Kind {
-	case Info:
-		if err := want(0, ""); err != nil {
-			return nil, err
-		}
-		return m, nil
-	case Preview:
-		if err := want(2, ": (PREVIEW (<rules>) <preview clock>)"); err != nil {
-			return nil, err
-		}
-		if m.Rules, err = rulesOf(text, args[0]); err != nil {
-			return nil, err
-		}
-		if m.StartClock, err = clock(text, args[1], "the preview clock"); err != nil {
-			return nil, err
-		}
-		return m, nil
-	case Start:
-		if err := want(5, ": (START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
-			return nil, err
-		}
-		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
-			return nil, err
-		}
-		if m.Role, err = atom(text, args[1], "the role"); err != nil {
-			return nil, err
-		}
-		if m.Rules, err = rulesOf(text, args[2]); err != nil {
-			return nil, err
-		}
-		if m.StartClock, err = clock(text, args[3], "the start clock"); err != nil {
-			return nil, err
-		}
-		if m.PlayClock, err = clock(text, args[4], "the play clock"); err != nil {
-			return nil, err
-		}
-		return m, nil
-	case Play, Stop:
-		if len(args) == 4 {
-			return m, m.parseII(text, args)
-		}
-		if err := want(2, fmt.Sprintf(": (%s <match id> <joint move>), or 4 in GDL-II: (%s <match id> <turn> <move> <percepts>)", m.Kind, m.Kind)); err != nil {
-			return nil, err
-		}
-		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
-			return nil, err
-		}
-		j := args[1]
-		if j.Keyword("nil") {
-			return m, nil
-		}
-		if !j.IsList || len(j.List) == 0 {
-			return nil, syntaxError(text, j.Start, "the joint move must be a list of one move per role, or nil, not %s", j.String())
-		}
-		for _, mv := range j.List {
-			m.Joint = append(m.Joint, mv.String())
-		}
-		return m, nil
-	case Abort:
-		if err := want(1, ": (ABORT <match id>)"); err != nil {
-			return nil, err
-		}
-		if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
-			return nil, err
-		}
-		return m, nil
+	at := ma.e.End - 1
+	if len(args) > n {
+		at = args[n].Start
 	}
-	return nil, syntaxError(text, kw.Start, "unknown message %s: expected INFO, PREVIEW, START, PLAY, STOP or ABORT", kw.Atom)
+	takes := fmt.Sprintf("%d arguments", n)
+	switch n {
+	case 0:
+		takes = "no arguments"
+	case 1:
+		takes = "1 argument"
+	}
+	return syntaxError(ma.text, at, "%s takes %s%s; found %d", ma.m.Kind, takes, shape, len(args))
+}
+
+// preview reads (PREVIEW (<rules>) <preview clock>).
+func (ma *msgArgs) preview() (err error) {
+	if err = ma.want(2, ": (PREVIEW (<rules>) <preview clock>)"); err != nil {
+		return err
+	}
+	if ma.m.Rules, err = rulesOf(ma.text, ma.args[0]); err != nil {
+		return err
+	}
+	ma.m.StartClock, err = clock(ma.text, ma.args[1], "the preview clock")
+	return err
+}
+
+// start reads (START <match id> <role> (<rules>) <start clock> <play clock>).
+func (ma *msgArgs) start() (err error) {
+	if err = ma.want(5, ": (START <match id> <role> (<rules>) <start clock> <play clock>)"); err != nil {
+		return err
+	}
+	m, text, args := ma.m, ma.text, ma.args
+	if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+		return err
+	}
+	if m.Role, err = atom(text, args[1], "the role"); err != nil {
+		return err
+	}
+	if m.Rules, err = rulesOf(text, args[2]); err != nil {
+		return err
+	}
+	if m.StartClock, err = clock(text, args[3], "the start clock"); err != nil {
+		return err
+	}
+	m.PlayClock, err = clock(text, args[4], "the play clock")
+	return err
+}
+
+// playOrStop reads (PLAY <match id> <joint move>) or (STOP ...), and the GDL-II forms with a
+// turn, the role's move and its percepts.
+func (ma *msgArgs) playOrStop() (err error) {
+	m, text, args := ma.m, ma.text, ma.args
+	if len(args) == 4 {
+		return m.parseII(text, args)
+	}
+	if err = ma.want(2, fmt.Sprintf(": (%s <match id> <joint move>), or 4 in GDL-II: (%s <match id> <turn> <move> <percepts>)", m.Kind, m.Kind)); err != nil {
+		return err
+	}
+	if m.MatchID, err = atom(text, args[0], "the match id"); err != nil {
+		return err
+	}
+	j := args[1]
+	if j.Keyword("nil") {
+		return nil
+	}
+	if !j.IsList || len(j.List) == 0 {
+		return syntaxError(text, j.Start, "the joint move must be a list of one move per role, or nil, not %s", j.String())
+	}
+	for _, mv := range j.List {
+		m.Joint = append(m.Joint, mv.String())
+	}
+	return nil
+}
+
+// abort reads (ABORT <match id>).
+func (ma *msgArgs) abort() (err error) {
+	if err = ma.want(1, ": (ABORT <match id>)"); err != nil {
+		return err
+	}
+	ma.m.MatchID, err = atom(ma.text, ma.args[0], "the match id")
+	return err
 }
 
 // rulesOf returns the text inside the list of a game description.

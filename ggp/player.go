@@ -147,39 +147,11 @@ func (p *Player) margin(clock time.Duration) time.Duration {
 // larger than its bound is refused; beyond MaxRequests requests at once, 503.
 func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
+	p.setCORS(w.Header())
+	if !p.takesPost(w, r, received) {
+		return
+	}
 	h := w.Header()
-	if p.opts.AllowOrigin != "" {
-		h.Set("Access-Control-Allow-Origin", p.opts.AllowOrigin)
-		h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Content-Type, Receiver, Sender")
-		if p.opts.AllowOrigin != "*" {
-			h.Set("Vary", "Origin")
-		}
-	}
-	switch r.Method {
-	case http.MethodPost:
-		if o := r.Header.Get("Origin"); o != "" && p.opts.AllowOrigin != "*" && o != p.opts.AllowOrigin {
-			// A browser sends the page's origin with every post: a web page the player was not
-			// told to trust may not make it play (its form posts and no-cors requests get no
-			// preflight, so the missing CORS header alone would not stop them).
-			p.log.Printf("%s: POST from a web page of %s refused (see --allow-origin)", r.RemoteAddr, player.Abbreviate(o, 100))
-			h.Set("Connection", "close")
-			http.Error(w, "the player takes no messages from web pages of this origin", http.StatusForbidden)
-			return
-		}
-	case http.MethodOptions:
-		h.Set("Allow", "POST, GET, OPTIONS")
-		w.WriteHeader(http.StatusNoContent)
-		return
-	case http.MethodGet, http.MethodHead:
-		p.serveGet(w, r, received)
-		return
-	default:
-		h.Set("Allow", "POST, GET, OPTIONS")
-		p.log.Printf("%s: %s %s refused: a GGP player takes messages by POST", r.RemoteAddr, r.Method, r.URL.Path)
-		http.Error(w, "a GGP player takes messages by POST", http.StatusMethodNotAllowed)
-		return
-	}
 	select {
 	case p.slots <- struct{}{}:
 		defer func() { <-p.slots }()
@@ -190,6 +162,63 @@ func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("the player answers at most %d requests at once", MaxRequests), http.StatusServiceUnavailable)
 		return
 	}
+	body, release, ok := p.readMessage(w, r)
+	if release != nil {
+		defer release()
+	}
+	if ok {
+		reply(w, p.handle(r.Context(), body, received, r.RemoteAddr, messageLimits))
+	}
+}
+
+// setCORS sets the headers that let the web pages of --allow-origin send messages.
+func (p *Player) setCORS(h http.Header) {
+	if p.opts.AllowOrigin == "" {
+		return
+	}
+	h.Set("Access-Control-Allow-Origin", p.opts.AllowOrigin)
+	h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Receiver, Sender")
+	if p.opts.AllowOrigin != "*" {
+		h.Set("Vary", "Origin")
+	}
+}
+
+// takesPost answers every request but a POST the player takes (OPTIONS, GET and HEAD, other
+// methods, posts from web pages of other origins) and reports whether r is such a POST.
+func (p *Player) takesPost(w http.ResponseWriter, r *http.Request, received time.Time) bool {
+	h := w.Header()
+	switch r.Method {
+	case http.MethodPost:
+		if o := r.Header.Get("Origin"); o != "" && p.opts.AllowOrigin != "*" && o != p.opts.AllowOrigin {
+			// A browser sends the page's origin with every post: a web page the player was not
+			// told to trust may not make it play (its form posts and no-cors requests get no
+			// preflight, so the missing CORS header alone would not stop them).
+			p.log.Printf("%s: POST from a web page of %s refused (see --allow-origin)", r.RemoteAddr, player.Abbreviate(o, 100))
+			h.Set("Connection", "close")
+			http.Error(w, "the player takes no messages from web pages of this origin", http.StatusForbidden)
+			return false
+		}
+		return true
+	case http.MethodOptions:
+		h.Set("Allow", "POST, GET, OPTIONS")
+		w.WriteHeader(http.StatusNoContent)
+	case http.MethodGet, http.MethodHead:
+		p.serveGet(w, r, received)
+	default:
+		h.Set("Allow", "POST, GET, OPTIONS")
+		p.log.Printf("%s: %s %s refused: a GGP player takes messages by POST", r.RemoteAddr, r.Method, r.URL.Path)
+		http.Error(w, "a GGP player takes messages by POST", http.StatusMethodNotAllowed)
+	}
+	return false
+}
+
+// readMessage reads a posted message within its limit: a START or PREVIEW (or a message whose
+// first bytes do not say its kind) up to MaxMessage, one at a time and none while a match is
+// on, any other up to MaxSmallMessage. It answers what it refuses and then reports false;
+// release, when not nil, frees the place of the large message read.
+func (p *Player) readMessage(w http.ResponseWriter, r *http.Request) (body string, release func(), ok bool) {
+	h := w.Header()
 	br := bufio.NewReaderSize(r.Body, 512)
 	kind := peekKind(br)
 	limit := int64(MaxSmallMessage)
@@ -200,28 +229,19 @@ func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.log.Printf("%s: %s refused before its body was read: playing match %s", r.RemoteAddr, kind, p.matchID())
 			h.Set("Connection", "close") // the answer goes out at once, the body is not read
 			reply(w, Reply{http.StatusOK, "busy"})
-			return
+			return "", nil, false
 		}
 		select {
 		case p.large <- struct{}{}:
-			defer func() { <-p.large }()
+			release = func() { <-p.large }
 		default:
-			if kind != "" {
-				p.log.Printf("%s: %s refused before its body was read: another START or PREVIEW is being read", r.RemoteAddr, kind)
-				h.Set("Connection", "close")
-				reply(w, Reply{http.StatusOK, "busy"})
-				return
-			}
-			p.log.Printf("%s: refused: a message whose kind its first bytes do not show, while a START or PREVIEW is being read", r.RemoteAddr)
-			h.Set("Connection", "close")
-			h.Set("Retry-After", "1")
-			http.Error(w, "the player is reading a game: try again", http.StatusServiceUnavailable)
-			return
+			p.refuseLarge(w, r, kind)
+			return "", nil, false
 		}
 		limit = MaxMessage
 	}
-	body, err := io.ReadAll(io.LimitReader(br, limit+1))
-	if err == nil && int64(len(body)) > limit {
+	data, err := io.ReadAll(io.LimitReader(br, limit+1))
+	if err == nil && int64(len(data)) > limit {
 		what := "a message"
 		if limit == MaxSmallMessage {
 			what = "a message other than START or PREVIEW"
@@ -229,14 +249,29 @@ func (p *Player) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.log.Printf("%s: refused: %s larger than %d bytes", r.RemoteAddr, what, limit)
 		h.Set("Connection", "close")
 		http.Error(w, fmt.Sprintf("%s is at most %d bytes", what, limit), http.StatusRequestEntityTooLarge)
-		return
+		return "", release, false
 	}
 	if err != nil {
 		p.log.Printf("%s: unreadable request: %v", r.RemoteAddr, err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return "", release, false
+	}
+	return string(data), release, true
+}
+
+// refuseLarge answers a message that may carry a game while another is being read: a START or
+// PREVIEW is busy, a message whose kind is not known yet is asked to come again.
+func (p *Player) refuseLarge(w http.ResponseWriter, r *http.Request, kind Kind) {
+	h := w.Header()
+	h.Set("Connection", "close")
+	if kind != "" {
+		p.log.Printf("%s: %s refused before its body was read: another START or PREVIEW is being read", r.RemoteAddr, kind)
+		reply(w, Reply{http.StatusOK, "busy"})
 		return
 	}
-	reply(w, p.handle(r.Context(), string(body), received, r.RemoteAddr, messageLimits))
+	p.log.Printf("%s: refused: a message whose kind its first bytes do not show, while a START or PREVIEW is being read", r.RemoteAddr)
+	h.Set("Retry-After", "1")
+	http.Error(w, "the player is reading a game: try again", http.StatusServiceUnavailable)
 }
 
 // serveGet answers a GET: ggp-base's managers may send INFO in the path (GET /(INFO)); no other

@@ -151,69 +151,25 @@ var (
 func ReadExprs(src string) ([]*Expr, error) { return readExprs(src, treeLimits) }
 
 func readExprs(src string, lim readLimits) ([]*Expr, error) {
-	var top []*Expr
-	var stack []*Expr // the open lists
-	var slab []Expr   // the expressions, allocated in blocks
+	r := &exprReader{src: src, lim: lim, wholeStart: -1}
 	count := 0
-	alloc := func(e Expr) *Expr {
-		if len(slab) == cap(slab) {
-			slab = make([]Expr, 0, 1024)
-		}
-		slab = append(slab, e)
-		return &slab[len(slab)-1]
-	}
-	add := func(e *Expr) {
-		if len(stack) == 0 {
-			top = append(top, e)
-		} else {
-			p := stack[len(stack)-1]
-			p.List = append(p.List, e)
-		}
-	}
-	// A list nested lim.keep deep or more is read as its text: wholeStart is where the
-	// outermost such list starts (-1: none open), wholeDepth how deep its reading is.
-	wholeStart, wholeDepth := -1, 0
-	i := 0
-	for i < len(src) {
+	for i := 0; i < len(src); {
 		if count >= lim.exprs {
 			return nil, syntaxError(src, i, "the message has more than %d atoms and lists", lim.exprs)
 		}
 		kind, end := syntax.ScanToken(src, i)
+		var err error
 		switch kind {
 		case syntax.Whitespace, syntax.Comment:
 		case syntax.LParen:
 			count++
-			depth := len(stack) + wholeDepth
-			if depth >= lim.depth {
-				return nil, syntaxError(src, i, "the message nests more than %d levels of parentheses", lim.depth)
-			}
-			switch {
-			case wholeStart >= 0:
-				wholeDepth++
-			case len(stack) >= lim.keep:
-				wholeStart, wholeDepth = i, 1
-			default:
-				e := alloc(Expr{IsList: true, Start: i, List: []*Expr{}})
-				add(e)
-				stack = append(stack, e)
-			}
+			err = r.open(i)
 		case syntax.RParen:
-			switch {
-			case wholeStart >= 0:
-				if wholeDepth--; wholeDepth == 0 {
-					add(alloc(Expr{IsList: true, Start: wholeStart, End: end, Whole: src[wholeStart:end]}))
-					wholeStart = -1
-				}
-			case len(stack) == 0:
-				return nil, syntaxError(src, i, "unexpected ')': no list is open")
-			default:
-				stack[len(stack)-1].End = end
-				stack = stack[:len(stack)-1]
-			}
+			err = r.close(i, end)
 		case syntax.Word, syntax.Variable:
 			count++
-			if wholeStart < 0 {
-				add(alloc(Expr{Atom: src[i:end], Start: i, End: end}))
+			if r.wholeStart < 0 {
+				r.add(r.alloc(Expr{Atom: src[i:end], Start: i, End: end}))
 			}
 		default:
 			if c := src[i]; c < ' ' || c == 0x7f {
@@ -221,15 +177,85 @@ func readExprs(src string, lim readLimits) ([]*Expr, error) {
 			}
 			return nil, syntaxError(src, i, "bytes that are not UTF-8 text")
 		}
+		if err != nil {
+			return nil, err
+		}
 		i = end
 	}
-	if wholeStart >= 0 {
-		return nil, syntaxError(src, wholeStart, "'(' is never closed")
+	if r.wholeStart >= 0 {
+		return nil, syntaxError(src, r.wholeStart, "'(' is never closed")
 	}
-	if len(stack) > 0 {
-		return nil, syntaxError(src, stack[len(stack)-1].Start, "'(' is never closed")
+	if len(r.stack) > 0 {
+		return nil, syntaxError(src, r.stack[len(r.stack)-1].Start, "'(' is never closed")
 	}
-	return top, nil
+	return r.top, nil
+}
+
+// exprReader is the state of readExprs: the expressions read, the lists open, and the list
+// read as its text, if any.
+type exprReader struct {
+	src   string
+	lim   readLimits
+	top   []*Expr
+	stack []*Expr // the open lists
+	slab  []Expr  // the expressions, allocated in blocks
+	// A list nested lim.keep deep or more is read as its text: wholeStart is where the
+	// outermost such list starts (-1: none open), wholeDepth how deep its reading is.
+	wholeStart, wholeDepth int
+}
+
+// alloc places an expression in the current block.
+func (r *exprReader) alloc(e Expr) *Expr {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]Expr, 0, 1024)
+	}
+	r.slab = append(r.slab, e)
+	return &r.slab[len(r.slab)-1]
+}
+
+// add appends e to the innermost open list, or to the top level.
+func (r *exprReader) add(e *Expr) {
+	if len(r.stack) == 0 {
+		r.top = append(r.top, e)
+		return
+	}
+	p := r.stack[len(r.stack)-1]
+	p.List = append(p.List, e)
+}
+
+// open reads the '(' at i.
+func (r *exprReader) open(i int) error {
+	if depth := len(r.stack) + r.wholeDepth; depth >= r.lim.depth {
+		return syntaxError(r.src, i, "the message nests more than %d levels of parentheses", r.lim.depth)
+	}
+	switch {
+	case r.wholeStart >= 0:
+		r.wholeDepth++
+	case len(r.stack) >= r.lim.keep:
+		r.wholeStart, r.wholeDepth = i, 1
+	default:
+		e := r.alloc(Expr{IsList: true, Start: i, List: []*Expr{}})
+		r.add(e)
+		r.stack = append(r.stack, e)
+	}
+	return nil
+}
+
+// close reads the ')' at i, which ends at end.
+func (r *exprReader) close(i, end int) error {
+	switch {
+	case r.wholeStart >= 0:
+		if r.wholeDepth--; r.wholeDepth == 0 {
+			r.add(r.alloc(Expr{IsList: true, Start: r.wholeStart, End: end, Whole: r.src[r.wholeStart:end]}))
+			r.wholeStart = -1
+		}
+	case len(r.stack) == 0:
+		return syntaxError(r.src, i, "unexpected ')': no list is open")
+	default:
+		r.stack[len(r.stack)-1].End = end
+		r.stack = r.stack[:len(r.stack)-1]
+	}
+	return nil
 }
 
 // ReadExpr reads a text that must hold exactly one expression (a player's reply, a move).

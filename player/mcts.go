@@ -551,53 +551,13 @@ func (p *MCTS) SearchBelief(ctx context.Context, b *Belief) (Search, error) {
 	if len(states) > maxDeterminizations {
 		states, weights = resample(p.rng, states, weights, maxDeterminizations)
 	}
-	type stat struct {
-		share, value, weight float64
-		visits               int
-	}
-	stats := map[eval.Term]*stat{}
+	stats := map[eval.Term]*beliefStat{}
 	for _, m := range legal {
-		stats[m] = &stat{}
+		stats[m] = &beliefStat{}
 	}
 	sr := Search{States: len(states)}
 	if len(legal) > 1 {
-		total := time.Until(deadlineOf(ctx))
-		for i, s := range states {
-			if ctx.Err() != nil {
-				break
-			}
-			sctx, cancel := context.WithDeadline(ctx, start.Add(total*time.Duration(i+1)/time.Duration(len(states))))
-			opts := p.opts
-			opts.Seed = p.rng.Uint64()
-			if opts.Playouts > 0 {
-				opts.Playouts = max(p.opts.Playouts/len(states), 1)
-			}
-			one, err := NewMCTS(p.g, p.role, opts).Search(sctx, s)
-			cancel()
-			if err != nil {
-				continue // a state the role may be in where it has no move, or terminal
-			}
-			sr.Playouts += one.Playouts
-			sr.Nodes += one.Nodes
-			n := 0
-			for _, ms := range one.Moves {
-				n += ms.Visits
-			}
-			for _, ms := range one.Moves {
-				st := stats[ms.Move]
-				if st == nil {
-					continue // not legal in every state it may be in
-				}
-				st.visits += ms.Visits
-				if n > 0 {
-					st.share += weights[i] * float64(ms.Visits) / float64(n)
-				}
-				if ms.Visits > 0 {
-					st.value += weights[i] * ms.Value
-					st.weight += weights[i]
-				}
-			}
-		}
+		p.searchStates(ctx, start, states, weights, stats, &sr)
 	}
 	for _, m := range legal {
 		st := stats[m]
@@ -621,6 +581,56 @@ func (p *MCTS) SearchBelief(ctx context.Context, b *Belief) (Search, error) {
 	sr.Elapsed = time.Since(start)
 	p.last = sr
 	return sr, nil
+}
+
+// beliefStat is what the searches from the states a role may be in found of one of its moves:
+// its share of the visits and its value, each weighted by the states' probabilities.
+type beliefStat struct {
+	share, value, weight float64
+	visits               int
+}
+
+// searchStates searches from each state in turn, as if it were known, sharing the time left
+// and the playout budget, and adds each search's visits and values to stats (moves not in
+// stats, not legal in every state, are left out) and its playouts and nodes to sr.
+func (p *MCTS) searchStates(ctx context.Context, start time.Time, states []*game.State, weights []float64, stats map[eval.Term]*beliefStat, sr *Search) {
+	total := time.Until(deadlineOf(ctx))
+	for i, s := range states {
+		if ctx.Err() != nil {
+			break
+		}
+		sctx, cancel := context.WithDeadline(ctx, start.Add(total*time.Duration(i+1)/time.Duration(len(states))))
+		opts := p.opts
+		opts.Seed = p.rng.Uint64()
+		if opts.Playouts > 0 {
+			opts.Playouts = max(p.opts.Playouts/len(states), 1)
+		}
+		one, err := NewMCTS(p.g, p.role, opts).Search(sctx, s)
+		cancel()
+		if err != nil {
+			continue // a state the role may be in where it has no move, or terminal
+		}
+		sr.Playouts += one.Playouts
+		sr.Nodes += one.Nodes
+		n := 0
+		for _, ms := range one.Moves {
+			n += ms.Visits
+		}
+		for _, ms := range one.Moves {
+			st := stats[ms.Move]
+			if st == nil {
+				continue // not legal in every state it may be in
+			}
+			st.visits += ms.Visits
+			if n > 0 {
+				st.share += weights[i] * float64(ms.Visits) / float64(n)
+			}
+			if ms.Visits > 0 {
+				st.value += weights[i] * ms.Value
+				st.weight += weights[i]
+			}
+		}
+	}
 }
 
 // deadlineOf returns ctx's deadline, or an hour from now when it has none.

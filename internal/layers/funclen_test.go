@@ -15,20 +15,8 @@ import (
 // closing brace. Tests (table-driven, mostly tables) and generated files are exempt.
 const maxFuncLines = 80
 
-// longFuncs lists the functions still over maxFuncLines, by package directory and name
-// (Receiver.Method for methods): each is being split by another change of issue 25 (eval,
-// propnet, syntax, analysis, ggp, player, ide, lsp, and the match commands of cmd/gdl). Remove an
-// entry once its function is split: the test fails on an entry that is no longer too long, so
-// the list can only shrink.
-var longFuncs = map[string]bool{
-	"ggp: Player.ServeHTTP":     true,
-	"ggp: parse":                true,
-	"ggp: readExprs":            true,
-	"player: MCTS.SearchBelief": true,
-}
-
 // TestFunctionLength fails when a function of the module outside the tests spans more than
-// maxFuncLines lines and is not in longFuncs, or when an entry of longFuncs is no longer too long.
+// maxFuncLines lines.
 func TestFunctionLength(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -64,31 +52,19 @@ func TestFunctionLength(t *testing.T) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !longFuncs[k] {
-			t.Errorf("%s: %s spans more than %d lines; split it into functions of one responsibility each", long[k], k, maxFuncLines)
-		}
-	}
-	keys = keys[:0]
-	for k := range longFuncs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if _, ok := long[k]; !ok {
-			t.Errorf("%s is no longer over %d lines (or is gone): remove it from longFuncs", k, maxFuncLines)
-		}
+		t.Errorf("%s: %s spans more than %d lines; split it into functions of one responsibility each", long[k], k, maxFuncLines)
 	}
 }
 
 // funcLength is a function, where it starts and how many lines it spans.
 type funcLength struct {
-	key   string // as in longFuncs
+	key   string // "dir: Name" or "dir: Receiver.Name"
 	where string // line:column of its func keyword
 	lines int
 }
 
 // funcLengths measures the functions and methods with a body declared in f, in order, keyed as
-// in longFuncs ("dir: Name" or "dir: Receiver.Name").
+// ("dir: Name" or "dir: Receiver.Name").
 func funcLengths(fset *token.FileSet, f *ast.File, dir string) []funcLength {
 	var out []funcLength
 	for _, decl := range f.Decls {
