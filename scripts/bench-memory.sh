@@ -43,7 +43,7 @@ awk -v size="$size" 'BEGIN {
 head -c "$size" /dev/zero | tr '\0' ')' >"$T/junk.kif"
 
 printf '%-6s %-7s %10s %8s\n' game command "peak MB" "x file"
-declare -A what=([rules]="layered relations" [facts]="two facts per line" [junk]="nothing but )")
+declare -A what=([rules]="layered relations" [facts]="two facts per line" [junk]='nothing but `)`')
 for g in rules facts junk; do
 	f="$T/$g.kif"
 	bytes=$(wc -c <"$f")
@@ -59,7 +59,7 @@ for g in rules facts junk; do
 	if [ $markdown = 1 ]; then
 		# The bound: 100 times the file plus 1 GB (in MB of 2^20 bytes, as the peaks).
 		bound=$((bytes * 100 / 1048576 + 1024))
-		md_row "peak resident memory per command, $(awk -v b="$bytes" 'BEGIN { printf "%g", b / 1e6 }') MB of $g (${what[$g]})" "$figures" \
-			"100x the file + 1 GB ($bound MB)" "$([ "$worst" -le "$bound" ] && echo yes || echo "no (worst $worst MB)")"
+		md_row "peak resident memory per command, $(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }') MB of $g (${what[$g]})" "$figures" \
+			"100x the file + 1 GB" "$([ "$worst" -le "$bound" ] && echo yes || echo "no (worst $worst MB, bound $bound MB)")"
 	fi
 done
