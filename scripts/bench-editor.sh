@@ -53,8 +53,11 @@ echo "load after: $(uptime | sed 's/.*load average: //')"
 python3 - "$report" <<'PY' | while IFS='	' read -r figure measured target met; do md_row "$figure" "$measured" "$target" "$met"; done
 import re, sys
 
+rows = {}  # by figure: a figure measured again (the benchmark's rounds) keeps its last row
+
 def row(figure, measured, target, met):
-    print(f"{figure}\t{measured}\t{target}\t{'yes' if met else 'no'}")
+    rows.pop(figure, None)
+    rows[figure] = f"{figure}\t{measured}\t{target}\t{'yes' if met else 'no'}"
 
 growth = {}
 for line in open(sys.argv[1]):
@@ -99,4 +102,6 @@ for line in open(sys.argv[1]):
         kb, name, hover, target, diags = m.groups()
         row(f"hover sent with the opening of a {kb} KB {name} file", f"{hover} ms (its diagnostics after {diags} ms)",
             f"at most {target} ms", float(hover) <= float(target))
+for r in rows.values():
+    print(r)
 PY

@@ -283,12 +283,16 @@ issue_rows() {
 		md_row "$what" "not measured (see the notes of the report)" "${target}x" no
 	else
 		awk -v g="$g" -v b="$best" -v t="$target" 'BEGIN { exit !(g / b >= t) }' && ok=yes
-		md_row "$what" "$ratio (gdl $(num "$g" 1), SWI-Prolog $(num "$best" 1); $eng$( [ "$eng" = compiled ] && echo ", compile $comp"))" "${target}x" "$ok"
+		local r
+		r=$(awk -v g="$g" -v b="$best" 'BEGIN { print g / b }')
+		r=$(md_num "$r" "$(awk -v r="$r" 'BEGIN { print (r >= 100) ? 0 : 2 }')")
+		md_row "$what" "${r}x (gdl $(md_num "$g"), SWI-Prolog $(md_num "$best"); $eng$( [ "$eng" = compiled ] && echo ", compile ${comp%s} s"))" \
+			"${target}x" "$ok"
 	fi
 	[ -n "$bbt" ] || return 0
 	ok=no
 	[ "$bratio" != - ] && awk -v g="$g" -v b="$bb" -v t="$bbt" 'BEGIN { exit !(g / b >= t) }' && ok=yes
-	md_row "$name: gdl against the hand-written bitboard (internal/bitboard)" "$bratio (bitboard $(num "$bb" 1))" \
+	md_row "$name: gdl against the hand-written bitboard (internal/bitboard)" "$bratio (bitboard $(md_num "$bb"))" \
 		"$(awk -v t="$bbt" 'BEGIN { printf "1/%g", 1 / t }')" "$ok"
 }
 

@@ -21,3 +21,16 @@ md_row() {
 	printf '| %s | %s | %s | %s | `%s` | %s | %s to %s |\n' "$1" "$2" "$3" "$4" "$md_command" "$md_date" \
 		"$md_load_start" "$(cut -d' ' -f1 /proc/loadavg)" >&3
 }
+
+# md_num X [DECIMALS]: X for a table, thousands separated by commas; with DECIMALS decimals, else
+# none from 10,000 on, one from 10 on and three below 10. X itself when it is not a number.
+md_num() {
+	awk -v x="$1" -v d="${2:-}" 'BEGIN {
+		if (x !~ /^[0-9.eE+-]+$/) { printf "%s", x; exit }
+		if (d == "") d = (x >= 10000) ? 0 : (x >= 10) ? 1 : 3
+		s = sprintf("%.*f", d, x)
+		i = index(s, "."); whole = i ? substr(s, 1, i - 1) : s; frac = i ? substr(s, i) : ""
+		while (length(whole) > 3) { frac = "," substr(whole, length(whole) - 2) frac; whole = substr(whole, 1, length(whole) - 3) }
+		printf "%s%s", whole, frac
+	}'
+}
