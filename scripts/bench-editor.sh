@@ -34,7 +34,7 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 if [ $markdown = 1 ]; then
 	. scripts/markdown.sh
-	md_start "bash scripts/bench-editor.sh${*:+ $*}"
+	md_start ${GDL_SCALE_ONLY:+"GDL_SCALE_ONLY=$GDL_SCALE_ONLY"} bash scripts/bench-editor.sh "$@"
 fi
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
 if [ "${1:-}" = scale ]; then

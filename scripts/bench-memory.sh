@@ -17,7 +17,7 @@ if [ "${1:-}" = --markdown ]; then markdown=1; shift; fi
 size=${1:-15000000}
 if [ $markdown = 1 ]; then
 	. scripts/markdown.sh
-	md_start "bash scripts/bench-memory.sh $size"
+	md_start bash scripts/bench-memory.sh "$size"
 fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -16,7 +16,7 @@ benchtime=${1:-2s}
 count=${2:-3}
 if [ $markdown = 1 ]; then
 	. scripts/markdown.sh
-	md_start "bash scripts/bench-parse.sh $benchtime $count"
+	md_start bash scripts/bench-parse.sh "$benchtime" "$count"
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

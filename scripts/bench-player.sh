@@ -18,7 +18,7 @@ matches=${1:-50}
 movetime=${2:-1s}
 if [ $markdown = 1 ]; then
 	. scripts/markdown.sh
-	md_start "bash scripts/bench-player.sh $matches $movetime"
+	md_start bash scripts/bench-player.sh "$matches" "$movetime"
 fi
 games=../shared/games
 [ -d "$games" ] || { echo "$games is not there"; exit 2; }

@@ -68,7 +68,7 @@ if [ $markdown = 1 ]; then
 	. scripts/markdown.sh
 	shown=()
 	for a in "${args[@]}"; do [ "$a" = --markdown ] || shown+=("$a"); done
-	md_start "bash scripts/bench-playouts.sh${shown[*]:+ ${shown[*]}}"
+	md_start bash scripts/bench-playouts.sh ${shown[@]+"${shown[@]}"}
 fi
 
 games=../shared/games
@@ -475,18 +475,26 @@ corpus_rows() {
 		if ($2 == "compiled") c++; else if ($2 == "interpreted") i++
 		if ($12 != "") s++
 		if ($11 == "") next
-		r = $11; sub(/^</, "", r); m++; ratio[m] = r + 0; game[m] = $1; eng[m] = $2
+		r = $11; sub(/^</, "", r); m++; ratio[m] = r + 0; eng[m] = $2
+		g = $1; sub(/\.kif$/, "", g); sub(/.*\//, "", g); game[m] = g
+	}
+	# x, as the tables write a ratio: no decimals from 100 on, thousands separated by commas
+	function fmt(x,   s, t) {
+		if (x < 100) return sprintf("%.2f", x)
+		s = sprintf("%.0f", x); t = ""
+		while (length(s) > 3) { t = "," substr(s, length(s) - 2) t; s = substr(s, 1, length(s) - 3) }
+		return s t
 	}
 	END {
 		for (a = 2; a <= m; a++) { x = ratio[a]; y = game[a]; z = eng[a]
 			for (b = a - 1; b >= 1 && ratio[b] > x; b--) { ratio[b + 1] = ratio[b]; game[b + 1] = game[b]; eng[b + 1] = eng[b] }
 			ratio[b + 1] = x; game[b + 1] = y; eng[b + 1] = z }
 		below = ""; nb = 0
-		for (a = 1; a <= m && ratio[a] < 1; a++) { nb++; below = below (nb > 1 ? ", " : "") game[a] " " ratio[a] "x" }
+		for (a = 1; a <= m && ratio[a] < 1; a++) { nb++; below = below (nb > 1 ? ", " : "") game[a] " " fmt(ratio[a]) "x" }
 		printf "corpus games below 1x against SWI-Prolog\t%d of %d measured%s\tnone\t%s\n", nb, m, (nb ? ": " below : ""), (nb ? "no" : "yes")
 		low = ""
-		for (a = 1; a <= m && a <= 5; a++) low = low (a > 1 ? ", " : "") game[a] " " ratio[a] "x (" eng[a] ")"
-		if (m) printf "corpus: median ratio, and the lowest\t%sx median; %s\t-\t-\n", ratio[int((m + 1) / 2)], low
+		for (a = 1; a <= m && a <= 5; a++) low = low (a > 1 ? ", " : "") game[a] " " fmt(ratio[a]) "x (" eng[a] ")"
+		if (m) printf "corpus: median ratio, and the lowest\t%sx median; %s\t-\t-\n", fmt(ratio[int((m + 1) / 2)]), low
 		printf "corpus: games per engine\t%d games: %d compiled, %d interpreted, %d skipped\t-\t-\n", n, c, i, s
 	}' "$1" | while IFS=$'\t' read -r figure measured target met; do md_row "$figure" "$measured" "$target" "$met"; done
 }

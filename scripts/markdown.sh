@@ -8,19 +8,30 @@
 # and keeps standard output for the rows; the load column is the 1-minute load average of
 # /proc/loadavg when the run started and when the row was printed.
 
-# md_start COMMAND: call once, before the measurements; COMMAND is what the command column shows.
+# md_start WORD...: call once, before the measurements; the words are the command the command
+# column shows (a word with characters a shell would read apart is shown in single quotes).
 md_start() {
-	md_command=$1
+	local w
+	md_command=""
+	for w in "$@"; do
+		case $w in
+		*[!A-Za-z0-9._/=:,+-]* | '') w="'$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'" ;;
+		esac
+		md_command="${md_command:+$md_command }$w"
+	done
 	md_date=$(date -u '+%Y-%m-%d')
 	md_load_start=$(cut -d' ' -f1 /proc/loadavg)
 	exec 3>&1 1>&2
 }
 
-# md_row FIGURE MEASURED TARGET MET: one row on the standard output kept by md_start.
+# md_row FIGURE MEASURED TARGET MET: one row on the standard output kept by md_start (a `|` in
+# a cell is escaped, as a table needs).
 md_row() {
-	printf '| %s | %s | %s | %s | `%s` | %s | %s to %s |\n' "$1" "$2" "$3" "$4" "$md_command" "$md_date" \
-		"$md_load_start" "$(cut -d' ' -f1 /proc/loadavg)" >&3
+	printf '| %s | %s | %s | %s | `%s` | %s | %s to %s |\n' "$(md_cell "$1")" "$(md_cell "$2")" "$(md_cell "$3")" \
+		"$(md_cell "$4")" "$(md_cell "$md_command")" "$md_date" "$md_load_start" "$(cut -d' ' -f1 /proc/loadavg)" >&3
 }
+
+md_cell() { printf '%s' "$1" | sed 's/|/\\|/g'; }
 
 # md_num X [DECIMALS]: X for a table, thousands separated by commas; with DECIMALS decimals, else
 # none from 10,000 on, one from 10 on and three below 10. X itself when it is not a number.
