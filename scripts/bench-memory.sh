@@ -59,7 +59,7 @@ for g in rules facts junk; do
 	if [ $markdown = 1 ]; then
 		# The bound: 100 times the file plus 1 GB (in MB of 2^20 bytes, as the peaks).
 		bound=$((bytes * 100 / 1048576 + 1024))
-		md_row "peak resident memory per command, $(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }') MB of $g (${what[$g]})" "$figures" \
+		md_row "peak resident memory per command, $(awk -v b="$bytes" 'BEGIN { printf "%.3g", b / 1e6 }') MB of $g (${what[$g]})" "$figures" \
 			"100x the file + 1 GB" "$([ "$worst" -le "$bound" ] && echo yes || echo "no (worst $worst MB, bound $bound MB)")"
 	fi
 done
