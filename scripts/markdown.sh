@@ -15,13 +15,26 @@ md_start() {
 	md_command=""
 	for w in "$@"; do
 		case $w in
-		*[!A-Za-z0-9._/=:,+-]* | '') w="'$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'" ;;
+		[A-Za-z_]*=*) # NAME=VALUE: the value quoted, as a shell reads an assignment
+			case ${w%%=*} in
+			*[!A-Za-z0-9_]*) w=$(md_quote "$w") ;;
+			*) w="${w%%=*}=$(md_quote "${w#*=}")" ;;
+			esac ;;
+		*) w=$(md_quote "$w") ;;
 		esac
 		md_command="${md_command:+$md_command }$w"
 	done
 	md_date=$(date -u '+%Y-%m-%d')
 	md_load_start=$(cut -d' ' -f1 /proc/loadavg)
 	exec 3>&1 1>&2
+}
+
+# md_quote WORD: WORD, in single quotes when it has characters a shell would read apart.
+md_quote() {
+	case $1 in
+	*[!A-Za-z0-9._/=:,+-]* | '') printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf '%s' "$1" ;;
+	esac
 }
 
 # md_row FIGURE MEASURED TARGET MET: one row on the standard output kept by md_start (a `|` in
