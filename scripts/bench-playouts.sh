@@ -30,6 +30,10 @@
 #       below 1x (worst first), the 15 worst ratios, the games skipped and why, the compile times
 #       and the reasons games are not compiled. --tsv writes every game's figures to FILE.
 #
+#   --markdown (with either mode) prints the results as rows of docs/performance.md's tables
+#       instead (the compiled engine's table, or the corpus sweep's rows); the usual report goes to
+#       standard error.
+#
 # Every process has a hard limit of CPU time (ulimit -t: 600 s, 30 s in corpus mode) and of wall
 # time; a side that hits it is reported, not measured. Needs swipl (Debian swi-prolog-nox) and
 # ../shared/games beside the repository.
@@ -38,9 +42,10 @@ cd "$(dirname "$0")/.."
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-mode=issue quick=0 rounds="" budget="" match="" tsv=""
+mode=issue quick=0 rounds="" budget="" match="" tsv="" markdown=0 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
+	--markdown) markdown=1 ;;
 	--quick) quick=1 ;;
 	--corpus) mode=corpus ;;
 	--rounds) rounds=${2:?--rounds needs a number}; shift ;;
@@ -57,6 +62,13 @@ case ${rounds:-1} in '' | *[!0-9]* | 0) echo "bench-playouts.sh: --rounds must b
 if [ -n "$budget" ] && ! awk -v b="$budget" 'BEGIN { exit !(b + 0 > 0) }'; then
 	echo "bench-playouts.sh: --budget must be a positive number of seconds" >&2
 	exit 2
+fi
+
+if [ $markdown = 1 ]; then
+	. scripts/markdown.sh
+	shown=()
+	for a in "${args[@]}"; do [ "$a" = --markdown ] || shown+=("$a"); done
+	md_start bash scripts/bench-playouts.sh ${shown[@]+"${shown[@]}"}
 fi
 
 games=../shared/games
@@ -240,6 +252,8 @@ issue_mode() {
 		for side in gdl tabled plain; do
 			[ -f "$T/$name.why.$side" ] && notes+=("$name, $side: $(cat "$T/$name.why.$side")")
 		done
+		[ $markdown = 1 ] && issue_rows
+
 		[ "$eng" = interpreted ] && notes+=("$name: interpreted: $(cat "$T/$name.reason")")
 	done
 	echo
@@ -258,6 +272,28 @@ issue_mode() {
 	done
 	for n in "${notes[@]}"; do echo "note: $n"; done
 	echo "after: $(uptime | sed 's/^ *//')"
+}
+
+# issue_rows: the Markdown rows of one game of issue_mode (its variables): the ratio against
+# SWI-Prolog and, for the games that have one, against the bitboard.
+issue_rows() {
+	local what="$name: playouts per CPU second against SWI-Prolog" ok=no
+	[ "$name" = "chess(20)" ] && what="chess.kif, 20 joint moves: playouts per CPU second against SWI-Prolog"
+	if [ "$ratio" = - ]; then
+		md_row "$what" "not measured (see the notes of the report)" "${target}x" no
+	else
+		awk -v g="$g" -v b="$best" -v t="$target" 'BEGIN { exit !(g / b >= t) }' && ok=yes
+		local r
+		r=$(awk -v g="$g" -v b="$best" 'BEGIN { print g / b }')
+		r=$(md_num "$r" "$(awk -v r="$r" 'BEGIN { print (r >= 100) ? 0 : 2 }')")
+		md_row "$what" "${r}x (gdl $(md_num "$g"), SWI-Prolog $(md_num "$best"); $eng$( [ "$eng" = compiled ] && echo ", compile ${comp%s} s"))" \
+			"${target}x" "$ok"
+	fi
+	[ -n "$bbt" ] || return 0
+	ok=no
+	[ "$bratio" != - ] && awk -v g="$g" -v b="$bb" -v t="$bbt" 'BEGIN { exit !(g / b >= t) }' && ok=yes
+	md_row "$name: gdl against the hand-written bitboard (internal/bitboard)" "$bratio (bitboard $(md_num "$bb"))" \
+		"$(awk -v t="$bbt" 'BEGIN { printf "1/%g", 1 / t }')" "$ok"
 }
 
 # ---- The corpus sweep --------------------------------------------------------------------------
@@ -425,9 +461,43 @@ corpus_summary() {
 	function sortby(a, n,   i, j, x) {
 		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && ratio[a[j]] > ratio[x]; j--) a[j + 1] = a[j]; a[j + 1] = x }
 	}' "$res"
+	[ $markdown = 1 ] && corpus_rows "$res"
 	echo "(ratio = gdl / the faster of tabled and plain SWI-Prolog, playouts per CPU second, one run of about ${b}s per side;"
 	echo " <R: gdl finished no playout within the hard limit while SWI-Prolog did; the compile time is grounding and building the network)"
 	echo "after: $(uptime | sed 's/^ *//')"
+}
+
+# corpus_rows RESULTS: the Markdown rows of a corpus sweep: the games below 1x, the lowest ratios,
+# and how many games run on which engine.
+corpus_rows() {
+	awk -F'\t' 'NR > 1 {
+		n++
+		if ($2 == "compiled") c++; else if ($2 == "interpreted") i++
+		if ($12 != "") s++
+		if ($11 == "") next
+		r = $11; sub(/^</, "", r); m++; ratio[m] = r + 0; eng[m] = $2
+		g = $1; sub(/\.kif$/, "", g); sub(/.*\//, "", g); game[m] = g
+	}
+	# x, as the tables write a ratio: no decimals from 100 on, thousands separated by commas
+	function fmt(x,   s, t) {
+		if (x < 100) return sprintf("%.2f", x)
+		s = sprintf("%.0f", x); t = ""
+		while (length(s) > 3) { t = "," substr(s, length(s) - 2) t; s = substr(s, 1, length(s) - 3) }
+		return s t
+	}
+	END {
+		for (a = 2; a <= m; a++) { x = ratio[a]; y = game[a]; z = eng[a]
+			for (b = a - 1; b >= 1 && ratio[b] > x; b--) { ratio[b + 1] = ratio[b]; game[b + 1] = game[b]; eng[b + 1] = eng[b] }
+			ratio[b + 1] = x; game[b + 1] = y; eng[b + 1] = z }
+		below = ""; nb = 0
+		for (a = 1; a <= m && ratio[a] < 1; a++) { nb++; below = below (nb > 1 ? ", " : "") game[a] " " fmt(ratio[a]) "x" }
+		low = ""
+		for (k = a; k < a + 5 && k <= m; k++) low = low (k > a ? ", " : "") game[k] " " fmt(ratio[k]) "x (" eng[k] ")"
+		printf "corpus games below 1x against SWI-Prolog\t%d of %d measured%s%s\tnone\t%s\n", nb, m, (nb ? ": " below : ""),
+			(low != "" ? "; the lowest others " low : ""), (nb ? "no" : "yes")
+		if (m) printf "corpus: median ratio\t%sx (%d games measured on both sides)\t-\t-\n", fmt(ratio[int((m + 1) / 2)]), m
+		printf "corpus: games per engine\t%d games: %d compiled, %d interpreted, %d skipped\t-\t-\n", n, c, i, s
+	}' "$1" | while IFS=$'\t' read -r figure measured target met; do md_row "$figure" "$measured" "$target" "$met"; done
 }
 
 if [ "$mode" = corpus ]; then corpus_mode; else issue_mode; fi
