@@ -10,12 +10,12 @@ import (
 	"github.com/gdl-lsp/gdl/analysis"
 )
 
-// The games made by Shared, by text and options: the language server asks again for the game of
-// a text it has seen (an undo, another open document with the same text, a settings change and
-// back), and grounding a big game costs up to its whole budget.
-var shared = &gameCache{max: 8, byKey: map[string]*list.Element{}, order: list.New()}
-
-type gameCache struct {
+// A Cache keeps the games made by Game, by text and options: the language server asks again for
+// the game of a text it has seen (an undo, another open document with the same text, a settings
+// change and back), and grounding a big game costs up to its whole budget. Its owner passes it
+// to those who share its games (ide.Games keeps one per server); its methods are safe for
+// concurrent use.
+type Cache struct {
 	mu    sync.Mutex
 	max   int
 	byKey map[string]*list.Element // key -> element of order, whose Value is *cacheEntry
@@ -29,13 +29,21 @@ type cacheEntry struct {
 	err  error
 }
 
-// Shared returns the game of an analysed description with these options, made once per text
-// and options (the last eight are kept) and shared by every caller: a Game is immutable and safe
-// for concurrent use. A caller whose ctx ends while another one makes the game stops waiting.
-func Shared(ctx context.Context, res *analysis.Result, opts Options) (*Game, error) {
+// NewCache makes a cache that keeps the last n games made (n < 1: 1).
+func NewCache(n int) *Cache {
+	return &Cache{max: max(n, 1), byKey: map[string]*list.Element{}, order: list.New()}
+}
+
+// Game returns the game of an analysed description with these options, made once per text and
+// options and shared by every caller: a Game is immutable and safe for concurrent use. A caller
+// whose ctx ends while another one makes the game stops waiting. A nil Cache makes the game
+// anew (New).
+func (c *Cache) Game(ctx context.Context, res *analysis.Result, opts Options) (*Game, error) {
+	if c == nil {
+		return New(ctx, res, opts)
+	}
 	h := sha256.Sum256([]byte(res.Model.File.Source()))
 	key := fmt.Sprintf("%x %q %+v %+v", h, opts.Engine, opts.Limits, opts.Ground)
-	c := shared
 	c.mu.Lock()
 	if el, ok := c.byKey[key]; ok {
 		c.order.MoveToFront(el)

@@ -145,22 +145,37 @@ func TestEngineReasonOnce(t *testing.T) {
 	}
 }
 
-// Shared makes a game once per text and options.
-func TestShared(t *testing.T) {
+// A Cache makes a game once per text and options, keeps the last ones it was given room for,
+// and a nil Cache makes each anew.
+func TestCache(t *testing.T) {
 	analyse := func(src string) *analysis.Result {
 		f, _ := syntax.Parse(src)
 		return analysis.Analyze(f, nil)
 	}
 	src, _ := os.ReadFile("../testdata/games/nim.kif")
-	a, err := Shared(bg, analyse(string(src)), Options{})
+	cache := NewCache(2)
+	a, err := cache.Game(bg, analyse(string(src)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Shared(bg, analyse(string(src)), Options{})
-	c, _ := Shared(bg, analyse(string(src)+"\n; a comment"), Options{})
-	d, _ := Shared(bg, analyse(string(src)), Options{Engine: Interpreted})
+	b, _ := cache.Game(bg, analyse(string(src)), Options{})
+	c, _ := cache.Game(bg, analyse(string(src)+"\n; a comment"), Options{})
+	d, _ := cache.Game(bg, analyse(string(src)), Options{Engine: Interpreted})
 	if a != b || a == c || a == d || d.Engine() != Interpreted {
 		t.Errorf("same text: %v, other text: %v, other options: %v", a == b, a == c, a == d)
+	}
+	// Room for two: c and d are kept, a was dropped.
+	if e, _ := cache.Game(bg, analyse(string(src)), Options{}); e == a {
+		t.Error("a cache of 2 kept 3 games")
+	}
+	var none *Cache
+	e, _ := none.Game(bg, analyse(string(src)), Options{})
+	f, _ := none.Game(bg, analyse(string(src)), Options{})
+	if e == nil || e == f {
+		t.Errorf("a nil cache: %p and %p", e, f)
+	}
+	if other, _ := NewCache(8).Game(bg, analyse(string(src)), Options{}); other == b {
+		t.Error("two caches share a game: a cache is its owner's, not the process's")
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 // The boards of a game are detected once per game and gdl.json board section, from the
 // initial state, the fluents of base and short random walks (board.Sample, at most 1 s on the
 // document's interpreter). The computer's moves and the playouts run on the compiled engine
-// when the game grounds (game.Shared with game.Auto: one game per text, shared), since the
+// when the game grounds (game.Cache with game.Auto: one game per text, shared), since the
 // interpreter is some hundred times slower at playouts.
 
 // viewState keeps, per game, what the view computed once: the boards' layouts and the players
@@ -268,7 +268,7 @@ func (s *Session) computerSearch(ctx context.Context, c *docGame, fg *game.Game,
 
 // fast returns the game the players and the playouts run on: compiled when the game grounds.
 func (c *docGame) fast(ctx context.Context) (*game.Game, error) {
-	g, err := game.Shared(ctx, c.g.Analysis(), game.Options{Engine: game.Auto, Limits: c.limits})
+	g, err := c.cache.Game(ctx, c.g.Analysis(), game.Options{Engine: game.Auto, Limits: c.limits})
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,9 @@ type GamesOptions struct {
 // Games keeps, for every open document, its game, the results evaluated on it and its session
 // (the joint moves played). Its methods are safe for concurrent use.
 type Games struct {
-	ctx  context.Context // ends when the whole session ends
-	opts GamesOptions
+	ctx   context.Context // ends when the whole session ends
+	opts  GamesOptions
+	cache *game.Cache // the games of the compiled engine, shared by documents of the same text
 
 	mu      sync.Mutex
 	current map[string]*Snapshot // each open document's current snapshot (Update)
@@ -69,8 +70,15 @@ func NewGames(ctx context.Context, opts GamesOptions) *Games {
 	if opts.Rand == nil {
 		opts.Rand = rand.IntN
 	}
-	return &Games{ctx: ctx, opts: opts, current: map[string]*Snapshot{}, entries: map[string]*gameEntry{}}
+	return &Games{ctx: ctx, opts: opts, cache: game.NewCache(gamesKept), current: map[string]*Snapshot{}, entries: map[string]*gameEntry{}}
 }
+
+// gamesKept is how many compiled games a Games keeps (the last made, by text and limits).
+const gamesKept = 8
+
+// Cache returns the games of the compiled engine this Games shares between documents, for the
+// features that make one on their own (Verify).
+func (gs *Games) Cache() *game.Cache { return gs.cache }
 
 // Update records the current snapshot of document name (after it was opened or changed). Only
 // the current snapshot replaces the document's game: a request still working on an older
@@ -103,6 +111,7 @@ type gameEntry struct {
 // the same clauses and limits, with the results evaluated on it.
 type docGame struct {
 	g      *game.Game
+	cache  *game.Cache       // where the compiled game is made (fast)
 	key    [sha256.Size]byte // fingerprint of the clauses (see gameKey)
 	limits eval.Limits
 	starts []int           // start of each clause item in the version made from, for error lines
@@ -141,7 +150,7 @@ func (gs *Games) gameOf(name string, snap *Snapshot, limits eval.Limits) *docGam
 	}
 	gs.mu.Unlock()
 
-	c := newDocGame(gs.ctx, snap, limits, key, starts)
+	c := newDocGame(gs.ctx, gs.cache, snap, limits, key, starts)
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
 	if gs.current[name] != snap {
@@ -160,8 +169,8 @@ func (gs *Games) gameOf(name string, snap *Snapshot, limits eval.Limits) *docGam
 	return c
 }
 
-func newDocGame(ctx context.Context, snap *Snapshot, limits eval.Limits, key [sha256.Size]byte, starts []int) *docGame {
-	c := &docGame{key: key, limits: limits, starts: starts,
+func newDocGame(ctx context.Context, cache *game.Cache, snap *Snapshot, limits eval.Limits, key [sha256.Size]byte, starts []int) *docGame {
+	c := &docGame{cache: cache, key: key, limits: limits, starts: starts,
 		positions: map[string]*result[*Position]{}, answers: map[string]*result[*Answers]{}}
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	// The interpreter is made without grounding, so New cannot fail.

@@ -26,6 +26,9 @@ type VerifyOptions struct {
 	MaxStates int           // 0: verify.DefaultMaxStates
 	Timeout   time.Duration // 0: no bound but ctx
 	Limits    eval.Limits   // the interpreter's limits per evaluation
+	// Cache, when set, is where the game is made and kept (Games.Cache: the game view's and
+	// the computer's game of the same text); nil: made for this verification alone.
+	Cache *game.Cache
 	// Progress, when set, is called about four times a second with the states explored and the
 	// depth reached.
 	Progress func(explored, depth int, elapsed time.Duration)
@@ -68,7 +71,7 @@ func Verify(ctx context.Context, snap *Snapshot, opts VerifyOptions) (*VerifyRep
 	if err != nil {
 		return nil, err
 	}
-	g, err := game.Shared(ctx, res, game.Options{Engine: game.Auto, Limits: opts.Limits})
+	g, err := opts.Cache.Game(ctx, res, game.Options{Engine: game.Auto, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,8 @@ type verifyArgs struct {
 func (s *Server) verifyDocument(ctx context.Context, v *view, snap *Snapshot, args verifyArgs, token json.RawMessage) (*verifyResult, error) {
 	st := v.settingsFor(snap.URI)
 	opts := ide.VerifyOptions{MaxStates: st.Verify.MaxStates, Timeout: time.Duration(st.Verify.TimeoutMs) * time.Millisecond,
-		Limits: eval.Limits{Timeout: time.Duration(st.Eval.TimeoutMs) * time.Millisecond, MaxFacts: st.Eval.MaxFacts, MaxDepth: st.Eval.MaxTermDepth}}
+		Limits: eval.Limits{Timeout: time.Duration(st.Eval.TimeoutMs) * time.Millisecond, MaxFacts: st.Eval.MaxFacts, MaxDepth: st.Eval.MaxTermDepth},
+		Cache:  s.games.Cache()}
 	if args.MaxStates > 0 {
 		opts.MaxStates = args.MaxStates
 	}

@@ -50,7 +50,7 @@ func verifyCommand(ctx context.Context, b *Bridge, snap *ide.Snapshot, params js
 	if err != nil {
 		return nil, err
 	}
-	opts := ide.VerifyOptions{MaxStates: p.MaxStates, Timeout: time.Duration(p.TimeoutMs) * time.Millisecond,
+	opts := ide.VerifyOptions{MaxStates: p.MaxStates, Timeout: time.Duration(p.TimeoutMs) * time.Millisecond, Cache: b.games.Cache(),
 		Progress: func(explored, depth int, elapsed time.Duration) {
 			b.notify("progress", verifyProgress{explored, depth, float64(elapsed.Microseconds()) / 1000})
 		}}
