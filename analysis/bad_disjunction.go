@@ -1,6 +1,12 @@
 package analysis
 
-import "github.com/gdl-lsp/gdl/syntax"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 func init() {
 	register(&Check{
@@ -15,33 +21,67 @@ func init() {
 				if v.Kind != syntax.LitOr {
 					return
 				}
-				ops := v.Lit.Operands()
-				if len(ops) == 0 {
+				if !hasOperand(v.Lit) {
 					r.Report(v.Lit.Span(), "empty disjunction: "+m.Notation().Or()+" has no branch and can never hold", nil)
 					return
 				}
-				if v.Parent.Valid() && v.Parent.Kind() == syntax.LitOr {
-					r.Report(v.Lit.Span(), "nested disjunction: an or directly inside an or", nil, mergeDisjunction(v.Lit, ops)...)
+				// One diagnostic for the or nested in an or, and for the ors nested in it in
+				// turn: its fix merges them all. An or nested a million deep is one diagnostic,
+				// not a million that each span the rest.
+				if v.ParentKind != syntax.LitOr || c.visits[v.Parent].ParentKind == syntax.LitOr {
+					return
 				}
+				fix, more := mergeDisjunctions(v.Lit)
+				msg := "nested disjunction: an or directly inside an or"
+				if more > 0 {
+					msg += fmt.Sprintf(", and %d more nested directly in it", more)
+				}
+				r.Report(v.Lit.Span(), msg, nil, fix...)
 			})
 		},
 	})
 }
 
-// mergeDisjunction is the fix of an or nested in an or: its branches become the outer or's. It
-// removes what stands before its first branch ("(or " in prefix, "(" in infix) and after its
-// last (")"), so the branches, the separators between them and the comments stay as written,
-// and the fixes of an or nested a thousand deep are a thousand small edits that apply at once.
-func mergeDisjunction(or syntax.Literal, ops []syntax.Literal) []syntax.Fix {
-	sp := or.Span()
-	fix := syntax.Fix{Title: "Merge into the outer or"}
-	for _, e := range []syntax.Span{{Start: sp.Start, End: ops[0].Span().Start}, {Start: ops[len(ops)-1].Span().End, End: sp.End}} {
-		if e.Start < e.End { // an or written without its parentheses has nothing around its branches
-			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: e})
+// hasOperand reports whether a disjunction has a branch.
+func hasOperand(or syntax.Literal) bool {
+	for range or.OperandSeq() {
+		return true
+	}
+	return false
+}
+
+// mergeDisjunctions is the fix of an or nested in an or: its branches become the outer or's, and
+// so do those of every or nested directly in it in turn (more says how many). For each it removes
+// what stands before its first branch ("(or " in prefix, "(" in infix) and after its last (")"),
+// so the branches, the separators between them and the comments stay as written: an or nested a
+// million deep is one fix of two million small edits. An explicit stack: any depth is fine.
+func mergeDisjunctions(or syntax.Literal) (fix []syntax.Fix, more int) {
+	merged := syntax.Fix{Title: "Merge into the outer or"}
+	stack := []syntax.Literal{or}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		sp := l.Span()
+		first, last := syntax.Span{Start: -1}, syntax.Span{}
+		for _, op := range l.OperandSeq() {
+			if first.Start < 0 {
+				first = op.Span()
+			}
+			last = op.Span()
+			if op.Kind() == syntax.LitOr && hasOperand(op) { // an empty or is reported, not merged
+				stack = append(stack, op)
+				more++
+			}
+		}
+		for _, e := range []syntax.Span{{Start: sp.Start, End: first.Start}, {Start: last.End, End: sp.End}} {
+			if e.Start < e.End { // an or written without its parentheses has nothing around its branches
+				merged.Edits = append(merged.Edits, syntax.TextEdit{Span: e})
+			}
 		}
 	}
-	if len(fix.Edits) == 0 {
-		return nil
+	if len(merged.Edits) == 0 {
+		return nil, more
 	}
-	return []syntax.Fix{safe(fix)}
+	slices.SortFunc(merged.Edits, func(a, b syntax.TextEdit) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	return []syntax.Fix{safe(merged)}, more
 }
