@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -50,13 +51,20 @@ func hasOperand(or syntax.Literal) bool {
 	return false
 }
 
+// maxMergeEdits bounds the edits of the fix of a chain of nested ors: a deeper chain is merged by
+// one edit that rewrites it, so that the fix of an or nested a million deep is one edit no larger
+// than the text it replaces (two million small edits would make a reply, or gdl check's JSON, of
+// hundreds of megabytes).
+const maxMergeEdits = 64
+
 // mergeDisjunctions is the fix of an or nested in an or: its branches become the outer or's, and
 // so do those of every or nested directly in it in turn (more says how many). For each it removes
 // what stands before its first branch ("(or " in prefix, "(" in infix) and after its last (")"),
-// so the branches, the separators between them and the comments stay as written: an or nested a
-// million deep is one fix of two million small edits. An explicit stack: any depth is fine.
+// so the branches, the separators between them and the comments stay as written: small edits, or
+// beyond maxMergeEdits one edit of the whole chain with the same text. An explicit stack: any
+// depth is fine.
 func mergeDisjunctions(or syntax.Literal) (fix []syntax.Fix, more int) {
-	merged := syntax.Fix{Title: "Merge into the outer or"}
+	var cuts []syntax.Span
 	stack := []syntax.Literal{or}
 	for len(stack) > 0 {
 		l := stack[len(stack)-1]
@@ -75,13 +83,30 @@ func mergeDisjunctions(or syntax.Literal) (fix []syntax.Fix, more int) {
 		}
 		for _, e := range []syntax.Span{{Start: sp.Start, End: first.Start}, {Start: last.End, End: sp.End}} {
 			if e.Start < e.End { // an or written without its parentheses has nothing around its branches
-				merged.Edits = append(merged.Edits, syntax.TextEdit{Span: e})
+				cuts = append(cuts, e)
 			}
 		}
 	}
-	if len(merged.Edits) == 0 {
+	if len(cuts) == 0 {
 		return nil, more
 	}
-	slices.SortFunc(merged.Edits, func(a, b syntax.TextEdit) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	slices.SortFunc(cuts, func(a, b syntax.Span) int { return cmp.Compare(a.Start, b.Start) })
+	merged := syntax.Fix{Title: "Merge into the outer or"}
+	if len(cuts) <= maxMergeEdits {
+		for _, c := range cuts {
+			merged.Edits = append(merged.Edits, syntax.TextEdit{Span: c})
+		}
+		return []syntax.Fix{safe(merged)}, more
+	}
+	sp, text := or.Span(), or.Text()
+	var b strings.Builder
+	b.Grow(len(text))
+	at := sp.Start
+	for _, c := range cuts {
+		b.WriteString(text[at-sp.Start : c.Start-sp.Start])
+		at = c.End
+	}
+	b.WriteString(text[at-sp.Start:])
+	merged.Edits = []syntax.TextEdit{{Span: sp, NewText: b.String()}}
 	return []syntax.Fix{safe(merged)}, more
 }
