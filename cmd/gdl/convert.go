@@ -96,9 +96,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gdl convert: %s has syntax errors; fix the errors above\n", path)
 			return 1
 		}
+		// The error's position is found in the text, not in f: the tree of f can go while the
+		// converted text is parsed and laid out (two trees of a 15 MB file are 1.2 GB).
 		out, cerr := format.Convert(f, target)
 		if cerr != nil {
-			line, col := pos(f.Lines(), cerr.Span.Start)
+			line, col := pos(syntax.NewLineIndex(string(data)), cerr.Span.Start)
 			fmt.Fprintf(stderr, "%s:%d:%d: error: %s\n", path, line, col, cerr.Message)
 			fmt.Fprintf(stderr, "gdl convert: %s cannot be written in %s\n", path, target.Title())
 			return 1
