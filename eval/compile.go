@@ -244,8 +244,11 @@ const (
 // expand turns a body literal into a disjunction of conjunctions of simple literals: each `or`
 // gives alternatives, and `not` is pushed inward ((not (or a b)) is (not a) and (not b); an atom
 // under two `not`s is a test that binds nothing). The literal is walked with an explicit stack
-// of the `or`s being expanded: a `not` only turns the polarity, so nesting of any depth takes
-// no stack.
+// of the `or`s being expanded: a `not` only turns the polarity, and an `or` of one branch is that
+// branch, so nesting of any depth takes no stack. The alternatives held by the ors that are
+// positive all the way from the top all reach the result: once they are more than maxDisjuncts,
+// the expansion stops there, before it walks (and compiles) the rest of an or nested a million
+// deep.
 func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
 	// An or being expanded: its operands, the next one, its polarity and what the operands
 	// expanded so far give (their union; for a negated or, the product of their negations).
@@ -257,6 +260,8 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 		out      [][]lit
 	}
 	var stack []*frame
+	// The ors stack[:positive] are positive, and their outs hold held alternatives.
+	positive, held := 0, 0
 	cur, pos, underNot := l, true, false
 	for {
 		var res [][]lit
@@ -292,10 +297,17 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 			continue
 		case syntax.LitOr:
 			f := &frame{ops: cur.Operands(), pos: pos, underNot: underNot}
+			if len(f.ops) == 1 {
+				cur = f.ops[0]
+				continue
+			}
 			if !pos {
 				f.out = [][]lit{nil} // the negation of no branch holds
 			}
 			if len(f.ops) > 0 {
+				if positive == len(stack) && pos {
+					positive++
+				}
 				stack = append(stack, f)
 				cur, f.next = f.ops[0], 1
 				continue
@@ -313,7 +325,10 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 			var err error
 			if f.pos {
 				f.out = append(f.out, res...)
-				if len(f.out) > maxDisjuncts {
+				if len(stack) <= positive {
+					held += len(res)
+				}
+				if len(f.out) > maxDisjuncts || held > maxDisjuncts {
 					err = fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
 				}
 			} else {
@@ -329,6 +344,9 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 			}
 			res = f.out
 			stack = stack[:len(stack)-1]
+			if len(stack) < positive {
+				positive, held = len(stack), held-len(f.out) // its alternatives go to the or above
+			}
 		}
 	}
 }
