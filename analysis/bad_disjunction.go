@@ -16,7 +16,8 @@ func init() {
 		Category: CategorySemantics,
 		Summary:  "An empty (or), or an or nested directly inside another or.",
 		Example:  "(<= (p ?x) (q ?x) (or (r ?x) (or (s ?x) (t ?x))))",
-		Fix:      "Remove an empty or; write the branches of an inner or as branches of the outer one (the quick fix does).",
+		Fix: "Remove an empty or; write the branches of an inner or as branches of the outer one (the quick fix does; " +
+			"ors nested directly in one another are one diagnostic, at the outermost inner one, and its fix merges them all).",
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			walkLiterals(c, func(v literalVisit) {
 				if v.Kind != syntax.LitOr {
