@@ -10,7 +10,6 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
-	"github.com/gdl-lsp/gdl/format"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -68,7 +67,10 @@ func Sample(ctx context.Context, g *game.Game, opts SampleOptions) (Facts, error
 	res := g.Analysis()
 	src := res.Model.File.Source()
 	if f.Infix {
-		if out, err := format.Convert(res.Model.File, syntax.Prefix); err == nil {
+		// The raw conversion: readForms reads tokens, and format.Convert would parse and lay
+		// out the text again (a second tree, 680 MB for a million nested infix ors, while the
+		// game's analysis is alive).
+		if out, err := res.Model.File.Convert(syntax.Prefix); err == nil {
 			src = out
 		} else {
 			src = ""
