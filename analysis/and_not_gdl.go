@@ -34,9 +34,9 @@ func init() {
 				}
 				name := v.Lit.Atom().Name().Span()
 				switch {
-				case v.Parent.Valid() && v.Parent.Kind() == syntax.LitNot:
+				case v.ParentKind == syntax.LitNot:
 					r.Report(name, msg+"; to negate a conjunction, define a relation for it and negate that", nil)
-				case v.Parent.Valid(): // inside an or
+				case v.ParentKind == syntax.LitOr:
 					r.Report(name, msg+"; inside an or, write one rule per branch instead", nil)
 				default:
 					r.Report(name, msg, nil, spliceAnd(c, v.Lit, m.Notation()))

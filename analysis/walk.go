@@ -8,18 +8,25 @@ import (
 )
 
 // literalVisit is one literal met by walkLiterals: the literal, whether it sits under a `not`,
-// and the `or` or `not` that contains it directly (invalid when it is a body literal).
+// and the `or` or `not` that contains it directly. A clause's visits are kept with its model
+// for every literal of the file, so the parent is an index, not a literal: the visits of a
+// million nested literals take 40 bytes each.
 type literalVisit struct {
 	Lit     syntax.Literal
 	Negated bool
-	Parent  syntax.Literal
 	// Kind is Lit.Kind(), computed once with the visit: the whole-file checks ask it of every
 	// literal of the file on every analysis.
 	Kind syntax.LiteralKind
+	// ParentKind is the Kind of the literal that contains this one directly (LitNot or LitOr),
+	// LitInvalid for a body literal; Parent is that literal's index among the clause's visits
+	// (-1 for a body literal).
+	ParentKind syntax.LiteralKind
+	Parent     int32
 }
 
 // walkLiterals calls fn for every body literal of the clause and every literal nested in a
-// `not` or an `or`, outermost first.
+// `not` or an `or`, outermost first, in the order of the clause's visits (which a visit's Parent
+// indexes): depth first, so the literals nested in one come right after it.
 func walkLiterals(c *Clause, fn func(v literalVisit)) {
 	d := c.Form.Span().Start - c.visitsAt
 	for _, v := range c.visits {
@@ -57,8 +64,8 @@ func (v literalVisit) moved(d int) literalVisit {
 	if d == 0 {
 		return v
 	}
-	return literalVisit{Lit: syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}, Negated: v.Negated,
-		Parent: syntax.Literal{Cursor: v.Parent.Cursor.Moved(d)}, Kind: v.Kind}
+	v.Lit = syntax.Literal{Cursor: v.Lit.Cursor.Moved(d)}
+	return v
 }
 
 // literalVisits lists the literals walkLiterals visits; the model computes it once per clause.
@@ -68,19 +75,20 @@ func literalVisits(body []syntax.Literal) []literalVisit {
 	var buf [16]literalVisit
 	stack := buf[:0] // still to visit, the next one last
 	for i := len(body) - 1; i >= 0; i-- {
-		stack = append(stack, literalVisit{Lit: body[i]})
+		stack = append(stack, literalVisit{Lit: body[i], Parent: -1})
 	}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		v.Kind = v.Lit.Kind()
+		at := int32(len(out))
 		out = append(out, v)
 		if v.Kind != syntax.LitNot && v.Kind != syntax.LitOr {
 			continue
 		}
 		base := len(stack)
 		for _, op := range v.Lit.OperandSeq() {
-			stack = append(stack, literalVisit{Lit: op, Negated: v.Negated || v.Kind == syntax.LitNot, Parent: v.Lit})
+			stack = append(stack, literalVisit{Lit: op, Negated: v.Negated || v.Kind == syntax.LitNot, ParentKind: v.Kind, Parent: at})
 		}
 		slices.Reverse(stack[base:]) // the first operand is visited first
 	}

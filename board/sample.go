@@ -10,7 +10,6 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/eval"
-	"github.com/gdl-lsp/gdl/format"
 	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -88,7 +87,10 @@ func prefixSource(res *analysis.Result, infix bool) string {
 	if !infix {
 		return res.Model.File.Source()
 	}
-	if out, err := format.Convert(res.Model.File, syntax.Prefix); err == nil {
+	// The raw conversion: readForms reads tokens, and format.Convert would parse and lay out the
+	// text again (a second tree, 680 MB for a million nested infix ors, while the game's
+	// analysis is alive).
+	if out, err := res.Model.File.Convert(syntax.Prefix); err == nil {
 		return out
 	}
 	return ""

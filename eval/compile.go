@@ -244,8 +244,11 @@ const (
 // expand turns a body literal into a disjunction of conjunctions of simple literals: each `or`
 // gives alternatives, and `not` is pushed inward ((not (or a b)) is (not a) and (not b); an atom
 // under two `not`s is a test that binds nothing). The literal is walked with an explicit stack
-// of the `or`s being expanded: a `not` only turns the polarity, so nesting of any depth takes
-// no stack.
+// of the `or`s being expanded: a `not` only turns the polarity, and an `or` of one branch is that
+// branch, so nesting of any depth takes no stack. The alternatives held by the ors that are
+// positive all the way from the top all reach the result: once they are more than maxDisjuncts,
+// the expansion stops there, before it walks (and compiles) the rest of an or nested a million
+// deep.
 func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string) ([][]lit, error) {
 	var stack orStack
 	cur, pos, underNot := l, true, false
@@ -266,11 +269,15 @@ func (c *compiler) expand(l syntax.Literal, vars map[string]int, names *[]string
 			continue
 		case syntax.LitOr:
 			f := &orFrame{ops: cur.Operands(), pos: pos, underNot: underNot}
+			if len(f.ops) == 1 {
+				cur = f.ops[0]
+				continue
+			}
 			if !pos {
 				f.out = [][]lit{nil} // the negation of no branch holds
 			}
 			if len(f.ops) > 0 {
-				stack = append(stack, f)
+				stack.push(f)
 				cur, f.next = f.ops[0], 1
 				continue
 			}
@@ -301,19 +308,34 @@ type orFrame struct {
 	out      [][]lit
 }
 
-// An orStack is the ors being expanded, innermost last (expand).
-type orStack []*orFrame
+// An orStack is the ors being expanded, innermost last (expand). The ors frames[:positive] are
+// positive, and their outs hold held alternatives, all of which reach the result.
+type orStack struct {
+	frames         []*orFrame
+	positive, held int
+}
+
+// push opens an or.
+func (st *orStack) push(f *orFrame) {
+	if st.positive == len(st.frames) && f.pos {
+		st.positive++
+	}
+	st.frames = append(st.frames, f)
+}
 
 // give gives res, the expansion of an operand, to the ors it is in, as far as they are
 // complete: it returns the innermost or with an operand left to expand, or, when none is, the
 // expansion of the whole literal.
 func (st *orStack) give(res [][]lit) (*orFrame, [][]lit, error) {
-	for len(*st) > 0 {
-		f := (*st)[len(*st)-1]
+	for len(st.frames) > 0 {
+		f := st.frames[len(st.frames)-1]
 		var err error
 		if f.pos {
 			f.out = append(f.out, res...)
-			if len(f.out) > maxDisjuncts {
+			if len(st.frames) <= st.positive {
+				st.held += len(res)
+			}
+			if len(f.out) > maxDisjuncts || st.held > maxDisjuncts {
 				err = fmt.Errorf("more than %d alternatives after expanding `or`", maxDisjuncts)
 			}
 		} else {
@@ -326,7 +348,11 @@ func (st *orStack) give(res [][]lit) (*orFrame, [][]lit, error) {
 			return f, nil, nil
 		}
 		res = f.out
-		*st = (*st)[:len(*st)-1]
+		st.frames = st.frames[:len(st.frames)-1]
+		if len(st.frames) < st.positive {
+			// Its alternatives go to the or above.
+			st.positive, st.held = len(st.frames), st.held-len(f.out)
+		}
 	}
 	return nil, res, nil
 }

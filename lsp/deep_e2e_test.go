@@ -22,12 +22,37 @@ func TestDeepBodies(t *testing.T) {
 	if raceBuild {
 		t.Skip("SKIPPED under the race detector: its shadow memory does not fit under ulimit -v; the test runs without -race")
 	}
+	deepBodies(t, []string{"not", "or"}, map[string]int{"not": 1_000_000, "or": 20_000})
+}
+
+// TestDeepInfixBodies is the last point of issue 22 in the server: a document nesting infix or a
+// million levels deep (15 MB) and one nesting parentheses as deep (2 MB), in a server of their
+// own (one that has analysed the million nots holds that much address space already, which
+// ulimit -v counts).
+func TestDeepInfixBodies(t *testing.T) {
+	if raceBuild {
+		t.Skip("SKIPPED under the race detector: its shadow memory does not fit under ulimit -v; the test runs without -race")
+	}
+	depth := 1_000_000
+	if testing.Short() {
+		depth = 100_000
+	}
+	deepBodies(t, []string{"infix-or", "infix-paren"}, map[string]int{"infix-or": depth, "infix-paren": depth})
+}
+
+// deepBodies opens a document of each nesting shape in one server under ulimit -v, asks for its
+// diagnostics and the features on it, closes it, and then checks that the server still serves a
+// small document.
+func deepBodies(t *testing.T, shapes []string, depth map[string]int) {
 	c := startBoundedServer(t)
 	c.initialize()
 	dir := t.TempDir()
-	depth := map[string]int{"not": 1_000_000, "or": 20_000}
-	for _, shape := range []string{"not", "or"} {
-		doc := fileURI(filepath.Join(dir, shape+".kif"))
+	for _, shape := range shapes {
+		ext := ".kif"
+		if gengame.Infix(shape) {
+			ext = ".hrf"
+		}
+		doc := fileURI(filepath.Join(dir, shape+ext))
 		text := gengame.Nested(shape, depth[shape])
 		c.open(doc, text)
 		deadline := time.Now().Add(4 * time.Minute)

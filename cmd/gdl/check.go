@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -283,16 +284,18 @@ func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, e
 	res := analysis.Analyze(f, cfg)
 	if fix {
 		// The fixes applied are printed once the file is rewritten: a file gdl refuses to
-		// rewrite is reported as it is, with the error.
+		// rewrite is reported as it is, with the error (analysed again: only the analysis of
+		// the fixed text is kept meanwhile, the file's own can go, as it must for a 15 MB file).
 		var applied bytes.Buffer
-		src, changed := applySafeFixes(shown, f, res, cfg, &applied)
+		var src string
+		var changed bool
+		src, f, res, changed = applySafeFixes(shown, f, res, cfg, &applied)
 		if changed {
 			if err := rewriteAll([]rewrite{{in, string(data), src}}); err != nil {
-				return checked{path: shown, lines: f.Lines(), diags: res.Diagnostics}, err
+				f = parseInput(path, data)
+				return checked{path: shown, lines: f.Lines(), diags: analysis.Analyze(f, cfg).Diagnostics}, err
 			}
 			fixOut.Write(applied.Bytes())
-			f, _ = syntax.ParseDialect(src, f.Dialect())
-			res = analysis.Analyze(f, cfg)
 		}
 	}
 	errs := false
@@ -308,10 +311,11 @@ func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, e
 const maxFixRounds = 8
 
 // applySafeFixes applies the safe fixes of a file, in rounds, and prints each one applied with
-// the position of its diagnostic (in the text of its round). It returns the fixed text and
-// whether it changed.
-func applySafeFixes(shown string, f *syntax.File, res *analysis.Result, cfg *analysis.Config, out io.Writer) (string, bool) {
+// the position of its diagnostic (in the text of its round). It returns the fixed text, its
+// tree and analysis (f and res when nothing changed), and whether it changed.
+func applySafeFixes(shown string, f *syntax.File, res *analysis.Result, cfg *analysis.Config, out io.Writer) (string, *syntax.File, *analysis.Result, bool) {
 	src := f.Source()
+	dialect := f.Dialect()
 	changed := false
 	for range maxFixRounds {
 		next, applied := analysis.ApplyFixes(src, res.Diagnostics, func(_ analysis.Diagnostic, fx syntax.Fix) bool { return fx.Safe })
@@ -329,10 +333,17 @@ func applySafeFixes(shown string, f *syntax.File, res *analysis.Result, cfg *ana
 			fmt.Fprintf(out, "%s:%d:%d: fixed: %s [%s]\n", shown, line, col, a.Fix.Title, a.Diagnostic.Code)
 		}
 		src, changed = next, true
-		f, _ = syntax.ParseDialect(src, f.Dialect())
+		if len(src) > 1<<20 {
+			// The last round's tree and analysis are no longer read: collected now, their
+			// address space is reused for the next ones (ulimit -v counts all the heap has
+			// mapped; a 15 MB file's analysis is 1.2 GB).
+			runtime.GC()
+		}
+		f, _ = syntax.ParseDialect(src, dialect)
+
 		res = analysis.Analyze(f, cfg)
 	}
-	return src, changed
+	return src, f, res, changed
 }
 
 // pos converts a byte offset to a 1-based line and a 1-based column counted in characters.

@@ -5,7 +5,10 @@
 // collection from the heap then live: for the language server 160 MiB or three times what is
 // live, whichever is more; for one-shot commands 256 MiB or twice what is live. So a large heap
 // is collected as often as Go's default would (the command) or a little less (the server), and
-// never held to a ceiling below what it needs. GOGC or GOMEMLIMIT set in the environment win.
+// never held to a ceiling below what it needs. Above what is live the heap grows by at most
+// 1 GiB, though: a file that keeps more than that alive (a million nested ors, 15 MB, keeps
+// 1.2 GB) would otherwise have the server grow to 3.6 GB, past a 4 GB address space. GOGC or
+// GOMEMLIMIT set in the environment win.
 package gctune
 
 import (
@@ -78,7 +81,12 @@ func adjust() bool {
 	return true
 }
 
-func ceiling(p policy, live int64) int64 { return max(p.floor, p.factor*live) }
+// maxHeadroom bounds how far above the live heap a ceiling lets the heap grow.
+const maxHeadroom = 1 << 30
+
+func ceiling(p policy, live int64) int64 {
+	return max(p.floor, live+min((p.factor-1)*live, maxHeadroom))
+}
 
 // liveHeap is the heap the last collection found live, in bytes.
 func liveHeap() int64 {

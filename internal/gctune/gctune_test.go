@@ -36,8 +36,11 @@ func TestPolicies(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != server.floor {
 		t.Errorf("after Server, memory limit %d; want %d", got, server.floor)
 	}
-	if ceiling(server, 1<<30) != 3<<30 || ceiling(server, 1<<20) != server.floor {
+	if ceiling(server, 256<<20) != 3*256<<20 || ceiling(server, 1<<20) != server.floor {
 		t.Errorf("the server's ceiling is not max(floor, 3 x live)")
+	}
+	if ceiling(server, 2<<30) != 3<<30 || ceiling(batch, 2<<30) != 3<<30 {
+		t.Errorf("the ceiling of a heap with 2 GiB live is not 1 GiB above it")
 	}
 	debug.SetGCPercent(100)
 	t.Setenv("GOGC", "50")

@@ -7,18 +7,19 @@ import (
 )
 
 // NestingShapes are the shapes Nested writes: a rule body or a term nested depth levels deep.
-var NestingShapes = []string{"not", "or", "and", "term", "infix-not", "infix-or", "infix-term"}
+var NestingShapes = []string{"not", "or", "and", "term", "infix-not", "infix-or", "infix-paren", "infix-term"}
 
 // nestings says how each shape writes its rule: the rule's start, what opens a level, the
 // innermost literal or term, what closes a level, and the rule's end.
 var nestings = map[string]struct{ rule, open, inner, close, end string }{
-	"not":        {"(<= p ", "(not ", "(true (c 1))", ")", ")\n"},
-	"or":         {"(<= p ", "(or (true (c 1)) ", "(true (c 1))", ")", ")\n"},
-	"and":        {"(<= p ", "(and (true (c 1)) ", "(true (c 1))", ")", ")\n"},
-	"term":       {"(<= (p ?x) (true (c ?x)) (q ", "(f ", "?x", ")", "))\n"},
-	"infix-not":  {"p :- ", "~", "true(c(1))", "", "\n"},
-	"infix-or":   {"p :- ", "(true(c(1)) | ", "true(c(1))", ")", "\n"},
-	"infix-term": {"p(X) :- true(c(X)) & q(", "f(", "X", ")", ")\n"},
+	"not":         {"(<= p ", "(not ", "(true (c 1))", ")", ")\n"},
+	"or":          {"(<= p ", "(or (true (c 1)) ", "(true (c 1))", ")", ")\n"},
+	"and":         {"(<= p ", "(and (true (c 1)) ", "(true (c 1))", ")", ")\n"},
+	"term":        {"(<= (p ?x) (true (c ?x)) (q ", "(f ", "?x", ")", "))\n"},
+	"infix-not":   {"p :- ", "~", "true(c(1))", "", "\n"},
+	"infix-or":    {"p :- ", "(true(c(1)) | ", "true(c(1))", ")", "\n"},
+	"infix-paren": {"p :- ", "(", "true(c(1))", ")", "\n"},
+	"infix-term":  {"p(X) :- true(c(X)) & q(", "f(", "X", ")", ")\n"},
 }
 
 // Nested writes a small valid game (one role, one step) with one rule, last, whose body or term
@@ -31,7 +32,8 @@ var nestings = map[string]struct{ rule, open, inner, close, end string }{
 //   - and: (<= p (and (true (c 1)) (and (true (c 1)) ... (true (c 1)))))
 //   - term: (<= (p ?x) (true (c ?x)) (q (f (f ... ?x))))
 //
-// and the infix ones: p :- ~~...~true(c(1)); p :- (true(c(1)) | (true(c(1)) | ...)); and
+// and the infix ones: p :- ~~...~true(c(1)); p :- (true(c(1)) | (true(c(1)) | ...)) (a million
+// levels are 15 MB); p :- (((...true(c(1))))), disjunctions of one branch; and
 // p(X) :- true(c(X)) & q(f(f(...X))).
 func Nested(shape string, depth int) string {
 	n, ok := nestings[shape]
