@@ -232,10 +232,21 @@ await step("severity-setting-reaches-the-server", async () => {
 await step("hover-shows-the-relation-summary", async () => {
   const p = where("(line ?x) (row", 2);
   await goTo(p.line, p.column);
-  await page.keyboard.press("Control+K");
-  await page.keyboard.press("Control+I");
   const hover = page.locator(".monaco-hover-content").first();
-  await hover.waitFor({ state: "visible" });
+  // "Show Hover" is a chord (Ctrl+K Ctrl+I); in one CI run of many the workbench showed no
+  // hover after it while the server had answered the other requests of that position (the
+  // highlights): the chord is pressed again once, and the log says so, before the step fails.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    try {
+      await hover.waitFor({ state: "visible", timeout: attempt === 1 ? 15_000 : 30_000 });
+      break;
+    } catch (e) {
+      if (attempt === 2) throw e;
+      console.log("# no hover 15 s after Ctrl+K Ctrl+I: pressing the chord again");
+    }
+  }
   const text = await until("the hover text", async () => {
     const t = await hover.textContent();
     return t.includes("line/1") ? t : { ok: false, t };
