@@ -105,13 +105,11 @@ func TestDoublingState(t *testing.T) {
 		{[]string{"stats", game, "--playouts", "3"}, 0, "playouts"},
 		{[]string{"render", game}, 0, "c: z"},
 	} {
-		start := time.Now()
+		// The memory limit is what catches the old behaviour (7 GB); the time limit only ends a
+		// run that hangs.
 		out, errOut, code := bounded(t, 2*time.Minute, nil, c.args...)
 		if code != c.code || !strings.Contains(out+errOut, c.want) {
 			t.Errorf("gdl %s: exit %d, want %d and %q\nstdout: %s\nstderr: %s", strings.Join(c.args, " "), code, c.code, c.want, abbreviateLog(out), abbreviateLog(errOut))
-		}
-		if took := time.Since(start); c.args[0] == "render" && took > 15*time.Second {
-			t.Errorf("gdl render took %v, beyond its --timeout of 10 s", took.Round(time.Millisecond))
 		}
 	}
 
