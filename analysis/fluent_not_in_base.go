@@ -22,18 +22,20 @@ func init() {
 			if !ok {
 				return
 			}
-			at := lastClauseEnd(m, "base")
+			add := factAdder(m, "base")
+			initRel, nextRel := KeywordRel("init"), KeywordRel("next")
 			for _, c := range m.Clauses {
-				if c.Rel() != KeywordRel("init") && c.Rel() != KeywordRel("next") {
+				if rel := c.Rel(); rel != initRel && rel != nextRel {
 					continue
 				}
 				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
-				f := c.Head.Args()[0]
+				f := headArg(c, 0)
 				var fixes []syntax.Fix
-				if isGround(f) && at >= 0 {
-					fixes = append(fixes, addFact(m, at, "Add "+m.Notation().Atom("base", f.Text())+" to base", m.Notation().Atom("base", f.Text())))
+				if add.ok && isGround(f) {
+					fact := m.Notation().Atom("base", f.Text())
+					fixes = append(fixes, add.fix("Add "+fact+" to base", fact))
 				}
 				r.Report(f.Span(), fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
 					f.Text(), c.Head.Name().Text()), nil, fixes...)
@@ -66,21 +68,42 @@ func coveringSet(m *Model, key string) (covering, bool) {
 	return c, true
 }
 
-// lastClauseEnd returns the end of the last clause of relation key, or -1.
-func lastClauseEnd(m *Model, key string) int {
+// factSite makes the fixes that add a fact of relation key on a line of its own after the
+// relation's last clause (ok is false when it has none).
+type factSite struct {
+	ok bool
+	at int    // where the fact goes
+	nl string // what comes before it
+}
+
+// factAdder returns the fact adder of relation key: where its facts go is found once per check.
+func factAdder(m *Model, key string) factSite {
 	end := -1
 	for _, c := range m.Clauses {
 		if c.Key() == key {
 			end = c.Form.Span().End
 		}
 	}
-	return end
+	if end < 0 {
+		return factSite{}
+	}
+	at, nl := afterClause(m.File.Source(), end, m.Notation())
+	return factSite{ok: true, at: at, nl: nl}
 }
 
-// addFact is a fix that adds a fact on a line of its own after the clause ending at end.
-func addFact(m *Model, end int, title, fact string) syntax.Fix {
-	at, nl := afterClause(m.File.Source(), end, m.Notation())
-	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: at, End: at}, NewText: nl + fact}}}
+// fix is a fix that adds fact.
+func (a factSite) fix(title, fact string) syntax.Fix {
+	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: a.at, End: a.at}, NewText: a.nl + fact}}}
+}
+
+// headArg returns argument i of c's head, which has more than i arguments.
+func headArg(c *Clause, i int) syntax.Term {
+	for j, t := range c.Head.ArgSeq() {
+		if j == i {
+			return t
+		}
+	}
+	panic("headArg: the head has no such argument")
 }
 
 // isGround reports whether a term has no variable.
