@@ -31,7 +31,7 @@ func init() {
 				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
-				f := headArg(c, 0)
+				f := atomArg(c.Head, 0)
 				var fixes []syntax.Fix
 				if add.ok && isGround(f) {
 					fact := m.Notation().Atom("base", f.Text())
@@ -96,14 +96,15 @@ func (a factSite) fix(title, fact string) syntax.Fix {
 	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: a.at, End: a.at}, NewText: a.nl + fact}}}
 }
 
-// headArg returns argument i of c's head, which has more than i arguments.
-func headArg(c *Clause, i int) syntax.Term {
-	for j, t := range c.Head.ArgSeq() {
+// atomArg returns argument i of atom a, which has more than i arguments (like a.Args()[i],
+// without making the list).
+func atomArg(a syntax.Atom, i int) syntax.Term {
+	for j, t := range a.ArgSeq() {
 		if j == i {
 			return t
 		}
 	}
-	panic("headArg: the head has no such argument")
+	panic("atomArg: the atom has no such argument")
 }
 
 // isGround reports whether a term has no variable.
