@@ -728,6 +728,13 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 func (m *Model) index(prev *Model, stable int) {
 	ord := make([]int32, len(m.Occurrences)) // the symbol of each occurrence, by number; -1: none
 	var order []*Symbol                      // the symbols by number: in the order of their first occurrence
+	// Per symbol, by number: its first occurrence, its name as written and its arity there, and
+	// whether another occurrence differs from it in either (nearly none does: then its
+	// occurrences are not visited again).
+	var first []int32
+	var names []string
+	var arities []int
+	var mixed []uint8
 	for i := range m.Occurrences {
 		o := &m.Occurrences[i]
 		table, kind := m.table(o.Kind)
@@ -740,6 +747,15 @@ func (m *Model) index(prev *Model, stable int) {
 			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(order))}
 			table[o.Key] = s
 			order = append(order, s)
+			first, names, arities = append(first, int32(i)), append(names, o.Name), append(arities, o.Arity)
+			mixed = append(mixed, 0)
+		} else if mixed[s.ord] != mixedName|mixedArity {
+			if o.Name != names[s.ord] {
+				mixed[s.ord] |= mixedName // as written: the spellings may still be one
+			}
+			if o.Arity != arities[s.ord] {
+				mixed[s.ord] |= mixedArity
+			}
 		}
 		ord[i] = s.ord
 		s.n++
@@ -777,12 +793,28 @@ func (m *Model) index(prev *Model, stable int) {
 		}
 	}
 	for k, s := range order {
-		if !taken[k] {
+		if taken[k] {
+			continue
+		}
+		if mixed[k]&mixedName != 0 {
 			s.indexSpellings(m)
+		} else {
+			s.Spellings = map[string]int{m.Spelling(&m.Occurrences[first[k]]): len(s.Occs)}
+		}
+		if mixed[k]&mixedArity != 0 {
 			s.indexArities(m)
+		} else {
+			s.Arities = map[int][]int{m.Occurrences[first[k]].Arity: s.Occs}
 		}
 	}
 }
+
+// What index found of a symbol's occurrences: some differ from the first in spelling, or in
+// arity.
+const (
+	mixedName = 1 << iota
+	mixedArity
+)
 
 // table returns the symbol table of an occurrence kind and its symbols' kind; nil for variables
 // and keywords.
