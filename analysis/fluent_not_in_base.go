@@ -31,14 +31,22 @@ func init() {
 				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
-				f := atomArg(c.Head, 0)
-				var fixes []syntax.Fix
-				if add.ok && isGround(f) {
+				// The message, and the fix's title and text, with the clause.
+				texts := c.memoTexts("fluent-not-in-base", add.nl+m.Notation().String(), func() [3]string {
+					f := atomArg(c.Head, 0)
+					msg := fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
+						f.Text(), c.Head.Name().Text())
+					if !isGround(f) {
+						return [3]string{msg}
+					}
 					fact := m.Notation().Atom("base", f.Text())
-					fixes = append(fixes, add.fix("Add "+fact+" to base", fact))
+					return [3]string{msg, "Add " + fact + " to base", add.nl + fact}
+				})
+				var fixes []syntax.Fix
+				if add.ok && texts[1] != "" {
+					fixes = append(fixes, add.fixText(texts[1], texts[2]))
 				}
-				r.Report(f.Span(), fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
-					f.Text(), c.Head.Name().Text()), nil, fixes...)
+				r.Report(atomArg(c.Head, 0).Span(), texts[0], nil, fixes...)
 			}
 		},
 	})
@@ -92,8 +100,11 @@ func factAdder(m *Model, key string) factSite {
 }
 
 // fix is a fix that adds fact.
-func (a factSite) fix(title, fact string) syntax.Fix {
-	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: a.at, End: a.at}, NewText: a.nl + fact}}}
+func (a factSite) fix(title, fact string) syntax.Fix { return a.fixText(title, a.nl+fact) }
+
+// fixText is a fix that inserts text (a fact after a.nl) where the facts go.
+func (a factSite) fixText(title, text string) syntax.Fix {
+	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: a.at, End: a.at}, NewText: text}}}
 }
 
 // atomArg returns argument i of atom a, which has more than i arguments (like a.Args()[i],
