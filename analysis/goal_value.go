@@ -25,7 +25,7 @@ func init() {
 				if c.Key() != "goal" || c.Head.Arity() != 2 {
 					continue
 				}
-				v := c.Head.Args()[1]
+				v := atomArg(c.Head, 1)
 				if v.Kind() == syntax.TermVariable {
 					if facts == nil {
 						facts = newFactIndex(m)
@@ -155,13 +155,14 @@ func goalValuesFromFacts(c *Clause, v syntax.Term, facts *factIndex, r *Reporter
 		if f.Arity() != s.atom.Arity() {
 			continue
 		}
-		b := bindings{}
-		if !b.match(s.atom.Cursor, f.Cursor) {
+		// The value first: nearly every fact gives a good one, and then nothing is matched.
+		val := atomArg(f, s.arg)
+		msg, fix, bad := goalValueProblem(val)
+		if !bad || reported[val.Span()] {
 			continue
 		}
-		val := f.Args()[s.arg]
-		msg, fix, bad := goalValueProblem(val)
-		if !bad || reported[val.Span()] || !consistent(c.Body, b, facts, key) {
+		b := bindings{}
+		if !b.match(s.atom.Cursor, f.Cursor) || !consistent(c.Body, b, facts, key) {
 			continue
 		}
 		reported[val.Span()] = true
