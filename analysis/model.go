@@ -278,21 +278,23 @@ type Model struct {
 	// stretch.
 	stable       bool
 	stableOccs   int
-	completeOnly bool                 // forms with syntax errors are left out
-	incomplete   bool                 // some form has syntax errors
-	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
-	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
-	in           map[Rel][]int        // edges into each relation, made by edgesIn
-	nodeNames    []Rel                // the graph's relations by number (buildGraph)
-	relID        map[Rel]int32        // the number of each relation
-	heads        []int32              // the number of each clause's head relation
-	headNodes    int                  // how many relations are heads (numbered first)
-	nodeHint     int                  // the previous version's number of relations, or 0
-	defs         [][]*Clause          // the clauses of each relation, by number
-	edgeTo       []int32              // the number of each edge's target
-	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
-	prodMemo     *producers           // memo for producersAt
-	relCands     *relCandidates       // memo for relationCandidates
+	completeOnly bool           // forms with syntax errors are left out
+	incomplete   bool           // some form has syntax errors
+	mu           sync.Mutex     // guards dependsOn, in, splitMemo and prodMemo
+	dependsOn    map[Rel][]bool // memo for DependsOn: the relations that reach a relation, by number
+	in           map[Rel][]int  // edges into each relation, made by edgesIn
+	inStart      []int          // edgesIn's lists by relation number: the edges into v are
+	inEdges      []int          // inEdges[inStart[v]:inStart[v+1]]
+	nodeNames    []Rel          // the graph's relations by number (buildGraph)
+	relID        map[Rel]int32  // the number of each relation
+	heads        []int32        // the number of each clause's head relation
+	headNodes    int            // how many relations are heads (numbered first)
+	nodeHint     int            // the previous version's number of relations, or 0
+	defs         [][]*Clause    // the clauses of each relation, by number
+	edgeTo       []int32        // the number of each edge's target
+	splitMemo    *splitStrata   // memo for SplitRelations and StaysUnstratified
+	prodMemo     *producers     // memo for producersAt
+	relCands     *relCandidates // memo for relationCandidates
 	// From the end of newModel until the producers are made or the analysis ends: the model
 	// this one reused clauses from, and which of its clauses it reused (by index), so that the
 	// producers start from that model's sets where no changed clause can reach.
@@ -361,7 +363,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
-		dependsOn:    map[Rel]map[Rel]bool{},
+		dependsOn:    map[Rel][]bool{},
 		nodeHint:     size.nodes,
 	}
 	// A model may reuse from one built with completeOnly even when it takes in broken forms

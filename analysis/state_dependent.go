@@ -51,7 +51,7 @@ func init() {
 						target := targets[ti]
 						for _, ei := range own[c.Index] {
 							e := m.Edges[ei]
-							if e.To != target && !m.DependsOn(e.To, target) {
+							if e.To != target && !m.edgeDependsOn(ei, target) {
 								continue
 							}
 							var related []Related
