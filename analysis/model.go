@@ -300,12 +300,12 @@ type Model struct {
 	// producers start from that model's sets where no changed clause can reach.
 	prevModel *Model
 	prevUsed  []bool
-	// symOf is the number of each occurrence's symbol (-1 for variables and keywords; nSymbols
-	// symbols), kept for the next version's index; occRuns, while building, the runs of occurrences taken
+	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
+	// keywords), kept for the next version's index; occRuns, while building, the runs of occurrences taken
 	// over from prev.
-	symOf    []int32
-	nSymbols int
-	occRuns  []occRun
+	symOf   []int32
+	symbols []*Symbol
+	occRuns []occRun
 }
 
 // occRun is a run of n occurrences from lo that are prev's from `from`, moved.
@@ -784,7 +784,7 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // prev (m.occRuns) find their symbol by prev's number of it (prev.symOf): one look-up per symbol
 // of theirs, not one per occurrence.
 func (m *Model) index(prev *Model, stable int) {
-	x := &indexer{m: m, ord: make([]int32, len(m.Occurrences))}
+	x := &indexer{m: m, prev: prev, ord: make([]int32, len(m.Occurrences))}
 	x.count(prev)
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
@@ -792,7 +792,7 @@ func (m *Model) index(prev *Model, stable int) {
 			pt, _ := prev.table(occKindOf(s.Kind))
 			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
 				t, _ := m.table(occKindOf(s.Kind))
-				t[s.Key], taken[k] = ps, true
+				t[s.Key], taken[k], x.order[k] = ps, true, ps
 			}
 		}
 	}
@@ -820,12 +820,13 @@ func (m *Model) index(prev *Model, stable int) {
 			x.fill(k, s)
 		}
 	}
-	m.symOf, m.nSymbols = x.ord, len(x.order)
+	m.symOf, m.symbols = x.ord, x.order
 }
 
 // indexer is the state of Model.index.
 type indexer struct {
 	m     *Model
+	prev  *Model
 	ord   []int32   // the symbol of each occurrence, by number; -1: none
 	order []*Symbol // the symbols by number: in the order of their first occurrence
 	// Per symbol, by number: its first occurrence, its name as written and its arity there, and
@@ -835,6 +836,9 @@ type indexer struct {
 	names   []string
 	arities []int
 	mixed   []uint8
+	// src is, per symbol, prev's number of it while every occurrence of it comes from prev's
+	// occurrences of that symbol (then its spellings are prev's), else -1.
+	src []int32
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
@@ -845,7 +849,7 @@ func (x *indexer) count(prev *Model) {
 	var remap []int32 // prev's symbol number -> the number here, or -1
 	runs := m.occRuns
 	if prev != nil && len(prev.symOf) == len(prev.Occurrences) {
-		remap = make([]int32, prev.nSymbols)
+		remap = make([]int32, len(prev.symbols))
 		for k := range remap {
 			remap[k] = -1
 		}
@@ -879,10 +883,12 @@ func (x *indexer) count(prev *Model) {
 			table[o.Key] = s
 			x.order = append(x.order, s)
 			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, o.Arity)
-			x.mixed = append(x.mixed, 0)
+			x.mixed, x.src = append(x.mixed, 0), append(x.src, pk)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
+		} else {
+			x.src[s.ord] = -1
 		}
 		x.add(i, s)
 	}
@@ -909,7 +915,9 @@ func (x *indexer) add(i int, s *Symbol) {
 // fill makes the spellings and arities of symbol number k, s, whose Occs are made.
 func (x *indexer) fill(k int, s *Symbol) {
 	m := x.m
-	if x.mixed[k]&mixedName != 0 {
+	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
+		s.Spellings = x.prev.symbols[pk].Spellings // the same occurrences: never changed once built
+	} else if x.mixed[k]&mixedName != 0 {
 		s.indexSpellings(m)
 	} else {
 		s.Spellings = map[string]int{m.Spelling(&m.Occurrences[x.first[k]]): len(s.Occs)}
