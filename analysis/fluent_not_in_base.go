@@ -24,6 +24,7 @@ func init() {
 			}
 			add := factAdder(m, "base")
 			initRel, nextRel := KeywordRel("init"), KeywordRel("next")
+			memoKey := add.nl + m.Notation().String() // what the texts depend on besides the clause
 			for _, c := range m.Clauses {
 				if rel := c.Rel(); rel != initRel && rel != nextRel {
 					continue
@@ -32,7 +33,7 @@ func init() {
 					continue
 				}
 				// The message, and the fix's title and text, with the clause.
-				texts := c.memoTexts("fluent-not-in-base", add.nl+m.Notation().String(), func() [3]string {
+				texts := c.memoTexts("fluent-not-in-base", memoKey, func() [3]string {
 					f := atomArg(c.Head, 0)
 					msg := fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
 						f.Text(), c.Head.Name().Text())
