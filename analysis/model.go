@@ -301,8 +301,8 @@ type Model struct {
 	prevModel *Model
 	prevUsed  []bool
 	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
-	// keywords), kept for the next version's index; occRuns, while building, the runs of occurrences taken
-	// over from prev.
+	// keywords), kept for the next version's index; occRuns, while building, the runs of
+	// occurrences taken over from prev.
 	symOf   []int32
 	symbols []*Symbol
 	occRuns []occRun
