@@ -178,6 +178,9 @@ func TestAnswering(t *testing.T) {
 	if from != v1 || at != 5 {
 		t.Errorf("before the changes: from version %d at %d, want 1 at 5", from.Version, at)
 	}
+	if sp, ok := back(syntax.Span{Start: 1, End: 3}); !ok || sp != (syntax.Span{Start: 1, End: 3}) {
+		t.Errorf("a span before the changes taken back: %v %v, want 1-3", sp, ok)
+	}
 	from, at, back = v3.Answering(200)
 	if from != v1 || at != 199 {
 		t.Errorf("after the changes: from version %d at %d, want 1 at 199", from.Version, at)
