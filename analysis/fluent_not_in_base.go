@@ -22,21 +22,32 @@ func init() {
 			if !ok {
 				return
 			}
-			at := lastClauseEnd(m, "base")
+			add := factAdder(m, "base")
+			initRel, nextRel := KeywordRel("init"), KeywordRel("next")
+			memoKey := add.nl + m.Notation().String() // what the texts depend on besides the clause
 			for _, c := range m.Clauses {
-				if c.Rel() != KeywordRel("init") && c.Rel() != KeywordRel("next") {
+				if rel := c.Rel(); rel != initRel && rel != nextRel {
 					continue
 				}
 				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
-				f := c.Head.Args()[0]
+				// The message, and the fix's title and text, with the clause.
+				texts := c.memoTexts("fluent-not-in-base", memoKey, func() [3]string {
+					f := atomArg(c.Head, 0)
+					msg := fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
+						f.Text(), c.Head.Name().Text())
+					if !isGround(f) {
+						return [3]string{msg}
+					}
+					fact := m.Notation().Atom("base", f.Text())
+					return [3]string{msg, "Add " + fact + " to base", add.nl + fact}
+				})
 				var fixes []syntax.Fix
-				if isGround(f) && at >= 0 {
-					fixes = append(fixes, addFact(m, at, "Add "+m.Notation().Atom("base", f.Text())+" to base", m.Notation().Atom("base", f.Text())))
+				if add.ok && texts[1] != "" {
+					fixes = append(fixes, add.fixText(texts[1], texts[2]))
 				}
-				r.Report(f.Span(), fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
-					f.Text(), c.Head.Name().Text()), nil, fixes...)
+				r.Report(atomArg(c.Head, 0).Span(), texts[0], nil, fixes...)
 			}
 		},
 	})
@@ -66,21 +77,46 @@ func coveringSet(m *Model, key string) (covering, bool) {
 	return c, true
 }
 
-// lastClauseEnd returns the end of the last clause of relation key, or -1.
-func lastClauseEnd(m *Model, key string) int {
+// factSite makes the fixes that add a fact of relation key on a line of its own after the
+// relation's last clause (ok is false when it has none).
+type factSite struct {
+	ok bool
+	at int    // where the fact goes
+	nl string // what comes before it
+}
+
+// factAdder returns the fact adder of relation key: where its facts go is found once per check.
+func factAdder(m *Model, key string) factSite {
 	end := -1
 	for _, c := range m.Clauses {
 		if c.Key() == key {
 			end = c.Form.Span().End
 		}
 	}
-	return end
+	if end < 0 {
+		return factSite{}
+	}
+	at, nl := afterClause(m.File.Source(), end, m.Notation())
+	return factSite{ok: true, at: at, nl: nl}
 }
 
-// addFact is a fix that adds a fact on a line of its own after the clause ending at end.
-func addFact(m *Model, end int, title, fact string) syntax.Fix {
-	at, nl := afterClause(m.File.Source(), end, m.Notation())
-	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: at, End: at}, NewText: nl + fact}}}
+// fix is a fix that adds fact.
+func (a factSite) fix(title, fact string) syntax.Fix { return a.fixText(title, a.nl+fact) }
+
+// fixText is a fix that inserts text (a fact after a.nl) where the facts go.
+func (a factSite) fixText(title, text string) syntax.Fix {
+	return syntax.Fix{Title: title, Edits: []syntax.TextEdit{{Span: syntax.Span{Start: a.at, End: a.at}, NewText: text}}}
+}
+
+// atomArg returns argument i of atom a, which has more than i arguments (like a.Args()[i],
+// without making the list).
+func atomArg(a syntax.Atom, i int) syntax.Term {
+	for j, t := range a.ArgSeq() {
+		if j == i {
+			return t
+		}
+	}
+	panic("atomArg: the atom has no such argument")
 }
 
 // isGround reports whether a term has no variable.

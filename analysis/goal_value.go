@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -25,7 +26,7 @@ func init() {
 				if c.Key() != "goal" || c.Head.Arity() != 2 {
 					continue
 				}
-				v := c.Head.Args()[1]
+				v := atomArg(c.Head, 1)
 				if v.Kind() == syntax.TermVariable {
 					if facts == nil {
 						facts = newFactIndex(m)
@@ -64,43 +65,46 @@ func goalValueProblem(v syntax.Term) (string, []syntax.Fix, bool) {
 }
 
 // factIndex holds the relations defined by ground facts only (no rule, no form with syntax
-// errors, no variable in any fact): their values are known without evaluating anything.
+// errors, no variable in any fact): their values are known without evaluating anything. A
+// relation is looked at when a goal rule asks for it, from the graph's clauses of each of its
+// arities: the goal rules of a file ask for a few relations of thousands.
 type factIndex struct {
-	facts map[string][]syntax.Atom // relation key -> its facts; nil entry: not facts only
-	known map[string]bool
+	m     *Model
+	facts map[string][]syntax.Atom // relation key -> its facts, in source order
+	known map[string]bool          // relation key -> whether it is defined by facts only
 }
 
 func newFactIndex(m *Model) *factIndex {
-	x := &factIndex{facts: map[string][]syntax.Atom{}, known: map[string]bool{}}
-	ruled := map[string]bool{}
-	for k := range m.Broken {
-		ruled[k] = true
-	}
-	for _, c := range m.Clauses {
-		k := c.Key()
-		if c.IsRule || len(c.Vars) > 0 {
-			ruled[k] = true
-			continue
-		}
-		x.facts[k] = append(x.facts[k], c.Head)
-	}
-	for k := range x.facts {
-		if ruled[k] {
-			delete(x.facts, k)
-		} else {
-			x.known[k] = true
-		}
-	}
-	return x
+	return &factIndex{m: m, facts: map[string][]syntax.Atom{}, known: map[string]bool{}}
 }
 
 // factsOf returns the facts of a fact-only relation other than the keywords the game manager
 // provides (true, does), and whether the relation is one.
 func (x *factIndex) factsOf(key string) ([]syntax.Atom, bool) {
-	if key == "true" || key == "does" || !x.known[key] {
+	if key == "true" || key == "does" {
 		return nil, false
 	}
-	return x.facts[key], true
+	if known, ok := x.known[key]; ok {
+		return x.facts[key], known
+	}
+	var cs []*Clause
+	if s := x.m.Relations[key]; s != nil && !x.m.Broken[key] {
+		for a := range s.Arities {
+			cs = append(cs, x.m.clausesOf(Rel{key, a})...)
+		}
+	}
+	slices.SortFunc(cs, func(a, b *Clause) int { return a.Index - b.Index })
+	facts := make([]syntax.Atom, 0, len(cs))
+	for _, c := range cs {
+		if c.IsRule || len(c.Vars) > 0 {
+			facts = nil
+			break
+		}
+		facts = append(facts, c.Head)
+	}
+	known := len(facts) > 0
+	x.known[key], x.facts[key] = known, facts
+	return facts, known
 }
 
 // goalValuesFromFacts handles (<= (goal ?r ?v) ... (rel ... ?v ...) ...) where every atom that
@@ -155,13 +159,14 @@ func goalValuesFromFacts(c *Clause, v syntax.Term, facts *factIndex, r *Reporter
 		if f.Arity() != s.atom.Arity() {
 			continue
 		}
-		b := bindings{}
-		if !b.match(s.atom.Cursor, f.Cursor) {
+		// The value first: nearly every fact gives a good one, and then nothing is matched.
+		val := atomArg(f, s.arg)
+		msg, fix, bad := goalValueProblem(val)
+		if !bad || reported[val.Span()] {
 			continue
 		}
-		val := f.Args()[s.arg]
-		msg, fix, bad := goalValueProblem(val)
-		if !bad || reported[val.Span()] || !consistent(c.Body, b, facts, key) {
+		b := bindings{}
+		if !b.match(s.atom.Cursor, f.Cursor) || !consistent(c.Body, b, facts, key) {
 			continue
 		}
 		reported[val.Span()] = true

@@ -271,25 +271,44 @@ func (m *Model) InCycle(a, b Rel) bool {
 func (m *Model) DependsOn(from, to Rel) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	memo := m.dependsOn[to]
-	if memo == nil {
-		memo = map[Rel]bool{}
-		m.dependsOn[to] = memo
-		// Everything that reaches `to`, by a backwards search.
-		in := m.edgesIn()
-		work := []Rel{to}
-		for len(work) > 0 {
-			v := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, ei := range in[v] {
-				if u := m.Edges[ei].From; !memo[u] {
-					memo[u] = true
-					work = append(work, u)
-				}
+	v, ok := m.relID[from]
+	return ok && m.reachers(to)[v]
+}
+
+// edgeDependsOn reports whether the target of edge ei depends, directly or transitively, on
+// relation to: DependsOn(m.Edges[ei].To, to), by the edge's number of its target.
+func (m *Model) edgeDependsOn(ei int, to Rel) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reachers(to)[m.edgeTo[ei]]
+}
+
+// reachers returns, by relation number, whether each relation reaches relation to in the graph;
+// made once per relation asked, by a backwards search on the relations' numbers. m.mu must be
+// held.
+func (m *Model) reachers(to Rel) []bool {
+	if r, ok := m.dependsOn[to]; ok {
+		return r
+	}
+	reach := make([]bool, len(m.nodeNames))
+	m.dependsOn[to] = reach
+	v, ok := m.relID[to]
+	if !ok {
+		return reach
+	}
+	m.edgesIn()
+	work := []int32{v}
+	for len(work) > 0 {
+		w := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ei := range m.inEdges[m.inStart[w]:m.inStart[w+1]] {
+			if u := m.heads[m.Edges[ei].Clause]; !reach[u] {
+				reach[u] = true
+				work = append(work, u)
 			}
 		}
 	}
-	return memo[from]
+	return reach
 }
 
 // edgesIn returns, for each relation, the indexes of the edges into it (its uses in rule
@@ -311,6 +330,7 @@ func (m *Model) edgesIn() map[Rel][]int {
 			byTarget[fill[w]] = i
 			fill[w]++
 		}
+		m.inStart, m.inEdges = start, byTarget
 		m.in = make(map[Rel][]int, n)
 		for v, name := range m.nodeNames {
 			if lo, hi := start[v], start[v+1]; hi > lo {

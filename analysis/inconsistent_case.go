@@ -48,34 +48,57 @@ func init() {
 			}
 			sort.Slice(keys, func(i, j int) bool { return byKey[keys[i]][0] < byKey[keys[j]][0] })
 			for _, k := range keys {
-				occs := byKey[k]
-				count := map[string]int{} // spelling -> occurrences; "Cell" in infix spells Cell
-				for _, i := range occs {
-					count[m.Spelling(&m.Occurrences[i])]++
-				}
-				if len(count) < 2 {
-					continue
-				}
-				major, text, n := "", "", -1
-				for _, i := range occs { // ties: the spelling written first
-					if sp := m.Spelling(&m.Occurrences[i]); count[sp] > n {
-						major, text, n = sp, m.Occurrences[i].Name, count[sp]
-					}
-				}
-				fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text), Safe: true}
-				for _, i := range occs {
-					if o := &m.Occurrences[i]; m.Spelling(o) != major {
-						fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})
-					}
-				}
-				for _, i := range occs {
-					if o := &m.Occurrences[i]; m.Spelling(o) != major {
-						r.Report(o.Span, fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, text, counted(n, "time", "times")), nil, fix)
-					}
-				}
+				reportSpellings(m, r, k, byKey[k], tables)
 			}
 		},
 	})
+}
+
+// reportSpellings reports the occurrences occs (in source order) of key k, in tables, that are
+// not spelled the most common way. The spellings are counted from the symbols' counts, and each
+// message is made once per spelling: a constant of thousands of occurrences is common.
+func reportSpellings(m *Model, r *Reporter, k string, occs []int, tables []map[string]*Symbol) {
+	count := map[string]int{} // spelling -> occurrences; "Cell" in infix spells Cell
+	for _, t := range tables {
+		if sym := t[k]; sym != nil {
+			for sp, n := range sym.Spellings {
+				count[sp] += n
+			}
+		}
+	}
+	if len(count) < 2 {
+		return
+	}
+	n := -1
+	for _, c := range count {
+		n = max(n, c)
+	}
+	major, text := "", ""
+	for _, i := range occs { // ties: the spelling written first
+		if sp := m.Spelling(&m.Occurrences[i]); count[sp] == n {
+			major, text = sp, m.Occurrences[i].Name
+			break
+		}
+	}
+	fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text), Safe: true}
+	for _, i := range occs {
+		if o := &m.Occurrences[i]; m.Spelling(o) != major {
+			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})
+		}
+	}
+	msgs := map[string]string{} // name as written -> message
+	for _, i := range occs {
+		o := &m.Occurrences[i]
+		if m.Spelling(o) == major {
+			continue
+		}
+		msg, ok := msgs[o.Name]
+		if !ok {
+			msg = fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, text, counted(n, "time", "times"))
+			msgs[o.Name] = msg
+		}
+		r.Report(o.Span, msg, nil, fix)
+	}
 }
 
 // inOtherTable reports whether key names a symbol of a table other than tables[ti].

@@ -22,9 +22,10 @@ func init() {
 			if !ok {
 				return
 			}
-			at := lastClauseEnd(m, "input")
+			add := factAdder(m, "input")
+			legal := KeywordRel("legal")
 			for _, c := range m.Clauses {
-				if c.Rel() != KeywordRel("legal") {
+				if c.Rel() != legal {
 					continue
 				}
 				givesRole, role := m.clauseMeets(c, 0, input.sets[0])
@@ -35,9 +36,9 @@ func init() {
 				args := c.Head.Args()
 				d := m.Notation()
 				var fixes []syntax.Fix
-				if isGround(args[0]) && isGround(args[1]) && at >= 0 {
+				if add.ok && isGround(args[0]) && isGround(args[1]) {
 					fact := d.Atom("input", args[0].Text(), args[1].Text())
-					fixes = append(fixes, addFact(m, at, "Add "+fact+" to input", fact))
+					fixes = append(fixes, add.fix("Add "+fact+" to input", fact))
 				}
 				what, span := "the move "+args[1].Text(), args[1].Span()
 				if !role {

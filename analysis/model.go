@@ -60,6 +60,42 @@ type Clause struct {
 	prod atomic.Pointer[compiled]
 	// meets remembers clauseMeets's answers, shared by the versions the clause is reused in.
 	meets atomic.Pointer[[]meetsMemo]
+	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
+	// shared by the versions the clause is reused in.
+	texts atomic.Pointer[[]textMemo]
+}
+
+// textMemo is what one check wrote about a clause, with the key of what else it depends on.
+type textMemo struct {
+	code, key string
+	texts     [3]string
+}
+
+// memoTexts returns what write writes about the clause for check code, made once per key (what
+// else the texts depend on) and remembered with the clause: a check that reports thousands of
+// clauses writes each message once while the clause is unchanged. Two checks that store at once
+// may lose one's entry, which is then made again.
+func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
+	old := c.texts.Load()
+	if old != nil {
+		for _, e := range *old {
+			if e.code == code && e.key == key {
+				return e.texts
+			}
+		}
+	}
+	t := write()
+	var next []textMemo
+	if old != nil {
+		for _, e := range *old {
+			if e.code != code {
+				next = append(next, e)
+			}
+		}
+	}
+	next = append(next, textMemo{code: code, key: key, texts: t})
+	c.texts.Store(&next)
+	return t
 }
 
 // Occurrences returns the clause's occurrences, in source order.
@@ -84,8 +120,20 @@ func (r Rel) String() string { return r.Key + "/" + strconv.Itoa(r.Arity) }
 // AtomRel returns the relation of an atom.
 func AtomRel(a syntax.Atom) Rel { return Rel{a.Name().Key(), a.Arity()} }
 
-// KeywordRel returns the relation of a GDL keyword at its arity (does/2, true/1, ...).
-func KeywordRel(key string) Rel { return Rel{key, RelationKeywords[key]} }
+// KeywordRel returns the relation of a GDL keyword at its arity (does/2, true/1, ...). The
+// checks ask it in their loops over every clause: a switch, not a look-up in RelationKeywords
+// (TestKeywordRel checks that the two agree).
+func KeywordRel(key string) Rel {
+	switch key {
+	case "terminal":
+		return Rel{key, 0}
+	case "role", "init", "true", "next", "base":
+		return Rel{key, 1}
+	case "does", "legal", "goal", "distinct", "input", "sees":
+		return Rel{key, 2}
+	}
+	return Rel{key, 0}
+}
 
 // RelName returns how messages name a relation: its name, with its arity when the file uses the
 // name with several arities.
@@ -230,27 +278,38 @@ type Model struct {
 	// stretch.
 	stable       bool
 	stableOccs   int
-	completeOnly bool                 // forms with syntax errors are left out
-	incomplete   bool                 // some form has syntax errors
-	mu           sync.Mutex           // guards dependsOn, in, splitMemo and prodMemo
-	dependsOn    map[Rel]map[Rel]bool // memo for DependsOn
-	in           map[Rel][]int        // edges into each relation, made by edgesIn
-	nodeNames    []Rel                // the graph's relations by number (buildGraph)
-	relID        map[Rel]int32        // the number of each relation
-	heads        []int32              // the number of each clause's head relation
-	headNodes    int                  // how many relations are heads (numbered first)
-	nodeHint     int                  // the previous version's number of relations, or 0
-	defs         [][]*Clause          // the clauses of each relation, by number
-	edgeTo       []int32              // the number of each edge's target
-	splitMemo    *splitStrata         // memo for SplitRelations and StaysUnstratified
-	prodMemo     *producers           // memo for producersAt
-	relCands     *relCandidates       // memo for relationCandidates
+	completeOnly bool           // forms with syntax errors are left out
+	incomplete   bool           // some form has syntax errors
+	mu           sync.Mutex     // guards dependsOn, in, splitMemo and prodMemo
+	dependsOn    map[Rel][]bool // memo for DependsOn: the relations that reach a relation, by number
+	in           map[Rel][]int  // edges into each relation, made by edgesIn
+	inStart      []int          // edgesIn's lists by relation number: the edges into v are
+	inEdges      []int          // inEdges[inStart[v]:inStart[v+1]]
+	nodeNames    []Rel          // the graph's relations by number (buildGraph)
+	relID        map[Rel]int32  // the number of each relation
+	heads        []int32        // the number of each clause's head relation
+	headNodes    int            // how many relations are heads (numbered first)
+	nodeHint     int            // the previous version's number of relations, or 0
+	defs         [][]*Clause    // the clauses of each relation, by number
+	edgeTo       []int32        // the number of each edge's target
+	splitMemo    *splitStrata   // memo for SplitRelations and StaysUnstratified
+	prodMemo     *producers     // memo for producersAt
+	relCands     *relCandidates // memo for relationCandidates
 	// From the end of newModel until the producers are made or the analysis ends: the model
 	// this one reused clauses from, and which of its clauses it reused (by index), so that the
 	// producers start from that model's sets where no changed clause can reach.
 	prevModel *Model
 	prevUsed  []bool
+	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
+	// keywords), kept for the next version's index; occRuns, while building, the runs of
+	// occurrences taken over from prev.
+	symOf   []int32
+	symbols []*Symbol
+	occRuns []occRun
 }
+
+// occRun is a run of n occurrences from lo that are prev's from `from`, moved.
+type occRun struct{ lo, from, n int }
 
 // formPart says what one form contributed to a model.
 type formPart struct {
@@ -304,7 +363,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
-		dependsOn:    map[Rel]map[Rel]bool{},
+		dependsOn:    map[Rel][]bool{},
 		nodeHint:     size.nodes,
 	}
 	// A model may reuse from one built with completeOnly even when it takes in broken forms
@@ -351,6 +410,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
 	alongside(func() { m.index(prev, m.stableOccs) }, func() { m.buildGraph(prev) })
+	m.occRuns = nil
 	return m, nil
 }
 
@@ -437,6 +497,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c.reused = true
 	c.prod.Store(oc.prod.Load())
 	c.meets.Store(oc.meets.Load())
+	c.texts.Store(oc.texts.Load())
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}
@@ -459,6 +520,13 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	// Copy the runs whole, then move them in place: the fields that change hold no pointers.
 	k := len(m.Occurrences)
 	m.Occurrences = append(m.Occurrences, prev.Occurrences[old.occLo:old.occHi]...)
+	if n := old.occHi - old.occLo; n > 0 {
+		if r := len(m.occRuns) - 1; r >= 0 && m.occRuns[r].lo+m.occRuns[r].n == k && m.occRuns[r].from+m.occRuns[r].n == old.occLo {
+			m.occRuns[r].n += n // one run while the forms follow each other in both
+		} else {
+			m.occRuns = append(m.occRuns, occRun{lo: k, from: old.occLo, n: n})
+		}
+	}
 	for i := range m.Occurrences[k:] {
 		o := &m.Occurrences[k+i]
 		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
@@ -712,65 +780,161 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // occurrences are cut from one block, and their spellings counted per symbol (nearly every
 // symbol has one spelling). A symbol of prev whose occurrences all lie in the first `stable`
 // occurrences, which are the same in both models, and that has no other occurrence here is
-// prev's symbol itself (symbols are never changed once built).
+// prev's symbol itself (symbols are never changed once built). The occurrences taken over from
+// prev (m.occRuns) find their symbol by prev's number of it (prev.symOf): one look-up per symbol
+// of theirs, not one per occurrence.
 func (m *Model) index(prev *Model, stable int) {
-	ord := make([]int32, len(m.Occurrences)) // the symbol of each occurrence, by number; -1: none
-	var order []*Symbol                      // the symbols by number: in the order of their first occurrence
-	for i := range m.Occurrences {
-		o := &m.Occurrences[i]
-		table, kind := m.table(o.Kind)
-		if table == nil {
-			ord[i] = -1
-			continue
-		}
-		s := table[o.Key]
-		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(order))}
-			table[o.Key] = s
-			order = append(order, s)
-		}
-		ord[i] = s.ord
-		s.n++
-		if o.Def {
-			s.defs++
-		}
-	}
-	taken := make([]bool, len(order)) // prev's symbol serves
+	x := &indexer{m: m, prev: prev, ord: make([]int32, len(m.Occurrences))}
+	x.count(prev)
+	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
-		for k, s := range order {
+		for k, s := range x.order {
 			pt, _ := prev.table(occKindOf(s.Kind))
 			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
 				t, _ := m.table(occKindOf(s.Kind))
-				t[s.Key], taken[k] = ps, true
+				t[s.Key], taken[k], x.order[k] = ps, true, ps
 			}
 		}
 	}
 	size := 0
-	for k, s := range order {
+	for k, s := range x.order {
 		if !taken[k] {
 			size += s.n
 		}
 	}
 	block := make([]int, 0, size)
-	for k, s := range order {
+	for k, s := range x.order {
 		if !taken[k] {
 			s.Occs = block[len(block) : len(block) : len(block)+s.n]
 			block = block[:len(block)+s.n]
 		}
 	}
-	for i, k := range ord {
+	for i, k := range x.ord {
 		if k >= 0 && !taken[k] {
-			s := order[k]
+			s := x.order[k]
 			s.Occs = append(s.Occs, i)
 		}
 	}
-	for k, s := range order {
+	for k, s := range x.order {
 		if !taken[k] {
-			s.indexSpellings(m)
-			s.indexArities(m)
+			x.fill(k, s)
 		}
 	}
+	m.symOf, m.symbols = x.ord, x.order
 }
+
+// indexer is the state of Model.index.
+type indexer struct {
+	m     *Model
+	prev  *Model
+	ord   []int32   // the symbol of each occurrence, by number; -1: none
+	order []*Symbol // the symbols by number: in the order of their first occurrence
+	// Per symbol, by number: its first occurrence, its name as written and its arity there, and
+	// whether another occurrence differs from it in either (nearly none does: then its
+	// occurrences are not visited again).
+	first   []int32
+	names   []string
+	arities []int
+	mixed   []uint8
+	// src is, per symbol, prev's number of it while every occurrence of it comes from prev's
+	// occurrences of that symbol (then its spellings are prev's), else -1.
+	src []int32
+}
+
+// count numbers the symbols and counts their occurrences. An occurrence taken over from prev
+// (a run of m.occRuns) is the symbol that prev numbered pk: remap gives its number here once
+// one occurrence of it was looked up.
+func (x *indexer) count(prev *Model) {
+	m := x.m
+	var remap []int32 // prev's symbol number -> the number here, or -1
+	runs := m.occRuns
+	if prev != nil && len(prev.symOf) == len(prev.Occurrences) {
+		remap = make([]int32, len(prev.symbols))
+		for k := range remap {
+			remap[k] = -1
+		}
+	} else {
+		runs = nil
+	}
+	for i := range m.Occurrences {
+		for len(runs) > 0 && i >= runs[0].lo+runs[0].n {
+			runs = runs[1:]
+		}
+		pk := int32(-1) // prev's number of the occurrence's symbol, when taken over
+		if len(runs) > 0 && i >= runs[0].lo {
+			if pk = prev.symOf[runs[0].from+i-runs[0].lo]; pk < 0 {
+				x.ord[i] = -1
+				continue
+			}
+			if k := remap[pk]; k >= 0 {
+				x.add(i, x.order[k])
+				continue
+			}
+		}
+		o := &m.Occurrences[i]
+		table, kind := m.table(o.Kind)
+		if table == nil {
+			x.ord[i] = -1
+			continue
+		}
+		s := table[o.Key]
+		if s == nil {
+			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(x.order))}
+			table[o.Key] = s
+			x.order = append(x.order, s)
+			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, o.Arity)
+			x.mixed, x.src = append(x.mixed, 0), append(x.src, pk)
+		}
+		if pk >= 0 {
+			remap[pk] = s.ord
+		} else {
+			x.src[s.ord] = -1
+		}
+		x.add(i, s)
+	}
+}
+
+// add counts occurrence i of symbol s.
+func (x *indexer) add(i int, s *Symbol) {
+	o := &x.m.Occurrences[i]
+	if k := s.ord; x.mixed[k] != mixedName|mixedArity && int(x.first[k]) != i {
+		if o.Name != x.names[k] {
+			x.mixed[k] |= mixedName // as written: the spellings may still be one
+		}
+		if o.Arity != x.arities[k] {
+			x.mixed[k] |= mixedArity
+		}
+	}
+	x.ord[i] = s.ord
+	s.n++
+	if o.Def {
+		s.defs++
+	}
+}
+
+// fill makes the spellings and arities of symbol number k, s, whose Occs are made.
+func (x *indexer) fill(k int, s *Symbol) {
+	m := x.m
+	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
+		s.Spellings = x.prev.symbols[pk].Spellings // the same occurrences: never changed once built
+	} else if x.mixed[k]&mixedName != 0 {
+		s.indexSpellings(m)
+	} else {
+		s.Spellings = map[string]int{m.Spelling(&m.Occurrences[x.first[k]]): len(s.Occs)}
+	}
+	if x.mixed[k]&mixedArity != 0 {
+		s.indexArities(m)
+	} else {
+		s.Arities = map[int][]int{m.Occurrences[x.first[k]].Arity: s.Occs}
+	}
+}
+
+// What index found of a symbol's occurrences: some differ from the first in spelling, or in
+// arity.
+const (
+	mixedName = 1 << iota
+	mixedArity
+)
 
 // table returns the symbol table of an occurrence kind and its symbols' kind; nil for variables
 // and keywords.

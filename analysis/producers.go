@@ -337,6 +337,9 @@ type binder struct {
 type compiled struct {
 	head    []*pat
 	binders [][]binder
+	// headBinders lists, per head argument, the binders of its variables (of each variable in
+	// the argument, in the order forEachPatVar visits them).
+	headBinders [][]binder
 }
 
 func compileClause(c *Clause) *compiled {
@@ -373,6 +376,10 @@ func compileClause(c *Clause) *compiled {
 				}
 			}
 		}
+	}
+	cc.headBinders = make([][]binder, len(cc.head))
+	for i, h := range cc.head {
+		forEachPatVar(h, func(v int) { cc.headBinders[i] = append(cc.headBinders[i], cc.binders[v]...) })
 	}
 	return cc
 }
@@ -768,9 +775,13 @@ func (m *Model) clauseArg(c *Clause, arg int) *termSet {
 // clauseMeets reports whether argument arg of clause c's head may give a term at all, and
 // whether one of the terms it may give unifies with a term of o; like clauseArg(c, arg) and its
 // empty and overlaps, but without building the set. The answer is remembered with the clause,
-// and a version of the file that reuses the clause reuses it while o and the sets the
-// argument's variables read are the very sets it was found with (sets are never changed once
-// at their fixpoint, and the producers keep the previous version's sets where nothing changed).
+// and a version of the file that reuses the clause reuses it while the parts of o and of the
+// sets that the answer reads are the very ones it was found with: sets are never changed once
+// at their fixpoint, and the producers keep the previous version's sets where nothing changed,
+// and a changed set's parts (the function terms of one name and arity, with their arguments'
+// sets) where they did not change. So the memo is keyed by the part of o that a function-term
+// argument can meet (o itself for the other arguments), and by the sub-sets the argument's
+// variables take their values from (termSet.at), not by the whole sets they lie in.
 func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -780,22 +791,23 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 		return false, false
 	}
 	h := cc.head[arg]
-	var inputs []*termSet
-	forEachPatVar(h, func(v int) {
-		for _, b := range cc.binders[v] {
-			p.node(b.at)
-		}
-	})
+	bs := cc.headBinders[arg]
+	for _, b := range bs {
+		p.node(b.at)
+	}
 	p.run()
-	forEachPatVar(h, func(v int) {
-		for _, b := range cc.binders[v] {
-			inputs = append(inputs, p.sets[b.at])
-		}
-	})
+	inputs := make([]*termSet, len(bs))
+	for i, b := range bs {
+		inputs[i] = p.sets[b.at].at(b.arg, b.path)
+	}
+	var oKey any = o
+	if h.kind == syntax.TermFunction && !o.any {
+		oKey = o.funcs[funcKey{h.key, len(h.args)}] // patMeets reads nothing else of o
+	}
 	memos := c.meets.Load()
 	if memos != nil {
 		for _, e := range *memos {
-			if e.arg == arg && e.o == o && slices.Equal(e.inputs, inputs) {
+			if e.arg == arg && e.o == oKey && slices.Equal(e.inputs, inputs) {
 				return e.gives, e.meets
 			}
 		}
@@ -818,15 +830,16 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 			}
 		}
 	}
-	next = append(next, meetsMemo{arg: arg, o: o, inputs: inputs, gives: gives, meets: meets})
+	next = append(next, meetsMemo{arg: arg, o: oKey, inputs: inputs, gives: gives, meets: meets})
 	c.meets.Store(&next)
 	return gives, meets
 }
 
-// meetsMemo is one answer of clauseMeets, with the sets it was found with.
+// meetsMemo is one answer of clauseMeets, with the sets it was found with: the part of o it read
+// (a *termSet or a *funcTerm, nil when o had no such part) and the sub-sets its variables read.
 type meetsMemo struct {
 	arg          int
-	o            *termSet
+	o            any
 	inputs       []*termSet
 	gives, meets bool
 }

@@ -30,15 +30,28 @@ func init() {
 		Example: "(<= (legal ?p (mark ?x)) (does ?p (mark ?x)))",
 		Fix:     "Compute the relation from facts and the state only: what depends on does belongs in next (or sees).",
 		Run: func(m *Model, r *Reporter) {
+			byKey := map[string][]*Clause{} // the clauses of the relations of forbiddenDeps: one pass
 			for _, fd := range forbiddenDeps {
-				defs := m.Definitions(fd.rel)
+				byKey[fd.rel] = nil
+			}
+			for _, c := range m.Clauses {
+				if cs, ok := byKey[c.Key()]; ok {
+					byKey[c.Key()] = append(cs, c)
+				}
+			}
+			for _, fd := range forbiddenDeps {
+				defs := byKey[fd.rel]
 				own := clauseEdges(m, defs)
+				targets := make([]Rel, len(fd.targets))
+				for i, tk := range fd.targets {
+					targets[i] = KeywordRel(tk)
+				}
 				for _, c := range defs {
-					for _, tk := range fd.targets {
-						target := KeywordRel(tk)
+					for ti, tk := range fd.targets {
+						target := targets[ti]
 						for _, ei := range own[c.Index] {
 							e := m.Edges[ei]
-							if e.To != target && !m.DependsOn(e.To, target) {
+							if e.To != target && !m.edgeDependsOn(ei, target) {
 								continue
 							}
 							var related []Related

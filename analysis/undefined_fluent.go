@@ -28,7 +28,7 @@ func init() {
 			}
 			suggested := 0 // uses (in source order) given "did you mean": at most maxSuggested
 			for _, u := range m.uses(KeywordRel("true")) {
-				x := u.Atom.Args()[0]
+				x := atomArg(u.Atom, 0)
 				if fluents.matches(x) {
 					continue
 				}

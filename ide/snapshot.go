@@ -47,6 +47,21 @@ type Snapshot struct {
 	hasSyms  bool
 	// checked is closed once the analysis has been computed (made on first need).
 	checked chan struct{}
+	// older is the newest earlier version whose model was built, with what changed since,
+	// while this version's model is not: requests answer from it (Answering). Dropped once this
+	// version's model is built.
+	older *olderVersion
+	// beforePrepare, when set (by tests, through SetBeforePrepare), is called before the model
+	// is built; it is handed to the next versions.
+	beforePrepare func(ctx context.Context)
+}
+
+// olderVersion is an earlier version of a document and the part of its text that differs from
+// a later one's: [lo, hi) of the earlier text became a text delta bytes longer.
+type olderVersion struct {
+	snap   *Snapshot
+	lo, hi int
+	delta  int
 }
 
 // NewSnapshot makes the snapshot of text in the notation its content is written in
@@ -72,8 +87,106 @@ func SnapshotOf(version int32, f *syntax.File) *Snapshot {
 func (s *Snapshot) Next(version int32, f *syntax.File) *Snapshot {
 	next := SnapshotOf(version, f)
 	next.base = s.lastModel()
+	s.mu.Lock()
+	ready, older := s.prepared != nil, s.older
+	next.beforePrepare = s.beforePrepare
+	s.mu.Unlock()
+	lo, hi := changedRegion(s.text, next.text)
+	switch {
+	case ready:
+		next.older = &olderVersion{snap: s, lo: lo, hi: hi, delta: len(next.text) - len(s.text)}
+	case older != nil:
+		// What changed since the older version: its change and this one, taken back to its text.
+		next.older = &olderVersion{snap: older.snap, lo: min(older.lo, older.back(lo, false)),
+			hi: max(older.hi, older.back(hi, true)), delta: older.delta + len(next.text) - len(s.text)}
+	}
 	return next
 }
+
+// back returns the offset in the older text of offset off of the later one: the same before the
+// change, moved after it, and the start (end, with end) of the changed part inside it.
+func (o *olderVersion) back(off int, end bool) int {
+	switch {
+	case off <= o.lo:
+		return off
+	case off >= o.hi+o.delta:
+		return off - o.delta
+	case end:
+		return o.hi
+	}
+	return o.lo
+}
+
+// changedRegion returns the part [lo, hi) of a that b replaces: a and b share a[:lo] and a[hi:]
+// (as long a prefix as they share, then as long a suffix of the rest). 64 bytes a step: the
+// language server compares every version of a document with the one before.
+func changedRegion(a, b string) (lo, hi int) {
+	n := min(len(a), len(b))
+	for lo+64 <= n && a[lo:lo+64] == b[lo:lo+64] {
+		lo += 64
+	}
+	for lo < n && a[lo] == b[lo] {
+		lo++
+	}
+	k := 0 // the length of the common suffix of a[lo:] and b[lo:]
+	for m := n - lo; k+64 <= m && a[len(a)-k-64:len(a)-k] == b[len(b)-k-64:len(b)-k]; {
+		k += 64
+	}
+	for k < n-lo && a[len(a)-k-1] == b[len(b)-k-1] {
+		k++
+	}
+	return lo, len(a) - k
+}
+
+// Answering returns the snapshot that a request at offset off answers from without waiting for
+// a model: this one when its model is built (or being built only because nothing older can
+// serve), else the newest earlier version whose model is built, when off lies outside what
+// changed since; with off in that version's text, and a function that takes a span of that
+// version to this one's (false when the span overlaps the change: then the request waits for
+// this version after all). An answer from an earlier version is that version's: a hover far from
+// an edit of a 3 MB file answers at once instead of after the new model (seconds).
+func (s *Snapshot) Answering(off int) (*Snapshot, int, func(syntax.Span) (syntax.Span, bool)) {
+	same := func(sp syntax.Span) (syntax.Span, bool) { return sp, true }
+	s.mu.Lock()
+	o := s.older
+	if s.prepared != nil {
+		o, s.older = nil, nil
+	}
+	s.mu.Unlock()
+	if o == nil || !o.snap.hasModel() {
+		return s, off, same
+	}
+	var old int
+	switch {
+	case off < o.lo:
+		old = off
+	case off > o.hi+o.delta:
+		old = off - o.delta
+	default:
+		return s, off, same
+	}
+	return o.snap, old, func(sp syntax.Span) (syntax.Span, bool) {
+		switch {
+		case sp.End < o.lo:
+			return sp, true
+		case sp.Start > o.hi:
+			return syntax.Span{Start: sp.Start + o.delta, End: sp.End + o.delta}, true
+		}
+		return sp, false
+	}
+}
+
+// hasModel reports whether the snapshot's model is built (and not released).
+func (s *Snapshot) hasModel() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prepared != nil
+}
+
+// SetBeforePrepare sets a function called before the model of this version, and of the versions
+// made from it by Next, is built: tests hold the building of a model with it. Call it before the
+// snapshot is shared.
+func (s *Snapshot) SetBeforePrepare(f func(ctx context.Context)) { s.beforePrepare = f }
 
 // Text returns the document's text.
 func (s *Snapshot) Text() string { return s.text }
@@ -209,14 +322,17 @@ func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) 
 	var m *analysis.Model
 	err := s.compute(ctx, &s.preparing, func() bool { m = s.prepared; return m != nil }, func() error {
 		s.mu.Lock()
-		base := s.base
+		base, hold := s.base, s.beforePrepare
 		s.mu.Unlock()
+		if hold != nil {
+			hold(ctx)
+		}
 		var err error
 		if m, err = analysis.Prepare(ctx, s.File(), base); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		s.file, s.prepared, s.base = m.File, m, nil
+		s.file, s.prepared, s.base, s.older = m.File, m, nil, nil
 		s.mu.Unlock()
 		return nil
 	})
@@ -310,7 +426,7 @@ func (s *Snapshot) Symbols() []Symbol {
 func (s *Snapshot) Release() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil
-	s.file, s.prepared, s.analyzed, s.base, s.nav = nil, nil, nil, nil, nil
+	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil || s.older != nil
+	s.file, s.prepared, s.analyzed, s.base, s.nav, s.older = nil, nil, nil, nil, nil, nil
 	return had
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // answers is what the navigation features answer at every offset of a snapshot, and its
@@ -129,5 +131,71 @@ func TestSnapshotCompute(t *testing.T) {
 	}
 	if err := s.compute(context.Background(), &running, known, func() error { t.Error("computed a known value"); return nil }); err != nil || value != 42 {
 		t.Fatalf("third caller: %v, value %d", err, value)
+	}
+}
+
+// TestChangedRegion checks the changed part that Next finds between two versions against a
+// byte-by-byte reading, on edits of every kind, some longer than the 64-byte steps.
+func TestChangedRegion(t *testing.T) {
+	base := strings.Repeat("(<= (r ?x) (role ?x))\n", 20)
+	for _, tc := range []struct{ a, b string }{
+		{base, base},
+		{base, base[:100] + "x" + base[100:]},
+		{base, base[:100] + base[101:]},
+		{base, base[:3] + "zzz" + base[300:]},
+		{base, "x" + base},
+		{base, base + "x"},
+		{"", base},
+		{base, ""},
+		{"aaaa", "aa"}, // the shared prefix and suffix may overlap: the prefix wins
+	} {
+		lo, hi := changedRegion(tc.a, tc.b)
+		wantLo := 0
+		for wantLo < min(len(tc.a), len(tc.b)) && tc.a[wantLo] == tc.b[wantLo] {
+			wantLo++
+		}
+		k := 0
+		for k < min(len(tc.a), len(tc.b))-wantLo && tc.a[len(tc.a)-1-k] == tc.b[len(tc.b)-1-k] {
+			k++
+		}
+		if lo != wantLo || hi != len(tc.a)-k {
+			t.Errorf("changedRegion(%d bytes, %d bytes) = %d, %d; want %d, %d", len(tc.a), len(tc.b), lo, hi, wantLo, len(tc.a)-k)
+		}
+	}
+}
+
+// TestAnswering: while a version's model is not built, a request outside what changed since the
+// newest version with a model answers from that version (through two edits), with offsets and
+// spans taken across; a request inside the change, or on a version whose model is built,
+// answers from the version itself.
+func TestAnswering(t *testing.T) {
+	text := strings.Repeat("(<= (r ?x) (role ?x))\n", 10)
+	v1 := NewSnapshot(1, text)
+	v1.Model()
+	v2 := v1.Next(2, v1.File().Edit(22, 22, "xy")) // line 1 starts "xy(<= ..."
+	v3 := v2.Next(3, v2.File().Edit(100, 101, "")) // one byte deleted further on
+	from, at, back := v3.Answering(5)
+	if from != v1 || at != 5 {
+		t.Errorf("before the changes: from version %d at %d, want 1 at 5", from.Version, at)
+	}
+	if sp, ok := back(syntax.Span{Start: 1, End: 3}); !ok || sp != (syntax.Span{Start: 1, End: 3}) {
+		t.Errorf("a span before the changes taken back: %v %v, want 1-3", sp, ok)
+	}
+	from, at, back = v3.Answering(200)
+	if from != v1 || at != 199 {
+		t.Errorf("after the changes: from version %d at %d, want 1 at 199", from.Version, at)
+	}
+	if sp, ok := back(syntax.Span{Start: 198, End: 200}); !ok || sp != (syntax.Span{Start: 199, End: 201}) {
+		t.Errorf("a span after the changes taken back: %v %v, want 199-201", sp, ok)
+	}
+	if _, ok := back(syntax.Span{Start: 20, End: 30}); ok {
+		t.Error("a span overlapping the changes taken back")
+	}
+	if from, _, _ = v3.Answering(50); from != v3 {
+		t.Errorf("inside the changes: from version %d, want 3", from.Version)
+	}
+	v3.Model()
+	if from, at, _ = v3.Answering(200); from != v3 || at != 200 {
+		t.Errorf("once its model is built: from version %d at %d, want 3 at 200", from.Version, at)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gdl-lsp/gdl/ide"
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 var highlightKinds = map[ide.HighlightKind]protocol.DocumentHighlightKind{
@@ -17,7 +18,8 @@ var highlightKinds = map[ide.HighlightKind]protocol.DocumentHighlightKind{
 func handleDocumentHighlight(ctx context.Context, r *request, snap *Snapshot, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
 	off := snap.m.offset(p.Position)
 	// The editor shows those on screen: keep the nearest.
-	hs := ide.Nearest(ide.Highlights(snap.Snapshot, off), func(h ide.Highlight) int { return h.Span.Start }, off, maxReferences)
+	all := answered(snap, off, func(h *ide.Highlight) *syntax.Span { return &h.Span }, ide.Highlights)
+	hs := ide.Nearest(all, func(h ide.Highlight) int { return h.Span.Start }, off, maxReferences)
 	out := make([]protocol.DocumentHighlight, len(hs))
 	for i, h := range hs {
 		out[i] = protocol.DocumentHighlight{Range: snap.m.span(h.Span), Kind: highlightKinds[h.Kind]}

@@ -16,7 +16,21 @@ func handleHover(ctx context.Context, r *request, snap *Snapshot, p *protocol.Ho
 	if r.view.settingsFor(snap.URI).Hover.ExplainLinks {
 		opts.Why = explainLink(snap.URI)
 	}
-	return toHover(snap, ide.Hover(ctx, snap.Snapshot, snap.m.offset(p.Position), opts)), nil
+	off := snap.m.offset(p.Position)
+	// While this version's model is being built, a hover outside what changed answers from the
+	// newest version that has one; the evaluated answers are this version's (they are asked by
+	// the relation's name, which is outside the change).
+	if from, at, back := snap.Answering(off); from != snap.Snapshot {
+		h := ide.Hover(ctx, from, at, opts)
+		if h == nil {
+			return nil, nil
+		}
+		if sp, ok := back(h.Span); ok {
+			h.Span = sp
+			return toHover(snap, h), nil
+		}
+	}
+	return toHover(snap, ide.Hover(ctx, snap.Snapshot, off, opts)), nil
 }
 
 // toHover converts a hover of the snapshot (nil: there is none).

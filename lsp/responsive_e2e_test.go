@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -223,4 +224,59 @@ func TestAnalysisProgress(t *testing.T) {
 			c.shutdown()
 		})
 	}
+}
+
+// TestHoverWhileModelIsBuilt: while the model of a new version is being built (held, as a 3 MB
+// file's takes seconds), a hover, a definition and highlights far from the edit answer from the
+// previous version's model, with their ranges in the new text; once the model is built, hovers
+// answer from it.
+func TestHoverWhileModelIsBuilt(t *testing.T) {
+	const uri = "file:///w/hostile.kif"
+	c := startInProcess(t, nil)
+	var holding atomic.Bool
+	held, release := make(chan struct{}, 4), make(chan struct{})
+	c.server.prepareStarted = func(ctx context.Context, u protocol.DocumentURI) {
+		if !holding.Load() {
+			return
+		}
+		held <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	c.initialize()
+	c.open(uri, hostileRules(500))
+	c.diagnosticsFor(uri, 1)
+
+	holding.Store(true)
+	c.change(uri, rng(4, 5, 4, 6), "ss") // r0 -> ss0 on line 4: version 2, one byte longer
+	select {
+	case <-held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the model of version 2 was never built")
+	}
+	// Rule 250 is on line 254, after the edit: its offsets moved by one byte, its lines did not.
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(254, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "r250") || hover.Range == nil || *hover.Range != rng(254, 5, 254, 9) {
+		t.Errorf("hover on r250 while the model is built: %q at %+v, want r250 at 254:5-254:9", hover.Contents.Value, hover.Range)
+	}
+	var locs []protocol.Location
+	c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, pos(254, 6))}, &locs)
+	if len(locs) != 1 || locs[0].Range != rng(254, 5, 254, 9) {
+		t.Errorf("definition of r250 while the model is built: %+v", locs)
+	}
+	var highlights []protocol.DocumentHighlight
+	c.mustCall("textDocument/documentHighlight", protocol.DocumentHighlightParams{TextDocumentPositionParams: tdpp(uri, pos(254, 10))}, &highlights)
+	if len(highlights) != 3 || highlights[0].Range.Start.Line != 254 {
+		t.Errorf("highlights of ?x in rule 250 while the model is built: %+v", highlights)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 2)
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(4, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss0") {
+		t.Errorf("hover on the edited rule once the model is built: %q", hover.Contents.Value)
+	}
+	c.shutdown()
 }

@@ -71,6 +71,10 @@ type Server struct {
 	// whole-file checks of an analysis for diagnostics start, on the analysis's goroutine, with
 	// the analysis's context: a test holds the analysis there, as a slow check would.
 	checksStarted func(ctx context.Context, uri protocol.DocumentURI)
+	// prepareStarted, when set (by tests, before the session starts), is called before the model
+	// of a version of a document opened in the session is built, with the context of whoever
+	// builds it: a test holds the building of a model there, as a large file would.
+	prepareStarted func(ctx context.Context, uri protocol.DocumentURI)
 
 	// published, when set (by benchmarks, before the session starts), is told each time
 	// diagnostics are published: the document's version and the server's time from the

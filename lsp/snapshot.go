@@ -136,3 +136,21 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 	next.lang = s.lang
 	return next, nil
 }
+
+// answered is f's answer at byte offset off, from the snapshot that ide.(*Snapshot).Answering
+// names: an earlier version whose model is built while this one's is not, when off lies outside
+// what changed, with every span of the answer (spanOf) taken back into this version; else, or
+// when a span overlaps the change, this version's (waiting for its model).
+func answered[T any](snap *Snapshot, off int, spanOf func(*T) *syntax.Span, f func(s *ide.Snapshot, off int) []T) []T {
+	if from, at, back := snap.Answering(off); from != snap.Snapshot {
+		out, ok := f(from, at), true
+		for i := 0; i < len(out) && ok; i++ {
+			sp := spanOf(&out[i])
+			*sp, ok = back(*sp)
+		}
+		if ok {
+			return out
+		}
+	}
+	return f(snap.Snapshot, off)
+}

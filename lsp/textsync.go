@@ -20,6 +20,9 @@ func handleDidOpen(ctx context.Context, r *request, p *protocol.DidOpenTextDocum
 	start := time.Now()
 	snap := newSnapshot(d.URI, string(d.LanguageID), d.Version, d.Text, r.view.enc)
 	snap.received = start
+	if hold := r.s.prepareStarted; hold != nil {
+		snap.SetBeforePrepare(func(ctx context.Context) { hold(ctx, d.URI) })
+	}
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)

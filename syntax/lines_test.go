@@ -1,6 +1,9 @@
 package syntax
 
 import (
+	"math/rand"
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -39,6 +42,36 @@ func TestLineIndexLineEndings(t *testing.T) {
 	empty := NewLineIndex("")
 	if empty.Lines() != 1 || empty.Position(0, UTF16) != (Position{}) || empty.Offset(Position{3, 3}, UTF16) != 0 {
 		t.Errorf("an empty text must have one empty line")
+	}
+}
+
+// TestLineIndexRandom checks the line starts and the ASCII flag that NewLineIndex finds by
+// strings.IndexByte against a byte-by-byte reading, on random texts of line feeds, carriage
+// returns (bare, doubled, before a line feed, at the end) and non-ASCII letters.
+func TestLineIndexRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []string{"a", "\n", "\r", "\r\n", "\u00e9", "bc"}
+	for n := range 2000 {
+		var b strings.Builder
+		for range rng.Intn(40) {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		src := b.String()
+		want, ascii := []int{0}, true
+		for i := 0; i < len(src); i++ {
+			switch c := src[i]; {
+			case c == '\n':
+				want = append(want, i+1)
+			case c == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+				want = append(want, i+1)
+			case c >= 0x80:
+				ascii = false
+			}
+		}
+		li := NewLineIndex(src)
+		if !slices.Equal(li.lines, want) || li.ascii != ascii {
+			t.Fatalf("text %d %q: line starts %v ascii %v, want %v ascii %v", n, src, li.lines, li.ascii, want, ascii)
+		}
 	}
 }
 

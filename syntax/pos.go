@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -41,26 +42,66 @@ type LineIndex struct {
 	ascii bool  // no byte >= 0x80: every unit count equals the byte count
 }
 
-// NewLineIndex indexes the line starts of src.
+// NewLineIndex indexes the line starts of src. The language server indexes every version of a
+// document: the line feeds are found by strings.IndexByte, and the carriage returns (which end a
+// line when no line feed follows) by a second such pass only when there are any.
 func NewLineIndex(src string) *LineIndex {
 	li := &LineIndex{src: src, lines: make([]int, 1, 1+len(src)/32)}
-	ascii := true
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '\n':
-			li.lines = append(li.lines, i+1)
-		case c == '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
-			li.lines = append(li.lines, i+1)
-		case c >= utf8.RuneSelf:
-			ascii = false
+	for i := 0; ; {
+		k := strings.IndexByte(src[i:], '\n')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+		li.lines = append(li.lines, i)
+	}
+	if strings.IndexByte(src, '\r') >= 0 {
+		li.lines = mergeBareCRs(src, li.lines)
+	}
+	li.ascii = isASCII(src)
+	return li
+}
+
+// mergeBareCRs adds to lines (the starts after each line feed, sorted) the starts after each
+// carriage return that no line feed follows.
+func mergeBareCRs(src string, lines []int) []int {
+	var bare []int
+	for i := 0; ; {
+		k := strings.IndexByte(src[i:], '\r')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+		if i == len(src) || src[i] != '\n' {
+			bare = append(bare, i)
 		}
 	}
-	li.ascii = ascii
-	return li
+	if len(bare) == 0 {
+		return lines
+	}
+	out := make([]int, 0, len(lines)+len(bare))
+	j := 0
+	for _, l := range lines {
+		for j < len(bare) && bare[j] < l {
+			out = append(out, bare[j])
+			j++
+		}
+		out = append(out, l)
+	}
+	return append(out, bare[j:]...)
+}
+
+// isASCII reports whether s has no byte >= 0x80, eight bytes a step.
+func isASCII(s string) bool {
+	var acc byte
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		acc |= s[i] | s[i+1] | s[i+2] | s[i+3] | s[i+4] | s[i+5] | s[i+6] | s[i+7]
+	}
+	for ; i < len(s); i++ {
+		acc |= s[i]
+	}
+	return acc < utf8.RuneSelf
 }
 
 // Lines returns the number of lines (an empty document has one line).
