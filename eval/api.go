@@ -120,7 +120,7 @@ func (g *Game) Strings(ts []Term) []string {
 func (g *Game) Int(t Term) (int, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if t == 0 || g.st.terms[t].arity != 0 {
+	if t == 0 || g.st.rec(t).arity != 0 {
 		return 0, false
 	}
 	n, err := strconv.Atoi(g.st.name(t))

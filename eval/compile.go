@@ -119,7 +119,7 @@ func (g *Game) relation(name string, arity int) *relation {
 	if r, ok := g.relByFn[fn]; ok {
 		return r
 	}
-	r := &relation{name: g.st.syms[g.st.fns[fn].sym], arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
+	r := &relation{name: g.st.fnName(fn), arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
 	r.gen = g.newGen()
 	r.refused = append(r.refused, g.broken[syntax.Fold(name)]...)
 	g.relByFn[fn] = r

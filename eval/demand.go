@@ -561,7 +561,7 @@ func (g *Game) answer(p *plan) error {
 		}
 		depth := 0
 		for _, v := range t.vals {
-			depth = max(depth, int(g.st.terms[v].depth))
+			depth = max(depth, int(g.st.rec(v).depth))
 		}
 		if depth > g.lim.MaxDepth {
 			return g.limitErr(LimitDepth, p, nil).withFact(g, g.atomOf(t.rel, p.head, p.env, true))
@@ -574,7 +574,7 @@ func (g *Game) answer(p *plan) error {
 		return nil
 	}
 	a := g.atomOf(t.rel, p.head, p.env, true)
-	if dd := int(g.st.terms[a].depth) - 1; dd > g.lim.MaxDepth {
+	if dd := int(g.st.rec(a).depth) - 1; dd > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, a)
 	}
 	if t.set != nil {

@@ -22,7 +22,7 @@ func (g *Game) patString(p *pnode) string {
 		return fmt.Sprintf("=%d", p.v)
 	}
 	var parts []string
-	parts = append(parts, g.st.syms[g.st.fns[p.fn].sym])
+	parts = append(parts, g.st.fnName(p.fn))
 	for _, a := range p.args {
 		parts = append(parts, g.patString(a))
 	}

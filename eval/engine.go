@@ -26,7 +26,7 @@ func (g *Game) resetRel(r *relation) {
 // add inserts fact t into r; it reports whether t is new.
 func (g *Game) add(r *relation, t Term) bool {
 	if int(t) >= len(g.stamp) {
-		n := max(1024, len(g.st.terms)*2)
+		n := max(1024, g.st.size()*2)
 		stamp := make([]uint64, n)
 		copy(stamp, g.stamp)
 		g.stamp = stamp
@@ -67,7 +67,7 @@ func (g *Game) wrap(r *relation, t Term, create bool) Term {
 		return 0
 	}
 	if int(t) >= len(r.wraps) {
-		n := max(256, len(g.st.terms)*2)
+		n := max(256, g.st.size()*2)
 		w := make([]Term, n)
 		copy(w, r.wraps)
 		r.wraps = w
@@ -156,11 +156,11 @@ func (g *Game) match(p *pnode, t Term, env []Term) bool {
 	case pCheck:
 		return env[p.v] == t
 	}
-	r := &g.st.terms[t]
+	r := g.st.rec(t)
 	if r.fn != p.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.args.get()[r.args : r.args+uint32(r.arity)]
 	for i, a := range p.args {
 		if !g.match(a, args[i], env) {
 			return false
@@ -200,11 +200,11 @@ func (g *Game) equal(a, b *pnode, env []Term) bool {
 		}
 		return t == env[b.v]
 	}
-	r := &g.st.terms[t]
+	r := g.st.rec(t)
 	if r.fn != b.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.args.get()[r.args : r.args+uint32(r.arity)]
 	for i, x := range b.args {
 		if !g.equal(&pnode{kind: pConst, t: args[i]}, x, env) {
 			return false
@@ -389,14 +389,14 @@ func (g *Game) emit(p *plan) error {
 	if p.cont != nil {
 		p.jump = p.known
 		t := g.atomOf(p.rule.rel, p.head, p.env, true)
-		if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
+		if d := int(g.st.rec(t).depth) - 1; d > g.lim.MaxDepth {
 			return g.limitErr(LimitDepth, p, nil).withFact(g, t)
 		}
 		return p.cont(t)
 	}
 	r := p.rule.rel
 	t := g.atomOf(r, p.head, p.env, true)
-	if d := int(g.st.terms[t].depth) - 1; d > g.lim.MaxDepth {
+	if d := int(g.st.rec(t).depth) - 1; d > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, t)
 	}
 	p.jump = p.known

@@ -67,7 +67,7 @@ func (g *Game) BodyQuery(lits []syntax.Literal, bind map[string]Term) (*Query, e
 // An atom of a relation the game does not define does not hold.
 func (g *Game) Holds(ctx context.Context, s *State, joint []Term, atom Term) (bool, error) {
 	g.mu.Lock()
-	r, ok := g.relByFn[g.st.terms[atom].fn]
+	r, ok := g.relByFn[g.st.rec(atom).fn]
 	g.mu.Unlock()
 	if !ok {
 		return false, nil
@@ -85,11 +85,11 @@ func (g *Game) Holds(ctx context.Context, s *State, joint []Term, atom Term) (bo
 func (g *Game) Relation(name string, arity int) (known, ruled bool, refused error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	sym, ok := g.st.symIdx[syntax.Fold(name)]
+	sym, ok := g.st.lookupSym(name)
 	if !ok {
 		return false, false, nil
 	}
-	fn, ok := g.st.fnIdx[functor{sym, uint32(arity)}]
+	fn, ok := g.st.lookupFn(sym, arity)
 	if !ok {
 		return false, false, nil
 	}

@@ -189,7 +189,7 @@ func (rg *Game) constantFluents() {
 		case pFunc:
 			return p.fn, true
 		case pConst:
-			return rg.st.terms[p.t].fn, true
+			return rg.st.rec(p.t).fn, true
 		}
 		return 0, false
 	}
@@ -1015,7 +1015,7 @@ func (b *grounder) keywords() {
 	}
 	slices.Sort(gr.Fluents)
 	for _, f := range gr.Fluents {
-		if rg.constFns[st.terms[f].fn] {
+		if rg.constFns[st.rec(f).fn] {
 			gr.Constant = append(gr.Constant, f)
 		}
 	}

@@ -314,7 +314,7 @@ func matchFact(st *store, p *pnode, t Term, env []Term) bool {
 	case pConst:
 		return p.t == t
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.fn != p.fn || int(rec.arity) != len(p.args) {
 		return false
 	}

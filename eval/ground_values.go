@@ -48,7 +48,7 @@ func (v *valueSet) addTerm(st *store, t Term, depth int) bool {
 		v.any, v.consts, v.funcs = true, nil, nil
 		return true
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.arity == 0 {
 		if v.consts[t] {
 			return false
@@ -166,7 +166,7 @@ func (v *valueSet) holds(st *store, t Term) bool {
 	if v.any {
 		return true
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.arity == 0 {
 		return v.consts[t]
 	}

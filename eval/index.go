@@ -68,11 +68,11 @@ func (ix *index) fits(st *store, f *fnode, t Term) bool {
 		ix.keybuf[f.key] = t
 		return true
 	}
-	r := &st.terms[t]
+	r := st.rec(t)
 	if r.fn != f.fn {
 		return false
 	}
-	args := st.args[r.args : r.args+uint32(r.arity)]
+	args := st.args.get()[r.args : r.args+uint32(r.arity)]
 	for i, a := range f.args {
 		if !ix.fits(st, a, args[i]) {
 			return false

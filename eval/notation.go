@@ -18,8 +18,8 @@ func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 		g.st.format(b, t)
 		return
 	}
-	r := &g.st.terms[t]
-	name := g.st.syms[g.st.fns[r.fn].sym]
+	r := g.st.rec(t)
+	name := g.st.fnName(r.fn)
 	if w, ok := d.Name(name); ok {
 		name = w
 	}
@@ -54,9 +54,9 @@ func (g *Game) strStart(t Term, n int) string {
 	stack := []frame{{t, -1}}
 	for len(stack) > 0 && b.Len() <= n {
 		f := &stack[len(stack)-1]
-		r := &g.st.terms[f.t]
+		r := g.st.rec(f.t)
 		if f.next < 0 {
-			name := g.st.syms[g.st.fns[r.fn].sym]
+			name := g.st.fnName(r.fn)
 			if w, ok := g.notation.Name(name); ok && !prefix {
 				name = w
 			}

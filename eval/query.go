@@ -372,8 +372,8 @@ func (g *Game) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map
 
 // spelling returns the game's spelling of a symbol, or name itself for one the game lacks.
 func (g *Game) spelling(name string) string {
-	if id, ok := g.st.symIdx[syntax.Fold(name)]; ok {
-		return g.st.syms[id]
+	if id, ok := g.st.lookupSym(name); ok {
+		return g.st.symName(id)
 	}
 	return name
 }

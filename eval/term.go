@@ -2,6 +2,8 @@ package eval
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -27,46 +29,128 @@ type termRec struct {
 
 // store hash-conses ground terms. Every term is a functor applied to already interned
 // arguments, so a term's identity is its functor and argument IDs.
+//
+// One store is shared by all the sessions of a Program, which intern into it at once, so that
+// terms and states pass between them. Reading a term (its record, arguments, functor, name) and
+// finding one that exists take no lock: the arrays are published whole (their full capacity)
+// with atomic stores, a term's record and arguments are written before the table slot that
+// makes it findable, and an array that grows is copied into a new one, so an array a reader
+// holds stays valid for every term it can know of. Adding a term, a symbol or a functor takes mu;
+// so does looking a symbol or a functor up by name, which only compiling and parsing do.
 type store struct {
-	syms   []string          // display spelling per symbol
-	symIdx map[string]uint32 // folded name -> symbol
-	fns    []functor
+	mu     sync.Mutex
+	symIdx map[string]uint32 // folded name -> symbol (mu)
 	fnIdx  map[functor]uint32
-	terms  []termRec // terms[0] is unused: Term 0 is "no term"
-	args   []Term
-	table  []uint64 // open addressing: hash<<32 | term, 0 = empty slot
-	count  int
+	syms   grower[string] // display spelling per symbol
+	fns    grower[functor]
+	terms  grower[termRec] // terms[0] is unused: Term 0 is "no term"
+	args   grower[Term]
+	table  atomic.Pointer[[]uint64] // open addressing: hash<<32 | term, 0 = empty slot; read with atomic loads
+	count  int                      // the terms in table (mu)
+}
+
+// A grower is an append-only array that readers index without a lock: the whole backing
+// array is published, and it is replaced by a bigger copy when full. n (the used length) is
+// read and written under the store's mu.
+type grower[T any] struct {
+	pub atomic.Pointer[[]T]
+	n   int
+}
+
+func (a *grower[T]) get() []T { return *a.pub.Load() }
+
+// push appends vs (mu is held) and returns the index of the first.
+func (a *grower[T]) push(vs ...T) int {
+	cur := a.get()
+	if a.n+len(vs) > len(cur) {
+		// The arrays double when full, up to 4M entries (then they grow by half): append grows
+		// a large slice by a quarter, and the copies, and the fresh memory they touch, were a
+		// fifth of chess's first playout.
+		next := make([]T, growCap(len(cur), len(vs)))
+		copy(next, cur[:a.n])
+		cur = next
+		a.pub.Store(&cur)
+	}
+	i := a.n
+	copy(cur[i:], vs)
+	a.n += len(vs)
+	return i
+}
+
+// init gives a an array of n entries.
+func (a *grower[T]) init(n int) {
+	s := make([]T, n)
+	a.pub.Store(&s)
 }
 
 func newStore() *store {
 	s := &store{symIdx: map[string]uint32{}, fnIdx: map[functor]uint32{}}
-	s.terms = make([]termRec, 1, 1024)
-	s.table = make([]uint64, 1024)
+	s.syms.init(64)
+	s.fns.init(64)
+	s.terms.init(1024)
+	s.args.init(1024)
+	s.terms.n = 1
+	table := make([]uint64, 1024)
+	s.table.Store(&table)
 	return s
 }
 
 // sym returns the symbol for name, creating it with this spelling when new.
 func (s *store) sym(name string) uint32 {
 	key := syntax.Fold(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if id, ok := s.symIdx[key]; ok {
 		return id
 	}
-	id := uint32(len(s.syms))
-	s.syms = append(s.syms, name)
+	id := uint32(s.syms.push(name))
 	s.symIdx[key] = id
 	return id
 }
 
+// lookupSym returns the symbol for name, if there is one.
+func (s *store) lookupSym(name string) (uint32, bool) {
+	key := syntax.Fold(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.symIdx[key]
+	return id, ok
+}
+
 func (s *store) functor(sym uint32, arity int) uint32 {
 	f := functor{sym, uint32(arity)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if id, ok := s.fnIdx[f]; ok {
 		return id
 	}
-	id := uint32(len(s.fns))
-	s.fns = append(s.fns, f)
+	id := uint32(s.fns.push(f))
 	s.fnIdx[f] = id
 	return id
 }
+
+// lookupFn returns the functor sym/arity, if there is one.
+func (s *store) lookupFn(sym uint32, arity int) (uint32, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.fnIdx[functor{sym, uint32(arity)}]
+	return id, ok
+}
+
+// rec returns t's record.
+func (s *store) rec(t Term) *termRec { return &s.terms.get()[t] }
+
+// fn returns the functor f.
+func (s *store) fn(f uint32) functor { return s.fns.get()[f] }
+
+// symName returns the display spelling of symbol sym.
+func (s *store) symName(sym uint32) string { return s.syms.get()[sym] }
+
+// fnName returns the display spelling of functor f's name.
+func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
+
+// size is a bound on the terms interned so far (the length of the term array).
+func (s *store) size() int { return len(s.terms.get()) }
 
 func hashTerm(fn uint32, args []Term) uint32 {
 	h := uint64(fn)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
@@ -81,25 +165,35 @@ func hashTerm(fn uint32, args []Term) uint32 {
 
 // find returns the term fn(args...) if it was interned, else 0.
 func (s *store) find(fn uint32, args []Term) Term {
-	h := hashTerm(fn, args)
-	mask := uint32(len(s.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := s.table[i]
+	t, _ := s.probe(*s.table.Load(), hashTerm(fn, args), fn, args, 0, false)
+	return t
+}
+
+// probe looks fn(args...), of hash h, up in table, from slot i (from its first slot unless
+// resume): it returns the term, or 0 and the empty slot where the search ended. Without the
+// lock, a term added since the caller loaded table may not be found.
+func (s *store) probe(table []uint64, h, fn uint32, args []Term, i uint32, resume bool) (Term, uint32) {
+	mask := uint32(len(table) - 1)
+	if !resume {
+		i = h & mask
+	}
+	for ; ; i = (i + 1) & mask {
+		e := atomic.LoadUint64(&table[i])
 		if e == 0 {
-			return 0
+			return 0, i
 		}
-		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
-			return Term(e)
+		if uint32(e>>32) == h && s.same(Term(e), fn, args) {
+			return Term(e), i
 		}
 	}
 }
 
-func (s *store) same(t Term, h, fn uint32, args []Term) bool {
-	r := &s.terms[t]
+func (s *store) same(t Term, fn uint32, args []Term) bool {
+	r := s.rec(t)
 	if r.fn != fn || int(r.arity) != len(args) {
 		return false
 	}
-	ta := s.args[r.args : r.args+uint32(r.arity)]
+	ta := s.args.get()[r.args : r.args+uint32(r.arity)]
 	for i, a := range args {
 		if ta[i] != a {
 			return false
@@ -111,41 +205,36 @@ func (s *store) same(t Term, h, fn uint32, args []Term) bool {
 // intern returns the term fn(args...), adding it when new. args is copied.
 func (s *store) intern(fn uint32, args []Term) Term {
 	h := hashTerm(fn, args)
-	mask := uint32(len(s.table) - 1)
-	i := h & mask
-	for ; ; i = (i + 1) & mask {
-		e := s.table[i]
-		if e == 0 {
-			break
-		}
-		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
-			return Term(e)
-		}
+	table := *s.table.Load()
+	t, i := s.probe(table, h, fn, args, 0, false)
+	if t != 0 {
+		return t
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Terms are only ever added at empty slots: in the same table, one added since the probe is
+	// at i or after it.
+	same := &table[0] == &(*s.table.Load())[0]
+	if !same {
+		table = *s.table.Load()
+	}
+	if t, i = s.probe(table, h, fn, args, i, same); t != 0 {
+		return t
 	}
 	depth := uint16(0)
 	if len(args) > 0 {
 		for _, a := range args {
-			depth = max(depth, s.terms[a].depth)
+			depth = max(depth, s.rec(a).depth)
 		}
 		if depth < 0xFFFF {
 			depth++
 		}
 	}
-	t := Term(len(s.terms))
-	// The arrays double when full, up to 4M entries (then they grow by half): append grows a
-	// large slice by a quarter, and the copies, and the fresh memory they touch, were a fifth
-	// of chess's first playout.
-	if len(s.terms) == cap(s.terms) {
-		s.terms = append(make([]termRec, 0, growCap(cap(s.terms), 1)), s.terms...)
-	}
-	if len(s.args)+len(args) > cap(s.args) {
-		s.args = append(make([]Term, 0, growCap(cap(s.args), len(args))), s.args...)
-	}
-	s.terms = append(s.terms, termRec{fn: fn, args: uint32(len(s.args)), arity: uint16(len(args)), depth: depth, hash: h})
-	s.args = append(s.args, args...)
-	s.table[i] = uint64(h)<<32 | uint64(t)
+	off := s.args.push(args...)
+	t = Term(s.terms.push(termRec{fn: fn, args: uint32(off), arity: uint16(len(args)), depth: depth, hash: h}))
+	atomic.StoreUint64(&table[i], uint64(h)<<32|uint64(t))
 	s.count++
-	if s.count*2 > len(s.table) {
+	if s.count*2 > len(table) {
 		s.grow()
 	}
 	return t
@@ -159,18 +248,21 @@ func growCap(c, n int) int {
 	return c + c/2 + n
 }
 
+// grow doubles the table (mu is held); readers of the old one still find every term it has.
 func (s *store) grow() {
-	table := make([]uint64, len(s.table)*2)
+	old := *s.table.Load()
+	table := make([]uint64, len(old)*2)
 	mask := uint32(len(table) - 1)
-	for t := 1; t < len(s.terms); t++ {
-		h := s.terms[t].hash
+	terms := s.terms.get()
+	for t := 1; t < s.terms.n; t++ {
+		h := terms[t].hash
 		i := h & mask
 		for table[i] != 0 {
 			i = (i + 1) & mask
 		}
 		table[i] = uint64(h)<<32 | uint64(t)
 	}
-	s.table = table
+	s.table.Store(&table)
 }
 
 // constant interns the constant named name.
@@ -179,20 +271,20 @@ func (s *store) constant(name string) Term {
 }
 
 func (s *store) argsOf(t Term) []Term {
-	r := &s.terms[t]
-	return s.args[r.args : r.args+uint32(r.arity)]
+	r := s.rec(t)
+	return s.args.get()[r.args : r.args+uint32(r.arity)]
 }
 
-func (s *store) name(t Term) string { return s.syms[s.fns[s.terms[t].fn].sym] }
+func (s *store) name(t Term) string { return s.fnName(s.rec(t).fn) }
 
 func (s *store) format(b *strings.Builder, t Term) {
-	r := &s.terms[t]
+	r := s.rec(t)
 	if r.arity == 0 {
-		b.WriteString(s.syms[s.fns[r.fn].sym])
+		b.WriteString(s.fnName(r.fn))
 		return
 	}
 	b.WriteByte('(')
-	b.WriteString(s.syms[s.fns[r.fn].sym])
+	b.WriteString(s.fnName(r.fn))
 	for _, a := range s.argsOf(t) {
 		b.WriteByte(' ')
 		s.format(b, a)
