@@ -141,7 +141,7 @@ func (f *fnode) signature(b *strings.Builder) {
 
 // indexFor returns the relation's index with this filter, building it over the facts already
 // there when it is new.
-func (g *Game) indexFor(r *relation, f *fnode, nkeys int) *index {
+func (g *session) indexFor(r *relation, f *fnode, nkeys int) *index {
 	var b strings.Builder
 	f.signature(&b)
 	sig := b.String()

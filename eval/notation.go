@@ -13,7 +13,7 @@ import (
 
 // formatIn writes t in notation d: KIF `(cell 1 1 b)`, or infix `cell(1,1,b)` with names that
 // infix cannot write bare in double quotes.
-func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
+func (g *shared) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 	if d == syntax.Prefix {
 		g.st.format(b, t)
 		return
@@ -41,7 +41,7 @@ func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 // is more. A term too deep for the limits may share its arguments (terms are hash-consed), so
 // that written out whole it would be exponentially long: the writing stops at n, with an
 // explicit stack.
-func (g *Game) strStart(t Term, n int) string {
+func (g *shared) strStart(t Term, n int) string {
 	if t == 0 {
 		return "<none>"
 	}
@@ -92,7 +92,7 @@ func (g *Game) strStart(t Term, n int) string {
 
 // textNotation returns the notation a text given by a user (a query, terms, joint moves) is
 // written in: the one its content shows, else the game's.
-func (g *Game) textNotation(text string) syntax.Dialect {
+func (g *shared) textNotation(text string) syntax.Dialect {
 	if d, ok := syntax.DetectText(text); ok {
 		return d
 	}
@@ -191,7 +191,7 @@ func jointInfix(text string) bool {
 }
 
 // formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
-func (g *Game) formatJoint(joint []Term, d syntax.Dialect) string {
+func (g *shared) formatJoint(joint []Term, d syntax.Dialect) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, m := range joint {

@@ -57,7 +57,7 @@ type Options struct {
 // are serialised) and immutable: its engine and limits are fixed when it is made.
 type Game struct {
 	res   *analysis.Result
-	ev    *eval.Game
+	ev    *eval.Program
 	roles []eval.Term
 	names []string
 	isRnd []bool // GDL-II's random role, which needs no goal
