@@ -160,7 +160,7 @@ func (g *session) match(p *pnode, t Term, env []Term) bool {
 	if r.fn != p.fn {
 		return false
 	}
-	args := g.st.args.get()[r.args : r.args+uint32(r.arity)]
+	args := g.st.args[r.args : r.args+uint32(r.arity)]
 	for i, a := range p.args {
 		if !g.match(a, args[i], env) {
 			return false
@@ -204,7 +204,7 @@ func (g *session) equal(a, b *pnode, env []Term) bool {
 	if r.fn != b.fn {
 		return false
 	}
-	args := g.st.args.get()[r.args : r.args+uint32(r.arity)]
+	args := g.st.args[r.args : r.args+uint32(r.arity)]
 	for i, x := range b.args {
 		if !g.equal(&pnode{kind: pConst, t: args[i]}, x, env) {
 			return false

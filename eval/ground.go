@@ -122,7 +122,7 @@ func (e *GroundError) SizeLimit() bool { return e.tooBig }
 // with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's
 // lock, which covers the store.
 func (g *session) relaxed(magic bool) *session {
-	rg := &session{shared: g.shared, relByFn: map[uint32]*relation{}, lim: g.lim}
+	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
 	origLayer := func(r *relation) layer {

@@ -303,7 +303,7 @@ func (m *matches) maxAgreeing(bound []bool) int {
 
 // matchFact matches a ground term against a pattern, binding its variables in env (0: not
 // bound yet).
-func matchFact(st *store, p *pnode, t Term, env []Term) bool {
+func matchFact(st *view, p *pnode, t Term, env []Term) bool {
 	switch p.kind {
 	case pVar, pBind, pCheck:
 		if x := env[p.v]; x != 0 {

@@ -40,7 +40,7 @@ func (v *valueSet) count() float64 {
 }
 
 // addTerm adds a ground term; it reports whether v grew.
-func (v *valueSet) addTerm(st *store, t Term, depth int) bool {
+func (v *valueSet) addTerm(st *view, t Term, depth int) bool {
 	if v.any {
 		return false
 	}
@@ -162,7 +162,7 @@ func intersect(v, w *valueSet) *valueSet {
 }
 
 // holds reports whether v may hold the ground term t.
-func (v *valueSet) holds(st *store, t Term) bool {
+func (v *valueSet) holds(st *view, t Term) bool {
 	if v.any {
 		return true
 	}

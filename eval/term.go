@@ -47,6 +47,8 @@ type store struct {
 	args   grower[Term]
 	table  atomic.Pointer[[]uint64] // open addressing: hash<<32 | term, 0 = empty slot; read with atomic loads
 	count  int                      // the terms in table (mu)
+
+	published atomic.Uint32 // the length of terms once the last term added is in it (see view)
 }
 
 // A grower is an append-only array that readers index without a lock: the whole backing
@@ -90,6 +92,7 @@ func newStore() *store {
 	s.terms.init(1024)
 	s.args.init(1024)
 	s.terms.n = 1
+	s.published.Store(1)
 	table := make([]uint64, 1024)
 	s.table.Store(&table)
 	return s
@@ -232,6 +235,7 @@ func (s *store) intern(fn uint32, args []Term) Term {
 	}
 	off := s.args.push(args...)
 	t = Term(s.terms.push(termRec{fn: fn, args: uint32(off), arity: uint16(len(args)), depth: depth, hash: h}))
+	s.published.Store(uint32(s.terms.n))
 	atomic.StoreUint64(&table[i], uint64(h)<<32|uint64(t))
 	s.count++
 	if s.count*2 > len(table) {
@@ -290,4 +294,41 @@ func (s *store) format(b *strings.Builder, t Term) {
 		s.format(b, a)
 	}
 	b.WriteByte(')')
+}
+
+// A view is a session's way into the shared store: the terms interned when it last loaded the
+// arrays, and the arrays of records and arguments then current, loaded again only for a term
+// beyond them. An array once published keeps what it holds (a bigger copy replaces it for what
+// is added once it is full), and a term's arguments are added before the term is counted in
+// published, so a view reads the terms it holds with no atomic load: the hot paths (matching,
+// indexing) cost what they cost with a store of one's own.
+type view struct {
+	*store
+	terms []termRec // the terms published when loaded
+	args  []Term
+}
+
+func newView(s *store) *view { return &view{store: s} }
+
+// rec returns t's record.
+func (v *view) rec(t Term) *termRec {
+	if int(t) >= len(v.terms) {
+		v.load()
+	}
+	return &v.terms[t]
+}
+
+// argsOf returns t's arguments.
+func (v *view) argsOf(t Term) []Term {
+	r := v.rec(t)
+	return v.args[r.args : r.args+uint32(r.arity)]
+}
+
+// load loads the arrays again (outside rec, which is inlined).
+//
+//go:noinline
+func (v *view) load() {
+	n := v.store.published.Load()
+	v.terms = v.store.terms.get()[:n]
+	v.args = v.store.args.get()
 }
