@@ -56,10 +56,10 @@ type shared struct {
 // limits and budget of the call in progress). A session is used by one goroutine at a time.
 type session struct {
 	*shared
-	st       *view // the shared store, read through this session's view of it
-	rels     []*relation
-	relByFn  map[uint32]*relation
-	comps    []*component
+	st      *view // the shared store, read through this session's view of it
+	rels    []*relation
+	relByFn map[uint32]*relation
+	comps   []*component
 
 	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 

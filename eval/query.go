@@ -2,11 +2,11 @@ package eval
 
 import (
 	"context"
-	"sync"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
