@@ -372,7 +372,7 @@ func (p *Program) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, e
 	return g.byRole(g.seesRel), nil
 }
 
-// afterJoint derives rel (next or sees) in state s with the joint move joint; g.mu is held.
+// afterJoint derives rel (next or sees) in state s with the joint move joint (g is this call's session).
 func (g *session) afterJoint(ctx context.Context, s *State, joint []Term, rel *relation) error {
 	if len(joint) != len(g.roles) {
 		return fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))

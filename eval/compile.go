@@ -82,7 +82,7 @@ type relation struct {
 	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
 
 	demand    *demand // non-nil: evaluated per subgoal, on demand (demand.go)
-	inlined   uint64  // the query (Game.askGen) that last read it rule by rule (inline)
+	inlined   uint64  // the query (session.askGen) that last read it rule by rule (inline)
 	mayDemand bool    // to switch to demand-driven evaluation if it proves big (static or recursive)
 	switched  bool    // switched to demand-driven evaluation: it proved too big whole
 }

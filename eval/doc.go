@@ -34,7 +34,7 @@
 // asking a relation that proved too big whole with nothing bound, the game goes back to the
 // written order for good and the evaluation is done again (laikLee_hex's connection/6 asked
 // connection2/6 before binding its list argument, which then enumerated every list).
-// Game.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
+// Program.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
 // derive straight on to the query (a recursive one stops its bottom-up evaluation once it has
 // enough facts), and the query stops at the answers it needs.
 //

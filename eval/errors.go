@@ -118,7 +118,7 @@ func (g *session) limitErr(limit string, p *plan, cause error) *LimitError {
 }
 
 func (e *LimitError) withFact(g *session, t Term) *LimitError {
-	e.Fact = g.strStart(t, 120) // the lock is held
+	e.Fact = g.strStart(t, 120)
 	return e
 }
 

@@ -49,7 +49,7 @@ type GoalAtom struct {
 }
 
 // Grounding is a game's rules instantiated over the atoms that can hold in a reachable state.
-// Atoms are terms of the Game that grounded it (the atom (cell 1 1 b) of relation true is the
+// Atoms are terms of the Program that grounded it (the atom (cell 1 1 b) of relation true is the
 // term (true (cell 1 1 b))).
 type Grounding struct {
 	Roles []Term
@@ -118,9 +118,8 @@ func (e *GroundError) Unwrap() error { return e.Err }
 // of time, it does not depend on the machine's load.
 func (e *GroundError) SizeLimit() bool { return e.tooBig }
 
-// relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store;
-// with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's
-// lock, which covers the store.
+// relaxed compiles the relaxed program of g (see Grounding) into a session sharing g's term
+// store; with magic, restricted to the atoms that the rules can ask (magicSets).
 func (g *session) relaxed(magic bool) *session {
 	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
 	c := &compiler{g: rg, res: g.res}

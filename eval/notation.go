@@ -190,7 +190,7 @@ func jointInfix(text string) bool {
 	return strings.Contains(text, ",")
 }
 
-// formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
+// formatJoint writes a joint move in the game's notation (see FormatJoint).
 func (g *shared) formatJoint(joint []Term, d syntax.Dialect) string {
 	var b strings.Builder
 	b.WriteByte('(')

@@ -8,9 +8,9 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Term is a ground term interned in a Game's term store: equal terms have equal IDs, so
+// Term is a ground term interned in a Program's term store: equal terms have equal IDs, so
 // comparing, hashing and storing terms costs one integer. The zero Term is not a term.
-// A Term is meaningful only with the Game that made it.
+// A Term is meaningful only with the Program that made it (in any of its sessions).
 type Term uint32
 
 // functor is a name with an arity. Constants are functors of arity 0.
