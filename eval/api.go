@@ -73,7 +73,7 @@ func Compile(res *analysis.Result) *Program {
 
 // newSession compiles a session of p.
 func (p *Program) newSession() *session {
-	g := &session{shared: p.shared, st: newView(p.st), relByFn: map[uint32]*relation{}, lim: DefaultLimits}
+	g := &session{shared: p.shared, st: newView(p.st), prog: p, relByFn: map[uint32]*relation{}, lim: DefaultLimits}
 	c := &compiler{g: g, res: p.res}
 	c.compile()
 	g.stateEpoch, g.moveEpoch = g.newGen(), g.newGen()

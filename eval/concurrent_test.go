@@ -126,3 +126,38 @@ func TestConcurrentEvaluations(t *testing.T) {
 		n, playouts, runtime.GOMAXPROCS(0), seq.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond),
 		par.Round(time.Millisecond), (cpu2 - cpu1).Round(time.Millisecond), float64(seq)/float64(par))
 }
+
+// TestStaticFactsShared: the static facts one session computed whole are taken by the next
+// session the Program compiles, which evaluates none of them again.
+func TestStaticFactsShared(t *testing.T) {
+	g, _ := Load(`(role r) (init (p 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+		(<= (less ?x ?y) (succ ?x ?y)) (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+		(<= (legal r (go ?y)) (true (p ?x)) (less ?x ?y)) (<= (next (p ?y)) (does r (go ?y)))
+		(<= terminal (true (p 3))) (goal r 100)`)
+	ctx := context.Background()
+	s, err := g.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := g.Legal(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := g.take()
+	second := g.take() // a new session: the first is taken
+	defer g.put(first)
+	defer g.put(second)
+	second.lim = DefaultLimits
+	second.begin(ctx)
+	second.useState(s)
+	if err := second.ensureTop(second.legalRel); err != nil {
+		t.Fatal(err)
+	}
+	if got := second.byRole(second.legalRel); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("the second session's legal moves: %v, want %v", got, want)
+	}
+	less := second.relByFn[second.st.functor(second.st.sym("less"), 2)]
+	if c := second.comps[less.scc]; c.evals != 0 || len(less.facts) != 6 {
+		t.Errorf("the second session evaluated less/2 %d times, %d facts; want none and the 6 published", c.evals, len(less.facts))
+	}
+}

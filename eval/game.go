@@ -30,6 +30,7 @@ type Program struct {
 	lim     Limits
 	free    []*session // idle sessions, the last given back last
 	initial atomic.Pointer[State]
+	static  sync.Map // the first relation's functor of a static component -> its staticFacts
 }
 
 // shared is what the sessions of a Program share: immutable after Compile, but for the term
@@ -56,7 +57,8 @@ type shared struct {
 // limits and budget of the call in progress). A session is used by one goroutine at a time.
 type session struct {
 	*shared
-	st      *view // the shared store, read through this session's view of it
+	st      *view    // the shared store, read through this session's view of it
+	prog    *Program // nil for the relaxed program of a grounding
 	rels    []*relation
 	relByFn map[uint32]*relation
 	comps   []*component
