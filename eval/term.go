@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -168,14 +169,26 @@ func hashTerm(fn uint32, args []Term) uint32 {
 
 // find returns the term fn(args...) if it was interned, else 0.
 func (s *store) find(fn uint32, args []Term) Term {
-	t, _ := s.probe(*s.table.Load(), hashTerm(fn, args), fn, args, 0, false)
+	v := view{store: s}
+	return v.find(fn, args)
+}
+
+// intern returns the term fn(args...), adding it when new. args is copied.
+func (s *store) intern(fn uint32, args []Term) Term {
+	v := view{store: s}
+	return v.intern(fn, args)
+}
+
+// find returns the term fn(args...) if it was interned, else 0.
+func (v *view) find(fn uint32, args []Term) Term {
+	t, _ := v.probe(*v.store.table.Load(), hashTerm(fn, args), fn, args, 0, false)
 	return t
 }
 
 // probe looks fn(args...), of hash h, up in table, from slot i (from its first slot unless
 // resume): it returns the term, or 0 and the empty slot where the search ended. Without the
 // lock, a term added since the caller loaded table may not be found.
-func (s *store) probe(table []uint64, h, fn uint32, args []Term, i uint32, resume bool) (Term, uint32) {
+func (v *view) probe(table []uint64, h, fn uint32, args []Term, i uint32, resume bool) (Term, uint32) {
 	mask := uint32(len(table) - 1)
 	if !resume {
 		i = h & mask
@@ -185,34 +198,30 @@ func (s *store) probe(table []uint64, h, fn uint32, args []Term, i uint32, resum
 		if e == 0 {
 			return 0, i
 		}
-		if uint32(e>>32) == h && s.same(Term(e), fn, args) {
+		if uint32(e>>32) != h {
+			continue
+		}
+		r := v.rec(Term(e))
+		if r.fn == fn && int(r.arity) == len(args) && slices.Equal(v.args[r.args:r.args+uint32(r.arity)], args) {
 			return Term(e), i
 		}
 	}
 }
 
-func (s *store) same(t Term, fn uint32, args []Term) bool {
-	r := s.rec(t)
-	if r.fn != fn || int(r.arity) != len(args) {
-		return false
-	}
-	ta := s.args.get()[r.args : r.args+uint32(r.arity)]
-	for i, a := range args {
-		if ta[i] != a {
-			return false
-		}
-	}
-	return true
-}
-
 // intern returns the term fn(args...), adding it when new. args is copied.
-func (s *store) intern(fn uint32, args []Term) Term {
+func (v *view) intern(fn uint32, args []Term) Term {
 	h := hashTerm(fn, args)
-	table := *s.table.Load()
-	t, i := s.probe(table, h, fn, args, 0, false)
+	table := *v.store.table.Load()
+	t, i := v.probe(table, h, fn, args, 0, false)
 	if t != 0 {
 		return t
 	}
+	return v.add(table, h, i, fn, args)
+}
+
+// add interns fn(args...), of hash h, which the probe of table found missing at slot i.
+func (v *view) add(table []uint64, h uint32, i uint32, fn uint32, args []Term) Term {
+	s := v.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Terms are only ever added at empty slots: in the same table, one added since the probe is
@@ -221,7 +230,8 @@ func (s *store) intern(fn uint32, args []Term) Term {
 	if !same {
 		table = *s.table.Load()
 	}
-	if t, i = s.probe(table, h, fn, args, i, same); t != 0 {
+	t, i := v.probe(table, h, fn, args, i, same)
+	if t != 0 {
 		return t
 	}
 	depth := uint16(0)
