@@ -33,9 +33,11 @@ func Compile(res *analysis.Result) *Program {
 	sh := &shared{res: res, st: newStore(), roleIdx: map[Term]int{}, empty: &State{}}
 	sh.lines = res.Model.File.Lines()
 	sh.notation = res.Model.File.Dialect()
-	p := &Program{shared: sh, lim: DefaultLimits}
+	p := &Program{shared: sh}
+	lim := DefaultLimits
+	p.lim.Store(&lim)
 	// The first session is compiled first, so that the game's symbols are spelled as written.
-	p.free = append(p.free, p.newSession())
+	p.last.Store(p.newSession())
 	for _, r := range res.Model.Roles {
 		t := sh.st.constant(r.Name)
 		if _, dup := sh.roleIdx[t]; !dup {
@@ -84,31 +86,35 @@ func (p *Program) newSession() *session {
 // sessions that are dropped when they end.
 const maxIdle = 16
 
-// take takes a session for a call: the one given back last, or a new one.
+// take takes a session for a call: the one given back last, or a new one. A goroutine that makes
+// one call after another takes and gives back the same session in last, with no lock.
 func (p *Program) take() *session {
-	p.mu.Lock()
-	lim := p.lim
-	var g *session
-	if n := len(p.free); n > 0 {
-		g = p.free[n-1]
-		p.free[n-1] = nil
-		p.free = p.free[:n-1]
+	g := p.last.Swap(nil)
+	if g == nil {
+		p.mu.Lock()
+		if n := len(p.free); n > 0 {
+			g = p.free[n-1]
+			p.free[n-1] = nil
+			p.free = p.free[:n-1]
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
 	if g == nil {
 		g = p.newSession()
 	}
-	g.lim = lim
+	g.lim = *p.lim.Load()
 	return g
 }
 
 // put gives a session back.
 func (p *Program) put(g *session) {
-	p.mu.Lock()
-	if len(p.free) < maxIdle {
-		p.free = append(p.free, g)
+	if old := p.last.Swap(g); old != nil {
+		p.mu.Lock()
+		if len(p.free) < maxIdle {
+			p.free = append(p.free, old)
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
 }
 
 // Load parses, analyses and compiles a game description.
@@ -120,9 +126,8 @@ func Load(src string) (*Program, *analysis.Result) {
 
 // SetLimits sets the limits of every later call (zero fields take DefaultLimits' values).
 func (p *Program) SetLimits(l Limits) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lim = l.withDefaults()
+	l = l.withDefaults()
+	p.lim.Store(&l)
 }
 
 // Roles returns the roles in the order of the game's role facts.

@@ -19,16 +19,17 @@ import (
 //
 // A Program is safe for concurrent use, and its calls run at once: each takes a session (the
 // relations with their facts, plans and budget: everything an evaluation changes) from the
-// Program's pool, or compiles a new one, and gives it back when done. The pool is a stack, so a
-// goroutine that makes call after call keeps getting the session that holds its last state's
-// facts. Terms and States belong to the Program that made them, and pass freely between its
+// Program's pool, or compiles a new one, and gives it back when done. The pool is a stack whose
+// top (last) is taken and given back with an atomic swap, so a goroutine that makes call after
+// call keeps getting the session that holds its last state's facts, with no lock. Terms and States belong to the Program that made them, and pass freely between its
 // calls: the sessions intern into one term store.
 type Program struct {
 	*shared
 
-	mu      sync.Mutex // guards lim and free: taken once per call, to take and give back a session
-	lim     Limits
-	free    []*session // idle sessions, the last given back last
+	lim     atomic.Pointer[Limits]
+	last    atomic.Pointer[session] // the session given back last, if idle
+	mu      sync.Mutex              // guards free
+	free    []*session              // other idle sessions, the last given back last
 	initial atomic.Pointer[State]
 	static  sync.Map // the first relation's functor of a static component -> its staticFacts
 }

@@ -180,59 +180,49 @@ func (s *store) intern(fn uint32, args []Term) Term {
 }
 
 // find returns the term fn(args...) if it was interned, else 0.
-func (v *view) find(fn uint32, args []Term) Term {
-	t, _ := v.probe(*v.store.table.Load(), hashTerm(fn, args), fn, args, 0, false)
-	return t
-}
+func (v *view) find(fn uint32, args []Term) Term { return v.get(fn, args, false) }
 
-// probe looks fn(args...), of hash h, up in table, from slot i (from its first slot unless
-// resume): it returns the term, or 0 and the empty slot where the search ended. Without the
-// lock, a term added since the caller loaded table may not be found.
-func (v *view) probe(table []uint64, h, fn uint32, args []Term, i uint32, resume bool) (Term, uint32) {
+// intern returns the term fn(args...), adding it when new. args is copied.
+func (v *view) intern(fn uint32, args []Term) Term { return v.get(fn, args, true) }
+
+// get returns the term fn(args...), adding it when new if create is set, else 0. Without the
+// lock, a term added since the table was loaded may not be found: add looks again under it.
+func (v *view) get(fn uint32, args []Term, create bool) Term {
+	h := hashTerm(fn, args)
+	table := *v.store.table.Load()
 	mask := uint32(len(table) - 1)
-	if !resume {
-		i = h & mask
-	}
-	for ; ; i = (i + 1) & mask {
+	for i := h & mask; ; i = (i + 1) & mask {
 		e := atomic.LoadUint64(&table[i])
 		if e == 0 {
-			return 0, i
+			break
 		}
 		if uint32(e>>32) != h {
 			continue
 		}
 		r := v.rec(Term(e))
 		if r.fn == fn && int(r.arity) == len(args) && slices.Equal(v.args[r.args:r.args+uint32(r.arity)], args) {
-			return Term(e), i
+			return Term(e)
 		}
 	}
-}
-
-// intern returns the term fn(args...), adding it when new. args is copied.
-func (v *view) intern(fn uint32, args []Term) Term {
-	h := hashTerm(fn, args)
-	table := *v.store.table.Load()
-	t, i := v.probe(table, h, fn, args, 0, false)
-	if t != 0 {
-		return t
+	if !create {
+		return 0
 	}
-	return v.add(table, h, i, fn, args)
+	return v.add(fn, args, h)
 }
 
-// add interns fn(args...), of hash h, which the probe of table found missing at slot i.
-func (v *view) add(table []uint64, h uint32, i uint32, fn uint32, args []Term) Term {
+// add interns fn(args...), of hash h, which a probe found missing.
+func (v *view) add(fn uint32, args []Term, h uint32) Term {
 	s := v.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// Terms are only ever added at empty slots: in the same table, one added since the probe is
-	// at i or after it.
-	same := &table[0] == &(*s.table.Load())[0]
-	if !same {
-		table = *s.table.Load()
+	if t := v.get(fn, args, false); t != 0 {
+		return t // added meanwhile
 	}
-	t, i := v.probe(table, h, fn, args, i, same)
-	if t != 0 {
-		return t
+	table := *s.table.Load()
+	mask := uint32(len(table) - 1)
+	i := h & mask
+	for table[i] != 0 { // the table changes only under mu
+		i = (i + 1) & mask
 	}
 	depth := uint16(0)
 	if len(args) > 0 {
@@ -244,7 +234,7 @@ func (v *view) add(table []uint64, h uint32, i uint32, fn uint32, args []Term) T
 		}
 	}
 	off := s.args.push(args...)
-	t = Term(s.terms.push(termRec{fn: fn, args: uint32(off), arity: uint16(len(args)), depth: depth, hash: h}))
+	t := Term(s.terms.push(termRec{fn: fn, args: uint32(off), arity: uint16(len(args)), depth: depth, hash: h}))
 	s.published.Store(uint32(s.terms.n))
 	atomic.StoreUint64(&table[i], uint64(h)<<32|uint64(t))
 	s.count++
