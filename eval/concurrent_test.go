@@ -72,7 +72,7 @@ func TestConcurrentEvaluations(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 8
-	playouts := 6
+	playouts := 20
 	if testing.Short() {
 		playouts = 2
 	}
