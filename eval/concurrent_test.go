@@ -125,6 +125,44 @@ func TestConcurrentEvaluations(t *testing.T) {
 	t.Logf("%d evaluations of connectfour (%d playouts each), GOMAXPROCS %d: one after another %v wall, %v CPU; at once %v wall, %v CPU; wall ratio %.2f",
 		n, playouts, runtime.GOMAXPROCS(0), seq.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond),
 		par.Round(time.Millisecond), (cpu2 - cpu1).Round(time.Millisecond), float64(seq)/float64(par))
+	if !testing.Short() {
+		// What the machine allows now: the same ratio for a loop that shares nothing.
+		t.Logf("reference: a CPU-bound loop %d times one after another and at once: wall ratio %.2f", n, spinRatio(n, seq/n))
+	}
+}
+
+// spinRatio runs n loops of about d each one after another, then at once, and returns the ratio
+// of the wall times.
+func spinRatio(n int, d time.Duration) float64 {
+	start := time.Now()
+	iters := 0
+	for time.Since(start) < d {
+		spin(100_000)
+		iters++
+	}
+	one := func() { spin(100_000 * iters) }
+	start = time.Now()
+	for range n {
+		one()
+	}
+	seq := time.Since(start)
+	start = time.Now()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(one)
+	}
+	wg.Wait()
+	return float64(seq) / float64(time.Since(start))
+}
+
+var spinSink uint64
+
+func spin(k int) {
+	x := uint64(1)
+	for range k {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	spinSink += x
 }
 
 // TestStaticFactsShared: the static facts one session computed whole are taken by the next
