@@ -36,12 +36,12 @@ type termRec struct {
 // finding one that exists take no lock: the arrays are published whole (their full capacity)
 // with atomic stores, a term's record and arguments are written before the table slot that
 // makes it findable, and an array that grows is copied into a new one, so an array a reader
-// holds stays valid for every term it can know of. Adding a term, a symbol or a functor takes mu;
-// so does looking a symbol or a functor up by name, which only compiling and parsing do.
+// holds stays valid for every term it can know of; symbols and functors are looked up by name in
+// sync.Maps. Adding a term, a symbol or a functor takes mu.
 type store struct {
 	mu     sync.Mutex
-	symIdx map[string]uint32 // folded name -> symbol (mu)
-	fnIdx  map[functor]uint32
+	symIdx sync.Map // folded name -> symbol (uint32); stored under mu
+	fnIdx  sync.Map // functor -> its index (uint32); stored under mu
 	syms   grower[string] // display spelling per symbol
 	fns    grower[functor]
 	terms  grower[termRec] // terms[0] is unused: Term 0 is "no term"
@@ -87,7 +87,7 @@ func (a *grower[T]) init(n int) {
 }
 
 func newStore() *store {
-	s := &store{symIdx: map[string]uint32{}, fnIdx: map[functor]uint32{}}
+	s := &store{}
 	s.syms.init(64)
 	s.fns.init(64)
 	s.terms.init(1024)
@@ -101,44 +101,51 @@ func newStore() *store {
 
 // sym returns the symbol for name, creating it with this spelling when new.
 func (s *store) sym(name string) uint32 {
+	if id, ok := s.lookupSym(name); ok {
+		return id
+	}
 	key := syntax.Fold(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id, ok := s.symIdx[key]; ok {
-		return id
+	if id, ok := s.symIdx.Load(key); ok {
+		return id.(uint32)
 	}
 	id := uint32(s.syms.push(name))
-	s.symIdx[key] = id
+	s.symIdx.Store(key, id)
 	return id
 }
 
 // lookupSym returns the symbol for name, if there is one.
 func (s *store) lookupSym(name string) (uint32, bool) {
-	key := syntax.Fold(name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id, ok := s.symIdx[key]
-	return id, ok
+	id, ok := s.symIdx.Load(syntax.Fold(name))
+	if !ok {
+		return 0, false
+	}
+	return id.(uint32), true
 }
 
 func (s *store) functor(sym uint32, arity int) uint32 {
+	if id, ok := s.lookupFn(sym, arity); ok {
+		return id
+	}
 	f := functor{sym, uint32(arity)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id, ok := s.fnIdx[f]; ok {
-		return id
+	if id, ok := s.fnIdx.Load(f); ok {
+		return id.(uint32)
 	}
 	id := uint32(s.fns.push(f))
-	s.fnIdx[f] = id
+	s.fnIdx.Store(f, id)
 	return id
 }
 
 // lookupFn returns the functor sym/arity, if there is one.
 func (s *store) lookupFn(sym uint32, arity int) (uint32, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id, ok := s.fnIdx[functor{sym, uint32(arity)}]
-	return id, ok
+	id, ok := s.fnIdx.Load(functor{sym, uint32(arity)})
+	if !ok {
+		return 0, false
+	}
+	return id.(uint32), true
 }
 
 // rec returns t's record.
