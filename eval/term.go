@@ -40,8 +40,8 @@ type termRec struct {
 // sync.Maps. Adding a term, a symbol or a functor takes mu.
 type store struct {
 	mu     sync.Mutex
-	symIdx sync.Map // folded name -> symbol (uint32); stored under mu
-	fnIdx  sync.Map // functor -> its index (uint32); stored under mu
+	symIdx sync.Map       // folded name -> symbol (uint32); stored under mu
+	fnIdx  sync.Map       // functor -> its index (uint32); stored under mu
 	syms   grower[string] // display spelling per symbol
 	fns    grower[functor]
 	terms  grower[termRec] // terms[0] is unused: Term 0 is "no term"
