@@ -1,9 +1,11 @@
 // Package eval evaluates GDL: the minimal model of a safe, stratified logic program with
 // function terms, `not`, `distinct` and `or`, per game state.
 //
-// A game is compiled once (Compile): every ground term is interned to a small integer (hash
-// consing), `or` is expanded into separate rules, and the relations are grouped into strongly
-// connected components in dependency order. Each component is planned the first time it is
+// A game is compiled once (Compile) into a Program, which many goroutines may evaluate at once:
+// every ground term is interned to a small integer (hash consing) in a store its evaluations
+// share, and each evaluation runs on a session, compiled from the description the first time
+// calls overlap, in which `or` is expanded into separate rules and the relations are grouped
+// into strongly connected components in dependency order. Each component is planned the first time it is
 // evaluated, when the facts it reads exist: body literals are ordered greedily by the number of
 // facts they would yield given the variables bound so far (counted on the actual facts), tests
 // (`not`, `distinct`, ground atoms) run as soon as their variables are bound, and every scan
