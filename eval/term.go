@@ -174,12 +174,6 @@ func hashTerm(fn uint32, args []Term) uint32 {
 	return uint32(h)
 }
 
-// find returns the term fn(args...) if it was interned, else 0.
-func (s *store) find(fn uint32, args []Term) Term {
-	v := view{store: s}
-	return v.find(fn, args)
-}
-
 // intern returns the term fn(args...), adding it when new. args is copied.
 func (s *store) intern(fn uint32, args []Term) Term {
 	v := view{store: s}
