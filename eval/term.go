@@ -101,18 +101,7 @@ func newStore() *store {
 
 // sym returns the symbol for name, creating it with this spelling when new.
 func (s *store) sym(name string) uint32 {
-	if id, ok := s.lookupSym(name); ok {
-		return id
-	}
-	key := syntax.Fold(name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if id, ok := s.symIdx.Load(key); ok {
-		return id.(uint32)
-	}
-	id := uint32(s.syms.push(name))
-	s.symIdx.Store(key, id)
-	return id
+	return addIndexed(s, &s.symIdx, syntax.Fold(name), &s.syms, name)
 }
 
 // lookupSym returns the symbol for name, if there is one.
@@ -125,17 +114,23 @@ func (s *store) lookupSym(name string) (uint32, bool) {
 }
 
 func (s *store) functor(sym uint32, arity int) uint32 {
-	if id, ok := s.lookupFn(sym, arity); ok {
-		return id
-	}
 	f := functor{sym, uint32(arity)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if id, ok := s.fnIdx.Load(f); ok {
+	return addIndexed(s, &s.fnIdx, f, &s.fns, f)
+}
+
+// addIndexed returns the index in a of the value idx holds for key, adding v when there is none
+// (a symbol by its folded name, a functor).
+func addIndexed[K comparable, V any](s *store, idx *sync.Map, key K, a *grower[V], v V) uint32 {
+	if id, ok := idx.Load(key); ok {
 		return id.(uint32)
 	}
-	id := uint32(s.fns.push(f))
-	s.fnIdx.Store(f, id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := idx.Load(key); ok {
+		return id.(uint32)
+	}
+	id := uint32(a.push(v))
+	idx.Store(key, id)
 	return id
 }
 
