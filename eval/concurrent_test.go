@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,14 +156,14 @@ func spinRatio(n int, d time.Duration) float64 {
 	return float64(seq) / float64(time.Since(start))
 }
 
-var spinSink uint64
+var spinSink atomic.Uint64 // keeps the loop's result, so that it is computed
 
 func spin(k int) {
 	x := uint64(1)
 	for range k {
 		x = x*6364136223846793005 + 1442695040888963407
 	}
-	spinSink += x
+	spinSink.Add(x)
 }
 
 // TestStaticFactsShared: the static facts one session computed whole are taken by the next
