@@ -1,11 +1,13 @@
 package eval
 
-// The public API of the evaluator, in one place. A Game is a compiled program (the relations,
-// rules, components and plans made from an analysed description, and the term store) together
-// with the state of its evaluations (the facts derived per layer: once per game, per state, per
+// The public API of the evaluator, in one place. A Program is a compiled game: what its
+// sessions share (the term store, the roles, the names the game knows), and a pool of sessions,
+// each the relations, rules, components and plans compiled from the description together with
+// the state of its evaluations (the facts derived per layer: once per session, per state, per
 // state and joint move; the current state and joint move; the limits and budget of the call in
-// progress). Every exported method takes the Game's one lock, so a Game is safe for concurrent
-// use and its calls are serialised; everything else in the package runs under that lock.
+// progress). Every exported method that evaluates takes a session from the pool for the call,
+// so calls run at once; everything else in the package runs on one session or on what the
+// sessions share.
 //
 // Callers that play games use package game, which runs the compiled engine beside this
 // interpreter; the methods here are its interpreter side, plus queries about any relation and the
@@ -27,20 +29,23 @@ import (
 // Compile compiles an analysed game. It does no evaluation yet. Rules without a defined meaning
 // (unsafe, unstratified, or in a form with syntax errors, per res.Diagnostics) make the
 // relations that need them refuse evaluation with a *RefusedError; everything else still works.
-func Compile(res *analysis.Result) *Game {
-	g := &Game{res: res, st: newStore(), relByFn: map[uint32]*relation{}, roleIdx: map[Term]int{}, lim: DefaultLimits}
-	g.lines = res.Model.File.Lines()
-	g.notation = res.Model.File.Dialect()
-	c := &compiler{g: g, res: res}
-	c.compile()
+func Compile(res *analysis.Result) *Program {
+	sh := &shared{res: res, st: newStore(), roleIdx: map[Term]int{}, empty: &State{}}
+	sh.lines = res.Model.File.Lines()
+	sh.notation = res.Model.File.Dialect()
+	p := &Program{shared: sh}
+	lim := DefaultLimits
+	p.lim.Store(&lim)
+	// The first session is compiled first, so that the game's symbols are spelled as written.
+	p.last.Store(p.newSession())
 	for _, r := range res.Model.Roles {
-		t := g.st.constant(r.Name)
-		if _, dup := g.roleIdx[t]; !dup {
-			g.roleIdx[t] = len(g.roles)
-			g.roles = append(g.roles, t)
+		t := sh.st.constant(r.Name)
+		if _, dup := sh.roleIdx[t]; !dup {
+			sh.roleIdx[t] = len(sh.roles)
+			sh.roles = append(sh.roles, t)
 		}
 	}
-	g.known, g.functions = map[string]map[int]bool{}, map[string]map[int]bool{}
+	sh.known, sh.functions = map[string]map[int]bool{}, map[string]map[int]bool{}
 	note := func(m map[string]map[int]bool, key string, arity int) {
 		if m[key] == nil {
 			m[key] = map[int]bool{}
@@ -49,65 +54,100 @@ func Compile(res *analysis.Result) *Game {
 	}
 	for key, a := range analysis.RelationKeywords {
 		if key != "distinct" {
-			note(g.known, key, a)
+			note(sh.known, key, a)
 		}
 	}
 	for key, sym := range res.Model.Relations {
 		for a := range sym.Arities {
-			note(g.known, key, a)
+			note(sh.known, key, a)
 		}
 	}
 	for key, sym := range res.Model.Functions {
 		for a := range sym.Arities {
-			note(g.functions, key, a)
+			note(sh.functions, key, a)
 		}
 	}
 	for key := range res.Model.Constants {
-		note(g.functions, key, 0)
+		note(sh.functions, key, 0)
 	}
-	g.empty = &State{}
+	return p
+}
+
+// newSession compiles a session of p.
+func (p *Program) newSession() *session {
+	g := &session{shared: p.shared, st: newView(p.st), prog: p, relByFn: map[uint32]*relation{}, lim: DefaultLimits}
+	c := &compiler{g: g, res: p.res}
+	c.compile()
 	g.stateEpoch, g.moveEpoch = g.newGen(), g.newGen()
 	return g
 }
 
+// maxIdle bounds the sessions a Program keeps idle: more calls than this at once compile
+// sessions that are dropped when they end.
+const maxIdle = 16
+
+// take takes a session for a call: the one given back last, or a new one. A goroutine that makes
+// one call after another takes and gives back the same session in last, with no lock.
+func (p *Program) take() *session {
+	g := p.last.Swap(nil)
+	if g == nil {
+		p.mu.Lock()
+		if n := len(p.free); n > 0 {
+			g = p.free[n-1]
+			p.free[n-1] = nil
+			p.free = p.free[:n-1]
+		}
+		p.mu.Unlock()
+	}
+	if g == nil {
+		g = p.newSession()
+	}
+	g.lim = *p.lim.Load()
+	return g
+}
+
+// put gives a session back.
+func (p *Program) put(g *session) {
+	if old := p.last.Swap(g); old != nil {
+		p.mu.Lock()
+		if len(p.free) < maxIdle {
+			p.free = append(p.free, old)
+		}
+		p.mu.Unlock()
+	}
+}
+
 // Load parses, analyses and compiles a game description.
-func Load(src string) (*Game, *analysis.Result) {
+func Load(src string) (*Program, *analysis.Result) {
 	f, _ := syntax.Parse(src)
 	res := analysis.Analyze(f, nil)
 	return Compile(res), res
 }
 
 // SetLimits sets the limits of every later call (zero fields take DefaultLimits' values).
-func (g *Game) SetLimits(l Limits) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.lim = l.withDefaults()
+func (p *Program) SetLimits(l Limits) {
+	l = l.withDefaults()
+	p.lim.Store(&l)
 }
 
 // Roles returns the roles in the order of the game's role facts.
-func (g *Game) Roles() []Term { return g.roles }
+func (g *Program) Roles() []Term { return g.roles }
 
 // String returns t in canonical KIF, or in infix for an infix game: each symbol spelled as at
 // its first occurrence in the game, single spaces (infix: f(a,b)).
-func (g *Game) String(t Term) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) String(t Term) string {
 	return g.str(t)
 }
 
 // StringIn returns t as String does, in notation d whatever the game's.
-func (g *Game) StringIn(t Term, d syntax.Dialect) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) StringIn(t Term, d syntax.Dialect) string {
 	var b strings.Builder
 	g.formatIn(&b, t, d)
 	return b.String()
 }
 
 // Strings formats terms, sorted byte-wise.
-func (g *Game) Strings(ts []Term) []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) Strings(ts []Term) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = g.str(t)
@@ -117,10 +157,8 @@ func (g *Game) Strings(ts []Term) []string {
 }
 
 // Int returns the value of an integer constant such as a goal value.
-func (g *Game) Int(t Term) (int, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if t == 0 || g.st.terms[t].arity != 0 {
+func (g *Program) Int(t Term) (int, bool) {
+	if t == 0 || g.st.rec(t).arity != 0 {
 		return 0, false
 	}
 	n, err := strconv.Atoi(g.st.name(t))
@@ -128,29 +166,23 @@ func (g *Game) Int(t Term) (int, bool) {
 }
 
 // Notation returns the notation the game is written in.
-func (g *Game) Notation() syntax.Dialect { return g.notation }
+func (g *Program) Notation() syntax.Dialect { return g.notation }
 
 // FormatJoint writes a joint move as a KIF list, like the GGP PLAY message: `((mark 1 1) noop)`;
 // for an infix game as moves separated by commas in parentheses: `(mark(1,1), noop)`.
-func (g *Game) FormatJoint(joint []Term) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) FormatJoint(joint []Term) string {
 	return g.formatJoint(joint, g.notation)
 }
 
 // FormatJointIn writes a joint move as FormatJoint does, in notation d whatever the game's:
 // KIF for what promises KIF (the GGP protocol, the tools' JSON), also for an infix game.
-func (g *Game) FormatJointIn(joint []Term, d syntax.Dialect) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) FormatJointIn(joint []Term, d syntax.Dialect) string {
 	return g.formatJoint(joint, d)
 }
 
 // ParseTerm reads a ground term written in KIF, like `(mark 1 1)` or `noop`, or in infix,
 // like `mark(1,1)`.
-func (g *Game) ParseTerm(text string) (Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) ParseTerm(text string) (Term, error) {
 	ts, err := g.parseTerms(text)
 	if err != nil {
 		return 0, err
@@ -163,10 +195,8 @@ func (g *Game) ParseTerm(text string) (Term, error) {
 
 // ParseState reads a state written as KIF terms separated by spaces, like
 // `(cell 1 1 b) (control xplayer)`, or as infix terms, like `cell(1,1,b) control(xplayer)`.
-func (g *Game) ParseState(text string) (*State, error) {
-	g.mu.Lock()
+func (g *Program) ParseState(text string) (*State, error) {
 	ts, err := g.parseTerms(text)
-	g.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -176,9 +206,7 @@ func (g *Game) ParseState(text string) (*State, error) {
 // ParseJointMoves reads joint moves written as KIF lists of one move per role, like the GGP
 // PLAY message: `((mark 1 1) noop) (noop (mark 2 2))`, or in infix, as moves separated by commas
 // in parentheses: `(mark(1,1), noop) (noop, mark(2,2))`.
-func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) ParseJointMoves(text string) ([][]Term, error) {
 	var groups [][]syntax.Term
 	if jointInfix(text) {
 		var err error
@@ -223,10 +251,10 @@ func (g *Game) ParseJointMoves(text string) ([][]Term, error) {
 // infix (`legal(R,M)`, literals joined by '&'); text that could be either is read in the game's
 // notation. Every variable of the query must occur in a positive atom (as in a safe rule), so
 // that its answers are ground.
-func (g *Game) ParseQuery(text string) (*Query, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	q := &Query{text: text, g: g, notation: g.textNotation(text)}
+func (p *Program) ParseQuery(text string) (*Query, error) {
+	g := p.take()
+	defer p.put(g)
+	q := &Query{text: text, p: p, notation: g.textNotation(text)}
 	var shown []syntax.Literal
 	if q.notation == syntax.Infix {
 		lits, err := infixQuery(text)
@@ -258,82 +286,41 @@ func (g *Game) ParseQuery(text string) (*Query, error) {
 			return nil, fmt.Errorf("query %q: %v", text, err)
 		}
 	}
-	c := &compiler{g: g}
-	vars := map[string]int{}
-	var names []string
-	alts, err := c.body(q.lits, vars, &names)
-	if err != nil {
-		return nil, fmt.Errorf("query %q: %v", text, err)
-	}
-	q.vars = names
-	seen := map[*relation]bool{}
-	for _, conj := range alts {
-		r := &rule{body: conj, nvars: len(vars), varNames: names}
-		bound := make([]bool, len(vars))
-		for _, l := range conj {
-			if l.kind == litPos {
-				markVars(l.atom, bound, true)
-			}
-		}
-		for v, b := range bound {
-			if !b {
-				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", text, names[v])
-			}
-		}
-		q.addRule(r, seen)
+	if _, err := q.compileIn(g, true); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
 
-// addRule adds a disjunct to the query, and the relations its body reads (seen: those added
-// before); g.mu is held.
-func (q *Query) addRule(r *rule, seen map[*relation]bool) {
-	g := q.g
-	q.rules = append(q.rules, r)
-	for _, l := range r.body {
-		if l.rel != nil && !seen[l.rel] {
-			seen[l.rel] = true
-			q.rels = append(q.rels, l.rel)
-			g.attach(l.rel)
-			// next and sees are about a joint move whatever their rules read.
-			if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
-				q.move = true
-			}
-			if l.rel.layer != layerStatic {
-				q.state = true
-			}
-		}
-	}
-}
-
 // NewState makes a state of the given propositions.
-func (g *Game) NewState(fluents []Term) *State {
+func (g *Program) NewState(fluents []Term) *State {
 	fl := slices.Clone(fluents)
 	slices.Sort(fl)
 	return &State{fluents: slices.Compact(fl)}
 }
 
 // Initial returns the initial state: the arguments of the `init` facts.
-func (g *Game) Initial(ctx context.Context) (*State, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.initial != nil {
-		return g.initial, nil
+func (p *Program) Initial(ctx context.Context) (*State, error) {
+	if s := p.initial.Load(); s != nil {
+		return s, nil
 	}
+	g := p.take()
+	defer p.put(g)
 	g.begin(ctx)
 	g.useState(g.empty)
 	if err := g.ensureTop(g.initRel); err != nil {
 		return nil, g.fail(err)
 	}
-	g.initial = g.stateOf(g.initRel)
-	return g.initial, nil
+	s := g.stateOf(g.initRel)
+	p.initial.CompareAndSwap(nil, s)
+	return p.initial.Load(), nil
 }
 
 // Legal returns the legal moves of every role in s, indexed like Roles, each in derivation
 // order.
-func (g *Game) Legal(ctx context.Context, s *State) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Legal(ctx context.Context, s *State) ([][]Term, error) {
+	g := p.take()
+	defer p.put(g)
 	g.begin(ctx)
 	g.useState(s)
 	if err := g.ensureTop(g.legalRel); err != nil {
@@ -343,9 +330,9 @@ func (g *Game) Legal(ctx context.Context, s *State) ([][]Term, error) {
 }
 
 // Terminal reports whether s is terminal.
-func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Terminal(ctx context.Context, s *State) (bool, error) {
+	g := p.take()
+	defer p.put(g)
 	g.begin(ctx)
 	g.useState(s)
 	if err := g.ensureTop(g.terminalRel); err != nil {
@@ -357,9 +344,9 @@ func (g *Game) Terminal(ctx context.Context, s *State) (bool, error) {
 // Goals returns the goal values of every role in s, indexed like Roles. A valid game gives each
 // role exactly one integer value in a terminal state; other states and invalid games may give
 // none or several.
-func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Goals(ctx context.Context, s *State) ([][]Term, error) {
+	g := p.take()
+	defer p.put(g)
 	g.begin(ctx)
 	g.useState(s)
 	if err := g.ensureTop(g.goalRel); err != nil {
@@ -370,9 +357,9 @@ func (g *Game) Goals(ctx context.Context, s *State) ([][]Term, error) {
 
 // Next returns the state after the joint move (one move per role, in role order). It does not
 // check legality; package game checks it.
-func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Next(ctx context.Context, s *State, joint []Term) (*State, error) {
+	g := p.take()
+	defer p.put(g)
 	if err := g.afterJoint(ctx, s, joint, g.nextRel); err != nil {
 		return nil, err
 	}
@@ -381,17 +368,17 @@ func (g *Game) Next(ctx context.Context, s *State, joint []Term) (*State, error)
 
 // Sees returns the percepts of every role (the `sees` facts, GDL-II) when joint is played in s,
 // indexed like Roles.
-func (g *Game) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Sees(ctx context.Context, s *State, joint []Term) ([][]Term, error) {
+	g := p.take()
+	defer p.put(g)
 	if err := g.afterJoint(ctx, s, joint, g.seesRel); err != nil {
 		return nil, err
 	}
 	return g.byRole(g.seesRel), nil
 }
 
-// afterJoint derives rel (next or sees) in state s with the joint move joint; g.mu is held.
-func (g *Game) afterJoint(ctx context.Context, s *State, joint []Term, rel *relation) error {
+// afterJoint derives rel (next or sees) in state s with the joint move joint (g is this call's session).
+func (g *session) afterJoint(ctx context.Context, s *State, joint []Term, rel *relation) error {
 	if len(joint) != len(g.roles) {
 		return fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
 	}
@@ -406,8 +393,8 @@ func (g *Game) afterJoint(ctx context.Context, s *State, joint []Term, rel *rela
 
 // Ask answers q in state s with the joint move joint (nil: no move, so `does` is empty).
 // Answers are distinct and in derivation order.
-func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
-	out, _, err := g.ask(ctx, s, joint, q, 0)
+func (p *Program) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Answer, error) {
+	out, _, err := p.ask(ctx, s, joint, q, 0)
 	return out, err
 }
 
@@ -416,24 +403,24 @@ func (g *Game) Ask(ctx context.Context, s *State, joint []Term, q *Query) ([]Ans
 // the game asks only with some arguments bound (evaluated on demand), asked with none bound, is
 // evaluated rule by rule into the query's answers instead of being tabled whole first, so a
 // relation with millions of facts gives its first thousand in milliseconds.
-func (g *Game) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, max int) (answers []Answer, more bool, err error) {
+func (p *Program) AskFirst(ctx context.Context, s *State, joint []Term, q *Query, max int) (answers []Answer, more bool, err error) {
 	if max <= 0 {
 		return nil, false, fmt.Errorf("AskFirst: max must be positive, not %d", max)
 	}
-	return g.ask(ctx, s, joint, q, max)
+	return p.ask(ctx, s, joint, q, max)
 }
 
 // Refused returns a *RefusedError for the first of the game's relations (role, init, legal,
 // next, goal, terminal, sees) whose rules have no defined meaning, or nil: a game that cannot be
 // played, whether or not a match would ever ask the relation (a terminal initial state asks no
 // legal move).
-func (g *Game) Refused() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) Refused() error {
+	g := p.take()
+	defer p.put(g)
 	return g.refused()
 }
 
-func (g *Game) refused() error {
+func (g *session) refused() error {
 	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
 		if r.refused != nil {
 			return &RefusedError{Relation: r.label(), Diagnostics: r.refused}
@@ -445,10 +432,10 @@ func (g *Game) refused() error {
 // Ground instantiates the game's rules. It fails with a *GroundError when the game has rules
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
-func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
+func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
 	lim = lim.withDefaults()
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	g := p.take()
+	defer p.put(g)
 	if err := g.refused(); err != nil {
 		return nil, &GroundError{Err: err}
 	}
@@ -484,7 +471,7 @@ func (g *Game) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error)
 }
 
 // ground grounds the game over its relaxed program (with magic, restricted by magic sets).
-func (g *Game) ground(ctx context.Context, lim GroundLimits, init []Term, magic bool) (*Grounding, error) {
+func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, magic bool) (*Grounding, error) {
 	rg := g.relaxed(magic)
 	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)

@@ -20,7 +20,7 @@ var benchGames = []struct{ name, path string }{
 	{"breakthrough", "ggp-org__ggp-repository/war/root/games/breakthrough/breakthrough.kif"},
 }
 
-func corpusGame(tb testing.TB, rel string) *Game {
+func corpusGame(tb testing.TB, rel string) *Program {
 	tb.Helper()
 	src, err := os.ReadFile(filepath.Join(corpusDir, rel))
 	if err != nil {

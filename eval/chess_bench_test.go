@@ -89,7 +89,7 @@ func BenchmarkChessLenses(b *testing.B) {
 	for _, mode := range []string{"first", "all"} {
 		b.Run(mode, func(b *testing.B) {
 			stopped := 0
-			var g *Game
+			var g *Program
 			for i := 0; i < b.N; i++ {
 				stopped = 0
 				var res *analysis.Result

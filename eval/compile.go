@@ -82,7 +82,7 @@ type relation struct {
 	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
 
 	demand    *demand // non-nil: evaluated per subgoal, on demand (demand.go)
-	inlined   uint64  // the query (Game.askGen) that last read it rule by rule (inline)
+	inlined   uint64  // the query (session.askGen) that last read it rule by rule (inline)
 	mayDemand bool    // to switch to demand-driven evaluation if it proves big (static or recursive)
 	switched  bool    // switched to demand-driven evaluation: it proved too big whole
 }
@@ -108,18 +108,18 @@ type component struct {
 
 // compiler turns the analysed clauses into relations and rules.
 type compiler struct {
-	g    *Game
+	g    *session
 	res  *analysis.Result
 	bind map[string]Term // BodyQuery: variables (by key) that stand for these values
 }
 
 // relation returns the relation for name/arity, creating it on first use.
-func (g *Game) relation(name string, arity int) *relation {
+func (g *session) relation(name string, arity int) *relation {
 	fn := g.st.functor(g.st.sym(name), arity)
 	if r, ok := g.relByFn[fn]; ok {
 		return r
 	}
-	r := &relation{name: g.st.syms[g.st.fns[fn].sym], arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
+	r := &relation{name: g.st.fnName(fn), arity: arity, fn: fn, bySig: map[string]*index{}, scc: -1}
 	r.gen = g.newGen()
 	r.refused = append(r.refused, g.broken[syntax.Fold(name)]...)
 	g.relByFn[fn] = r
@@ -627,7 +627,7 @@ func markVars(p *pnode, set []bool, val bool) {
 
 // components computes the strongly connected components of the relation graph (dependencies
 // first), their layers, and which relations are refused because something they use is.
-func (g *Game) components() {
+func (g *session) components() {
 	t := &tarjan{g: g, index: map[*relation]int{}, low: map[*relation]int{}, on: map[*relation]bool{}}
 	for _, r := range g.rels {
 		if _, seen := t.index[r]; !seen {
@@ -641,7 +641,7 @@ func (g *Game) components() {
 
 // tarjan is the state of Tarjan's algorithm on the relation graph (components).
 type tarjan struct {
-	g          *Game
+	g          *session
 	index, low map[*relation]int
 	on         map[*relation]bool // on the stack
 	stack      []*relation
@@ -698,7 +698,7 @@ func (t *tarjan) visit(r *relation) {
 // summarize sets component id's rules, layer, dependencies and recursion, and refuses its
 // relations when one of them is, when it negates itself, or when a component it reads is
 // refused. The components it depends on come before it.
-func (g *Game) summarize(id int, comp *component) {
+func (g *session) summarize(id int, comp *component) {
 	seenDep := map[int]bool{}
 	var refused []analysis.Diagnostic
 	for _, r := range comp.rels {
@@ -757,7 +757,7 @@ func hasCode(ds []analysis.Diagnostic, code string) bool {
 }
 
 // needs returns the components c depends on, itself last, dependencies first.
-func (g *Game) needs(c int) []int {
+func (g *session) needs(c int) []int {
 	comp := g.comps[c]
 	if comp.needs != nil {
 		return comp.needs

@@ -114,7 +114,7 @@ func keywordRel(name string) bool {
 // itself a candidate). Non-recursive ones depending on the state need at least minDemandArity
 // arguments and are demanded at once; static and recursive ones are computed whole until they
 // prove big (demandCap, switchToDemand). The choice affects speed only, never the answers.
-func (g *Game) chooseDemanded() {
+func (g *session) chooseDemanded() {
 	cand := map[*relation]bool{}
 	for _, c := range g.comps {
 		ok := len(c.rels) > 0
@@ -197,7 +197,7 @@ var errSwitchDemand = errors.New("relation switched to demand-driven evaluation"
 // switchToDemand makes the relations of component c demanded after its whole evaluation was
 // abandoned. Every plan is made again on its next use, reading them per subgoal. No plan that
 // is running reads them: a plan runs once what it reads is computed, and they were not.
-func (g *Game) switchToDemand(c *component) {
+func (g *session) switchToDemand(c *component) {
 	for _, r := range c.rels {
 		g.resetRel(r)
 		r.idxs, r.bySig = nil, map[string]*index{}
@@ -210,7 +210,7 @@ func (g *Game) switchToDemand(c *component) {
 }
 
 // replanAll drops every plan: each is made again on its next use.
-func (g *Game) replanAll() {
+func (g *session) replanAll() {
 	for _, c := range g.comps {
 		c.planned, c.full, c.delta, c.needs = false, nil, nil, nil
 	}
@@ -272,7 +272,7 @@ func demandEstimate(r *relation, mask uint64, nb int) float64 {
 
 // callStep makes the step that reads demanded relation l.rel: the caller's bound arguments form
 // the subgoal, and the answers are matched against the literal's pattern.
-func (g *Game) callStep(op uint8, l *lit, bound []bool) step {
+func (g *session) callStep(op uint8, l *lit, bound []bool) step {
 	sg := &subgoal{}
 	s := step{op: op, rel: l.rel, call: sg}
 	if l.atom.kind == pConst {
@@ -297,7 +297,7 @@ func (g *Game) callStep(op uint8, l *lit, bound []bool) step {
 }
 
 // demandEpoch is the epoch in which r's answers stay valid.
-func (g *Game) demandEpoch(r *relation) uint64 {
+func (g *session) demandEpoch(r *relation) uint64 {
 	switch r.layer {
 	case layerStatic:
 		return 1
@@ -311,7 +311,7 @@ func (g *Game) demandEpoch(r *relation) uint64 {
 // vals: all of them when the subgoal is complete, those found so far when it is in progress
 // (the evaluation that decides it then evaluates the caller again). With every argument bound
 // it stops at the first proof.
-func (g *Game) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
+func (g *session) solve(r *relation, mask uint64, vals []Term) ([]Term, error) {
 	d := r.demand
 	if e := g.demandEpoch(r); d.epoch != e {
 		d.reset()
@@ -384,7 +384,7 @@ func (d *demand) reset() {
 const maxFrames = 4096
 
 // consume notes that the frame on top of the stack read incomplete table t.
-func (g *Game) consume(t *table) {
+func (g *session) consume(t *table) {
 	if len(g.stack) == 0 {
 		return // no table is incomplete when no frame is
 	}
@@ -395,7 +395,7 @@ func (g *Game) consume(t *table) {
 
 // evaluate computes the answers of a new table: it completes it, with the tables it decides,
 // or hands it to the caller's frame when it read a table an older frame decides.
-func (g *Game) evaluate(t *table) error {
+func (g *session) evaluate(t *table) error {
 	depth := len(g.stack)
 	t.depth = depth
 	g.stack = append(g.stack, frame{t: t, low: depth})
@@ -467,7 +467,7 @@ func (g *Game) evaluate(t *table) error {
 }
 
 // forget drops an incomplete table after an error, so that no later call reads it.
-func (g *Game) forget(t *table) {
+func (g *session) forget(t *table) {
 	d := t.rel.demand
 	if d.memo[t.hash] == t {
 		if t.next == nil {
@@ -486,7 +486,7 @@ func (g *Game) forget(t *table) {
 }
 
 // runRules evaluates the rules of t's relation once for t's subgoal, adding the answers found.
-func (g *Game) runRules(t *table) error {
+func (g *session) runRules(t *table) error {
 	r := t.rel
 	plans, err := g.demandPlans(r, t.mask)
 	if err != nil {
@@ -530,7 +530,7 @@ func (g *Game) runRules(t *table) error {
 
 // demandPlans returns the plans of r's rules for subgoals binding mask, computing first the
 // relations they read bottom-up.
-func (g *Game) demandPlans(r *relation, mask uint64) ([]*plan, error) {
+func (g *session) demandPlans(r *relation, mask uint64) ([]*plan, error) {
 	c := g.comps[r.scc]
 	if c.ready != g.demandEpoch(r) {
 		for _, x := range c.rels {
@@ -552,7 +552,7 @@ func (g *Game) demandPlans(r *relation, mask uint64) ([]*plan, error) {
 }
 
 // answer adds the head of plan p, a demand plan, to its table.
-func (g *Game) answer(p *plan) error {
+func (g *session) answer(p *plan) error {
 	t := p.sink
 	if t.all {
 		// The answer is the subgoal itself; its callers only ask whether there is one.
@@ -561,7 +561,7 @@ func (g *Game) answer(p *plan) error {
 		}
 		depth := 0
 		for _, v := range t.vals {
-			depth = max(depth, int(g.st.terms[v].depth))
+			depth = max(depth, int(g.st.rec(v).depth))
 		}
 		if depth > g.lim.MaxDepth {
 			return g.limitErr(LimitDepth, p, nil).withFact(g, g.atomOf(t.rel, p.head, p.env, true))
@@ -574,7 +574,7 @@ func (g *Game) answer(p *plan) error {
 		return nil
 	}
 	a := g.atomOf(t.rel, p.head, p.env, true)
-	if dd := int(g.st.terms[a].depth) - 1; dd > g.lim.MaxDepth {
+	if dd := int(g.st.rec(a).depth) - 1; dd > g.lim.MaxDepth {
 		return g.limitErr(LimitDepth, p, nil).withFact(g, a)
 	}
 	if t.set != nil {
@@ -611,7 +611,7 @@ func (g *Game) answer(p *plan) error {
 
 // fromWhole answers a subgoal of a recursive component from its facts computed whole in this
 // epoch (computing them first).
-func (g *Game) fromWhole(c *component, t *table) error {
+func (g *session) fromWhole(c *component, t *table) error {
 	r := t.rel
 	if !g.isDone(c) {
 		for _, x := range c.rels {
@@ -681,7 +681,7 @@ func full(arity int) uint64 {
 }
 
 // ensureBody computes the relations r's rules read bottom-up.
-func (g *Game) ensureBody(r *relation) error {
+func (g *session) ensureBody(r *relation) error {
 	for _, ru := range r.rules {
 		for _, l := range ru.body {
 			if l.rel != nil && l.rel.demand == nil {
@@ -695,7 +695,7 @@ func (g *Game) ensureBody(r *relation) error {
 }
 
 // planDemand plans rule ru of a demanded relation for subgoals binding the arguments in mask.
-func (g *Game) planDemand(ru *rule, mask uint64) *plan {
+func (g *session) planDemand(ru *rule, mask uint64) *plan {
 	bound := make([]bool, ru.nvars)
 	args := ru.head.args
 	if ru.head.kind == pConst {
@@ -746,14 +746,14 @@ var errConservative = errors.New("a plan asks a relation that proved too big wit
 // connection2/6 once it has bound four of its six arguments, before append_el/3 binds the list
 // argument, and connection2 then asks isList/1, which holds for every list, with the list free.
 // The evaluation stopped is then done again (ensureTop).
-func (g *Game) becomeConservative() {
+func (g *session) becomeConservative() {
 	g.conservative = true
 	g.replanAll()
 }
 
 // ensureTop is ensure for the game API: an evaluation stopped because its plans were not
 // conservative is done again with conservative ones.
-func (g *Game) ensureTop(r *relation) error {
+func (g *session) ensureTop(r *relation) error {
 	err := g.ensure(r)
 	if err == errConservative {
 		g.becomeConservative()
@@ -763,7 +763,7 @@ func (g *Game) ensureTop(r *relation) error {
 }
 
 // runCall executes an opCall, opCallProbe or opCallNot step.
-func (g *Game) runCall(p *plan, i int, s *step) error {
+func (g *session) runCall(p *plan, i int, s *step) error {
 	if s.call.mask == 0 && s.rel.switched && g.wholeCap > 0 && !p.stream {
 		// A relation that may be demanded, being computed whole, asks all of a relation that
 		// proved too big whole: it would be at least as big. Demand it too, so that its callers'
@@ -825,7 +825,7 @@ func (*unwindError) Error() string { return "unwind" }
 // relation's rules with their heads passed on to the rest of p as they are derived, without
 // tabling them first: a query asked for its first answers (AskFirst) gets them at once. It is
 // done once per query and relation; a second call of the same subgoal reads its table.
-func (g *Game) inline(p *plan, i int, s *step) error {
+func (g *session) inline(p *plan, i int, s *step) error {
 	r := s.rel
 	plans, err := g.demandPlans(r, 0)
 	if err != nil {
@@ -868,7 +868,7 @@ var errPartial = errors.New("enough facts")
 // for a query asked for its first answers: the relation's component is evaluated bottom-up only
 // until the relation has as many facts as the query wants answers, and they are passed on to
 // the rest of p; only if that is not enough is it evaluated to the end.
-func (g *Game) inlineWhole(p *plan, i int, s *step) error {
+func (g *session) inlineWhole(p *plan, i int, s *step) error {
 	r := s.rel
 	c := g.comps[r.scc]
 	pass := func(facts []Term) error {

@@ -35,7 +35,7 @@ func TestDemand(t *testing.T) {
 		(legal r go)
 	`)
 	g, _ := Load(b.String())
-	far := g.relByFn[g.st.functor(g.st.sym("far"), 4)]
+	far := g.warm().relByFn[g.st.functor(g.st.sym("far"), 4)]
 	if far == nil || far.demand == nil {
 		t.Fatal("far/4 must be demanded")
 	}
@@ -79,7 +79,7 @@ func TestDemand(t *testing.T) {
 	if small := ask("(small ?x)"); len(small) != 20 {
 		t.Errorf("small: %v", small)
 	}
-	quad := g.relByFn[g.st.functor(g.st.sym("quad"), 4)]
+	quad := g.warm().relByFn[g.st.functor(g.st.sym("quad"), 4)]
 	if quad.demand == nil {
 		t.Error("quad/4 has more than staticDemandCap facts and must have been switched to demand")
 	}
@@ -133,7 +133,7 @@ func TestSwitchDuringRecursion(t *testing.T) {
 	if len(as) != 20 {
 		t.Errorf("reach: %d answers, want 20", len(as))
 	}
-	if quad := g.relByFn[g.st.functor(g.st.sym("quad"), 4)]; quad.demand == nil {
+	if quad := g.warm().relByFn[g.st.functor(g.st.sym("quad"), 4)]; quad.demand == nil {
 		t.Error("quad/4 has more than staticDemandCap facts and must have been switched to demand")
 	}
 }
@@ -141,19 +141,19 @@ func TestSwitchDuringRecursion(t *testing.T) {
 // withDemand recompiles a game's demand choice before anything is evaluated: all demands every
 // relation it may (whatever its arity and uses; the answers must not change), none demands
 // nothing (every relation is computed whole, as bottom-up evaluation does by definition).
-func withDemand(g *Game, all bool) *Game {
-	for _, c := range g.comps {
+func withDemand(g *Program, all bool) *Program {
+	for _, c := range g.warm().comps {
 		c.demanded = false
 	}
-	for _, r := range g.rels {
+	for _, r := range g.warm().rels {
 		r.demand, r.mayDemand = nil, false
 		if !all || len(r.rules) == 0 || r.arity == 0 || r.arity > 64 || r.refused != nil || keywordRel(foldName(r.name)) {
 			continue
 		}
 		r.demand = newDemand()
-		g.comps[r.scc].demanded = true
+		g.warm().comps[r.scc].demanded = true
 	}
-	for _, c := range g.comps {
+	for _, c := range g.warm().comps {
 		// A component is demanded as a whole.
 		for _, r := range c.rels {
 			if c.demanded && r.demand == nil {
@@ -231,7 +231,7 @@ func TestDemandAgreesWithWhole(t *testing.T) {
 // compareState asks every relation of the game in state s (relations about a joint move after
 // the state's first legal joint move) of both games, which share no terms: answers are compared
 // as text.
-func compareState(t *testing.T, a, b *Game, s *State) {
+func compareState(t *testing.T, a, b *Program, s *State) {
 	t.Helper()
 	ctx := context.Background()
 	sb, err := b.ParseState(strings.Join(a.Strings(s.Fluents()), " "))
@@ -248,7 +248,7 @@ func compareState(t *testing.T, a, b *Game, s *State) {
 			joint = append(joint, a.String(ms[0]))
 		}
 	}
-	ask := func(g *Game, st *State, text string, first int) ([]string, bool) {
+	ask := func(g *Program, st *State, text string, first int) ([]string, bool) {
 		t.Helper()
 		q, err := g.ParseQuery(text)
 		if err != nil {
@@ -281,7 +281,7 @@ func compareState(t *testing.T, a, b *Game, s *State) {
 		}
 		return out, more
 	}
-	for _, r := range a.rels {
+	for _, r := range a.warm().rels {
 		if len(r.rules) == 0 || r.refused != nil || strings.ContainsAny(r.name, "{ ") {
 			continue // split.go's parts of a relation have no name to ask
 		}
@@ -328,11 +328,13 @@ func compareState(t *testing.T, a, b *Game, s *State) {
 }
 
 // firstArg returns the first argument of the atom a ground query is, as text.
-func firstArg(g *Game, q *Query) string {
-	if len(q.rules) != 1 || len(q.rules[0].body) != 1 {
+func firstArg(g *Program, q *Query) string {
+	v, _ := q.compiled.Load(g.warm())
+	qp := v.(*queryPlan)
+	if len(qp.rules) != 1 || len(qp.rules[0].body) != 1 {
 		return ""
 	}
-	p := q.rules[0].body[0].atom
+	p := qp.rules[0].body[0].atom
 	if p.kind == pConst {
 		if args := g.st.argsOf(p.t); len(args) > 0 {
 			return g.String(args[0])
@@ -394,7 +396,7 @@ func TestConservativePlans(t *testing.T) {
 	g, _ := Load(b.String())
 	g.SetLimits(Limits{MaxFacts: 150_000})
 	// As after the first replanning, when calls are placed by their estimates (see callNeeds).
-	g.learned = true
+	g.warm().learned = true
 	m := machine{t, g}
 	s := m.init()
 	q, err := g.ParseQuery("(top ?x)")
@@ -408,7 +410,7 @@ func TestConservativePlans(t *testing.T) {
 	if len(as) != 1 || q.Format(as[0]) != "(top a)" {
 		t.Errorf("top: %d answers", len(as))
 	}
-	if !g.conservative {
+	if !g.warm().conservative {
 		t.Error("the game must have become conservative")
 	}
 }
@@ -467,7 +469,7 @@ func TestStaticDemandedUnevaluated(t *testing.T) {
 	eq(t, "sum", ask("(sum 250 300 ?z)"), "(sum 250 300 550)")
 	eq(t, "lt", ask("(lt 598 ?y)"), "(lt 598 599)", "(lt 598 600)")
 	eq(t, "reached", ask("(reached ?c)"), "(reached 0)", "(reached 1)", "(reached 2)", "(reached 3)")
-	for _, r := range g.rels {
+	for _, r := range g.warm().rels {
 		switch r.name {
 		case "lte", "sum", "pair":
 			if r.demand == nil {
@@ -475,8 +477,8 @@ func TestStaticDemandedUnevaluated(t *testing.T) {
 			}
 		case "lt":
 			// It asks lte/2 with nothing bound: demanded before it is computed whole.
-			if r.demand == nil || g.comps[r.scc].evals > 0 {
-				t.Errorf("%s/%d must be demanded without being computed whole (%d evaluations)", r.name, r.arity, g.comps[r.scc].evals)
+			if r.demand == nil || g.warm().comps[r.scc].evals > 0 {
+				t.Errorf("%s/%d must be demanded without being computed whole (%d evaluations)", r.name, r.arity, g.warm().comps[r.scc].evals)
 			}
 		}
 	}
@@ -514,11 +516,11 @@ func TestEstimatedBigStaysConservative(t *testing.T) {
 	if as, err := g.Ask(bg, s, nil, q); err != nil || len(as) != 1 {
 		t.Fatalf("good: %v, %v", as, err)
 	}
-	one := g.relByFn[g.st.functor(g.st.sym("one"), 5)]
-	if one == nil || one.demand == nil || g.comps[one.scc].evals > 0 {
+	one := g.warm().relByFn[g.st.functor(g.st.sym("one"), 5)]
+	if one == nil || one.demand == nil || g.warm().comps[one.scc].evals > 0 {
 		t.Fatal("one/5 must be demanded without being computed whole")
 	}
-	if !g.conservative {
+	if !g.warm().conservative {
 		t.Error("the game must plan conservatively")
 	}
 }

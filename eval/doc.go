@@ -1,9 +1,11 @@
 // Package eval evaluates GDL: the minimal model of a safe, stratified logic program with
 // function terms, `not`, `distinct` and `or`, per game state.
 //
-// A game is compiled once (Compile): every ground term is interned to a small integer (hash
-// consing), `or` is expanded into separate rules, and the relations are grouped into strongly
-// connected components in dependency order. Each component is planned the first time it is
+// A game is compiled once (Compile) into a Program, which many goroutines may evaluate at once:
+// every ground term is interned to a small integer (hash consing) in a store its evaluations
+// share, and each evaluation runs on a session, compiled from the description the first time
+// calls overlap, in which `or` is expanded into separate rules and the relations are grouped
+// into strongly connected components in dependency order. Each component is planned the first time it is
 // evaluated, when the facts it reads exist: body literals are ordered greedily by the number of
 // facts they would yield given the variables bound so far (counted on the actual facts), tests
 // (`not`, `distinct`, ground atoms) run as soon as their variables are bound, and every scan
@@ -34,7 +36,7 @@
 // asking a relation that proved too big whole with nothing bound, the game goes back to the
 // written order for good and the evaluation is done again (laikLee_hex's connection/6 asked
 // connection2/6 before binding its list argument, which then enumerated every list).
-// Game.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
+// Program.AskFirst streams: a demanded relation asked with nothing bound passes the heads its rules
 // derive straight on to the query (a recursive one stops its bottom-up evaluation once it has
 // enough facts), and the query stops at the answers it needs.
 //

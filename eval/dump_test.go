@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func (g *Game) patString(p *pnode) string {
+func (g *session) patString(p *pnode) string {
 	switch p.kind {
 	case pConst:
 		return g.str(p.t)
@@ -22,14 +22,14 @@ func (g *Game) patString(p *pnode) string {
 		return fmt.Sprintf("=%d", p.v)
 	}
 	var parts []string
-	parts = append(parts, g.st.syms[g.st.fns[p.fn].sym])
+	parts = append(parts, g.st.fnName(p.fn))
 	for _, a := range p.args {
 		parts = append(parts, g.patString(a))
 	}
 	return "(" + strings.Join(parts, " ") + ")"
 }
 
-func (g *Game) dumpPlans() string {
+func (g *session) dumpPlans() string {
 	var b strings.Builder
 	ops := []string{"scan", "probe", "not", "distinct", "equal", "known", "call", "call-probe", "call-not"}
 	for ci, c := range g.comps {
@@ -61,7 +61,7 @@ func (g *Game) dumpPlans() string {
 // the plans of another game instead (go test -run PlansAfter -v).
 func TestPlansAfterReplanning(t *testing.T) {
 	path := os.Getenv("GDL_DUMP")
-	var g *Game
+	var g *Program
 	if path != "" {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -77,7 +77,7 @@ func TestPlansAfterReplanning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dump := g.dumpPlans()
+	dump := g.warm().dumpPlans()
 	if path != "" {
 		t.Log("\n" + dump)
 		return

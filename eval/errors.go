@@ -95,7 +95,7 @@ func (e *LimitError) Error() string {
 
 func (e *LimitError) Unwrap() error { return e.Cause }
 
-func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
+func (g *session) limitErr(limit string, p *plan, cause error) *LimitError {
 	e := &LimitError{Limit: limit, Cause: cause}
 	switch limit {
 	case LimitTime:
@@ -117,8 +117,8 @@ func (g *Game) limitErr(limit string, p *plan, cause error) *LimitError {
 	return e
 }
 
-func (e *LimitError) withFact(g *Game, t Term) *LimitError {
-	e.Fact = g.strStart(t, 120) // the lock is held
+func (e *LimitError) withFact(g *session, t Term) *LimitError {
+	e.Fact = g.strStart(t, 120)
 	return e
 }
 

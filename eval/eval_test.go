@@ -148,12 +148,12 @@ func TestDefaultTimeLimit(t *testing.T) {
 	m := loadSrc(t, "(role r)")
 	for _, l := range []Limits{{}, {MaxFacts: 10}, {Timeout: -time.Second}} {
 		m.g.SetLimits(l)
-		if m.g.lim.Timeout != DefaultLimits.Timeout {
-			t.Errorf("SetLimits(%+v): timeout %v, want %v", l, m.g.lim.Timeout, DefaultLimits.Timeout)
+		if m.g.lim.Load().Timeout != DefaultLimits.Timeout {
+			t.Errorf("SetLimits(%+v): timeout %v, want %v", l, m.g.lim.Load().Timeout, DefaultLimits.Timeout)
 		}
 	}
-	if g, _ := Load("(role r)"); g.lim.Timeout != DefaultLimits.Timeout {
-		t.Errorf("a new game's timeout is %v", g.lim.Timeout)
+	if g, _ := Load("(role r)"); g.lim.Load().Timeout != DefaultLimits.Timeout {
+		t.Errorf("a new game's timeout is %v", g.lim.Load().Timeout)
 	}
 }
 

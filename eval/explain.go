@@ -8,23 +8,18 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Compose returns the term name(args...), or the constant name without arguments.
-func (g *Game) Compose(name string, args ...Term) Term {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) Compose(name string, args ...Term) Term {
 	return g.st.intern(g.st.functor(g.st.sym(name), len(args)), args)
 }
 
 // Decompose returns t's name, as the game spells it, and its arguments (none for a constant).
-func (g *Game) Decompose(t Term) (string, []Term) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) Decompose(t Term) (string, []Term) {
 	return g.st.name(t), append([]Term(nil), g.st.argsOf(t)...)
 }
 
@@ -36,60 +31,45 @@ func (q *Query) Literals() []syntax.Literal { return q.lits }
 // ParseQuery it accepts variables bound in some disjuncts of an `or` only (as a rule does): an
 // answer gives 0 for a variable its disjunct leaves unbound. Every variable a disjunct uses must
 // occur in one of its positive atoms.
-func (g *Game) BodyQuery(lits []syntax.Literal, bind map[string]Term) (*Query, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) BodyQuery(lits []syntax.Literal, bind map[string]Term) (*Query, error) {
+	g := p.take()
+	defer p.put(g)
 	texts := make([]string, len(lits))
 	for i, l := range lits {
 		texts[i] = l.Text()
 	}
-	q := &Query{text: strings.Join(texts, " "), g: g, notation: g.notation, shown: lits, lits: lits}
-	c := &compiler{g: g, bind: bind}
-	vars := map[string]int{}
-	var names []string
-	alts, err := c.body(lits, vars, &names)
-	if err != nil {
-		return nil, fmt.Errorf("query %q: %v", q.text, err)
-	}
-	q.vars = names
-	seen := map[*relation]bool{}
-	for _, conj := range alts {
-		r := &rule{body: conj, nvars: len(vars), varNames: names}
-		if v := unsafeVar(r); v >= 0 {
-			return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", q.text, names[v])
-		}
-		q.addRule(r, seen)
+	q := &Query{text: strings.Join(texts, " "), p: p, notation: g.notation, shown: lits, lits: lits, bind: bind, body: true}
+	if _, err := q.compileIn(g, true); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
 
 // Holds reports whether the ground atom holds in state s with the joint move joint (nil: none).
 // An atom of a relation the game does not define does not hold.
-func (g *Game) Holds(ctx context.Context, s *State, joint []Term, atom Term) (bool, error) {
-	g.mu.Lock()
-	r, ok := g.relByFn[g.st.terms[atom].fn]
-	g.mu.Unlock()
+func (p *Program) Holds(ctx context.Context, s *State, joint []Term, atom Term) (bool, error) {
+	g := p.take()
+	_, ok := g.relByFn[g.st.rec(atom).fn]
+	p.put(g)
 	if !ok {
 		return false, nil
 	}
-	q := &Query{text: g.String(atom), g: g, notation: g.notation}
-	q.rules = []*rule{{body: []lit{{kind: litPos, rel: r, atom: &pnode{kind: pConst, t: atom}}}}}
-	q.rels = []*relation{r}
-	as, _, err := g.ask(ctx, s, joint, q, 1)
+	q := &Query{text: p.String(atom), p: p, notation: p.notation, atom: atom}
+	as, _, err := p.ask(ctx, s, joint, q, 1)
 	return len(as) > 0, err
 }
 
 // Relation reports whether the game mentions the relation name/arity (a keyword relation
 // included), whether it is defined by rules (true and does never are), and why it cannot be
 // evaluated (a *RefusedError), if it cannot.
-func (g *Game) Relation(name string, arity int) (known, ruled bool, refused error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	sym, ok := g.st.symIdx[syntax.Fold(name)]
+func (p *Program) Relation(name string, arity int) (known, ruled bool, refused error) {
+	g := p.take()
+	defer p.put(g)
+	sym, ok := g.st.lookupSym(name)
 	if !ok {
 		return false, false, nil
 	}
-	fn, ok := g.st.fnIdx[functor{sym, uint32(arity)}]
+	fn, ok := g.st.lookupFn(sym, arity)
 	if !ok {
 		return false, false, nil
 	}
@@ -105,9 +85,7 @@ func (g *Game) Relation(name string, arity int) (known, ruled bool, refused erro
 
 // FormatWith writes a literal or term of the game's clauses with the variables in bind (by key)
 // replaced by their values, in the game's notation; unbound variables keep their names.
-func (g *Game) FormatWith(c syntax.Cursor, bind map[string]Term) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (g *Program) FormatWith(c syntax.Cursor, bind map[string]Term) string {
 	idx := make(map[string]int, len(bind))
 	a := Answer{Values: make([]Term, 0, len(bind))}
 	for k, v := range bind {

@@ -5,30 +5,42 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Game is a compiled game description. Compile it once; then ask for the initial state, legal
-// moves, next states, goals and arbitrary queries. Facts that depend on neither `true` nor `does`
-// are computed once per game, facts that depend on `true` once per state (shared between the
-// Legal, Terminal, Goals and Next calls on one *State), facts that depend on `does` once per state
-// and joint move, and each only when a question needs it.
+// Program is a compiled game description. Compile it once; then ask for the initial state,
+// legal moves, next states, goals and arbitrary queries. Facts that depend on neither `true` nor
+// `does` are computed once per session, facts that depend on `true` once per state (shared
+// between the Legal, Terminal, Goals and Next calls on one *State), facts that depend on `does`
+// once per state and joint move, and each only when a question needs it.
 //
-// A Game is safe for concurrent use; calls are serialised. Terms and States belong to the Game
-// that made them.
-type Game struct {
-	mu       sync.Mutex
+// A Program is safe for concurrent use, and its calls run at once: each takes a session (the
+// relations with their facts, plans and budget: everything an evaluation changes) from the
+// Program's pool, or compiles a new one, and gives it back when done. The pool is a stack whose
+// top (last) is taken and given back with an atomic swap, so a goroutine that makes call after
+// call keeps getting the session that holds its last state's facts, with no lock. Terms and States belong to the Program that made them, and pass freely between its
+// calls: the sessions intern into one term store.
+type Program struct {
+	*shared
+
+	lim     atomic.Pointer[Limits]
+	last    atomic.Pointer[session] // the session given back last, if idle
+	mu      sync.Mutex              // guards free
+	free    []*session              // other idle sessions, the last given back last
+	initial atomic.Pointer[State]
+	static  sync.Map // the first relation's functor of a static component -> its staticFacts
+}
+
+// shared is what the sessions of a Program share: immutable after Compile, but for the term
+// store, which is safe for concurrent use.
+type shared struct {
 	res      *analysis.Result
 	st       *store
 	lines    *syntax.LineIndex
 	notation syntax.Dialect // the notation the game is written in (String writes terms in it)
-	rels     []*relation
-	relByFn  map[uint32]*relation
-	comps    []*component
-
-	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 
 	roles   []Term
 	roleIdx map[Term]int
@@ -36,6 +48,23 @@ type Game struct {
 	// known maps each relation the game mentions (and every GDL keyword relation) to the arities
 	// it is used with; functions does the same for function names and constants (arity 0).
 	known, functions map[string]map[int]bool
+
+	empty *State
+}
+
+// session is one evaluation at a time of a Program: the relations, rules, components and plans
+// compiled from the description, and the state of its evaluations (the facts derived per layer:
+// once per session, per state, per state and joint move; the current state and joint move; the
+// limits and budget of the call in progress). A session is used by one goroutine at a time.
+type session struct {
+	*shared
+	st      *view    // the shared store, read through this session's view of it
+	prog    *Program // nil for the relaxed program of a grounding
+	rels    []*relation
+	relByFn map[uint32]*relation
+	comps   []*component
+
+	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 
 	planGen    uint64                           // changes when indexes are dropped: plans made before must be made again
 	auxDynamic map[uint32]bool                  // the relaxed program of a grounding: its auxiliary relations, and whether they depend on the state
@@ -60,8 +89,6 @@ type Game struct {
 	stamp        []uint64 // per term: the generation of the relation it is a fact of
 	scratch      []Term
 
-	empty      *State
-	initial    *State
 	cur        *State // the state whose facts are computed
 	curMove    []Term // the joint move whose facts are computed (nil: none)
 	stateEpoch uint64
@@ -79,7 +106,7 @@ func (s *State) Fluents() []Term { return s.fluents }
 // Equal reports whether two states hold the same propositions.
 func (s *State) Equal(o *State) bool { return slices.Equal(s.fluents, o.fluents) }
 
-func (g *Game) str(t Term) string {
+func (g *shared) str(t Term) string {
 	if t == 0 {
 		return "<none>"
 	}
@@ -90,7 +117,7 @@ func (g *Game) str(t Term) string {
 
 // useState makes s the current state (and no joint move), keeping the computed facts when it
 // already is.
-func (g *Game) useState(s *State) {
+func (g *session) useState(s *State) {
 	if g.replanDemand {
 		g.replanDemand = false
 		for _, r := range g.rels {
@@ -111,7 +138,7 @@ func (g *Game) useState(s *State) {
 	g.useMove(nil)
 }
 
-func (g *Game) useMove(joint []Term) {
+func (g *session) useMove(joint []Term) {
 	if slices.Equal(g.curMove, joint) && (g.curMove == nil) == (joint == nil) {
 		return
 	}
@@ -127,7 +154,7 @@ func (g *Game) useMove(joint []Term) {
 }
 
 // fail forgets the current state after an error, so no half-computed facts are reused.
-func (g *Game) fail(err error) error {
+func (g *session) fail(err error) error {
 	if err != nil {
 		g.cur = nil
 		g.curMove = nil
@@ -136,7 +163,7 @@ func (g *Game) fail(err error) error {
 }
 
 // stateOf makes a state of the arguments of r's facts.
-func (g *Game) stateOf(r *relation) *State {
+func (g *session) stateOf(r *relation) *State {
 	fl := make([]Term, 0, len(r.facts))
 	for _, t := range r.facts {
 		fl = append(fl, g.st.argsOf(t)[0])
@@ -146,7 +173,7 @@ func (g *Game) stateOf(r *relation) *State {
 }
 
 // byRole groups the facts (rel ROLE X) by role.
-func (g *Game) byRole(r *relation) [][]Term {
+func (g *session) byRole(r *relation) [][]Term {
 	out := make([][]Term, len(g.roles))
 	for _, t := range r.facts {
 		a := g.st.argsOf(t)
@@ -157,7 +184,7 @@ func (g *Game) byRole(r *relation) [][]Term {
 	return out
 }
 
-func (g *Game) parseTerms(text string) ([]Term, error) {
+func (g *shared) parseTerms(text string) ([]Term, error) {
 	f, err := parseText(text, g.textNotation(text))
 	if err != nil {
 		return nil, err
@@ -173,7 +200,7 @@ func (g *Game) parseTerms(text string) ([]Term, error) {
 	return out, nil
 }
 
-func (g *Game) groundTerm(t syntax.Term) (Term, error) {
+func (g *shared) groundTerm(t syntax.Term) (Term, error) {
 	switch t.Kind() {
 	case syntax.TermConstant:
 		return g.st.constant(t.Name().Name()), nil

@@ -49,7 +49,7 @@ type GoalAtom struct {
 }
 
 // Grounding is a game's rules instantiated over the atoms that can hold in a reachable state.
-// Atoms are terms of the Game that grounded it (the atom (cell 1 1 b) of relation true is the
+// Atoms are terms of the Program that grounded it (the atom (cell 1 1 b) of relation true is the
 // term (true (cell 1 1 b))).
 type Grounding struct {
 	Roles []Term
@@ -118,11 +118,10 @@ func (e *GroundError) Unwrap() error { return e.Err }
 // of time, it does not depend on the machine's load.
 func (e *GroundError) SizeLimit() bool { return e.tooBig }
 
-// relaxed compiles the relaxed program of g (see Grounding) into a Game sharing g's term store;
-// with magic, restricted to the atoms that the rules can ask (magicSets). The caller holds g's
-// lock, which covers the store.
-func (g *Game) relaxed(magic bool) *Game {
-	rg := &Game{st: g.st, relByFn: map[uint32]*relation{}, roleIdx: g.roleIdx, roles: g.roles, lim: g.lim, lines: g.lines}
+// relaxed compiles the relaxed program of g (see Grounding) into a session sharing g's term
+// store; with magic, restricted to the atoms that the rules can ask (magicSets).
+func (g *session) relaxed(magic bool) *session {
+	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
 	origLayer := func(r *relation) layer {
@@ -173,7 +172,6 @@ func (g *Game) relaxed(magic bool) *Game {
 	rg.trueRel, rg.doesRel = nil, nil
 	rg.components()
 	rg.trueRel, rg.doesRel = trueRel, doesRel
-	rg.empty = &State{}
 	return rg
 }
 
@@ -183,13 +181,13 @@ func (g *Game) relaxed(magic bool) *Game {
 // literals of init, so the relaxed program keeps their negations (a move into a wall is not
 // taken to be possible, which in mummymaze1p took the explorer out of the maze's 9 columns to
 // the 51 numbers of succ), and the ground rules do not read them.
-func (rg *Game) constantFluents() {
+func (rg *session) constantFluents() {
 	functorOf := func(p *pnode) (uint32, bool) {
 		switch p.kind {
 		case pFunc:
 			return p.fn, true
 		case pConst:
-			return rg.st.terms[p.t].fn, true
+			return rg.st.rec(p.t).fn, true
 		}
 		return 0, false
 	}
@@ -262,7 +260,7 @@ func (rg *Game) constantFluents() {
 // for any two of the 51 numbers of succ: 6.5 million facts whole. A magic literal only filters
 // the relaxed program (it holds for every atom a rule of the game can read), so ground rules
 // never mention it.
-func (rg *Game) magicSets() {
+func (rg *session) magicSets() {
 	ms := &magicRewrite{rg: rg, bound: map[*relation][]bool{}, magic: map[*relation]*relation{}}
 	ms.candidates(rg.wholeRelations())
 	ms.narrow()
@@ -276,7 +274,7 @@ func (rg *Game) magicSets() {
 // A magicRewrite is the state of magicSets: the relations it restricts, with the arguments
 // every use of each binds, and their magic relations.
 type magicRewrite struct {
-	rg    *Game
+	rg    *session
 	bound map[*relation][]bool // bound[r][i]: every use of r binds its argument i
 	magic map[*relation]*relation
 }
@@ -284,7 +282,7 @@ type magicRewrite struct {
 // wholeRelations returns the relations that magicSets leaves whole: the keyword relations, and a
 // relation read under negation and what it reads (magic rules would make the negated relation
 // depend on its readers, which could depend on its negation).
-func (rg *Game) wholeRelations() map[*relation]bool {
+func (rg *session) wholeRelations() map[*relation]bool {
 	out := map[*relation]bool{}
 	for _, r := range []*relation{rg.roleRel, rg.initRel, rg.trueRel, rg.doesRel, rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel} {
 		out[r] = true
@@ -496,7 +494,7 @@ func (ms *magicRewrite) magicRule(ru *rule, l *lit) *rule {
 // (clear ?x ?y ?ma) (clear ?x ?y ?mb) are then one per cell and mark, plus one per cell and move
 // of each role, instead of one per cell, mark and pair of moves. dynamic says which literals
 // depend on the state. It returns the rules that replace ru (ru itself when nothing splits).
-func (rg *Game) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
+func (rg *session) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
 	s := newRuleSplit(ru, dynamic)
 	s.groupLocals()
 	if len(s.order) == 0 || len(s.order) == 1 && !s.worthSplitting() {
@@ -656,7 +654,7 @@ func (s *ruleSplit) staticBinder(v int) int {
 
 // build returns the rule that replaces the split rule: of its literals that hold no local
 // variable, and an atom of each group's auxiliary relation (auxRule).
-func (s *ruleSplit) build(rg *Game, binders [][]int) []*rule {
+func (s *ruleSplit) build(rg *session, binders [][]int) []*rule {
 	ru := s.ru
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range s.all {
@@ -678,7 +676,7 @@ func (s *ruleSplit) build(rg *Game, binders [][]int) []*rule {
 // auxRule makes the auxiliary relation of a group of literals (of the head variables they
 // mention) with its one rule, of the group and its binders, and returns the atom the main rule
 // reads.
-func (s *ruleSplit) auxRule(rg *Game, group, binders []int) lit {
+func (s *ruleSplit) auxRule(rg *session, group, binders []int) lit {
 	ru := s.ru
 	vs := make([]bool, ru.nvars)
 	for _, i := range group {
@@ -708,7 +706,7 @@ func (s *ruleSplit) auxRule(rg *Game, group, binders []int) lit {
 
 // auxRelation makes a new auxiliary relation of the variables set in vars (in their order), and
 // the atom of it that a rule writes.
-func (rg *Game) auxRelation(vars []bool) (*relation, *pnode) {
+func (rg *session) auxRelation(vars []bool) (*relation, *pnode) {
 	var args []*pnode
 	for v, in := range vars {
 		if in {
@@ -734,7 +732,7 @@ func (rg *Game) auxRelation(vars []bool) (*relation, *pnode) {
 // only by a negation or a distinct), and the rest of the body joins another role's move on
 // variables they lack; the roles' moves are what multiply. It returns the rule that replaces
 // ru; the auxiliary rules are added to their relations.
-func (rg *Game) eliminateVars(ru *rule, dynamic func(*lit) bool) *rule {
+func (rg *session) eliminateVars(ru *rule, dynamic func(*lit) bool) *rule {
 	for {
 		next, ok := rg.eliminateOne(ru, dynamic)
 		if !ok {
@@ -745,7 +743,7 @@ func (rg *Game) eliminateVars(ru *rule, dynamic func(*lit) bool) *rule {
 }
 
 // eliminateOne takes one local variable out of ru (see eliminateVars), or reports false.
-func (rg *Game) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
+func (rg *session) eliminateOne(ru *rule, dynamic func(*lit) bool) (*rule, bool) {
 	all := ruleVarLits(ru)
 	head := make([]bool, ru.nvars)
 	markVars(ru.head, head, true)
@@ -795,7 +793,7 @@ func ruleVarLits(ru *rule) []varLit {
 // eliminable reports whether local variable v of a rule (literals all, head variables head) is
 // worth taking out, and the size of the interface of its literals with the rest (the variables
 // they mention but v).
-func (rg *Game) eliminable(all []varLit, head []bool, v int) (int, bool) {
+func (rg *session) eliminable(all []varLit, head []bool, v int) (int, bool) {
 	members, move := 0, false
 	mentioned, bound := make([]bool, len(head)), make([]bool, len(head))
 	for _, r := range all {
@@ -846,7 +844,7 @@ func (rg *Game) eliminable(all []varLit, head []bool, v int) (int, bool) {
 
 // projectOut returns ru with the literals that mention variable v replaced by an atom of a new
 // auxiliary relation of their other variables, whose rule they make.
-func (rg *Game) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) bool) *rule {
+func (rg *session) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) bool) *rule {
 	iface := make([]bool, ru.nvars)
 	for _, r := range all {
 		if r.vars[v] {
@@ -880,7 +878,7 @@ func (rg *Game) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) boo
 
 // grounder enumerates the ground rules of a relaxed program.
 type grounder struct {
-	g, rg *Game
+	g, rg *session
 	gr    *Grounding
 	lim   GroundLimits
 	lits  int
@@ -993,7 +991,7 @@ func (b *grounder) rule(ru *rule) error {
 
 // planAll plans a rule to enumerate every solution of its body (no stop once the head is
 // known).
-func (g *Game) planAll(ru *rule) *plan {
+func (g *session) planAll(ru *rule) *plan {
 	return g.planRuleOpts(ru, -1, -1, make([]bool, ru.nvars), false)
 }
 
@@ -1015,7 +1013,7 @@ func (b *grounder) keywords() {
 	}
 	slices.Sort(gr.Fluents)
 	for _, f := range gr.Fluents {
-		if rg.constFns[st.terms[f].fn] {
+		if rg.constFns[st.rec(f).fn] {
 			gr.Constant = append(gr.Constant, f)
 		}
 	}

@@ -131,7 +131,7 @@ func countText(x float64) string {
 
 // estimator runs the abstract interpretation of a relaxed program.
 type estimator struct {
-	rg       *Game
+	rg       *session
 	sets     map[*relation][]*valueSet // per relation, the set of each argument
 	exact    map[*relation][]Term      // the relations the probe computed: their facts
 	size     map[*relation]float64     // bounds of the atoms of the relations estimated so far
@@ -303,7 +303,7 @@ func (m *matches) maxAgreeing(bound []bool) int {
 
 // matchFact matches a ground term against a pattern, binding its variables in env (0: not
 // bound yet).
-func matchFact(st *store, p *pnode, t Term, env []Term) bool {
+func matchFact(st *view, p *pnode, t Term, env []Term) bool {
 	switch p.kind {
 	case pVar, pBind, pCheck:
 		if x := env[p.v]; x != 0 {
@@ -314,7 +314,7 @@ func matchFact(st *store, p *pnode, t Term, env []Term) bool {
 	case pConst:
 		return p.t == t
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.fn != p.fn || int(rec.arity) != len(p.args) {
 		return false
 	}
@@ -341,9 +341,9 @@ func maxVar(p *pnode) int {
 // EstimateGround bounds the size of the game's grounding under lim (see GroundEstimate) with a
 // probe of at most estimateProbeFacts facts and estimateProbeTime per way of grounding, under
 // ctx. A game whose outputs have no defined meaning gets Ground's error.
-func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEstimate, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEstimate, error) {
+	g := p.take()
+	defer p.put(g)
 	for _, r := range []*relation{g.roleRel, g.initRel, g.legalRel, g.nextRel, g.goalRel, g.terminalRel, g.seesRel} {
 		if r.refused != nil {
 			return nil, &GroundError{Reason: r.label() + " has no defined meaning", Err: &RefusedError{Relation: r.label(), Diagnostics: r.refused}}
@@ -373,7 +373,7 @@ func (g *Game) EstimateGround(ctx context.Context, lim GroundLimits) (*GroundEst
 
 // boundGround bounds one way of grounding: the relaxed program, with magicSets restricted by
 // magic sets. timed says that its probe stopped on time.
-func (g *Game) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
+func (g *session) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
 	rg := g.relaxed(magicSets)
 	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets, termsLeft: maxMatchedTerms}
 	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}

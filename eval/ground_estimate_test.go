@@ -16,7 +16,7 @@ import (
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-func compileText(t *testing.T, src string) *Game {
+func compileText(t *testing.T, src string) *Program {
 	t.Helper()
 	f, _ := syntax.ParseDialect(src, syntax.DetectContent(src))
 	return Compile(analysis.Analyze(f, nil))

@@ -40,7 +40,7 @@ func (v *valueSet) count() float64 {
 }
 
 // addTerm adds a ground term; it reports whether v grew.
-func (v *valueSet) addTerm(st *store, t Term, depth int) bool {
+func (v *valueSet) addTerm(st *view, t Term, depth int) bool {
 	if v.any {
 		return false
 	}
@@ -48,7 +48,7 @@ func (v *valueSet) addTerm(st *store, t Term, depth int) bool {
 		v.any, v.consts, v.funcs = true, nil, nil
 		return true
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.arity == 0 {
 		if v.consts[t] {
 			return false
@@ -162,11 +162,11 @@ func intersect(v, w *valueSet) *valueSet {
 }
 
 // holds reports whether v may hold the ground term t.
-func (v *valueSet) holds(st *store, t Term) bool {
+func (v *valueSet) holds(st *view, t Term) bool {
 	if v.any {
 		return true
 	}
-	rec := st.terms[t]
+	rec := st.rec(t)
 	if rec.arity == 0 {
 		return v.consts[t]
 	}

@@ -58,7 +58,7 @@ func hashKeys(keys []Term) uint32 {
 }
 
 // fits reports whether fact t has the index's shape, collecting its key values.
-func (ix *index) fits(st *store, f *fnode, t Term) bool {
+func (ix *index) fits(st *view, f *fnode, t Term) bool {
 	switch f.kind {
 	case fAny:
 		return true
@@ -68,11 +68,11 @@ func (ix *index) fits(st *store, f *fnode, t Term) bool {
 		ix.keybuf[f.key] = t
 		return true
 	}
-	r := &st.terms[t]
+	r := st.rec(t)
 	if r.fn != f.fn {
 		return false
 	}
-	args := st.args[r.args : r.args+uint32(r.arity)]
+	args := st.args[r.args : r.args+uint32(r.arity)] // rec loaded them
 	for i, a := range f.args {
 		if !ix.fits(st, a, args[i]) {
 			return false
@@ -81,7 +81,7 @@ func (ix *index) fits(st *store, f *fnode, t Term) bool {
 	return true
 }
 
-func (ix *index) insert(st *store, t Term, pos int) {
+func (ix *index) insert(st *view, t Term, pos int) {
 	if !ix.fits(st, ix.filter, t) {
 		return
 	}
@@ -141,7 +141,7 @@ func (f *fnode) signature(b *strings.Builder) {
 
 // indexFor returns the relation's index with this filter, building it over the facts already
 // there when it is new.
-func (g *Game) indexFor(r *relation, f *fnode, nkeys int) *index {
+func (g *session) indexFor(r *relation, f *fnode, nkeys int) *index {
 	var b strings.Builder
 	f.signature(&b)
 	sig := b.String()

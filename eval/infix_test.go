@@ -18,19 +18,19 @@ import (
 )
 
 // loadIn parses, analyses and compiles a game written in dialect d.
-func loadIn(src string, d syntax.Dialect) *Game {
+func loadIn(src string, d syntax.Dialect) *Program {
 	f, _ := syntax.ParseDialect(src, d)
 	return Compile(analysis.Analyze(f, nil))
 }
 
 // kif writes a term in KIF whatever the game's notation, so that two games can be compared.
-func kif(g *Game, t Term) string {
+func kif(g *Program, t Term) string {
 	var b strings.Builder
 	g.formatIn(&b, t, syntax.Prefix)
 	return b.String()
 }
 
-func kifs(g *Game, ts []Term) []string {
+func kifs(g *Program, ts []Term) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = kif(g, t)
@@ -41,7 +41,7 @@ func kifs(g *Game, ts []Term) []string {
 
 // stepper is one of the two games of a walk.
 type stepper struct {
-	g *Game
+	g *Program
 	s *State
 }
 
@@ -97,8 +97,8 @@ func TestInfixCorpusWalks(t *testing.T) {
 
 // walkBoth walks two versions of a game along the same random joint moves and returns the
 // number of states compared, whether a limit stopped a walk, and the first difference.
-func walkBoth(a, b *Game, walks, depth int) (int, bool, error) {
-	for _, g := range []*Game{a, b} {
+func walkBoth(a, b *Program, walks, depth int) (int, bool, error) {
+	for _, g := range []*Program{a, b} {
 		g.SetLimits(Limits{Timeout: 2 * time.Second, MaxFacts: 500_000})
 	}
 	if ra, rb := kifs(a, a.Roles()), kifs(b, b.Roles()); !slices.Equal(ra, rb) {
@@ -170,7 +170,7 @@ func walkBoth(a, b *Game, walks, depth int) (int, bool, error) {
 	return steps, false, nil
 }
 
-func byKIF(g *Game, ts []Term, want string) Term {
+func byKIF(g *Program, ts []Term, want string) Term {
 	for _, t := range ts {
 		if kif(g, t) == want {
 			return t

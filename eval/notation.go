@@ -13,13 +13,13 @@ import (
 
 // formatIn writes t in notation d: KIF `(cell 1 1 b)`, or infix `cell(1,1,b)` with names that
 // infix cannot write bare in double quotes.
-func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
+func (g *shared) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 	if d == syntax.Prefix {
 		g.st.format(b, t)
 		return
 	}
-	r := &g.st.terms[t]
-	name := g.st.syms[g.st.fns[r.fn].sym]
+	r := g.st.rec(t)
+	name := g.st.fnName(r.fn)
 	if w, ok := d.Name(name); ok {
 		name = w
 	}
@@ -41,7 +41,7 @@ func (g *Game) formatIn(b *strings.Builder, t Term, d syntax.Dialect) {
 // is more. A term too deep for the limits may share its arguments (terms are hash-consed), so
 // that written out whole it would be exponentially long: the writing stops at n, with an
 // explicit stack.
-func (g *Game) strStart(t Term, n int) string {
+func (g *shared) strStart(t Term, n int) string {
 	if t == 0 {
 		return "<none>"
 	}
@@ -54,9 +54,9 @@ func (g *Game) strStart(t Term, n int) string {
 	stack := []frame{{t, -1}}
 	for len(stack) > 0 && b.Len() <= n {
 		f := &stack[len(stack)-1]
-		r := &g.st.terms[f.t]
+		r := g.st.rec(f.t)
 		if f.next < 0 {
-			name := g.st.syms[g.st.fns[r.fn].sym]
+			name := g.st.fnName(r.fn)
 			if w, ok := g.notation.Name(name); ok && !prefix {
 				name = w
 			}
@@ -92,7 +92,7 @@ func (g *Game) strStart(t Term, n int) string {
 
 // textNotation returns the notation a text given by a user (a query, terms, joint moves) is
 // written in: the one its content shows, else the game's.
-func (g *Game) textNotation(text string) syntax.Dialect {
+func (g *shared) textNotation(text string) syntax.Dialect {
 	if d, ok := syntax.DetectText(text); ok {
 		return d
 	}
@@ -190,8 +190,8 @@ func jointInfix(text string) bool {
 	return strings.Contains(text, ",")
 }
 
-// formatJoint writes a joint move in the game's notation (see FormatJoint); g.mu is held.
-func (g *Game) formatJoint(joint []Term, d syntax.Dialect) string {
+// formatJoint writes a joint move in the game's notation (see FormatJoint).
+func (g *shared) formatJoint(joint []Term, d syntax.Dialect) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, m := range joint {

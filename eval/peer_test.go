@@ -23,7 +23,7 @@ var bg = context.Background()
 // machine wraps a game with helpers that fail the test on evaluation errors.
 type machine struct {
 	t *testing.T
-	g *Game
+	g *Program
 }
 
 func load(t *testing.T, rel string) machine {
@@ -281,7 +281,7 @@ func TestLibgdlRefused(t *testing.T) {
 			var refused *RefusedError
 			var lastErr error
 			// Some relation the game defines must be refused; ask them all.
-			for _, r := range m.g.rels {
+			for _, r := range m.g.warm().rels {
 				if len(r.rules) == 0 && r.refused == nil {
 					continue
 				}

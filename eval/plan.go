@@ -77,18 +77,18 @@ const unknownSize = 1000
 // planRule orders r's body. deltaLit is the body literal that ranges over the newest facts of a
 // recursive component (it goes first), or -1. comp is the component being planned (its
 // relations are still empty), or -1.
-func (g *Game) planRule(r *rule, deltaLit, comp int) *plan {
+func (g *session) planRule(r *rule, deltaLit, comp int) *plan {
 	return g.planRuleBound(r, deltaLit, comp, make([]bool, r.nvars))
 }
 
 // planRuleBound is planRule with the variables in bound already bound when the body starts.
-func (g *Game) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
+func (g *session) planRuleBound(r *rule, deltaLit, comp int, bound []bool) *plan {
 	return g.planRuleOpts(r, deltaLit, comp, bound, true)
 }
 
 // planRuleOpts is planRuleBound; stopKnown lets the plan skip the rest of the body when the head
 // is known (off when every solution of the body is wanted).
-func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown bool) *plan {
+func (g *session) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown bool) *plan {
 	pl := &planner{g: g, r: r, comp: comp, bound: bound, stopKnown: stopKnown, done: make([]bool, len(r.body)),
 		p: &plan{rule: r, head: r.head, env: make([]Term, r.nvars), known: -1, jump: -1, size: 1}}
 	if deltaLit >= 0 {
@@ -112,7 +112,7 @@ func (g *Game) planRuleOpts(r *rule, deltaLit, comp int, bound []bool, stopKnown
 // A planner is the state of planRuleOpts: the plan being made for rule r, the body literals
 // placed (done) and the variables bound after them.
 type planner struct {
-	g         *Game
+	g         *session
 	r         *rule
 	comp      int
 	bound     []bool
@@ -263,7 +263,7 @@ func (pl *planner) placeNext() bool {
 // open cell, before the scan that would bind its last two arguments, and chess's
 // pawn_advance/5 before the scan of the blank cells that would bind its last two, since it gave
 // about one answer per call when placed as written.
-func (g *Game) callNeeds(r *rule, bound []bool, comp int) [][]int {
+func (g *session) callNeeds(r *rule, bound []bool, comp int) [][]int {
 	if g.learned && !g.conservative {
 		return nil
 	}
@@ -318,7 +318,7 @@ func forVars(p *pnode, f func(v int)) {
 // captureHead lets the head reuse subterms the body matched whole, as in the frame rule
 // (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) ...): the scan records the ID of the term
 // it matched for (cell ?x ?y ?p), and the head takes it instead of building it again.
-func (g *Game) captureHead(p *plan, h *pnode) *pnode {
+func (g *session) captureHead(p *plan, h *pnode) *pnode {
 	if h == nil || h.kind != pFunc {
 		return h
 	}
@@ -392,7 +392,7 @@ func samePattern(m, a *pnode) bool {
 // estimate guesses how many facts a scan of l yields with the variables bound so far: the
 // facts that fit the pattern's shape divided by the number of distinct key values among them,
 // counted on the facts there are now.
-func (g *Game) estimate(l *lit, bound []bool, comp int) float64 {
+func (g *session) estimate(l *lit, bound []bool, comp int) float64 {
 	var keys []int
 	f := filterOf(l.atom, bound, &keys)
 	if demanded(l.rel, comp) {
@@ -519,7 +519,7 @@ func matchPattern(p *pnode, bound []bool) *pnode {
 }
 
 // planComponent plans every rule of a component, with the relations it uses already computed.
-func (g *Game) planComponent(ci int) {
+func (g *session) planComponent(ci int) {
 	c := g.comps[ci]
 	for _, r := range c.rules {
 		c.full = append(c.full, g.planRule(r, -1, ci))

@@ -12,7 +12,7 @@ import (
 
 // isRandom reports whether r is GDL-II's `random` role, which plays uniformly at random and
 // needs no goal value.
-func (g *Game) isRandom(r Term) bool { return strings.EqualFold(g.String(r), "random") }
+func (g *Program) isRandom(r Term) bool { return strings.EqualFold(g.String(r), "random") }
 
 // Kinds of violations a playout can find.
 const (
@@ -35,7 +35,7 @@ type Violation struct {
 // evalViolation turns an evaluation error into a violation, unless the error is about the
 // whole game (a refusal: its rules have no defined meaning) or the caller's context: those
 // stop the playouts and are returned as they are.
-func (g *Game) evalViolation(ctx context.Context, err error, what string, moves [][]Term) (Violation, error) {
+func (g *Program) evalViolation(ctx context.Context, err error, what string, moves [][]Term) (Violation, error) {
 	var ref *RefusedError
 	if errors.As(err, &ref) || ctx.Err() != nil {
 		return Violation{}, err
@@ -57,7 +57,7 @@ type PlayoutResult struct {
 // An evaluation that stops at a limit in a reachable state ends the playout with a ViolationEval
 // carrying the joint moves that reach it; a refusal (the rules needed have no defined meaning)
 // and the end of ctx are returned as errors.
-func (g *Game) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*PlayoutResult, error) {
+func (g *Program) Playout(ctx context.Context, rng *rand.Rand, maxDepth int) (*PlayoutResult, error) {
 	res := &PlayoutResult{}
 	stop := func(err error, what string) (*PlayoutResult, error) {
 		v, err := g.evalViolation(ctx, err, what, res.Moves)
@@ -143,7 +143,7 @@ func (e *illegalMoveError) Error() string {
 }
 
 // nextLegal is Next after checking that every move of joint is legal in s.
-func nextLegal(ctx context.Context, g *Game, s *State, joint []Term) (*State, error) {
+func nextLegal(ctx context.Context, g *Program, s *State, joint []Term) (*State, error) {
 	legal, err := g.Legal(ctx, s)
 	if err != nil {
 		return nil, err

@@ -6,25 +6,114 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // Query is a compiled question: one or more body literals (atoms, `not`, `distinct`, `or`)
 // with variables, like `(legal ?r ?m)`, `terminal` or `(true (cell ?x ?y b)) (not (p ?x))`.
+// A Query is safe for concurrent use: each session that answers it compiles it once (its rules
+// read that session's relations) and keeps the plans in compiled.
 type Query struct {
 	text     string
 	notation syntax.Dialect   // the notation the query is written in (Format writes answers in it)
 	shown    []syntax.Literal // the query's forms, as written (for Format)
 	lits     []syntax.Literal // its literals, top-level (and ...) conjunctions flattened
+	bind     map[string]Term  // BodyQuery: variables (by key) that stand for these values
+	body     bool             // BodyQuery: a variable bound in some disjuncts of an or only is fine
+	atom     Term             // Holds: the query is this ground atom (lits is empty)
 	vars     []string         // variable names as first written
-	rules    []*rule          // the query's disjuncts, each a rule without head
-	plans    []*plan
-	rels     []*relation
 	move     bool
 	state    bool
-	g        *Game
-	gen      uint64 // the Game's planGen when the plans were made
+	p        *Program
+	compiled sync.Map // *session -> *queryPlan
+}
+
+// queryPlan is a Query compiled in one session.
+type queryPlan struct {
+	rules []*rule // the query's disjuncts, each a rule without head
+	plans []*plan
+	rels  []*relation
+	move  bool
+	state bool
+	gen   uint64 // the session's planGen when the plans were made
+}
+
+// compileIn returns q compiled in session g, compiling it on g's first use; the first
+// compilation (made, when q is made, before it is shared) sets q's variables and layers.
+func (q *Query) compileIn(g *session, made bool) (*queryPlan, error) {
+	if qp, ok := q.compiled.Load(g); ok {
+		return qp.(*queryPlan), nil
+	}
+	qp := &queryPlan{}
+	seen := map[*relation]bool{}
+	if q.atom != 0 {
+		r := g.relByFn[g.st.rec(q.atom).fn]
+		qp.addRule(g, &rule{body: []lit{{kind: litPos, rel: r, atom: &pnode{kind: pConst, t: q.atom}}}}, seen)
+	} else {
+		c := &compiler{g: g, bind: q.bind}
+		vars := map[string]int{}
+		var names []string
+		alts, err := c.body(q.lits, vars, &names)
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %v", q.text, err)
+		}
+		if made {
+			q.vars = names
+		}
+		for _, conj := range alts {
+			r := &rule{body: conj, nvars: len(vars), varNames: names}
+			if v := q.unbound(r); v >= 0 {
+				return nil, fmt.Errorf("query %q: variable %s must occur in a positive atom", q.text, names[v])
+			}
+			qp.addRule(g, r, seen)
+		}
+	}
+	if made {
+		q.move, q.state = qp.move, qp.state
+	}
+	q.compiled.Store(g, qp)
+	return qp, nil
+}
+
+// unbound returns a variable of a disjunct of q that no positive atom binds, or -1.
+func (q *Query) unbound(r *rule) int {
+	if q.body {
+		return unsafeVar(r)
+	}
+	bound := make([]bool, r.nvars)
+	for _, l := range r.body {
+		if l.kind == litPos {
+			markVars(l.atom, bound, true)
+		}
+	}
+	for v, b := range bound {
+		if !b {
+			return v
+		}
+	}
+	return -1
+}
+
+// addRule adds a disjunct to the query, and the relations its body reads (seen: those added
+// before).
+func (qp *queryPlan) addRule(g *session, r *rule, seen map[*relation]bool) {
+	qp.rules = append(qp.rules, r)
+	for _, l := range r.body {
+		if l.rel != nil && !seen[l.rel] {
+			seen[l.rel] = true
+			qp.rels = append(qp.rels, l.rel)
+			g.attach(l.rel)
+			// next and sees are about a joint move whatever their rules read.
+			if l.rel.layer == layerMove || l.rel == g.nextRel || l.rel == g.seesRel || l.rel == g.doesRel {
+				qp.move = true
+			}
+			if l.rel.layer != layerStatic {
+				qp.state = true
+			}
+		}
+	}
 }
 
 // Answer is one solution of a query: the values of its variables, in the order of Vars.
@@ -63,7 +152,7 @@ func conjuncts(l syntax.Literal) []syntax.Literal {
 // an arity the game never uses for it: such a query would silently have no answers. Relations
 // the game mentions without defining them (a fluent never set, a keyword such as sees or base)
 // are fine: their answers are legitimately none.
-func (g *Game) checkLiteral(l syntax.Literal, d syntax.Dialect) error {
+func (g *shared) checkLiteral(l syntax.Literal, d syntax.Dialect) error {
 	switch l.Kind() {
 	case syntax.LitNot, syntax.LitOr:
 		for _, op := range l.Operands() {
@@ -106,7 +195,7 @@ func (g *Game) checkLiteral(l syntax.Literal, d syntax.Dialect) error {
 
 // suggest returns the known relation closest to key (ties: the first in byte order), or "" when
 // none is close: at most two edits away, and one edit per three characters of key.
-func (g *Game) suggest(key string) string {
+func (g *shared) suggest(key string) string {
 	best, bestD := "", 3
 	for k := range g.known {
 		d := editDistance(key, k)
@@ -167,7 +256,7 @@ func orList(ns []int) string {
 
 // attach gives a relation first seen in a query (so unknown to the game, and empty) its own
 // component.
-func (g *Game) attach(r *relation) {
+func (g *session) attach(r *relation) {
 	if r.scc >= 0 {
 		return
 	}
@@ -178,11 +267,15 @@ func (g *Game) attach(r *relation) {
 // errEnough stops a query that has found the answers asked for.
 var errEnough = errors.New("enough answers")
 
-func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max int) ([]Answer, bool, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if q.g != g {
+func (p *Program) ask(ctx context.Context, s *State, joint []Term, q *Query, max int) ([]Answer, bool, error) {
+	if q.p != p {
 		return nil, false, fmt.Errorf("query %q belongs to another game", q.text)
+	}
+	g := p.take()
+	defer p.put(g)
+	qp, err := q.compileIn(g, false)
+	if err != nil {
+		return nil, false, err
 	}
 	if joint != nil && len(joint) != len(g.roles) {
 		return nil, false, fmt.Errorf("a joint move has one move per role: %d roles, %d moves", len(g.roles), len(joint))
@@ -190,10 +283,10 @@ func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max in
 	g.begin(ctx)
 	g.useState(s)
 	g.useMove(joint)
-	out, more, err := g.answers(q, max)
+	out, more, err := g.answers(q, qp, max)
 	if err == errConservative {
 		g.becomeConservative()
-		out, more, err = g.answers(q, max)
+		out, more, err = g.answers(q, qp, max)
 	}
 	if err != nil {
 		return nil, false, g.fail(err)
@@ -202,16 +295,16 @@ func (g *Game) ask(ctx context.Context, s *State, joint []Term, q *Query, max in
 }
 
 // answers evaluates a query in the current state and joint move.
-func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
-	for _, r := range q.rels {
+func (g *session) answers(q *Query, qp *queryPlan, max int) ([]Answer, bool, error) {
+	for _, r := range qp.rels {
 		if err := g.ensure(r); err != nil {
 			return nil, false, err
 		}
 	}
-	if q.plans == nil || q.gen != g.planGen {
-		q.plans, q.gen = nil, g.planGen
-		for _, r := range q.rules {
-			q.plans = append(q.plans, g.planRule(r, -1, -1))
+	if qp.plans == nil || qp.gen != g.planGen {
+		qp.plans, qp.gen = nil, g.planGen
+		for _, r := range qp.rules {
+			qp.plans = append(qp.plans, g.planRule(r, -1, -1))
 		}
 	}
 	g.askGen++
@@ -219,7 +312,7 @@ func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
 	var out []Answer
 	seen := map[string]bool{}
 	key := make([]byte, 0, 4*len(q.vars))
-	for _, p := range q.plans {
+	for _, p := range qp.plans {
 		p.answers = func(env []Term) error {
 			key = key[:0]
 			for _, v := range env {
@@ -259,9 +352,7 @@ func (g *Game) answers(q *Query, max int) ([]Answer, bool, error) {
 // KIF, a 0-ary atom as its bare name, literals of a conjunction separated by a space; or infix,
 // f(a,b), literals joined by " & ".
 func (q *Query) Format(a Answer) string {
-	g := q.g
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	g := q.p
 	idx := map[string]int{}
 	for i, v := range q.vars {
 		idx[syntax.VarKey(v)] = i
@@ -281,7 +372,7 @@ func (q *Query) Format(a Answer) string {
 }
 
 // formatInfix is formatNode for an infix query: f(a,b), ~l, (a | b).
-func (g *Game) formatInfix(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int) {
+func (g *shared) formatInfix(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int) {
 	switch c.Kind() {
 	case syntax.Variable:
 		if i, ok := idx[syntax.VarKey(c.Text())]; ok && i < len(a.Values) {
@@ -336,12 +427,12 @@ func (g *Game) formatInfix(b *strings.Builder, c syntax.Cursor, a Answer, idx ma
 func (q *Query) Binding(a Answer) []string {
 	out := make([]string, len(a.Values))
 	for i, v := range a.Values {
-		out[i] = q.g.String(v)
+		out[i] = q.p.String(v)
 	}
 	return out
 }
 
-func (g *Game) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int, atomPos bool) {
+func (g *shared) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map[string]int, atomPos bool) {
 	switch c.Kind() {
 	case syntax.Variable:
 		if i, ok := idx[syntax.VarKey(c.Text())]; ok && i < len(a.Values) {
@@ -371,9 +462,9 @@ func (g *Game) formatNode(b *strings.Builder, c syntax.Cursor, a Answer, idx map
 }
 
 // spelling returns the game's spelling of a symbol, or name itself for one the game lacks.
-func (g *Game) spelling(name string) string {
-	if id, ok := g.st.symIdx[syntax.Fold(name)]; ok {
-		return g.st.syms[id]
+func (g *shared) spelling(name string) string {
+	if id, ok := g.st.lookupSym(name); ok {
+		return g.st.symName(id)
 	}
 	return name
 }

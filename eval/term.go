@@ -1,14 +1,17 @@
 package eval
 
 import (
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
-// Term is a ground term interned in a Game's term store: equal terms have equal IDs, so
+// Term is a ground term interned in a Program's term store: equal terms have equal IDs, so
 // comparing, hashing and storing terms costs one integer. The zero Term is not a term.
-// A Term is meaningful only with the Game that made it.
+// A Term is meaningful only with the Program that made it (in any of its sessions).
 type Term uint32
 
 // functor is a name with an arity. Constants are functors of arity 0.
@@ -27,46 +30,133 @@ type termRec struct {
 
 // store hash-conses ground terms. Every term is a functor applied to already interned
 // arguments, so a term's identity is its functor and argument IDs.
+//
+// One store is shared by all the sessions of a Program, which intern into it at once, so that
+// terms and states pass between them. Reading a term (its record, arguments, functor, name) and
+// finding one that exists take no lock: the arrays are published whole (their full capacity)
+// with atomic stores, a term's record and arguments are written before the table slot that
+// makes it findable, and an array that grows is copied into a new one, so an array a reader
+// holds stays valid for every term it can know of; symbols and functors are looked up by name in
+// sync.Maps. Adding a term, a symbol or a functor takes mu.
 type store struct {
-	syms   []string          // display spelling per symbol
-	symIdx map[string]uint32 // folded name -> symbol
-	fns    []functor
-	fnIdx  map[functor]uint32
-	terms  []termRec // terms[0] is unused: Term 0 is "no term"
-	args   []Term
-	table  []uint64 // open addressing: hash<<32 | term, 0 = empty slot
-	count  int
+	mu     sync.Mutex
+	symIdx sync.Map       // folded name -> symbol (uint32); stored under mu
+	fnIdx  sync.Map       // functor -> its index (uint32); stored under mu
+	syms   grower[string] // display spelling per symbol
+	fns    grower[functor]
+	terms  grower[termRec] // terms[0] is unused: Term 0 is "no term"
+	args   grower[Term]
+	table  atomic.Pointer[[]uint64] // open addressing: hash<<32 | term, 0 = empty slot; read with atomic loads
+	count  int                      // the terms in table (mu)
+
+	published atomic.Uint32 // the length of terms once the last term added is in it (see view)
+}
+
+// A grower is an append-only array that readers index without a lock: the whole backing
+// array is published, and it is replaced by a bigger copy when full. n (the used length) is
+// read and written under the store's mu.
+type grower[T any] struct {
+	pub atomic.Pointer[[]T]
+	n   int
+}
+
+func (a *grower[T]) get() []T { return *a.pub.Load() }
+
+// push appends vs (mu is held) and returns the index of the first.
+func (a *grower[T]) push(vs ...T) int {
+	cur := a.get()
+	if a.n+len(vs) > len(cur) {
+		// The arrays double when full, up to 4M entries (then they grow by half): append grows
+		// a large slice by a quarter, and the copies, and the fresh memory they touch, were a
+		// fifth of chess's first playout.
+		next := make([]T, growCap(len(cur), len(vs)))
+		copy(next, cur[:a.n])
+		cur = next
+		a.pub.Store(&cur)
+	}
+	i := a.n
+	copy(cur[i:], vs)
+	a.n += len(vs)
+	return i
+}
+
+// init gives a an array of n entries.
+func (a *grower[T]) init(n int) {
+	s := make([]T, n)
+	a.pub.Store(&s)
 }
 
 func newStore() *store {
-	s := &store{symIdx: map[string]uint32{}, fnIdx: map[functor]uint32{}}
-	s.terms = make([]termRec, 1, 1024)
-	s.table = make([]uint64, 1024)
+	s := &store{}
+	s.syms.init(64)
+	s.fns.init(64)
+	s.terms.init(1024)
+	s.args.init(1024)
+	s.terms.n = 1
+	s.published.Store(1)
+	table := make([]uint64, 1024)
+	s.table.Store(&table)
 	return s
 }
 
 // sym returns the symbol for name, creating it with this spelling when new.
 func (s *store) sym(name string) uint32 {
-	key := syntax.Fold(name)
-	if id, ok := s.symIdx[key]; ok {
-		return id
+	return addIndexed(s, &s.symIdx, syntax.Fold(name), &s.syms, name)
+}
+
+// lookupSym returns the symbol for name, if there is one.
+func (s *store) lookupSym(name string) (uint32, bool) {
+	id, ok := s.symIdx.Load(syntax.Fold(name))
+	if !ok {
+		return 0, false
 	}
-	id := uint32(len(s.syms))
-	s.syms = append(s.syms, name)
-	s.symIdx[key] = id
-	return id
+	return id.(uint32), true
 }
 
 func (s *store) functor(sym uint32, arity int) uint32 {
 	f := functor{sym, uint32(arity)}
-	if id, ok := s.fnIdx[f]; ok {
-		return id
+	return addIndexed(s, &s.fnIdx, f, &s.fns, f)
+}
+
+// addIndexed returns the index in a of the value idx holds for key, adding v when there is none
+// (a symbol by its folded name, a functor).
+func addIndexed[K comparable, V any](s *store, idx *sync.Map, key K, a *grower[V], v V) uint32 {
+	if id, ok := idx.Load(key); ok {
+		return id.(uint32)
 	}
-	id := uint32(len(s.fns))
-	s.fns = append(s.fns, f)
-	s.fnIdx[f] = id
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := idx.Load(key); ok {
+		return id.(uint32)
+	}
+	id := uint32(a.push(v))
+	idx.Store(key, id)
 	return id
 }
+
+// lookupFn returns the functor sym/arity, if there is one.
+func (s *store) lookupFn(sym uint32, arity int) (uint32, bool) {
+	id, ok := s.fnIdx.Load(functor{sym, uint32(arity)})
+	if !ok {
+		return 0, false
+	}
+	return id.(uint32), true
+}
+
+// rec returns t's record.
+func (s *store) rec(t Term) *termRec { return &s.terms.get()[t] }
+
+// fn returns the functor f.
+func (s *store) fn(f uint32) functor { return s.fns.get()[f] }
+
+// symName returns the display spelling of symbol sym.
+func (s *store) symName(sym uint32) string { return s.syms.get()[sym] }
+
+// fnName returns the display spelling of functor f's name.
+func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
+
+// size is a bound on the terms interned so far (the length of the term array).
+func (s *store) size() int { return len(s.terms.get()) }
 
 func hashTerm(fn uint32, args []Term) uint32 {
 	h := uint64(fn)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
@@ -79,73 +169,72 @@ func hashTerm(fn uint32, args []Term) uint32 {
 	return uint32(h)
 }
 
-// find returns the term fn(args...) if it was interned, else 0.
-func (s *store) find(fn uint32, args []Term) Term {
-	h := hashTerm(fn, args)
-	mask := uint32(len(s.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := s.table[i]
-		if e == 0 {
-			return 0
-		}
-		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
-			return Term(e)
-		}
-	}
-}
-
-func (s *store) same(t Term, h, fn uint32, args []Term) bool {
-	r := &s.terms[t]
-	if r.fn != fn || int(r.arity) != len(args) {
-		return false
-	}
-	ta := s.args[r.args : r.args+uint32(r.arity)]
-	for i, a := range args {
-		if ta[i] != a {
-			return false
-		}
-	}
-	return true
-}
-
 // intern returns the term fn(args...), adding it when new. args is copied.
 func (s *store) intern(fn uint32, args []Term) Term {
+	v := view{store: s}
+	return v.intern(fn, args)
+}
+
+// find returns the term fn(args...) if it was interned, else 0.
+func (v *view) find(fn uint32, args []Term) Term { return v.get(fn, args, false) }
+
+// intern returns the term fn(args...), adding it when new. args is copied.
+func (v *view) intern(fn uint32, args []Term) Term { return v.get(fn, args, true) }
+
+// get returns the term fn(args...), adding it when new if create is set, else 0. Without the
+// lock, a term added since the table was loaded may not be found: add looks again under it.
+func (v *view) get(fn uint32, args []Term, create bool) Term {
 	h := hashTerm(fn, args)
-	mask := uint32(len(s.table) - 1)
-	i := h & mask
-	for ; ; i = (i + 1) & mask {
-		e := s.table[i]
+	table := *v.store.table.Load()
+	mask := uint32(len(table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := atomic.LoadUint64(&table[i])
 		if e == 0 {
 			break
 		}
-		if uint32(e>>32) == h && s.same(Term(e), h, fn, args) {
+		if uint32(e>>32) != h {
+			continue
+		}
+		r := v.rec(Term(e))
+		if r.fn == fn && int(r.arity) == len(args) && slices.Equal(v.args[r.args:r.args+uint32(r.arity)], args) {
 			return Term(e)
 		}
+	}
+	if !create {
+		return 0
+	}
+	return v.add(fn, args, h)
+}
+
+// add interns fn(args...), of hash h, which a probe found missing.
+func (v *view) add(fn uint32, args []Term, h uint32) Term {
+	s := v.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := v.get(fn, args, false); t != 0 {
+		return t // added meanwhile
+	}
+	table := *s.table.Load()
+	mask := uint32(len(table) - 1)
+	i := h & mask
+	for table[i] != 0 { // the table changes only under mu
+		i = (i + 1) & mask
 	}
 	depth := uint16(0)
 	if len(args) > 0 {
 		for _, a := range args {
-			depth = max(depth, s.terms[a].depth)
+			depth = max(depth, s.rec(a).depth)
 		}
 		if depth < 0xFFFF {
 			depth++
 		}
 	}
-	t := Term(len(s.terms))
-	// The arrays double when full, up to 4M entries (then they grow by half): append grows a
-	// large slice by a quarter, and the copies, and the fresh memory they touch, were a fifth
-	// of chess's first playout.
-	if len(s.terms) == cap(s.terms) {
-		s.terms = append(make([]termRec, 0, growCap(cap(s.terms), 1)), s.terms...)
-	}
-	if len(s.args)+len(args) > cap(s.args) {
-		s.args = append(make([]Term, 0, growCap(cap(s.args), len(args))), s.args...)
-	}
-	s.terms = append(s.terms, termRec{fn: fn, args: uint32(len(s.args)), arity: uint16(len(args)), depth: depth, hash: h})
-	s.args = append(s.args, args...)
-	s.table[i] = uint64(h)<<32 | uint64(t)
+	off := s.args.push(args...)
+	t := Term(s.terms.push(termRec{fn: fn, args: uint32(off), arity: uint16(len(args)), depth: depth, hash: h}))
+	s.published.Store(uint32(s.terms.n))
+	atomic.StoreUint64(&table[i], uint64(h)<<32|uint64(t))
 	s.count++
-	if s.count*2 > len(s.table) {
+	if s.count*2 > len(table) {
 		s.grow()
 	}
 	return t
@@ -159,18 +248,21 @@ func growCap(c, n int) int {
 	return c + c/2 + n
 }
 
+// grow doubles the table (mu is held); readers of the old one still find every term it has.
 func (s *store) grow() {
-	table := make([]uint64, len(s.table)*2)
+	old := *s.table.Load()
+	table := make([]uint64, len(old)*2)
 	mask := uint32(len(table) - 1)
-	for t := 1; t < len(s.terms); t++ {
-		h := s.terms[t].hash
+	terms := s.terms.get()
+	for t := 1; t < s.terms.n; t++ {
+		h := terms[t].hash
 		i := h & mask
 		for table[i] != 0 {
 			i = (i + 1) & mask
 		}
 		table[i] = uint64(h)<<32 | uint64(t)
 	}
-	s.table = table
+	s.table.Store(&table)
 }
 
 // constant interns the constant named name.
@@ -179,23 +271,60 @@ func (s *store) constant(name string) Term {
 }
 
 func (s *store) argsOf(t Term) []Term {
-	r := &s.terms[t]
-	return s.args[r.args : r.args+uint32(r.arity)]
+	r := s.rec(t)
+	return s.args.get()[r.args : r.args+uint32(r.arity)]
 }
 
-func (s *store) name(t Term) string { return s.syms[s.fns[s.terms[t].fn].sym] }
+func (s *store) name(t Term) string { return s.fnName(s.rec(t).fn) }
 
 func (s *store) format(b *strings.Builder, t Term) {
-	r := &s.terms[t]
+	r := s.rec(t)
 	if r.arity == 0 {
-		b.WriteString(s.syms[s.fns[r.fn].sym])
+		b.WriteString(s.fnName(r.fn))
 		return
 	}
 	b.WriteByte('(')
-	b.WriteString(s.syms[s.fns[r.fn].sym])
+	b.WriteString(s.fnName(r.fn))
 	for _, a := range s.argsOf(t) {
 		b.WriteByte(' ')
 		s.format(b, a)
 	}
 	b.WriteByte(')')
+}
+
+// A view is a session's way into the shared store: the terms interned when it last loaded the
+// arrays, and the arrays of records and arguments then current, loaded again only for a term
+// beyond them. An array once published keeps what it holds (a bigger copy replaces it for what
+// is added once it is full), and a term's arguments are added before the term is counted in
+// published, so a view reads the terms it holds with no atomic load: the hot paths (matching,
+// indexing) cost what they cost with a store of one's own.
+type view struct {
+	*store
+	terms []termRec // the terms published when loaded
+	args  []Term
+}
+
+func newView(s *store) *view { return &view{store: s} }
+
+// rec returns t's record.
+func (v *view) rec(t Term) *termRec {
+	if int(t) >= len(v.terms) {
+		v.load()
+	}
+	return &v.terms[t]
+}
+
+// argsOf returns t's arguments.
+func (v *view) argsOf(t Term) []Term {
+	r := v.rec(t)
+	return v.args[r.args : r.args+uint32(r.arity)]
+}
+
+// load loads the arrays again (outside rec, which is inlined).
+//
+//go:noinline
+func (v *view) load() {
+	n := v.store.published.Load()
+	v.terms = v.store.terms.get()[:n]
+	v.args = v.store.args.get()
 }

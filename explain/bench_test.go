@@ -18,7 +18,7 @@ func benchChess(b *testing.B, lit string, opts explain.Options, warm bool) {
 	path := filepath.Join(corpus.Dir(), "ggp-org__ggp-repository/war/root/games/chess/chess.kif")
 	ev, res := load(b, path)
 	ctx := context.Background()
-	run := func(ev *eval.Game) {
+	run := func(ev *eval.Program) {
 		s, err := ev.Initial(ctx)
 		if err != nil {
 			b.Fatal(err)

@@ -22,7 +22,7 @@ import (
 
 type checker struct {
 	ctx   context.Context
-	ev    *eval.Game
+	ev    *eval.Program
 	res   *analysis.Result
 	st    *eval.State
 	joint []eval.Term
@@ -31,7 +31,7 @@ type checker struct {
 	tried int // rules checked by brute force
 }
 
-func newChecker(ev *eval.Game, res *analysis.Result, st *eval.State, joint []eval.Term) *checker {
+func newChecker(ev *eval.Program, res *analysis.Result, st *eval.State, joint []eval.Term) *checker {
 	return &checker{ctx: context.Background(), ev: ev, res: res, st: st, joint: joint, ids: map[int]*explain.Node{}}
 }
 

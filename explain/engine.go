@@ -19,7 +19,7 @@ var errTooDeep = fmt.Errorf("a term or literal nested more than %d levels deep",
 // head, and the proofs' memo.
 type engine struct {
 	ctx     context.Context
-	ev      *eval.Game
+	ev      *eval.Program
 	res     *analysis.Result
 	st      *eval.State
 	joint   []eval.Term
@@ -45,7 +45,7 @@ type engine struct {
 
 type varName struct{ key, name string }
 
-func newEngine(ctx context.Context, ev *eval.Game, res *analysis.Result, s *eval.State, joint []eval.Term, opts Options) *engine {
+func newEngine(ctx context.Context, ev *eval.Program, res *analysis.Result, s *eval.State, joint []eval.Term, opts Options) *engine {
 	if opts.Text != nil {
 		res = opts.Text
 	}

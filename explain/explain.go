@@ -159,7 +159,7 @@ var ErrNeedsMove = errors.New("the literal is about a joint move: give one (--jo
 
 // Explain explains the literal text (one literal, in either notation, as `gdl query` reads
 // it) in state s with the joint move joint (nil: none) of the game ev analysed as res.
-func Explain(ctx context.Context, ev *eval.Game, res *analysis.Result, s *eval.State, joint []eval.Term, text string, opts Options) (*Explanation, error) {
+func Explain(ctx context.Context, ev *eval.Program, res *analysis.Result, s *eval.State, joint []eval.Term, text string, opts Options) (*Explanation, error) {
 	q, err := ev.ParseQuery(text)
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func Explain(ctx context.Context, ev *eval.Game, res *analysis.Result, s *eval.S
 
 // ExplainLiteral explains a literal of the game's own text (a body literal, a head), with the
 // variables in bind (by syntax.VarKey) replaced by their values, as Explain does.
-func ExplainLiteral(ctx context.Context, ev *eval.Game, res *analysis.Result, s *eval.State, joint []eval.Term, lit syntax.Literal, bind map[string]eval.Term, opts Options) (*Explanation, error) {
+func ExplainLiteral(ctx context.Context, ev *eval.Program, res *analysis.Result, s *eval.State, joint []eval.Term, lit syntax.Literal, bind map[string]eval.Term, opts Options) (*Explanation, error) {
 	q, err := ev.BodyQuery([]syntax.Literal{lit}, bind)
 	if err != nil {
 		return nil, err

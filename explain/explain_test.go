@@ -23,7 +23,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func load(t testing.TB, path string) (*eval.Game, *analysis.Result) {
+func load(t testing.TB, path string) (*eval.Program, *analysis.Result) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -55,7 +55,7 @@ func pattern(d syntax.Dialect, name string, arity int) string {
 // not hold (answers of other states, answers with an argument changed), and checks each.
 type sweep struct {
 	t       testing.TB
-	ev      *eval.Game
+	ev      *eval.Program
 	res     *analysis.Result
 	rng     *rand.Rand
 	brute   int
@@ -199,7 +199,7 @@ func (w *sweep) explain(name string, s *eval.State, joint []eval.Term, lit strin
 }
 
 // walk plays random joint moves from the initial state, sweeping each state reached.
-func walk(t testing.TB, name string, ev *eval.Game, res *analysis.Result, rng *rand.Rand, steps, brute int, patterns bool) int {
+func walk(t testing.TB, name string, ev *eval.Program, res *analysis.Result, rng *rand.Rand, steps, brute int, patterns bool) int {
 	return (&sweep{t: t, ev: ev, res: res, rng: rng, brute: brute, seen: map[string][]string{}}).walk(name, steps, patterns)
 }
 

@@ -89,7 +89,7 @@ func applySafeFixes(src string, d syntax.Dialect) string {
 // sameMeaning walks the game of before at random and compares, in each state reached, every
 // relation's answers in before and after; it returns the first difference, or "".
 func sameMeaning(before, after string, d syntax.Dialect) string {
-	load := func(src string) (*eval.Game, *analysis.Model) {
+	load := func(src string) (*eval.Program, *analysis.Model) {
 		f, _ := syntax.ParseDialect(src, d)
 		res := analysis.Analyze(f, nil)
 		g := eval.Compile(res)
@@ -172,7 +172,7 @@ func sameMeaning(before, after string, d syntax.Dialect) string {
 
 // answerSet asks rel with a variable per argument, in state s after joint (nil: no move), and
 // returns its answers case-folded and sorted. A relation the game does not mention has none.
-func answerSet(ctx context.Context, g *eval.Game, s *eval.State, joint []eval.Term, rel analysis.Rel) ([]string, error) {
+func answerSet(ctx context.Context, g *eval.Program, s *eval.State, joint []eval.Term, rel analysis.Rel) ([]string, error) {
 	text := rel.Key
 	if rel.Arity > 0 {
 		text = "(" + rel.Key

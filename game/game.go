@@ -53,11 +53,12 @@ type Options struct {
 	RememberFailures bool
 }
 
-// Game is a game description ready to play. It is safe for concurrent use (calls on one engine
-// are serialised) and immutable: its engine and limits are fixed when it is made.
+// Game is a game description ready to play. It is safe for concurrent use (the interpreter's
+// calls run at once, each on a session of the eval.Program; the compiled engine's are
+// serialised) and immutable: its engine and limits are fixed when it is made.
 type Game struct {
 	res   *analysis.Result
-	ev    *eval.Game
+	ev    *eval.Program
 	roles []eval.Term
 	names []string
 	isRnd []bool // GDL-II's random role, which needs no goal

@@ -10,7 +10,7 @@ import (
 func (g *Game) ParseTerm(text string) (eval.Term, error) { return g.ev.ParseTerm(text) }
 
 // ParseQuery compiles a query, a literal or a conjunction of literals in KIF or infix, for
-// Evaluate; see eval.Game.ParseQuery.
+// Evaluate; see eval.Program.ParseQuery.
 func (g *Game) ParseQuery(text string) (*eval.Query, error) { return g.ev.ParseQuery(text) }
 
 // Refused returns why the game cannot be played, an *eval.RefusedError naming a relation among

@@ -11,8 +11,8 @@
 //   - Edits: QuickFixes (the analyzer's fixes) and Format.
 //   - Evaluated features: the answers in a hover, LensTitle, InlayHints. They ask an Evaluation
 //     for answers within a budget; Games gives the one implementation, on the game API, with a
-//     per-document game kept while the clauses are unchanged, a memo of results and a queue
-//     that puts what someone is looking at first.
+//     per-document game kept while the clauses are unchanged, a memo of results, and
+//     evaluations that run at once, what someone is looking at without waiting for the lenses.
 //   - The game session of each document (the joint moves played): RunQuery and the state
 //     commands (ShowState, Play, PlayRandom, Undo, Reset) of Session.
 //   - The game view (game_view.go): every state drawn as boards (package board) with the

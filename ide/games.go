@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -26,14 +27,15 @@ import (
 // interpreter (game.Interpreted): it answers any query, and the compiled engine is for playouts.
 //
 // Hovers, code lenses and inlay hints ask for results through a memo per game: the first request
-// queues the evaluation, and one worker per game runs the queue, each evaluation under its time
-// limit counted from when it starts. A game serialises its calls anyway; the queue lets what a
-// person is waiting for (a hover, the hints on screen) go before the lenses, which are many and
-// best effort. Every request waits only as long as its own budget allows and otherwise says that
-// the evaluation is still running (ErrStillRunning); when it finishes, the features are asked
-// for again (the refresh function). The queue is dropped when the document moves on to other
-// clauses. The commands a person runs explicitly (RunQuery, the state commands) call the game
-// directly, under the full limits, and so wait for the evaluation in progress.
+// starts the evaluation, under its time limit counted from when it starts, and the evaluations
+// of one game run at once (a game takes calls from many goroutines). What a person is waiting
+// for (a hover, the hints on screen) starts at once; the lenses, which are many and best effort,
+// take turns for a few slots per game (lensSlots), and one that a hover asks for starts at once.
+// Every request waits only as long as its own budget allows and otherwise says that the
+// evaluation is still running (ErrStillRunning); when it finishes, the features are asked for
+// again (the refresh function). The evaluations end when the document moves on to other clauses.
+// The commands a person runs explicitly (RunQuery, the state commands) call the game directly,
+// under the full limits.
 
 // GamesOptions configure Games.
 type GamesOptions struct {
@@ -118,12 +120,10 @@ type docGame struct {
 	ctx    context.Context // ends when no version of the document uses this game any more
 	cancel context.CancelFunc
 
-	mu         sync.Mutex
-	positions  map[string]*result[*Position]
-	answers    map[string]*result[*Answers]
-	urgent     []*job // asked for by a hover or inlay hints
-	background []*job // asked for by code lenses
-	working    bool   // the worker goroutine runs
+	mu        sync.Mutex
+	positions map[string]*result[*Position]
+	answers   map[string]*result[*Answers]
+	lenses    chan struct{} // a slot per lens evaluation running (see lensSlots)
 
 	view viewState // what the game view computed on this game (game_view.go)
 }
@@ -171,7 +171,7 @@ func (gs *Games) gameOf(name string, snap *Snapshot, limits eval.Limits) *docGam
 
 func newDocGame(ctx context.Context, cache *game.Cache, snap *Snapshot, limits eval.Limits, key [sha256.Size]byte, starts []int) *docGame {
 	c := &docGame{cache: cache, key: key, limits: limits, starts: starts,
-		positions: map[string]*result[*Position]{}, answers: map[string]*result[*Answers]{}}
+		positions: map[string]*result[*Position]{}, answers: map[string]*result[*Answers]{}, lenses: make(chan struct{}, lensSlots)}
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	// The interpreter is made without grounding, so New cannot fail.
 	c.g, _ = game.New(c.ctx, snap.Analysis(), game.Options{Engine: game.Interpreted, Limits: limits})
@@ -202,6 +202,9 @@ type result[T any] struct {
 	once sync.Once
 	val  T
 	err  error
+	// promote is closed when a person asks for a lens's result that waits for a slot, so that
+	// it starts at once; nil once it has started (docGame.mu).
+	promote chan struct{}
 }
 
 func newResult[T any]() *result[T] { return &result[T]{done: make(chan struct{})} }
@@ -248,33 +251,23 @@ func (r *result[T]) wait(ctx context.Context, budget time.Duration) (T, error) {
 	}
 }
 
-// job is a queued evaluation: run computes its result under ctx (and finishes it).
-type job struct {
-	key     string
-	timeout time.Duration
-	ready   func() bool
-	fail    func(error)
-	run     func(ctx context.Context)
-}
-
 // maxResults bounds the results kept per game; past it the memo starts afresh.
 const maxResults = 2000
 
-// memo returns the result for key in table, queueing f if no request asked for it yet; urgent
-// puts it before the lenses' jobs, moving a queued one forward. The worker runs f with the
-// game's context and the timeout.
+// lensSlots is how many lens evaluations of one game run at once: half the processors, so that
+// a hover finds one free.
+var lensSlots = max(1, runtime.GOMAXPROCS(0)/2)
+
+// memo returns the result for key in table, starting f if no request asked for it yet, with the
+// game's context and the timeout: at once when urgent, else when a lens slot is free or an urgent
+// request asks for the same key.
 func memo[T any](c *docGame, table map[string]*result[T], key string, urgent bool, timeout time.Duration, f func(context.Context) (T, error)) *result[T] {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r, ok := table[key]; ok {
-		if urgent && !r.ready() {
-			for i, j := range c.background {
-				if j.key == key {
-					c.background = append(c.background[:i:i], c.background[i+1:]...)
-					c.urgent = append(c.urgent, j)
-					break
-				}
-			}
+		if urgent && r.promote != nil {
+			close(r.promote)
+			r.promote = nil
 		}
 		return r
 	}
@@ -284,65 +277,47 @@ func memo[T any](c *docGame, table map[string]*result[T], key string, urgent boo
 	}
 	r := newResult[T]()
 	table[key] = r
-	j := &job{key: key, timeout: timeout, ready: r.ready, fail: r.fail, run: func(ctx context.Context) {
-		val, err := protect(ctx, f)
-		if err != nil && c.ctx.Err() != nil {
-			// The game was dropped: do not keep a result that only says so.
-			c.mu.Lock()
-			delete(table, key)
-			c.mu.Unlock()
-		}
-		r.finish(val, err)
-	}}
-	if urgent {
-		c.urgent = append(c.urgent, j)
-	} else {
-		c.background = append(c.background, j)
+	if !urgent {
+		r.promote = make(chan struct{})
 	}
-	if !c.working {
-		c.working = true
-		go c.work()
-	}
+	go evaluate(c, table, key, r, r.promote, timeout, f)
 	return r
 }
 
-// work runs the queued jobs, urgent ones first, until the queue is empty or the game is
-// dropped (then the jobs left end with the game's error and are forgotten).
-func (c *docGame) work() {
-	for {
+// evaluate computes r, the result for key in table (a lens's once it has a slot or is
+// promoted), unless the game is dropped first or r is computed meanwhile (see now).
+func evaluate[T any](c *docGame, table map[string]*result[T], key string, r *result[T], promote chan struct{}, timeout time.Duration, f func(context.Context) (T, error)) {
+	if promote != nil {
+		select {
+		case c.lenses <- struct{}{}:
+			defer func() { <-c.lenses }()
+		case <-promote:
+		case <-c.ctx.Done():
+		}
 		c.mu.Lock()
-		if c.ctx.Err() != nil {
-			left := append(c.urgent, c.background...)
-			c.urgent, c.background, c.working = nil, nil, false
-			for _, j := range left {
-				delete(c.positions, j.key)
-				delete(c.answers, j.key)
-			}
-			c.mu.Unlock()
-			for _, j := range left {
-				j.fail(context.Cause(c.ctx))
-			}
-			return
-		}
-		var j *job
-		switch {
-		case len(c.urgent) > 0:
-			j, c.urgent = c.urgent[0], c.urgent[1:]
-		case len(c.background) > 0:
-			j, c.background = c.background[0], c.background[1:]
-		default:
-			c.working = false
-			c.mu.Unlock()
-			return
-		}
+		r.promote = nil
 		c.mu.Unlock()
-		if j.ready() {
-			continue // computed meanwhile by another job (see now)
-		}
-		ctx, cancel := context.WithTimeout(c.ctx, j.timeout)
-		j.run(ctx)
-		cancel()
 	}
+	if c.ctx.Err() != nil {
+		// The game was dropped: do not keep a result that only says so.
+		c.mu.Lock()
+		delete(table, key)
+		c.mu.Unlock()
+		r.fail(context.Cause(c.ctx))
+		return
+	}
+	if r.ready() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	defer cancel()
+	val, err := protect(ctx, f)
+	if err != nil && c.ctx.Err() != nil {
+		c.mu.Lock()
+		delete(table, key)
+		c.mu.Unlock()
+	}
+	r.finish(val, err)
 }
 
 // protect calls f, turning a panic into its error.
@@ -356,8 +331,8 @@ func protect[T any](ctx context.Context, f func(context.Context) (T, error)) (va
 	return f(ctx)
 }
 
-// now returns the result for key in table within a job (on the worker): computed here, under
-// the job's context, unless it is known already.
+// now returns the result for key in table within an evaluation: computed here, under the
+// evaluation's context, unless it is known already.
 func now[T any](c *docGame, table map[string]*result[T], ctx context.Context, key string, f func(context.Context) (T, error)) (T, error) {
 	c.mu.Lock()
 	r, ok := table[key]
@@ -370,7 +345,7 @@ func now[T any](c *docGame, table map[string]*result[T], ctx context.Context, ke
 		val, err := protect(ctx, f)
 		if err != nil {
 			c.mu.Lock()
-			delete(table, key) // a later job tries again, under its own time limit
+			delete(table, key) // a later evaluation tries again, under its own time limit
 			c.mu.Unlock()
 		}
 		r.finish(val, err)

@@ -103,17 +103,15 @@ func TestStillRunning(t *testing.T) {
 	}})
 	s := gs.Session("doc", snap, limits, analysis.BoardConfig{})
 	c := gs.gameOf("doc", snap, limits)
-	// Hold the worker: the queue stays as it is until the held job ends.
-	release := make(chan struct{})
-	memo(c, c.answers, "held", true, time.Minute, func(context.Context) (*Answers, error) {
-		<-release
-		return &Answers{}, nil
-	})
+	// Hold the lens slots: the lens's evaluation waits until one is free.
+	for range cap(c.lenses) {
+		c.lenses <- struct{}{}
+	}
 	_, err := s.Answers(ctx, "(legal ?r ?m)", Wait{Budget: 0, Refresh: true})
 	if !errors.Is(err, ErrStillRunning) {
-		t.Fatalf("answers while the worker is busy: %v, want ErrStillRunning", err)
+		t.Fatalf("answers while the lens slots are taken: %v, want ErrStillRunning", err)
 	}
-	close(release)
+	<-c.lenses
 	<-refreshed
 	qa, err := s.Answers(ctx, "(legal ?r ?m)", Wait{Budget: 0})
 	if err != nil || qa.Count != 1 {
@@ -121,31 +119,27 @@ func TestStillRunning(t *testing.T) {
 	}
 }
 
-// TestUrgentFirst: a hover's job (urgent) runs before the lenses' jobs queued before it, and a
-// lens's job asked for again by a hover moves forward.
-func TestUrgentFirst(t *testing.T) {
+// TestUrgentAtOnce: a hover's evaluation (urgent) starts at once while the lenses' evaluations
+// wait for a slot, and a lens's evaluation asked for again by a hover starts at once.
+func TestUrgentAtOnce(t *testing.T) {
 	_, gs, snap := openGame(t, GamesOptions{})
 	c := gs.gameOf("doc", snap, limits)
-	release := make(chan struct{})
-	var order []string
-	job := func(name string) func(context.Context) (*Answers, error) {
-		return func(context.Context) (*Answers, error) {
-			order = append(order, name) // the worker runs one job at a time
-			return &Answers{}, nil
-		}
+	for range cap(c.lenses) {
+		c.lenses <- struct{}{}
 	}
-	memo(c, c.answers, "held", true, time.Minute, func(context.Context) (*Answers, error) {
-		<-release
-		return &Answers{}, nil
-	})
-	memo(c, c.answers, "lens 1", false, time.Minute, job("lens 1"))
-	memo(c, c.answers, "lens 2", false, time.Minute, job("lens 2"))
-	memo(c, c.answers, "hover", true, time.Minute, job("hover"))
-	last := memo(c, c.answers, "lens 2", true, time.Minute, job("lens 2 again"))
-	close(release)
-	<-last.done
-	<-memo(c, c.answers, "lens 1", false, time.Minute, job("lens 1 again")).done
-	if got := strings.Join(order, ", "); got != "hover, lens 2, lens 1" {
-		t.Errorf("order: %s, want hover, lens 2, lens 1", got)
+	job := func(context.Context) (*Answers, error) { return &Answers{}, nil }
+	lens1 := memo(c, c.answers, "lens 1", false, time.Minute, job)
+	lens2 := memo(c, c.answers, "lens 2", false, time.Minute, job)
+	<-memo(c, c.answers, "hover", true, time.Minute, job).done
+	<-memo(c, c.answers, "lens 1", true, time.Minute, job).done
+	if !lens1.ready() {
+		t.Error("the lens asked for by a hover is not done")
 	}
+	if lens2.ready() {
+		t.Error("a lens ran with every lens slot taken")
+	}
+	for range cap(c.lenses) {
+		<-c.lenses
+	}
+	<-lens2.done
 }

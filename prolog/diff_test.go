@@ -152,7 +152,7 @@ func canon(xs []string) []string {
 	return out
 }
 
-func canonTerms(g *eval.Game, ts []eval.Term) []string { return canon(g.Strings(ts)) }
+func canonTerms(g *eval.Program, ts []eval.Term) []string { return canon(g.Strings(ts)) }
 
 // gameResult is what the differential test learned about one game.
 type gameResult struct {
@@ -256,7 +256,7 @@ func diffGame(t *testing.T, swipl, name string, seed int) gameResult {
 // evaluator. Any failure of SWI-Prolog (an error in the program, a missing predicate, output the
 // walk driver does not print) and any mismatch is reported to rep; only time-outs and the
 // evaluator's refusals and limits come back as skips.
-func compareProgram(t testing.TB, rep reporter, swipl string, game *eval.Game, prog string, seed int, lim walkLimits) gameResult {
+func compareProgram(t testing.TB, rep reporter, swipl string, game *eval.Program, prog string, seed int, lim walkLimits) gameResult {
 	swiStart := time.Now()
 	w, err := walkSWI(t, swipl, prog, seed, lim.steps, lim.budget, lim.hard)
 	swi := time.Since(swiStart)
@@ -369,7 +369,7 @@ func writeSummary(t *testing.T, title string, lines []string) {
 // number of states that agreed; when budget (if not 0) has passed, it stops after the state it is
 // in, so that number can be smaller than the walk's. An evaluation still running at hard fails
 // with the context's deadline.
-func replay(g *eval.Game, walk []step, budget, hard time.Duration) (int, error) {
+func replay(g *eval.Program, walk []step, budget, hard time.Duration) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), hard)
 	defer cancel()
 	start := time.Now()

@@ -34,7 +34,7 @@ var plainGames = []string{
 }
 
 // convertBoth returns the game and its tabled and plain translations.
-func convertBoth(t *testing.T, path string) (*eval.Game, string, string) {
+func convertBoth(t *testing.T, path string) (*eval.Program, string, string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

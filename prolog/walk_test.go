@@ -60,7 +60,7 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 const tttPath = "../testdata/games/tictactoe.kif"
 
-func loadTestGame(t *testing.T, path string) (*eval.Game, string) {
+func loadTestGame(t *testing.T, path string) (*eval.Program, string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -69,7 +69,7 @@ func loadTestGame(t *testing.T, path string) (*eval.Game, string) {
 	return convertSource(t, string(data))
 }
 
-func convertSource(t *testing.T, src string) (*eval.Game, string) {
+func convertSource(t *testing.T, src string) (*eval.Program, string) {
 	t.Helper()
 	g, res := eval.Load(src)
 	prog, blocking := prolog.Convert(res)

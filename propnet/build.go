@@ -69,7 +69,7 @@ type bnode struct {
 // builder turns a grounding into a simplified network.
 type builder struct {
 	ctx   context.Context
-	g     *eval.Game
+	g     *eval.Program
 	gr    *eval.Grounding
 	nodes []bnode
 	gates map[string]int32 // kind and sorted inputs -> the gate with them
@@ -110,7 +110,7 @@ func (e *CycleError) Error() string {
 }
 
 // New builds the network of a grounding of game g.
-func New(ctx context.Context, g *eval.Game, gr *eval.Grounding, lim Limits) (*Net, error) {
+func New(ctx context.Context, g *eval.Program, gr *eval.Grounding, lim Limits) (*Net, error) {
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = DefaultLimits.MaxNodes
 	}
@@ -1141,7 +1141,7 @@ func (b *builder) topoOrder(used []bool) ([]int32, [][]int32) {
 
 // Net is a compiled, simplified propositional network. It is immutable: run it with a Machine.
 type Net struct {
-	g  *eval.Game
+	g  *eval.Program
 	gr *eval.Grounding
 
 	kind   []uint8

@@ -22,7 +22,7 @@ func walk(t *testing.T, src string, walks, steps int) *Net {
 }
 
 // build grounds src within lim and builds its network; bitsOf gives a state's base propositions.
-func build(t *testing.T, src string, lim eval.GroundLimits) (*eval.Game, *eval.Grounding, *Net, func(*eval.State) []uint64) {
+func build(t *testing.T, src string, lim eval.GroundLimits) (*eval.Program, *eval.Grounding, *Net, func(*eval.State) []uint64) {
 	t.Helper()
 	g, _ := eval.Load(src)
 	gr, err := g.Ground(bg, lim)
