@@ -150,7 +150,7 @@ func (g *Game) relaxed(magic bool) *Game {
 			ru.body = kept
 			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
 			for _, sr := range rg.splitRule(ru, dynamic) {
-				split = append(split, rg.eliminateVars(sr, dynamic))
+				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
 		r.rules = split
@@ -884,6 +884,7 @@ type grounder struct {
 	gr    *Grounding
 	lim   GroundLimits
 	lits  int
+	excl  *excluder // the rules marked for exclusion counting
 }
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.
@@ -944,6 +945,12 @@ func (b *grounder) add(gr GroundRule) error {
 // rule enumerates the instances of one rule of the relaxed program.
 func (b *grounder) rule(ru *rule) error {
 	rg := b.rg
+	if ru.excl != nil {
+		if b.excl == nil {
+			b.excl = &excluder{b: b}
+		}
+		return b.excl.rule(ru)
+	}
 	p := rg.planAll(ru)
 	var body []GroundLit
 	var failed error
