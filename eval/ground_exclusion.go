@@ -24,59 +24,79 @@ import (
 // rewrite is valid for any program: E is a projection, and the counting is the same disjunction
 // written with fewer gates.
 
-// exclusion marks a rule rewritten for exclusion counting: H, C <= E(H, U), S1, ..., Sk, each
-// static literal Si over some of the variables C (in no other literal), U, and H.
+// exclusion marks a rule rewritten for exclusion counting: H, C <= E(H, U), S(C, U, H).
 type exclusion struct {
 	e     *relation
 	eAtom *pnode // E(H..., U...)
-	ss    []lit  // the static literals
+	s     lit    // the static literal
 	h, u  []int  // the variables of H and U, in E's order
 }
 
 // excludeOthers rewrites rule ru for exclusion counting when it has the shape (see above): it
 // returns the marked rule that replaces ru, and adds E's rule to E (ru itself when the rule
-// does not have the shape). dynamic says which literals depend on the state.
+// does not have the shape). dynamic says which literals depend on the state. S is one static
+// literal: of those that have the shape, the first whose relation is defined with distinct
+// (different_cells), which is what makes it exclude few witnesses, else the first.
 func (rg *Game) excludeOthers(ru *rule, dynamic func(*lit) bool) *rule {
 	all := ruleVarLits(ru)
-	if len(all) > 64 {
-		return ru
-	}
 	head := make([]bool, ru.nvars)
 	markVars(ru.head, head, true)
-	inS := make([]bool, len(all))
+	best, bestDistinct := -1, false
 	for i, r := range all {
-		inS[i] = !r.dropped && r.l.kind == litPos && r.l.rel != nil && !dynamic(&r.l) && !rg.auxDynamic[r.l.rel.fn] &&
-			flatVars(r.l.atom)
+		if r.dropped || r.l.kind != litPos || r.l.rel == nil || dynamic(&r.l) || rg.auxDynamic[r.l.rel.fn] || !flatVars(r.l.atom) {
+			continue
+		}
+		if !excludes(ru, all, head, i) {
+			continue
+		}
+		if d := definedWithDistinct(r.l.rel); best < 0 || d && !bestDistinct {
+			best, bestDistinct = i, d
+		}
 	}
-	// A static literal belongs to S when it mentions a head variable of no other literal (C),
-	// and the rest binds its other variables that are not in the head (U); one that does not
-	// goes back to the rest, which can take C variables from the others.
-	for changed := true; changed; {
-		changed = false
-		inRest, boundRest := restVars(ru, all, inS)
-		for i, r := range all {
-			if !inS[i] {
-				continue
-			}
-			hasC, ok := false, true
-			for v, in := range r.vars {
-				hasC = hasC || in && head[v] && !inRest[v]
-				ok = ok && (!in || head[v] || boundRest[v])
-			}
-			if !hasC || !ok {
-				inS[i], changed = false, true
+	if best < 0 {
+		return ru
+	}
+	return rg.exclusionOf(ru, all, head, best, dynamic)
+}
+
+// excludes reports whether literal all[i] can be a rule's S: it mentions a head variable that
+// no other literal mentions (C), and variables not in the head (U) that the other positive
+// literals bind.
+func excludes(ru *rule, all []varLit, head []bool, i int) bool {
+	inRest, boundRest := restVars(ru, all, i)
+	hasC, hasU := false, false
+	for v, in := range all[i].vars {
+		switch {
+		case !in:
+		case head[v]:
+			hasC = hasC || !inRest[v]
+		case !boundRest[v]:
+			return false
+		default:
+			hasU = true
+		}
+	}
+	return hasC && hasU
+}
+
+// definedWithDistinct reports whether a rule of relation r has a distinct in its body.
+func definedWithDistinct(r *relation) bool {
+	for _, ru := range r.rules {
+		for _, l := range ru.body {
+			if l.kind == litDistinct {
+				return true
 			}
 		}
 	}
-	return rg.exclusionOf(ru, all, head, inS, dynamic)
+	return false
 }
 
-// restVars returns the variables the literals not in S mention, and those their positive
+// restVars returns the variables the literals but all[s] mention, and those their positive
 // literals bind.
-func restVars(ru *rule, all []varLit, inS []bool) (inRest, boundRest []bool) {
+func restVars(ru *rule, all []varLit, s int) (inRest, boundRest []bool) {
 	inRest, boundRest = make([]bool, ru.nvars), make([]bool, ru.nvars)
 	for i, r := range all {
-		if inS[i] {
+		if i == s {
 			continue
 		}
 		for v, in := range r.vars {
@@ -102,36 +122,28 @@ func flatVars(p *pnode) bool {
 	return true
 }
 
-// exclusionOf returns ru rewritten with the static literals inS as S (see excludeOthers), or ru
-// when there are none, or the rest has no literal that depends on the state or does not bind
-// the head's other variables.
-func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, inS []bool, dynamic func(*lit) bool) *rule {
-	inRest, boundRest := restVars(ru, all, inS)
+// exclusionOf returns ru rewritten with literal all[si] as S (see excludeOthers), or ru when the
+// rest has no literal that depends on the state or does not bind the head's other variables.
+func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, si int, dynamic func(*lit) bool) *rule {
+	inRest, boundRest := restVars(ru, all, si)
+	s := all[si]
 	var hs, us []int
-	var ss []lit
-	for i, r := range all {
-		if inS[i] {
-			ss = append(ss, r.l)
-		}
-	}
 	for v := range head {
-		if head[v] && inRest[v] {
+		switch {
+		case head[v] && inRest[v]:
 			if !boundRest[v] {
 				return ru // an unsafe rule: left as written
 			}
 			hs = append(hs, v)
-		}
-	}
-	for v := range head {
-		if !head[v] && boundRest[v] && slices.ContainsFunc(ss, func(l lit) bool { return mentions(l.atom, v) }) {
+		case !head[v] && s.vars[v]:
 			us = append(us, v)
 		}
 	}
 	dyn := false
 	for i, r := range all {
-		dyn = dyn || !inS[i] && r.l.rel != nil && (dynamic(&r.l) || rg.auxDynamic[r.l.rel.fn])
+		dyn = dyn || i != si && r.l.rel != nil && (dynamic(&r.l) || rg.auxDynamic[r.l.rel.fn])
 	}
-	if len(ss) == 0 || len(us) == 0 || !dyn {
+	if !dyn {
 		return ru
 	}
 	vars := append(slices.Clone(hs), us...)
@@ -144,7 +156,7 @@ func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, inS []bool, dyn
 	er := &rule{rel: e, head: eAtom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range all {
 		switch {
-		case inS[i]:
+		case i == si:
 		case r.dropped:
 			er.dropped = append(er.dropped, r.l)
 		default:
@@ -154,17 +166,9 @@ func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, inS []bool, dyn
 	rg.auxDynamic[e.fn] = true
 	e.rules = append(e.rules, er)
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause,
-		body: append([]lit{{kind: litPos, rel: e, atom: eAtom}}, ss...)}
-	main.excl = &exclusion{e: e, eAtom: eAtom, ss: ss, h: hs, u: us}
+		body: []lit{{kind: litPos, rel: e, atom: eAtom}, s.l}}
+	main.excl = &exclusion{e: e, eAtom: eAtom, s: s.l, h: hs, u: us}
 	return main
-}
-
-// mentions reports whether pattern p holds variable v.
-func mentions(p *pnode, v int) bool {
-	if p.kind == pVar || p.kind == pBind || p.kind == pCheck {
-		return p.v == v
-	}
-	return slices.ContainsFunc(p.args, func(a *pnode) bool { return mentions(a, v) })
 }
 
 // A witness is an atom of E, with the values of U in it.
@@ -176,14 +180,15 @@ type witness struct {
 // excluder makes the ground rules of the rules marked for exclusion counting.
 type excluder struct {
 	b    *grounder
-	made int // functors made: numbers them
-	// Of the rule being grounded: per static literal j left out of the count, the functors of
-	// the atoms "one or more" (prefixes) and "two or more", and their chains.
-	fns    map[int][2]uint32
-	chains map[string]*countChain
+	made int // rules grounded: numbers the functors of their atoms
+	// Of the rule being grounded: the functors of the atoms "one or more" (prefixes, of H and
+	// U) and "two or more" (of H), and the chains per value of H.
+	prefixFn, twoFn uint32
+	chains          map[string]*countChain
 }
 
-// countChain is the atoms "one witness or more" and "two or more" of a set of witnesses.
+// countChain is the atoms "one witness or more" and "two or more" of the witnesses of a value of
+// H.
 type countChain struct {
 	one, two Term
 }
@@ -210,38 +215,41 @@ func termsKey(ts []Term) string {
 // relation that can hold.
 func (x *excluder) rule(ru *rule) error {
 	rg, ex := x.b.rg, ru.excl
-	x.fns, x.chains = map[int][2]uint32{}, map[string]*countChain{}
+	st := rg.st
+	x.made++
+	x.chains = map[string]*countChain{}
+	x.prefixFn = st.functor(st.sym(fmt.Sprintf("one or more %d", x.made)), len(ex.h)+len(ex.u))
+	x.twoFn = st.functor(st.sym(fmt.Sprintf("two or more %d", x.made)), len(ex.h))
 	env := make([]Term, ru.nvars)
 	witnesses := map[string][]witness{}
 	for _, t := range ex.e.facts {
 		clear(env)
-		if matchFact(rg.st, ex.eAtom, t, env) {
+		if matchFact(st, ex.eAtom, t, env) {
 			k := termsKey(valuesOf(env, ex.h))
 			witnesses[k] = append(witnesses[k], witness{valuesOf(env, ex.u), t})
 		}
 	}
-	var pass []uint64
+	var kept []int
 	for n, t := range ru.rel.facts {
 		clear(env)
-		if !matchFact(rg.st, ru.head, t, env) {
+		if !matchFact(st, ru.head, t, env) {
 			continue
 		}
-		ws := witnesses[termsKey(valuesOf(env, ex.h))]
-		pass = pass[:0]
-		for _, w := range ws {
+		hv := valuesOf(env, ex.h)
+		ws := witnesses[termsKey(hv)]
+		kept = kept[:0]
+		excluded := -1
+		for w := range ws {
 			for j, v := range ex.u {
-				env[v] = w.u[j]
+				env[v] = ws[w].u[j]
 			}
-			var bits uint64
-			for i := range ex.ss {
-				l := &ex.ss[i]
-				if a := rg.atomOf(l.rel, l.atom, env, false); a != 0 && rg.has(l.rel, a) {
-					bits |= 1 << i
-				}
+			if a := rg.atomOf(ex.s.rel, ex.s.atom, env, false); a != 0 && rg.has(ex.s.rel, a) {
+				kept = append(kept, w)
+			} else {
+				excluded = w
 			}
-			pass = append(pass, bits)
 		}
-		if err := x.head(ru, t, env, ws, pass); err != nil {
+		if err := x.head(t, hv, ws, kept, excluded); err != nil {
 			return err
 		}
 		if n&0xfff == 0 {
@@ -253,38 +261,12 @@ func (x *excluder) rule(ru *rule) error {
 	return nil
 }
 
-// head makes the ground rules of head atom t (its variables bound in env), whose witnesses are
-// ws, pass[w] saying which static literals hold for witness w.
-func (x *excluder) head(ru *rule, t Term, env []Term, ws []witness, pass []uint64) error {
-	b, ex := x.b, ru.excl
-	every := uint64(1)<<len(ex.ss) - 1
-	var kept []int
-	for w, bits := range pass {
-		if bits == every {
-			kept = append(kept, w)
-		}
-	}
-	if len(kept) == 0 {
-		return nil
-	}
-	// The count pays from three witnesses kept, and needs a static literal that excludes at
-	// most one of the witnesses the others keep.
-	out, excluded := -1, -1
-	for j := 0; j < len(ex.ss) && len(kept) > 2 && out < 0; j++ {
-		others, n := every&^(1<<j), 0
-		for w, bits := range pass {
-			if bits&others == others && bits != every {
-				n, excluded = n+1, w
-			}
-		}
-		if n <= 1 {
-			out = j
-			if n == 0 {
-				excluded = -1
-			}
-		}
-	}
-	if out < 0 {
+// head makes the ground rules of head atom t, whose value of H is hv and witnesses ws, of which
+// S keeps kept (and excludes excluded, the last one excluded, when it excludes some).
+func (x *excluder) head(t Term, hv []Term, ws []witness, kept []int, excluded int) error {
+	b := x.b
+	if len(kept) <= 2 || len(ws)-len(kept) > 1 {
+		// Few witnesses, or more than one excluded: one ground rule per witness kept.
 		for _, w := range kept {
 			if err := b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: ws[w].atom}}}); err != nil {
 				return err
@@ -292,11 +274,11 @@ func (x *excluder) head(ru *rule, t Term, env []Term, ws []witness, pass []uint6
 		}
 		return nil
 	}
-	c, err := x.chain(ru, out, env, ws, pass)
+	c, err := x.chain(hv, ws)
 	if err != nil {
 		return err
 	}
-	if excluded < 0 {
+	if len(kept) == len(ws) {
 		return b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.one}}})
 	}
 	if err := b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.two}}}); err != nil {
@@ -305,52 +287,23 @@ func (x *excluder) head(ru *rule, t Term, env []Term, ws []witness, pass []uint6
 	return b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.one}, {Atom: ws[excluded].atom, Neg: true}}})
 }
 
-// chain returns the counting atoms of the witnesses ws that every static literal but out keeps
-// (pass), making their ground rules on first use. The witnesses depend on the values of H and of
-// the head's variables that the other static literals mention (env), the key of the chain.
-// Prefix i is "one of the first i+1 witnesses or more"; "two or more" holds when a witness holds
-// with the prefix before it.
-func (x *excluder) chain(ru *rule, out int, env []Term, ws []witness, pass []uint64) (*countChain, error) {
-	ex, st := ru.excl, x.b.rg.st
-	keyVars := slices.Clone(ex.h)
-	for i := range ex.ss {
-		if i != out {
-			for _, v := range ex.ss[i].atom.args {
-				if !slices.Contains(keyVars, v.v) && !slices.Contains(ex.u, v.v) {
-					keyVars = append(keyVars, v.v)
-				}
-			}
-		}
-	}
-	kv := valuesOf(env, keyVars)
-	k := termsKey(append([]Term{Term(out)}, kv...))
+// chain returns the counting atoms of the witnesses ws of value hv of H, making their ground
+// rules on first use: prefix i is "one of the first i+1 witnesses or more", and "two or more"
+// holds when a witness holds with the prefix before it.
+func (x *excluder) chain(hv []Term, ws []witness) (*countChain, error) {
+	k := termsKey(hv)
 	if c := x.chains[k]; c != nil {
 		return c, nil
 	}
-	fns, ok := x.fns[out]
-	if !ok {
-		x.made++
-		fns = [2]uint32{st.functor(st.sym(fmt.Sprintf("one or more %d", x.made)), len(kv)+len(ex.u)),
-			st.functor(st.sym(fmt.Sprintf("two or more %d", x.made)), len(kv))}
-		x.fns[out] = fns
-	}
-	others := (uint64(1)<<len(ex.ss) - 1) &^ (1 << out)
-	c := &countChain{two: st.intern(fns[1], kv)}
-	prev := Term(0)
-	for w, bits := range pass {
-		if bits&others != others {
-			continue
-		}
-		cur := ws[w].atom
-		if prev == 0 {
-			prev = cur
-			continue
-		}
-		if err := x.b.add(GroundRule{Head: c.two, Body: []GroundLit{{Atom: prev}, {Atom: cur}}}); err != nil {
+	st := x.b.rg.st
+	c := &countChain{two: st.intern(x.twoFn, hv)}
+	prev := ws[0].atom
+	for _, w := range ws[1:] {
+		if err := x.b.add(GroundRule{Head: c.two, Body: []GroundLit{{Atom: prev}, {Atom: w.atom}}}); err != nil {
 			return nil, err
 		}
-		p := st.intern(fns[0], append(slices.Clone(kv), ws[w].u...))
-		for _, l := range []Term{prev, cur} {
+		p := st.intern(x.prefixFn, append(slices.Clone(hv), w.u...))
+		for _, l := range []Term{prev, w.atom} {
 			if err := x.b.add(GroundRule{Head: p, Body: []GroundLit{{Atom: l}}}); err != nil {
 				return nil, err
 			}
