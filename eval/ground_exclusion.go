@@ -27,9 +27,10 @@ import (
 // exclusion marks a rule rewritten for exclusion counting: H, C <= E(H, U), S(C, U, H).
 type exclusion struct {
 	e     *relation
-	eAtom *pnode // E(H..., U...)
-	s     lit    // the static literal
-	h, u  []int  // the variables of H and U, in E's order
+	eAtom *pnode  // E(H..., U...)
+	s     lit     // the static literal
+	h, u  []int   // the variables of H and U, in E's order
+	origs []*rule // the rules as written (more than one when merged), grounded when counting does not pay
 }
 
 // excludeOthers rewrites rule ru for exclusion counting when it has the shape (see above): it
@@ -167,7 +168,7 @@ func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, si int, dynamic
 	e.rules = append(e.rules, er)
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause,
 		body: []lit{{kind: litPos, rel: e, atom: eAtom}, s.l}}
-	main.excl = &exclusion{e: e, eAtom: eAtom, s: s.l, h: hs, u: us}
+	main.excl = &exclusion{e: e, eAtom: eAtom, s: s.l, h: hs, u: us, origs: []*rule{ru}}
 	return main
 }
 
@@ -211,80 +212,127 @@ func termsKey(ts []Term) string {
 	return string(b)
 }
 
+// A headWitnesses is a head atom of a marked rule with its witnesses: those S keeps, and the last
+// one it excludes (-1 for none).
+type headWitnesses struct {
+	t        Term
+	hv       []Term
+	ws       []witness
+	kept     []int
+	excluded int
+}
+
+// counted reports whether the head is counted: three witnesses kept or more, one excluded at
+// most.
+func (h *headWitnesses) counted() bool {
+	return len(h.kept) > 2 && len(h.ws)-len(h.kept) <= 1
+}
+
 // rule makes the ground rules of rule ru, marked for exclusion counting, for every atom of its
-// relation that can hold.
+// relation that can hold. When counting does not pay, for fewer than half of the atoms it
+// derives, the rules as written are grounded instead, and E's rules are not.
 func (x *excluder) rule(ru *rule) error {
 	rg, ex := x.b.rg, ru.excl
 	st := rg.st
-	x.made++
-	x.chains = map[string]*countChain{}
-	x.prefixFn = st.functor(st.sym(fmt.Sprintf("one or more %d", x.made)), len(ex.h)+len(ex.u))
-	x.twoFn = st.functor(st.sym(fmt.Sprintf("two or more %d", x.made)), len(ex.h))
-	env := make([]Term, ru.nvars)
-	witnesses := map[string][]witness{}
-	for _, t := range ex.e.facts {
-		clear(env)
-		if matchFact(st, ex.eAtom, t, env) {
-			k := termsKey(valuesOf(env, ex.h))
-			witnesses[k] = append(witnesses[k], witness{valuesOf(env, ex.u), t})
+	heads, err := x.witnesses(ru)
+	if err != nil {
+		return err
+	}
+	counted := 0
+	for i := range heads {
+		if heads[i].counted() {
+			counted++
 		}
 	}
-	var kept []int
-	for n, t := range ru.rel.facts {
-		clear(env)
-		if !matchFact(st, ru.head, t, env) {
-			continue
-		}
-		hv := valuesOf(env, ex.h)
-		ws := witnesses[termsKey(hv)]
-		kept = kept[:0]
-		excluded := -1
-		for w := range ws {
-			for j, v := range ex.u {
-				env[v] = ws[w].u[j]
-			}
-			if a := rg.atomOf(ex.s.rel, ex.s.atom, env, false); a != 0 && rg.has(ex.s.rel, a) {
-				kept = append(kept, w)
-			} else {
-				excluded = w
-			}
-		}
-		if err := x.head(t, hv, ws, kept, excluded); err != nil {
-			return err
-		}
-		if n&0xfff == 0 {
-			if err := rg.check(nil); err != nil {
-				return &GroundError{Reason: "the ground rules cannot be enumerated", Err: err}
-			}
-		}
-	}
-	return nil
-}
-
-// head makes the ground rules of head atom t, whose value of H is hv and witnesses ws, of which
-// S keeps kept (and excludes excluded, the last one excluded, when it excludes some).
-func (x *excluder) head(t Term, hv []Term, ws []witness, kept []int, excluded int) error {
-	b := x.b
-	if len(kept) <= 2 || len(ws)-len(kept) > 1 {
-		// Few witnesses, or more than one excluded: one ground rule per witness kept.
-		for _, w := range kept {
-			if err := b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: ws[w].atom}}}); err != nil {
+	if 2*counted < len(heads) {
+		for _, o := range ex.origs {
+			if err := x.b.enumerate(o, true); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	c, err := x.chain(hv, ws)
+	for _, er := range ex.e.rules {
+		if err := x.b.enumerate(er, false); err != nil {
+			return err
+		}
+	}
+	x.made++
+	x.chains = map[string]*countChain{}
+	x.prefixFn = st.functor(st.sym(fmt.Sprintf("one or more %d", x.made)), len(ex.h)+len(ex.u))
+	x.twoFn = st.functor(st.sym(fmt.Sprintf("two or more %d", x.made)), len(ex.h))
+	for i := range heads {
+		if err := x.head(&heads[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// witnesses returns the atoms of ru's relation that ru derives, with their witnesses.
+func (x *excluder) witnesses(ru *rule) ([]headWitnesses, error) {
+	rg, ex := x.b.rg, ru.excl
+	env := make([]Term, ru.nvars)
+	byH := map[string][]witness{}
+	for _, t := range ex.e.facts {
+		clear(env)
+		if matchFact(rg.st, ex.eAtom, t, env) {
+			k := termsKey(valuesOf(env, ex.h))
+			byH[k] = append(byH[k], witness{valuesOf(env, ex.u), t})
+		}
+	}
+	var heads []headWitnesses
+	for n, t := range ru.rel.facts {
+		clear(env)
+		if !matchFact(rg.st, ru.head, t, env) {
+			continue
+		}
+		h := headWitnesses{t: t, hv: valuesOf(env, ex.h), excluded: -1}
+		h.ws = byH[termsKey(h.hv)]
+		for w := range h.ws {
+			for j, v := range ex.u {
+				env[v] = h.ws[w].u[j]
+			}
+			if a := rg.atomOf(ex.s.rel, ex.s.atom, env, false); a != 0 && rg.has(ex.s.rel, a) {
+				h.kept = append(h.kept, w)
+			} else {
+				h.excluded = w
+			}
+		}
+		if len(h.kept) > 0 {
+			heads = append(heads, h)
+		}
+		if n&0xfff == 0 {
+			if err := rg.check(nil); err != nil {
+				return nil, &GroundError{Reason: "the ground rules cannot be enumerated", Err: err}
+			}
+		}
+	}
+	return heads, nil
+}
+
+// head makes the ground rules of a head atom from its witnesses.
+func (x *excluder) head(h *headWitnesses) error {
+	b := x.b
+	if !h.counted() {
+		for _, w := range h.kept {
+			if err := b.add(GroundRule{Head: h.t, Body: []GroundLit{{Atom: h.ws[w].atom}}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	c, err := x.chain(h.hv, h.ws)
 	if err != nil {
 		return err
 	}
-	if len(kept) == len(ws) {
-		return b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.one}}})
+	if len(h.kept) == len(h.ws) {
+		return b.add(GroundRule{Head: h.t, Body: []GroundLit{{Atom: c.one}}})
 	}
-	if err := b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.two}}}); err != nil {
+	if err := b.add(GroundRule{Head: h.t, Body: []GroundLit{{Atom: c.two}}}); err != nil {
 		return err
 	}
-	return b.add(GroundRule{Head: t, Body: []GroundLit{{Atom: c.one}, {Atom: ws[excluded].atom, Neg: true}}})
+	return b.add(GroundRule{Head: h.t, Body: []GroundLit{{Atom: c.one}, {Atom: h.ws[h.excluded].atom, Neg: true}}})
 }
 
 // chain returns the counting atoms of the witnesses ws of value hv of H, making their ground
@@ -313,4 +361,56 @@ func (x *excluder) chain(hv []Term, ws []witness) (*countChain, error) {
 	c.one = prev
 	x.chains[k] = c
 	return c, nil
+}
+
+// mergeExclusions merges the rules of relation r marked for exclusion counting that differ only
+// in E's rule: the alternatives of an or, such as chess's "a bishop, a rook or a queen other than
+// the one on (cx, cy) attacks (x, y)". Their E relations become one, of each alternative's rule,
+// so that one count covers the witnesses of them all (two ground rules per head atom instead of
+// two per alternative).
+func (rg *Game) mergeExclusions(r *relation) {
+	var out []*rule
+	var firsts []*rule
+	for _, ru := range r.rules {
+		ex := ru.excl
+		if ex == nil {
+			out = append(out, ru)
+			continue
+		}
+		i := slices.IndexFunc(firsts, func(f *rule) bool { return sameExclusion(f, ru) })
+		if i < 0 {
+			firsts = append(firsts, ru)
+			out = append(out, ru)
+			continue
+		}
+		into := firsts[i].excl.e
+		firsts[i].excl.origs = append(firsts[i].excl.origs, ex.origs...)
+		for _, er := range ex.e.rules {
+			moved := *er
+			moved.rel, moved.head = into, firsts[i].excl.eAtom
+			into.rules = append(into.rules, &moved)
+		}
+		ex.e.rules = nil
+	}
+	r.rules = out
+}
+
+// sameExclusion reports whether two marked rules have the same head, S and variables of E.
+func sameExclusion(a, b *rule) bool {
+	x, y := a.excl, b.excl
+	return a.nvars == b.nvars && equalPattern(a.head, b.head) && x.s.rel == y.s.rel && equalPattern(x.s.atom, y.s.atom) &&
+		slices.Equal(x.h, y.h) && slices.Equal(x.u, y.u)
+}
+
+// equalPattern reports whether two build patterns are the same, variable numbers included.
+func equalPattern(p, q *pnode) bool {
+	if p.kind != q.kind || p.v != q.v || p.t != q.t || p.fn != q.fn || len(p.args) != len(q.args) {
+		return false
+	}
+	for i := range p.args {
+		if !equalPattern(p.args[i], q.args[i]) {
+			return false
+		}
+	}
+	return true
 }
