@@ -230,7 +230,8 @@ func (h *headWitnesses) counted() bool {
 
 // rule makes the ground rules of rule ru, marked for exclusion counting, for every atom of its
 // relation that can hold. When counting does not pay, for fewer than half of the atoms it
-// derives, the rules as written are grounded instead, and E's rules are not.
+// derives, or the rule is recursive, the rules as written are grounded instead, and E's rules
+// are not.
 func (x *excluder) rule(ru *rule) error {
 	rg, ex := x.b.rg, ru.excl
 	st := rg.st
@@ -244,7 +245,9 @@ func (x *excluder) rule(ru *rule) error {
 			counted++
 		}
 	}
-	if 2*counted < len(heads) {
+	// A recursive rule (E depends on the head's relation) is not counted: "and not the excluded
+	// witness" would make a cycle through a negation.
+	if 2*counted < len(heads) || ex.e.scc == ru.rel.scc {
 		for _, o := range ex.origs {
 			if err := x.b.enumerate(o, true); err != nil {
 				return err

@@ -550,3 +550,31 @@ func TestExclusionCounting(t *testing.T) {
 		t.Errorf("%d ground rules; 109,980 as written, 33,353 counted per alternative of the or, 29,449 counted together", k)
 	}
 }
+
+// relay is a game where "some lit node other than c leads to x" is recursive: lit/2 reads
+// itself through the witnesses. Counted, "and not the excluded witness" would be a cycle through
+// a negation; such a rule is grounded as written.
+const relay = `
+(role r)
+(node 1) (node 2) (node 3) (node 4) (node 5)
+(<= (diff ?a ?b) (node ?a) (node ?b) (distinct ?a ?b))
+(<= (edge ?a ?b) (node ?a) (node ?b) (distinct ?a ?b))
+(init (on 1)) (init (on 2)) (init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(<= (lit ?c ?x) (true (on ?u)) (edge ?u ?x) (diff ?c ?u))
+(<= (lit ?c ?x) (lit ?d ?u) (edge ?u ?x) (diff ?c ?u))
+(<= (legal r (toggle ?n)) (node ?n) (not (lit ?n ?n)))
+(<= (legal r noop) (true (step ?s)))
+(<= (next (on ?n)) (true (on ?n)) (not (does r (toggle ?n))))
+(<= (next (on ?n)) (does r (toggle ?n)) (not (true (on ?n))))
+(<= (next (step ?t)) (true (step ?s)) (succ ?s ?t))
+(<= (goal r 100) (lit 1 1))
+(<= (goal r 0) (not (lit 1 1)))
+(<= terminal (true (step 6)))
+`
+
+// TestExclusionRecursive: a recursive rule of the shape counted is grounded as written, and the
+// network plays as the interpreter.
+func TestExclusionRecursive(t *testing.T) {
+	walk(t, relay, 30, 7)
+}
