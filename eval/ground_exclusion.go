@@ -405,14 +405,18 @@ func sameExclusion(a, b *rule) bool {
 		slices.Equal(x.h, y.h) && slices.Equal(x.u, y.u)
 }
 
-// equalPattern reports whether two build patterns are the same, variable numbers included.
+// equalPattern reports whether two build patterns are the same, variable numbers included (an
+// explicit stack: a head can be nested as deep as its source).
 func equalPattern(p, q *pnode) bool {
-	if p.kind != q.kind || p.v != q.v || p.t != q.t || p.fn != q.fn || len(p.args) != len(q.args) {
-		return false
-	}
-	for i := range p.args {
-		if !equalPattern(p.args[i], q.args[i]) {
+	stack := [][2]*pnode{{p, q}}
+	for len(stack) > 0 {
+		x, y := stack[len(stack)-1][0], stack[len(stack)-1][1]
+		stack = stack[:len(stack)-1]
+		if x.kind != y.kind || x.v != y.v || x.t != y.t || x.fn != y.fn || len(x.args) != len(y.args) {
 			return false
+		}
+		for i := range x.args {
+			stack = append(stack, [2]*pnode{x.args[i], y.args[i]})
 		}
 	}
 	return true
