@@ -12,17 +12,20 @@ import (
 // S(C, U)". Chess's threatened_with_capture/7 is one: "some opponent's piece, at (u, v), attacks
 // (x, y), and (u, v) is not (cx, cy)", (different_cells ?cx ?cy ?u ?v). Grounded as written it
 // makes one ground rule per value of C, per value of the other head variables and per witness
-// U: chess's 190,000 atoms of threatened_with_capture times 27 squares times three kinds of
-// attacker.
+// U: 14,780,508 for chess's 313,096 atoms of threatened_with_capture (with the relaxed program
+// restricted by magic sets).
 //
 // The rule is rewritten into an auxiliary relation E of the rest of the body, of the other head
 // variables H and of U (the witnesses), and the rule H, C <= E(H, U), S(C, U), marked. Its ground
 // rules are then made per head atom from the witnesses of its H (the atoms of E that can hold):
 // when S excludes none of them, the head is "one witness or more"; when it excludes one, x,
 // "two witnesses or more, or one witness or more and not x" (two OR-chains per H, shared by all
-// the values of C); when it excludes more, one ground rule per witness it keeps, as before. The
-// rewrite is valid for any program: E is a projection, and the counting is the same disjunction
-// written with fewer gates.
+// the values of C); when it excludes more, or keeps two or fewer, one ground rule per witness it
+// keeps, as before. The alternatives of an or count their witnesses together (mergeExclusions),
+// and a rule counted for fewer than half its atoms, or recursive, is grounded as written
+// (excluder.rule): chess's threatened_with_capture then has 1,334,540 ground rules. The rewrite
+// is valid for any program: E is a projection, and the counting is the same disjunction written
+// with fewer gates.
 
 // exclusion marks a rule rewritten for exclusion counting: H, C <= E(H, U), S(C, U, H).
 type exclusion struct {
