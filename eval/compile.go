@@ -61,7 +61,8 @@ type rule struct {
 	varNames []string
 	span     syntax.Span // the clause's form
 	clause   int
-	dropped  []lit // the relaxed program of a grounding: negative literals left out (ground.go)
+	dropped  []lit      // the relaxed program of a grounding: negative literals left out (ground.go)
+	excl     *exclusion // the relaxed program: grounded by exclusion counting (ground_exclusion.go)
 }
 
 type relation struct {

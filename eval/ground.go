@@ -20,9 +20,10 @@ import (
 //
 // Two refinements keep the relaxed program close to what can happen: fluents that only the frame
 // rule carries over are read from init (constantFluents), and a relaxed program that proves too
-// big is restricted to the atoms its rules can ask (magicSets). Two keep the ground rules few:
+// big is restricted to the atoms its rules can ask (magicSets). Three keep the ground rules few:
 // independent groups of literals become auxiliary relations (splitRule), and so do the roles'
-// moves joined through one variable (eliminateVars).
+// moves joined through one variable (eliminateVars); "some witness other than this one" is
+// counted (excludeOthers, ground_exclusion.go).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
@@ -149,10 +150,11 @@ func (g *session) relaxed(magic bool) *session {
 			ru.body = kept
 			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
 			for _, sr := range rg.splitRule(ru, dynamic) {
-				split = append(split, rg.eliminateVars(sr, dynamic))
+				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
 		r.rules = split
+		rg.mergeExclusions(r)
 	}
 	trueRel, doesRel := rg.trueRel, rg.doesRel
 	x := func(v int) *pnode { return &pnode{kind: pVar, v: v} }
@@ -882,6 +884,7 @@ type grounder struct {
 	gr    *Grounding
 	lim   GroundLimits
 	lits  int
+	excl  *excluder // the rules marked for exclusion counting
 }
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.
@@ -902,10 +905,23 @@ func (b *grounder) keywordOutput(r *relation) bool {
 
 func (b *grounder) instances() error {
 	rg := b.rg
+	// The relations E of the rules marked for exclusion counting are grounded with their rule,
+	// when the count is made (excluder.rule).
+	counts := map[*relation]bool{}
+	for _, r := range rg.rels {
+		for _, ru := range r.rules {
+			if ru.excl != nil {
+				counts[ru.excl.e] = true
+			}
+		}
+	}
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {
 				continue // the state and the joint move; relations no output needs
+			}
+			if counts[r] {
+				continue
 			}
 			if !b.dynamic(r) {
 				if b.keywordOutput(r) {
@@ -941,6 +957,19 @@ func (b *grounder) add(gr GroundRule) error {
 
 // rule enumerates the instances of one rule of the relaxed program.
 func (b *grounder) rule(ru *rule) error {
+	if ru.excl != nil {
+		if b.excl == nil {
+			b.excl = &excluder{b: b}
+		}
+		return b.excl.rule(ru)
+	}
+	return b.enumerate(ru, false)
+}
+
+// enumerate makes a ground rule of each solution of ru's body; with known, only of those whose
+// head is an atom that can hold (a rule outside the relaxed program: its heads are not
+// restricted by magic sets).
+func (b *grounder) enumerate(ru *rule, known bool) error {
 	rg := b.rg
 	p := rg.planAll(ru)
 	var body []GroundLit
@@ -969,6 +998,9 @@ func (b *grounder) rule(ru *rule) error {
 			}
 		}
 		head := rg.atomOf(ru.rel, ru.head, env, true)
+		if known && !rg.has(ru.rel, head) {
+			return nil
+		}
 		if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
 			failed = err
 			return err
