@@ -41,7 +41,7 @@ type exclusion struct {
 // does not have the shape). dynamic says which literals depend on the state. S is one static
 // literal: of those that have the shape, the first whose relation is defined with distinct
 // (different_cells), which is what makes it exclude few witnesses, else the first.
-func (rg *Game) excludeOthers(ru *rule, dynamic func(*lit) bool) *rule {
+func (rg *session) excludeOthers(ru *rule, dynamic func(*lit) bool) *rule {
 	all := ruleVarLits(ru)
 	head := make([]bool, ru.nvars)
 	markVars(ru.head, head, true)
@@ -128,7 +128,7 @@ func flatVars(p *pnode) bool {
 
 // exclusionOf returns ru rewritten with literal all[si] as S (see excludeOthers), or ru when the
 // rest has no literal that depends on the state or does not bind the head's other variables.
-func (rg *Game) exclusionOf(ru *rule, all []varLit, head []bool, si int, dynamic func(*lit) bool) *rule {
+func (rg *session) exclusionOf(ru *rule, all []varLit, head []bool, si int, dynamic func(*lit) bool) *rule {
 	inRest, boundRest := restVars(ru, all, si)
 	s := all[si]
 	var hs, us []int
@@ -374,7 +374,7 @@ func (x *excluder) chain(hv []Term, ws []witness) (*countChain, error) {
 // the one on (cx, cy) attacks (x, y)". Their E relations become one, of each alternative's rule,
 // so that one count covers the witnesses of them all (two ground rules per head atom instead of
 // two per alternative).
-func (rg *Game) mergeExclusions(r *relation) {
+func (rg *session) mergeExclusions(r *relation) {
 	var out []*rule
 	var firsts []*rule
 	for _, ru := range r.rules {
