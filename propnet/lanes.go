@@ -719,14 +719,14 @@ func gatherBlocks(val []uint64, recs []uint32, gm uint64, mv []int32, ml []uint6
 			}
 		case 2:
 			for j := 0; j+2 < len(e); j += 3 {
-				m := (val[e[j+1]] & val[e[j+2]] ^ inv) & gm
+				m := (val[e[j+1]]&val[e[j+2]] ^ inv) & gm
 				mv[n], ml[n] = int32(e[j]), m
 				has |= m
 				n += int((m | -m) >> 63)
 			}
 		case 3:
 			for j := 0; j+3 < len(e); j += 4 {
-				m := (val[e[j+1]] & val[e[j+2]] & val[e[j+3]] ^ inv) & gm
+				m := (val[e[j+1]]&val[e[j+2]]&val[e[j+3]] ^ inv) & gm
 				mv[n], ml[n] = int32(e[j]), m
 				has |= m
 				n += int((m | -m) >> 63)
