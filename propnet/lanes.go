@@ -597,10 +597,7 @@ func evalBlocks(val []uint64, recs []uint32, out int) {
 			}
 		default:
 			for j := 0; j < len(e); j += k {
-				v := ^uint64(0)
-				for _, a := range e[j : j+k] {
-					v &= val[a]
-				}
+				v := andWide(val, e[j:j+k])
 				v ^= or
 				val[2*out] = v
 				val[2*out+1] = ^v
@@ -608,6 +605,32 @@ func evalBlocks(val []uint64, recs []uint32, out int) {
 			}
 		}
 	}
+}
+
+// andWide is the AND of the values that in indexes, for a gate of 4 inputs or more. A wide
+// gate (an OR of every move of a role, such as "the role has a legal move") is often decided
+// by a few of its inputs in every lane: from 16 inputs on, it stops once the AND is 0 in every
+// lane, looking every 8 inputs.
+func andWide(val []uint64, in []uint32) uint64 {
+	v := ^uint64(0)
+	if len(in) < 16 {
+		for _, a := range in {
+			v &= val[a]
+		}
+		return v
+	}
+	for len(in) >= 8 {
+		c := in[:8:8]
+		v &= val[c[0]] & val[c[1]] & val[c[2]] & val[c[3]] & val[c[4]] & val[c[5]] & val[c[6]] & val[c[7]]
+		if v == 0 {
+			return 0
+		}
+		in = in[8:]
+	}
+	for _, a := range in {
+		v &= val[a]
+	}
+	return v
 }
 
 // evalChanged is evalBlocks reporting whether a gate's value changed.
