@@ -26,10 +26,12 @@ func (t *table) len() int { return len(t.off) - 1 }
 // key returns the key of state id.
 func (t *table) key(id int32) []byte { return t.arena[t.off[id]:t.off[id+1]] }
 
-// lookup returns the number of key, or adds it as the next number when add is set (-1 when it
-// is not there and add is not set); found says whether it was there.
-func (t *table) lookup(key []byte, add bool) (id int32, found bool) {
-	h := maphash.Bytes(t.seed, key)
+// hash returns the hash of key, as lookup takes it.
+func (t *table) hash(key []byte) uint64 { return maphash.Bytes(t.seed, key) }
+
+// lookup returns the number of key, whose hash is h (hash), or adds it as the next number when
+// add is set (-1 when it is not there and add is not set); found says whether it was there.
+func (t *table) lookup(key []byte, h uint64, add bool) (id int32, found bool) {
 	fp := h >> 32 << 32
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -69,18 +71,18 @@ func (t *table) grow() {
 	}
 }
 
-// prefetch reads, for the keys of buf (each kl bytes), the slots where lookup will look for them
-// first and the keys those slots point to, and returns something of what it read (for the
-// caller to keep, so that the reads stay). A search that looks up a batch of keys in a big
-// table calls it first: its cache misses overlap one another, where those of lookup, one key
-// after the other, come one at a time.
-func (t *table) prefetch(buf []byte, kl int) uint64 {
+// prefetch hashes the keys of buf (each kl bytes) into hs, reads the slots where lookup will
+// look for them first and the keys those slots point to, and returns hs and something of what
+// it read (for the caller to keep, so that the reads stay). A search that looks up a batch of
+// keys in a big table calls it first: its cache misses overlap one another, where those of
+// lookup, one key after the other, come one at a time.
+func (t *table) prefetch(buf []byte, kl int, hs []uint64) ([]uint64, uint64) {
+	hs = hs[:0]
 	if kl <= 0 {
-		return 0
+		return hs, 0
 	}
 	mask := uint64(len(t.slots) - 1)
 	var sum uint64
-	hs := make([]uint64, 0, len(buf)/kl)
 	for j := 0; j+kl <= len(buf); j += kl {
 		h := maphash.Bytes(t.seed, buf[j:j+kl])
 		hs = append(hs, h)
@@ -93,5 +95,5 @@ func (t *table) prefetch(buf []byte, kl int) uint64 {
 			}
 		}
 	}
-	return sum
+	return hs, sum
 }
