@@ -9,22 +9,52 @@ import (
 // an open-addressing hash table of 8-byte slots points into it. It holds millions of states in
 // a few dozen bytes each, with nothing for the garbage collector to scan; a Go map of strings
 // takes several times the memory and a cache miss more per lookup.
+//
+// The keys of a search's states mostly have one length (a compiled state's bits): while they all
+// do, key i is at i times that length in the arena, and no offsets are kept.
 type table struct {
 	seed  maphash.Seed
 	arena []byte
-	off   []int    // key i is arena[off[i]:off[i+1]]
+	n     int      // the number of keys
+	kl    int      // the length of the first key
+	off   []int    // nil while every key is kl bytes long; else key i is arena[off[i]:off[i+1]]
 	slots []uint64 // 0: empty; else the high 32 bits of the key's hash, then 1 + the state's number
 }
 
 func newTable() *table {
-	return &table{seed: maphash.MakeSeed(), off: []int{0}, slots: make([]uint64, 1024)}
+	return &table{seed: maphash.MakeSeed(), slots: make([]uint64, 1024)}
 }
 
 // len is the number of keys.
-func (t *table) len() int { return len(t.off) - 1 }
+func (t *table) len() int { return t.n }
 
 // key returns the key of state id.
-func (t *table) key(id int32) []byte { return t.arena[t.off[id]:t.off[id+1]] }
+func (t *table) key(id int32) []byte {
+	if t.off == nil {
+		return t.arena[int(id)*t.kl : int(id+1)*t.kl]
+	}
+	return t.arena[t.off[id]:t.off[id+1]]
+}
+
+// append gives key the next number.
+func (t *table) append(key []byte) int32 {
+	id := int32(t.n)
+	if t.n == 0 {
+		t.kl = len(key)
+	}
+	if t.off == nil && len(key) != t.kl {
+		t.off = make([]int, t.n+1, 2*t.n+2)
+		for i := range t.off {
+			t.off[i] = i * t.kl
+		}
+	}
+	t.arena = append(t.arena, key...)
+	if t.off != nil {
+		t.off = append(t.off, len(t.arena))
+	}
+	t.n++
+	return id
+}
 
 // hash returns the hash of key, as lookup takes it.
 func (t *table) hash(key []byte) uint64 { return maphash.Bytes(t.seed, key) }
@@ -40,9 +70,7 @@ func (t *table) lookup(key []byte, h uint64, add bool) (id int32, found bool) {
 			if !add {
 				return -1, false
 			}
-			id = int32(t.len())
-			t.arena = append(t.arena, key...)
-			t.off = append(t.off, len(t.arena))
+			id = t.append(key)
 			t.slots[i] = fp | uint64(id+1)
 			if 2*t.len() > len(t.slots) {
 				t.grow()
@@ -81,17 +109,19 @@ func (t *table) prefetch(buf []byte, kl int, hs []uint64) ([]uint64, uint64) {
 	if kl <= 0 {
 		return hs, 0
 	}
+	for j := 0; j+kl <= len(buf); j += kl {
+		hs = append(hs, maphash.Bytes(t.seed, buf[j:j+kl]))
+	}
+	// The reads in loops of their own, so that many are under way at once.
 	mask := uint64(len(t.slots) - 1)
 	var sum uint64
-	for j := 0; j+kl <= len(buf); j += kl {
-		h := maphash.Bytes(t.seed, buf[j:j+kl])
-		hs = append(hs, h)
+	for _, h := range hs {
 		sum += t.slots[h&mask]
 	}
 	for _, h := range hs {
 		if s := t.slots[h&mask]; s != 0 && s>>32<<32 == h>>32<<32 {
 			if id := int32(uint32(s)) - 1; int(id) < t.len() {
-				sum += uint64(t.arena[t.off[id]])
+				sum += uint64(t.key(id)[0])
 			}
 		}
 	}
