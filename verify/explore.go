@@ -36,7 +36,7 @@ type node struct {
 // visit is what the checks get of an explored state.
 type visit struct {
 	id       int32
-	state    *game.State
+	state    *game.State // made from the key when a check asks for it (explorer.state)
 	terminal bool
 	goals    [][]eval.Term // a terminal state: the goal values of each role
 	legal    [][]eval.Term // a non-terminal state: the legal moves of each role
@@ -270,18 +270,14 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 	if err := f.Expand(keys, out); err != nil {
 		return err
 	}
-	vs := make([]*visit, n)
+	vs := make([]visit, n)
 	for i, e := range out {
-		s, err := x.g.StateOfKey(string(keys[i]))
-		if err != nil {
-			return err
-		}
-		vs[i] = &visit{id: id0 + int32(i), state: s, terminal: e.Terminal, goals: e.Goals, legal: e.Legal}
+		vs[i] = visit{id: id0 + int32(i), terminal: e.Terminal, goals: e.Goals, legal: e.Legal}
 	}
 	limits := make([]int, n)
 	pending := 0 // edges the states before in the batch will add
-	for i, v := range vs {
-		limits[i] = x.begin(v, pending)
+	for i := range vs {
+		limits[i] = x.begin(&vs[i], pending)
 		pending += limits[i]
 	}
 	// The successors' keys first, all of them, then looked up in the table together.
@@ -299,15 +295,28 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 	done := 0 // the states recorded
 	for j, w := range x.who {
 		for ; done < int(w[0]); done++ {
-			x.finish(vs[done])
+			x.finish(&vs[done])
 		}
 		id := id0 + w[0]
 		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl], x.hs[j])
 	}
 	for ; done < n; done++ {
-		x.finish(vs[done])
+		x.finish(&vs[done])
 	}
 	return nil
+}
+
+// state returns the state of a visit, made from its key the first time (a key that the table
+// holds is one that StateOfKey takes).
+func (x *explorer) state(v *visit) *game.State {
+	if v.state == nil {
+		s, err := x.g.StateOfKey(string(x.states.key(v.id)))
+		if err != nil {
+			panic(fmt.Sprintf("verify: the table's key of state %d: %v", v.id, err))
+		}
+		v.state = s
+	}
+	return v.state
 }
 
 // begin records what a state is (terminal, or its branching, or a dead end) and returns how many
