@@ -21,6 +21,10 @@ type Frontier struct {
 	lanes  [][]int32   // scratch: per lane, its legal moves of a role
 	next   [][]uint64  // scratch: the lanes' next states
 	key    []byte
+	keys   []byte // scratch: the successors' keys (rounds)
+	// loaded: the lanes hold the states of the last Expand, evaluated (Successors' rounds play
+	// in them).
+	loaded bool
 }
 
 // Expansion is what a search needs of a state: whether it is terminal, and then each role's goal
@@ -61,6 +65,7 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 	}
 	f.l.LoadAll(f.states)
 	f.l.Eval()
+	f.loaded = true
 	term := f.l.Terminal()
 	nr := len(g.roles)
 	f.legal = slices.Grow(f.legal[:0], len(keys))[:len(keys)]
@@ -109,11 +114,83 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 // Successors plays, in each state i of the last Expand with limits[i] > 0 (a state that is not
 // terminal and where every role has a legal move), its first limits[i] joint moves (all when it
 // has fewer) in the order
-// of JointMoves (the last role's moves varying fastest) over the legal moves Expand gave, 64 at a
-// time, and calls fn with i, the number of the joint move and the key of the state it leads to
-// (as StateOfKey takes it), in the order of i, then of the number. key is valid only during the
+// of JointMoves (the last role's moves varying fastest) over the legal moves Expand gave, and
+// calls fn with i, the number of the joint move and the key of the state it leads to (as
+// StateOfKey takes it), in the order of i, then of the number. key is valid only during the
 // call.
+//
+// When the states have about as many joint moves each, they are played in rounds, the k-th
+// joint move of every state at once in the lanes where Expand evaluated them; otherwise 64 joint
+// moves at a time, their states loaded into the lanes again.
 func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
+	counts := make([]int, len(f.states))
+	sum, most := 0, 0
+	for i, lim := range limits[:len(counts)] {
+		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
+			continue // terminal, or a role without a legal move
+		}
+		total := 1
+		for _, ms := range f.legal[i] {
+			total = min(total*len(ms), lim)
+		}
+		counts[i] = min(lim, total)
+		sum += counts[i]
+		most = max(most, counts[i])
+	}
+	if most <= 2*((sum+63)/64) {
+		f.rounds(counts, sum, most, fn)
+		return
+	}
+	f.batches(counts, fn)
+}
+
+// rounds is Successors playing in round k the k-th joint move of every state with more than k.
+func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []byte)) {
+	if !f.loaded {
+		f.l.LoadAll(f.states)
+		f.l.Eval()
+		f.loaded = true
+	}
+	kl := 1 + 8*f.g.net.Words()
+	f.keys = slices.Grow(f.keys[:0], sum*kl)[:sum*kl]
+	at := make([]int, len(counts)) // where the keys of state i begin, in keys
+	for i := 1; i < len(counts); i++ {
+		at[i] = at[i-1] + counts[i-1]*kl
+	}
+	for k := range most {
+		f.l.Unplay()
+		for i, c := range counts {
+			if k < c {
+				f.play(i, i, k)
+			}
+		}
+		f.l.Next()
+		f.l.NextStates(f.next[:len(counts)])
+		for i, c := range counts {
+			if k < c {
+				appendBitsKey(f.keys[at[i]+k*kl:at[i]+k*kl], f.next[i]) // in place: keys has the room
+			}
+		}
+	}
+	for i, c := range counts {
+		for k := range c {
+			fn(i, k, f.keys[at[i]+k*kl:at[i]+(k+1)*kl])
+		}
+	}
+}
+
+// play sets in lane j joint move number k of state i of the last Expand.
+func (f *Frontier) play(j, i, k int) {
+	legal := f.legal[i]
+	for r := len(legal) - 1; r >= 0; r-- {
+		ms := legal[r]
+		f.l.Play(j, r, ms[k%len(ms)])
+		k /= len(ms)
+	}
+}
+
+// batches is Successors playing 64 joint moves at a time, their states loaded again.
+func (f *Frontier) batches(counts []int, fn func(i, k int, key []byte)) {
 	type pair struct{ i, k int }
 	var batch [64]pair
 	n := 0
@@ -124,14 +201,9 @@ func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
 		}
 		f.l.LoadAll(states)
 		f.l.Eval()
+		f.loaded = false
 		for j := range n {
-			legal := f.legal[batch[j].i]
-			k := batch[j].k
-			for r := len(legal) - 1; r >= 0; r-- {
-				ms := legal[r]
-				f.l.Play(j, r, ms[k%len(ms)])
-				k /= len(ms)
-			}
+			f.play(j, batch[j].i, batch[j].k)
 		}
 		f.l.Next()
 		f.l.NextStates(f.next[:n])
@@ -141,15 +213,8 @@ func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
 		}
 		n = 0
 	}
-	for i, lim := range limits {
-		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
-			continue // terminal, or a role without a legal move
-		}
-		total := 1
-		for _, ms := range f.legal[i] {
-			total = min(total*len(ms), lim)
-		}
-		for k := range min(lim, total) {
+	for i, c := range counts {
+		for k := range c {
 			batch[n] = pair{i, k}
 			if n++; n == 64 {
 				run()

@@ -1193,7 +1193,11 @@ func (l *Lanes) Legal(i, r int, out []int32) []int32 {
 	return out
 }
 
-// Play sets move mv of role r in lane i, for Next. Eval unsets the moves.
+// Unplay unsets the moves set by Play, keeping the evaluation of the states: Play and Next then
+// try other joint moves in the same states.
+func (l *Lanes) Unplay() { l.clearMoves() }
+
+// Play sets move mv of role r in lane i, for Next. Eval and Unplay unset the moves.
 func (l *Lanes) Play(i, r int, mv int32) { l.setMove(r, mv, 1<<uint(i)) }
 
 // Next computes every lane's next state under the moves set by Play (after Eval); NextState
