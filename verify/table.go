@@ -18,11 +18,15 @@ type table struct {
 	n     int      // the number of keys
 	kl    int      // the length of the first key
 	off   []int    // nil while every key is kl bytes long; else key i is arena[off[i]:off[i+1]]
-	slots []uint64 // 0: empty; else the high 32 bits of the key's hash, then 1 + the state's number
+	// slots: 0, empty; else the high 32 bits of the key's hash, then 1 + the state's number. A
+	// key's first slot is given by the high bits of its hash (shift), so that growing finds it
+	// from the slot alone, without hashing the key again.
+	slots []uint64
+	shift uint
 }
 
 func newTable() *table {
-	return &table{seed: maphash.MakeSeed(), slots: make([]uint64, 1024)}
+	return &table{seed: maphash.MakeSeed(), slots: make([]uint64, 1024), shift: 64 - 10}
 }
 
 // len is the number of keys.
@@ -64,7 +68,7 @@ func (t *table) hash(key []byte) uint64 { return maphash.Bytes(t.seed, key) }
 func (t *table) lookup(key []byte, h uint64, add bool) (id int32, found bool) {
 	fp := h >> 32 << 32
 	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := h >> t.shift; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
 			if !add {
@@ -85,17 +89,22 @@ func (t *table) lookup(key []byte, h uint64, add bool) (id int32, found bool) {
 	}
 }
 
-// grow doubles the slots and puts every key back.
+// grow doubles the slots and puts every key back (a table has at most 2^31 keys, so the index
+// of a first slot, at most 32 bits, is within the hash's high 32 bits the slot keeps).
 func (t *table) grow() {
-	t.slots = make([]uint64, 2*len(t.slots))
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	t.shift--
 	mask := uint64(len(t.slots) - 1)
-	for id := int32(0); int(id) < t.len(); id++ {
-		h := maphash.Bytes(t.seed, t.key(id))
-		i := h & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := s >> 32 << 32 >> t.shift
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = h>>32<<32 | uint64(id+1)
+		t.slots[i] = s
 	}
 }
 
@@ -113,13 +122,12 @@ func (t *table) prefetch(buf []byte, kl int, hs []uint64) ([]uint64, uint64) {
 		hs = append(hs, maphash.Bytes(t.seed, buf[j:j+kl]))
 	}
 	// The reads in loops of their own, so that many are under way at once.
-	mask := uint64(len(t.slots) - 1)
 	var sum uint64
 	for _, h := range hs {
-		sum += t.slots[h&mask]
+		sum += t.slots[h>>t.shift]
 	}
 	for _, h := range hs {
-		if s := t.slots[h&mask]; s != 0 && s>>32<<32 == h>>32<<32 {
+		if s := t.slots[h>>t.shift]; s != 0 && s>>32<<32 == h>>32<<32 {
 			if id := int32(uint32(s)) - 1; int(id) < t.len() {
 				sum += uint64(t.key(id)[0])
 			}
