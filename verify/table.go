@@ -15,9 +15,9 @@ import (
 type table struct {
 	seed  maphash.Seed
 	arena []byte
-	n     int      // the number of keys
-	kl    int      // the length of the first key
-	off   []int    // nil while every key is kl bytes long; else key i is arena[off[i]:off[i+1]]
+	n     int   // the number of keys
+	kl    int   // the length of the first key
+	off   []int // nil while every key is kl bytes long; else key i is arena[off[i]:off[i+1]]
 	// slots: 0, empty; else the high 32 bits of the key's hash, then 1 + the state's number. A
 	// key's first slot is given by the high bits of its hash (shift), so that growing finds it
 	// from the slot alone, without hashing the key again.
