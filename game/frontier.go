@@ -21,7 +21,11 @@ type Frontier struct {
 	lanes  [][]int32   // scratch: per lane, its legal moves of a role
 	next   [][]uint64  // scratch: the lanes' next states
 	key    []byte
-	keys   []byte // scratch: the successors' keys (rounds)
+	keys   []byte     // scratch: the successors' keys (rounds)
+	bufs   [][]uint64 // scratch: room for the states of Expand
+	// scratch of rounds: per role and move, the lanes that play it, and the moves played
+	masks [][]uint64
+	moved [][]int32
 	// loaded: the lanes hold the states of the last Expand, evaluated (Successors' rounds play
 	// in them).
 	loaded bool
@@ -56,12 +60,14 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 		return fmt.Errorf("a frontier evaluates 64 states at a time, not %d", len(keys))
 	}
 	f.states = f.states[:0]
-	for _, k := range keys {
-		b := make([]uint64, g.net.Words())
-		if err := g.bitsOfKey(string(k), b); err != nil {
+	for i, k := range keys {
+		if i == len(f.bufs) {
+			f.bufs = append(f.bufs, make([]uint64, g.net.Words()))
+		}
+		if err := g.bitsOfKey(string(k), f.bufs[i]); err != nil {
 			return err
 		}
-		f.states = append(f.states, b)
+		f.states = append(f.states, f.bufs[i])
 	}
 	f.l.LoadAll(f.states)
 	f.l.Eval()
@@ -157,12 +163,25 @@ func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []b
 	for i := 1; i < len(counts); i++ {
 		at[i] = at[i-1] + counts[i-1]*kl
 	}
+	if f.masks == nil {
+		for _, ms := range f.g.gr.Moves {
+			f.masks = append(f.masks, make([]uint64, len(ms)))
+			f.moved = append(f.moved, nil)
+		}
+	}
 	for k := range most {
 		f.l.Unplay()
 		for i, c := range counts {
 			if k < c {
-				f.play(i, i, k)
+				f.mark(i, k)
 			}
+		}
+		for r, mvs := range f.moved {
+			for _, mv := range mvs {
+				f.l.PlayLanes(r, mv, f.masks[r][mv])
+				f.masks[r][mv] = 0
+			}
+			f.moved[r] = mvs[:0]
 		}
 		f.l.Next()
 		f.l.NextStates(f.next[:len(counts)])
@@ -176,6 +195,21 @@ func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []b
 		for k := range c {
 			fn(i, k, f.keys[at[i]+k*kl:at[i]+(k+1)*kl])
 		}
+	}
+}
+
+// mark adds lane i to the lanes that play joint move number k of state i of the last Expand
+// (masks, moved).
+func (f *Frontier) mark(i, k int) {
+	legal := f.legal[i]
+	for r := len(legal) - 1; r >= 0; r-- {
+		ms := legal[r]
+		mv := ms[k%len(ms)]
+		if f.masks[r][mv] == 0 {
+			f.moved[r] = append(f.moved[r], mv)
+		}
+		f.masks[r][mv] |= 1 << uint(i)
+		k /= len(ms)
 	}
 }
 

@@ -1200,6 +1200,9 @@ func (l *Lanes) Unplay() { l.clearMoves() }
 // Play sets move mv of role r in lane i, for Next. Eval and Unplay unset the moves.
 func (l *Lanes) Play(i, r int, mv int32) { l.setMove(r, mv, 1<<uint(i)) }
 
+// PlayLanes sets move mv of role r in the lanes of mask, as Play does in each.
+func (l *Lanes) PlayLanes(r int, mv int32, mask uint64) { l.setMove(r, mv, mask) }
+
 // Next computes every lane's next state under the moves set by Play (after Eval); NextState
 // reads them.
 func (l *Lanes) Next() { l.nextState() }
