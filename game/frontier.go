@@ -88,6 +88,17 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			f.legal[i][r] = append(f.legal[i][r][:0], ms...)
 		}
 	}
+	// The legal moves of the batch's states in one slab, their lists in another.
+	size := 0
+	for i := range keys {
+		if term>>uint(i)&1 == 0 {
+			for _, ms := range f.legal[i] {
+				size += len(ms)
+			}
+		}
+	}
+	slab := make([]eval.Term, 0, size)
+	lists := make([][]eval.Term, 0, len(keys)*nr)
 	var idx []int
 	for i := range keys {
 		e := Expansion{Terminal: term>>uint(i)&1 != 0}
@@ -102,14 +113,16 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			}
 			f.legal[i] = f.legal[i][:0]
 		} else {
-			e.Legal = make([][]eval.Term, nr)
+			e.Legal = lists[len(lists) : len(lists)+nr : len(lists)+nr]
+			lists = lists[:len(lists)+nr]
 			for r, ms := range f.legal[i] {
 				moves := g.gr.Moves[r]
 				slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
-				e.Legal[r] = make([]eval.Term, len(ms))
-				for j, mv := range ms {
-					e.Legal[r][j] = moves[mv]
+				at := len(slab)
+				for _, mv := range ms {
+					slab = append(slab, moves[mv])
 				}
+				e.Legal[r] = slab[at:len(slab):len(slab)]
 			}
 		}
 		out[i] = e
