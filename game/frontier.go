@@ -26,6 +26,7 @@ type Frontier struct {
 	// scratch of rounds: per role and move, the lanes that play it, and the moves played
 	masks [][]uint64
 	moved [][]int32
+	digit []int // per state and role, the index of its move in the joint move of the round
 	// loaded: the lanes hold the states of the last Expand, evaluated (Successors' rounds play
 	// in them).
 	loaded bool
@@ -182,11 +183,14 @@ func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []b
 			f.moved = append(f.moved, nil)
 		}
 	}
+	nr := len(f.masks)
+	f.digit = slices.Grow(f.digit[:0], len(counts)*nr)[:len(counts)*nr]
+	clear(f.digit)
 	for k := range most {
 		f.l.Unplay()
 		for i, c := range counts {
 			if k < c {
-				f.mark(i, k)
+				f.mark(i, f.digit[i*nr:(i+1)*nr])
 			}
 		}
 		for r, mvs := range f.moved {
@@ -211,18 +215,23 @@ func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []b
 	}
 }
 
-// mark adds lane i to the lanes that play joint move number k of state i of the last Expand
-// (masks, moved).
-func (f *Frontier) mark(i, k int) {
+// mark adds lane i to the lanes that play the joint move of state i of the last Expand whose
+// moves are the digits (masks, moved), and advances the digits to its next joint move (the last
+// role's move varying fastest), as JointMoves numbers them, without a division.
+func (f *Frontier) mark(i int, digit []int) {
 	legal := f.legal[i]
-	for r := len(legal) - 1; r >= 0; r-- {
-		ms := legal[r]
-		mv := ms[k%len(ms)]
+	for r, ms := range legal {
+		mv := ms[digit[r]]
 		if f.masks[r][mv] == 0 {
 			f.moved[r] = append(f.moved[r], mv)
 		}
 		f.masks[r][mv] |= 1 << uint(i)
-		k /= len(ms)
+	}
+	for r := len(legal) - 1; r >= 0; r-- {
+		if digit[r]++; digit[r] < len(legal[r]) {
+			return
+		}
+		digit[r] = 0
 	}
 }
 
