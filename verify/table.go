@@ -129,7 +129,8 @@ func (t *table) prefetch(buf []byte, kl int, hs []uint64) ([]uint64, uint64) {
 	for _, h := range hs {
 		if s := t.slots[h>>t.shift]; s != 0 && s>>32<<32 == h>>32<<32 {
 			if id := int32(uint32(s)) - 1; int(id) < t.len() {
-				sum += uint64(t.key(id)[0])
+				k := t.key(id)
+				sum += uint64(k[0]) + uint64(k[len(k)-1]) // both ends: a key may straddle two lines
 			}
 		}
 	}
