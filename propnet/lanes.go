@@ -838,22 +838,15 @@ func (l *Lanes) countdown8(r int, mv []int32, ml []uint64, down []uint64) {
 	copy(d[:], down)
 	d0, d1, d2, d3, d4, d5, d6, d7 := d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]
 	for j, b := range ml {
-		t := b &^ d0
-		d0 ^= b
-		b = t &^ d1
-		d1 ^= t
-		t = b &^ d2
-		d2 ^= b
-		b = t &^ d3
-		d3 ^= t
-		t = b &^ d4
-		d4 ^= b
-		b = t &^ d5
-		d5 ^= t
-		t = b &^ d6
-		d6 ^= b
-		b = t &^ d7
-		d7 ^= t
+		// Each plane: the lanes of b decrement it, and those where it was 0 borrow on.
+		b, d0 = b&^d0, d0^b
+		b, d1 = b&^d1, d1^b
+		b, d2 = b&^d2, d2^b
+		b, d3 = b&^d3, d3^b
+		b, d4 = b&^d4, d4^b
+		b, d5 = b&^d5, d5^b
+		b, d6 = b&^d6, d6^b
+		b, d7 = b&^d7, d7^b
 		if b != 0 {
 			l.play(r, mv[j], b)
 		}
