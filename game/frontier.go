@@ -21,6 +21,15 @@ type Frontier struct {
 	lanes  [][]int32   // scratch: per lane, its legal moves of a role
 	next   [][]uint64  // scratch: the lanes' next states
 	key    []byte
+	keys   []byte     // scratch: the successors' keys (rounds)
+	bufs   [][]uint64 // scratch: room for the states of Expand
+	// scratch of rounds: per role and move, the lanes that play it, and the moves played
+	masks [][]uint64
+	moved [][]int32
+	digit []int // per state and role, the index of its move in the joint move of the round
+	// loaded: the lanes hold the states of the last Expand, evaluated (Successors' rounds play
+	// in them).
+	loaded bool
 }
 
 // Expansion is what a search needs of a state: whether it is terminal, and then each role's goal
@@ -52,15 +61,18 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 		return fmt.Errorf("a frontier evaluates 64 states at a time, not %d", len(keys))
 	}
 	f.states = f.states[:0]
-	for _, k := range keys {
-		b := make([]uint64, g.net.Words())
-		if err := g.bitsOfKey(string(k), b); err != nil {
+	for i, k := range keys {
+		if i == len(f.bufs) {
+			f.bufs = append(f.bufs, make([]uint64, g.net.Words()))
+		}
+		if err := g.bitsOfKey(string(k), f.bufs[i]); err != nil {
 			return err
 		}
-		f.states = append(f.states, b)
+		f.states = append(f.states, f.bufs[i])
 	}
 	f.l.LoadAll(f.states)
 	f.l.Eval()
+	f.loaded = true
 	term := f.l.Terminal()
 	nr := len(g.roles)
 	f.legal = slices.Grow(f.legal[:0], len(keys))[:len(keys)]
@@ -77,6 +89,17 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			f.legal[i][r] = append(f.legal[i][r][:0], ms...)
 		}
 	}
+	// The legal moves of the batch's states in one slab, their lists in another.
+	size := 0
+	for i := range keys {
+		if term>>uint(i)&1 == 0 {
+			for _, ms := range f.legal[i] {
+				size += len(ms)
+			}
+		}
+	}
+	slab := make([]eval.Term, 0, size)
+	lists := make([][]eval.Term, 0, len(keys)*nr)
 	var idx []int
 	for i := range keys {
 		e := Expansion{Terminal: term>>uint(i)&1 != 0}
@@ -91,14 +114,16 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			}
 			f.legal[i] = f.legal[i][:0]
 		} else {
-			e.Legal = make([][]eval.Term, nr)
+			e.Legal = lists[len(lists) : len(lists)+nr : len(lists)+nr]
+			lists = lists[:len(lists)+nr]
 			for r, ms := range f.legal[i] {
 				moves := g.gr.Moves[r]
 				slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
-				e.Legal[r] = make([]eval.Term, len(ms))
-				for j, mv := range ms {
-					e.Legal[r][j] = moves[mv]
+				at := len(slab)
+				for _, mv := range ms {
+					slab = append(slab, moves[mv])
 				}
+				e.Legal[r] = slab[at:len(slab):len(slab)]
 			}
 		}
 		out[i] = e
@@ -109,11 +134,119 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 // Successors plays, in each state i of the last Expand with limits[i] > 0 (a state that is not
 // terminal and where every role has a legal move), its first limits[i] joint moves (all when it
 // has fewer) in the order
-// of JointMoves (the last role's moves varying fastest) over the legal moves Expand gave, 64 at a
-// time, and calls fn with i, the number of the joint move and the key of the state it leads to
-// (as StateOfKey takes it), in the order of i, then of the number. key is valid only during the
+// of JointMoves (the last role's moves varying fastest) over the legal moves Expand gave, and
+// calls fn with i, the number of the joint move and the key of the state it leads to (as
+// StateOfKey takes it), in the order of i, then of the number. key is valid only during the
 // call.
+//
+// When the states have about as many joint moves each, they are played in rounds, the k-th
+// joint move of every state at once in the lanes where Expand evaluated them; otherwise 64 joint
+// moves at a time, their states loaded into the lanes again.
 func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
+	counts := make([]int, len(f.states))
+	sum, most := 0, 0
+	for i, lim := range limits[:len(counts)] {
+		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
+			continue // terminal, or a role without a legal move
+		}
+		total := 1
+		for _, ms := range f.legal[i] {
+			total = min(total*len(ms), lim)
+		}
+		counts[i] = min(lim, total)
+		sum += counts[i]
+		most = max(most, counts[i])
+	}
+	if most <= 2*((sum+63)/64) {
+		f.rounds(counts, sum, most, fn)
+		return
+	}
+	f.batches(counts, fn)
+}
+
+// rounds is Successors playing in round k the k-th joint move of every state with more than k.
+func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []byte)) {
+	if !f.loaded {
+		f.l.LoadAll(f.states)
+		f.l.Eval()
+		f.loaded = true
+	}
+	kl := 1 + 8*f.g.net.Words()
+	f.keys = slices.Grow(f.keys[:0], sum*kl)[:sum*kl]
+	at := make([]int, len(counts)) // where the keys of state i begin, in keys
+	for i := 1; i < len(counts); i++ {
+		at[i] = at[i-1] + counts[i-1]*kl
+	}
+	if f.masks == nil {
+		for _, ms := range f.g.gr.Moves {
+			f.masks = append(f.masks, make([]uint64, len(ms)))
+			f.moved = append(f.moved, nil)
+		}
+	}
+	nr := len(f.masks)
+	f.digit = slices.Grow(f.digit[:0], len(counts)*nr)[:len(counts)*nr]
+	clear(f.digit)
+	for k := range most {
+		f.l.Unplay()
+		for i, c := range counts {
+			if k < c {
+				f.mark(i, f.digit[i*nr:(i+1)*nr])
+			}
+		}
+		for r, mvs := range f.moved {
+			for _, mv := range mvs {
+				f.l.PlayLanes(r, mv, f.masks[r][mv])
+				f.masks[r][mv] = 0
+			}
+			f.moved[r] = mvs[:0]
+		}
+		f.l.Next()
+		f.l.NextStates(f.next[:len(counts)])
+		for i, c := range counts {
+			if k < c {
+				appendBitsKey(f.keys[at[i]+k*kl:at[i]+k*kl], f.next[i]) // in place: keys has the room
+			}
+		}
+	}
+	for i, c := range counts {
+		for k := range c {
+			fn(i, k, f.keys[at[i]+k*kl:at[i]+(k+1)*kl])
+		}
+	}
+}
+
+// mark adds lane i to the lanes that play the joint move of state i of the last Expand whose
+// moves are the digits (masks, moved), and advances the digits to its next joint move (the last
+// role's move varying fastest), as JointMoves numbers them, without a division.
+func (f *Frontier) mark(i int, digit []int) {
+	legal := f.legal[i]
+	for r, ms := range legal {
+		mv := ms[digit[r]]
+		if f.masks[r][mv] == 0 {
+			f.moved[r] = append(f.moved[r], mv)
+		}
+		f.masks[r][mv] |= 1 << uint(i)
+	}
+	for r := len(legal) - 1; r >= 0; r-- {
+		if digit[r]++; digit[r] < len(legal[r]) {
+			return
+		}
+		digit[r] = 0
+	}
+}
+
+// play sets in lane j joint move number k of state i of the last Expand.
+func (f *Frontier) play(j, i, k int) {
+	legal := f.legal[i]
+	for r := len(legal) - 1; r >= 0; r-- {
+		ms := legal[r]
+		f.l.Play(j, r, ms[k%len(ms)])
+		k /= len(ms)
+	}
+}
+
+// batches is Successors playing 64 joint moves at a time, their states loaded again.
+func (f *Frontier) batches(counts []int, fn func(i, k int, key []byte)) {
 	type pair struct{ i, k int }
 	var batch [64]pair
 	n := 0
@@ -124,14 +257,9 @@ func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
 		}
 		f.l.LoadAll(states)
 		f.l.Eval()
+		f.loaded = false
 		for j := range n {
-			legal := f.legal[batch[j].i]
-			k := batch[j].k
-			for r := len(legal) - 1; r >= 0; r-- {
-				ms := legal[r]
-				f.l.Play(j, r, ms[k%len(ms)])
-				k /= len(ms)
-			}
+			f.play(j, batch[j].i, batch[j].k)
 		}
 		f.l.Next()
 		f.l.NextStates(f.next[:n])
@@ -141,15 +269,8 @@ func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
 		}
 		n = 0
 	}
-	for i, lim := range limits {
-		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
-			continue // terminal, or a role without a legal move
-		}
-		total := 1
-		for _, ms := range f.legal[i] {
-			total = min(total*len(ms), lim)
-		}
-		for k := range min(lim, total) {
+	for i, c := range counts {
+		for k := range c {
 			batch[n] = pair{i, k}
 			if n++; n == 64 {
 				run()

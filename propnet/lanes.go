@@ -26,8 +26,8 @@ type Lanes struct {
 	has      []uint64   // per role: the lanes with a legal move
 	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
 	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
-	mv       []int32    // choose: the moves legal in some lane
-	ml       []uint64   // choose: the lanes where they are
+	mv       [][]int32  // per role (gather): the moves legal in some lane
+	ml       [][]uint64 // per role (gather): the lanes where they are, parallel to mv
 	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
 	recJoint []int32    // Replay: the joint move of the step being played
 	tmp      []uint64   // the next state, before the lanes that restart are merged in
@@ -66,12 +66,14 @@ type laneSeg struct {
 	cycle             bool
 }
 
-// A laneGrp is a group of legal moves that share a guard: the guard, and per move its index and
-// the rest of its condition.
+// A laneGrp is a group of legal moves that share a guard: the guard, and the conditions of its
+// moves as blocks of records of one shape, like a pass's (emit), each gate's inputs preceded by
+// the index of its move. A move's condition is the gate that only it reads (laneOrder's tail),
+// evaluated while the moves are gathered (gatherBlocks) and given no slot, or one input, the
+// slot of what it reads otherwise.
 type laneGrp struct {
 	guard uint32
-	moves []int32
-	rest  []uint32
+	recs  []uint32
 }
 
 const baseSlot = 2
@@ -142,6 +144,9 @@ type laneBuilder struct {
 	next int32   // the next free slot
 	// reads: per node, whether it reads a move (Net.movesRead), so is a gate of pass B.
 	reads []bool
+	// inline: per node, whether it is a gate of pass A that only a legal move reads (the tail
+	// of laneOrder): evaluated with its move (laneGrp), without a slot.
+	inline []bool
 	// pushOf: per gate, the slot of the OR of moves it reads as one input (pushMin), or -1.
 	pushOf []int32
 	// A gate's inputs as its record reads them: gin[ginOff[i]:ginOff[i+1]].
@@ -300,12 +305,20 @@ func (b *laneBuilder) fanin(i int32) int {
 }
 
 // slotGates orders the gates of pass A and of pass B (levelled when the pass has no cycle),
-// numbers their slots in that order, and returns the two orders.
+// numbers their slots in that order, and returns the two orders. The gates of pass A that only
+// legal moves read get no slot: they are evaluated with their moves (inline).
 func (b *laneBuilder) slotGates() [2][]int32 {
 	n := b.n
+	b.inline = make([]bool, len(n.kind))
 	var orders [2][]int32
 	for pass := range orders {
 		order, tail := n.laneOrder(b.reads, pass == 1)
+		if pass == 0 {
+			for _, i := range order[tail:] {
+				b.inline[i] = true
+			}
+			order = order[:tail]
+		}
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
 			orders[pass] = n.laneLevels(order, tail, b.fanin, func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] })
@@ -360,13 +373,19 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 	return recs, segs
 }
 
-// legalGroups lays out each role's groups of legal moves (guard, moves, their rest) and the bit
-// planes of its number of moves.
+// legalGroups lays out each role's groups of legal moves (laneGrp) and the bit planes of its
+// number of moves. Within a group the moves are in blocks by the shape of their conditions, in
+// the order of their indices within a block.
 func (b *laneBuilder) legalGroups() {
 	n, p := b.n, b.p
 	p.groups = make([][]laneGrp, len(n.legal))
+	type cond struct {
+		shape uint32
+		rec   []uint32 // the move's index, then the inputs
+	}
 	for r, rs := range n.legal {
 		grps := make([]laneGrp, len(n.groups[r]))
+		conds := make([][]cond, len(grps))
 		for g, guard := range n.groups[r] {
 			grps[g].guard = b.ref(guard)
 		}
@@ -375,8 +394,29 @@ func (b *laneBuilder) legalGroups() {
 				continue
 			}
 			g := n.groupOf[r][m]
-			grps[g].moves = append(grps[g].moves, int32(m))
-			grps[g].rest = append(grps[g].rest, b.ref(x))
+			c := cond{shape: 1 << 1, rec: []uint32{uint32(m), b.ref(x)}}
+			if i := x.node(); b.inline[i] {
+				// An OR is the negated AND of its negated inputs (gateInputs); read inverted,
+				// the gate is the negation of what its record computes.
+				c.shape = uint32(b.fanin(i))<<1 | (b2u(n.kind[i] == kOr) ^ b2u(x.inv()))
+				c.rec = c.rec[:1]
+				for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
+					c.rec = append(c.rec, b.ref(in))
+				}
+			}
+			conds[g] = append(conds[g], c)
+		}
+		for g, cs := range conds {
+			slices.SortStableFunc(cs, func(x, y cond) int { return int(x.shape) - int(y.shape) })
+			head := -1
+			for _, c := range cs {
+				if head < 0 || grps[g].recs[head] != c.shape {
+					head = len(grps[g].recs)
+					grps[g].recs = append(grps[g].recs, c.shape, 0)
+				}
+				grps[g].recs[head+1]++
+				grps[g].recs = append(grps[g].recs, c.rec...)
+			}
 		}
 		p.groups[r] = grps
 		p.planes = append(p.planes, bits.Len(uint(len(rs))))
@@ -479,11 +519,10 @@ func (n *Net) NewLanes() *Lanes {
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
-	most := 0
 	for _, ms := range n.legal {
-		most = max(most, len(ms))
+		l.mv = append(l.mv, make([]int32, 0, len(ms)))
+		l.ml = append(l.ml, make([]uint64, 0, len(ms)))
 	}
-	l.mv, l.ml = make([]int32, most+1), make([]uint64, most+1)
 	for i := range p.slots {
 		l.put(i, 0)
 	}
@@ -558,10 +597,7 @@ func evalBlocks(val []uint64, recs []uint32, out int) {
 			}
 		default:
 			for j := 0; j < len(e); j += k {
-				v := ^uint64(0)
-				for _, a := range e[j : j+k] {
-					v &= val[a]
-				}
+				v := andWide(val, e[j:j+k])
 				v ^= or
 				val[2*out] = v
 				val[2*out+1] = ^v
@@ -569,6 +605,32 @@ func evalBlocks(val []uint64, recs []uint32, out int) {
 			}
 		}
 	}
+}
+
+// andWide is the AND of the values that in indexes, for a gate of 4 inputs or more. A wide
+// gate (an OR of every move of a role, such as "the role has a legal move") is often decided
+// by a few of its inputs in every lane: from 16 inputs on, it stops once the AND is 0 in every
+// lane, looking every 8 inputs.
+func andWide(val []uint64, in []uint32) uint64 {
+	v := ^uint64(0)
+	if len(in) < 16 {
+		for _, a := range in {
+			v &= val[a]
+		}
+		return v
+	}
+	for len(in) >= 8 {
+		c := in[:8:8]
+		v &= val[c[0]] & val[c[1]] & val[c[2]] & val[c[3]] & val[c[4]] & val[c[5]] & val[c[6]] & val[c[7]]
+		if v == 0 {
+			return 0
+		}
+		in = in[8:]
+	}
+	for _, a := range in {
+		v &= val[a]
+	}
+	return v
 }
 
 // evalChanged is evalBlocks reporting whether a gate's value changed.
@@ -628,55 +690,102 @@ func (l *Lanes) stateEval() {
 	}
 }
 
-// legalLanes sets l.has per role to the lanes of live where it has a legal move, and returns
-// the lanes of live where every role has one.
+// legalLanes gathers every role's moves legal in the lanes of live (gather), and returns the
+// lanes of live where every role has one.
 func (l *Lanes) legalLanes(live uint64) uint64 {
 	all := live
-	for r, grps := range l.p.groups {
-		has := uint64(0)
-		for gi := range grps {
-			g := &grps[gi]
-			gm := l.get(g.guard) & live
-			if gm == 0 {
-				continue
-			}
-			for _, x := range g.rest {
-				has |= l.get(x) & gm
-			}
-		}
-		l.has[r] = has
-		all &= has
+	for r := range l.p.groups {
+		all &= l.gather(r, live)
 	}
 	return all
 }
 
+// gather sets l.mv[r] and l.ml[r] to the moves of role r legal in some lane of live and those
+// lanes, l.has[r] to the lanes of live where it has one, and returns them. The moves' conditions
+// are evaluated here (laneGrp), for the groups whose guard holds in some lane of live.
+func (l *Lanes) gather(r int, live uint64) uint64 {
+	mv, ml := l.mv[r][:cap(l.mv[r])], l.ml[r][:cap(l.ml[r])]
+	n, has := 0, uint64(0)
+	for gi := range l.p.groups[r] {
+		g := &l.p.groups[r][gi]
+		if gm := l.val[g.guard] & live; gm != 0 {
+			var h uint64
+			n, h = gatherBlocks(l.val, g.recs, gm, mv, ml, n)
+			has |= h
+		}
+	}
+	l.mv[r], l.ml[r] = mv[:n], ml[:n]
+	l.has[r] = has
+	return has
+}
+
+// gatherBlocks evaluates the conditions of a group's moves (laneGrp's blocks) in the lanes of
+// gm, appends those that hold in some lane to mv and ml from n on (without a branch per move:
+// most hold in no lane), and returns the new length and the lanes where some move holds. mv and
+// ml have room for every move of the role.
+func gatherBlocks(val []uint64, recs []uint32, gm uint64, mv []int32, ml []uint64, n int) (int, uint64) {
+	has := uint64(0)
+	for i := 0; i < len(recs); {
+		shape, c := recs[i], int(recs[i+1])
+		k := int(shape >> 1)
+		inv := -uint64(shape & 1)
+		i += 2
+		e := recs[i : i+(k+1)*c]
+		i += (k + 1) * c
+		switch k {
+		case 1:
+			for j := 0; j+1 < len(e); j += 2 {
+				m := (val[e[j+1]] ^ inv) & gm
+				mv[n], ml[n] = int32(e[j]), m
+				has |= m
+				n += int((m | -m) >> 63) // kept when some lane has it
+			}
+		case 2:
+			for j := 0; j+2 < len(e); j += 3 {
+				m := (val[e[j+1]]&val[e[j+2]] ^ inv) & gm
+				mv[n], ml[n] = int32(e[j]), m
+				has |= m
+				n += int((m | -m) >> 63)
+			}
+		case 3:
+			for j := 0; j+3 < len(e); j += 4 {
+				m := (val[e[j+1]]&val[e[j+2]]&val[e[j+3]] ^ inv) & gm
+				mv[n], ml[n] = int32(e[j]), m
+				has |= m
+				n += int((m | -m) >> 63)
+			}
+		default:
+			for j := 0; j < len(e); j += k + 1 {
+				v := ^uint64(0)
+				for _, a := range e[j+1 : j+1+k] {
+					v &= val[a]
+				}
+				m := (v ^ inv) & gm
+				mv[n], ml[n] = int32(e[j]), m
+				has |= m
+				n += int((m | -m) >> 63)
+			}
+		}
+	}
+	return n, has
+}
+
 // choose picks for every lane of moving a uniformly random legal move of every role, with the
-// lane's own generator, and sets the moves. Every role has a legal move in those lanes.
+// lane's own generator, and sets the moves. Every role has a legal move in those lanes, and
+// gather gathered the moves of lanes that include moving.
 //
-// The moves legal in some lane are gathered (without a branch per move: most are legal in no
-// lane), and the lanes count them in bit planes (cnt[k] holds bit k of every lane's count;
+// The lanes count their moves in bit planes (cnt[k] holds bit k of every lane's count;
 // carry-save adders, eight moves at a time). A lane with two moves or more draws the position of
 // its move, written into the bit planes of a countdown (down) that every legal move decrements:
 // the move whose decrement borrows out of the top plane (the countdown was 0) is the lane's.
 func (l *Lanes) choose(moving uint64) {
-	val := l.val
-	for r, grps := range l.p.groups {
-		// The moves legal in some lane, and those lanes.
-		mv, ml := l.mv[:cap(l.mv)], l.ml[:cap(l.ml)]
-		n := 0
-		for gi := range grps {
-			g := &grps[gi]
-			gm := val[g.guard] & moving
-			if gm == 0 {
-				continue
-			}
-			for j, x := range g.rest {
-				m := val[x] & gm
-				mv[n], ml[n] = g.moves[j], m
-				n += int((m | -m) >> 63) // kept when some lane has it
+	for r := range l.p.groups {
+		mv, ml := l.mv[r], l.ml[r]
+		if moving != l.has[r] {
+			for j := range ml {
+				ml[j] &= moving
 			}
 		}
-		ml = ml[:n]
 		nb := l.p.planes[r]
 		cnt, down := l.cntPl[:nb], l.downPl[:nb]
 		clear(cnt)
@@ -702,6 +811,10 @@ func (l *Lanes) choose(moving uint64) {
 				down[k] |= uint64(x&1) << uint(i)
 			}
 		}
+		if used <= 8 {
+			l.countdown8(r, mv, ml, down)
+			continue
+		}
 		down = down[:used]
 		for j, b := range ml {
 			for k := range down {
@@ -710,12 +823,41 @@ func (l *Lanes) choose(moving uint64) {
 				b = t
 			}
 			if b != 0 {
-				l.setMove(r, mv[j], b)
-				if l.recLane >= 0 && b&(1<<uint(l.recLane)) != 0 {
-					l.recJoint[r] = mv[j]
-				}
+				l.play(r, mv[j], b)
 			}
 		}
+	}
+}
+
+// countdown8 is choose's countdown of role r's moves mv (legal in the lanes of ml) when the
+// counts have 8 bit planes or fewer, the planes in registers: the planes above the highest
+// count are 0, so a borrow out of the highest plane still borrows out of the eighth, and
+// the countdown never borrows twice (a lane has fewer than 256 moves).
+func (l *Lanes) countdown8(r int, mv []int32, ml []uint64, down []uint64) {
+	var d [8]uint64
+	copy(d[:], down)
+	d0, d1, d2, d3, d4, d5, d6, d7 := d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]
+	for j, b := range ml {
+		// Each plane: the lanes of b decrement it, and those where it was 0 borrow on.
+		b, d0 = b&^d0, d0^b
+		b, d1 = b&^d1, d1^b
+		b, d2 = b&^d2, d2^b
+		b, d3 = b&^d3, d3^b
+		b, d4 = b&^d4, d4^b
+		b, d5 = b&^d5, d5^b
+		b, d6 = b&^d6, d6^b
+		b, d7 = b&^d7, d7^b
+		if b != 0 {
+			l.play(r, mv[j], b)
+		}
+	}
+}
+
+// play sets move mv of role r in the lanes of b (choose), recording it in Replay's lane.
+func (l *Lanes) play(r int, mv int32, b uint64) {
+	l.setMove(r, mv, b)
+	if l.recLane >= 0 && b&(1<<uint(l.recLane)) != 0 {
+		l.recJoint[r] = mv
 	}
 }
 
@@ -1031,26 +1173,28 @@ func (l *Lanes) Eval() { l.stateEval() }
 // Terminal returns the lanes whose state is terminal (after Eval).
 func (l *Lanes) Terminal() uint64 { return l.get(l.p.terminal) }
 
-// Legal appends to out the legal moves of role r in lane i (after Eval), in increasing order
-// of their indices within each group of moves.
+// Legal appends to out the legal moves of role r in lane i (after Eval), in the order of the
+// network's layout (laneGrp).
 func (l *Lanes) Legal(i, r int, out []int32) []int32 {
 	bit := uint64(1) << uint(i)
-	for gi := range l.p.groups[r] {
-		g := &l.p.groups[r][gi]
-		if l.get(g.guard)&bit == 0 {
-			continue
-		}
-		for j, x := range g.rest {
-			if l.get(x)&bit != 0 {
-				out = append(out, g.moves[j])
-			}
+	l.gather(r, bit)
+	for j, b := range l.ml[r] {
+		if b&bit != 0 {
+			out = append(out, l.mv[r][j])
 		}
 	}
 	return out
 }
 
-// Play sets move mv of role r in lane i, for Next. Eval unsets the moves.
+// Unplay unsets the moves set by Play, keeping the evaluation of the states: Play and Next then
+// try other joint moves in the same states.
+func (l *Lanes) Unplay() { l.clearMoves() }
+
+// Play sets move mv of role r in lane i, for Next. Eval and Unplay unset the moves.
 func (l *Lanes) Play(i, r int, mv int32) { l.setMove(r, mv, 1<<uint(i)) }
+
+// PlayLanes sets move mv of role r in the lanes of mask, as Play does in each.
+func (l *Lanes) PlayLanes(r int, mv int32, mask uint64) { l.setMove(r, mv, mask) }
 
 // Next computes every lane's next state under the moves set by Play (after Eval); NextState
 // reads them.
@@ -1117,17 +1261,11 @@ func (l *Lanes) LegalAll(r int, out [][]int32) {
 	if len(out) == 64 {
 		all = ^uint64(0)
 	}
-	for gi := range l.p.groups[r] {
-		g := &l.p.groups[r][gi]
-		gm := l.get(g.guard) & all
-		if gm == 0 {
-			continue
-		}
-		for j, x := range g.rest {
-			for b := l.get(x) & gm; b != 0; b &= b - 1 {
-				i := bits.TrailingZeros64(b)
-				out[i] = append(out[i], g.moves[j])
-			}
+	l.gather(r, all)
+	for j, b := range l.ml[r] {
+		for ; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros64(b)
+			out[i] = append(out[i], l.mv[r][j])
 		}
 	}
 }

@@ -508,3 +508,40 @@ func TestLaneStep(t *testing.T) {
 		}
 	}
 }
+
+// andWide, which stops a wide gate once it is 0 in every lane, is the AND of all its inputs:
+// for every width around its thresholds, with lanes that fall to 0 early, late or never.
+func TestAndWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	val := make([]uint64, 256)
+	for i := range val {
+		switch i % 4 {
+		case 0:
+			val[i] = ^uint64(0)
+		case 1:
+			val[i] = rng.Uint64() | rng.Uint64() | rng.Uint64()
+		case 2:
+			val[i] = rng.Uint64()
+		default:
+			val[i] = 0
+		}
+	}
+	for width := 0; width <= 40; width++ {
+		for trial := range 200 {
+			in := make([]uint32, width)
+			for j := range in {
+				in[j] = uint32(rng.IntN(len(val)))
+				if trial%3 == 0 {
+					in[j] = in[j]&^3 | uint32(rng.IntN(3)) // no input that is 0 in every lane
+				}
+			}
+			want := ^uint64(0)
+			for _, a := range in {
+				want &= val[a]
+			}
+			if got := andWide(val, in); got != want {
+				t.Fatalf("width %d, inputs %v: %x, want %x", width, in, got, want)
+			}
+		}
+	}
+}

@@ -109,8 +109,24 @@ type inputCoverage struct {
 	refused string // why input cannot be evaluated
 	defined bool
 	input   []map[eval.Term]bool // per role, the moves input gives it
-	seen    []map[eval.Term]bool // per role, the legal moves checked
+	seen    []termSet            // per role, the legal moves checked
 	u       uncovered
+}
+
+// termSet is a set of terms, a bit per term number (terms are numbered densely).
+type termSet []uint64
+
+// add adds t and reports whether it was not there.
+func (s *termSet) add(t eval.Term) bool {
+	w, bit := int(t>>6), uint64(1)<<(t&63)
+	if w < len(*s) && (*s)[w]&bit != 0 {
+		return false
+	}
+	if w >= len(*s) {
+		*s = append(*s, make([]uint64, w+1-len(*s))...)
+	}
+	(*s)[w] |= bit
+	return true
 }
 
 func newInputCoverage(ctx context.Context, g *game.Game) (check, error) {
@@ -127,7 +143,7 @@ func newInputCoverage(ctx context.Context, g *game.Game) (check, error) {
 	for i, r := range g.Roles() {
 		idx[r] = i
 		c.input = append(c.input, map[eval.Term]bool{})
-		c.seen = append(c.seen, map[eval.Term]bool{})
+		c.seen = append(c.seen, nil)
 	}
 	for _, a := range answers {
 		if i, ok := idx[a.Values[0]]; ok {
@@ -142,12 +158,10 @@ func (c *inputCoverage) visit(x *explorer, v *visit) {
 		return
 	}
 	for r, ms := range v.legal {
-		seen := c.seen[r]
 		for _, m := range ms {
-			if seen[m] {
+			if !c.seen[r].add(m) {
 				continue
 			}
-			seen[m] = true
 			if !c.input[r][m] {
 				c.u.add(fmt.Sprint(r), "not-in-input", r, v.id, c.g.String(m))
 			}
@@ -182,8 +196,11 @@ type baseCoverage struct {
 	refused string // why base cannot be evaluated
 	defined bool
 	base    map[eval.Term]bool
-	seen    map[eval.Term]bool
-	u       uncovered
+	seen    termSet
+	// seenBits: the union of the compiled states' keys visited (bytes after the first), whose
+	// fluents are all in seen: a state whose key adds no bit to it adds no fluent.
+	seenBits []byte
+	u        uncovered
 }
 
 func newBaseCoverage(ctx context.Context, g *game.Game) (check, error) {
@@ -197,7 +214,6 @@ func newBaseCoverage(ctx context.Context, g *game.Game) (check, error) {
 	}
 	c.defined = true
 	c.base = map[eval.Term]bool{}
-	c.seen = map[eval.Term]bool{}
 	for _, a := range answers {
 		c.base[a.Values[0]] = true
 	}
@@ -208,11 +224,23 @@ func (c *baseCoverage) visit(x *explorer, v *visit) {
 	if !c.defined {
 		return
 	}
-	for _, f := range v.state.Fluents() {
-		if c.seen[f] {
+	if key := x.states.key(v.id); key[0] == 'c' {
+		if len(c.seenBits) != len(key)-1 {
+			c.seenBits = make([]byte, len(key)-1)
+		}
+		more := false
+		for i, b := range key[1:] {
+			more = more || b&^c.seenBits[i] != 0
+			c.seenBits[i] |= b
+		}
+		if !more {
+			return
+		}
+	}
+	for _, f := range x.state(v).Fluents() {
+		if !c.seen.add(f) {
 			continue
 		}
-		c.seen[f] = true
 		if !c.base[f] {
 			text := c.g.String(f)
 			c.u.add(functor(text), "not-in-base", -1, v.id, text)

@@ -36,7 +36,7 @@ type node struct {
 // visit is what the checks get of an explored state.
 type visit struct {
 	id       int32
-	state    *game.State
+	state    *game.State // made from the key when a check asks for it (explorer.state)
 	terminal bool
 	goals    [][]eval.Term // a terminal state: the goal values of each role
 	legal    [][]eval.Term // a non-terminal state: the legal moves of each role
@@ -73,9 +73,10 @@ type explorer struct {
 	timeUp              bool
 	errs                []stateErr
 
-	// expandBatch: the successors' keys of a batch and their states and joint moves; sink
-	// keeps what table.prefetch read.
+	// expandBatch: the successors' keys of a batch, their hashes, and their states and joint
+	// moves; sink keeps what table.prefetch read.
 	buf  []byte
+	hs   []uint64
 	who  [][2]int32
 	sink uint64
 
@@ -124,7 +125,7 @@ func explore(ctx context.Context, g *game.Game, opts Options, checks []check) (*
 		}
 		return nil, fmt.Errorf("the initial state: %w", err)
 	}
-	x.add([]byte(init.Key()), -1, -1, 0)
+	x.add([]byte(init.Key()), x.states.hash([]byte(init.Key())), -1, -1, 0)
 	if err := x.search(ctx, bctx, opts); err != nil {
 		return nil, err
 	}
@@ -207,10 +208,11 @@ func (x *explorer) expandOne(ctx, bctx context.Context, id int32) (stop bool, er
 	return false, nil
 }
 
-// add puts a state in the table, or finds it there; -1 when the table is full.
-func (x *explorer) add(key []byte, parent, via int32, depth int32) int32 {
+// add puts a state in the table, or finds it there (h is its key's hash); -1 when the table is
+// full.
+func (x *explorer) add(key []byte, h uint64, parent, via int32, depth int32) int32 {
 	full := len(x.nodes) >= x.maxStates
-	id, found := x.states.lookup(key, !full)
+	id, found := x.states.lookup(key, h, !full)
 	if found || id < 0 {
 		return id
 	}
@@ -244,7 +246,9 @@ func (x *explorer) expand(ctx context.Context, id int32, s *game.State) error {
 	mark := len(x.edges)
 	if total := x.begin(v, 0); total > 0 {
 		depth := x.nodes[id].depth
-		err := g.SuccessorKeys(ctx, s, v.legal, total, func(k int, key []byte) { x.successor(id, depth, k, key) })
+		err := g.SuccessorKeys(ctx, s, v.legal, total, func(k int, key []byte) {
+			x.successor(id, depth, k, key, x.states.hash(key))
+		})
 		if err != nil {
 			x.edges = x.edges[:mark]
 			return err
@@ -266,18 +270,14 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 	if err := f.Expand(keys, out); err != nil {
 		return err
 	}
-	vs := make([]*visit, n)
+	vs := make([]visit, n)
 	for i, e := range out {
-		s, err := x.g.StateOfKey(string(keys[i]))
-		if err != nil {
-			return err
-		}
-		vs[i] = &visit{id: id0 + int32(i), state: s, terminal: e.Terminal, goals: e.Goals, legal: e.Legal}
+		vs[i] = visit{id: id0 + int32(i), terminal: e.Terminal, goals: e.Goals, legal: e.Legal}
 	}
 	limits := make([]int, n)
 	pending := 0 // edges the states before in the batch will add
-	for i, v := range vs {
-		limits[i] = x.begin(v, pending)
+	for i := range vs {
+		limits[i] = x.begin(&vs[i], pending)
 		pending += limits[i]
 	}
 	// The successors' keys first, all of them, then looked up in the table together.
@@ -289,19 +289,34 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 		x.who = append(x.who, [2]int32{int32(i), int32(k)})
 		kl = len(key)
 	})
-	x.sink += x.states.prefetch(x.buf, kl)
+	var sum uint64
+	x.hs, sum = x.states.prefetch(x.buf, kl, x.hs)
+	x.sink += sum
 	done := 0 // the states recorded
 	for j, w := range x.who {
 		for ; done < int(w[0]); done++ {
-			x.finish(vs[done])
+			x.finish(&vs[done])
 		}
 		id := id0 + w[0]
-		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl])
+		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl], x.hs[j])
 	}
 	for ; done < n; done++ {
-		x.finish(vs[done])
+		x.finish(&vs[done])
 	}
 	return nil
+}
+
+// state returns the state of a visit, made from its key the first time (a key that the table
+// holds is one that StateOfKey takes).
+func (x *explorer) state(v *visit) *game.State {
+	if v.state == nil {
+		s, err := x.g.StateOfKey(string(x.states.key(v.id)))
+		if err != nil {
+			panic(fmt.Sprintf("verify: the table's key of state %d: %v", v.id, err))
+		}
+		v.state = s
+	}
+	return v.state
 }
 
 // begin records what a state is (terminal, or its branching, or a dead end) and returns how many
@@ -342,9 +357,9 @@ func (x *explorer) begin(v *visit, pending int) int {
 	return total
 }
 
-// successor adds the state that joint move k of state id leads to.
-func (x *explorer) successor(id, depth int32, k int, key []byte) {
-	to := x.add(key, id, int32(k), depth+1)
+// successor adds the state that joint move k of state id leads to (h: its key's hash).
+func (x *explorer) successor(id, depth int32, k int, key []byte, h uint64) {
+	to := x.add(key, h, id, int32(k), depth+1)
 	if to < 0 {
 		x.nodes[id].flags |= fPartial
 		x.cut = true
