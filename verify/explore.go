@@ -72,6 +72,7 @@ type explorer struct {
 	cut                 bool // the table or the edges ran out of room
 	timeUp              bool
 	errs                []stateErr
+	fatal               error // a failure that ends the search (fail)
 
 	// expandBatch: the successors' keys of a batch, their hashes, and their states and joint
 	// moves; sink keeps what table.prefetch read.
@@ -151,6 +152,9 @@ func (x *explorer) search(ctx, bctx context.Context, opts Options) error {
 	// numbers (expandBatch); the interpreter's one by one.
 	f := x.g.NewFrontier()
 	for id := 0; id < len(x.nodes); id++ {
+		if x.fatal != nil {
+			return x.fatal
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -176,7 +180,15 @@ func (x *explorer) search(ctx, bctx context.Context, opts Options) error {
 			return err
 		}
 	}
-	return nil
+	return x.fatal
+}
+
+// fail records a failure that ends the search: search returns it, and explore with it, so that
+// the command reports it as an error. A check's visit, which returns nothing, calls it.
+func (x *explorer) fail(err error) {
+	if x.fatal == nil {
+		x.fatal = err
+	}
 }
 
 // expandOne explores state id on its own. A state whose evaluation fails stays unexplored,
@@ -306,17 +318,20 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 	return nil
 }
 
-// state returns the state of a visit, made from its key the first time (a key that the table
-// holds is one that StateOfKey takes).
-func (x *explorer) state(v *visit) *game.State {
+// state returns the state of a visit, made from its key the first time. It cannot fail on a
+// search's table: every key in it is the Key of a state of this game (Initial's, or one that
+// SuccessorKeys or a Frontier's Successors gave), which StateOfKey takes by its contract; the
+// error is returned anyway, so that a key it rejects (a defect) is an error the command reports,
+// never a panic.
+func (x *explorer) state(v *visit) (*game.State, error) {
 	if v.state == nil {
 		s, err := x.g.StateOfKey(string(x.states.key(v.id)))
 		if err != nil {
-			panic(fmt.Sprintf("verify: the table's key of state %d: %v", v.id, err))
+			return nil, fmt.Errorf("the key of state %d in the table of states: %w", v.id, err)
 		}
 		v.state = s
 	}
-	return v.state
+	return v.state, nil
 }
 
 // begin records what a state is (terminal, or its branching, or a dead end) and returns how many
