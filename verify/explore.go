@@ -214,7 +214,7 @@ func (x *explorer) expandOne(ctx, bctx context.Context, id int32) (stop bool, er
 	if errors.As(err, &ref) {
 		return true, err
 	}
-	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.edgeOff = append(room(x.edgeOff, 1), int32(len(x.edges)))
 	x.errs = append(x.errs, stateErr{id, err})
 	x.cutAt(int(x.nodes[id].depth) - 1)
 	return false, nil
@@ -228,7 +228,7 @@ func (x *explorer) add(key []byte, h uint64, parent, via int32, depth int32) int
 	if found || id < 0 {
 		return id
 	}
-	x.nodes = append(x.nodes, node{parent: parent, via: via, depth: depth})
+	x.nodes = append(room(x.nodes, 1), node{parent: parent, via: via, depth: depth})
 	return id
 }
 
@@ -380,14 +380,14 @@ func (x *explorer) successor(id, depth int32, k int, key []byte, h uint64) {
 		x.cut = true
 		x.cutAt(int(depth))
 	}
-	x.edges = append(x.edges, to)
+	x.edges = append(room(x.edges, 1), to)
 }
 
 // finish records a state as explored, its successors listed, and shows it to the checks.
 func (x *explorer) finish(v *visit) {
 	n := &x.nodes[v.id]
 	n.flags |= fExplored
-	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.edgeOff = append(room(x.edgeOff, 1), int32(len(x.edges)))
 	x.explored++
 	x.maxDepth = max(x.maxDepth, int(n.depth))
 	for _, c := range x.checks {
