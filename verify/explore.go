@@ -74,11 +74,9 @@ type explorer struct {
 	errs                []stateErr
 	fatal               error // a failure that ends the search (fail)
 
-	// expandBatch: the successors' keys of a batch, their hashes, and their states and joint
-	// moves; sink keeps what table.prefetch read.
-	buf  []byte
+	// expandBatch: the hashes of the successors' keys of a batch; sink keeps what
+	// table.prefetch read.
 	hs   []uint64
-	who  [][2]int32
 	sink uint64
 
 	// statistics over the explored non-terminal states without a dead end
@@ -293,24 +291,25 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 		pending += limits[i]
 	}
 	// The successors' keys first, all of them, then looked up in the table together.
-	x.buf = x.buf[:0]
-	x.who = x.who[:0]
-	kl := 0
-	f.Successors(limits, func(i, k int, key []byte) {
-		x.buf = append(x.buf, key...)
-		x.who = append(x.who, [2]int32{int32(i), int32(k)})
-		kl = len(key)
-	})
+	succ, kl, counts := f.SuccessorKeys(limits)
 	var sum uint64
-	x.hs, sum = x.states.prefetch(x.buf, kl, x.hs)
+	x.hs, sum = x.states.prefetch(succ, kl, x.hs)
 	x.sink += sum
 	done := 0 // the states recorded
-	for j, w := range x.who {
-		for ; done < int(w[0]); done++ {
+	j := 0    // the key
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		for ; done < i; done++ {
 			x.finish(&vs[done])
 		}
-		id := id0 + w[0]
-		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl], x.hs[j])
+		id := id0 + int32(i)
+		depth := x.nodes[id].depth
+		for k := range c {
+			x.successor(id, depth, k, succ[j*kl:(j+1)*kl], x.hs[j])
+			j++
+		}
 	}
 	for ; done < n; done++ {
 		x.finish(&vs[done])
