@@ -118,7 +118,9 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			lists = lists[:len(lists)+nr]
 			for r, ms := range f.legal[i] {
 				moves := g.gr.Moves[r]
-				slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
+				if !movesSorted(moves, ms) {
+					slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
+				}
 				at := len(slab)
 				for _, mv := range ms {
 					slab = append(slab, moves[mv])
@@ -129,6 +131,18 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 		out[i] = e
 	}
 	return nil
+}
+
+// movesSorted reports whether the moves ms are in the order of their terms: the lanes list a
+// state's legal moves in the network's order, which is mostly the terms' already, and a check
+// is cheaper than a sort's comparisons through a function.
+func movesSorted(moves []eval.Term, ms []int32) bool {
+	for j := 1; j < len(ms); j++ {
+		if moves[ms[j-1]] > moves[ms[j]] {
+			return false
+		}
+	}
+	return true
 }
 
 // Successors plays, in each state i of the last Expand with limits[i] > 0 (a state that is not
