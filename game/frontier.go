@@ -20,9 +20,9 @@ type Frontier struct {
 	legal  [][][]int32 // per state of the last Expand and role: its legal moves, sorted by term
 	lanes  [][]int32   // scratch: per lane, its legal moves of a role
 	next   [][]uint64  // scratch: the lanes' next states
-	key    []byte
-	keys   []byte     // scratch: the successors' keys (rounds)
-	bufs   [][]uint64 // scratch: room for the states of Expand
+	keys   []byte      // the successors' keys of the last SuccessorKeys
+	counts []int       // and how many of each state
+	bufs   [][]uint64  // scratch: room for the states of Expand
 	// scratch of rounds: per role and move, the lanes that play it, and the moves played
 	masks [][]uint64
 	moved [][]int32
@@ -118,7 +118,9 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 			lists = lists[:len(lists)+nr]
 			for r, ms := range f.legal[i] {
 				moves := g.gr.Moves[r]
-				slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
+				if !movesSorted(moves, ms) {
+					slices.SortFunc(ms, func(a, b int32) int { return int(moves[a]) - int(moves[b]) })
+				}
 				at := len(slab)
 				for _, mv := range ms {
 					slab = append(slab, moves[mv])
@@ -131,6 +133,18 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 	return nil
 }
 
+// movesSorted reports whether the moves ms are in the order of their terms: the lanes list a
+// state's legal moves in the network's order, which is mostly the terms' already, and a check
+// is cheaper than a sort's comparisons through a function.
+func movesSorted(moves []eval.Term, ms []int32) bool {
+	for j := 1; j < len(ms); j++ {
+		if moves[ms[j-1]] > moves[ms[j]] {
+			return false
+		}
+	}
+	return true
+}
+
 // Successors plays, in each state i of the last Expand with limits[i] > 0 (a state that is not
 // terminal and where every role has a legal move), its first limits[i] joint moves (all when it
 // has fewer) in the order
@@ -138,12 +152,29 @@ func (f *Frontier) Expand(keys [][]byte, out []Expansion) error {
 // calls fn with i, the number of the joint move and the key of the state it leads to (as
 // StateOfKey takes it), in the order of i, then of the number. key is valid only during the
 // call.
+func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
+	keys, kl, counts := f.SuccessorKeys(limits)
+	j := 0
+	for i, c := range counts {
+		for k := range c {
+			fn(i, k, keys[j*kl:(j+1)*kl])
+			j++
+		}
+	}
+}
+
+// SuccessorKeys plays the joint moves Successors plays and returns the keys of the states they
+// lead to one after the other, kl bytes each, in the order Successors gives them: counts[i]
+// keys of state i, then those of state i+1. keys and counts are valid until the next call of a
+// method of f.
 //
 // When the states have about as many joint moves each, they are played in rounds, the k-th
 // joint move of every state at once in the lanes where Expand evaluated them; otherwise 64 joint
 // moves at a time, their states loaded into the lanes again.
-func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
-	counts := make([]int, len(f.states))
+func (f *Frontier) SuccessorKeys(limits []int) (keys []byte, kl int, counts []int) {
+	f.counts = slices.Grow(f.counts[:0], len(f.states))[:len(f.states)]
+	counts = f.counts
+	clear(counts)
 	sum, most := 0, 0
 	for i, lim := range limits[:len(counts)] {
 		if lim > 0 && slices.ContainsFunc(f.legal[i], func(ms []int32) bool { return len(ms) == 0 }) || len(f.legal[i]) == 0 {
@@ -157,21 +188,23 @@ func (f *Frontier) Successors(limits []int, fn func(i, k int, key []byte)) {
 		sum += counts[i]
 		most = max(most, counts[i])
 	}
+	kl = 1 + 8*f.g.net.Words()
 	if most <= 2*((sum+63)/64) {
-		f.rounds(counts, sum, most, fn)
-		return
+		f.rounds(counts, sum, most, kl)
+	} else {
+		f.batches(counts)
 	}
-	f.batches(counts, fn)
+	return f.keys, kl, counts
 }
 
-// rounds is Successors playing in round k the k-th joint move of every state with more than k.
-func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []byte)) {
+// rounds is SuccessorKeys playing in round k the k-th joint move of every state with more than
+// k, the keys (kl bytes each) written into f.keys.
+func (f *Frontier) rounds(counts []int, sum, most, kl int) {
 	if !f.loaded {
 		f.l.LoadAll(f.states)
 		f.l.Eval()
 		f.loaded = true
 	}
-	kl := 1 + 8*f.g.net.Words()
 	f.keys = slices.Grow(f.keys[:0], sum*kl)[:sum*kl]
 	at := make([]int, len(counts)) // where the keys of state i begin, in keys
 	for i := 1; i < len(counts); i++ {
@@ -208,11 +241,6 @@ func (f *Frontier) rounds(counts []int, sum, most int, fn func(i, k int, key []b
 			}
 		}
 	}
-	for i, c := range counts {
-		for k := range c {
-			fn(i, k, f.keys[at[i]+k*kl:at[i]+(k+1)*kl])
-		}
-	}
 }
 
 // mark adds lane i to the lanes that play the joint move of state i of the last Expand whose
@@ -245,11 +273,13 @@ func (f *Frontier) play(j, i, k int) {
 	}
 }
 
-// batches is Successors playing 64 joint moves at a time, their states loaded again.
-func (f *Frontier) batches(counts []int, fn func(i, k int, key []byte)) {
+// batches is SuccessorKeys playing 64 joint moves at a time, their states loaded again, the keys
+// appended to f.keys.
+func (f *Frontier) batches(counts []int) {
 	type pair struct{ i, k int }
 	var batch [64]pair
 	n := 0
+	f.keys = f.keys[:0]
 	run := func() {
 		states := make([][]uint64, n)
 		for j := range n {
@@ -264,8 +294,7 @@ func (f *Frontier) batches(counts []int, fn func(i, k int, key []byte)) {
 		f.l.Next()
 		f.l.NextStates(f.next[:n])
 		for j := range n {
-			f.key = appendBitsKey(f.key[:0], f.next[j])
-			fn(batch[j].i, batch[j].k, f.key)
+			f.keys = appendBitsKey(f.keys, f.next[j])
 		}
 		n = 0
 	}

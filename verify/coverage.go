@@ -237,7 +237,12 @@ func (c *baseCoverage) visit(x *explorer, v *visit) {
 			return
 		}
 	}
-	for _, f := range x.state(v).Fluents() {
+	s, err := x.state(v)
+	if err != nil {
+		x.fail(err)
+		return
+	}
+	for _, f := range s.Fluents() {
 		if !c.seen.add(f) {
 			continue
 		}

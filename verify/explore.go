@@ -72,12 +72,11 @@ type explorer struct {
 	cut                 bool // the table or the edges ran out of room
 	timeUp              bool
 	errs                []stateErr
+	fatal               error // a failure that ends the search (fail)
 
-	// expandBatch: the successors' keys of a batch, their hashes, and their states and joint
-	// moves; sink keeps what table.prefetch read.
-	buf  []byte
+	// expandBatch: the hashes of the successors' keys of a batch; sink keeps what
+	// table.prefetch read.
 	hs   []uint64
-	who  [][2]int32
 	sink uint64
 
 	// statistics over the explored non-terminal states without a dead end
@@ -151,6 +150,9 @@ func (x *explorer) search(ctx, bctx context.Context, opts Options) error {
 	// numbers (expandBatch); the interpreter's one by one.
 	f := x.g.NewFrontier()
 	for id := 0; id < len(x.nodes); id++ {
+		if x.fatal != nil {
+			return x.fatal
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -176,7 +178,15 @@ func (x *explorer) search(ctx, bctx context.Context, opts Options) error {
 			return err
 		}
 	}
-	return nil
+	return x.fatal
+}
+
+// fail records a failure that ends the search: search returns it, and explore with it, so that
+// the command reports it as an error. A check's visit, which returns nothing, calls it.
+func (x *explorer) fail(err error) {
+	if x.fatal == nil {
+		x.fatal = err
+	}
 }
 
 // expandOne explores state id on its own. A state whose evaluation fails stays unexplored,
@@ -202,7 +212,7 @@ func (x *explorer) expandOne(ctx, bctx context.Context, id int32) (stop bool, er
 	if errors.As(err, &ref) {
 		return true, err
 	}
-	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.edgeOff = append(room(x.edgeOff, 1), int32(len(x.edges)))
 	x.errs = append(x.errs, stateErr{id, err})
 	x.cutAt(int(x.nodes[id].depth) - 1)
 	return false, nil
@@ -216,7 +226,7 @@ func (x *explorer) add(key []byte, h uint64, parent, via int32, depth int32) int
 	if found || id < 0 {
 		return id
 	}
-	x.nodes = append(x.nodes, node{parent: parent, via: via, depth: depth})
+	x.nodes = append(room(x.nodes, 1), node{parent: parent, via: via, depth: depth})
 	return id
 }
 
@@ -281,24 +291,25 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 		pending += limits[i]
 	}
 	// The successors' keys first, all of them, then looked up in the table together.
-	x.buf = x.buf[:0]
-	x.who = x.who[:0]
-	kl := 0
-	f.Successors(limits, func(i, k int, key []byte) {
-		x.buf = append(x.buf, key...)
-		x.who = append(x.who, [2]int32{int32(i), int32(k)})
-		kl = len(key)
-	})
+	succ, kl, counts := f.SuccessorKeys(limits)
 	var sum uint64
-	x.hs, sum = x.states.prefetch(x.buf, kl, x.hs)
+	x.hs, sum = x.states.prefetch(succ, kl, x.hs)
 	x.sink += sum
 	done := 0 // the states recorded
-	for j, w := range x.who {
-		for ; done < int(w[0]); done++ {
+	j := 0    // the key
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		for ; done < i; done++ {
 			x.finish(&vs[done])
 		}
-		id := id0 + w[0]
-		x.successor(id, x.nodes[id].depth, int(w[1]), x.buf[j*kl:(j+1)*kl], x.hs[j])
+		id := id0 + int32(i)
+		depth := x.nodes[id].depth
+		for k := range c {
+			x.successor(id, depth, k, succ[j*kl:(j+1)*kl], x.hs[j])
+			j++
+		}
 	}
 	for ; done < n; done++ {
 		x.finish(&vs[done])
@@ -306,17 +317,20 @@ func (x *explorer) expandBatch(f *game.Frontier, id0 int32, n int) error {
 	return nil
 }
 
-// state returns the state of a visit, made from its key the first time (a key that the table
-// holds is one that StateOfKey takes).
-func (x *explorer) state(v *visit) *game.State {
+// state returns the state of a visit, made from its key the first time. It cannot fail on a
+// search's table: every key in it is the Key of a state of this game (Initial's, or one that
+// SuccessorKeys or a Frontier's Successors gave), which StateOfKey takes by its contract; the
+// error is returned anyway, so that a key it rejects (a defect) is an error the command reports,
+// never a panic.
+func (x *explorer) state(v *visit) (*game.State, error) {
 	if v.state == nil {
 		s, err := x.g.StateOfKey(string(x.states.key(v.id)))
 		if err != nil {
-			panic(fmt.Sprintf("verify: the table's key of state %d: %v", v.id, err))
+			return nil, fmt.Errorf("the key of state %d in the table of states: %w", v.id, err)
 		}
 		v.state = s
 	}
-	return v.state
+	return v.state, nil
 }
 
 // begin records what a state is (terminal, or its branching, or a dead end) and returns how many
@@ -365,14 +379,14 @@ func (x *explorer) successor(id, depth int32, k int, key []byte, h uint64) {
 		x.cut = true
 		x.cutAt(int(depth))
 	}
-	x.edges = append(x.edges, to)
+	x.edges = append(room(x.edges, 1), to)
 }
 
 // finish records a state as explored, its successors listed, and shows it to the checks.
 func (x *explorer) finish(v *visit) {
 	n := &x.nodes[v.id]
 	n.flags |= fExplored
-	x.edgeOff = append(x.edgeOff, int32(len(x.edges)))
+	x.edgeOff = append(room(x.edgeOff, 1), int32(len(x.edges)))
 	x.explored++
 	x.maxDepth = max(x.maxDepth, int(n.depth))
 	for _, c := range x.checks {

@@ -52,9 +52,9 @@ func (t *table) append(key []byte) int32 {
 			t.off[i] = i * t.kl
 		}
 	}
-	t.arena = append(t.arena, key...)
+	t.arena = append(room(t.arena, len(key)), key...)
 	if t.off != nil {
-		t.off = append(t.off, len(t.arena))
+		t.off = append(room(t.off, 1), len(t.arena))
 	}
 	t.n++
 	return id
@@ -135,4 +135,16 @@ func (t *table) prefetch(buf []byte, kl int, hs []uint64) ([]uint64, uint64) {
 		}
 	}
 	return hs, sum
+}
+
+// room returns s with room for n more elements: when it has not, a copy twice as big (or as
+// big as it needs). append grows a big slice by a quarter at a time; a search's tables, which
+// grow to millions of elements, would then be copied over again about four times their size.
+func room[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	out := make([]T, len(s), max(2*cap(s), len(s)+n, 256))
+	copy(out, s)
+	return out
 }

@@ -3,7 +3,10 @@ package verify
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/game"
 )
 
 // The table numbers keys in the order they are added and finds them again, across its growth,
@@ -61,5 +64,27 @@ func TestTable(t *testing.T) {
 	}
 	if tb.len() != n+300 {
 		t.Fatalf("%d keys, want %d", tb.len(), n+300)
+	}
+}
+
+// A key in the table that StateOfKey rejects cannot come from a search (its keys are the game's
+// own); if one did, the explorer reports it as an error that ends the search, not a panic.
+func TestRejectedKeyIsAnError(t *testing.T) {
+	t.Parallel()
+	g := load(t, "../testdata/verify/clean.kif", game.Compiled)
+	x := &explorer{g: g, states: newTable()}
+	x.states.append([]byte("x-not-a-key"))
+	x.nodes = append(x.nodes, node{parent: -1, via: -1})
+	v := &visit{id: 0}
+	if _, err := x.state(v); err == nil || !strings.Contains(err.Error(), "the key of state 0") {
+		t.Fatalf("state: %v, want the error of a rejected key", err)
+	}
+	c := &baseCoverage{g: g, defined: true}
+	c.visit(x, v)
+	if x.fatal == nil {
+		t.Fatal("the coverage check did not record the failure")
+	}
+	if err := x.search(bg, bg, Options{}); err == nil || err != x.fatal {
+		t.Fatalf("search: %v, want %v", err, x.fatal)
 	}
 }

@@ -18,7 +18,10 @@ func newTermination() check { return termination{} }
 func (termination) visit(x *explorer, v *visit) {}
 
 func (termination) finish(ctx context.Context, x *explorer, r *Result) error {
-	sc := x.sccs()
+	sc := sccResult{entry: -1, trap: -1}
+	if !x.layered() {
+		sc = x.sccs()
+	}
 	found := false
 	if sc.entry >= 0 {
 		cycle := x.shortestCycle(sc.comp, sc.entry)
@@ -60,6 +63,24 @@ func (termination) finish(ctx context.Context, x *explorer, r *Result) error {
 	}
 	r.Properties[Termination] = x.verdict(found)
 	return nil
+}
+
+// layered reports whether every edge of the explored graph leads to a state deeper than the
+// one it leaves (a breadth-first search's new states, in a game whose states count their
+// steps). Then no state lies on a cycle, and every state can reach an end (what sccs looks
+// for, and termination needs): following edges gets deeper, so it stops at a state without a
+// successor in the table, which is terminal, a dead end, partial (a successor past the budget)
+// or not explored. Checking this is a pass over the edges, cheaper than sccs's walk.
+func (x *explorer) layered() bool {
+	for v := range len(x.edgeOff) - 1 {
+		d := x.nodes[v].depth
+		for _, w := range x.edges[x.edgeOff[v]:x.edgeOff[v+1]] {
+			if w >= 0 && x.nodes[w].depth <= d {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sccResult are the strongly connected components of the explored graph.

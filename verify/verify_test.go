@@ -462,3 +462,29 @@ func TestLegacyBaseIsNotChecked(t *testing.T) {
 		t.Errorf("%s\nnotes %q", report(r), r.Notes)
 	}
 }
+
+// layered, termination's shortcut, holds only of graphs where sccs finds no cycle and no trap;
+// the games of testdata/verify have both kinds of graph.
+func TestLayeredAgreesWithSCCs(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/verify/*.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[bool]int{}
+	for _, path := range paths {
+		for _, e := range engines {
+			x, err := explore(bg, load(t, path, e), Options{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, layered := x.sccs(), x.layered()
+			kinds[layered]++
+			if layered && (sc.entry >= 0 || sc.trap >= 0 || sc.onCycles != 0 || sc.traps != 0) {
+				t.Errorf("%s (%s): layered, but sccs finds %+v", path, e, sc)
+			}
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Errorf("layered and not: %v, want both", kinds)
+	}
+}
