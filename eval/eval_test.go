@@ -434,7 +434,7 @@ func TestSees(t *testing.T) {
 	eq(t, "sees random", m.g.Strings(sees[1]))
 }
 
-// The Game serialises concurrent callers (run with -race).
+// Concurrent callers of one Program each evaluate on a session of their own (run with -race).
 func TestConcurrentUse(t *testing.T) {
 	m := load(t, "ggp-org__ggp-base/games/games/ticTacToe/ticTacToe.kif")
 	var wg sync.WaitGroup
