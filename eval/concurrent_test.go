@@ -64,76 +64,102 @@ func evaluation(ctx context.Context, g *Program, q *Query, seed uint64, playouts
 	return b.String(), nil
 }
 
-// TestConcurrentEvaluations runs 8 evaluations of one game at once, each on its own goroutine,
-// and checks that each gives what it gives alone. It logs the wall time of the 8 run one after
-// another and at once (run it with -v, without -race, for the figure in docs/performance.md).
-func TestConcurrentEvaluations(t *testing.T) {
+// concurrentSetup loads connectfour twice: one Program evaluates each of the n evaluations alone
+// (want), the other is the one the evaluations share.
+func concurrentSetup(tb testing.TB, n, playouts int) (g *Program, q *Query, want []string) {
 	src, err := os.ReadFile("../testdata/games/connectfour.kif")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	const n = 8
+	const query = "(legal ?r ?m) (true (control ?r))"
+	alone, _ := Load(string(src))
+	qa, err := alone.ParseQuery(query)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	want = make([]string, n)
+	for i := range want {
+		if want[i], err = evaluation(context.Background(), alone, qa, uint64(i), playouts); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	g, _ = Load(string(src))
+	if q, err = g.ParseQuery(query); err != nil {
+		tb.Fatal(err)
+	}
+	return g, q, want
+}
+
+// runEvaluations runs the n evaluations on g, one after another or each on its own goroutine,
+// and checks that each gives what it gives alone.
+func runEvaluations(tb testing.TB, g *Program, q *Query, want []string, playouts int, concurrent bool) {
+	n := len(want)
+	got := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		run := func() { got[i], errs[i] = evaluation(context.Background(), g, q, uint64(i), playouts) }
+		if !concurrent {
+			run()
+			continue
+		}
+		wg.Go(run)
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			tb.Fatalf("evaluation %d: %v", i, errs[i])
+		}
+		if got[i] != want[i] {
+			tb.Errorf("evaluation %d (concurrent %v) gave\n%s\nalone it gives\n%s", i, concurrent, got[i], want[i])
+		}
+	}
+}
+
+// TestConcurrentEvaluations runs 8 evaluations of one game at once, each on its own goroutine,
+// and checks that each gives what it gives alone (run it with -race). How much faster at once is
+// BenchmarkConcurrentEvaluations.
+func TestConcurrentEvaluations(t *testing.T) {
 	playouts := 20
 	if testing.Short() {
 		playouts = 2
 	}
-	ctx := context.Background()
-	alone, _ := Load(string(src))
-	q, err := alone.ParseQuery("(legal ?r ?m) (true (control ?r))")
-	if err != nil {
-		t.Fatal(err)
+	g, q, want := concurrentSetup(t, 8, playouts)
+	runEvaluations(t, g, q, want, playouts, true)
+	runEvaluations(t, g, q, want, playouts, false)
+	runEvaluations(t, g, q, want, playouts, true)
+}
+
+// BenchmarkConcurrentEvaluations times the 8 evaluations of TestConcurrentEvaluations one after
+// another and at once, side by side in each iteration, and reports the ratio of their wall
+// times (wall-ratio) and of their CPU times (cpu-ratio), with the same wall ratio for a loop that
+// shares nothing (spin-ratio: what the machine allows now). The figure in docs/performance.md.
+func BenchmarkConcurrentEvaluations(b *testing.B) {
+	const n, playouts = 8, 20
+	g, q, want := concurrentSetup(b, n, playouts)
+	runEvaluations(b, g, q, want, playouts, true) // the sessions of the 8 at once, made and warmed
+	var seq, par, seqCPU, parCPU, spinSum time.Duration
+	var spins float64
+	for b.Loop() {
+		t0, c0 := time.Now(), cputime.Now()
+		runEvaluations(b, g, q, want, playouts, false)
+		t1, c1 := time.Now(), cputime.Now()
+		runEvaluations(b, g, q, want, playouts, true)
+		t2, c2 := time.Now(), cputime.Now()
+		seq, par = seq+t1.Sub(t0), par+t2.Sub(t1)
+		seqCPU, parCPU = seqCPU+(c1-c0), parCPU+(c2-c1)
+		spins += spinRatio(n, t1.Sub(t0)/n)
+		spinSum++
 	}
-	want := make([]string, n)
-	for i := range want {
-		if want[i], err = evaluation(ctx, alone, q, uint64(i), playouts); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, _ := Load(string(src))
-	if q, err = g.ParseQuery("(legal ?r ?m) (true (control ?r))"); err != nil {
-		t.Fatal(err)
-	}
-	at := func(concurrent bool) time.Duration {
-		start := time.Now()
-		got := make([]string, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			run := func() { got[i], errs[i] = evaluation(ctx, g, q, uint64(i), playouts) }
-			if !concurrent {
-				run()
-				continue
-			}
-			wg.Go(run)
-		}
-		wg.Wait()
-		for i := range n {
-			if errs[i] != nil {
-				t.Fatalf("evaluation %d: %v", i, errs[i])
-			}
-			if got[i] != want[i] {
-				t.Errorf("evaluation %d (concurrent %v) gave\n%s\nalone it gives\n%s", i, concurrent, got[i], want[i])
-			}
-		}
-		return time.Since(start)
-	}
-	at(true) // the sessions of the 8 at once, made and warmed
-	cpu0 := cputime.Now()
-	seq := at(false)
-	cpu1 := cputime.Now()
-	par := at(true)
-	cpu2 := cputime.Now()
-	t.Logf("%d evaluations of connectfour (%d playouts each), GOMAXPROCS %d: one after another %v wall, %v CPU; at once %v wall, %v CPU; wall ratio %.2f",
-		n, playouts, runtime.GOMAXPROCS(0), seq.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond),
-		par.Round(time.Millisecond), (cpu2 - cpu1).Round(time.Millisecond), float64(seq)/float64(par))
-	if !testing.Short() {
-		// What the machine allows now: the same ratio for a loop that shares nothing.
-		t.Logf("reference: a CPU-bound loop %d times one after another and at once: wall ratio %.2f", n, spinRatio(n, seq/n))
-	}
+	b.ReportMetric(float64(seq)/float64(par), "wall-ratio")
+	b.ReportMetric(float64(seqCPU)/float64(parCPU), "cpu-ratio")
+	b.ReportMetric(spins/float64(spinSum), "spin-ratio")
+	b.Logf("GOMAXPROCS %d: one after another %v wall, %v CPU; at once %v wall, %v CPU (totals)", runtime.GOMAXPROCS(0),
+		seq.Round(time.Millisecond), seqCPU.Round(time.Millisecond), par.Round(time.Millisecond), parCPU.Round(time.Millisecond))
 }
 
 // spinRatio runs n loops of about d each one after another, then at once, and returns the ratio
-// of the wall times.
+// of the wall times. (Benchmark code: it calibrates the loop on the clock.)
 func spinRatio(n int, d time.Duration) float64 {
 	start := time.Now()
 	iters := 0
