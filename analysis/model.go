@@ -163,15 +163,18 @@ type Occurrence struct {
 	// Parenthesized is true for a relation or function name at the head of a list: `(p ...)`,
 	// `(f ...)`; false for a bare proposition like `terminal`.
 	Parenthesized bool
-	Span          syntax.Span
-	Name          string // as written
-	Key           string // case-folded
-	Arity         int    // for relations and functions
-	Clause        int    // index into Model.Clauses
+	// Arg is the argument index within the atom of Relation, -1 for the relation name. Arg,
+	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96): every version
+	// copies the occurrences of the forms it reuses.
+	Arg    int32
+	Arity  int32 // for relations and functions
+	Clause int32 // index into Model.Clauses
+	Span   syntax.Span
+	Name   string // as written
+	Key    string // case-folded
 	// Relation is the key of the relation whose atom contains this occurrence (itself for a
-	// relation name); Arg is the argument index within that atom, -1 for the relation name.
+	// relation name).
 	Relation string
-	Arg      int
 }
 
 // SymbolKind separates the namespaces of a file.
@@ -529,7 +532,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	for i := range m.Occurrences[k:] {
 		o := &m.Occurrences[k+i]
-		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
+		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, int32(c.Index)
 	}
 	k = len(m.Edges)
 	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
@@ -622,8 +625,8 @@ func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel st
 	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
 		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
 	}
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
-		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren, Negated: neg}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: int32(arity),
+		Clause: int32(c.Index), Def: def, Relation: rel, Arg: int32(arg), Parenthesized: paren, Negated: neg}
 	m.Occurrences = append(m.Occurrences, o)
 }
 
@@ -882,7 +885,7 @@ func (x *indexer) count(prev *Model) {
 			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(x.order))}
 			table[o.Key] = s
 			x.order = append(x.order, s)
-			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, o.Arity)
+			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
 			x.mixed, x.src = append(x.mixed, 0), append(x.src, pk)
 		}
 		if pk >= 0 {
@@ -901,7 +904,7 @@ func (x *indexer) add(i int, s *Symbol) {
 		if o.Name != x.names[k] {
 			x.mixed[k] |= mixedName // as written: the spellings may still be one
 		}
-		if o.Arity != x.arities[k] {
+		if int(o.Arity) != x.arities[k] {
 			x.mixed[k] |= mixedArity
 		}
 	}
@@ -925,7 +928,7 @@ func (x *indexer) fill(k int, s *Symbol) {
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{m.Occurrences[x.first[k]].Arity: s.Occs}
+		s.Arities = map[int][]int{int(m.Occurrences[x.first[k]].Arity): s.Occs}
 	}
 }
 
@@ -980,10 +983,10 @@ func (s *Symbol) indexSpellings(m *Model) {
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
 // itself (neither is ever changed once built).
 func (s *Symbol) indexArities(m *Model) {
-	a := m.Occurrences[s.Occs[0]].Arity
+	a := int(m.Occurrences[s.Occs[0]].Arity)
 	one := true
 	for _, i := range s.Occs[1:] {
-		if m.Occurrences[i].Arity != a {
+		if int(m.Occurrences[i].Arity) != a {
 			one = false
 			break
 		}
@@ -994,7 +997,7 @@ func (s *Symbol) indexArities(m *Model) {
 	}
 	s.Arities = map[int][]int{}
 	for _, i := range s.Occs {
-		a := m.Occurrences[i].Arity
+		a := int(m.Occurrences[i].Arity)
 		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
