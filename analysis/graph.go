@@ -358,6 +358,85 @@ func (m *Model) uses(rel Rel) []use {
 	return out
 }
 
+// failingUses returns the uses of relation rel (see uses) that fail, in source order. fails
+// must answer from the use's atom and the sets alone, which never change once made: a clause
+// remembers which of its uses failed against the very sets (code names the check), so that a
+// version whose sets are the previous version's (the producers keep a set that no changed clause
+// can reach) asks fails only about the clauses the edit made, and the clauses it reused cost
+// a look at their memo.
+func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(use) bool) []use {
+	var out []use
+	for _, c := range m.Clauses {
+		if bad, ok := c.failingMemo(code, sets); ok {
+			if len(bad) > 0 {
+				us := m.clauseUses(c, rel)
+				for _, i := range bad {
+					out = append(out, us[i])
+				}
+			}
+			continue
+		}
+		var bad []int32
+		for i, u := range m.clauseUses(c, rel) {
+			if fails(u) {
+				bad = append(bad, int32(i))
+				out = append(out, u)
+			}
+		}
+		c.storeFailing(code, sets, bad)
+	}
+	return out
+}
+
+// clauseUses returns the atoms of relation rel in c's body, in source order (c's part of uses).
+func (m *Model) clauseUses(c *Clause, rel Rel) []use {
+	var out []use
+	for i := c.edgeLo; i < c.edgeHi; i++ {
+		if e := &m.Edges[i]; e.To == rel {
+			if v, ok := c.atomVisit(e.Span); ok {
+				out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
+			}
+		}
+	}
+	return out
+}
+
+// failingMemo is what failingUses found in a clause for one check: the indexes, among the
+// clause's uses, of those that failed against sets.
+type failingMemo struct {
+	code string
+	sets [2]*termSet
+	bad  []int32
+}
+
+// failingMemo returns what failingUses remembers of c for check code and sets.
+func (c *Clause) failingMemo(code string, sets [2]*termSet) ([]int32, bool) {
+	if memos := c.failing.Load(); memos != nil {
+		for _, e := range *memos {
+			if e.code == code && e.sets == sets {
+				return e.bad, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// storeFailing remembers bad for c, check code and sets, in place of the check's older entry.
+// Two checks that store at once may lose one's entry, which is then found again.
+func (c *Clause) storeFailing(code string, sets [2]*termSet, bad []int32) {
+	old := c.failing.Load()
+	var next []failingMemo
+	if old != nil {
+		for _, e := range *old {
+			if e.code != code {
+				next = append(next, e)
+			}
+		}
+	}
+	next = append(next, failingMemo{code: code, sets: sets, bad: bad})
+	c.failing.Store(&next)
+}
+
 // use is a body atom of a relation: see uses.
 type use struct {
 	Atom    syntax.Atom

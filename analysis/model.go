@@ -51,7 +51,8 @@ type Clause struct {
 	// source order.
 	Vars map[string][]int
 
-	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	occLo, occHi   int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	edgeLo, edgeHi int // the clause's dependency edges: m.Edges[edgeLo:edgeHi]
 
 	// reused says that the clause is the previous version's, moved (reuseClause).
 	reused bool
@@ -63,6 +64,9 @@ type Clause struct {
 	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
+	// failing remembers which of the clause's uses of a relation a whole-file check found wrong
+	// against the argument sets it read (see Model.failingUses), shared like meets.
+	failing atomic.Pointer[[]failingMemo]
 }
 
 // textMemo is what one check wrote about a clause, with the key of what else it depends on.
@@ -434,7 +438,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
 		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
-			m.Clauses[part.clause].occHi = part.occHi
+			c := m.Clauses[part.clause]
+			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi
 		}
 	}()
 	if old, ok := find.part(part.id); ok {
@@ -501,6 +506,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c.prod.Store(oc.prod.Load())
 	c.meets.Store(oc.meets.Load())
 	c.texts.Store(oc.texts.Load())
+	c.failing.Store(oc.failing.Load())
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}
