@@ -577,13 +577,16 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 	for _, r := range m.SCCs[comp] {
 		in[r] = true
 	}
+	// The component's own clauses, not every clause of the file: a file of many games has many
+	// such components.
+	var clauses []*Clause
+	for _, r := range m.SCCs[comp] {
+		clauses = append(clauses, m.clausesOf(r)...)
+	}
 	var nodes []headPattern
 	nodeOf := map[string]int{}
 	clauseNode := map[int]int{}
-	for _, c := range m.Clauses {
-		if !in[c.Rel()] {
-			continue
-		}
+	for _, c := range clauses {
 		p := patternOf(c.Head)
 		k := p.rel + "\x00" + strings.Join(p.args, "\x00")
 		id, ok := nodeOf[k]
@@ -601,11 +604,8 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 	}
 	var edges []edge
 	out := make([][]int, len(nodes))
-	for _, c := range m.Clauses {
-		from, ok := clauseNode[c.Index]
-		if !ok {
-			continue
-		}
+	for _, c := range clauses {
+		from := clauseNode[c.Index]
 		walkLiterals(c, func(v literalVisit) {
 			if v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
 				return
