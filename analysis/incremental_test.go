@@ -182,7 +182,7 @@ func sameResult(got, want *Result) string {
 	}
 	for i, c := range gm.Clauses {
 		w := wm.Clauses[i]
-		if c.Form.Span() != w.Form.Span() || c.Key() != w.Key() || c.occLo != w.occLo || c.occHi != w.occHi ||
+		if c.Form.Span() != w.Form.Span() || c.Key() != w.Key() || c.occLo != w.occLo || c.occHi != w.occHi || c.edgeLo != w.edgeLo || c.edgeHi != w.edgeHi ||
 			!reflect.DeepEqual(c.Vars, w.Vars) {
 			return fmt.Sprintf("clause %d differs", i)
 		}

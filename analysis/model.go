@@ -798,8 +798,16 @@ func (m *Model) index(prev *Model, stable int) {
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
 		for k, s := range x.order {
+			// prev's symbol serves when its occurrences are the very ones, at the same indexes:
+			// all of them in the stretch before the edit, or (src, not moved) each of them taken
+			// over from prev to the index it had there (an edit that keeps the number of
+			// occurrences before it).
 			pt, _ := prev.table(occKindOf(s.Kind))
-			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
+			ps := pt[s.Key]
+			if ps == nil || len(ps.Occs) != s.n {
+				continue
+			}
+			if ps.Occs[len(ps.Occs)-1] < stable || x.src[k] >= 0 && !x.moved[k] && prev.symbols[x.src[k]] == ps {
 				t, _ := m.table(occKindOf(s.Kind))
 				t[s.Key], taken[k], x.order[k] = ps, true, ps
 			}
@@ -846,8 +854,10 @@ type indexer struct {
 	arities []int
 	mixed   []uint8
 	// src is, per symbol, prev's number of it while every occurrence of it comes from prev's
-	// occurrences of that symbol (then its spellings are prev's), else -1.
-	src []int32
+	// occurrences of that symbol (then its spellings are prev's), else -1; moved says that one
+	// of them is at another index than in prev.
+	src   []int32
+	moved []bool
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
@@ -870,12 +880,15 @@ func (x *indexer) count(prev *Model) {
 			runs = runs[1:]
 		}
 		pk := int32(-1) // prev's number of the occurrence's symbol, when taken over
+		moved := false  // taken over from another index of prev's
 		if len(runs) > 0 && i >= runs[0].lo {
 			if pk = prev.symOf[runs[0].from+i-runs[0].lo]; pk < 0 {
 				x.ord[i] = -1
 				continue
 			}
+			moved = runs[0].lo != runs[0].from
 			if k := remap[pk]; k >= 0 {
+				x.moved[k] = x.moved[k] || moved
 				x.add(i, x.order[k])
 				continue
 			}
@@ -892,10 +905,11 @@ func (x *indexer) count(prev *Model) {
 			table[o.Key] = s
 			x.order = append(x.order, s)
 			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
-			x.mixed, x.src = append(x.mixed, 0), append(x.src, pk)
+			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
+			x.moved[s.ord] = x.moved[s.ord] || moved
 		} else {
 			x.src[s.ord] = -1
 		}
