@@ -424,17 +424,7 @@ func (c *Clause) failingMemo(code string, sets [2]*termSet) ([]int32, bool) {
 // storeFailing remembers bad for c, check code and sets, in place of the check's older entry.
 // Two checks that store at once may lose one's entry, which is then found again.
 func (c *Clause) storeFailing(code string, sets [2]*termSet, bad []int32) {
-	old := c.failing.Load()
-	var next []failingMemo
-	if old != nil {
-		for _, e := range *old {
-			if e.code != code {
-				next = append(next, e)
-			}
-		}
-	}
-	next = append(next, failingMemo{code: code, sets: sets, bad: bad})
-	c.failing.Store(&next)
+	replaceMemo(&c.failing, failingMemo{code: code, sets: sets, bad: bad}, func(e failingMemo) bool { return e.code != code })
 }
 
 // use is a body atom of a relation: see uses.

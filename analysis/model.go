@@ -89,17 +89,23 @@ func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
 		}
 	}
 	t := write()
-	var next []textMemo
-	if old != nil {
-		for _, e := range *old {
-			if e.code != code {
-				next = append(next, e)
+	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t}, func(e textMemo) bool { return e.code != code })
+	return t
+}
+
+// replaceMemo stores in memos the entries of its list that keep accepts, then e: a clause's memo
+// with one check's older entry replaced. What another goroutine stores at once may be lost.
+func replaceMemo[T any](memos *atomic.Pointer[[]T], e T, keep func(T) bool) {
+	var next []T
+	if old := memos.Load(); old != nil {
+		for _, x := range *old {
+			if keep(x) {
+				next = append(next, x)
 			}
 		}
 	}
-	next = append(next, textMemo{code: code, key: key, texts: t})
-	c.texts.Store(&next)
-	return t
+	next = append(next, e)
+	memos.Store(&next)
 }
 
 // Occurrences returns the clause's occurrences, in source order.
