@@ -341,29 +341,12 @@ func (m *Model) edgesIn() map[Rel][]int {
 	return m.in
 }
 
-// uses returns the atoms of relation rel in the rule bodies (nested in not and or included), in
-// source order, with the clause of each and whether it stands under a not.
-func (m *Model) uses(rel Rel) []use {
-	m.mu.Lock()
-	eis := m.edgesIn()[rel]
-	m.mu.Unlock()
-	out := make([]use, 0, len(eis))
-	for _, ei := range eis {
-		e := &m.Edges[ei]
-		c := m.Clauses[e.Clause]
-		if v, ok := c.atomVisit(e.Span); ok {
-			out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
-		}
-	}
-	return out
-}
-
-// failingUses returns the uses of relation rel (see uses) that fail, in source order. fails
-// must answer from the use's atom and the sets alone, which never change once made: a clause
-// remembers which of its uses failed against the very sets (code names the check), so that a
-// version whose sets are the previous version's (the producers keep a set that no changed clause
-// can reach) asks fails only about the clauses the edit made, and the clauses it reused cost
-// a look at their memo.
+// failingUses returns the uses of relation rel (its atoms in the rule bodies, nested in not and
+// or included) that fail, in source order. fails must answer from the use's atom and the sets
+// alone, which never change once made: a clause remembers which of its uses failed against the
+// very sets (code names the check), so that a version whose sets are the previous version's
+// (the producers keep a set that no changed clause can reach) asks fails only about the clauses
+// the edit made, and the clauses it reused cost a look at their memo.
 func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(use) bool) []use {
 	var out []use
 	for _, c := range m.Clauses {
@@ -388,7 +371,8 @@ func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(u
 	return out
 }
 
-// clauseUses returns the atoms of relation rel in c's body, in source order (c's part of uses).
+// clauseUses returns the atoms of relation rel in c's body, nested ones included, in source
+// order, with whether each stands under a not.
 func (m *Model) clauseUses(c *Clause, rel Rel) []use {
 	var out []use
 	for i := c.edgeLo; i < c.edgeHi; i++ {
@@ -427,7 +411,7 @@ func (c *Clause) storeFailing(code string, sets [2]*termSet, bad []int32) {
 	replaceMemo(&c.failing, failingMemo{code: code, sets: sets, bad: bad}, func(e failingMemo) bool { return e.code != code })
 }
 
-// use is a body atom of a relation: see uses.
+// use is a body atom of a relation: see clauseUses.
 type use struct {
 	Atom    syntax.Atom
 	Clause  *Clause
