@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,8 +46,10 @@ func BenchmarkAnalyzeLargest(b *testing.B) {
 // analysis that reuses the previous version's results for the forms the parser reused.
 func BenchmarkReanalyze(b *testing.B) {
 	inputs := map[string]string{"generated-400KB": gengame.Layered(400 << 10)}
-	if src, err := gengame.Corpus(corpusDir, 400<<10); err == nil {
-		inputs["corpus-400KB"] = src
+	for _, kb := range []int{400, 800} { // the sizes: 800 KB at most 2.2x the cost of 400 KB
+		if src, err := gengame.Corpus(corpusDir, kb<<10); err == nil {
+			inputs[fmt.Sprintf("corpus-%dKB", kb)] = src
+		}
 	}
 	if data, err := os.ReadFile(filepath.Join(corpusDir, "ggp-org__ggp-repository/war/root/games/duplicateStateLarge/duplicateStateLarge.kif")); err == nil {
 		inputs["duplicateStateLarge-67KB"] = string(data)

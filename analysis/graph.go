@@ -341,24 +341,77 @@ func (m *Model) edgesIn() map[Rel][]int {
 	return m.in
 }
 
-// uses returns the atoms of relation rel in the rule bodies (nested in not and or included), in
-// source order, with the clause of each and whether it stands under a not.
-func (m *Model) uses(rel Rel) []use {
-	m.mu.Lock()
-	eis := m.edgesIn()[rel]
-	m.mu.Unlock()
-	out := make([]use, 0, len(eis))
-	for _, ei := range eis {
-		e := &m.Edges[ei]
-		c := m.Clauses[e.Clause]
-		if v, ok := c.atomVisit(e.Span); ok {
-			out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
+// failingUses returns the uses of relation rel (its atoms in the rule bodies, nested in not and
+// or included) that fail, in source order. fails must answer from the use's atom and the sets
+// alone, which never change once made: a clause remembers which of its uses failed against the
+// very sets (code names the check), so that a version whose sets are the previous version's
+// (the producers keep a set that no changed clause can reach) asks fails only about the clauses
+// the edit made, and the clauses it reused cost a look at their memo.
+func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(use) bool) []use {
+	var out []use
+	for _, c := range m.Clauses {
+		if bad, ok := c.failingMemo(code, sets); ok {
+			if len(bad) > 0 {
+				us := m.clauseUses(c, rel)
+				for _, i := range bad {
+					out = append(out, us[i])
+				}
+			}
+			continue
+		}
+		var bad []int32
+		for i, u := range m.clauseUses(c, rel) {
+			if fails(u) {
+				bad = append(bad, int32(i))
+				out = append(out, u)
+			}
+		}
+		c.storeFailing(code, sets, bad)
+	}
+	return out
+}
+
+// clauseUses returns the atoms of relation rel in c's body, nested ones included, in source
+// order, with whether each stands under a not.
+func (m *Model) clauseUses(c *Clause, rel Rel) []use {
+	var out []use
+	for i := c.edgeLo; i < c.edgeHi; i++ {
+		if e := &m.Edges[i]; e.To == rel {
+			if v, ok := c.atomVisit(e.Span); ok {
+				out = append(out, use{Atom: v.Lit.Atom(), Clause: c, Negated: e.Negative})
+			}
 		}
 	}
 	return out
 }
 
-// use is a body atom of a relation: see uses.
+// failingMemo is what failingUses found in a clause for one check: the indexes, among the
+// clause's uses, of those that failed against sets.
+type failingMemo struct {
+	code string
+	sets [2]*termSet
+	bad  []int32
+}
+
+// failingMemo returns what failingUses remembers of c for check code and sets.
+func (c *Clause) failingMemo(code string, sets [2]*termSet) ([]int32, bool) {
+	if memos := c.failing.Load(); memos != nil {
+		for _, e := range *memos {
+			if e.code == code && e.sets == sets {
+				return e.bad, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// storeFailing remembers bad for c, check code and sets, in place of the check's older entry.
+// Two checks that store at once may lose one's entry, which is then found again.
+func (c *Clause) storeFailing(code string, sets [2]*termSet, bad []int32) {
+	replaceMemo(&c.failing, failingMemo{code: code, sets: sets, bad: bad}, func(e failingMemo) bool { return e.code != code })
+}
+
+// use is a body atom of a relation: see clauseUses.
 type use struct {
 	Atom    syntax.Atom
 	Clause  *Clause
@@ -498,13 +551,16 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 	for _, r := range m.SCCs[comp] {
 		in[r] = true
 	}
+	// The component's own clauses, not every clause of the file: a file of many games has many
+	// such components.
+	var clauses []*Clause
+	for _, r := range m.SCCs[comp] {
+		clauses = append(clauses, m.clausesOf(r)...)
+	}
 	var nodes []headPattern
 	nodeOf := map[string]int{}
 	clauseNode := map[int]int{}
-	for _, c := range m.Clauses {
-		if !in[c.Rel()] {
-			continue
-		}
+	for _, c := range clauses {
 		p := patternOf(c.Head)
 		k := p.rel + "\x00" + strings.Join(p.args, "\x00")
 		id, ok := nodeOf[k]
@@ -522,11 +578,8 @@ func (m *Model) splitComponent(comp int) []syntax.Span {
 	}
 	var edges []edge
 	out := make([][]int, len(nodes))
-	for _, c := range m.Clauses {
-		from, ok := clauseNode[c.Index]
-		if !ok {
-			continue
-		}
+	for _, c := range clauses {
+		from := clauseNode[c.Index]
 		walkLiterals(c, func(v literalVisit) {
 			if v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() || !in[AtomRel(v.Lit.Atom())] {
 				return

@@ -19,32 +19,40 @@ func init() {
 			// Constants, functions and relations share one name space for spelling purposes. Only
 			// the keys written in two spellings somewhere need their occurrences gathered.
 			tables := []map[string]*Symbol{m.Relations, m.Functions, m.Constants}
+			// A key of two tables is a key of one of the two smaller ones: the largest table's
+			// keys are not looked up in the others.
+			largest := 0
+			for ti, table := range tables {
+				if len(table) > len(tables[largest]) {
+					largest = ti
+				}
+			}
 			var keys []string
 			byKey := map[string][]int{}
-			for ti, table := range tables {
-				for k, s := range table {
-					// A key is written two ways when one of its symbols has two spellings, or
-					// when it names symbols of two tables, spelled differently.
-					if len(s.Spellings) < 2 && !inOtherTable(tables, ti, k) {
-						continue
-					}
-					if _, done := byKey[k]; done {
-						continue
-					}
-					byKey[k] = nil
-					if !mixedSpelling(tables, k) {
-						continue
-					}
-					var occs []int
-					for _, t := range tables {
-						if sym := t[k]; sym != nil {
-							occs = append(occs, sym.Occs...)
-						}
-					}
-					sort.Ints(occs)
-					byKey[k] = occs
-					keys = append(keys, k)
+			// The symbols of the three tables, as a list (tables[s.Kind] holds s).
+			for _, s := range m.symbols {
+				ti, k := int(s.Kind), s.Key
+				// A key is written two ways when one of its symbols has two spellings, or when
+				// it names symbols of two tables, spelled differently.
+				if len(s.Spellings) < 2 && (ti == largest || !inOtherTable(tables, ti, k)) {
+					continue
 				}
+				if _, done := byKey[k]; done {
+					continue
+				}
+				byKey[k] = nil
+				if !mixedSpelling(tables, k) {
+					continue
+				}
+				var occs []int
+				for _, t := range tables {
+					if sym := t[k]; sym != nil {
+						occs = append(occs, sym.Occs...)
+					}
+				}
+				sort.Ints(occs)
+				byKey[k] = occs
+				keys = append(keys, k)
 			}
 			sort.Slice(keys, func(i, j int) bool { return byKey[keys[i]][0] < byKey[keys[j]][0] })
 			for _, k := range keys {

@@ -182,7 +182,7 @@ func sameResult(got, want *Result) string {
 	}
 	for i, c := range gm.Clauses {
 		w := wm.Clauses[i]
-		if c.Form.Span() != w.Form.Span() || c.Key() != w.Key() || c.occLo != w.occLo || c.occHi != w.occHi ||
+		if c.Form.Span() != w.Form.Span() || c.Key() != w.Key() || c.occLo != w.occLo || c.occHi != w.occHi || c.edgeLo != w.edgeLo || c.edgeHi != w.edgeHi ||
 			!reflect.DeepEqual(c.Vars, w.Vars) {
 			return fmt.Sprintf("clause %d differs", i)
 		}
@@ -367,6 +367,43 @@ func TestIncrementalGraph(t *testing.T) {
 		}
 		if same := reflect.ValueOf(got.Model.SCCOf).Pointer() == reflect.ValueOf(prev.Model.SCCOf).Pointer(); same != e.same {
 			t.Errorf("%s: graph taken over from the previous version: %v, want %v", e.name, same, e.same)
+		}
+		prev = got
+	}
+}
+
+// TestIncrementalFailingUses edits the rules that make the sets undefined-fluent and
+// undefined-move read (init, next, legal) and the uses they judge, one at a time: the uses a
+// version reuses are judged from the clause's memo only while the sets are the very ones it was
+// made with, so each edit must give what a fresh analysis gives.
+func TestIncrementalFailingUses(t *testing.T) {
+	src := "(role white)\n(init (cell 1))\n(<= (next (cell ?x)) (true (cell ?x)))\n" +
+		"(<= (legal white (mark ?x)) (true (cell ?x)))\n(<= (p ?x) (true (cel ?x)))\n" +
+		"(<= (q ?x) (does white (mark ?x)))\n(<= (r ?x) (does black (mark ?x)))\n(<= terminal (p 1))\n"
+	edits := []struct{ old, new string }{
+		{"(init (cell 1))", "(init (cel 1))"},        // cel is produced now, cell is not
+		{"(<= (q ?x)", "(<= (qq ?x)"},                // an unrelated edit: the sets stay
+		{"(init (cel 1))", "(init (cell 1))"},        // back
+		{"(legal white (mark", "(legal white (mork"}, // the move mark is not allowed now
+		{"(role white)", "(role white)\n(role black)"},
+		{"(legal white (mork", "(legal black (mark"},
+		{"(true (cel ?x))", "(true (cell ?x))"},
+	}
+	f := parseCase("failing-uses.kif", src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	for i, e := range edits {
+		at := strings.Index(f.Source(), e.old)
+		if at < 0 {
+			t.Fatalf("edit %d: %q is not in the file", i, e.old)
+		}
+		f = f.Edit(at, at+len(e.old), e.new)
+		want := Analyze(f, nil)
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, want); diff != "" {
+			t.Fatalf("edit %d (%q -> %q): incremental analysis differs from a fresh one: %s", i, e.old, e.new, diff)
 		}
 		prev = got
 	}

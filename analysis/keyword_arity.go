@@ -13,7 +13,7 @@ func init() {
 		Clause: func(m *Model, c *Clause, r *Reporter) {
 			for _, o := range c.Occurrences(m) {
 				want, kw := RelationKeywords[o.Key]
-				if !kw || o.Arity == want || lateKeywords[o.Key] {
+				if !kw || int(o.Arity) == want || lateKeywords[o.Key] {
 					continue
 				}
 				if o.Kind == OccRelation || (o.Kind == OccKeyword && o.Key == "distinct") {

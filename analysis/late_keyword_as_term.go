@@ -19,7 +19,7 @@ func init() {
 				if (o.Kind == OccConstant || o.Kind == OccFunction) && lateKeywords[o.Key] && o.Relation != "and" {
 					r.Report(o.Span, o.Name+" has been a GDL keyword since 2010; as a constant or function name it confuses newer players", nil)
 				}
-				if o.Kind == OccRelation && lateKeywords[o.Key] && o.Arity != RelationKeywords[o.Key] {
+				if o.Kind == OccRelation && lateKeywords[o.Key] && int(o.Arity) != RelationKeywords[o.Key] {
 					r.Report(o.Span, fmt.Sprintf("%s has been a GDL keyword of %d arguments since 2010; used with %d it confuses newer players",
 						o.Name, RelationKeywords[o.Key], o.Arity), nil)
 				}

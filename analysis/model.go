@@ -51,7 +51,8 @@ type Clause struct {
 	// source order.
 	Vars map[string][]int
 
-	occLo, occHi int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	occLo, occHi   int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	edgeLo, edgeHi int // the clause's dependency edges: m.Edges[edgeLo:edgeHi]
 
 	// reused says that the clause is the previous version's, moved (reuseClause).
 	reused bool
@@ -63,6 +64,9 @@ type Clause struct {
 	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
+	// failing remembers which of the clause's uses of a relation a whole-file check found wrong
+	// against the argument sets it read (see Model.failingUses), shared like meets.
+	failing atomic.Pointer[[]failingMemo]
 }
 
 // textMemo is what one check wrote about a clause, with the key of what else it depends on.
@@ -85,17 +89,23 @@ func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
 		}
 	}
 	t := write()
-	var next []textMemo
-	if old != nil {
-		for _, e := range *old {
-			if e.code != code {
-				next = append(next, e)
+	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t}, func(e textMemo) bool { return e.code != code })
+	return t
+}
+
+// replaceMemo stores in memos the entries of its list that keep accepts, then e: a clause's memo
+// with one check's older entry replaced. What another goroutine stores at once may be lost.
+func replaceMemo[T any](memos *atomic.Pointer[[]T], e T, keep func(T) bool) {
+	var next []T
+	if old := memos.Load(); old != nil {
+		for _, x := range *old {
+			if keep(x) {
+				next = append(next, x)
 			}
 		}
 	}
-	next = append(next, textMemo{code: code, key: key, texts: t})
-	c.texts.Store(&next)
-	return t
+	next = append(next, e)
+	memos.Store(&next)
 }
 
 // Occurrences returns the clause's occurrences, in source order.
@@ -163,15 +173,18 @@ type Occurrence struct {
 	// Parenthesized is true for a relation or function name at the head of a list: `(p ...)`,
 	// `(f ...)`; false for a bare proposition like `terminal`.
 	Parenthesized bool
-	Span          syntax.Span
-	Name          string // as written
-	Key           string // case-folded
-	Arity         int    // for relations and functions
-	Clause        int    // index into Model.Clauses
+	// Arg is the argument index within the atom of Relation, -1 for the relation name. Arg,
+	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96): every version
+	// copies the occurrences of the forms it reuses.
+	Arg    int32
+	Arity  int32 // for relations and functions
+	Clause int32 // index into Model.Clauses
+	Span   syntax.Span
+	Name   string // as written
+	Key    string // case-folded
 	// Relation is the key of the relation whose atom contains this occurrence (itself for a
-	// relation name); Arg is the argument index within that atom, -1 for the relation name.
+	// relation name).
 	Relation string
-	Arg      int
 }
 
 // SymbolKind separates the namespaces of a file.
@@ -431,7 +444,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
 		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
-			m.Clauses[part.clause].occHi = part.occHi
+			c := m.Clauses[part.clause]
+			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi
 		}
 	}()
 	if old, ok := find.part(part.id); ok {
@@ -498,6 +512,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c.prod.Store(oc.prod.Load())
 	c.meets.Store(oc.meets.Load())
 	c.texts.Store(oc.texts.Load())
+	c.failing.Store(oc.failing.Load())
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}
@@ -529,7 +544,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	for i := range m.Occurrences[k:] {
 		o := &m.Occurrences[k+i]
-		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, c.Index
+		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, int32(c.Index)
 	}
 	k = len(m.Edges)
 	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
@@ -622,8 +637,8 @@ func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel st
 	if n := cur.Node(); n.Quoted || n.Kind == syntax.Operator || n.Kind == syntax.Variable && name[0] != '?' {
 		key = cur.Symbol().Key() // "Cell" is the name Cell; ~ is not; the infix X is ?x
 	}
-	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: arity,
-		Clause: c.Index, Def: def, Relation: rel, Arg: arg, Parenthesized: paren, Negated: neg}
+	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: int32(arity),
+		Clause: int32(c.Index), Def: def, Relation: rel, Arg: int32(arg), Parenthesized: paren, Negated: neg}
 	m.Occurrences = append(m.Occurrences, o)
 }
 
@@ -789,8 +804,16 @@ func (m *Model) index(prev *Model, stable int) {
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
 		for k, s := range x.order {
+			// prev's symbol serves when its occurrences are the very ones, at the same indexes:
+			// all of them in the stretch before the edit, or (src, not moved) each of them taken
+			// over from prev to the index it had there (an edit that keeps the number of
+			// occurrences before it).
 			pt, _ := prev.table(occKindOf(s.Kind))
-			if ps := pt[s.Key]; ps != nil && len(ps.Occs) == s.n && ps.Occs[len(ps.Occs)-1] < stable {
+			ps := pt[s.Key]
+			if ps == nil || len(ps.Occs) != s.n {
+				continue
+			}
+			if ps.Occs[len(ps.Occs)-1] < stable || x.src[k] >= 0 && !x.moved[k] && prev.symbols[x.src[k]] == ps {
 				t, _ := m.table(occKindOf(s.Kind))
 				t[s.Key], taken[k], x.order[k] = ps, true, ps
 			}
@@ -837,8 +860,10 @@ type indexer struct {
 	arities []int
 	mixed   []uint8
 	// src is, per symbol, prev's number of it while every occurrence of it comes from prev's
-	// occurrences of that symbol (then its spellings are prev's), else -1.
-	src []int32
+	// occurrences of that symbol (then its spellings are prev's), else -1; moved says that one
+	// of them is at another index than in prev.
+	src   []int32
+	moved []bool
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
@@ -861,12 +886,15 @@ func (x *indexer) count(prev *Model) {
 			runs = runs[1:]
 		}
 		pk := int32(-1) // prev's number of the occurrence's symbol, when taken over
+		moved := false  // taken over from another index of prev's
 		if len(runs) > 0 && i >= runs[0].lo {
 			if pk = prev.symOf[runs[0].from+i-runs[0].lo]; pk < 0 {
 				x.ord[i] = -1
 				continue
 			}
+			moved = runs[0].lo != runs[0].from
 			if k := remap[pk]; k >= 0 {
+				x.moved[k] = x.moved[k] || moved
 				x.add(i, x.order[k])
 				continue
 			}
@@ -882,11 +910,12 @@ func (x *indexer) count(prev *Model) {
 			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(x.order))}
 			table[o.Key] = s
 			x.order = append(x.order, s)
-			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, o.Arity)
-			x.mixed, x.src = append(x.mixed, 0), append(x.src, pk)
+			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
+			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
+			x.moved[s.ord] = x.moved[s.ord] || moved
 		} else {
 			x.src[s.ord] = -1
 		}
@@ -901,7 +930,7 @@ func (x *indexer) add(i int, s *Symbol) {
 		if o.Name != x.names[k] {
 			x.mixed[k] |= mixedName // as written: the spellings may still be one
 		}
-		if o.Arity != x.arities[k] {
+		if int(o.Arity) != x.arities[k] {
 			x.mixed[k] |= mixedArity
 		}
 	}
@@ -925,7 +954,7 @@ func (x *indexer) fill(k int, s *Symbol) {
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{m.Occurrences[x.first[k]].Arity: s.Occs}
+		s.Arities = map[int][]int{int(m.Occurrences[x.first[k]].Arity): s.Occs}
 	}
 }
 
@@ -980,10 +1009,10 @@ func (s *Symbol) indexSpellings(m *Model) {
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
 // itself (neither is ever changed once built).
 func (s *Symbol) indexArities(m *Model) {
-	a := m.Occurrences[s.Occs[0]].Arity
+	a := int(m.Occurrences[s.Occs[0]].Arity)
 	one := true
 	for _, i := range s.Occs[1:] {
-		if m.Occurrences[i].Arity != a {
+		if int(m.Occurrences[i].Arity) != a {
 			one = false
 			break
 		}
@@ -994,7 +1023,7 @@ func (s *Symbol) indexArities(m *Model) {
 	}
 	s.Arities = map[int][]int{}
 	for _, i := range s.Occs {
-		a := m.Occurrences[i].Arity
+		a := int(m.Occurrences[i].Arity)
 		s.Arities[a] = append(s.Arities[a], i)
 	}
 }

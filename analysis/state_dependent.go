@@ -41,7 +41,6 @@ func init() {
 			}
 			for _, fd := range forbiddenDeps {
 				defs := byKey[fd.rel]
-				own := clauseEdges(m, defs)
 				targets := make([]Rel, len(fd.targets))
 				for i, tk := range fd.targets {
 					targets[i] = KeywordRel(tk)
@@ -49,7 +48,7 @@ func init() {
 				for _, c := range defs {
 					for ti, tk := range fd.targets {
 						target := targets[ti]
-						for _, ei := range own[c.Index] {
+						for ei := c.edgeLo; ei < c.edgeHi; ei++ { // the clause's own edges
 							e := m.Edges[ei]
 							if e.To != target && !m.edgeDependsOn(ei, target) {
 								continue
@@ -76,20 +75,4 @@ func init() {
 			}
 		},
 	})
-}
-
-// clauseEdges returns the dependency edges of each of the clauses cs, by clause index: one pass
-// over the edges out of their relations, not one per clause.
-func clauseEdges(m *Model, cs []*Clause) map[int][]int {
-	out := map[int][]int{}
-	rels := map[Rel]bool{}
-	for _, c := range cs {
-		rels[c.Rel()] = true
-	}
-	for rel := range rels {
-		for _, ei := range m.Out[rel] {
-			out[m.Edges[ei].Clause] = append(out[m.Edges[ei].Clause], ei)
-		}
-	}
-	return out
 }

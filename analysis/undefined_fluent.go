@@ -27,11 +27,9 @@ func init() {
 				return
 			}
 			suggested := 0 // uses (in source order) given "did you mean": at most maxSuggested
-			for _, u := range m.uses(KeywordRel("true")) {
+			fails := func(u use) bool { return !fluents.matches(atomArg(u.Atom, 0)) }
+			for _, u := range m.failingUses("undefined-fluent", KeywordRel("true"), [2]*termSet{fluents}, fails) {
 				x := atomArg(u.Atom, 0)
-				if fluents.matches(x) {
-					continue
-				}
 				var more string
 				var fixes []syntax.Fix
 				if suggested++; suggested <= maxSuggested {

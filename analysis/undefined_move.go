@@ -33,7 +33,11 @@ func init() {
 				}
 				return didYouMean(setSuggestions(x, s))
 			}
-			for _, u := range m.uses(KeywordRel("does")) {
+			fails := func(u use) bool {
+				args := u.Atom.Args()
+				return !moves.matches(args[1]) || !roles.matches(args[0])
+			}
+			for _, u := range m.failingUses("undefined-move", KeywordRel("does"), [2]*termSet{roles, moves}, fails) {
 				args := u.Atom.Args()
 				name := u.Atom.Name().Text()
 				switch {

@@ -243,7 +243,7 @@ func sameCandidates(a, b []relCandidate) bool {
 // (said with their arities: the fix replaces the name, and the arity mismatch it leaves has a fix
 // of its own). Each comes with a fix.
 func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.Fix) {
-	a := cands.answer(o.Key, o.Arity)
+	a := cands.answer(o.Key, int(o.Arity))
 	var ss []suggestion
 	for _, k := range a.keys {
 		ss = append(ss, suggestion{span: o.Span, from: o.Name, to: cands.list[cands.byKey[k]].name, dist: a.dist})

@@ -157,8 +157,8 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 			continue
 		}
 		c := m.Clauses[o.Clause]
-		if !docs[o.Clause] {
-			docs[o.Clause] = true
+		if !docs[int(o.Clause)] {
+			docs[int(o.Clause)] = true
 			v.docComment(c.Form.Doc(), pattern, d)
 		}
 		list := listNamed(f, o.Span)

@@ -43,7 +43,7 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 	if list.Valid() {
 		args = (syntax.Term{Cursor: list}).Args()
 	}
-	if len(args) != o.Arity {
+	if len(args) != int(o.Arity) {
 		return nil
 	}
 	what := "arguments"
@@ -69,7 +69,7 @@ func arityFixes(snap *Snapshot, d analysis.Diagnostic) []syntax.Fix {
 		if !c.IsRule {
 			return nil
 		}
-		info := argumentInfo(m, snap.File(), o.Key, want, o.Kind == analysis.OccFunction, o.Span)
+		info := argumentInfo(m, snap.File(), o.Key, int(want), o.Kind == analysis.OccFunction, o.Span)
 		var names []string
 		taken := map[string]bool{}
 		for k := range c.Vars {

@@ -66,7 +66,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 			if !opts.Markdown {
 				why = nil
 			}
-			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), o.Arity, snap.Dialect()), o.Arity, budget, why)
+			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), int(o.Arity), snap.Dialect()), int(o.Arity), budget, why)
 		}
 	case o.Kind == analysis.OccVariable:
 		hoverVariable(b, snap, o)
