@@ -46,16 +46,46 @@ func newNameIndex(keys []string) *nameIndex {
 	if len(keys) <= bruteForce {
 		return x
 	}
-	for i, k := range keys {
-		forEachVariant(k, func(h uint64) { x.dels = append(x.dels, hashed{h, int32(i)}) })
+	n := 0
+	for _, k := range keys {
+		n += utf8.RuneCountInString(k) + 1
 	}
-	slices.SortFunc(x.dels, func(a, b hashed) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
+	dels := make([]hashed, 0, n)
+	for i, k := range keys {
+		forEachVariant(k, func(h uint64) { dels = append(dels, hashed{h, int32(i)}) })
+	}
+	x.dels = sortHashed(dels)
 	return x
+}
+
+// sortHashed sorts s by hash, then by id, given s in the order of its ids: a stable radix sort on
+// the hash, a byte at a time (a comparison sort of a file's 300,000 variants costs several times
+// more). It returns the sorted slice, s or a slice of the same length.
+func sortHashed(s []hashed) []hashed {
+	if len(s) < 256 {
+		slices.SortStableFunc(s, func(a, b hashed) int { return cmp.Compare(a.h, b.h) })
+		return s
+	}
+	tmp := make([]hashed, len(s))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [257]int
+		for _, e := range s {
+			count[(e.h>>shift)&0xff+1]++
+		}
+		if count[(s[0].h>>shift)&0xff+1] == len(s) {
+			continue // every hash has this byte alike
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		for _, e := range s {
+			d := (e.h >> shift) & 0xff
+			tmp[count[d]] = e
+			count[d]++
+		}
+		s, tmp = tmp, s
+	}
+	return s
 }
 
 // bigrams returns the keys of each bigram, made on first use.
