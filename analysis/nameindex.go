@@ -20,13 +20,19 @@ import (
 // exactly by looking up the variants' hashes in a sorted table. Only when there is none, the
 // names sharing most character pairs (bigrams) are ranked, at most maxPostings entries of the
 // bigram lists read, rarest pairs first, and the best maxVerified of them measured: a farther
-// suggestion in a very long list may be missed, never a wrong one given.
+// suggestion in a very long list may be missed, never a wrong one given. Both tables are made on
+// first need: a new version of a file asks again only the names an edit may have changed the
+// answer for (see related), often none.
 type nameIndex struct {
 	keys      []string
+	delsOnce  sync.Once
 	dels      []hashed // the deletion variants of every key, by hash
 	gramsOnce sync.Once
-	grams     map[string][]int32 // made on first need (most names have a suggestion at distance 1)
+	grams     map[bigram][]int32 // made on first need (most names have a suggestion at distance 1)
 }
+
+// bigram is a pair of adjacent characters of a name, '^' and '$' marking its ends.
+type bigram struct{ a, b rune }
 
 type hashed struct {
 	h  uint64
@@ -41,21 +47,23 @@ const (
 )
 
 // newNameIndex indexes keys (the list is kept, not copied; indexes returned refer to it).
-func newNameIndex(keys []string) *nameIndex {
-	x := &nameIndex{keys: keys}
-	if len(keys) <= bruteForce {
-		return x
-	}
-	n := 0
-	for _, k := range keys {
-		n += utf8.RuneCountInString(k) + 1
-	}
-	dels := make([]hashed, 0, n)
-	for i, k := range keys {
-		forEachVariant(k, func(h uint64) { dels = append(dels, hashed{h, int32(i)}) })
-	}
-	x.dels = sortHashed(dels)
-	return x
+func newNameIndex(keys []string) *nameIndex { return &nameIndex{keys: keys} }
+
+// variants returns the deletion variants of every key, sorted by hash then key, made on first
+// use.
+func (x *nameIndex) variants() []hashed {
+	x.delsOnce.Do(func() {
+		n := 0
+		for _, k := range x.keys {
+			n += utf8.RuneCountInString(k) + 1
+		}
+		dels := make([]hashed, 0, n)
+		for i, k := range x.keys {
+			forEachVariant(k, func(h uint64) { dels = append(dels, hashed{h, int32(i)}) })
+		}
+		x.dels = sortHashed(dels)
+	})
+	return x.dels
 }
 
 // sortHashed sorts s by hash, then by id, given s in the order of its ids: a stable radix sort on
@@ -89,11 +97,11 @@ func sortHashed(s []hashed) []hashed {
 }
 
 // bigrams returns the keys of each bigram, made on first use.
-func (x *nameIndex) bigrams() map[string][]int32 {
+func (x *nameIndex) bigrams() map[bigram][]int32 {
 	x.gramsOnce.Do(func() {
-		x.grams = map[string][]int32{}
+		x.grams = map[bigram][]int32{}
 		for i, k := range x.keys {
-			forEachGram(k, func(g string) {
+			forEachGram(k, func(g bigram) {
 				l := x.grams[g]
 				if len(l) == 0 || l[len(l)-1] != int32(i) {
 					x.grams[g] = append(l, int32(i))
@@ -127,14 +135,30 @@ func hashString(key string, skip, n int) uint64 {
 }
 
 // forEachGram calls f with each pair of adjacent characters of key, the ends marked.
-func forEachGram(key string, f func(g string)) {
-	prev := "^"
+func forEachGram(key string, f func(g bigram)) {
+	prev := '^'
 	for _, r := range key {
-		c := string(r)
-		f(prev + c)
-		prev = c
+		f(bigram{prev, r})
+		prev = r
 	}
-	f(prev + "$")
+	f(bigram{prev, '$'})
+}
+
+// related reports whether names a and b share a deletion variant or a bigram: a list's answer
+// for a name (near, search) reads only the keys related to it, so adding or removing a key not
+// related to a name leaves its answer as it was (the ids after it move, in the same order).
+func related(a, b string) bool {
+	var hs []uint64
+	forEachVariant(a, func(h uint64) { hs = append(hs, h) })
+	shared := false
+	forEachVariant(b, func(h uint64) { shared = shared || slices.Contains(hs, h) })
+	if shared {
+		return true
+	}
+	var gs []bigram
+	forEachGram(a, func(g bigram) { gs = append(gs, g) })
+	forEachGram(b, func(g bigram) { shared = shared || slices.Contains(gs, g) })
+	return shared
 }
 
 // near returns the keys of close spelling to key among those accept takes (nil: all), at the
@@ -163,7 +187,7 @@ func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, boo
 			best = append(best, i)
 		}
 	}
-	if x.dels == nil {
+	if x.scans() {
 		for i := range x.keys {
 			consider(i)
 		}
@@ -179,10 +203,11 @@ func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, boo
 		seen = append(seen, id)
 		return true
 	}
+	dels := x.variants()
 	forEachVariant(key, func(h uint64) {
-		lo, _ := slices.BinarySearchFunc(x.dels, h, func(e hashed, h uint64) int { return cmp.Compare(e.h, h) })
-		for k := lo; k < len(x.dels) && k < lo+maxVariant && x.dels[k].h == h; k++ {
-			if id := x.dels[k].id; isNew(id) {
+		lo, _ := slices.BinarySearchFunc(dels, h, func(e hashed, h uint64) int { return cmp.Compare(e.h, h) })
+		for k := lo; k < len(dels) && k < lo+maxVariant && dels[k].h == h; k++ {
+			if id := dels[k].id; isNew(id) {
 				consider(int(id))
 			}
 		}
@@ -199,14 +224,14 @@ func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, boo
 }
 
 // scans says whether the index scans its list whole (a short list).
-func (x *nameIndex) scans() bool { return x.dels == nil }
+func (x *nameIndex) scans() bool { return len(x.keys) <= bruteForce }
 
 // ranked returns the keys that share most bigrams with key, best first, reading at most
 // maxPostings entries of the bigram lists, rarest bigrams first.
 func (x *nameIndex) ranked(key string) []int32 {
 	var lists [][]int32
 	grams := x.bigrams()
-	forEachGram(key, func(g string) {
+	forEachGram(key, func(g bigram) {
 		if l := grams[g]; len(l) > 0 {
 			lists = append(lists, l)
 		}

@@ -85,7 +85,7 @@ type relAnswer struct {
 	keys  []string
 	dist  int
 	same  bool
-	exact bool // see nameIndex.search: only exact answers are taken over by the next version
+	exact bool // see nameIndex.search and keepAnswers
 }
 
 // relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
@@ -99,15 +99,11 @@ func (m *Model) relationCandidates() *relCandidates {
 		return m.relCands
 	}
 	out, index := m.candidateList()
-	var prev *relCandidates
-	if p := m.prevModel; p != nil {
-		p.mu.Lock()
-		prev = p.relCands
-		p.mu.Unlock()
-		if prev != nil && sameCandidates(prev.list, out) {
-			m.relCands = prev
-			return prev
-		}
+	prev := m.prevRelCands
+	m.prevRelCands = nil
+	if prev != nil && sameCandidates(prev.list, out) {
+		m.relCands = prev
+		return prev
 	}
 	keys := make([]string, len(out))
 	for i, c := range out {
@@ -178,8 +174,10 @@ func (m *Model) candidateList() ([]relCandidate, map[string]int) {
 const maxChanged = 16
 
 // keepAnswers takes over prev's answers that no relation changed since (added, removed, or
-// with other arities or spelling) can alter: none of their suggestions changed, and no changed
-// relation is close in spelling to the name asked.
+// with other arities or spelling) can alter: none of their suggestions changed, no changed
+// relation is close in spelling to the name asked, and, for an answer from the bigram ranking
+// (not exact), none is related to it (shares a deletion variant or a bigram: the ranking reads
+// only those).
 func (c *relCandidates) keepAnswers(prev *relCandidates) {
 	var changed []string
 	for _, rc := range c.list {
@@ -199,11 +197,8 @@ func (c *relCandidates) keepAnswers(prev *relCandidates) {
 	defer prev.mu.Unlock()
 next:
 	for q, a := range prev.memo {
-		if !a.exact {
-			continue
-		}
 		for _, k := range changed {
-			if _, close := closeSpelling(q.key, k); close || slices.Contains(a.keys, k) {
+			if _, close := closeSpelling(q.key, k); close || slices.Contains(a.keys, k) || !a.exact && related(q.key, k) {
 				continue next
 			}
 		}
