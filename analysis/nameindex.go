@@ -17,7 +17,9 @@ import (
 // steps. Every name at distance 1 shares a deletion variant with the name asked (the name itself
 // or the name without one character: a substitution deletes the same place from both, a
 // transposition one of the two characters from each), so the names at distance 1 are found
-// exactly by looking up the variants' hashes in a sorted table. Only when there is none, the
+// exactly by looking up the variants' hashes in a sorted table. Only when there is none and the
+// name is long enough (four characters) for a name at distance 2 to be close to it (or more
+// than maxVariant names share one of its variants), the
 // names sharing most character pairs (bigrams) are ranked, at most maxPostings entries of the
 // bigram lists read, rarest pairs first, and the best maxVerified of them measured: a farther
 // suggestion in a very long list may be missed, never a wrong one given. Both tables are made on
@@ -204,15 +206,19 @@ func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, boo
 		return true
 	}
 	dels := x.variants()
+	cut := false // some variant is shared by more keys than were measured
 	forEachVariant(key, func(h uint64) {
 		lo, _ := slices.BinarySearchFunc(dels, h, func(e hashed, h uint64) int { return cmp.Compare(e.h, h) })
-		for k := lo; k < len(dels) && k < lo+maxVariant && dels[k].h == h; k++ {
+		k := lo
+		for ; k < len(dels) && k < lo+maxVariant && dels[k].h == h; k++ {
 			if id := dels[k].id; isNew(id) {
 				consider(int(id))
 			}
 		}
+		cut = cut || k < len(dels) && dels[k].h == h
 	})
-	if len(best) > 0 && bestD <= 1 {
+	if len(best) > 0 && bestD <= 1 || !cut && maxCloseDistance(key) <= 1 {
+		// Every key at distance 1 is among those measured, and no farther one is close.
 		return sortedInts(best), bestD, true
 	}
 	for _, id := range x.ranked(key) {
@@ -222,6 +228,10 @@ func (x *nameIndex) search(key string, accept func(i int) bool) ([]int, int, boo
 	}
 	return sortedInts(best), bestD, len(best) > 0 && bestD <= 1
 }
+
+// maxCloseDistance is the largest distance at which a name may be of close spelling to key
+// (closeSpelling): a third of the longer name, which is at most half as long again as key.
+func maxCloseDistance(key string) int { return utf8.RuneCountInString(key) / 2 }
 
 // scans says whether the index scans its list whole (a short list).
 func (x *nameIndex) scans() bool { return len(x.keys) <= bruteForce }
