@@ -19,12 +19,12 @@ import (
 // transposition one of the two characters from each), so the names at distance 1 are found
 // exactly by looking up the variants' hashes in a sorted table. Only when there is none and the
 // name is long enough (four characters) for a name at distance 2 to be close to it (or more
-// than maxVariant names share one of its variants), the
-// names sharing most character pairs (bigrams) are ranked, at most maxPostings entries of the
-// bigram lists read, rarest pairs first, and the best maxVerified of them measured: a farther
-// suggestion in a very long list may be missed, never a wrong one given. Both tables are made on
-// first need: a new version of a file asks again only the names an edit may have changed the
-// answer for (see related), often none.
+// than maxVariant names share one of its variants), the names sharing most character pairs
+// (bigrams) are ranked, at most maxPostings entries of the bigram lists read, rarest pairs
+// first, and the best maxVerified of them measured: a farther suggestion in a very long list may
+// be missed, never a wrong one given. Both tables are made on first need: a new version of a
+// file asks again only the names an edit may have changed the answer for (see related), often
+// none.
 type nameIndex struct {
 	keys      []string
 	delsOnce  sync.Once
