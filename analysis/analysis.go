@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -101,6 +102,11 @@ func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, 
 	if err != nil {
 		return nil, err
 	}
+	n := len(ds)
+	for _, out := range outs {
+		n += len(out)
+	}
+	ds = slices.Grow(ds, n-len(ds))
 	for _, out := range outs {
 		ds = append(ds, out...)
 	}

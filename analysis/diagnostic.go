@@ -89,14 +89,33 @@ func sortDiagnostics(ds []Diagnostic) {
 	if sorted {
 		return
 	}
-	order := make([]int32, len(ds))
-	for i := range order {
-		order[i] = int32(i)
+	// The positions are sorted apart from the diagnostics, in a compact array: comparing in
+	// place reads a cache line per diagnostic. Ties keep the order given: a pattern-defeating
+	// quicksort with the index as the last key is stable, and costs a fraction of a merge
+	// sort's moves on 120,000 diagnostics.
+	type place struct {
+		start, end int
+		i          int32
 	}
-	slices.SortStableFunc(order, func(i, j int32) int { return less(&ds[i], &ds[j]) })
+	order := make([]place, len(ds))
+	for i := range order {
+		order[i] = place{ds[i].Span.Start, ds[i].Span.End, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b place) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		if a.end != b.end {
+			return cmp.Compare(a.end, b.end)
+		}
+		if c := strings.Compare(ds[a.i].Code, ds[b.i].Code); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
 	moved := make([]Diagnostic, len(ds))
-	for k, i := range order {
-		moved[k] = ds[i]
+	for k, p := range order {
+		moved[k] = ds[p.i]
 	}
 	copy(ds, moved)
 }

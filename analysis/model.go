@@ -313,6 +313,10 @@ type Model struct {
 	// producers start from that model's sets where no changed clause can reach.
 	prevModel *Model
 	prevUsed  []bool
+	// From the end of newModel until undefined-relation asks or the analysis ends: the model
+	// this one reused clauses from's "did you mean" candidates and answers (the producers let
+	// go of prevModel as soon as they are made, often before undefined-relation runs).
+	prevRelCands *relCandidates
 	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
 	// keywords), kept for the next version's index; occRuns, while building, the runs of
 	// occurrences taken over from prev.
@@ -404,6 +408,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.stable = prev != nil
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
+		prev.mu.Lock()
+		m.prevRelCands = prev.relCands
+		prev.mu.Unlock()
 		// prev's own checks may never run (a newer edit cancels them): it lets go of its
 		// previous version now, so that no chain of models stays alive.
 		prev.forgetPrev()

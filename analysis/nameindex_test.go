@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"math/rand"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -66,7 +67,8 @@ func TestNameIndex(t *testing.T) {
 			for _, accept := range []func(int) bool{nil, odd} {
 				got, gd := x.near(key, accept)
 				want, wd := bruteNear(keys, key, accept)
-				exact := size <= bruteForce || len(want) > 0 && wd == 1
+				_, _, said := x.search(key, accept)
+				exact := size <= bruteForce || len(want) > 0 && wd == 1 || said
 				if exact && (!slices.Equal(got, want) || len(got) > 0 && gd != wd) {
 					t.Fatalf("%d names, near(%q) = %v at %d; a scan gives %v at %d", size, key, got, gd, want, wd)
 				}
@@ -104,5 +106,31 @@ func TestProducersWideNesting(t *testing.T) {
 	}
 	if n := count(set); n > 20_000 {
 		t.Fatalf("the set of p's argument has %d parts; want at most 20,000", n)
+	}
+}
+
+// TestSortHashed checks the radix sort of the deletion variants against a comparison sort by
+// hash then id, on lists short and long, with repeated hashes and hashes alike in some bytes.
+func TestSortHashed(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, n := range []int{0, 1, 255, 256, 3000} {
+		s := make([]hashed, n)
+		for i := range s {
+			h := rng.Uint64() & 0x00ff_00ff_ffff_0f0f // some bytes alike in every hash
+			if i > 0 && rng.Intn(4) == 0 {
+				h = s[rng.Intn(i)].h // repeated
+			}
+			s[i] = hashed{h, int32(i)}
+		}
+		want := slices.Clone(s)
+		slices.SortFunc(want, func(a, b hashed) int {
+			if a.h != b.h {
+				return cmp.Compare(a.h, b.h)
+			}
+			return int(a.id - b.id)
+		})
+		if got := sortHashed(s); !slices.Equal(got, want) {
+			t.Fatalf("%d variants: the radix sort differs from a comparison sort", n)
+		}
 	}
 }

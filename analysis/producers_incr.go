@@ -36,7 +36,7 @@ type dirt struct {
 // keep each other alive.
 func (m *Model) forgetPrev() {
 	m.mu.Lock()
-	m.prevModel, m.prevUsed = nil, nil
+	m.prevModel, m.prevUsed, m.prevRelCands = nil, nil, nil
 	m.mu.Unlock()
 }
 

@@ -26,3 +26,35 @@ func BenchmarkAnalyzeCorpusFile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnalyzeFamily parses and analyses a 3 MB member of each hostile family
+// (gengame.Families), as `gdl check` does, and keeps the diagnostics it would show: the
+// benchmark to profile when a family's check is slow (-cpuprofile), e.g.
+// go test ./analysis -run '^$' -bench 'AnalyzeFamily/unknown' -benchtime 3x -cpuprofile cpu.out
+func BenchmarkAnalyzeFamily(b *testing.B) {
+	for _, fam := range gengame.Families {
+		b.Run(fam.Name, func(b *testing.B) {
+			src := fam.Make(3 << 20)
+			b.SetBytes(int64(len(src)))
+			b.ResetTimer()
+			start := cputime.Now()
+			for i := 0; i < b.N; i++ {
+				f, _ := syntax.Parse(src)
+				Shown(f, Analyze(f, nil).Diagnostics)
+			}
+			cputime.Report(b, start, b.N)
+		})
+	}
+}
+
+// BenchmarkReanalyzeFamily is the language server's work per edit on a 3 MB member of each
+// hostile family: a character typed after the first parenthesis past the middle (as
+// BenchmarkScale's edits), or deleted, and the incremental analysis.
+func BenchmarkReanalyzeFamily(b *testing.B) {
+	for _, fam := range gengame.Families {
+		b.Run(fam.Name, func(b *testing.B) {
+			src := fam.Make(3 << 20)
+			reanalyzeEdits(b, src, gengame.MiddleParen(src))
+		})
+	}
+}

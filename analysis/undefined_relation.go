@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -36,7 +35,7 @@ func init() {
 			var cands *relCandidates // what a misspelt name may stand for, made on the first use
 			for k, i := range uses {
 				o := &m.Occurrences[i]
-				msg := fmt.Sprintf("relation %s is used but never defined: no fact or rule has %s as its head", o.Name, o.Name)
+				msg := "relation " + o.Name + " is used but never defined: no fact or rule has " + o.Name + " as its head"
 				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
 					msg += "; it never holds"
 				}
@@ -62,7 +61,7 @@ const maxSuggested = 2000
 // relCandidate is a relation a misspelt name may stand for.
 type relCandidate struct {
 	key, name string // folded, and as the file writes it
-	arities   map[int]bool
+	arities   []int  // sorted
 }
 
 // relCandidates are the relations a misspelt name may stand for, sorted by key, with an index of
@@ -86,7 +85,7 @@ type relAnswer struct {
 	keys  []string
 	dist  int
 	same  bool
-	exact bool // see nameIndex.search: only exact answers are taken over by the next version
+	exact bool // see nameIndex.search and keepAnswers
 }
 
 // relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
@@ -99,50 +98,16 @@ func (m *Model) relationCandidates() *relCandidates {
 	if m.relCands != nil {
 		return m.relCands
 	}
-	byKey := map[string]*relCandidate{}
-	add := func(key, name string, arity int) {
-		c := byKey[key]
-		if c == nil {
-			c = &relCandidate{key: key, name: name, arities: map[int]bool{}}
-			byKey[key] = c
-		}
-		c.arities[arity] = true
-	}
-	for _, c := range m.Clauses {
-		if byKey[c.Key()] != nil {
-			byKey[c.Key()].arities[c.Head.Arity()] = true
-			continue
-		}
-		name := c.Key()
-		if s := m.Relations[c.Key()]; s != nil {
-			name = s.Name(m)
-		}
-		if w, ok := m.Notation().Name(name); ok {
-			add(c.Key(), w, c.Head.Arity())
-		}
-	}
-	for k := range inputs {
-		add(k, k, RelationKeywords[k])
-	}
-	out := make([]relCandidate, 0, len(byKey))
-	for _, c := range byKey {
-		out = append(out, *c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
-	var prev *relCandidates
-	if p := m.prevModel; p != nil {
-		p.mu.Lock()
-		prev = p.relCands
-		p.mu.Unlock()
-		if prev != nil && sameCandidates(prev.list, out) {
-			m.relCands = prev
-			return prev
-		}
+	out, index := m.candidateList()
+	prev := m.prevRelCands
+	m.prevRelCands = nil
+	if prev != nil && sameCandidates(prev.list, out) {
+		m.relCands = prev
+		return prev
 	}
 	keys := make([]string, len(out))
-	index := make(map[string]int, len(out))
 	for i, c := range out {
-		keys[i], index[c.key] = c.key, i
+		keys[i] = c.key
 	}
 	m.relCands = &relCandidates{list: out, byKey: index, idx: newNameIndex(keys), memo: map[relQuery]relAnswer{}}
 	if prev != nil {
@@ -151,13 +116,68 @@ func (m *Model) relationCandidates() *relCandidates {
 	return m.relCands
 }
 
+// candidateList returns the relations a misspelt name may stand for, sorted by key, and the
+// index of each key in the list.
+func (m *Model) candidateList() ([]relCandidate, map[string]int) {
+	var out []relCandidate
+	at := make(map[string]int, len(m.Relations)) // key -> index in out, or -1: not writable
+	add := func(key string, name func() (string, bool), arity int) {
+		i, ok := at[key]
+		if !ok || i < 0 {
+			w, writable := name()
+			if !writable {
+				at[key] = -1
+				return
+			}
+			i = len(out)
+			at[key] = i
+			out = append(out, relCandidate{key: key, name: w})
+		}
+		if !slices.Contains(out[i].arities, arity) {
+			out[i].arities = append(out[i].arities, arity)
+		}
+	}
+	for _, c := range m.Clauses {
+		add(c.key, func() (string, bool) {
+			name := c.key
+			if s := m.Relations[c.key]; s != nil {
+				name = s.Name(m)
+			}
+			return m.Notation().Name(name)
+		}, c.arity)
+	}
+	for k := range inputs {
+		add(k, func() (string, bool) { return k, true }, RelationKeywords[k])
+	}
+	for k, i := range at {
+		if i < 0 {
+			delete(at, k)
+		}
+	}
+	// Sorted as plain strings, then moved: several times faster than sorting the candidates.
+	keys := make([]string, len(out))
+	for i, c := range out {
+		keys[i] = c.key
+	}
+	slices.Sort(keys)
+	sorted := make([]relCandidate, len(out))
+	for i, k := range keys {
+		sorted[i] = out[at[k]]
+		slices.Sort(sorted[i].arities)
+		at[k] = i
+	}
+	return sorted, at
+}
+
 // maxChanged bounds the relations an edit may change for the previous version's answers to be
 // checked one by one against them.
 const maxChanged = 16
 
 // keepAnswers takes over prev's answers that no relation changed since (added, removed, or
-// with other arities or spelling) can alter: none of their suggestions changed, and no changed
-// relation is close in spelling to the name asked.
+// with other arities or spelling) can alter: none of their suggestions changed, no changed
+// relation is close in spelling to the name asked, and, for an answer from the bigram ranking
+// (not exact), none is related to it (shares a deletion variant or a bigram: the ranking reads
+// only those).
 func (c *relCandidates) keepAnswers(prev *relCandidates) {
 	var changed []string
 	for _, rc := range c.list {
@@ -177,11 +197,8 @@ func (c *relCandidates) keepAnswers(prev *relCandidates) {
 	defer prev.mu.Unlock()
 next:
 	for q, a := range prev.memo {
-		if !a.exact {
-			continue
-		}
 		for _, k := range changed {
-			if _, close := closeSpelling(q.key, k); close || slices.Contains(a.keys, k) {
+			if _, close := closeSpelling(q.key, k); close || slices.Contains(a.keys, k) || !a.exact && related(q.key, k) {
 				continue next
 			}
 		}
@@ -190,15 +207,7 @@ next:
 }
 
 func sameCandidate(a, b relCandidate) bool {
-	if a.key != b.key || a.name != b.name || len(a.arities) != len(b.arities) {
-		return false
-	}
-	for k := range a.arities {
-		if !b.arities[k] {
-			return false
-		}
-	}
-	return true
+	return a.key == b.key && a.name == b.name && slices.Equal(a.arities, b.arities)
 }
 
 // answer returns the relations suggested for a use of key with arity arguments.
@@ -210,7 +219,7 @@ func (c *relCandidates) answer(key string, arity int) relAnswer {
 	if ok {
 		return a
 	}
-	sameArity := func(i int) bool { return c.list[i].arities[arity] }
+	sameArity := func(i int) bool { return slices.Contains(c.list[i].arities, arity) }
 	ids, d, exact := c.idx.search(key, sameArity)
 	a = relAnswer{dist: d, same: len(ids) > 0, exact: exact}
 	if !a.same {
@@ -259,12 +268,7 @@ func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.
 			if c.name != s.to {
 				continue
 			}
-			var as []int
-			for a := range c.arities {
-				as = append(as, a)
-			}
-			sort.Ints(as)
-			with := fmt.Sprintf("%s (with %s)", s.to, counted(as[0], "argument", "arguments"))
+			with := fmt.Sprintf("%s (with %s)", s.to, counted(c.arities[0], "argument", "arguments"))
 			said = append(said, with)
 			fixes = append(fixes, replace(fmt.Sprintf("Did you mean %s? Replace %s with %s", with, s.from, s.to), s.span, s.to))
 		}

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"fmt"
-
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -36,7 +34,7 @@ func init() {
 				// Every occurrence is in a head (a relation's name is its only occurrence
 				// there): the first is the head of the first clause that defines it.
 				o := &m.Occurrences[s.Occs[0]]
-				r.Report(o.Span, fmt.Sprintf("relation %s is defined but never used", o.Name), nil)
+				r.Report(o.Span, "relation "+o.Name+" is defined but never used", nil)
 			}
 		},
 	})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -352,7 +353,11 @@ func pos(li *syntax.LineIndex, off int) (int, int) {
 	return p.Line + 1, p.Column + 1
 }
 
-func writeText(w io.Writer, results []checked) {
+func writeText(out io.Writer, results []checked) {
+	// One write per 64 KB, not per line: a file shows up to 1,000 diagnostics, with their notes
+	// and fixes.
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer w.Flush()
 	for _, r := range results {
 		for _, d := range r.diags {
 			line, col := pos(r.lines, d.Span.Start)
