@@ -27,6 +27,7 @@ type Lanes struct {
 	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
 	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
 	mv       [][]int32  // per role (gather): the moves legal in some lane
+	grpHas   [][]uint64 // per role and group (gather): the lanes where one of its moves is legal
 	ml       [][]uint64 // per role (gather): the lanes where they are, parallel to mv
 	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
 	recJoint []int32    // Replay: the joint move of the step being played
@@ -49,6 +50,13 @@ type laneProg struct {
 	a, b            []uint32
 	aSegs           []laneSeg
 	bSegs           []laneSeg
+	// The gates of pass A that read an OR of a group's legal moves (derived), evaluated after
+	// the moves are gathered.
+	a2     []uint32
+	a2Segs []laneSeg
+	// derived: nil, or per role and group the slot of the gate that is the OR of the group's
+	// legal conditions, which gathering the moves sets (findDerived), or -1.
+	derived [][]int32
 	// twoPass: a legal move, goal or terminal reads a move (Net.keepMoves is false), so pass B
 	// also runs before the moves are chosen, with no move set.
 	twoPass  bool
@@ -127,8 +135,11 @@ func newLaneProg(n *Net) *laneProg {
 	b.reads = n.movesRead()
 	b.pushMoves(b.findPushed())
 	b.gateInputs()
+	b.findDerived()
 	orders := b.slotGates()
+	b.slotDerived()
 	b.p.a, b.p.aSegs = b.emit(orders[0])
+	b.p.a2, b.p.a2Segs = b.emit(orders[2])
 	b.p.b, b.p.bSegs = b.emit(orders[1])
 	b.outputs()
 	b.legalGroups()
@@ -147,6 +158,12 @@ type laneBuilder struct {
 	// inline: per node, whether it is a gate of pass A that only a legal move reads (the tail
 	// of laneOrder): evaluated with its move (laneGrp), without a slot.
 	inline []bool
+	// derived: per node, 1 + the index in derivedOf of the group whose legal conditions it is
+	// the OR of (findDerived), or 0; after: per node, whether it reads a derived gate, directly
+	// or through gates (pass A2).
+	derived   []int32
+	derivedOf [][2]int32
+	after     []bool
 	// pushOf: per gate, the slot of the OR of moves it reads as one input (pushMin), or -1.
 	pushOf []int32
 	// A gate's inputs as its record reads them: gin[ginOff[i]:ginOff[i+1]].
@@ -304,34 +321,162 @@ func (b *laneBuilder) fanin(i int32) int {
 	return k
 }
 
-// slotGates orders the gates of pass A and of pass B (levelled when the pass has no cycle),
-// numbers their slots in that order, and returns the two orders. The gates of pass A that only
-// legal moves read get no slot: they are evaluated with their moves (inline).
-func (b *laneBuilder) slotGates() [2][]int32 {
+// slotGates orders the gates of pass A, of pass B and of pass A2 (the gates of pass A that
+// read a derived gate), each levelled when the pass has no cycle, numbers their slots in that
+// order, and returns the three orders. The gates of pass A that only legal moves read get no
+// slot: they are evaluated with their moves (inline).
+func (b *laneBuilder) slotGates() [3][]int32 {
 	n := b.n
 	b.inline = make([]bool, len(n.kind))
-	var orders [2][]int32
-	for pass := range orders {
-		order, tail := n.laneOrder(b.reads, pass == 1)
+	inputs := func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] }
+	var orders [3][]int32
+	for pass := range 2 {
+		order, tail := n.laneOrder(b.reads, pass == 1, b.derived)
 		if pass == 0 {
 			for _, i := range order[tail:] {
 				b.inline[i] = true
 			}
 			order = order[:tail]
+			if b.after != nil {
+				orders[2] = slices.DeleteFunc(slices.Clone(order), func(i int32) bool { return !b.after[i] })
+				order = slices.DeleteFunc(order, func(i int32) bool { return b.after[i] })
+				orders[2] = n.laneLevels(orders[2], len(orders[2]), b.fanin, inputs)
+			}
+			tail = len(order)
 		}
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
-			orders[pass] = n.laneLevels(order, tail, b.fanin, func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] })
+			orders[pass] = n.laneLevels(order, tail, b.fanin, inputs)
 		}
 	}
-	for _, order := range orders {
-		for _, i := range order {
+	for _, pass := range []int{0, 2, 1} {
+		for _, i := range orders[pass] {
 			b.slot[i] = b.next
 			b.next++
 		}
 	}
 	b.p.slots = int(b.next)
 	return orders
+}
+
+// findDerived finds the gates that gathering a group's legal moves computes: a gate of pass A
+// that is the OR of exactly the legal conditions of a role's group of moves, read only by gates
+// of pass A that are false where the group's guard is (an AND of the guard, an OR of its
+// negation). Where the guard holds, the gate is the lanes where some move of the group is legal,
+// which gather finds anyway; where it does not, its readers do not depend on it. Such a gate
+// gets its value from gather (Lanes.stateEval), without reading its inputs; its legal
+// conditions, read by nothing else, are evaluated only while gathering (inline), and the gates
+// that read it (after) once the moves are gathered (pass A2). speedChess's terminal reads two:
+// "the player in control has a legal move", an OR of 1,738 legal conditions per role.
+//
+// The network must have no cycle, no legal move, guard or goal may read a move (twoPass), and
+// no legal condition or guard may read a derived gate; otherwise none is derived.
+func (b *laneBuilder) findDerived() {
+	n := b.n
+	if b.p.twoPass || len(n.cycles) > 0 {
+		return
+	}
+	key := func(rs []ref) string {
+		rs = slices.Clone(rs)
+		slices.Sort(rs)
+		rs = slices.Compact(rs)
+		buf := make([]byte, 0, 4*len(rs))
+		for _, r := range rs {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(r))
+		}
+		return string(buf)
+	}
+	groupKey := map[string][2]int32{}
+	for r, rs := range n.legal {
+		conds := make([][]ref, len(n.groups[r]))
+		for m, x := range rs {
+			if g := n.groupOf[r][m]; x != refFalse {
+				conds[g] = append(conds[g], x)
+			}
+		}
+		for g, cs := range conds {
+			if len(cs) >= 2 && !slices.Contains(cs, refTrue) {
+				groupKey[key(cs)] = [2]int32{int32(r), int32(g)}
+			}
+		}
+	}
+	derived := make([]int32, len(n.kind))
+	var of [][2]int32
+	taken := map[[2]int32]bool{}
+	for i := range n.kind {
+		if !b.isGate(i, false) || n.kind[i] != kOr {
+			continue
+		}
+		if rg, ok := groupKey[key(n.ins[n.inOff[i]:n.inOff[i+1]])]; ok && !taken[rg] {
+			taken[rg] = true
+			of = append(of, rg)
+			derived[i] = int32(len(of))
+		}
+	}
+	if len(of) == 0 {
+		return
+	}
+	// A derived gate that an output reads, or a gate that does not reject the lanes where the
+	// guard does not hold, is not derived.
+	n.eachOutput(func(x *ref) { derived[x.node()] = 0 })
+	for j := range n.kind {
+		for _, in := range n.ins[n.inOff[j]:n.inOff[j+1]] {
+			d := derived[in.node()]
+			if d == 0 {
+				continue
+			}
+			rg := of[d-1]
+			guard := n.groups[rg[0]][rg[1]]
+			if !b.isGate(j, false) || guard != refTrue && !slices.Contains(b.gin[b.ginOff[j]:b.ginOff[j+1]], guard) {
+				derived[in.node()] = 0
+			}
+		}
+	}
+	after := make([]bool, len(n.kind))
+	some := false
+	for j := range n.kind {
+		some = some || derived[j] != 0
+		for _, in := range n.ins[n.inOff[j]:n.inOff[j+1]] {
+			if derived[in.node()] != 0 || after[in.node()] {
+				after[j] = true
+			}
+		}
+	}
+	if !some {
+		return
+	}
+	for r, rs := range n.legal {
+		for _, x := range append(slices.Clone(rs), n.groups[r]...) {
+			if derived[x.node()] != 0 || after[x.node()] {
+				return
+			}
+		}
+	}
+	b.derived, b.derivedOf, b.after = derived, of, after
+}
+
+// slotDerived gives the derived gates their slots, after every gate's.
+func (b *laneBuilder) slotDerived() {
+	if b.derived == nil {
+		return
+	}
+	n, p := b.n, b.p
+	p.derived = make([][]int32, len(n.groups))
+	for r := range p.derived {
+		p.derived[r] = make([]int32, len(n.groups[r]))
+		for g := range p.derived[r] {
+			p.derived[r][g] = -1
+		}
+	}
+	for i, d := range b.derived {
+		if d != 0 {
+			rg := b.derivedOf[d-1]
+			b.slot[i] = b.next
+			p.derived[rg[0]][rg[1]] = b.next
+			b.next++
+		}
+	}
+	p.slots = int(b.next)
 }
 
 // ref is r as a record reads it: its slot << 1 | inverted.
@@ -426,15 +571,20 @@ func (b *laneBuilder) legalGroups() {
 // laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
 // order of their slots: topological, but the gates that only legal moves read come last, in
 // the order of the roles' groups of moves, so that choosing moves reads their values one
-// after the other; it returns the order and where those begin.
-func (n *Net) laneOrder(reads []bool, pass bool) ([]int32, int) {
+// after the other; it returns the order and where those begin. The derived gates (derived, per
+// node: nonzero; may be nil) are not in the order, and their inputs are not counted as read.
+func (n *Net) laneOrder(reads []bool, pass bool, derived []int32) ([]int32, int) {
+	isDerived := func(i int32) bool { return derived != nil && derived[i] != 0 }
 	isGate := func(i int32) bool {
 		k := n.kind[i]
-		return (k == kAnd || k == kOr) && reads[i] == pass
+		return (k == kAnd || k == kOr) && reads[i] == pass && !isDerived(i)
 	}
-	// Per node, how many gates and outputs other than legal moves read it.
+	// Per node, how many gates and outputs other than legal moves and derived gates read it.
 	other := make([]int32, len(n.kind))
 	for i := range n.kind {
+		if isDerived(int32(i)) {
+			continue
+		}
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
 			other[in.node()]++
 		}
@@ -519,9 +669,10 @@ func (n *Net) NewLanes() *Lanes {
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
-	for _, ms := range n.legal {
+	for r, ms := range n.legal {
 		l.mv = append(l.mv, make([]int32, 0, len(ms)))
 		l.ml = append(l.ml, make([]uint64, 0, len(ms)))
+		l.grpHas = append(l.grpHas, make([]uint64, len(p.groups[r])))
 	}
 	for i := range p.slots {
 		l.put(i, 0)
@@ -681,37 +832,58 @@ func (l *Lanes) setMove(r int, mv int32, mask uint64) {
 	}
 }
 
-// stateEval evaluates what the current states decide: legal moves, goals, terminal.
-func (l *Lanes) stateEval() {
+// stateEval evaluates what the current states decide in the lanes of live (in the others, a
+// gate that reads a derived gate may be wrong): legal moves, goals, terminal. With derived
+// gates (findDerived), it gathers every role's moves legal in the lanes of live, sets the
+// derived gates from them, then evaluates the gates that read them (pass A2).
+func (l *Lanes) stateEval(live uint64) {
 	l.clearMoves()
 	l.run(l.p.a, l.p.aSegs)
+	if d := l.p.derived; d != nil {
+		for r := range l.p.groups {
+			l.gather(r, live)
+			for g, s := range d[r] {
+				if s >= 0 {
+					l.put(int(s), l.grpHas[r][g])
+				}
+			}
+		}
+		l.run(l.p.a2, l.p.a2Segs)
+	}
 	if l.p.twoPass {
 		l.run(l.p.b, l.p.bSegs)
 	}
 }
 
 // legalLanes gathers every role's moves legal in the lanes of live (gather), and returns the
-// lanes of live where every role has one.
+// lanes of live where every role has one. After stateEval(x) with x including live, and
+// derived gates, stateEval has gathered them: l.has then holds the lanes of x.
 func (l *Lanes) legalLanes(live uint64) uint64 {
 	all := live
 	for r := range l.p.groups {
-		all &= l.gather(r, live)
+		if l.p.derived != nil {
+			all &= l.has[r]
+		} else {
+			all &= l.gather(r, live)
+		}
 	}
 	return all
 }
 
 // gather sets l.mv[r] and l.ml[r] to the moves of role r legal in some lane of live and those
-// lanes, l.has[r] to the lanes of live where it has one, and returns them. The moves' conditions
+// lanes, l.has[r] to the lanes of live where it has one (l.grpHas[r] per group), and returns
+// them. The moves' conditions
 // are evaluated here (laneGrp), for the groups whose guard holds in some lane of live.
 func (l *Lanes) gather(r int, live uint64) uint64 {
 	mv, ml := l.mv[r][:cap(l.mv[r])], l.ml[r][:cap(l.ml[r])]
 	n, has := 0, uint64(0)
+	gh := l.grpHas[r]
 	for gi := range l.p.groups[r] {
 		g := &l.p.groups[r][gi]
+		gh[gi] = 0
 		if gm := l.val[g.guard] & live; gm != 0 {
-			var h uint64
-			n, h = gatherBlocks(l.val, g.recs, gm, mv, ml, n)
-			has |= h
+			n, gh[gi] = gatherBlocks(l.val, g.recs, gm, mv, ml, n)
+			has |= gh[gi]
 		}
 	}
 	l.mv[r], l.ml[r] = mv[:n], ml[:n]
@@ -974,7 +1146,7 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		if run.Stop != nil && run.Stop() {
 			return pr.ended
 		}
-		l.stateEval()
+		l.stateEval(pr.active)
 		term := l.get(l.p.terminal) & pr.active
 		deep := pr.tooDeep(term, step)
 		moving := l.legalLanes(pr.active &^ term &^ deep)
@@ -1128,7 +1300,7 @@ func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) 
 	defer func() { l.recLane = -1 }()
 	res := PlayoutResult{NoLegal: -1}
 	for {
-		l.stateEval()
+		l.stateEval(1)
 		if l.get(l.p.terminal)&1 != 0 {
 			res.Terminal = true
 			return res
@@ -1168,7 +1340,7 @@ func (l *Lanes) Load(i int, s []uint64) {
 
 // Eval evaluates the lanes' states: Terminal, Legal and Goals then read them. It unsets the
 // moves played.
-func (l *Lanes) Eval() { l.stateEval() }
+func (l *Lanes) Eval() { l.stateEval(^uint64(0)) }
 
 // Terminal returns the lanes whose state is terminal (after Eval).
 func (l *Lanes) Terminal() uint64 { return l.get(l.p.terminal) }
