@@ -75,8 +75,7 @@ type laneSeg struct {
 }
 
 // A laneGrp is a group of legal moves that share a guard: the guard, and the conditions of its
-// moves as blocks of records of one shape, like a pass's (emit), each gate's inputs preceded by
-// the index of its move. A move's condition is the gate that only it reads (laneOrder's tail),
+// moves as blocks of records of one shape, in runs that share a first input (gatherBlocks). A move's condition is the gate that only it reads (laneOrder's tail),
 // evaluated while the moves are gathered (gatherBlocks) and given no slot, or one input, the
 // slot of what it reads otherwise.
 type laneGrp struct {
@@ -519,14 +518,16 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 }
 
 // legalGroups lays out each role's groups of legal moves (laneGrp) and the bit planes of its
-// number of moves. Within a group the moves are in blocks by the shape of their conditions, in
-// the order of their indices within a block.
+// number of moves. Within a group the moves are in blocks by the shape of their conditions, and
+// within a block in runs that share a first input (leadInput), in the order of their indices
+// within a run.
 func (b *laneBuilder) legalGroups() {
 	n, p := b.n, b.p
 	p.groups = make([][]laneGrp, len(n.legal))
 	type cond struct {
 		shape uint32
-		rec   []uint32 // the move's index, then the inputs
+		m     uint32
+		ins   []uint32 // the inputs; the first leads its run
 	}
 	for r, rs := range n.legal {
 		grps := make([]laneGrp, len(n.groups[r]))
@@ -539,33 +540,83 @@ func (b *laneBuilder) legalGroups() {
 				continue
 			}
 			g := n.groupOf[r][m]
-			c := cond{shape: 1 << 1, rec: []uint32{uint32(m), b.ref(x)}}
+			c := cond{shape: 1 << 1, m: uint32(m), ins: []uint32{b.ref(x)}}
 			if i := x.node(); b.inline[i] {
 				// An OR is the negated AND of its negated inputs (gateInputs); read inverted,
 				// the gate is the negation of what its record computes.
 				c.shape = uint32(b.fanin(i))<<1 | (b2u(n.kind[i] == kOr) ^ b2u(x.inv()))
-				c.rec = c.rec[:1]
+				c.ins = c.ins[:0]
 				for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
-					c.rec = append(c.rec, b.ref(in))
+					c.ins = append(c.ins, b.ref(in))
 				}
 			}
 			conds[g] = append(conds[g], c)
 		}
 		for g, cs := range conds {
-			slices.SortStableFunc(cs, func(x, y cond) int { return int(x.shape) - int(y.shape) })
-			head := -1
+			uses := map[uint32]int{}
 			for _, c := range cs {
-				if head < 0 || grps[g].recs[head] != c.shape {
-					head = len(grps[g].recs)
-					grps[g].recs = append(grps[g].recs, c.shape, 0)
+				for _, in := range c.ins {
+					uses[in]++
 				}
-				grps[g].recs[head+1]++
-				grps[g].recs = append(grps[g].recs, c.rec...)
+			}
+			for _, c := range cs {
+				lead := slices.MinFunc(c.ins, func(x, y uint32) int { return b.leadOrder(uses, x, y) })
+				j := slices.Index(c.ins, lead)
+				c.ins[0], c.ins[j] = c.ins[j], c.ins[0]
+			}
+			slices.SortStableFunc(cs, func(x, y cond) int {
+				if x.shape != y.shape {
+					return int(x.shape) - int(y.shape)
+				}
+				if x.shape&1 != 0 { // negated: a run is never skipped, so not made
+					return 0
+				}
+				return int(x.ins[0]) - int(y.ins[0])
+			})
+			recs := &grps[g].recs
+			block, run := -1, -1
+			for k, c := range cs {
+				if block < 0 || (*recs)[block] != c.shape {
+					block = len(*recs)
+					*recs = append(*recs, c.shape, 0)
+					run = -1
+				}
+				if run < 0 || c.shape&1 != 0 || cs[k-1].ins[0] != c.ins[0] {
+					(*recs)[block+1]++
+					run = len(*recs)
+					*recs = append(*recs, c.ins[0], 0)
+				}
+				(*recs)[run+1]++
+				*recs = append(*recs, c.m)
+				*recs = append(*recs, c.ins[1:]...)
 			}
 		}
 		p.groups[r] = grps
 		p.planes = append(p.planes, bits.Len(uint(len(rs))))
 	}
+}
+
+// leadOrder orders the inputs of a legal condition for leading its run (legalGroups), the
+// least first: a fluent read as it is (false in most lanes, such as a piece on a square), then
+// another value read as it is, then a negated one; among those, the one more conditions of
+// the group read (uses), then the lower reference.
+func (b *laneBuilder) leadOrder(uses map[uint32]int, x, y uint32) int {
+	class := func(in uint32) int {
+		switch {
+		case in&1 != 0:
+			return 2
+		case int(in>>1) >= baseSlot && int(in>>1) < baseSlot+len(b.n.base):
+			return 0
+		}
+		return 1
+	}
+	if d := class(x) - class(y); d != 0 {
+		return d
+	}
+	if d := uses[y] - uses[x]; d != 0 {
+		return d
+	}
+	return int(x) - int(y)
 }
 
 // laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
@@ -894,48 +945,57 @@ func (l *Lanes) gather(r int, live uint64) uint64 {
 // gatherBlocks evaluates the conditions of a group's moves (laneGrp's blocks) in the lanes of
 // gm, appends those that hold in some lane to mv and ml from n on (without a branch per move:
 // most hold in no lane), and returns the new length and the lanes where some move holds. mv and
-// ml have room for every move of the role.
+// ml have room for every move of the role. A block is its shape and number of runs; a run is
+// its first input, its number of moves, then each move's index and other inputs. A run whose
+// first input is false in every lane of gm (in a block not negated) holds in none: it is
+// skipped.
 func gatherBlocks(val []uint64, recs []uint32, gm uint64, mv []int32, ml []uint64, n int) (int, uint64) {
 	has := uint64(0)
 	for i := 0; i < len(recs); {
-		shape, c := recs[i], int(recs[i+1])
+		shape, runs := recs[i], int(recs[i+1])
 		k := int(shape >> 1)
 		inv := -uint64(shape & 1)
 		i += 2
-		e := recs[i : i+(k+1)*c]
-		i += (k + 1) * c
-		switch k {
-		case 1:
-			for j := 0; j+1 < len(e); j += 2 {
-				m := (val[e[j+1]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63) // kept when some lane has it
+		for range runs {
+			lead, c := val[recs[i]], int(recs[i+1])
+			e := recs[i+2 : i+2+k*c]
+			i += 2 + k*c
+			if lead&gm == 0 && inv == 0 {
+				continue
 			}
-		case 2:
-			for j := 0; j+2 < len(e); j += 3 {
-				m := (val[e[j+1]]&val[e[j+2]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63)
-			}
-		case 3:
-			for j := 0; j+3 < len(e); j += 4 {
-				m := (val[e[j+1]]&val[e[j+2]]&val[e[j+3]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63)
-			}
-		default:
-			for j := 0; j < len(e); j += k + 1 {
-				v := ^uint64(0)
-				for _, a := range e[j+1 : j+1+k] {
-					v &= val[a]
+			switch k {
+			case 1:
+				m := (lead ^ inv) & gm
+				for _, x := range e {
+					mv[n], ml[n] = int32(x), m
+					n += int((m | -m) >> 63) // kept when some lane has it
 				}
-				m := (v ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
 				has |= m
-				n += int((m | -m) >> 63)
+			case 2:
+				for j := 0; j+1 < len(e); j += 2 {
+					m := (lead&val[e[j+1]] ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
+			case 3:
+				for j := 0; j+2 < len(e); j += 3 {
+					m := (lead&val[e[j+1]]&val[e[j+2]] ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
+			default:
+				for j := 0; j < len(e); j += k {
+					v := lead
+					for _, a := range e[j+1 : j+k] {
+						v &= val[a]
+					}
+					m := (v ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
 			}
 		}
 	}
