@@ -23,7 +23,8 @@ var laneLimits = eval.GroundLimits{Timeout: 2 * time.Minute}
 // laneGames are the games of this package's tests, for the tests of Lanes.
 func laneGames() map[string]string {
 	return map[string]string{"cutGraph": cutGraph, "manyMoves": manyMoves, "inertPass": inertPass,
-		"shiftRing": shiftRing(), "corridor": corridor, "chase": chase(), "lowestUniqueBid": lowestUniqueBid()}
+		"shiftRing": shiftRing(), "corridor": corridor, "chase": chase(), "lowestUniqueBid": lowestUniqueBid(),
+		"stuck": stuck(false), "stuckUnguarded": stuck(true)}
 }
 
 // testdataGames are the prefix games of testdata/games.
@@ -542,6 +543,67 @@ func TestAndWide(t *testing.T) {
 			if got := andWide(val, in); got != want {
 				t.Fatalf("width %d, inputs %v: %x, want %x", width, in, got, want)
 			}
+		}
+	}
+}
+
+// stuck is a game whose terminal reads "the player in control has no legal move" (hasMove, the
+// OR of the legal conditions of the role's group guarded by control), as speedChess's does: a
+// token on a line of cells, white moving it right, black left, to a free cell next to it or
+// over an occupied one. With unguarded, terminal also reads white's hasMove without the guard.
+func stuck(unguarded bool) string {
+	src := `(role white) (role black)
+(init (control white)) (init (at 3))
+(init (free 1)) (init (free 2)) (init (free 4)) (init (free 5)) (init (free 6)) (init (free 7))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
+(<= (forward white ?a ?b) (succ ?a ?b))
+(<= (forward black ?a ?b) (succ ?b ?a))
+(<= (legalMove ?p (go ?c)) (true (at ?a)) (forward ?p ?a ?c) (true (free ?c)))
+(<= (legalMove ?p (jump ?c)) (true (at ?a)) (forward ?p ?a ?b) (forward ?p ?b ?c)
+    (not (true (free ?b))) (true (free ?c)))
+(<= (legalMove ?p (back ?c)) (true (at ?a)) (forward ?p ?c ?a) (true (free ?c)) (true (free ?a)))
+(<= (legal ?p ?m) (true (control ?p)) (legalMove ?p ?m))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (hasMove ?p) (legalMove ?p ?m))
+(<= terminal (true (control ?p)) (not (hasMove ?p)))
+(<= (entered ?c) (does ?p (go ?c)))
+(<= (entered ?c) (does ?p (jump ?c)))
+(<= (entered ?c) (does ?p (back ?c)))
+(<= (next (at ?c)) (entered ?c))
+(<= (next (free ?c)) (true (free ?c)) (not (entered ?c)))
+(<= (next (control white)) (true (control black)))
+(<= (next (control black)) (true (control white)))
+(<= (goal ?p 0) (true (control ?p)))
+(<= (goal ?p 100) (role ?p) (not (true (control ?p))))
+`
+	if unguarded {
+		src += "(<= terminal (not (hasMove white)) (true (free 7)) (true (free 1)))\n"
+	}
+	return src
+}
+
+// The OR of a group's legal conditions that a gate reads only where the group's guard holds is
+// derived from gathering the moves (findDerived), and otherwise evaluated; either way every
+// lane agrees with the Machine and the interpreter.
+func TestLanesDerived(t *testing.T) {
+	for _, c := range []struct {
+		unguarded bool
+		want      [2]bool // per role: its group of control's OR derived
+	}{{false, [2]bool{true, true}}, {true, [2]bool{false, true}}} {
+		src := stuck(c.unguarded)
+		_, _, n, _ := build(t, src, laneLimits)
+		p := n.lanes()
+		var got [2]bool
+		for r := range got {
+			for _, s := range p.derived[r] {
+				got[r] = got[r] || s >= 0
+			}
+		}
+		if got != c.want {
+			t.Errorf("unguarded %v: derived per role %v, want %v", c.unguarded, got, c.want)
+		}
+		if _, err := laneWalk(src, laneLimits, 40, 64, 1); err != nil {
+			t.Errorf("unguarded %v: %v", c.unguarded, err)
 		}
 	}
 }
