@@ -537,7 +537,7 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 
 // legalGroups lays out each role's groups of legal moves (laneGrp) and the bit planes of its
 // number of moves. Within a group the moves are in blocks by the shape of their conditions, and
-// within a block in runs that share a first input (leadInput), in the order of their indices
+// within a block in runs that share a first input (leadOrder), in the order of their indices
 // within a run.
 func (b *laneBuilder) legalGroups() {
 	n, p := b.n, b.p
@@ -586,11 +586,28 @@ func (b *laneBuilder) legalGroups() {
 				if x.shape != y.shape {
 					return int(x.shape) - int(y.shape)
 				}
-				if x.shape&1 != 0 { // negated: a run is never skipped, so not made
+				if x.shape&1 != 0 { // negated: a run is never skipped (one run of all)
 					return 0
 				}
 				return int(x.ins[0]) - int(y.ins[0])
 			})
+			// A block whose runs would be short, or negated, is one run led by true, each
+			// move with all its inputs: a run of one move costs more than it skips.
+			for lo := 0; lo < len(cs); {
+				hi, runs := lo, 0
+				for ; hi < len(cs) && cs[hi].shape == cs[lo].shape; hi++ {
+					if hi == lo || cs[hi].ins[0] != cs[hi-1].ins[0] {
+						runs++
+					}
+				}
+				if cs[lo].shape&1 != 0 || 2*runs > hi-lo {
+					for k := lo; k < hi; k++ {
+						cs[k].shape += 1 << 1
+						cs[k].ins = append([]uint32{1 << 1}, cs[k].ins...)
+					}
+				}
+				lo = hi
+			}
 			recs := &grps[g].recs
 			block, run := -1, -1
 			for k, c := range cs {
@@ -599,7 +616,7 @@ func (b *laneBuilder) legalGroups() {
 					*recs = append(*recs, c.shape, 0)
 					run = -1
 				}
-				if run < 0 || c.shape&1 != 0 || cs[k-1].ins[0] != c.ins[0] {
+				if run < 0 || cs[k-1].ins[0] != c.ins[0] {
 					(*recs)[block+1]++
 					run = len(*recs)
 					*recs = append(*recs, c.ins[0], 0)
