@@ -27,6 +27,7 @@ type Lanes struct {
 	cntPl    []uint64   // choose: the lanes' counts of legal moves, in bit planes
 	downPl   []uint64   // choose: the lanes' countdowns to their move, in bit planes
 	mv       [][]int32  // per role (gather): the moves legal in some lane
+	grpHas   [][]uint64 // per role and group (gather): the lanes where one of its moves is legal
 	ml       [][]uint64 // per role (gather): the lanes where they are, parallel to mv
 	recLane  int        // Replay: the lane whose moves are recorded (-1: none)
 	recJoint []int32    // Replay: the joint move of the step being played
@@ -49,6 +50,13 @@ type laneProg struct {
 	a, b            []uint32
 	aSegs           []laneSeg
 	bSegs           []laneSeg
+	// The gates of pass A that read an OR of a group's legal moves (derived), evaluated after
+	// the moves are gathered.
+	a2     []uint32
+	a2Segs []laneSeg
+	// derived: nil, or per role and group the slot of the gate that is the OR of the group's
+	// legal conditions, which gathering the moves sets (findDerived), or -1.
+	derived [][]int32
 	// twoPass: a legal move, goal or terminal reads a move (Net.keepMoves is false), so pass B
 	// also runs before the moves are chosen, with no move set.
 	twoPass  bool
@@ -57,6 +65,23 @@ type laneProg struct {
 	goals    [][]uint32  // per role and goal atom
 	groups   [][]laneGrp // per role: its groups of legal moves
 	planes   []int       // per role: the bits of its number of moves (bit planes of a count)
+	// phase: Playouts keeps the lanes in phase (playoutRun.holdLanes).
+	phase bool
+}
+
+// phased reports whether Playouts should keep its lanes in phase: whether some role has a
+// group of moves with a guard, and the groups' conditions are a quarter or more of the words
+// that a step evaluates (speedChess 62%, breakthrough 35%; ticTacToe 12%, connectFour 3%): a
+// lane held back costs a step, a group skipped in every lane its conditions.
+func (p *laneProg) phased() bool {
+	guarded, words := false, 0
+	for _, grps := range p.groups {
+		for _, g := range grps {
+			guarded = guarded || g.guard != 1<<1
+			words += len(g.recs)
+		}
+	}
+	return guarded && 4*words >= len(p.a)+len(p.a2)+len(p.b)+words
 }
 
 // A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
@@ -67,8 +92,7 @@ type laneSeg struct {
 }
 
 // A laneGrp is a group of legal moves that share a guard: the guard, and the conditions of its
-// moves as blocks of records of one shape, like a pass's (emit), each gate's inputs preceded by
-// the index of its move. A move's condition is the gate that only it reads (laneOrder's tail),
+// moves as blocks of records of one shape, in runs that share a first input (gatherBlocks). A move's condition is the gate that only it reads (laneOrder's tail),
 // evaluated while the moves are gathered (gatherBlocks) and given no slot, or one input, the
 // slot of what it reads otherwise.
 type laneGrp struct {
@@ -127,11 +151,15 @@ func newLaneProg(n *Net) *laneProg {
 	b.reads = n.movesRead()
 	b.pushMoves(b.findPushed())
 	b.gateInputs()
+	b.findDerived()
 	orders := b.slotGates()
+	b.slotDerived()
 	b.p.a, b.p.aSegs = b.emit(orders[0])
+	b.p.a2, b.p.a2Segs = b.emit(orders[2])
 	b.p.b, b.p.bSegs = b.emit(orders[1])
 	b.outputs()
 	b.legalGroups()
+	b.p.phase = b.p.phased()
 	return b.p
 }
 
@@ -147,6 +175,12 @@ type laneBuilder struct {
 	// inline: per node, whether it is a gate of pass A that only a legal move reads (the tail
 	// of laneOrder): evaluated with its move (laneGrp), without a slot.
 	inline []bool
+	// derived: per node, 1 + the index in derivedOf of the group whose legal conditions it is
+	// the OR of (findDerived), or 0; after: per node, whether it reads a derived gate, directly
+	// or through gates (pass A2).
+	derived   []int32
+	derivedOf [][2]int32
+	after     []bool
 	// pushOf: per gate, the slot of the OR of moves it reads as one input (pushMin), or -1.
 	pushOf []int32
 	// A gate's inputs as its record reads them: gin[ginOff[i]:ginOff[i+1]].
@@ -304,34 +338,162 @@ func (b *laneBuilder) fanin(i int32) int {
 	return k
 }
 
-// slotGates orders the gates of pass A and of pass B (levelled when the pass has no cycle),
-// numbers their slots in that order, and returns the two orders. The gates of pass A that only
-// legal moves read get no slot: they are evaluated with their moves (inline).
-func (b *laneBuilder) slotGates() [2][]int32 {
+// slotGates orders the gates of pass A, of pass B and of pass A2 (the gates of pass A that
+// read a derived gate), each levelled when the pass has no cycle, numbers their slots in that
+// order, and returns the three orders. The gates of pass A that only legal moves read get no
+// slot: they are evaluated with their moves (inline).
+func (b *laneBuilder) slotGates() [3][]int32 {
 	n := b.n
 	b.inline = make([]bool, len(n.kind))
-	var orders [2][]int32
-	for pass := range orders {
-		order, tail := n.laneOrder(b.reads, pass == 1)
+	inputs := func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] }
+	var orders [3][]int32
+	for pass := range 2 {
+		order, tail := n.laneOrder(b.reads, pass == 1, b.derived)
 		if pass == 0 {
 			for _, i := range order[tail:] {
 				b.inline[i] = true
 			}
 			order = order[:tail]
+			if b.after != nil {
+				orders[2] = slices.DeleteFunc(slices.Clone(order), func(i int32) bool { return !b.after[i] })
+				order = slices.DeleteFunc(order, func(i int32) bool { return b.after[i] })
+				orders[2] = n.laneLevels(orders[2], len(orders[2]), b.fanin, inputs)
+			}
+			tail = len(order)
 		}
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
-			orders[pass] = n.laneLevels(order, tail, b.fanin, func(i int32) []ref { return b.gin[b.ginOff[i]:b.ginOff[i+1]] })
+			orders[pass] = n.laneLevels(order, tail, b.fanin, inputs)
 		}
 	}
-	for _, order := range orders {
-		for _, i := range order {
+	for _, pass := range []int{0, 2, 1} {
+		for _, i := range orders[pass] {
 			b.slot[i] = b.next
 			b.next++
 		}
 	}
 	b.p.slots = int(b.next)
 	return orders
+}
+
+// findDerived finds the gates that gathering a group's legal moves computes: a gate of pass A
+// that is the OR of exactly the legal conditions of a role's group of moves, read only by gates
+// of pass A that are false where the group's guard is (an AND of the guard, an OR of its
+// negation). Where the guard holds, the gate is the lanes where some move of the group is legal,
+// which gather finds anyway; where it does not, its readers do not depend on it. Such a gate
+// gets its value from gather (Lanes.stateEval), without reading its inputs; its legal
+// conditions, read by nothing else, are evaluated only while gathering (inline), and the gates
+// that read it (after) once the moves are gathered (pass A2). speedChess's terminal reads two:
+// "the player in control has a legal move", an OR of 1,738 legal conditions per role.
+//
+// The network must have no cycle, no legal move, guard or goal may read a move (twoPass), and
+// no legal condition or guard may read a derived gate; otherwise none is derived.
+func (b *laneBuilder) findDerived() {
+	n := b.n
+	if b.p.twoPass || len(n.cycles) > 0 {
+		return
+	}
+	key := func(rs []ref) string {
+		rs = slices.Clone(rs)
+		slices.Sort(rs)
+		rs = slices.Compact(rs)
+		buf := make([]byte, 0, 4*len(rs))
+		for _, r := range rs {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(r))
+		}
+		return string(buf)
+	}
+	groupKey := map[string][2]int32{}
+	for r, rs := range n.legal {
+		conds := make([][]ref, len(n.groups[r]))
+		for m, x := range rs {
+			if g := n.groupOf[r][m]; x != refFalse {
+				conds[g] = append(conds[g], x)
+			}
+		}
+		for g, cs := range conds {
+			if len(cs) >= 2 && !slices.Contains(cs, refTrue) {
+				groupKey[key(cs)] = [2]int32{int32(r), int32(g)}
+			}
+		}
+	}
+	derived := make([]int32, len(n.kind))
+	var of [][2]int32
+	taken := map[[2]int32]bool{}
+	for i := range n.kind {
+		if !b.isGate(i, false) || n.kind[i] != kOr {
+			continue
+		}
+		if rg, ok := groupKey[key(n.ins[n.inOff[i]:n.inOff[i+1]])]; ok && !taken[rg] {
+			taken[rg] = true
+			of = append(of, rg)
+			derived[i] = int32(len(of))
+		}
+	}
+	if len(of) == 0 {
+		return
+	}
+	// A derived gate that an output reads, or a gate that does not reject the lanes where the
+	// guard does not hold, is not derived.
+	n.eachOutput(func(x *ref) { derived[x.node()] = 0 })
+	for j := range n.kind {
+		for _, in := range n.ins[n.inOff[j]:n.inOff[j+1]] {
+			d := derived[in.node()]
+			if d == 0 {
+				continue
+			}
+			rg := of[d-1]
+			guard := n.groups[rg[0]][rg[1]]
+			if !b.isGate(j, false) || guard != refTrue && !slices.Contains(b.gin[b.ginOff[j]:b.ginOff[j+1]], guard) {
+				derived[in.node()] = 0
+			}
+		}
+	}
+	after := make([]bool, len(n.kind))
+	some := false
+	for j := range n.kind {
+		some = some || derived[j] != 0
+		for _, in := range n.ins[n.inOff[j]:n.inOff[j+1]] {
+			if derived[in.node()] != 0 || after[in.node()] {
+				after[j] = true
+			}
+		}
+	}
+	if !some {
+		return
+	}
+	for r, rs := range n.legal {
+		for _, x := range append(slices.Clone(rs), n.groups[r]...) {
+			if derived[x.node()] != 0 || after[x.node()] {
+				return
+			}
+		}
+	}
+	b.derived, b.derivedOf, b.after = derived, of, after
+}
+
+// slotDerived gives the derived gates their slots, after every gate's.
+func (b *laneBuilder) slotDerived() {
+	if b.derived == nil {
+		return
+	}
+	n, p := b.n, b.p
+	p.derived = make([][]int32, len(n.groups))
+	for r := range p.derived {
+		p.derived[r] = make([]int32, len(n.groups[r]))
+		for g := range p.derived[r] {
+			p.derived[r][g] = -1
+		}
+	}
+	for i, d := range b.derived {
+		if d != 0 {
+			rg := b.derivedOf[d-1]
+			b.slot[i] = b.next
+			p.derived[rg[0]][rg[1]] = b.next
+			b.next++
+		}
+	}
+	p.slots = int(b.next)
 }
 
 // ref is r as a record reads it: its slot << 1 | inverted.
@@ -374,14 +536,16 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 }
 
 // legalGroups lays out each role's groups of legal moves (laneGrp) and the bit planes of its
-// number of moves. Within a group the moves are in blocks by the shape of their conditions, in
-// the order of their indices within a block.
+// number of moves. Within a group the moves are in blocks by the shape of their conditions, and
+// within a block in runs that share a first input (leadOrder), in the order of their indices
+// within a run.
 func (b *laneBuilder) legalGroups() {
 	n, p := b.n, b.p
 	p.groups = make([][]laneGrp, len(n.legal))
 	type cond struct {
 		shape uint32
-		rec   []uint32 // the move's index, then the inputs
+		m     uint32
+		ins   []uint32 // the inputs; the first leads its run
 	}
 	for r, rs := range n.legal {
 		grps := make([]laneGrp, len(n.groups[r]))
@@ -394,28 +558,72 @@ func (b *laneBuilder) legalGroups() {
 				continue
 			}
 			g := n.groupOf[r][m]
-			c := cond{shape: 1 << 1, rec: []uint32{uint32(m), b.ref(x)}}
+			c := cond{shape: 1 << 1, m: uint32(m), ins: []uint32{b.ref(x)}}
 			if i := x.node(); b.inline[i] {
 				// An OR is the negated AND of its negated inputs (gateInputs); read inverted,
 				// the gate is the negation of what its record computes.
 				c.shape = uint32(b.fanin(i))<<1 | (b2u(n.kind[i] == kOr) ^ b2u(x.inv()))
-				c.rec = c.rec[:1]
+				c.ins = c.ins[:0]
 				for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
-					c.rec = append(c.rec, b.ref(in))
+					c.ins = append(c.ins, b.ref(in))
 				}
 			}
 			conds[g] = append(conds[g], c)
 		}
 		for g, cs := range conds {
-			slices.SortStableFunc(cs, func(x, y cond) int { return int(x.shape) - int(y.shape) })
-			head := -1
+			uses := map[uint32]int{}
 			for _, c := range cs {
-				if head < 0 || grps[g].recs[head] != c.shape {
-					head = len(grps[g].recs)
-					grps[g].recs = append(grps[g].recs, c.shape, 0)
+				for _, in := range c.ins {
+					uses[in]++
 				}
-				grps[g].recs[head+1]++
-				grps[g].recs = append(grps[g].recs, c.rec...)
+			}
+			for _, c := range cs {
+				lead := slices.MinFunc(c.ins, func(x, y uint32) int { return b.leadOrder(uses, x, y) })
+				j := slices.Index(c.ins, lead)
+				c.ins[0], c.ins[j] = c.ins[j], c.ins[0]
+			}
+			slices.SortStableFunc(cs, func(x, y cond) int {
+				if x.shape != y.shape {
+					return int(x.shape) - int(y.shape)
+				}
+				if x.shape&1 != 0 { // negated: a run is never skipped (one run of all)
+					return 0
+				}
+				return int(x.ins[0]) - int(y.ins[0])
+			})
+			// A block whose runs would be short, or negated, is one run led by true, each
+			// move with all its inputs: a run of one move costs more than it skips.
+			for lo := 0; lo < len(cs); {
+				hi, runs := lo, 0
+				for ; hi < len(cs) && cs[hi].shape == cs[lo].shape; hi++ {
+					if hi == lo || cs[hi].ins[0] != cs[hi-1].ins[0] {
+						runs++
+					}
+				}
+				if cs[lo].shape&1 != 0 || 2*runs > hi-lo {
+					for k := lo; k < hi; k++ {
+						cs[k].shape += 1 << 1
+						cs[k].ins = append([]uint32{1 << 1}, cs[k].ins...)
+					}
+				}
+				lo = hi
+			}
+			recs := &grps[g].recs
+			block, run := -1, -1
+			for k, c := range cs {
+				if block < 0 || (*recs)[block] != c.shape {
+					block = len(*recs)
+					*recs = append(*recs, c.shape, 0)
+					run = -1
+				}
+				if run < 0 || cs[k-1].ins[0] != c.ins[0] {
+					(*recs)[block+1]++
+					run = len(*recs)
+					*recs = append(*recs, c.ins[0], 0)
+				}
+				(*recs)[run+1]++
+				*recs = append(*recs, c.m)
+				*recs = append(*recs, c.ins[1:]...)
 			}
 		}
 		p.groups[r] = grps
@@ -423,18 +631,46 @@ func (b *laneBuilder) legalGroups() {
 	}
 }
 
+// leadOrder orders the inputs of a legal condition for leading its run (legalGroups), the
+// least first: a fluent read as it is (false in most lanes, such as a piece on a square), then
+// another value read as it is, then a negated one; among those, the one more conditions of
+// the group read (uses), then the lower reference.
+func (b *laneBuilder) leadOrder(uses map[uint32]int, x, y uint32) int {
+	class := func(in uint32) int {
+		switch {
+		case in&1 != 0:
+			return 2
+		case int(in>>1) >= baseSlot && int(in>>1) < baseSlot+len(b.n.base):
+			return 0
+		}
+		return 1
+	}
+	if d := class(x) - class(y); d != 0 {
+		return d
+	}
+	if d := uses[y] - uses[x]; d != 0 {
+		return d
+	}
+	return int(x) - int(y)
+}
+
 // laneOrder returns the gates of a pass (those that read a move, or those that do not) in the
 // order of their slots: topological, but the gates that only legal moves read come last, in
 // the order of the roles' groups of moves, so that choosing moves reads their values one
-// after the other; it returns the order and where those begin.
-func (n *Net) laneOrder(reads []bool, pass bool) ([]int32, int) {
+// after the other; it returns the order and where those begin. The derived gates (derived, per
+// node: nonzero; may be nil) are not in the order, and their inputs are not counted as read.
+func (n *Net) laneOrder(reads []bool, pass bool, derived []int32) ([]int32, int) {
+	isDerived := func(i int32) bool { return derived != nil && derived[i] != 0 }
 	isGate := func(i int32) bool {
 		k := n.kind[i]
-		return (k == kAnd || k == kOr) && reads[i] == pass
+		return (k == kAnd || k == kOr) && reads[i] == pass && !isDerived(i)
 	}
-	// Per node, how many gates and outputs other than legal moves read it.
+	// Per node, how many gates and outputs other than legal moves and derived gates read it.
 	other := make([]int32, len(n.kind))
 	for i := range n.kind {
+		if isDerived(int32(i)) {
+			continue
+		}
 		for _, in := range n.ins[n.inOff[i]:n.inOff[i+1]] {
 			other[in.node()]++
 		}
@@ -519,9 +755,10 @@ func (n *Net) NewLanes() *Lanes {
 		recLane: -1, tmp: make([]uint64, len(n.base)), recJoint: make([]int32, len(n.input))}
 	nb := slices.Max(append([]int{1}, p.planes...))
 	l.cntPl, l.downPl = make([]uint64, nb), make([]uint64, nb)
-	for _, ms := range n.legal {
+	for r, ms := range n.legal {
 		l.mv = append(l.mv, make([]int32, 0, len(ms)))
 		l.ml = append(l.ml, make([]uint64, 0, len(ms)))
+		l.grpHas = append(l.grpHas, make([]uint64, len(p.groups[r])))
 	}
 	for i := range p.slots {
 		l.put(i, 0)
@@ -681,37 +918,69 @@ func (l *Lanes) setMove(r int, mv int32, mask uint64) {
 	}
 }
 
-// stateEval evaluates what the current states decide: legal moves, goals, terminal.
-func (l *Lanes) stateEval() {
+// stateEval evaluates what the current states decide in the lanes of live (in the others, a
+// gate that reads a derived gate may be wrong): legal moves, goals, terminal.
+func (l *Lanes) stateEval(live uint64) {
+	l.evalState()
+	l.evalLegal(live)
+}
+
+// evalState unsets the moves played and evaluates pass A, but for the gates that read a derived
+// gate.
+func (l *Lanes) evalState() {
 	l.clearMoves()
 	l.run(l.p.a, l.p.aSegs)
+}
+
+// evalLegal completes stateEval after evalState. With derived gates (findDerived), it gathers
+// every role's moves legal in the lanes of live, sets the derived gates from them, then
+// evaluates the gates that read them (pass A2).
+func (l *Lanes) evalLegal(live uint64) {
+	if d := l.p.derived; d != nil {
+		for r := range l.p.groups {
+			l.gather(r, live)
+			for g, s := range d[r] {
+				if s >= 0 {
+					l.put(int(s), l.grpHas[r][g])
+				}
+			}
+		}
+		l.run(l.p.a2, l.p.a2Segs)
+	}
 	if l.p.twoPass {
 		l.run(l.p.b, l.p.bSegs)
 	}
 }
 
 // legalLanes gathers every role's moves legal in the lanes of live (gather), and returns the
-// lanes of live where every role has one.
+// lanes of live where every role has one. After stateEval(x) with x including live, and
+// derived gates, stateEval has gathered them: l.has then holds the lanes of x.
 func (l *Lanes) legalLanes(live uint64) uint64 {
 	all := live
 	for r := range l.p.groups {
-		all &= l.gather(r, live)
+		if l.p.derived != nil {
+			all &= l.has[r]
+		} else {
+			all &= l.gather(r, live)
+		}
 	}
 	return all
 }
 
 // gather sets l.mv[r] and l.ml[r] to the moves of role r legal in some lane of live and those
-// lanes, l.has[r] to the lanes of live where it has one, and returns them. The moves' conditions
+// lanes, l.has[r] to the lanes of live where it has one (l.grpHas[r] per group), and returns
+// them. The moves' conditions
 // are evaluated here (laneGrp), for the groups whose guard holds in some lane of live.
 func (l *Lanes) gather(r int, live uint64) uint64 {
 	mv, ml := l.mv[r][:cap(l.mv[r])], l.ml[r][:cap(l.ml[r])]
 	n, has := 0, uint64(0)
+	gh := l.grpHas[r]
 	for gi := range l.p.groups[r] {
 		g := &l.p.groups[r][gi]
+		gh[gi] = 0
 		if gm := l.val[g.guard] & live; gm != 0 {
-			var h uint64
-			n, h = gatherBlocks(l.val, g.recs, gm, mv, ml, n)
-			has |= h
+			n, gh[gi] = gatherBlocks(l.val, g.recs, gm, mv, ml, n)
+			has |= gh[gi]
 		}
 	}
 	l.mv[r], l.ml[r] = mv[:n], ml[:n]
@@ -722,48 +991,57 @@ func (l *Lanes) gather(r int, live uint64) uint64 {
 // gatherBlocks evaluates the conditions of a group's moves (laneGrp's blocks) in the lanes of
 // gm, appends those that hold in some lane to mv and ml from n on (without a branch per move:
 // most hold in no lane), and returns the new length and the lanes where some move holds. mv and
-// ml have room for every move of the role.
+// ml have room for every move of the role. A block is its shape and number of runs; a run is
+// its first input, its number of moves, then each move's index and other inputs. A run whose
+// first input is false in every lane of gm (in a block not negated) holds in none: it is
+// skipped.
 func gatherBlocks(val []uint64, recs []uint32, gm uint64, mv []int32, ml []uint64, n int) (int, uint64) {
 	has := uint64(0)
 	for i := 0; i < len(recs); {
-		shape, c := recs[i], int(recs[i+1])
+		shape, runs := recs[i], int(recs[i+1])
 		k := int(shape >> 1)
 		inv := -uint64(shape & 1)
 		i += 2
-		e := recs[i : i+(k+1)*c]
-		i += (k + 1) * c
-		switch k {
-		case 1:
-			for j := 0; j+1 < len(e); j += 2 {
-				m := (val[e[j+1]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63) // kept when some lane has it
+		for range runs {
+			lead, c := val[recs[i]], int(recs[i+1])
+			e := recs[i+2 : i+2+k*c]
+			i += 2 + k*c
+			if lead&gm == 0 && inv == 0 {
+				continue
 			}
-		case 2:
-			for j := 0; j+2 < len(e); j += 3 {
-				m := (val[e[j+1]]&val[e[j+2]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63)
-			}
-		case 3:
-			for j := 0; j+3 < len(e); j += 4 {
-				m := (val[e[j+1]]&val[e[j+2]]&val[e[j+3]] ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
-				has |= m
-				n += int((m | -m) >> 63)
-			}
-		default:
-			for j := 0; j < len(e); j += k + 1 {
-				v := ^uint64(0)
-				for _, a := range e[j+1 : j+1+k] {
-					v &= val[a]
+			switch k {
+			case 1:
+				m := (lead ^ inv) & gm
+				for _, x := range e {
+					mv[n], ml[n] = int32(x), m
+					n += int((m | -m) >> 63) // kept when some lane has it
 				}
-				m := (v ^ inv) & gm
-				mv[n], ml[n] = int32(e[j]), m
 				has |= m
-				n += int((m | -m) >> 63)
+			case 2:
+				for j := 0; j+1 < len(e); j += 2 {
+					m := (lead&val[e[j+1]] ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
+			case 3:
+				for j := 0; j+2 < len(e); j += 3 {
+					m := (lead&val[e[j+1]]&val[e[j+2]] ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
+			default:
+				for j := 0; j < len(e); j += k {
+					v := lead
+					for _, a := range e[j+1 : j+k] {
+						v &= val[a]
+					}
+					m := (v ^ inv) & gm
+					mv[n], ml[n] = int32(e[j]), m
+					has |= m
+					n += int((m | -m) >> 63)
+				}
 			}
 		}
 	}
@@ -974,11 +1252,19 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		if run.Stop != nil && run.Stop() {
 			return pr.ended
 		}
-		l.stateEval()
-		term := l.get(l.p.terminal) & pr.active
-		deep := pr.tooDeep(term, step)
-		moving := l.legalLanes(pr.active &^ term &^ deep)
-		restart := pr.endLanes(pr.active&^moving, term, deep, step)
+		l.evalState()
+		hold := pr.holdLanes(step)
+		live := pr.active &^ hold
+		l.evalLegal(live)
+		term := l.get(l.p.terminal) & live
+		deep := pr.tooDeep(live&^term, step)
+		moving := l.legalLanes(live &^ term &^ deep)
+		restart := pr.endLanes(live&^moving, term, deep, step)
+		for m := hold; m != 0; m &= m - 1 {
+			pr.first[bits.TrailingZeros64(m)] = step + 1
+		}
+		pr.fresh = restart | hold
+		restart |= hold
 		if moving == 0 && restart == 0 {
 			continue
 		}
@@ -998,7 +1284,10 @@ type playoutRun struct {
 	first [64]int  // per lane: the step its playout started
 	seeds [64]uint64
 	// active: the lanes playing; more: whether playouts remain to be started.
-	active         uint64
+	active uint64
+	// fresh: the lanes whose playouts start at this step; held: those of them held back at the
+	// step before (holdLanes).
+	fresh, held    uint64
 	more           bool
 	ended, started int
 }
@@ -1019,6 +1308,7 @@ func (pr *playoutRun) begin() {
 	l.seed(run.Seed)
 	for i := 0; i < 64 && pr.started < run.Count; i++ {
 		pr.active |= 1 << uint(i)
+		pr.fresh |= 1 << uint(i)
 		pr.seeds[i] = l.rng[i]
 		pr.started++
 	}
@@ -1032,17 +1322,46 @@ func (pr *playoutRun) begin() {
 	}
 }
 
-// tooDeep returns the active lanes, not in a terminal state (term), whose playouts have played
-// run.MaxDepth joint moves by step.
-func (pr *playoutRun) tooDeep(term uint64, step int) uint64 {
+// tooDeep returns the lanes of live whose playouts have played run.MaxDepth joint moves by step.
+func (pr *playoutRun) tooDeep(live uint64, step int) uint64 {
 	var deep uint64
-	for m := pr.active &^ term; m != 0; m &= m - 1 {
+	for m := live; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
 		if step-pr.first[i] >= pr.run.MaxDepth {
 			deep |= 1 << uint(i)
 		}
 	}
 	return deep
+}
+
+// holdLanes returns the lanes whose playouts start at this step (fresh) that sit this step out,
+// so that the lanes stay in phase (laneProg.phase): the lanes where a guard of a group of legal
+// moves differs from the value it has in every other active lane. In a game of turns, a
+// playout that starts when the others are at the other player's turn waits one step, and
+// gathering the moves skips the groups of the player not in control in every lane. A lane is
+// held back one step at most; its playout is the same, a step later.
+func (pr *playoutRun) holdLanes(step int) uint64 {
+	p := pr.l.p
+	others := pr.active &^ pr.fresh
+	if !p.phase || pr.fresh == 0 || others == 0 {
+		pr.held = 0
+		return 0
+	}
+	hold := uint64(0)
+	for _, grps := range p.groups {
+		for _, g := range grps {
+			v := pr.l.val[g.guard]
+			switch v & others {
+			case others:
+				hold |= pr.fresh &^ v
+			case 0:
+				hold |= pr.fresh & v
+			}
+		}
+	}
+	hold &= pr.active &^ pr.held
+	pr.held = hold
+	return hold
 }
 
 // endLanes reports the playouts of lanes ends to run.End (terminal in term, too deep in deep,
@@ -1128,7 +1447,7 @@ func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) 
 	defer func() { l.recLane = -1 }()
 	res := PlayoutResult{NoLegal: -1}
 	for {
-		l.stateEval()
+		l.stateEval(1)
 		if l.get(l.p.terminal)&1 != 0 {
 			res.Terminal = true
 			return res
@@ -1168,7 +1487,7 @@ func (l *Lanes) Load(i int, s []uint64) {
 
 // Eval evaluates the lanes' states: Terminal, Legal and Goals then read them. It unsets the
 // moves played.
-func (l *Lanes) Eval() { l.stateEval() }
+func (l *Lanes) Eval() { l.stateEval(^uint64(0)) }
 
 // Terminal returns the lanes whose state is terminal (after Eval).
 func (l *Lanes) Terminal() uint64 { return l.get(l.p.terminal) }

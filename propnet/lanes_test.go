@@ -23,7 +23,8 @@ var laneLimits = eval.GroundLimits{Timeout: 2 * time.Minute}
 // laneGames are the games of this package's tests, for the tests of Lanes.
 func laneGames() map[string]string {
 	return map[string]string{"cutGraph": cutGraph, "manyMoves": manyMoves, "inertPass": inertPass,
-		"shiftRing": shiftRing(), "corridor": corridor, "chase": chase(), "lowestUniqueBid": lowestUniqueBid()}
+		"shiftRing": shiftRing(), "corridor": corridor, "chase": chase(), "lowestUniqueBid": lowestUniqueBid(),
+		"stuck": stuck(false), "stuckUnguarded": stuck(true)}
 }
 
 // testdataGames are the prefix games of testdata/games.
@@ -542,6 +543,103 @@ func TestAndWide(t *testing.T) {
 			if got := andWide(val, in); got != want {
 				t.Fatalf("width %d, inputs %v: %x, want %x", width, in, got, want)
 			}
+		}
+	}
+}
+
+// stuck is a game whose terminal reads "the player in control has no legal move" (hasMove, the
+// OR of the legal conditions of the role's group guarded by control), as speedChess's does: two
+// tokens on a line, white's moving right, black's left, one or two cells, over free cells, and
+// the cells they enter are no longer free. With unguarded, terminal also reads white's hasMove
+// without the guard.
+func stuck(unguarded bool) string {
+	src := `(role white) (role black)
+(init (control white)) (init (at white 1)) (init (at black 9))
+(init (free 2)) (init (free 3)) (init (free 4)) (init (free 5)) (init (free 6)) (init (free 7))
+(init (free 8))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9)
+(<= (forward white ?a ?b) (succ ?a ?b))
+(<= (forward black ?a ?b) (succ ?b ?a))
+(<= (legalMove ?p (go ?c)) (true (at ?p ?a)) (forward ?p ?a ?c) (true (free ?c)))
+(<= (legalMove ?p (jump ?c)) (true (at ?p ?a)) (forward ?p ?a ?b) (forward ?p ?b ?c)
+    (true (free ?b)) (true (free ?c)))
+(<= (legal ?p ?m) (true (control ?p)) (legalMove ?p ?m))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (hasMove ?p) (legalMove ?p ?m))
+(<= terminal (true (control ?p)) (not (hasMove ?p)))
+(<= (entered ?c) (does ?p (go ?c)))
+(<= (entered ?c) (does ?p (jump ?c)))
+(<= (next (at ?p ?c)) (does ?p (go ?c)))
+(<= (next (at ?p ?c)) (does ?p (jump ?c)))
+(<= (next (at ?p ?a)) (true (at ?p ?a)) (does ?p noop))
+(<= (next (free ?c)) (true (free ?c)) (not (entered ?c)))
+(<= (next (control white)) (true (control black)))
+(<= (next (control black)) (true (control white)))
+(<= (goal ?p 0) (true (control ?p)))
+(<= (goal ?p 100) (role ?p) (not (true (control ?p))))
+`
+	if unguarded {
+		src += "(<= terminal (not (hasMove white)) (true (free 5)))\n"
+	}
+	return src
+}
+
+// The OR of a group's legal conditions that a gate reads only where the group's guard holds is
+// derived from gathering the moves (findDerived), and otherwise evaluated; either way every
+// lane agrees with the Machine and the interpreter.
+func TestLanesDerived(t *testing.T) {
+	for _, c := range []struct {
+		unguarded bool
+		want      [2]bool // per role: its group of control's OR derived
+	}{{false, [2]bool{true, true}}, {true, [2]bool{false, true}}} {
+		src := stuck(c.unguarded)
+		_, _, n, _ := build(t, src, laneLimits)
+		p := n.lanes()
+		var got [2]bool
+		for r := range got {
+			for _, s := range p.derived[r] {
+				got[r] = got[r] || s >= 0
+			}
+		}
+		if got != c.want {
+			t.Errorf("unguarded %v: derived per role %v, want %v", c.unguarded, got, c.want)
+		}
+		if _, err := laneWalk(src, laneLimits, 40, 64, 1); err != nil {
+			t.Errorf("unguarded %v: %v", c.unguarded, err)
+		}
+	}
+}
+
+// Keeping the lanes in phase (holdLanes) delays playouts but does not change them: per lane,
+// the playouts of a run that keeps them in phase and of one that does not are the same, the
+// one list a prefix of the other; and in a game of turns the two runs differ in order.
+func TestLanesPhase(t *testing.T) {
+	for name, src := range laneGames() {
+		_, gr, n, _ := build(t, src, laneLimits)
+		init := initBits(n, gr)
+		p := n.lanes()
+		var runs [2][]playoutEnd
+		for k := range runs {
+			p.phase = k == 1
+			runs[k] = runPlayouts(n, init, 7, 12, 500)
+		}
+		var lanes [2][64][]playoutEnd
+		for k, ends := range runs {
+			for _, e := range ends {
+				lanes[k][e.Lane] = append(lanes[k][e.Lane], e)
+			}
+		}
+		for lane := range 64 {
+			a, b := lanes[0][lane], lanes[1][lane]
+			for i := range min(len(a), len(b)) {
+				if a[i].PlayoutResult != b[i].PlayoutResult || a[i].Seed != b[i].Seed || !slices.EqualFunc(a[i].goals, b[i].goals, slices.Equal) {
+					t.Fatalf("%s lane %d playout %d: %+v, in phase %+v", name, lane, i, a[i], b[i])
+				}
+			}
+		}
+		same := slices.EqualFunc(runs[0], runs[1], func(x, y playoutEnd) bool { return x.Lane == y.Lane && x.Seed == y.Seed })
+		if name == "stuck" && same {
+			t.Errorf("%s: in phase, the playouts end in the same order: no lane was held back", name)
 		}
 	}
 }
