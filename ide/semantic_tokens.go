@@ -39,6 +39,9 @@ type Token struct {
 // in infix the operators `:-`, `&`, `|` and `~`, and every comment. The parentheses and commas
 // are left to the editor's grammar.
 func SemanticTokens(snap *Snapshot, from, to int) []Token {
+	if st := snap.syntaxStage(); st != nil {
+		return st.semanticTokens(from, to)
+	}
 	m := snap.Model()
 	var toks []Token
 	for i := range m.Occurrences {
@@ -114,4 +117,23 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// semanticTokens is SemanticTokens from the syntax stage: the tokens of each form are its own
+// (a relation, a function term, a constant, a variable, a keyword: the place tells), so they are
+// read from chunks of forms, the chunks the range meets.
+func (st *syntaxStage) semanticTokens(from, to int) []Token {
+	var out []Token
+	k := sort.Search(len(st.forms), func(i int) bool { return st.forms[i].Span().End >= from })
+	for first := true; first || k < len(st.forms); first, k = false, k+chunkSize {
+		c := st.chunkOf(k, min(k+chunkSize, len(st.forms)))
+		for _, t := range SemanticTokens(c.snap, from-c.start, to-c.start) {
+			t.Span = c.span(t.Span)
+			out = append(out, t)
+		}
+		if c.start+len(c.snap.Text()) >= to {
+			break
+		}
+	}
+	return out
 }
