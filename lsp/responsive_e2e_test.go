@@ -400,3 +400,36 @@ func TestRequestsBeforeFirstModel(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestRequestsWhileEditedModelIsBuilt: while the model of an edited version is being built
+// (held), every request kind answers, from the previous version's model with ranges mapped
+// (hover, definition, references, highlights far from the edit) or from this version's syntax
+// stage (completion, symbols, semantic tokens, and what the edit touches); every answer but the
+// completion's is the one the new model gives once built.
+func TestRequestsWhileEditedModelIsBuilt(t *testing.T) {
+	const uri = "file:///w/staged.kif"
+	c := startInProcess(t, nil)
+	holding, held, release := holdModels(c.server)
+	c.initialize()
+	c.open(uri, hostileRules(500)+stagedGame)
+	c.diagnosticsFor(uri, 1)
+	holding.Store(true)
+	c.change(uri, rng(9, 5, 9, 6), "ss") // r5 -> ss5 on line 9: version 2, one byte longer
+	select {
+	case <-held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the model of version 2 was never built")
+	}
+	during := askAll(c, uri)
+	if !strings.Contains(during.hover, "ss5/1") {
+		t.Errorf("hover on the edited ss5 while the model is built: %q", during.hover)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 2)
+	after := askAll(c, uri)
+	during.hover, after.hover, during.completion, after.completion = "", "", nil, nil
+	if !reflect.DeepEqual(during, after) {
+		t.Errorf("the answers while the model is built differ from the model's:\nbefore %.2000v\nmodel  %.2000v", during, after)
+	}
+	c.shutdown()
+}
