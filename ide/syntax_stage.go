@@ -23,10 +23,10 @@ import (
 type syntaxStage struct {
 	snap  *Snapshot
 	forms []syntax.Form
-	heads []stageHead         // per form
-	defs  map[string][]int32  // relation key -> the forms whose head defines it, in order
-	lower string              // the text in lower case (ASCII): names are found case-blind
-	roles []syntax.Span       // the role facts' arguments
+	heads []stageHead        // per form
+	defs  map[string][]int32 // relation key -> the forms whose head defines it, in order
+	lower string             // the text in lower case (ASCII): names are found case-blind
+	roles []stageRole        // the role facts' arguments
 }
 
 // stageHead is the head of the clause a form is; key is "" for a form that is not a clause.
@@ -92,8 +92,8 @@ func newSyntaxStage(s *Snapshot) *syntaxStage {
 			atom, ok = form.Rule().RuleHead()
 			h.rule = true
 		}
-		if !ok || !atom.Valid() || form.HasErrors() {
-			continue
+		if !ok || !atom.Valid() {
+			continue // as the model, which takes in broken forms as far as their shape allows
 		}
 		h.atom, h.name, h.arity = atom, atom.Name(), atom.Arity()
 		h.key = h.name.Key()
@@ -103,7 +103,7 @@ func newSyntaxStage(s *Snapshot) *syntaxStage {
 		st.defs[h.key] = append(st.defs[h.key], int32(i))
 		if h.key == "role" && h.arity == 1 && !h.rule {
 			for _, t := range atom.ArgSeq() {
-				st.roles = append(st.roles, t.Span())
+				st.roles = append(st.roles, stageRole{t.Cursor.Symbol().Key(), t.Span()})
 			}
 		}
 	}
@@ -203,8 +203,9 @@ const chunkSize = 128
 // form whose text spells the key, as spans of the document, each with whether it is in a head.
 func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs []bool) {
 	var hits []int // the forms that spell the key, in order
+	needle := asciiLower(o.Key)
 	for at := 0; ; {
-		i := strings.Index(st.lower[at:], o.Key)
+		i := strings.Index(st.lower[at:], needle)
 		if i < 0 {
 			break
 		}
@@ -212,7 +213,7 @@ func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs [
 		if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
 			hits = append(hits, f)
 		}
-		at += len(o.Key)
+		at += len(needle)
 	}
 	for k := 0; k < len(hits); {
 		// Forms close together share a chunk.
@@ -241,12 +242,17 @@ func (st *syntaxStage) definitions(key string) []syntax.Span {
 	return out
 }
 
-// isRole reports whether key names a role of a role fact.
+// stageRole is a role a role fact declares.
+type stageRole struct {
+	key  string
+	span syntax.Span
+}
+
+// isRole returns where the role key is declared, if it is one.
 func (st *syntaxStage) isRole(key string) (syntax.Span, bool) {
-	text := st.snap.Text()
-	for _, sp := range st.roles {
-		if syntax.Fold(text[sp.Start:sp.End]) == key {
-			return sp, true
+	for _, r := range st.roles {
+		if r.key == key {
+			return r.span, true
 		}
 	}
 	return syntax.Span{}, false
