@@ -603,12 +603,13 @@ func (st *syntaxStage) completion(off int, snippets bool) []CompletionItem {
 	c := newCompletion(ch.snap, off-ch.start, snippets)
 	c.offer()
 	if c.place == placeTopLevel || c.place == placeBodyItem || c.place == placeHead || c.place == placeLiteral {
-		for i := range st.forms {
-			h := &st.heads[i]
-			if h.key == "" || analysis.IsKeyword(h.key) || st.defs[h.key][0] != int32(i) || h.name.Span().Start == ch.start+c.start {
+		seen := map[string]bool{}
+		for _, h := range st.allHeads() {
+			if h.key == "" || analysis.IsKeyword(h.key) || seen[h.key] || h.atom.Name().Span().Start == ch.start+c.start {
 				continue
 			}
-			c.add(written(c.d, h.name.Name()), CompletionRelation, fmt.Sprintf("relation/%d", h.arity), "", "", 1)
+			seen[h.key] = true
+			c.add(written(c.d, h.atom.Name().Name()), CompletionRelation, fmt.Sprintf("relation/%d", h.arity), "", "", 1)
 		}
 	}
 	items := c.items

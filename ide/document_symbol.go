@@ -54,9 +54,9 @@ func DocumentSymbols(snap *Snapshot, limit int) []DocumentSymbol {
 	name := func(key string, first outlineClause) string { return first.head.Name().Name() }
 	if st := snap.syntaxStage(); st != nil {
 		// The syntax stage: its heads; a relation is named as its first clause spells it.
-		for i, h := range st.heads {
+		for i, h := range st.allHeads() {
 			if h.key != "" {
-				cs = append(cs, outlineClause{key: h.key, form: st.forms[i].Span(), head: h.atom, rule: h.rule, body: h.body})
+				cs = append(cs, outlineClause{key: h.key, form: st.forms[i].Span(), head: h.atom, rule: h.rule, body: -1, ruleOf: st.forms[i]})
 			}
 		}
 	} else {
@@ -72,11 +72,12 @@ func DocumentSymbols(snap *Snapshot, limit int) []DocumentSymbol {
 
 // outlineClause is what the outline shows of a clause.
 type outlineClause struct {
-	key  string
-	form syntax.Span
-	head syntax.Atom
-	rule bool
-	body int // the number of body literals
+	key    string
+	form   syntax.Span
+	head   syntax.Atom
+	rule   bool
+	body   int // the number of body literals; -1: those of ruleOf, counted when shown
+	ruleOf syntax.Form
 }
 
 // outline is DocumentSymbols of the clauses m, a relation named name(key, its first clause).
@@ -119,6 +120,9 @@ func outline(m []outlineClause, name func(key string, first outlineClause) strin
 			c := m[ci]
 			kind, detail := SymbolFact, "fact"
 			if c.rule {
+				if c.body < 0 {
+					c.body = len(c.ruleOf.Rule().Body())
+				}
 				kind, detail = SymbolRule, plural(c.body, "literal")
 			}
 			out[i].Children = append(out[i].Children, DocumentSymbol{

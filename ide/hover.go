@@ -367,9 +367,10 @@ func (st *syntaxStage) hover(off int, opts HoverOptions) *HoverText {
 		hoverVariable(b, c.snap.prepared, func(off int) int { return st.snap.Line(off + c.start) }, o)
 	case analysis.OccRelation:
 		hoverRelationName(b, o.Name, o, d)
-		defs := make([]definingForm, len(st.defs[o.Key]))
-		for i, f := range st.defs[o.Key] {
-			defs[i] = definingForm{st.forms[f], st.heads[f].rule}
+		forms := st.defining(o.Key)
+		defs := make([]definingForm, len(forms))
+		for i, f := range forms {
+			defs[i] = definingForm{st.forms[f], st.forms[f].IsRule()}
 		}
 		hoverDefinitions(b, st.snap, o.Key, defs)
 	case analysis.OccFunction:

@@ -3,6 +3,7 @@ package ide
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -19,24 +20,24 @@ import (
 // table or the forms that spell the name. Nothing that needs the analysis (types, arities in
 // use, answers, diagnostics) is said until the model exists.
 
-// syntaxStage is the syntax stage of one version.
+// syntaxStage is the syntax stage of one version: its forms in order (a binary search finds the
+// one at an offset) and its text in lower case (a substring search finds the forms that spell a
+// name). The heads of all forms are made only when a request lists them (the outline,
+// completion).
 type syntaxStage struct {
 	snap  *Snapshot
 	forms []syntax.Form
-	heads []stageHead        // per form
-	defs  map[string][]int32 // relation key -> the forms whose head defines it, in order
-	lower string             // the text in lower case (ASCII): names are found case-blind
-	roles []stageRole        // the role facts' arguments
+	lower string // the text in lower case (ASCII): names are found case-blind
+	once  sync.Once
+	heads []stageHead // per form, made on first need (allHeads)
 }
 
 // stageHead is the head of the clause a form is; key is "" for a form that is not a clause.
 type stageHead struct {
 	key   string
-	name  syntax.Symbol
 	atom  syntax.Atom
 	arity int
 	rule  bool
-	body  int // the number of body literals of a rule
 }
 
 // syntaxStage returns the snapshot's syntax stage when a request must answer from it: the model
@@ -80,34 +81,53 @@ func (s *Snapshot) EndApart() {
 	s.mu.Unlock()
 }
 
-// newSyntaxStage makes the stage: one pass over the forms.
+// newSyntaxStage makes the stage.
 func newSyntaxStage(s *Snapshot) *syntaxStage {
-	f := s.File()
-	st := &syntaxStage{snap: s, forms: f.Forms(), defs: map[string][]int32{}, lower: asciiLower(s.Text())}
-	st.heads = make([]stageHead, len(st.forms))
-	for i, form := range st.forms {
-		h := &st.heads[i]
-		atom, ok := form.Fact(), true
-		if form.IsRule() {
-			atom, ok = form.Rule().RuleHead()
-			h.rule = true
-		}
-		if !ok || !atom.Valid() {
-			continue // as the model, which takes in broken forms as far as their shape allows
-		}
-		h.atom, h.name, h.arity = atom, atom.Name(), atom.Arity()
-		h.key = h.name.Key()
-		if h.rule {
-			h.body = len(form.Rule().Body())
-		}
-		st.defs[h.key] = append(st.defs[h.key], int32(i))
-		if h.key == "role" && h.arity == 1 && !h.rule {
-			for _, t := range atom.ArgSeq() {
-				st.roles = append(st.roles, stageRole{t.Cursor.Symbol().Key(), t.Span()})
-			}
-		}
+	return &syntaxStage{snap: s, forms: s.File().Forms(), lower: asciiLower(s.Text())}
+}
+
+// head returns the head of form i, as the model reads it: broken forms too, as far as their
+// shape allows.
+func (st *syntaxStage) head(i int) stageHead {
+	form := st.forms[i]
+	var h stageHead
+	atom, ok := form.Fact(), true
+	if form.IsRule() {
+		atom, ok = form.Rule().RuleHead()
+		h.rule = true
 	}
-	return st
+	if ok && atom.Valid() {
+		h.atom, h.arity, h.key = atom, atom.Arity(), atom.Name().Key()
+	}
+	return h
+}
+
+// allHeads returns the heads of every form.
+func (st *syntaxStage) allHeads() []stageHead {
+	st.once.Do(func() {
+		st.heads = make([]stageHead, len(st.forms))
+		for i := range st.forms {
+			st.heads[i] = st.head(i)
+		}
+	})
+	return st.heads
+}
+
+// spelling returns the forms whose text spells key (case-blind), in order.
+func (st *syntaxStage) spelling(key string) []int {
+	var hits []int
+	needle := asciiLower(key)
+	for at := 0; ; {
+		i := strings.Index(st.lower[at:], needle)
+		if i < 0 {
+			return hits
+		}
+		at += i
+		if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
+			hits = append(hits, f)
+		}
+		at += len(needle)
+	}
 }
 
 // asciiLower is s with its ASCII capitals in lower case, of s's length (names are found in it
@@ -202,19 +222,7 @@ const chunkSize = 128
 // uses returns, in order, the occurrences of the symbol o (of kind o.Kind, key o.Key) in every
 // form whose text spells the key, as spans of the document, each with whether it is in a head.
 func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs []bool) {
-	var hits []int // the forms that spell the key, in order
-	needle := asciiLower(o.Key)
-	for at := 0; ; {
-		i := strings.Index(st.lower[at:], needle)
-		if i < 0 {
-			break
-		}
-		at += i
-		if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
-			hits = append(hits, f)
-		}
-		at += len(needle)
-	}
+	hits := st.spelling(o.Key)
 	for k := 0; k < len(hits); {
 		// Forms close together share a chunk.
 		j := k + 1
@@ -233,26 +241,35 @@ func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs [
 	return spans, defs
 }
 
-// definitions returns the spans of the names of the heads that define relation key.
-func (st *syntaxStage) definitions(key string) []syntax.Span {
-	out := []syntax.Span{}
-	for _, i := range st.defs[key] {
-		out = append(out, st.heads[i].name.Span())
+// defining returns the forms whose heads define relation key, in order.
+func (st *syntaxStage) defining(key string) []int {
+	var out []int
+	for _, i := range st.spelling(key) {
+		if st.head(i).key == key {
+			out = append(out, i)
+		}
 	}
 	return out
 }
 
-// stageRole is a role a role fact declares.
-type stageRole struct {
-	key  string
-	span syntax.Span
+// definitions returns the spans of the names of the heads that define relation key.
+func (st *syntaxStage) definitions(key string) []syntax.Span {
+	out := []syntax.Span{}
+	for _, i := range st.defining(key) {
+		out = append(out, st.head(i).atom.Name().Span())
+	}
+	return out
 }
 
-// isRole returns where the role key is declared, if it is one.
+// isRole returns where the role key is declared, if it is one: the argument of a role fact.
 func (st *syntaxStage) isRole(key string) (syntax.Span, bool) {
-	for _, r := range st.roles {
-		if r.key == key {
-			return r.span, true
+	for _, i := range st.defining("role") {
+		if h := st.head(i); !h.rule && h.arity == 1 {
+			for _, t := range h.atom.ArgSeq() {
+				if t.Cursor.Symbol().Key() == key {
+					return t.Span(), true
+				}
+			}
 		}
 	}
 	return syntax.Span{}, false

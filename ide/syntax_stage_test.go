@@ -6,7 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/internal/cputime"
 	"github.com/gdl-lsp/gdl/internal/gengame"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -70,6 +73,9 @@ func compareStage(t *testing.T, path, text string, step int) {
 			t.Errorf("%s: semantic tokens of %v:\nstage %v\nmodel %v", name, r, a, b)
 		}
 	}
+	if a, b := SemanticTokensFirst(stage, 0, n, 7), SemanticTokensFirst(model, 0, n, 7); !reflect.DeepEqual(a, b) {
+		t.Errorf("%s: the first 7 semantic tokens:\nstage %v\nmodel %v", name, a, b)
+	}
 	if a, b := DocumentSymbols(stage, 0), DocumentSymbols(model, 0); !reflect.DeepEqual(a, b) {
 		t.Errorf("%s: outline:\nstage %v\nmodel %v", name, a, b)
 	}
@@ -88,5 +94,65 @@ func compareStage(t *testing.T, path, text string, step int) {
 		if a, b := Hover(t.Context(), stage, off, HoverOptions{}), Hover(t.Context(), model, off, HoverOptions{}); (a == nil) != (b == nil) {
 			t.Errorf("%s: hover at %d (%s): stage %v, model %v", name, off, m.Occurrences[i].Name, a, b)
 		}
+	}
+}
+
+// BenchmarkSyntaxStage is what a request sent with the opening of issue 21's 3 MB hostile file
+// (gengame.UnknownRelations: 67,000 rules, every qI undefined) costs before the model exists,
+// in CPU time per operation: the parse, the syntax stage (one pass over the forms), a hover
+// on a rule's relation from it, the references of role (used by every rule: the worst case, a
+// model of every form), the semantic tokens of a screen (60 lines), of the whole file and of a
+// reply (the first 50,001: the server's bound), the outline; beside the model (analysis.Prepare) that the requests no longer wait for.
+//
+// Run: go test ./ide -run '^$' -bench SyntaxStage -benchtime 5x
+func BenchmarkSyntaxStage(b *testing.B) {
+	text := gengame.UnknownRelations(3 << 20)
+	at := strings.Index(text, "(<= (r1000 ") + 5
+	role := strings.Index(text[at:], "(role") + at + 1
+	screen := strings.Index(text, "(<= (r30000 ")
+	fresh := func() *Snapshot {
+		s := NewSnapshotIn(1, text, syntax.Prefix)
+		s.AnalyseApart()
+		return s
+	}
+	steps := []struct {
+		name string
+		run  func(s *Snapshot)
+	}{
+		{"parse", func(s *Snapshot) {}},
+		{"stage", func(s *Snapshot) { s.syntaxStage() }},
+		{"hover", func(s *Snapshot) { Hover(b.Context(), s, at, HoverOptions{Markdown: true}) }},
+		{"references-of-role", func(s *Snapshot) { References(s, role, true) }},
+		{"tokens-of-a-screen", func(s *Snapshot) { SemanticTokens(s, screen, screen+60*40) }},
+		{"tokens-of-the-file", func(s *Snapshot) { SemanticTokens(s, 0, len(text)) }},
+		{"tokens-of-a-reply", func(s *Snapshot) { SemanticTokensFirst(s, 0, len(text), 50_001) }},
+		{"outline", func(s *Snapshot) { DocumentSymbols(s, 5000) }},
+		{"model", func(s *Snapshot) { _, _ = analysis.Prepare(b.Context(), s.File(), nil) }},
+	}
+	for _, step := range steps {
+		b.Run(step.name, func(b *testing.B) {
+			var cpu, wall time.Duration
+			for i := 0; i < b.N; i++ {
+				s := fresh()
+				if step.name != "parse" {
+					s.File()
+				}
+				if step.name != "parse" && step.name != "stage" && step.name != "model" {
+					s.syntaxStage()
+				}
+				c0, _ := cputime.Process()
+				w0 := time.Now()
+				if step.name == "parse" {
+					s.File()
+				} else {
+					step.run(s)
+				}
+				wall += time.Since(w0)
+				c1, _ := cputime.Process()
+				cpu += c1 - c0
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(wall)/float64(b.N)/1e6, "wall-ms/op")
+		})
 	}
 }

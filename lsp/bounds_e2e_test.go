@@ -90,7 +90,7 @@ func TestRepliesCapped(t *testing.T) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		for _, m := range c.messages {
-			if strings.Contains(m, "semantic tokens; the last") {
+			if strings.Contains(m, "semantic tokens; those after the first") {
 				return true
 			}
 		}
