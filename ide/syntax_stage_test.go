@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -154,5 +155,59 @@ func BenchmarkSyntaxStage(b *testing.B) {
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(wall)/float64(b.N)/1e6, "wall-ms/op")
 		})
+	}
+}
+
+// TestSyntaxStageWhileModelIsBuilt: requests from several goroutines while the model is being
+// built apart answer, from the stage or from the model once it is there, the same (run with
+// -race: the stage and the model's arrival share the snapshot).
+func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
+	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	model := NewSnapshotIn(1, text, syntax.Prefix)
+	want := DocumentSymbols(model, 0)
+	at := model.Model().Occurrences[len(model.Model().Occurrences)/2].Span.Start
+	wantRefs := References(model, at, true)
+
+	s := NewSnapshotIn(1, text, syntax.Prefix)
+	s.AnalyseApart()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := s.PrepareContext(t.Context()); err != nil {
+			t.Error(err)
+		}
+		s.EndApart()
+	}()
+	errs := make(chan string, 64)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				if got := DocumentSymbols(s, 0); !reflect.DeepEqual(got, want) {
+					errs <- "outline differs"
+				}
+				if got := References(s, at, true); !reflect.DeepEqual(got, wantRefs) {
+					errs <- "references differ"
+				}
+				if Hover(t.Context(), s, at, HoverOptions{}) == nil {
+					errs <- "no hover"
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if s.syntaxStage() != nil {
+		t.Error("the syntax stage is still used once the model is built")
 	}
 }
