@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -94,9 +95,13 @@ func requestsDuringAnalysis(b *testing.B, c *testClient, h *heldAnalyses, text s
 	for k, kind := range kinds {
 		uri := protocol.DocumentURI(fmt.Sprintf("file:///bench/hostile-%d.kif", k))
 		timed := func() time.Duration {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a loaded machine
+			defer cancel()
 			start := time.Now()
 			var out any
-			c.mustCall(kind.method, kind.params(uri), &out)
+			if _, err := c.conn.Call(ctx, kind.method, kind.params(uri), &out); err != nil {
+				b.Fatalf("%s: %v", kind.method, err)
+			}
 			return time.Since(start)
 		}
 		c.open(uri, text)
