@@ -12,13 +12,13 @@ import (
 // The syntax stage: what a version's text tells before its model is built. A language server
 // analyses each version apart from its requests (AnalyseApart); building the model of a 3 MB file
 // takes seconds, and while it runs, with no earlier version's model to answer from (the document
-// was just opened), the requests answer from this stage instead of waiting: the tree, and a
-// table of the clauses' heads made in one pass over the forms (a few per cent of the model's
-// cost). What needs only one form (a variable, a keyword, the tokens of a form) is exact: it
-// is read from the model of a part of the text alone (chunk), built in time proportional to
-// that part; what needs the whole file (where a relation is defined, its uses) reads the heads'
-// table or the forms that spell the name. Nothing that needs the analysis (types, arities in
-// use, answers, diagnostics) is said until the model exists.
+// was just opened, or the request is about what changed), the requests answer from this stage
+// instead of waiting: the tree and the text, a few per cent of the model's cost. What needs only
+// one form (a variable, a keyword, the tokens of a form) is exact: it is read from the model of
+// a part of the text alone (chunk), built in time proportional to that part; what needs the
+// whole file (where a relation is defined, its uses) reads the forms that spell the name, or
+// every form's head (the outline, completion). Nothing that needs the analysis (uses counted,
+// arities in use, answers, diagnostics) is said until the model exists.
 
 // syntaxStage is the syntax stage of one version: its forms in order (a binary search finds the
 // one at an offset) and its text in lower case (a substring search finds the forms that spell a
