@@ -41,11 +41,12 @@ type stageHead struct {
 }
 
 // syntaxStage returns the snapshot's syntax stage when a request must answer from it: the model
-// is neither built nor to be waited for (an analysis of this version runs apart: AnalyseApart).
-// Else nil: the request reads the model (building it if need be).
+// is neither built nor to be waited for (an analysis of this version runs apart: AnalyseApart,
+// and the text has stageMinSize bytes at least). Else nil: the request reads the model (building
+// it, or waiting for it, if need be).
 func (s *Snapshot) syntaxStage() *syntaxStage {
 	s.mu.Lock()
-	if s.prepared != nil || s.apart == 0 {
+	if s.prepared != nil || s.apart == 0 || len(s.text) < stageMinSize {
 		s.stage = nil
 		s.mu.Unlock()
 		return nil
@@ -63,6 +64,12 @@ func (s *Snapshot) syntaxStage() *syntaxStage {
 	s.mu.Unlock()
 	return st
 }
+
+// stageMinSize is the size from which a document's requests answer from the syntax stage: the
+// model of a smaller one takes a few tens of ms of CPU at most (about 0.5 ms per KB), less than
+// the request would gain, and its answers say more (and tests of small games see no stage). A
+// variable for the tests of the stage.
+var stageMinSize = 64 << 10
 
 // AnalyseApart says that an analysis of this version runs apart from the requests (the language
 // server's diagnostics), until the matching EndApart: meanwhile the features do not wait for its

@@ -22,6 +22,7 @@ import (
 // occurrence the definitions, references and highlights; and it has a hover wherever the model
 // has one.
 func TestSyntaxStageEqualsModel(t *testing.T) {
+	everyStage(t)
 	var paths []string
 	for _, pattern := range []string{"../testdata/games/*.kif", "../testdata/games/*.hrf", "../testdata/check/*.kif", "../testdata/check/*.hrf"} {
 		ps, _ := filepath.Glob(pattern)
@@ -42,12 +43,35 @@ func TestSyntaxStageEqualsModel(t *testing.T) {
 // TestSyntaxStageEqualsModelCorpus is TestSyntaxStageEqualsModel on chess, duplicateStateLarge
 // and the 400 KB files made from the corpus and generated, at about 60 occurrences each.
 func TestSyntaxStageEqualsModelCorpus(t *testing.T) {
+	everyStage(t)
 	if testing.Short() {
 		t.Skip("the corpus's big files: not in -short")
 	}
 	for name, text := range gengame.Inputs(corpusDir, t.Logf) {
 		n := strings.Count(text, "(") // about the number of occurrences
 		compareStage(t, name, text, max(1, n/60))
+	}
+}
+
+// everyStage lets documents of any size answer from the syntax stage during the test.
+func everyStage(t *testing.T) {
+	old := stageMinSize
+	stageMinSize = 0
+	t.Cleanup(func() { stageMinSize = old })
+}
+
+// TestSmallDocumentsWaitForTheModel: a document smaller than stageMinSize answers from its
+// model, which is quick to build, even while an analysis runs apart.
+func TestSmallDocumentsWaitForTheModel(t *testing.T) {
+	s := NewSnapshotIn(1, "(role r)\n(<= (p ?x) (role ?x))\n", syntax.Prefix)
+	s.AnalyseApart()
+	if s.syntaxStage() != nil {
+		t.Error("a small document answers from the syntax stage")
+	}
+	big := NewSnapshotIn(1, strings.Repeat("(role r)\n", stageMinSize/9+1), syntax.Prefix)
+	big.AnalyseApart()
+	if big.syntaxStage() == nil {
+		t.Error("a document of stageMinSize bytes does not answer from the syntax stage")
 	}
 }
 
@@ -162,6 +186,7 @@ func BenchmarkSyntaxStage(b *testing.B) {
 // built apart answer, from the stage or from the model once it is there, the same (run with
 // -race: the stage and the model's arrival share the snapshot).
 func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
+	everyStage(t)
 	src, err := os.ReadFile("../testdata/games/tictactoe.kif")
 	if err != nil {
 		t.Fatal(err)
