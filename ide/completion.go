@@ -56,7 +56,14 @@ const (
 // label. What items insert is written in the document's notation: `(cell ?x ?y)` in prefix,
 // `cell(X,Y)` in infix.
 func Completion(snap *Snapshot, off int, snippets bool) []CompletionItem {
-	c := newCompletion(snap, off, snippets)
+	if st := snap.syntaxStage(); st != nil {
+		return st.completion(off, snippets)
+	}
+	return newCompletion(snap, off, snippets).offer()
+}
+
+// offer adds the items that fit the place and returns them.
+func (c *completion) offer() []CompletionItem {
 	s, _ := siteAt(c.file, c.start)
 	switch c.place {
 	case placeTopLevel, placeBodyItem:
@@ -586,4 +593,28 @@ func isWordByte(c byte, d syntax.Dialect) bool {
 		return false
 	}
 	return c >= 0x20 && c != 0x7f
+}
+
+// completion is Completion from the syntax stage: what the form at the cursor offers alone (its
+// variables, the names it spells, the keywords), and, where a relation fits, every relation a
+// head defines, by name and the arity of its first definition.
+func (st *syntaxStage) completion(off int, snippets bool) []CompletionItem {
+	ch := st.chunkAt(off)
+	c := newCompletion(ch.snap, off-ch.start, snippets)
+	c.offer()
+	if c.place == placeTopLevel || c.place == placeBodyItem || c.place == placeHead || c.place == placeLiteral {
+		seen := map[string]bool{}
+		for _, h := range st.allHeads() {
+			if h.key == "" || analysis.IsKeyword(h.key) || seen[h.key] || h.atom.Name().Span().Start == ch.start+c.start {
+				continue
+			}
+			seen[h.key] = true
+			c.add(written(c.d, h.atom.Name().Name()), CompletionRelation, fmt.Sprintf("relation/%d", h.arity), "", "", 1)
+		}
+	}
+	items := c.items
+	for i := range items {
+		items[i].Replace = ch.span(items[i].Replace)
+	}
+	return items
 }

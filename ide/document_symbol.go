@@ -50,30 +50,59 @@ type DocumentSymbol struct {
 // relation listing up to the same number (as many as fit) and, when it has more, one last entry
 // that counts the others.
 func DocumentSymbols(snap *Snapshot, limit int) []DocumentSymbol {
-	m := snap.Model()
+	var cs []outlineClause
+	name := func(key string, first outlineClause) string { return first.head.Name().Name() }
+	if st := snap.syntaxStage(); st != nil {
+		// The syntax stage: its heads; a relation is named as its first clause spells it.
+		for i, h := range st.allHeads() {
+			if h.key != "" {
+				cs = append(cs, outlineClause{key: h.key, form: st.forms[i].Span(), head: h.atom, rule: h.rule, body: -1, ruleOf: st.forms[i]})
+			}
+		}
+	} else {
+		m := snap.Model()
+		cs = make([]outlineClause, len(m.Clauses))
+		for i, c := range m.Clauses {
+			cs[i] = outlineClause{key: c.Key(), form: c.Form.Span(), head: c.Head, rule: c.IsRule, body: len(c.Body)}
+		}
+		name = func(key string, _ outlineClause) string { return m.Relations[key].Name(m) }
+	}
+	return outline(cs, name, limit)
+}
+
+// outlineClause is what the outline shows of a clause.
+type outlineClause struct {
+	key    string
+	form   syntax.Span
+	head   syntax.Atom
+	rule   bool
+	body   int // the number of body literals; -1: those of ruleOf, counted when shown
+	ruleOf syntax.Form
+}
+
+// outline is DocumentSymbols of the clauses m, a relation named name(key, its first clause).
+func outline(m []outlineClause, name func(key string, first outlineClause) string, limit int) []DocumentSymbol {
 	out := []DocumentSymbol{}
 	index := map[string]int{}
-	var clauses [][]int // per relation in out, its clauses (indexes in m.Clauses)
-	for ci, c := range m.Clauses {
-		key := c.Key()
-		i, ok := index[key]
-		form := c.Form.Span()
+	var clauses [][]int // per relation in out, its clauses (indexes in m)
+	for ci, c := range m {
+		i, ok := index[c.key]
 		if !ok {
 			if limit > 0 && len(out) == limit {
 				continue
 			}
 			i = len(out)
-			index[key] = i
+			index[c.key] = i
 			out = append(out, DocumentSymbol{
-				Name:      m.Relations[key].Name(m),
-				Detail:    fmt.Sprintf("/%d", c.Head.Arity()),
-				Kind:      relationKind(key),
-				Span:      form,
-				Selection: c.Head.Name().Span(),
+				Name:      name(c.key, c),
+				Detail:    fmt.Sprintf("/%d", c.head.Arity()),
+				Kind:      relationKind(c.key),
+				Span:      c.form,
+				Selection: c.head.Name().Span(),
 			})
 			clauses = append(clauses, nil)
 		}
-		out[i].Span.End = form.End
+		out[i].Span.End = c.form.End
 		clauses[i] = append(clauses[i], ci)
 	}
 	budget := -1
@@ -88,27 +117,30 @@ func DocumentSymbols(snap *Snapshot, limit int) []DocumentSymbol {
 			shown = cs[:max(per-1, 0)]
 		}
 		for _, ci := range shown {
-			c := m.Clauses[ci]
+			c := m[ci]
 			kind, detail := SymbolFact, "fact"
-			if c.IsRule {
-				kind, detail = SymbolRule, plural(len(c.Body), "literal")
+			if c.rule {
+				if c.body < 0 {
+					c.body = len(c.ruleOf.Rule().Body())
+				}
+				kind, detail = SymbolRule, plural(c.body, "literal")
 			}
 			out[i].Children = append(out[i].Children, DocumentSymbol{
-				Name:      shorten(strings.Join(strings.Fields(shorten(c.Head.Text(), 240)), " "), 60),
+				Name:      shorten(strings.Join(strings.Fields(shorten(c.head.Text(), 240)), " "), 60),
 				Detail:    detail,
 				Kind:      kind,
-				Span:      c.Form.Span(),
-				Selection: c.Head.Span(),
+				Span:      c.form,
+				Selection: c.head.Span(),
 			})
 		}
 		if rest := cs[len(shown):]; len(rest) > 0 && per > 0 {
-			first := m.Clauses[rest[0]]
+			first := m[rest[0]]
 			out[i].Children = append(out[i].Children, DocumentSymbol{
 				Name:      "… " + plural(len(rest), "more clause"),
 				Detail:    "not listed",
 				Kind:      SymbolMore,
-				Span:      syntax.Span{Start: first.Form.Span().Start, End: out[i].Span.End},
-				Selection: first.Head.Span(),
+				Span:      syntax.Span{Start: first.form.Start, End: out[i].Span.End},
+				Selection: first.head.Span(),
 			})
 		}
 		out[i].Detail = fmt.Sprintf("%s, %s", out[i].Detail, plural(len(cs), "clause"))

@@ -23,6 +23,9 @@ type Highlight struct {
 // Highlights marks every occurrence of the symbol at off in the document, in source order:
 // definitions (heads, a variable's binding occurrence) as writes, uses as reads.
 func Highlights(snap *Snapshot, off int) []Highlight {
+	if st := snap.syntaxStage(); st != nil {
+		return st.highlights(off)
+	}
 	m := snap.Model()
 	out := []Highlight{}
 	o := occurrenceAt(snap, off)
@@ -42,6 +45,32 @@ func Highlights(snap *Snapshot, off int) []Highlight {
 			kind = HighlightWrite
 		}
 		out = append(out, Highlight{Span: x.Span, Kind: kind})
+	}
+	return out
+}
+
+// highlights is Highlights from the syntax stage: a variable's and a keyword's in their clause,
+// a name's in the forms that spell it.
+func (st *syntaxStage) highlights(off int) []Highlight {
+	c := st.chunkAt(off)
+	o := c.occurrenceAt(off)
+	if o == nil {
+		return []Highlight{}
+	}
+	if o.Kind == analysis.OccVariable || o.Kind == analysis.OccKeyword {
+		out := Highlights(c.snap, off-c.start)
+		for i := range out {
+			out[i].Span = c.span(out[i].Span)
+		}
+		return out
+	}
+	spans, defs := st.uses(o)
+	out := make([]Highlight, len(spans))
+	for i, sp := range spans {
+		out[i] = Highlight{Span: sp, Kind: HighlightRead}
+		if defs[i] {
+			out[i].Kind = HighlightWrite
+		}
 	}
 	return out
 }

@@ -45,6 +45,9 @@ var EvaluatedInHover = map[string]bool{"init": true, "legal": true, "goal": true
 
 // Hover describes the symbol at off, or returns nil when there is nothing to say.
 func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *HoverText {
+	if st := snap.syntaxStage(); st != nil {
+		return st.hover(off, opts)
+	}
 	m := snap.Model()
 	o := occurrenceAt(snap, off)
 	if o == nil {
@@ -53,8 +56,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 	b := &markup{md: opts.Markdown}
 	switch {
 	case o.Kind == analysis.OccKeyword:
-		b.para("%s (keyword)", b.bold(o.Key))
-		b.para("%s", b.ours(keywordDoc(o.Key, snap.Dialect())))
+		hoverKeyword(b, o.Key, snap.Dialect())
 	case o.Kind == analysis.OccRelation:
 		hoverRelation(b, snap, o)
 		if opts.Eval != nil && EvaluatedInHover[o.Key] {
@@ -69,7 +71,7 @@ func Hover(ctx context.Context, snap *Snapshot, off int, opts HoverOptions) *Hov
 			hoverAnswers(ctx, b, opts.Eval, queryFor(m.Spelling(o), int(o.Arity), snap.Dialect()), int(o.Arity), budget, why)
 		}
 	case o.Kind == analysis.OccVariable:
-		hoverVariable(b, snap, o)
+		hoverVariable(b, m, snap.Line, o)
 	case o.Kind == analysis.OccFunction:
 		sym := m.Functions[o.Key]
 		b.para("%s %s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
@@ -182,20 +184,7 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	m := snap.Model()
 	sym := m.Relations[o.Key]
 	defs := m.Definitions(o.Key)
-	rules, facts := 0, 0
-	for _, c := range defs {
-		if c.IsRule {
-			rules++
-		} else {
-			facts++
-		}
-	}
-	kind := "relation"
-	if analysis.IsKeyword(o.Key) {
-		kind = "keyword relation"
-	}
-	b.para("%s %s", b.bold(kind), b.code(fmt.Sprintf("%s/%d", sym.Name(m), o.Arity)))
-	b.para("%s", b.ours(keywordDoc(o.Key, snap.Dialect())))
+	hoverRelationName(b, sym.Name(m), o, snap.Dialect())
 	if len(sym.Arities) > 1 {
 		var as []string
 		for a := range sym.Arities {
@@ -204,22 +193,60 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 		sort.Strings(as)
 		b.para("Used with several arities: %s.", strings.Join(as, ", "))
 	}
+	forms := make([]definingForm, len(defs))
+	for i, c := range defs {
+		forms[i] = definingForm{c.Form, c.IsRule}
+	}
+	hoverDefinitions(b, snap, o.Key, forms)
+}
+
+// hoverKeyword describes a keyword.
+func hoverKeyword(b *markup, key string, d syntax.Dialect) {
+	b.para("%s (keyword)", b.bold(key))
+	b.para("%s", b.ours(keywordDoc(key, d)))
+}
+
+// hoverRelationName names the relation o names, spelt name, with its arity there.
+func hoverRelationName(b *markup, name string, o *analysis.Occurrence, d syntax.Dialect) {
+	kind := "relation"
+	if analysis.IsKeyword(o.Key) {
+		kind = "keyword relation"
+	}
+	b.para("%s %s", b.bold(kind), b.code(fmt.Sprintf("%s/%d", name, o.Arity)))
+	b.para("%s", b.ours(keywordDoc(o.Key, d)))
+}
+
+// definingForm is a form whose head defines a relation, and whether it is a rule.
+type definingForm struct {
+	form syntax.Form
+	rule bool
+}
+
+// hoverDefinitions says how relation key is defined (by the forms defs) and the first doc
+// comment among them.
+func hoverDefinitions(b *markup, snap *Snapshot, key string, defs []definingForm) {
+	rules := 0
+	for _, d := range defs {
+		if d.rule {
+			rules++
+		}
+	}
 	switch {
-	case len(defs) == 0 && !analysis.IsKeyword(o.Key):
+	case len(defs) == 0 && !analysis.IsKeyword(key):
 		b.para("Never defined: no rule or fact has it in its head.")
 	case len(defs) > 0:
 		var lines []string
-		for i, c := range defs {
+		for i, d := range defs {
 			if i == 8 {
 				lines = append(lines, "...")
 				break
 			}
-			lines = append(lines, fmt.Sprint(snap.Line(c.Form.Span().Start)+1))
+			lines = append(lines, fmt.Sprint(snap.Line(d.form.Span().Start)+1))
 		}
-		b.para("%s, %s; defined on line %s.", plural(rules, "rule"), plural(facts, "fact"), strings.Join(lines, ", "))
+		b.para("%s, %s; defined on line %s.", plural(rules, "rule"), plural(len(defs)-rules, "fact"), strings.Join(lines, ", "))
 	}
-	for _, c := range defs {
-		if doc := c.Form.Doc(); strings.TrimSpace(doc) != "" {
+	for _, d := range defs {
+		if doc := d.form.Doc(); strings.TrimSpace(doc) != "" {
 			b.rule()
 			b.para("%s", doc)
 			break
@@ -227,8 +254,7 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	}
 }
 
-func hoverVariable(b *markup, snap *Snapshot, o *analysis.Occurrence) {
-	m := snap.Model()
+func hoverVariable(b *markup, m *analysis.Model, lineOf func(off int) int, o *analysis.Occurrence) {
 	bind := bindingOccurrence(m, o)
 	c := m.Clauses[o.Clause]
 	b.para("%s %s", b.bold("variable"), b.code(o.Name))
@@ -236,7 +262,7 @@ func hoverVariable(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	if bind.Def || bind.Negated || bind.Relation == "distinct" {
 		where = "first occurs (never bound by a positive literal)"
 	}
-	line := snap.Line(bind.Span.Start) + 1
+	line := lineOf(bind.Span.Start) + 1
 	if lit := enclosingAtomText(c, bind); lit != "" {
 		b.para("%s on line %d in %s", where, line, b.code(lit))
 	} else {
@@ -320,4 +346,46 @@ func queryFor(name string, arity int, d syntax.Dialect) string {
 		vars[i], _ = d.Var(fmt.Sprintf("?a%d", i+1))
 	}
 	return d.Atom(written(d, name), vars...)
+}
+
+// hover is Hover from the syntax stage: a keyword and a variable as always (they need their
+// clause only); a relation with the heads that define it; a function term, a constant or a role
+// by name; and, for all but the first two, that the file is being analysed: no uses, arities,
+// answers or doc of what the analysis finds yet.
+func (st *syntaxStage) hover(off int, opts HoverOptions) *HoverText {
+	c := st.chunkAt(off)
+	o := c.occurrenceAt(off)
+	if o == nil {
+		return nil
+	}
+	b := &markup{md: opts.Markdown}
+	d := st.snap.Dialect()
+	switch o.Kind {
+	case analysis.OccKeyword:
+		hoverKeyword(b, o.Key, d)
+	case analysis.OccVariable:
+		hoverVariable(b, c.snap.prepared, func(off int) int { return st.snap.Line(off + c.start) }, o)
+	case analysis.OccRelation:
+		hoverRelationName(b, o.Name, o, d)
+		forms := st.defining(o.Key)
+		defs := make([]definingForm, len(forms))
+		for i, f := range forms {
+			defs[i] = definingForm{st.forms[f], st.forms[f].IsRule()}
+		}
+		hoverDefinitions(b, st.snap, o.Key, defs)
+	case analysis.OccFunction:
+		b.para("%s %s", b.bold("function"), b.code(fmt.Sprintf("%s/%d", o.Name, o.Arity)))
+	case analysis.OccConstant:
+		if sp, ok := st.isRole(o.Key); ok {
+			b.para("%s %s (declared on line %d)", b.bold("role"), b.code(o.Name), st.snap.Line(sp.Start)+1)
+			b.para("%s", b.ours(keywordDoc(o.Key, d)))
+		} else {
+			b.para("%s %s", b.bold("constant"), b.code(o.Name))
+		}
+	}
+	if o.Kind != analysis.OccKeyword && o.Kind != analysis.OccVariable {
+		b.rule()
+		b.para("%s", b.ours(analysing))
+	}
+	return &HoverText{Span: c.span(o.Span), Markdown: opts.Markdown, Text: b.String()}
 }

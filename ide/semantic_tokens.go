@@ -39,6 +39,25 @@ type Token struct {
 // in infix the operators `:-`, `&`, `|` and `~`, and every comment. The parentheses and commas
 // are left to the editor's grammar.
 func SemanticTokens(snap *Snapshot, from, to int) []Token {
+	return SemanticTokensFirst(snap, from, to, 0)
+}
+
+// SemanticTokensFirst is the first n tokens of SemanticTokens (all of them when n <= 0): from
+// the syntax stage, no more of the text is read than they need (a reply has a bounded number of
+// tokens, and a 3 MB file has 500,000).
+func SemanticTokensFirst(snap *Snapshot, from, to, n int) []Token {
+	if st := snap.syntaxStage(); st != nil {
+		return st.semanticTokens(from, to, n)
+	}
+	toks := modelTokens(snap, from, to)
+	if n > 0 && len(toks) > n {
+		toks = toks[:n]
+	}
+	return toks
+}
+
+// modelTokens is SemanticTokens from the model.
+func modelTokens(snap *Snapshot, from, to int) []Token {
 	m := snap.Model()
 	var toks []Token
 	for i := range m.Occurrences {
@@ -114,4 +133,26 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// semanticTokens is SemanticTokens from the syntax stage: the tokens of each form are its own
+// (a relation, a function term, a constant, a variable, a keyword: the place tells), so they are
+// read from chunks of forms, the chunks the range meets.
+func (st *syntaxStage) semanticTokens(from, to, n int) []Token {
+	var out []Token
+	k := sort.Search(len(st.forms), func(i int) bool { return st.forms[i].Span().End >= from })
+	for first := true; first || k < len(st.forms); first, k = false, k+chunkSize {
+		c := st.chunkOf(k, min(k+chunkSize, len(st.forms)))
+		for _, t := range SemanticTokens(c.snap, from-c.start, to-c.start) {
+			t.Span = c.span(t.Span)
+			out = append(out, t)
+		}
+		if c.start+len(c.snap.Text()) >= to || n > 0 && len(out) >= n {
+			break
+		}
+	}
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
 }

@@ -54,6 +54,11 @@ type Snapshot struct {
 	// beforePrepare, when set (by tests, through SetBeforePrepare), is called before the model
 	// is built; it is handed to the next versions.
 	beforePrepare func(ctx context.Context)
+	// apart counts the analyses of this version being run apart from the requests
+	// (AnalyseApart). stage is the syntax stage the requests answered from meanwhile (syntax_stage.go),
+	// dropped once the model is built.
+	apart int
+	stage *syntaxStage
 }
 
 // olderVersion is an earlier version of a document and the part of its text that differs from
@@ -332,7 +337,7 @@ func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) 
 			return err
 		}
 		s.mu.Lock()
-		s.file, s.prepared, s.base, s.older = m.File, m, nil, nil
+		s.file, s.prepared, s.base, s.older, s.stage = m.File, m, nil, nil, nil
 		s.mu.Unlock()
 		return nil
 	})
@@ -426,7 +431,7 @@ func (s *Snapshot) Symbols() []Symbol {
 func (s *Snapshot) Release() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil || s.older != nil
-	s.file, s.prepared, s.analyzed, s.base, s.nav, s.older = nil, nil, nil, nil, nil, nil
+	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil || s.older != nil || s.stage != nil
+	s.file, s.prepared, s.analyzed, s.base, s.nav, s.older, s.stage = nil, nil, nil, nil, nil, nil, nil
 	return had
 }

@@ -90,7 +90,7 @@ func TestRepliesCapped(t *testing.T) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		for _, m := range c.messages {
-			if strings.Contains(m, "semantic tokens; the last") {
+			if strings.Contains(m, "semantic tokens; those after the first") {
 				return true
 			}
 		}
@@ -174,4 +174,36 @@ func TestGameViewBounded(t *testing.T) {
 	if vr.Complete || vr.States != 2 {
 		t.Errorf("verify of 10^10 joint moves per state: %+v", vr)
 	}
+}
+
+// TestCompletionCapped: a file of 3,000 relations offers 1,000 of them, in an incomplete list
+// that holds every one whose name starts with the word being typed (a file of 60,000 offered
+// them all: 10 MB of JSON, seconds to send and to read).
+func TestCompletionCapped(t *testing.T) {
+	var b strings.Builder
+	const relations = 3000
+	for i := range relations {
+		fmt.Fprintf(&b, "(r%d 1)\n", i)
+	}
+	b.WriteString("(<= s (r12 1))\n") // line 3000; r12 ends at column 10
+	c := startInProcess(t, nil)
+	c.initialize()
+	const uri = "file:///w/relations.kif"
+	c.open(uri, b.String())
+	c.diagnosticsFor(uri, 1)
+	var list protocol.CompletionList
+	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(relations, 10))}, &list)
+	labels := map[string]bool{}
+	for _, it := range list.Items {
+		labels[it.Label] = true
+	}
+	if len(list.Items) != maxCompletionItems || !list.IsIncomplete {
+		t.Fatalf("%d items, incomplete %v; want %d, incomplete", len(list.Items), list.IsIncomplete, maxCompletionItems)
+	}
+	for i := range relations {
+		if name := fmt.Sprint("r", i); strings.HasPrefix(name, "r12") && !labels[name] {
+			t.Errorf("%s, which starts with the word typed, is not offered", name)
+		}
+	}
+	c.shutdown()
 }

@@ -117,7 +117,11 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		cancel()
 		return
 	}
+	// Until this analysis ends, requests answer from an earlier version's model or from the
+	// syntax stage instead of waiting for this version's (ide.Snapshot.AnalyseApart).
+	snap.AnalyseApart()
 	go func() {
+		defer snap.EndApart()
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Printf("panic computing diagnostics of %s: %v\n%s", uri, p, debug.Stack())

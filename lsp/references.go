@@ -17,7 +17,9 @@ const maxReferences = 2000
 
 func handleReferences(ctx context.Context, r *request, snap *Snapshot, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	off := snap.m.offset(p.Position)
-	refs := ide.References(snap.Snapshot, off, p.Context.IncludeDeclaration)
+	refs := answered(snap, off, func(sp *syntax.Span) *syntax.Span { return sp }, func(s *ide.Snapshot, off int) []syntax.Span {
+		return ide.References(s, off, p.Context.IncludeDeclaration)
+	})
 	if len(refs) > maxReferences {
 		r.s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
 			Message: fmt.Sprintf("gdl: %d references; showing the %d nearest the cursor.", len(refs), maxReferences)})

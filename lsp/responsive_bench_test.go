@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -15,10 +16,11 @@ import (
 // over the file while they are held. It prints, with the machine's load:
 //
 //   - the p95 wall time of those hovers (target 50 ms);
-//   - how long after didOpen a hover sent with it is answered: it waits for the model
-//     (analysis.Prepare), never for the checks;
+//   - how long after didOpen a hover sent with it is answered: from the syntax stage (the parse
+//     and ide's stage), while the model is built;
 //   - how long after an edit of one character a hover sent right after it, far from the edit, is
-//     answered: from the previous version's model while the new one is built (ide.Answering).
+//     answered: from the previous version's model while the new one is built (ide.Answering);
+//   - the same two figures for each other request kind (requestsDuringAnalysis).
 //
 // Run: go test ./lsp -run '^$' -bench HoverDuringAnalysis -benchtime 200x
 func BenchmarkHoverDuringAnalysis(b *testing.B) {
@@ -56,7 +58,59 @@ func BenchmarkHoverDuringAnalysis(b *testing.B) {
 
 	b.ReportMetric(percentile(walls, 95), "p95-wall-ms")
 	targetReport(b, "hover during the checks, p95", percentile(walls, 95), 50, "ms wall",
-		fmt.Sprintf("; mean %.2f ms; %d hovers on %d KB (%d rules); a hover sent with didOpen answered after %.0f ms, one sent after an edit after %.0f ms (the first waits for the model, the second answers from the previous version's; neither waits for the checks)",
+		fmt.Sprintf("; mean %.2f ms; %d hovers on %d KB (%d rules); a hover sent with didOpen answered after %.0f ms, one sent after an edit after %.0f ms (neither waits for the checks)",
 			mean(walls), b.N, len(text)>>10, rules, float64(first)/float64(time.Millisecond), float64(afterEdit)/float64(time.Millisecond)))
+	requestsDuringAnalysis(b, c, h, text, rules)
 	c.shutdown()
+}
+
+// requestsDuringAnalysis opens text (hostileRules(rules)) once per request kind, as a new
+// document, and sends that request with the opening; then edits one character of line 4 and
+// sends it again, far from the edit. It logs how long after the didOpen, and after the edit,
+// each was answered (the checks stay held; each document is closed after its two requests).
+func requestsDuringAnalysis(b *testing.B, c *testClient, h *heldAnalyses, text string, rules int) {
+	go func() { // the analyses the edits and closings cancel
+		for range h.cancelled {
+		}
+	}()
+	at := pos(uint32(4+rules/2), 6) // rI of a rule in the middle
+	kinds := []struct {
+		method string
+		params func(uri protocol.DocumentURI) any
+	}{
+		{"textDocument/hover", func(u protocol.DocumentURI) any { return tdpp(u, at) }},
+		{"textDocument/definition", func(u protocol.DocumentURI) any { return tdpp(u, at) }},
+		{"textDocument/references", func(u protocol.DocumentURI) any {
+			return protocol.ReferenceParams{TextDocumentPositionParams: tdpp(u, at), Context: protocol.ReferenceContext{IncludeDeclaration: true}}
+		}},
+		{"textDocument/documentHighlight", func(u protocol.DocumentURI) any { return tdpp(u, at) }},
+		{"textDocument/completion", func(u protocol.DocumentURI) any { return tdpp(u, at) }},
+		{"textDocument/documentSymbol", func(u protocol.DocumentURI) any { return map[string]any{"textDocument": docID(u)} }},
+		{"textDocument/semanticTokens/range", func(u protocol.DocumentURI) any {
+			return map[string]any{"textDocument": docID(u), "range": rng(at.Line, 0, at.Line+60, 0)}
+		}},
+		{"textDocument/semanticTokens/full", func(u protocol.DocumentURI) any { return map[string]any{"textDocument": docID(u)} }},
+		{"textDocument/foldingRange", func(u protocol.DocumentURI) any { return map[string]any{"textDocument": docID(u)} }},
+	}
+	for k, kind := range kinds {
+		uri := protocol.DocumentURI(fmt.Sprintf("file:///bench/hostile-%d.kif", k))
+		timed := func() time.Duration {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a loaded machine
+			defer cancel()
+			start := time.Now()
+			var out any
+			if _, err := c.conn.Call(ctx, kind.method, kind.params(uri), &out); err != nil {
+				b.Fatalf("%s: %v", kind.method, err)
+			}
+			return time.Since(start)
+		}
+		c.open(uri, text)
+		opened := timed()
+		h.waitHeld(b, uri) // version 1's model is built
+		c.change(uri, rng(4, 5, 4, 6), "s")
+		edited := timed()
+		h.waitHeld(b, uri)
+		c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: docID(uri)})
+		b.Logf("%-34s sent with didOpen: %7.1f ms; after an edit: %7.1f ms", kind.method, ms(opened), ms(edited))
+	}
 }

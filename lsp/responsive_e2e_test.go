@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -277,6 +279,158 @@ func TestHoverWhileModelIsBuilt(t *testing.T) {
 	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(4, 6))}, &hover)
 	if !strings.Contains(hover.Contents.Value, "ss0") {
 		t.Errorf("hover on the edited rule once the model is built: %q", hover.Contents.Value)
+	}
+	c.shutdown()
+}
+
+// holdModels holds the building of every model (Server.prepareStarted) once holding is set,
+// until release is closed: a test controls when a model exists, without a timer. held receives
+// one value per model held.
+func holdModels(s *Server) (holding *atomic.Bool, held chan struct{}, release chan struct{}) {
+	holding, held, release = &atomic.Bool{}, make(chan struct{}, 4), make(chan struct{})
+	s.prepareStarted = func(ctx context.Context, u protocol.DocumentURI) {
+		if !holding.Load() {
+			return
+		}
+		held <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	return holding, held, release
+}
+
+// stagedGame is hostileRules(2000) (80 KB: the size from which requests answer from the syntax
+// stage is 64 KB) and, from line 2004, a comment block and a function term (defined by a head,
+// used in a body), for every kind of name.
+const stagedGame = "; Two comment lines\n; make a block.\n(<= (s ?y) (p (f ?y)))\n(p (f a))\n"
+
+// answers are the answers of a document's requests at fixed places of stagedGame.
+type answers struct {
+	hover                       string
+	defR5, defX, defF, defA     []protocol.Location
+	refsRole, refsX, refsF      []protocol.Location
+	highlightsX, highlightsRole []protocol.DocumentHighlight
+	completion                  []string
+	symbols                     []protocol.DocumentSymbol
+	tokens, rangeTokens         []uint32
+	folds                       []protocol.FoldingRange
+}
+
+// askAll asks every request kind of the syntax stage about stagedGame, each within the client's
+// 20 s (a request that waits for a held model fails the test).
+func askAll(c *testClient, uri protocol.DocumentURI) answers {
+	var a answers
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	a.hover = hover.Contents.Value
+	def := func(p protocol.Position) (locs []protocol.Location) {
+		c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, p)}, &locs)
+		return locs
+	}
+	a.defR5, a.defX, a.defF, a.defA = def(pos(300, 6)), def(pos(9, 32)), def(pos(2006, 15)), def(pos(0, 6))
+	refs := func(p protocol.Position) (locs []protocol.Location) {
+		c.mustCall("textDocument/references", protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, p),
+			Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &locs)
+		return locs
+	}
+	a.refsRole, a.refsX, a.refsF = refs(pos(9, 15)), refs(pos(9, 10)), refs(pos(2007, 4))
+	hl := func(p protocol.Position) (hs []protocol.DocumentHighlight) {
+		c.mustCall("textDocument/documentHighlight", protocol.DocumentHighlightParams{TextDocumentPositionParams: tdpp(uri, p)}, &hs)
+		return hs
+	}
+	a.highlightsX, a.highlightsRole = hl(pos(9, 10)), hl(pos(0, 2))
+	var completion protocol.CompletionList
+	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &completion)
+	for _, it := range completion.Items {
+		a.completion = append(a.completion, it.Label)
+	}
+	c.mustCall("textDocument/documentSymbol", protocol.DocumentSymbolParams{TextDocument: docID(uri)}, &a.symbols)
+	var tokens protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", protocol.SemanticTokensParams{TextDocument: docID(uri)}, &tokens)
+	a.tokens = tokens.Data
+	c.mustCall("textDocument/semanticTokens/range", protocol.SemanticTokensRangeParams{TextDocument: docID(uri), Range: rng(250, 3, 2005, 12)}, &tokens)
+	a.rangeTokens = tokens.Data
+	c.mustCall("textDocument/foldingRange", map[string]any{"textDocument": docID(uri)}, &a.folds)
+	return a
+}
+
+// TestRequestsBeforeFirstModel: while the model of a document just opened is being built (held:
+// a 3 MB file's takes seconds, and no earlier version has one), hover, definition, references,
+// highlights, completion, symbols, semantic tokens and folding answer from the syntax stage;
+// every answer but the hover's and the completion's is the one the model gives once built.
+func TestRequestsBeforeFirstModel(t *testing.T) {
+	const uri = "file:///w/staged.kif"
+	c := startInProcess(t, nil)
+	holding, held, release := holdModels(c.server)
+	holding.Store(true)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	select {
+	case <-held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the model was never built")
+	}
+	staged := askAll(c, uri)
+	if !strings.Contains(staged.hover, "r5/1") || !strings.Contains(staged.hover, "1 rule, 0 facts; defined on line 10") ||
+		!strings.Contains(staged.hover, "being analysed") {
+		t.Errorf("hover on r5 before the model: %q", staged.hover)
+	}
+	for _, want := range []string{"r7", "role"} {
+		if !slices.Contains(staged.completion, want) {
+			t.Errorf("completion before the model lacks %s: %d items", want, len(staged.completion))
+		}
+	}
+	if len(staged.refsRole) != maxReferences || len(staged.highlightsX) != 3 || len(staged.defF) != 1 || len(staged.defA) != 1 || len(staged.tokens) == 0 {
+		t.Errorf("before the model: %d references of role, %d highlights of ?x, definitions of f %v and a %v, %d token numbers",
+			len(staged.refsRole), len(staged.highlightsX), staged.defF, staged.defA, len(staged.tokens))
+	}
+	if n := c.publications(uri); n != 0 {
+		t.Fatalf("%d publications while the model was held", n)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 1)
+	built := askAll(c, uri)
+	if strings.Contains(built.hover, "being analysed") {
+		t.Errorf("hover on r5 once the model is built: %q", built.hover)
+	}
+	staged.hover, built.hover, staged.completion, built.completion = "", "", nil, nil
+	if !reflect.DeepEqual(staged, built) {
+		t.Errorf("the syntax stage's answers differ from the model's:\nstage %s\nmodel %s", fmt.Sprint(staged)[:min(2000, len(fmt.Sprint(staged)))], fmt.Sprint(built)[:min(2000, len(fmt.Sprint(built)))])
+	}
+	c.shutdown()
+}
+
+// TestRequestsWhileEditedModelIsBuilt: while the model of an edited version is being built
+// (held), every request kind answers, from the previous version's model with ranges mapped
+// (hover, definition, references, highlights far from the edit) or from this version's syntax
+// stage (completion, symbols, semantic tokens, and what the edit touches); every answer but the
+// completion's is the one the new model gives once built.
+func TestRequestsWhileEditedModelIsBuilt(t *testing.T) {
+	const uri = "file:///w/staged.kif"
+	c := startInProcess(t, nil)
+	holding, held, release := holdModels(c.server)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	c.diagnosticsFor(uri, 1)
+	holding.Store(true)
+	c.change(uri, rng(9, 5, 9, 6), "ss") // r5 -> ss5 on line 9: version 2, one byte longer
+	select {
+	case <-held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the model of version 2 was never built")
+	}
+	during := askAll(c, uri)
+	if !strings.Contains(during.hover, "ss5/1") {
+		t.Errorf("hover on the edited ss5 while the model is built: %q", during.hover)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 2)
+	after := askAll(c, uri)
+	during.hover, after.hover, during.completion, after.completion = "", "", nil, nil
+	if !reflect.DeepEqual(during, after) {
+		t.Errorf("the answers while the model is built differ from the model's:\nbefore %.2000v\nmodel  %.2000v", during, after)
 	}
 	c.shutdown()
 }

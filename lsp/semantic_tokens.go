@@ -24,24 +24,24 @@ func tokenLegend() protocol.SemanticTokensLegend {
 }
 
 func handleSemanticTokensFull(ctx context.Context, r *request, snap *Snapshot, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, ide.SemanticTokens(snap.Snapshot, 0, len(snap.Text())))}, nil
+	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, ide.SemanticTokensFirst(snap.Snapshot, 0, len(snap.Text()), maxSemanticTokens+1))}, nil
 }
 
 // maxSemanticTokens bounds a semantic tokens reply: a 10 MB file had 15 MB of them. The first
-// ones are sent, and a log message says how many were left out.
+// ones are sent, and a log message says that others were left out.
 const maxSemanticTokens = 50_000
 
 func handleSemanticTokensRange(ctx context.Context, r *request, snap *Snapshot, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	toks := ide.SemanticTokens(snap.Snapshot, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End))
+	toks := ide.SemanticTokensFirst(snap.Snapshot, snap.m.offset(p.Range.Start), snap.m.offset(p.Range.End), maxSemanticTokens+1)
 	return &protocol.SemanticTokens{Data: r.encodeTokens(snap, toks)}, nil
 }
 
-// encodeTokens encodes the first maxSemanticTokens tokens, saying in the client's log how many
-// it leaves out.
+// encodeTokens encodes the first maxSemanticTokens tokens (of the first maxSemanticTokens+1 the
+// feature was asked for), saying in the client's log when it leaves some out.
 func (r *request) encodeTokens(snap *Snapshot, toks []ide.Token) []uint32 {
-	if n := len(toks) - maxSemanticTokens; n > 0 {
+	if len(toks) > maxSemanticTokens {
 		r.s.notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeInfo,
-			Message: fmt.Sprintf("gdl: %s: %d semantic tokens; the last %d are not sent (at most %d per reply)", snap.URI.Filename(), len(toks), n, maxSemanticTokens)})
+			Message: fmt.Sprintf("gdl: %s: more than %d semantic tokens; those after the first %d are not sent (at most %d per reply)", snap.URI.Filename(), maxSemanticTokens, maxSemanticTokens, maxSemanticTokens)})
 		toks = toks[:maxSemanticTokens]
 	}
 	return snap.encodeTokens(toks)

@@ -140,7 +140,8 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 // answered is f's answer at byte offset off, from the snapshot that ide.(*Snapshot).Answering
 // names: an earlier version whose model is built while this one's is not, when off lies outside
 // what changed, with every span of the answer (spanOf) taken back into this version; else, or
-// when a span overlaps the change, this version's (waiting for its model).
+// when a span overlaps the change, this version's (its model's, or while an analysis of it runs,
+// its syntax stage's: ide.(*Snapshot).AnalyseApart).
 func answered[T any](snap *Snapshot, off int, spanOf func(*T) *syntax.Span, f func(s *ide.Snapshot, off int) []T) []T {
 	if from, at, back := snap.Answering(off); from != snap.Snapshot {
 		out, ok := f(from, at), true

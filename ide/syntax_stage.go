@@ -1,0 +1,287 @@
+package ide
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/syntax"
+)
+
+// The syntax stage: what a version's text tells before its model is built. A language server
+// analyses each version apart from its requests (AnalyseApart); building the model of a 3 MB file
+// takes seconds, and while it runs, with no earlier version's model to answer from (the document
+// was just opened, or the request is about what changed), the requests answer from this stage
+// instead of waiting: the tree and the text, a few per cent of the model's cost. What needs only
+// one form (a variable, a keyword, the tokens of a form) is exact: it is read from the model of
+// a part of the text alone (chunk), built in time proportional to that part; what needs the
+// whole file (where a relation is defined, its uses) reads the forms that spell the name, or
+// every form's head (the outline, completion). Nothing that needs the analysis (uses counted,
+// arities in use, answers, diagnostics) is said until the model exists.
+
+// syntaxStage is the syntax stage of one version: its forms in order (a binary search finds the
+// one at an offset) and its text in lower case (a substring search finds the forms that spell a
+// name). The heads of all forms are made only when a request lists them (the outline,
+// completion).
+type syntaxStage struct {
+	snap  *Snapshot
+	forms []syntax.Form
+	lower string // the text in lower case (ASCII): names are found case-blind
+	once  sync.Once
+	heads []stageHead // per form, made on first need (allHeads)
+}
+
+// stageHead is the head of the clause a form is; key is "" for a form that is not a clause.
+type stageHead struct {
+	key   string
+	atom  syntax.Atom
+	arity int
+	rule  bool
+}
+
+// syntaxStage returns the snapshot's syntax stage when a request must answer from it: the model
+// is neither built nor to be waited for (an analysis of this version runs apart: AnalyseApart,
+// and the text has stageMinSize bytes at least). Else nil: the request reads the model (building
+// it, or waiting for it, if need be).
+func (s *Snapshot) syntaxStage() *syntaxStage {
+	s.mu.Lock()
+	if s.prepared != nil || s.apart == 0 || len(s.text) < stageMinSize {
+		s.stage = nil
+		s.mu.Unlock()
+		return nil
+	}
+	st := s.stage
+	s.mu.Unlock()
+	if st != nil {
+		return st
+	}
+	st = newSyntaxStage(s)
+	s.mu.Lock()
+	if s.stage == nil && s.prepared == nil {
+		s.stage = st
+	}
+	s.mu.Unlock()
+	return st
+}
+
+// stageMinSize is the size from which a document's requests answer from the syntax stage: the
+// model of a smaller one takes a few tens of ms of CPU at most (about 0.5 ms per KB), less than
+// the request would gain, and its answers say more (and tests of small games see no stage). A
+// variable for the tests of the stage.
+var stageMinSize = 64 << 10
+
+// AnalyseApart says that an analysis of this version runs apart from the requests (the language
+// server's diagnostics), until the matching EndApart: meanwhile the features do not wait for its
+// model but answer from an earlier version's (Answering) or from the syntax stage.
+func (s *Snapshot) AnalyseApart() {
+	s.mu.Lock()
+	s.apart++
+	s.mu.Unlock()
+}
+
+// EndApart says that an analysis AnalyseApart announced has ended, finished or not: once none
+// runs, a request that needs the model builds it (or waits for it) again.
+func (s *Snapshot) EndApart() {
+	s.mu.Lock()
+	s.apart--
+	s.mu.Unlock()
+}
+
+// newSyntaxStage makes the stage.
+func newSyntaxStage(s *Snapshot) *syntaxStage {
+	return &syntaxStage{snap: s, forms: s.File().Forms(), lower: asciiLower(s.Text())}
+}
+
+// head returns the head of form i, as the model reads it: broken forms too, as far as their
+// shape allows.
+func (st *syntaxStage) head(i int) stageHead {
+	form := st.forms[i]
+	var h stageHead
+	atom, ok := form.Fact(), true
+	if form.IsRule() {
+		atom, ok = form.Rule().RuleHead()
+		h.rule = true
+	}
+	if ok && atom.Valid() {
+		h.atom, h.arity, h.key = atom, atom.Arity(), atom.Name().Key()
+	}
+	return h
+}
+
+// allHeads returns the heads of every form.
+func (st *syntaxStage) allHeads() []stageHead {
+	st.once.Do(func() {
+		st.heads = make([]stageHead, len(st.forms))
+		for i := range st.forms {
+			st.heads[i] = st.head(i)
+		}
+	})
+	return st.heads
+}
+
+// spelling returns the forms whose text spells key (case-blind), in order.
+func (st *syntaxStage) spelling(key string) []int {
+	var hits []int
+	needle := asciiLower(key)
+	for at := 0; ; {
+		i := strings.Index(st.lower[at:], needle)
+		if i < 0 {
+			return hits
+		}
+		at += i
+		if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
+			hits = append(hits, f)
+		}
+		at += len(needle)
+	}
+}
+
+// asciiLower is s with its ASCII capitals in lower case, of s's length (names are found in it
+// by their key; a key folds more than ASCII only for names outside it, which it then misses).
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// formAt returns the index of the form whose span holds off (its ends included), or -1.
+func (st *syntaxStage) formAt(off int) int {
+	i := sort.Search(len(st.forms), func(i int) bool { return st.forms[i].Span().End >= off })
+	if i < len(st.forms) && st.forms[i].Span().Start <= off {
+		return i
+	}
+	return -1
+}
+
+// chunk is the snapshot of the text [start, end) alone, with its model built: what the features
+// read for the forms in it. Spans of the chunk are Shift'ed back to the document.
+type chunk struct {
+	snap  *Snapshot
+	start int
+}
+
+// chunkOf makes the chunk of the text from the end of the form before form lo (the start of
+// the text for the first) to the end of form hi-1 (the end of the text when it is the last), so
+// that chunks of consecutive ranges of forms cover the text. Empty form ranges give the gap
+// before form lo.
+func (st *syntaxStage) chunkOf(lo, hi int) chunk {
+	text := st.snap.Text()
+	start, end := 0, len(text)
+	if lo > 0 {
+		start = st.forms[lo-1].Span().End
+	}
+	switch {
+	case hi < lo+1 && lo < len(st.forms):
+		end = st.forms[lo].Span().Start
+	case hi > 0 && hi < len(st.forms) && hi > lo:
+		end = st.forms[hi-1].Span().End
+	}
+	part := text[start:end]
+	f, _ := syntax.ParseDialect(part, st.snap.Dialect())
+	m := analysis.NewModel(f)
+	c := SnapshotOf(st.snap.Version, f)
+	c.prepared, c.nav = m, m
+	return chunk{snap: c, start: start}
+}
+
+// chunkAt is the chunk of the form at off, or of the gap between forms that holds it.
+func (st *syntaxStage) chunkAt(off int) chunk {
+	if i := st.formAt(off); i >= 0 {
+		return st.chunkOf(i, i+1)
+	}
+	i := sort.Search(len(st.forms), func(i int) bool { return st.forms[i].Span().Start >= off })
+	return st.chunkOf(i, i)
+}
+
+// span takes a span of the chunk to the document.
+func (c chunk) span(sp syntax.Span) syntax.Span {
+	return syntax.Span{Start: sp.Start + c.start, End: sp.End + c.start}
+}
+
+// spans takes spans of the chunk to the document, in place.
+func (c chunk) spans(sps []syntax.Span) []syntax.Span {
+	for i := range sps {
+		sps[i] = c.span(sps[i])
+	}
+	return sps
+}
+
+// occurrenceAt is the occurrence at off (of the document) in the chunk's model, or nil.
+func (c chunk) occurrenceAt(off int) *analysis.Occurrence {
+	return c.snap.prepared.OccurrenceAt(off - c.start)
+}
+
+// chunkSize is the number of forms a chunk takes when the stage reads many forms (semantic
+// tokens, the uses of a name): large enough that a model's fixed cost is shared, small enough
+// that a range reads little more than itself.
+const chunkSize = 128
+
+// uses returns, in order, the occurrences of the symbol o (of kind o.Kind, key o.Key) in every
+// form whose text spells the key, as spans of the document, each with whether it is in a head.
+func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs []bool) {
+	hits := st.spelling(o.Key)
+	for k := 0; k < len(hits); {
+		// Forms close together share a chunk.
+		j := k + 1
+		for j < len(hits) && hits[j]-hits[k] < chunkSize {
+			j++
+		}
+		c := st.chunkOf(hits[k], hits[j-1]+1)
+		m := c.snap.prepared
+		for i := range m.Occurrences {
+			if x := &m.Occurrences[i]; x.Kind == o.Kind && x.Key == o.Key {
+				spans, defs = append(spans, c.span(x.Span)), append(defs, x.Def)
+			}
+		}
+		k = j
+	}
+	return spans, defs
+}
+
+// defining returns the forms whose heads define relation key, in order.
+func (st *syntaxStage) defining(key string) []int {
+	var out []int
+	for _, i := range st.spelling(key) {
+		if st.head(i).key == key {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// definitions returns the spans of the names of the heads that define relation key.
+func (st *syntaxStage) definitions(key string) []syntax.Span {
+	out := []syntax.Span{}
+	for _, i := range st.defining(key) {
+		out = append(out, st.head(i).atom.Name().Span())
+	}
+	return out
+}
+
+// isRole returns where the role key is declared, if it is one: the argument of a role fact.
+func (st *syntaxStage) isRole(key string) (syntax.Span, bool) {
+	for _, i := range st.defining("role") {
+		if h := st.head(i); !h.rule && h.arity == 1 {
+			for _, t := range h.atom.ArgSeq() {
+				if t.Cursor.Symbol().Key() == key {
+					return t.Span(), true
+				}
+			}
+		}
+	}
+	return syntax.Span{}, false
+}
+
+// analysing is what the hovers and outline of the stage say in place of what only the analysis
+// knows.
+const analysing = "The file is being analysed: this is what its syntax tells."
