@@ -393,16 +393,40 @@ func (b *laneBuilder) findDerived() {
 	if b.p.twoPass || len(n.cycles) > 0 {
 		return
 	}
-	key := func(rs []ref) string {
-		rs = slices.Clone(rs)
-		slices.Sort(rs)
-		rs = slices.Compact(rs)
-		buf := make([]byte, 0, 4*len(rs))
-		for _, r := range rs {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(r))
-		}
-		return string(buf)
+	derived, of := b.derivedCandidates(legalGroupKeys(n))
+	if len(of) == 0 {
+		return
 	}
+	b.rejectUnguarded(derived, of)
+	after, some := readersOfDerived(n, derived)
+	if !some {
+		return
+	}
+	for r, rs := range n.legal {
+		for _, x := range append(slices.Clone(rs), n.groups[r]...) {
+			if derived[x.node()] != 0 || after[x.node()] {
+				return
+			}
+		}
+	}
+	b.derived, b.derivedOf, b.after = derived, of, after
+}
+
+// refSetKey is a map key for a set of refs: sorted, without repeats.
+func refSetKey(rs []ref) string {
+	rs = slices.Clone(rs)
+	slices.Sort(rs)
+	rs = slices.Compact(rs)
+	buf := make([]byte, 0, 4*len(rs))
+	for _, r := range rs {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(r))
+	}
+	return string(buf)
+}
+
+// legalGroupKeys maps the set of legal conditions of each role's group of moves (two or more,
+// none always true) to its role and group.
+func legalGroupKeys(n *Net) map[string][2]int32 {
 	groupKey := map[string][2]int32{}
 	for r, rs := range n.legal {
 		conds := make([][]ref, len(n.groups[r]))
@@ -413,10 +437,17 @@ func (b *laneBuilder) findDerived() {
 		}
 		for g, cs := range conds {
 			if len(cs) >= 2 && !slices.Contains(cs, refTrue) {
-				groupKey[key(cs)] = [2]int32{int32(r), int32(g)}
+				groupKey[refSetKey(cs)] = [2]int32{int32(r), int32(g)}
 			}
 		}
 	}
+	return groupKey
+}
+
+// derivedCandidates returns, per node, 1 + the index in of of the group whose legal
+// conditions it ORs (0 for none), one gate per group.
+func (b *laneBuilder) derivedCandidates(groupKey map[string][2]int32) ([]int32, [][2]int32) {
+	n := b.n
 	derived := make([]int32, len(n.kind))
 	var of [][2]int32
 	taken := map[[2]int32]bool{}
@@ -424,17 +455,19 @@ func (b *laneBuilder) findDerived() {
 		if !b.isGate(i, false) || n.kind[i] != kOr {
 			continue
 		}
-		if rg, ok := groupKey[key(n.ins[n.inOff[i]:n.inOff[i+1]])]; ok && !taken[rg] {
+		if rg, ok := groupKey[refSetKey(n.ins[n.inOff[i]:n.inOff[i+1]])]; ok && !taken[rg] {
 			taken[rg] = true
 			of = append(of, rg)
 			derived[i] = int32(len(of))
 		}
 	}
-	if len(of) == 0 {
-		return
-	}
-	// A derived gate that an output reads, or a gate that does not reject the lanes where the
-	// guard does not hold, is not derived.
+	return derived, of
+}
+
+// rejectUnguarded drops a derived gate that an output reads, or that a gate reads which does
+// not reject the lanes where the group's guard does not hold.
+func (b *laneBuilder) rejectUnguarded(derived []int32, of [][2]int32) {
+	n := b.n
 	n.eachOutput(func(x *ref) { derived[x.node()] = 0 })
 	for j := range n.kind {
 		for _, in := range n.ins[n.inOff[j]:n.inOff[j+1]] {
@@ -449,6 +482,11 @@ func (b *laneBuilder) findDerived() {
 			}
 		}
 	}
+}
+
+// readersOfDerived marks the gates that read a derived gate, directly or through others, and
+// says whether any gate is still derived.
+func readersOfDerived(n *Net, derived []int32) ([]bool, bool) {
 	after := make([]bool, len(n.kind))
 	some := false
 	for j := range n.kind {
@@ -459,17 +497,7 @@ func (b *laneBuilder) findDerived() {
 			}
 		}
 	}
-	if !some {
-		return
-	}
-	for r, rs := range n.legal {
-		for _, x := range append(slices.Clone(rs), n.groups[r]...) {
-			if derived[x.node()] != 0 || after[x.node()] {
-				return
-			}
-		}
-	}
-	b.derived, b.derivedOf, b.after = derived, of, after
+	return after, some
 }
 
 // slotDerived gives the derived gates their slots, after every gate's.
@@ -542,93 +570,115 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 func (b *laneBuilder) legalGroups() {
 	n, p := b.n, b.p
 	p.groups = make([][]laneGrp, len(n.legal))
-	type cond struct {
-		shape uint32
-		m     uint32
-		ins   []uint32 // the inputs; the first leads its run
-	}
 	for r, rs := range n.legal {
 		grps := make([]laneGrp, len(n.groups[r]))
-		conds := make([][]cond, len(grps))
 		for g, guard := range n.groups[r] {
 			grps[g].guard = b.ref(guard)
 		}
-		for m, x := range rs {
-			if x == refFalse {
-				continue
-			}
-			g := n.groupOf[r][m]
-			c := cond{shape: 1 << 1, m: uint32(m), ins: []uint32{b.ref(x)}}
-			if i := x.node(); b.inline[i] {
-				// An OR is the negated AND of its negated inputs (gateInputs); read inverted,
-				// the gate is the negation of what its record computes.
-				c.shape = uint32(b.fanin(i))<<1 | (b2u(n.kind[i] == kOr) ^ b2u(x.inv()))
-				c.ins = c.ins[:0]
-				for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
-					c.ins = append(c.ins, b.ref(in))
-				}
-			}
-			conds[g] = append(conds[g], c)
-		}
-		for g, cs := range conds {
-			uses := map[uint32]int{}
-			for _, c := range cs {
-				for _, in := range c.ins {
-					uses[in]++
-				}
-			}
-			for _, c := range cs {
-				lead := slices.MinFunc(c.ins, func(x, y uint32) int { return b.leadOrder(uses, x, y) })
-				j := slices.Index(c.ins, lead)
-				c.ins[0], c.ins[j] = c.ins[j], c.ins[0]
-			}
-			slices.SortStableFunc(cs, func(x, y cond) int {
-				if x.shape != y.shape {
-					return int(x.shape) - int(y.shape)
-				}
-				if x.shape&1 != 0 { // negated: a run is never skipped (one run of all)
-					return 0
-				}
-				return int(x.ins[0]) - int(y.ins[0])
-			})
-			// A block whose runs would be short, or negated, is one run led by true, each
-			// move with all its inputs: a run of one move costs more than it skips.
-			for lo := 0; lo < len(cs); {
-				hi, runs := lo, 0
-				for ; hi < len(cs) && cs[hi].shape == cs[lo].shape; hi++ {
-					if hi == lo || cs[hi].ins[0] != cs[hi-1].ins[0] {
-						runs++
-					}
-				}
-				if cs[lo].shape&1 != 0 || 2*runs > hi-lo {
-					for k := lo; k < hi; k++ {
-						cs[k].shape += 1 << 1
-						cs[k].ins = append([]uint32{1 << 1}, cs[k].ins...)
-					}
-				}
-				lo = hi
-			}
-			recs := &grps[g].recs
-			block, run := -1, -1
-			for k, c := range cs {
-				if block < 0 || (*recs)[block] != c.shape {
-					block = len(*recs)
-					*recs = append(*recs, c.shape, 0)
-					run = -1
-				}
-				if run < 0 || cs[k-1].ins[0] != c.ins[0] {
-					(*recs)[block+1]++
-					run = len(*recs)
-					*recs = append(*recs, c.ins[0], 0)
-				}
-				(*recs)[run+1]++
-				*recs = append(*recs, c.m)
-				*recs = append(*recs, c.ins[1:]...)
-			}
+		for g, cs := range b.groupConds(r) {
+			b.orderRuns(cs)
+			grps[g].recs = encodeRuns(cs)
 		}
 		p.groups[r] = grps
 		p.planes = append(p.planes, bits.Len(uint(len(rs))))
 	}
+}
+
+// laneCond is a legal move's condition as gathering reads it.
+type laneCond struct {
+	shape uint32
+	m     uint32
+	ins   []uint32 // the inputs; the first leads its run
+}
+
+// groupConds returns the conditions of role r's legal moves that are not always false, per
+// group of moves.
+func (b *laneBuilder) groupConds(r int) [][]laneCond {
+	n := b.n
+	conds := make([][]laneCond, len(n.groups[r]))
+	for m, x := range n.legal[r] {
+		if x == refFalse {
+			continue
+		}
+		g := n.groupOf[r][m]
+		c := laneCond{shape: 1 << 1, m: uint32(m), ins: []uint32{b.ref(x)}}
+		if i := x.node(); b.inline[i] {
+			// An OR is the negated AND of its negated inputs (gateInputs); read inverted,
+			// the gate is the negation of what its record computes.
+			c.shape = uint32(b.fanin(i))<<1 | (b2u(n.kind[i] == kOr) ^ b2u(x.inv()))
+			c.ins = c.ins[:0]
+			for _, in := range b.gin[b.ginOff[i]:b.ginOff[i+1]] {
+				c.ins = append(c.ins, b.ref(in))
+			}
+		}
+		conds[g] = append(conds[g], c)
+	}
+	return conds
+}
+
+// orderRuns puts each condition's leading input first (leadOrder) and sorts the group's
+// conditions into blocks by shape and, within a block, runs by leading input. A block whose
+// runs would be short, or negated, becomes one run led by true, each move with all its inputs:
+// a run of one move costs more than it skips.
+func (b *laneBuilder) orderRuns(cs []laneCond) {
+	uses := map[uint32]int{}
+	for _, c := range cs {
+		for _, in := range c.ins {
+			uses[in]++
+		}
+	}
+	for _, c := range cs {
+		lead := slices.MinFunc(c.ins, func(x, y uint32) int { return b.leadOrder(uses, x, y) })
+		j := slices.Index(c.ins, lead)
+		c.ins[0], c.ins[j] = c.ins[j], c.ins[0]
+	}
+	slices.SortStableFunc(cs, func(x, y laneCond) int {
+		if x.shape != y.shape {
+			return int(x.shape) - int(y.shape)
+		}
+		if x.shape&1 != 0 { // negated: a run is never skipped (one run of all)
+			return 0
+		}
+		return int(x.ins[0]) - int(y.ins[0])
+	})
+	for lo := 0; lo < len(cs); {
+		hi, runs := lo, 0
+		for ; hi < len(cs) && cs[hi].shape == cs[lo].shape; hi++ {
+			if hi == lo || cs[hi].ins[0] != cs[hi-1].ins[0] {
+				runs++
+			}
+		}
+		if cs[lo].shape&1 != 0 || 2*runs > hi-lo {
+			for k := lo; k < hi; k++ {
+				cs[k].shape += 1 << 1
+				cs[k].ins = append([]uint32{1 << 1}, cs[k].ins...)
+			}
+		}
+		lo = hi
+	}
+}
+
+// encodeRuns writes ordered conditions as a group's records: per block its shape and number
+// of runs, per run its leading input and number of moves, per move its index and other inputs.
+func encodeRuns(cs []laneCond) []uint32 {
+	var recs []uint32
+	block, run := -1, -1
+	for k, c := range cs {
+		if block < 0 || recs[block] != c.shape {
+			block = len(recs)
+			recs = append(recs, c.shape, 0)
+			run = -1
+		}
+		if run < 0 || cs[k-1].ins[0] != c.ins[0] {
+			recs[block+1]++
+			run = len(recs)
+			recs = append(recs, c.ins[0], 0)
+		}
+		recs[run+1]++
+		recs = append(recs, c.m)
+		recs = append(recs, c.ins[1:]...)
+	}
+	return recs
 }
 
 // leadOrder orders the inputs of a legal condition for leading its run (legalGroups), the
