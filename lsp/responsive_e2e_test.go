@@ -235,18 +235,7 @@ func TestAnalysisProgress(t *testing.T) {
 func TestHoverWhileModelIsBuilt(t *testing.T) {
 	const uri = "file:///w/hostile.kif"
 	c := startInProcess(t, nil)
-	var holding atomic.Bool
-	held, release := make(chan struct{}, 4), make(chan struct{})
-	c.server.prepareStarted = func(ctx context.Context, u protocol.DocumentURI) {
-		if !holding.Load() {
-			return
-		}
-		held <- struct{}{}
-		select {
-		case <-release:
-		case <-ctx.Done():
-		}
-	}
+	holding, held, release := holdModels(c.server)
 	c.initialize()
 	c.open(uri, hostileRules(500))
 	c.diagnosticsFor(uri, 1)
