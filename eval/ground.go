@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -120,8 +121,12 @@ func (e *GroundError) Unwrap() error { return e.Err }
 func (e *GroundError) SizeLimit() bool { return e.tooBig }
 
 // relaxed compiles the relaxed program of g (see Grounding) into a session sharing g's term
-// store; with magic, restricted to the atoms that the rules can ask (magicSets).
-func (g *session) relaxed(magic bool) *session {
+// store; with magic non-nil, restricted to the atoms that the rules can ask (magicSets).
+func (g *session) relaxed(magic *magicPlan) *session { return g.relaxedWith(magic, false) }
+
+// relaxedWith is relaxed; with stateFree, the literals on true and does that only filter are
+// left out too (wholeBounds).
+func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
@@ -167,8 +172,11 @@ func (g *session) relaxed(magic bool) *session {
 		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.nextRel, atom: unary(rg.nextRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1})
 	doesRel.rules = append(doesRel.rules,
 		&rule{rel: doesRel, head: binary(doesRel), body: []lit{{kind: litPos, rel: rg.legalRel, atom: binary(rg.legalRel)}}, nvars: 2, varNames: []string{"?r", "?m"}, clause: -1})
-	if magic {
-		rg.magicSets()
+	if magic != nil {
+		rg.magicSets(magic)
+	}
+	if stateFree {
+		rg.dropState()
 	}
 	// true and does are derived relations here: no layer is above static.
 	rg.trueRel, rg.doesRel = nil, nil
@@ -262,16 +270,39 @@ func (rg *session) constantFluents() {
 // for any two of the 51 numbers of succ: 6.5 million facts whole. A magic literal only filters
 // the relaxed program (it holds for every atom a rule of the game can read), so ground rules
 // never mention it.
-func (rg *session) magicSets() {
+//
+// A magic set can cost more than its relation whole: chess's legal asks blocks_bishop_threat/6
+// for 262,144 atoms, joined from some 31 million rows (every checking piece, king square and
+// move), of a relation of 6,688 atoms whole. So a relation whose size whole the pass as written
+// measured (plan.sizes) has its magic relation capped at that size: past it, the pass stops
+// (errMagicOver) and is made again with the relation whole (plan.whole).
+func (rg *session) magicSets(plan *magicPlan) {
 	ms := &magicRewrite{rg: rg, bound: map[*relation][]bool{}, magic: map[*relation]*relation{}}
-	ms.candidates(rg.wholeRelations())
+	out := rg.wholeRelations()
+	for _, r := range rg.rels {
+		if plan.whole[r.fn] {
+			out[r] = true
+		}
+	}
+	ms.candidates(out)
 	ms.narrow()
 	if len(ms.bound) == 0 {
 		return
 	}
-	ms.makeRelations()
+	ms.makeRelations(plan.sizes)
 	ms.rewrite()
 }
+
+// A magicPlan says how magicSets restricts a relaxed program: which relations it leaves whole,
+// and the sizes whole of those the pass as written could compute.
+type magicPlan struct {
+	sizes map[uint32]int  // per relation's functor: its facts whole (absent: not known)
+	whole map[uint32]bool // per relation's functor: computed whole, its magic set cost more
+}
+
+// errMagicOver stops a restricted pass whose magic relation (session.over) asked more atoms
+// than its relation has whole (magicSets).
+var errMagicOver = errors.New("a magic set asked more atoms than its relation has whole")
 
 // A magicRewrite is the state of magicSets: the relations it restricts, with the arguments
 // every use of each binds, and their magic relations.
@@ -413,8 +444,9 @@ func (ms *magicRewrite) narrow() {
 	}
 }
 
-// makeRelations makes the magic relation of each restricted relation, of its bound arguments.
-func (ms *magicRewrite) makeRelations() {
+// makeRelations makes the magic relation of each restricted relation, of its bound arguments,
+// capped at the relation's size whole when sizes has it.
+func (ms *magicRewrite) makeRelations(sizes map[uint32]int) {
 	rg := ms.rg
 	for _, r := range rg.rels {
 		if bs := ms.bound[r]; bs != nil {
@@ -424,8 +456,12 @@ func (ms *magicRewrite) makeRelations() {
 					n++
 				}
 			}
-			ms.magic[r] = rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
-			rg.auxDynamic[ms.magic[r].fn] = false
+			m := rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
+			if size, ok := sizes[r.fn]; ok {
+				m.askCap, m.askFor = max(size, 1), r.fn
+			}
+			ms.magic[r] = m
+			rg.auxDynamic[m.fn] = false
 		}
 	}
 }

@@ -374,7 +374,11 @@ func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*Ground
 // boundGround bounds one way of grounding: the relaxed program, with magicSets restricted by
 // magic sets. timed says that its probe stopped on time.
 func (g *session) boundGround(ctx context.Context, magicSets bool) (p PassEstimate, timed bool, err error) {
-	rg := g.relaxed(magicSets)
+	var plan *magicPlan
+	if magicSets {
+		plan = &magicPlan{}
+	}
+	rg := g.relaxed(plan)
 	e := &estimator{rg: rg, sets: map[*relation][]*valueSet{}, exact: map[*relation][]Term{}, size: map[*relation]float64{}, matched: map[*lit]*matches{}, setsLeft: maxEstimateSets, termsLeft: maxMatchedTerms}
 	rg.lim = Limits{Timeout: estimateProbeTime, MaxFacts: estimateProbeFacts, MaxDepth: g.lim.MaxDepth}
 	timed = e.probe(ctx)

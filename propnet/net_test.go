@@ -434,6 +434,44 @@ func TestMagicSets(t *testing.T) {
 	}
 }
 
+// hops is a game where a token hops along a line of 30 squares to one of the next free ones:
+// (ahead ?x ?y ?z ?w), a relation of 27 atoms whole (reading the state only to filter the
+// squares that next gives), is asked by legal for every token square and any two squares
+// (27,000 atoms); and (far ?a ?b ?c ?d), a static relation of 810,000 atoms, is asked only for
+// the token's square. The relaxed program as written is too big (far), and restricted by magic
+// sets ahead's magic set is: the restricted pass computes ahead whole instead.
+func hops() string {
+	var b strings.Builder
+	b.WriteString(`(role p)
+(init (on 0)) (init (clock 0))
+(<= (legal p (go ?y)) (true (on ?x)) (num ?z) (num ?w) (ahead ?x ?y ?z ?w))
+(<= (legal p stay) (true (on ?x)) (num ?x))
+(<= (next (on ?y)) (does p (go ?y)))
+(<= (next (on ?x)) (does p stay) (true (on ?x)))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= (next (taken ?x)) (true (on ?x)))
+(<= (next (taken ?x)) (true (taken ?x)))
+(<= (ahead ?x ?y ?z ?w) (succ ?x ?y) (succ ?y ?z) (succ ?z ?w) (not (true (taken ?y))))
+(<= (far ?a ?b ?c ?d) (num ?a) (num ?b) (num ?c) (num ?d))
+(<= terminal (true (clock 12)))
+(<= (goal p 100) (true (on ?x)) (far ?x 0 0 0) (succ 9 ?x))
+(<= (goal p 0) (not (goal p 100)))
+`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
+	}
+	return b.String()
+}
+
+// TestMagicSetOverWhole: a relation whose magic set asks more atoms than it has whole is
+// computed whole, and the network plays as the interpreter.
+func TestMagicSetOverWhole(t *testing.T) {
+	n := walkWith(t, hops(), eval.GroundLimits{MaxFacts: 20_000}, 10, 14)
+	if k := len(n.gr.Rules); k > 2_000 {
+		t.Errorf("%d ground rules", k)
+	}
+}
+
 // lowestUniqueBid is a game of five bidders where a bidder scores when its bid is unique and
 // every other bid is higher or shared: each scoring rule joins the five roles' moves, 8^5 ground
 // rules per role unless the other roles' moves are eliminated one at a time. The game also ends
