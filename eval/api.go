@@ -481,13 +481,15 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 		if !errors.As(err, &over) {
 			return gr, err
 		}
-		plan.whole[over.fn] = true
+		for _, fn := range over.fns {
+			plan.whole[fn] = true
+		}
 	}
 }
 
-// magicOver is the failure of a restricted pass whose magic set of the relation of functor fn
-// asked more atoms than the relation has whole (magicSets).
-type magicOver struct{ fn uint32 }
+// magicOver is the failure of a restricted pass whose magic sets of the relations of functors
+// fns asked more atoms than the relations have whole (magicSets).
+type magicOver struct{ fns []uint32 }
 
 func (e *magicOver) Error() string { return errMagicOver.Error() }
 
@@ -526,7 +528,7 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 			return nil, &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold", lim.MaxFacts), Err: err, tooBig: true}
 		}
 		if errors.Is(err, errMagicOver) {
-			return nil, &magicOver{fn: rg.over}
+			return nil, &magicOver{fns: rg.overMagic()}
 		}
 		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
 	}

@@ -300,6 +300,18 @@ type magicPlan struct {
 	whole map[uint32]bool // per relation's functor: computed whole, its magic set cost more
 }
 
+// overMagic returns the functors of the relations whose magic relations hold more atoms than
+// their cap: the one that stopped the pass (session.over), and those that passed it before.
+func (rg *session) overMagic() []uint32 {
+	out := []uint32{rg.over}
+	for _, r := range rg.rels {
+		if r.askCap > 0 && len(r.facts) > r.askCap && r.askFor != rg.over {
+			out = append(out, r.askFor)
+		}
+	}
+	return out
+}
+
 // errMagicOver stops a restricted pass whose magic relation (session.over) asked more atoms
 // than its relation has whole (magicSets).
 var errMagicOver = errors.New("a magic set asked more atoms than its relation has whole")
