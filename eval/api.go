@@ -461,10 +461,13 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 	if err == nil || ctx.Err() != nil || !errors.As(err, &ge) || !ge.tooBig {
 		return gr, err
 	}
+	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
+	// limit of facts: a relation bigger than that whole would take much of the relaxed
+	// program's facts, and its bound costs as many.
 	plan := &magicPlan{whole: map[uint32]bool{}}
 	if rest := lim.Timeout - time.Since(start); rest > 0 {
 		bl := lim
-		bl.Timeout = rest
+		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
 		plan.sizes = g.wholeBounds(ctx, bl)
 	}
 	for {
