@@ -656,12 +656,25 @@ func (s *ruleSplit) worthSplitting() bool {
 	return false
 }
 
+// A binder is a literal of a rule copied into a group of it split off (splitRule) to bind head
+// variables the group does not: literal i of the body, or with domain set, an atom of an
+// auxiliary relation of the variables set in domain, defined by literal i (a domain).
+type binder struct {
+	i      int
+	domain []bool
+}
+
 // findBinders returns per group the literals to copy into it, or false when the rule must not
 // be split. Each group must bind the head variables it mentions, by itself or with a copy of a
-// static positive literal of the rule; a copy of a literal that depends on the state would add
-// work to every ground rule of the group, so such a rule is not split.
-func (s *ruleSplit) findBinders() ([][]int, bool) {
-	binders := make([][]int, len(s.order))
+// static positive literal of the rule, else with a domain: a copy of a literal that depends on
+// the state would add work to every ground rule of the group, but the domain of the variables
+// it binds, an auxiliary relation of the relaxed program that ground rules do not mention,
+// only says which ground rules to make. Chess's "a move does not leave the king in check",
+// (true (cell ?kx ?ky ?king)) (not (threatened ?player ?kx ?ky ?u ?v)), binds ?u and ?v only by
+// the move's (true (cell ?u ?v ?piece)): split off with the domain of ?u and ?v, it is ground
+// once per square moved from and king square, not once per move and king square.
+func (s *ruleSplit) findBinders() ([][]binder, bool) {
+	binders := make([][]binder, len(s.order))
 	for gi, root := range s.order {
 		bound := make([]bool, s.ru.nvars)
 		mentioned := make([]bool, s.ru.nvars)
@@ -675,22 +688,33 @@ func (s *ruleSplit) findBinders() ([][]int, bool) {
 			if !mentioned[v] || !s.head[v] || bound[v] {
 				continue
 			}
-			found := s.staticBinder(v)
+			if found := s.binder(v, false); found >= 0 {
+				binders[gi] = append(binders[gi], binder{i: found})
+				markVars(s.all[found].l.atom, bound, true)
+				continue
+			}
+			found := s.binder(v, true)
 			if found < 0 {
 				return nil, false
 			}
-			binders[gi] = append(binders[gi], found)
-			markVars(s.all[found].l.atom, bound, true)
+			vs := make([]bool, s.ru.nvars)
+			markVars(s.all[found].l.atom, vs, true)
+			domain := make([]bool, s.ru.nvars)
+			for w := range vs {
+				domain[w] = vs[w] && mentioned[w] && s.head[w] && !bound[w]
+				bound[w] = bound[w] || domain[w]
+			}
+			binders[gi] = append(binders[gi], binder{i: found, domain: domain})
 		}
 	}
 	return binders, true
 }
 
-// staticBinder returns the first static positive literal of the body that binds variable v,
-// or -1.
-func (s *ruleSplit) staticBinder(v int) int {
+// binder returns the first positive literal of the body that binds variable v, static or (with
+// dynamic) one that depends on the state, or -1.
+func (s *ruleSplit) binder(v int, dynamic bool) int {
 	for i, r := range s.all {
-		if r.dropped || r.l.kind != litPos || s.dynamic(r.l) {
+		if r.dropped || r.l.kind != litPos || r.l.rel == nil || s.dynamic(r.l) != dynamic {
 			continue
 		}
 		vs := make([]bool, s.ru.nvars)
@@ -704,7 +728,7 @@ func (s *ruleSplit) staticBinder(v int) int {
 
 // build returns the rule that replaces the split rule: of its literals that hold no local
 // variable, and an atom of each group's auxiliary relation (auxRule).
-func (s *ruleSplit) build(rg *session, binders [][]int) []*rule {
+func (s *ruleSplit) build(rg *session, binders [][]binder) []*rule {
 	ru := s.ru
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range s.all {
@@ -726,7 +750,7 @@ func (s *ruleSplit) build(rg *session, binders [][]int) []*rule {
 // auxRule makes the auxiliary relation of a group of literals (of the head variables they
 // mention) with its one rule, of the group and its binders, and returns the atom the main rule
 // reads.
-func (s *ruleSplit) auxRule(rg *session, group, binders []int) lit {
+func (s *ruleSplit) auxRule(rg *session, group []int, binders []binder) lit {
 	ru := s.ru
 	vs := make([]bool, ru.nvars)
 	for _, i := range group {
@@ -746,10 +770,17 @@ func (s *ruleSplit) auxRule(rg *session, group, binders []int) lit {
 		}
 		dyn = dyn || (s.all[i].l.rel != nil && s.dynamic(s.all[i].l))
 	}
-	for _, i := range binders {
-		ar.body = append(ar.body, *s.all[i].l)
-	}
 	rg.auxDynamic[aux.fn] = dyn
+	for _, b := range binders {
+		if b.domain == nil {
+			ar.body = append(ar.body, *s.all[b.i].l)
+			continue
+		}
+		dom, datom := rg.auxRelation(b.domain)
+		rg.auxDynamic[dom.fn] = false // decided by the join: no ground rule mentions it
+		dom.rules = append(dom.rules, &rule{rel: dom, head: datom, body: []lit{*s.all[b.i].l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
+		ar.body = append(ar.body, lit{kind: litPos, rel: dom, atom: datom})
+	}
 	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
 	return lit{kind: litPos, rel: aux, atom: atom}
 }

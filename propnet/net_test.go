@@ -472,6 +472,44 @@ func TestMagicSetOverWhole(t *testing.T) {
 	}
 }
 
+// guarded is a game where a token moves to any of 20 squares when its king, left where the token
+// was, is not attacked from the square moved from: (true (king ?k)) (not (attacked ?k ?u)),
+// which shares with the rest of legal's rule only ?u, the square moved from, that only the
+// state's (true (at ?u)) binds. Split off with the domain of ?u, it is ground once per square
+// and king square (400; the game has 2,883 ground rules); as written, once per move and king
+// square (8,000; 10,083).
+func guarded() string {
+	var b strings.Builder
+	b.WriteString(`(role p)
+(init (at 0)) (init (king 0)) (init (clock 0))
+(<= (legal p (go ?u ?v)) (true (at ?u)) (num ?v) (true (king ?k)) (not (attacked ?k ?u)))
+(<= (legal p wait) (true (clock ?c)))
+(<= (next (at ?v)) (does p (go ?u ?v)))
+(<= (next (king ?u)) (does p (go ?u ?v)))
+(<= (next (at ?u)) (does p wait) (true (at ?u)))
+(<= (next (king ?k)) (does p wait) (true (king ?k)))
+(<= (next (threat ?k ?u)) (true (at ?u)) (true (king ?k)) (true (clock 3)))
+(<= (next (threat ?k ?u)) (true (threat ?k ?u)))
+(<= (attacked ?k ?u) (true (threat ?k ?u)))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 8)))
+(goal p 100)
+`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
+	}
+	return b.String()
+}
+
+// TestSplitByDomain: a group of literals whose head variable only a literal on the state binds
+// is split off with the domain of that variable, and the network plays as the interpreter.
+func TestSplitByDomain(t *testing.T) {
+	n := walkWith(t, guarded(), eval.GroundLimits{}, 20, 10)
+	if k := len(n.gr.Rules); k > 3_000 {
+		t.Errorf("%d ground rules; as written 10,083", k)
+	}
+}
+
 // lowestUniqueBid is a game of five bidders where a bidder scores when its bid is unique and
 // every other bid is higher or shared: each scoring rule joins the five roles' moves, 8^5 ground
 // rules per role unless the other roles' moves are eliminated one at a time. The game also ends
