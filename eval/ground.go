@@ -154,7 +154,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 			}
 			ru.body = kept
 			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
-			for _, sr := range rg.splitRule(ru, dynamic) {
+			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
@@ -544,13 +544,13 @@ func (ms *magicRewrite) magicRule(ru *rule, l *lit) *rule {
 // (clear ?x ?y ?ma) (clear ?x ?y ?mb) are then one per cell and mark, plus one per cell and move
 // of each role, instead of one per cell, mark and pair of moves. dynamic says which literals
 // depend on the state. It returns the rules that replace ru (ru itself when nothing splits).
-func (rg *session) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
+func (rg *session) splitRule(ru *rule, dynamic func(*lit) bool, domains bool) []*rule {
 	s := newRuleSplit(ru, dynamic)
 	s.groupLocals()
 	if len(s.order) == 0 || len(s.order) == 1 && !s.worthSplitting() {
 		return []*rule{ru}
 	}
-	binders, ok := s.findBinders()
+	binders, ok := s.findBinders(domains)
 	if !ok {
 		return []*rule{ru}
 	}
@@ -666,14 +666,18 @@ type binder struct {
 
 // findBinders returns per group the literals to copy into it, or false when the rule must not
 // be split. Each group must bind the head variables it mentions, by itself or with a copy of a
-// static positive literal of the rule, else with a domain: a copy of a literal that depends on
-// the state would add work to every ground rule of the group, but the domain of the variables
-// it binds, an auxiliary relation of the relaxed program that ground rules do not mention,
-// only says which ground rules to make. Chess's "a move does not leave the king in check",
-// (true (cell ?kx ?ky ?king)) (not (threatened ?player ?kx ?ky ?u ?v)), binds ?u and ?v only by
-// the move's (true (cell ?u ?v ?piece)): split off with the domain of ?u and ?v, it is ground
-// once per square moved from and king square, not once per move and king square.
-func (s *ruleSplit) findBinders() ([][]binder, bool) {
+// static positive literal of the rule, else, with domains, with a domain: a copy of a literal
+// that depends on the state would add work to every ground rule of the group, but the domain
+// of the variables it binds, an auxiliary relation of the relaxed program that ground rules do
+// not mention, only says which ground rules to make. Chess's "a move does not leave the king
+// in check", (true (cell ?kx ?ky ?king)) (not (threatened ?player ?kx ?ky ?u ?v)), binds ?u and
+// ?v only by the move's (true (cell ?u ?v ?piece)): split off with the domain of ?u and ?v, it
+// is ground once per square moved from and king square, not once per move and king square.
+// Domains are for the restricted pass (relaxed with magic sets), made when the grounding as
+// written proved too big: they make fewer ground rules but more gates, and on the corpus
+// games that ground as written they grew networks (ticTacToe 108 gates to 117, max_knights
+// 233 to 313) as often as they shrank them.
+func (s *ruleSplit) findBinders(domains bool) ([][]binder, bool) {
 	binders := make([][]binder, len(s.order))
 	for gi, root := range s.order {
 		bound := make([]bool, s.ru.nvars)
@@ -693,7 +697,10 @@ func (s *ruleSplit) findBinders() ([][]binder, bool) {
 				markVars(s.all[found].l.atom, bound, true)
 				continue
 			}
-			found := s.binder(v, true)
+			found := -1
+			if domains {
+				found = s.binder(v, true)
+			}
 			if found < 0 {
 				return nil, false
 			}
