@@ -21,8 +21,10 @@ import (
 //
 // Two refinements keep the relaxed program close to what can happen: fluents that only the frame
 // rule carries over are read from init (constantFluents), and a relaxed program that proves too
-// big is restricted to the atoms its rules can ask (magicSets). Three keep the ground rules few:
-// independent groups of literals become auxiliary relations (splitRule), and so do the roles'
+// big is restricted to the atoms its rules can ask (magicSets; a relation whose magic set asks
+// more than its bound whole, ground_bounds.go, is computed whole). Three keep the ground rules
+// few: independent groups of literals become auxiliary relations (splitRule; in the restricted
+// program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
 // counted (excludeOthers, ground_exclusion.go).
 
