@@ -157,6 +157,9 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 			ru.body = kept
 			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
+				if magic != nil {
+					sr = rg.projectMoves(sr)
+				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
