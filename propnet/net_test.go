@@ -434,6 +434,16 @@ func TestMagicSets(t *testing.T) {
 	}
 }
 
+// numbered returns rules followed by (num i) and (succ i i+1) for i below n.
+func numbered(rules string, n int) string {
+	var b strings.Builder
+	b.WriteString(rules)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
+	}
+	return b.String()
+}
+
 // hops is a game where a token hops along a line of 30 squares to one of the next free ones:
 // (ahead ?x ?y ?z ?w), a relation of 27 atoms whole (reading the state only to filter the
 // squares that next gives), is asked by legal for every token square and any two squares
@@ -441,8 +451,7 @@ func TestMagicSets(t *testing.T) {
 // the token's square. The relaxed program as written is too big (far), and restricted by magic
 // sets ahead's magic set is: the restricted pass computes ahead whole instead.
 func hops() string {
-	var b strings.Builder
-	b.WriteString(`(role p)
+	return numbered(`(role p)
 (init (on 0)) (init (clock 0))
 (<= (legal p (go ?y)) (true (on ?x)) (num ?z) (num ?w) (ahead ?x ?y ?z ?w))
 (<= (legal p stay) (true (on ?x)) (num ?x))
@@ -456,11 +465,7 @@ func hops() string {
 (<= terminal (true (clock 12)))
 (<= (goal p 100) (true (on ?x)) (far ?x 0 0 0) (succ 9 ?x))
 (<= (goal p 0) (not (goal p 100)))
-`)
-	for i := 0; i < 30; i++ {
-		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
-	}
-	return b.String()
+`, 30)
 }
 
 // TestMagicSetOverWhole: a relation whose magic set asks more atoms than it has whole is
@@ -480,8 +485,7 @@ func TestMagicSetOverWhole(t *testing.T) {
 // square (8,000; 10,083). Domains are for the grounding restricted by magic sets, made when
 // the one as written proves too big: here, past 5,000 ground rules.
 func guarded() string {
-	var b strings.Builder
-	b.WriteString(`(role p)
+	return numbered(`(role p)
 (init (at 0)) (init (king 0)) (init (clock 0))
 (<= (legal p (go ?u ?v)) (true (at ?u)) (num ?v) (true (king ?k)) (not (attacked ?k ?u)))
 (<= (legal p wait) (true (clock ?c)))
@@ -495,11 +499,7 @@ func guarded() string {
 (<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
 (<= terminal (true (clock 8)))
 (goal p 100)
-`)
-	for i := 0; i < 20; i++ {
-		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
-	}
-	return b.String()
+`, 20)
 }
 
 // TestSplitByDomain: a group of literals whose head variable only a literal on the state binds
@@ -519,8 +519,7 @@ func TestSplitByDomain(t *testing.T) {
 // and once per ?x and ?u (the game has 4,115 ground rules). The projection is for the grounding restricted by magic sets, made
 // when the one as written proves too big: here, past 6,000 ground rules.
 func glances() string {
-	var b strings.Builder
-	b.WriteString(`(role p)
+	return numbered(`(role p)
 (init (at 0)) (init (eye 0 0)) (init (clock 0))
 (<= (legal p (move ?u ?v ?w)) (true (at ?u)) (num ?v) (num ?w))
 (<= (next (at ?v)) (does p (move ?u ?v ?w)))
@@ -530,11 +529,7 @@ func glances() string {
 (<= terminal (true (clock 6)))
 (<= (goal p 100) (true (left 3)))
 (<= (goal p 0) (not (goal p 100)))
-`)
-	for i := 0; i < 10; i++ {
-		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
-	}
-	return b.String()
+`, 10)
 }
 
 // TestProjectMoves: a move's own variables are projected out of the rules that do not need
