@@ -464,7 +464,7 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
 	// limit of facts: a relation bigger than that whole would take much of the relaxed
 	// program's facts, and its bound costs as many.
-	plan := &magicPlan{whole: map[uint32]bool{}}
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100}
 	if rest := lim.Timeout - time.Since(start); rest > 0 {
 		bl := lim
 		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
