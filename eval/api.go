@@ -452,26 +452,52 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 	// relations are much bigger whole than what is asked of them (mummymaze1p: direction-from/5
 	// has 6.5 million facts whole; restricted, the game has 28,207 ground rules). A first way
 	// that runs out of time is not tried again: under a heavy load a game that grounds in 2
-	// seconds (pancakes88) would lose its time to a second try.
+	// seconds (pancakes88) would lose its time to a second try. The first way measures the
+	// relations it can compute whole; a restricted pass whose magic set of one of them asks
+	// more atoms than it has whole is made again with that relation whole.
 	start := time.Now()
-	gr, err := g.ground(ctx, lim, init, false)
+	gr, err := g.ground(ctx, lim, init, nil)
 	var ge *GroundError
 	if err == nil || ctx.Err() != nil || !errors.As(err, &ge) || !ge.tooBig {
 		return gr, err
 	}
-	rest := lim
-	rest.Timeout = lim.Timeout - time.Since(start)
-	if rest.Timeout <= 0 {
-		// Then the failure is one of time: restricted, it might have fitted.
-		ge.tooBig = false
-		ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
-		return gr, err
+	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
+	// limit of facts: a relation bigger than that whole would take much of the relaxed
+	// program's facts, and its bound costs as many.
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100}
+	if rest := lim.Timeout - time.Since(start); rest > 0 {
+		bl := lim
+		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
+		plan.sizes = g.wholeBounds(ctx, bl)
 	}
-	return g.ground(ctx, rest, init, true)
+	for {
+		rest := lim
+		rest.Timeout = lim.Timeout - time.Since(start)
+		if rest.Timeout <= 0 {
+			// Then the failure is one of time: restricted, it might have fitted.
+			ge.tooBig = false
+			ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
+			return nil, ge
+		}
+		gr, err = g.ground(ctx, rest, init, plan)
+		var over *magicOver
+		if !errors.As(err, &over) {
+			return gr, err
+		}
+		for _, fn := range over.fns {
+			plan.whole[fn] = true
+		}
+	}
 }
 
+// magicOver is the failure of a restricted pass whose magic sets of the relations of functors
+// fns asked more atoms than the relations have whole (magicSets).
+type magicOver struct{ fns []uint32 }
+
+func (e *magicOver) Error() string { return errMagicOver.Error() }
+
 // ground grounds the game over its relaxed program (with magic, restricted by magic sets).
-func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, magic bool) (*Grounding, error) {
+func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, magic *magicPlan) (*Grounding, error) {
 	rg := g.relaxed(magic)
 	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)
@@ -503,6 +529,9 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 		var le *LimitError
 		if errors.As(err, &le) && le.Limit == LimitFacts {
 			return nil, &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold", lim.MaxFacts), Err: err, tooBig: true}
+		}
+		if errors.Is(err, errMagicOver) {
+			return nil, &magicOver{fns: rg.overMagic()}
 		}
 		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
 	}

@@ -86,6 +86,12 @@ type relation struct {
 	inlined   uint64  // the query (session.askGen) that last read it rule by rule (inline)
 	mayDemand bool    // to switch to demand-driven evaluation if it proves big (static or recursive)
 	switched  bool    // switched to demand-driven evaluation: it proved too big whole
+
+	// A magic relation of a restricted relaxed program (magicSets) with askCap > 0 stops the
+	// evaluation (errMagicOver) when it holds more than askCap atoms: the size whole of the
+	// relation it restricts, whose functor is askFor.
+	askCap int
+	askFor uint32
 }
 
 func (r *relation) label() string { return fmt.Sprintf("%s/%d", r.name, r.arity) }

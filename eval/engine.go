@@ -409,6 +409,10 @@ func (g *session) emit(p *plan) error {
 		if r.mayDemand && len(r.facts) > demandCap(r) {
 			return errSwitchDemand
 		}
+		if r.askCap > 0 && len(r.facts) > r.askCap {
+			g.over = r.askFor
+			return errMagicOver
+		}
 		if g.bud.facts > g.lim.MaxFacts {
 			return g.limitErr(LimitFacts, p, nil)
 		}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -20,8 +21,10 @@ import (
 //
 // Two refinements keep the relaxed program close to what can happen: fluents that only the frame
 // rule carries over are read from init (constantFluents), and a relaxed program that proves too
-// big is restricted to the atoms its rules can ask (magicSets). Three keep the ground rules few:
-// independent groups of literals become auxiliary relations (splitRule), and so do the roles'
+// big is restricted to the atoms its rules can ask (magicSets; a relation whose magic set asks
+// more than its bound whole, ground_bounds.go, is computed whole). Three keep the ground rules
+// few: independent groups of literals become auxiliary relations (splitRule; in the restricted
+// program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
 // counted (excludeOthers, ground_exclusion.go).
 
@@ -120,8 +123,12 @@ func (e *GroundError) Unwrap() error { return e.Err }
 func (e *GroundError) SizeLimit() bool { return e.tooBig }
 
 // relaxed compiles the relaxed program of g (see Grounding) into a session sharing g's term
-// store; with magic, restricted to the atoms that the rules can ask (magicSets).
-func (g *session) relaxed(magic bool) *session {
+// store; with magic non-nil, restricted to the atoms that the rules can ask (magicSets).
+func (g *session) relaxed(magic *magicPlan) *session { return g.relaxedWith(magic, false) }
+
+// relaxedWith is relaxed; with stateFree, the literals on true and does that only filter are
+// left out too (wholeBounds).
+func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
@@ -149,7 +156,10 @@ func (g *session) relaxed(magic bool) *session {
 			}
 			ru.body = kept
 			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
-			for _, sr := range rg.splitRule(ru, dynamic) {
+			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
+				if magic != nil {
+					sr = rg.projectMoves(sr)
+				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
@@ -167,8 +177,11 @@ func (g *session) relaxed(magic bool) *session {
 		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.nextRel, atom: unary(rg.nextRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1})
 	doesRel.rules = append(doesRel.rules,
 		&rule{rel: doesRel, head: binary(doesRel), body: []lit{{kind: litPos, rel: rg.legalRel, atom: binary(rg.legalRel)}}, nvars: 2, varNames: []string{"?r", "?m"}, clause: -1})
-	if magic {
-		rg.magicSets()
+	if magic != nil {
+		rg.magicSets(magic)
+	}
+	if stateFree {
+		rg.dropState()
 	}
 	// true and does are derived relations here: no layer is above static.
 	rg.trueRel, rg.doesRel = nil, nil
@@ -262,16 +275,55 @@ func (rg *session) constantFluents() {
 // for any two of the 51 numbers of succ: 6.5 million facts whole. A magic literal only filters
 // the relaxed program (it holds for every atom a rule of the game can read), so ground rules
 // never mention it.
-func (rg *session) magicSets() {
+//
+// A magic set can cost more than its relation whole: chess's legal asks blocks_bishop_threat/6
+// for 262,144 atoms, joined from some 31 million rows (every checking piece, king square and
+// move), of a relation of 6,688 atoms whole. So a relation whose size whole the pass as written
+// measured (plan.sizes) has its magic relation capped at that size: past it, the pass stops
+// (errMagicOver) and is made again with the relation whole (plan.whole). A magic set is capped
+// at plan.minCap at least: a small one costs little, and a relation whole can make more ground
+// rules than restricted (mummymaze1p, with no least cap: 29,992 instead of 28,335, and 8 gates
+// more).
+func (rg *session) magicSets(plan *magicPlan) {
 	ms := &magicRewrite{rg: rg, bound: map[*relation][]bool{}, magic: map[*relation]*relation{}}
-	ms.candidates(rg.wholeRelations())
+	out := rg.wholeRelations()
+	for _, r := range rg.rels {
+		if plan.whole[r.fn] {
+			out[r] = true
+		}
+	}
+	ms.candidates(out)
 	ms.narrow()
 	if len(ms.bound) == 0 {
 		return
 	}
-	ms.makeRelations()
+	ms.makeRelations(plan)
 	ms.rewrite()
 }
+
+// A magicPlan says how magicSets restricts a relaxed program: which relations it leaves whole,
+// and the sizes whole of those the pass as written could compute.
+type magicPlan struct {
+	sizes  map[uint32]int  // per relation's functor: its facts whole (absent: not known)
+	whole  map[uint32]bool // per relation's functor: computed whole, its magic set cost more
+	minCap int             // the least cap of a magic set: smaller ones cost little either way
+}
+
+// overMagic returns the functors of the relations whose magic relations hold more atoms than
+// their cap: the one that stopped the pass (session.over), and those that passed it before.
+func (rg *session) overMagic() []uint32 {
+	out := []uint32{rg.over}
+	for _, r := range rg.rels {
+		if r.askCap > 0 && len(r.facts) > r.askCap && r.askFor != rg.over {
+			out = append(out, r.askFor)
+		}
+	}
+	return out
+}
+
+// errMagicOver stops a restricted pass whose magic relation (session.over) asked more atoms
+// than its relation has whole (magicSets).
+var errMagicOver = errors.New("a magic set asked more atoms than its relation has whole")
 
 // A magicRewrite is the state of magicSets: the relations it restricts, with the arguments
 // every use of each binds, and their magic relations.
@@ -413,8 +465,9 @@ func (ms *magicRewrite) narrow() {
 	}
 }
 
-// makeRelations makes the magic relation of each restricted relation, of its bound arguments.
-func (ms *magicRewrite) makeRelations() {
+// makeRelations makes the magic relation of each restricted relation, of its bound arguments,
+// capped at the relation's size whole when sizes has it.
+func (ms *magicRewrite) makeRelations(plan *magicPlan) {
 	rg := ms.rg
 	for _, r := range rg.rels {
 		if bs := ms.bound[r]; bs != nil {
@@ -424,8 +477,12 @@ func (ms *magicRewrite) makeRelations() {
 					n++
 				}
 			}
-			ms.magic[r] = rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
-			rg.auxDynamic[ms.magic[r].fn] = false
+			m := rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
+			if size, ok := plan.sizes[r.fn]; ok {
+				m.askCap, m.askFor = max(size, plan.minCap, 1), r.fn
+			}
+			ms.magic[r] = m
+			rg.auxDynamic[m.fn] = false
 		}
 	}
 }
@@ -496,13 +553,16 @@ func (ms *magicRewrite) magicRule(ru *rule, l *lit) *rule {
 // (clear ?x ?y ?ma) (clear ?x ?y ?mb) are then one per cell and mark, plus one per cell and move
 // of each role, instead of one per cell, mark and pair of moves. dynamic says which literals
 // depend on the state. It returns the rules that replace ru (ru itself when nothing splits).
-func (rg *session) splitRule(ru *rule, dynamic func(*lit) bool) []*rule {
+func (rg *session) splitRule(ru *rule, dynamic func(*lit) bool, domains bool) []*rule {
 	s := newRuleSplit(ru, dynamic)
 	s.groupLocals()
 	if len(s.order) == 0 || len(s.order) == 1 && !s.worthSplitting() {
 		return []*rule{ru}
 	}
-	binders, ok := s.findBinders()
+	// A domain only where the rule splits in groups: one group split off with a domain grew the
+	// networks of crisscross (546 gates to 566), crissrace (1,336 to 1,476), merrills (13,032
+	// to 13,681) and chineseCheckers6 (2,040 to 2,077), and chess's legal splits in two or three.
+	binders, ok := s.findBinders(domains && len(s.order) > 1)
 	if !ok {
 		return []*rule{ru}
 	}
@@ -608,12 +668,29 @@ func (s *ruleSplit) worthSplitting() bool {
 	return false
 }
 
+// A binder is a literal of a rule copied into a group of it split off (splitRule) to bind head
+// variables the group does not: literal i of the body, or with domain set, an atom of an
+// auxiliary relation of the variables set in domain, defined by literal i (a domain).
+type binder struct {
+	i      int
+	domain []bool
+}
+
 // findBinders returns per group the literals to copy into it, or false when the rule must not
 // be split. Each group must bind the head variables it mentions, by itself or with a copy of a
-// static positive literal of the rule; a copy of a literal that depends on the state would add
-// work to every ground rule of the group, so such a rule is not split.
-func (s *ruleSplit) findBinders() ([][]int, bool) {
-	binders := make([][]int, len(s.order))
+// static positive literal of the rule, else, with domains, with a domain: a copy of a literal
+// that depends on the state would add work to every ground rule of the group, but the domain
+// of the variables it binds, an auxiliary relation of the relaxed program that ground rules do
+// not mention, only says which ground rules to make. Chess's "a move does not leave the king
+// in check", (true (cell ?kx ?ky ?king)) (not (threatened ?player ?kx ?ky ?u ?v)), binds ?u and
+// ?v only by the move's (true (cell ?u ?v ?piece)): split off with the domain of ?u and ?v, it
+// is ground once per square moved from and king square, not once per move and king square.
+// Domains are for the restricted pass (relaxed with magic sets), made when the grounding as
+// written proved too big: they make fewer ground rules but more gates, and on the corpus
+// games that ground as written they grew networks (ticTacToe 108 gates to 117, max_knights
+// 233 to 313) as often as they shrank them.
+func (s *ruleSplit) findBinders(domains bool) ([][]binder, bool) {
+	binders := make([][]binder, len(s.order))
 	for gi, root := range s.order {
 		bound := make([]bool, s.ru.nvars)
 		mentioned := make([]bool, s.ru.nvars)
@@ -627,22 +704,36 @@ func (s *ruleSplit) findBinders() ([][]int, bool) {
 			if !mentioned[v] || !s.head[v] || bound[v] {
 				continue
 			}
-			found := s.staticBinder(v)
+			if found := s.binder(v, false); found >= 0 {
+				binders[gi] = append(binders[gi], binder{i: found})
+				markVars(s.all[found].l.atom, bound, true)
+				continue
+			}
+			found := -1
+			if domains {
+				found = s.binder(v, true)
+			}
 			if found < 0 {
 				return nil, false
 			}
-			binders[gi] = append(binders[gi], found)
-			markVars(s.all[found].l.atom, bound, true)
+			vs := make([]bool, s.ru.nvars)
+			markVars(s.all[found].l.atom, vs, true)
+			domain := make([]bool, s.ru.nvars)
+			for w := range vs {
+				domain[w] = vs[w] && mentioned[w] && s.head[w] && !bound[w]
+				bound[w] = bound[w] || domain[w]
+			}
+			binders[gi] = append(binders[gi], binder{i: found, domain: domain})
 		}
 	}
 	return binders, true
 }
 
-// staticBinder returns the first static positive literal of the body that binds variable v,
-// or -1.
-func (s *ruleSplit) staticBinder(v int) int {
+// binder returns the first positive literal of the body that binds variable v, static or (with
+// dynamic) one that depends on the state, or -1.
+func (s *ruleSplit) binder(v int, dynamic bool) int {
 	for i, r := range s.all {
-		if r.dropped || r.l.kind != litPos || s.dynamic(r.l) {
+		if r.dropped || r.l.kind != litPos || r.l.rel == nil || s.dynamic(r.l) != dynamic {
 			continue
 		}
 		vs := make([]bool, s.ru.nvars)
@@ -656,7 +747,7 @@ func (s *ruleSplit) staticBinder(v int) int {
 
 // build returns the rule that replaces the split rule: of its literals that hold no local
 // variable, and an atom of each group's auxiliary relation (auxRule).
-func (s *ruleSplit) build(rg *session, binders [][]int) []*rule {
+func (s *ruleSplit) build(rg *session, binders [][]binder) []*rule {
 	ru := s.ru
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for i, r := range s.all {
@@ -678,7 +769,7 @@ func (s *ruleSplit) build(rg *session, binders [][]int) []*rule {
 // auxRule makes the auxiliary relation of a group of literals (of the head variables they
 // mention) with its one rule, of the group and its binders, and returns the atom the main rule
 // reads.
-func (s *ruleSplit) auxRule(rg *session, group, binders []int) lit {
+func (s *ruleSplit) auxRule(rg *session, group []int, binders []binder) lit {
 	ru := s.ru
 	vs := make([]bool, ru.nvars)
 	for _, i := range group {
@@ -698,10 +789,17 @@ func (s *ruleSplit) auxRule(rg *session, group, binders []int) lit {
 		}
 		dyn = dyn || (s.all[i].l.rel != nil && s.dynamic(s.all[i].l))
 	}
-	for _, i := range binders {
-		ar.body = append(ar.body, *s.all[i].l)
-	}
 	rg.auxDynamic[aux.fn] = dyn
+	for _, b := range binders {
+		if b.domain == nil {
+			ar.body = append(ar.body, *s.all[b.i].l)
+			continue
+		}
+		dom, datom := rg.auxRelation(b.domain)
+		rg.auxDynamic[dom.fn] = false // decided by the join: no ground rule mentions it
+		dom.rules = append(dom.rules, &rule{rel: dom, head: datom, body: []lit{*s.all[b.i].l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
+		ar.body = append(ar.body, lit{kind: litPos, rel: dom, atom: datom})
+	}
 	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
 	return lit{kind: litPos, rel: aux, atom: atom}
 }

@@ -36,7 +36,8 @@ func moveProduct(n int) string {
 
 // The estimate bounds the grounding: on the team's games and a sample of the corpus (each
 // game that grounds within 10 s, 5 s under -short), a grounding never has more ground rules
-// than the bounds, and a game far over the limits does not ground.
+// than the bounds, and a game far over the limits it grounds under does not ground (FarOver
+// says no to 10 s, more than the default time: that check is made under -short).
 func TestEstimateBoundsGrounding(t *testing.T) {
 	type game struct{ name, src string }
 	var games []game
@@ -61,13 +62,13 @@ func TestEstimateBoundsGrounding(t *testing.T) {
 		if err != nil {
 			continue // refused: no defined meaning
 		}
-		budget := 10 * time.Second
+		lim := GroundLimits{Timeout: 10 * time.Second}
 		if testing.Short() {
-			budget = DefaultGroundLimits.Timeout
+			lim.Timeout = DefaultGroundLimits.Timeout
 		}
-		gr, err := compileText(t, gm.src).Ground(context.Background(), GroundLimits{Timeout: budget})
+		gr, err := compileText(t, gm.src).Ground(context.Background(), lim)
 		switch {
-		case est.FarOver(GroundLimits{}) && err == nil:
+		case est.FarOver(lim) && err == nil:
 			t.Errorf("%s: far over the limits (%s) but grounds", gm.name, est)
 		case err == nil && float64(len(gr.Rules)) > max(est.Plain.Rules, est.Restricted.Rules):
 			t.Errorf("%s: %d ground rules, estimated %s", gm.name, len(gr.Rules), est)
@@ -92,6 +93,9 @@ func TestFarOver(t *testing.T) {
 		}
 		if got := est.FarOver(lim); got != c.far {
 			t.Errorf("n = %d: FarOver %v, want %v (%s)", c.n, got, c.far, est)
+		}
+		if long := (GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: 2 * DefaultGroundLimits.Timeout}); est.FarOver(long) {
+			t.Errorf("n = %d: FarOver with twice the default time", c.n)
 		}
 		est.Timed = true
 		if est.FarOver(lim) {

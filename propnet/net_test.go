@@ -434,6 +434,114 @@ func TestMagicSets(t *testing.T) {
 	}
 }
 
+// numbered returns rules followed by (num i) and (succ i i+1) for i below n.
+func numbered(rules string, n int) string {
+	var b strings.Builder
+	b.WriteString(rules)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(num %d) (succ %d %d)\n", i, i, i+1)
+	}
+	return b.String()
+}
+
+// hops is a game where a token hops along a line of 30 squares to one of the next free ones:
+// (ahead ?x ?y ?z ?w), a relation of 27 atoms whole (reading the state only to filter the
+// squares that next gives), is asked by legal for every token square and any two squares
+// (27,000 atoms); and (far ?a ?b ?c ?d), a static relation of 810,000 atoms, is asked only for
+// the token's square. The relaxed program as written is too big (far), and restricted by magic
+// sets ahead's magic set is: the restricted pass computes ahead whole instead.
+func hops() string {
+	return numbered(`(role p)
+(init (on 0)) (init (clock 0))
+(<= (legal p (go ?y)) (true (on ?x)) (num ?z) (num ?w) (ahead ?x ?y ?z ?w))
+(<= (legal p stay) (true (on ?x)) (num ?x))
+(<= (next (on ?y)) (does p (go ?y)))
+(<= (next (on ?x)) (does p stay) (true (on ?x)))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= (next (taken ?x)) (true (on ?x)))
+(<= (next (taken ?x)) (true (taken ?x)))
+(<= (ahead ?x ?y ?z ?w) (succ ?x ?y) (succ ?y ?z) (succ ?z ?w) (not (true (taken ?y))))
+(<= (far ?a ?b ?c ?d) (num ?a) (num ?b) (num ?c) (num ?d))
+(<= terminal (true (clock 12)))
+(<= (goal p 100) (true (on ?x)) (far ?x 0 0 0) (succ 9 ?x))
+(<= (goal p 0) (not (goal p 100)))
+`, 30)
+}
+
+// TestMagicSetOverWhole: a relation whose magic set asks more atoms than it has whole is
+// computed whole, and the network plays as the interpreter.
+func TestMagicSetOverWhole(t *testing.T) {
+	n := walkWith(t, hops(), eval.GroundLimits{MaxFacts: 20_000}, 10, 14)
+	if k := len(n.gr.Rules); k > 2_000 {
+		t.Errorf("%d ground rules", k)
+	}
+}
+
+// guarded is a game where a token moves to any of 20 squares when its king, left where the token
+// was, is not attacked from the square moved from: (true (king ?k)) (not (attacked ?k ?u)),
+// which shares with the rest of legal's rule only ?u, the square moved from, that only the
+// state's (true (at ?u)) binds; (true (clock ?c)) is a second group (domains are for rules
+// that split in groups, as chess's legal). Split off with the domain of ?u, it is ground once
+// per square and king square (400; the test asks at most 3,000 ground rules in all); as
+// written, once per move and king square (8,000; 10,083). Domains are for the grounding restricted by magic sets, made when
+// the one as written proves too big: here, past 5,000 ground rules.
+func guarded() string {
+	return numbered(`(role p)
+(init (at 0)) (init (king 0)) (init (clock 0))
+(<= (legal p (go ?u ?v)) (true (at ?u)) (num ?v) (true (king ?k)) (not (attacked ?k ?u)) (true (clock ?c)))
+(<= (legal p wait) (true (clock ?c)))
+(<= (next (at ?v)) (does p (go ?u ?v)))
+(<= (next (king ?u)) (does p (go ?u ?v)))
+(<= (next (at ?u)) (does p wait) (true (at ?u)))
+(<= (next (king ?k)) (does p wait) (true (king ?k)))
+(<= (next (threat ?k ?u)) (true (at ?u)) (true (king ?k)) (true (clock 3)))
+(<= (next (threat ?k ?u)) (true (threat ?k ?u)))
+(<= (attacked ?k ?u) (true (threat ?k ?u)))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 8)))
+(goal p 100)
+`, 20)
+}
+
+// TestSplitByDomain: a group of literals whose head variable only a literal on the state binds
+// is split off with the domain of that variable, and the network plays as the interpreter.
+func TestSplitByDomain(t *testing.T) {
+	n := walkWith(t, guarded(), eval.GroundLimits{MaxRules: 5_000}, 20, 10)
+	if k := len(n.gr.Rules); k > 3_000 {
+		t.Errorf("%d ground rules; as written 10,083", k)
+	}
+}
+
+// glances is a game of moves (move ?u ?v ?w) from the token's square ?u, where the next state
+// notes (left ?x), "the token left the square the eye on ?x watched, for another": a rule of
+// five literals whose move's ?v and ?w no other literal mentions, and whose ?u is not in the
+// head (so the rule has no independent parts to split; projectMoves wants a rule that long). As written it is ground once per move and square of the eye
+// (10,000); with the move's own variables projected out, once per move ("some move from ?u")
+// and once per ?x and ?u (the game has 4,115 ground rules). The projection is for the grounding restricted by magic sets, made
+// when the one as written proves too big: here, past 6,000 ground rules.
+func glances() string {
+	return numbered(`(role p)
+(init (at 0)) (init (eye 0 0)) (init (clock 0))
+(<= (legal p (move ?u ?v ?w)) (true (at ?u)) (num ?v) (num ?w))
+(<= (next (at ?v)) (does p (move ?u ?v ?w)))
+(<= (next (eye ?w ?v)) (does p (move ?u ?v ?w)))
+(<= (next (left ?x)) (does p (move ?u ?v ?w)) (true (eye ?x ?u)) (num ?x) (num ?u) (not (true (at ?x))))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= terminal (true (clock 6)))
+(<= (goal p 100) (true (left 3)))
+(<= (goal p 0) (not (goal p 100)))
+`, 10)
+}
+
+// TestProjectMoves: a move's own variables are projected out of the rules that do not need
+// them, and the network plays as the interpreter.
+func TestProjectMoves(t *testing.T) {
+	n := walkWith(t, glances(), eval.GroundLimits{MaxRules: 6_000}, 20, 8)
+	if k := len(n.gr.Rules); k > 5_000 {
+		t.Errorf("%d ground rules; as written more than 6,000", k)
+	}
+}
+
 // lowestUniqueBid is a game of five bidders where a bidder scores when its bid is unique and
 // every other bid is higher or shared: each scoring rule joins the five roles' moves, 8^5 ground
 // rules per role unless the other roles' moves are eliminated one at a time. The game also ends
