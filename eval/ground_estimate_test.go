@@ -163,3 +163,57 @@ func TestEstimateSkipsLargePrograms(t *testing.T) {
 		t.Fatal("the same game without its filler facts was not estimated")
 	}
 }
+
+// diagonals is a game of queens on an n×n board whose attacks along a diagonal share a sum
+// (sum ?r ?c ?s): the rule of attacked has the shape of exclusion counting, C = (?r, ?c) in
+// (sum ?r ?c ?s) alone, but each square has one witness, so counting does not pay and the
+// rule as written is grounded, one ground rule per queen and square of its diagonal.
+func diagonals(n int) string {
+	var b strings.Builder
+	b.WriteString("(role p) (init (placing 0))\n")
+	b.WriteString("(<= (legal p (place ?r ?c)) (num ?r) (num ?c) (not (attacked ?r ?c)))\n")
+	b.WriteString("(<= (next (q ?r ?c)) (does p (place ?r ?c))) (<= (next (q ?r ?c)) (true (q ?r ?c)))\n")
+	b.WriteString("(<= (attacked ?r ?c) (true (q ?r2 ?c2)) (sum ?r2 ?c2 ?s) (sum ?r ?c ?s))\n")
+	b.WriteString("(<= terminal (true (q ?r ?c))) (goal p 100)\n")
+	for i := range n {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+		for j := range n {
+			fmt.Fprintf(&b, "(sum %d %d s%d)\n", i, j, i+j)
+		}
+	}
+	return b.String()
+}
+
+// The ground rules of a rule marked for exclusion counting are bounded whether counting pays
+// or not: before, the bound counted the marked rule's solutions, one per square, not those of
+// the rule as written grounded in its place, one per queen and square of its diagonal (601
+// ground rules against a bound of 441 for n = 8).
+func TestEstimateBoundsExclusionCounting(t *testing.T) {
+	for _, n := range []int{4, 8, 16} {
+		src := diagonals(n)
+		p := compileText(t, src)
+		marked := false
+		g := p.take()
+		rg := g.relaxed(nil)
+		p.put(g)
+		for _, r := range rg.rels {
+			for _, ru := range r.rules {
+				marked = marked || ru.excl != nil
+			}
+		}
+		if !marked {
+			t.Fatalf("n = %d: no rule marked for exclusion counting", n)
+		}
+		est, err := p.EstimateGround(context.Background(), GroundLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr, err := compileText(t, src).Ground(context.Background(), GroundLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := float64(len(gr.Rules)); got > est.Plain.Rules || got > est.Restricted.Rules {
+			t.Errorf("n = %d: %d ground rules, estimated %s", n, len(gr.Rules), est)
+		}
+	}
+}
