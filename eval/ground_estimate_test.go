@@ -36,8 +36,8 @@ func moveProduct(n int) string {
 
 // The estimate bounds the grounding: on the team's games and a sample of the corpus (each
 // game that grounds within 10 s, 5 s under -short), a grounding never has more ground rules
-// than the bounds, and a game far over the limits it grounds under does not ground (FarOver
-// says no to 10 s, more than the default time: that check is made under -short).
+// than the bounds, and a game far over the limits and the time it grounds under does not
+// ground (at 10 s, FarOver gives up sudoku; at 5 s, under -short, chess and its kin too).
 func TestEstimateBoundsGrounding(t *testing.T) {
 	type game struct{ name, src string }
 	var games []game
@@ -76,14 +76,22 @@ func TestEstimateBoundsGrounding(t *testing.T) {
 	}
 }
 
-// A game of 20⁴ moves is far over limits of 1,000 atoms and ground rules, and not tried; one of
-// 6⁴ is near them (a bound within 32 times), and tried.
+// FarOver scales with the time granted: a game of 20⁴ moves, 160 times over limits of 1,000
+// atoms and ground rules, is not tried in the default 5 s (no measured game that far over
+// grounded in less than 5 s) but is in 10 s; one of 60⁴ moves, 12,960 times over, is tried in
+// neither, but is in 10 minutes; one of 6⁴ is near the limits (1.3 times): tried in 1 s, not
+// in 0.1 s (no measured game over them grounded in less than 0.12 s).
 func TestFarOver(t *testing.T) {
-	lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000}
 	for _, c := range []struct {
-		n   int
-		far bool
-	}{{20, true}, {6, false}, {3, false}} {
+		n       int
+		timeout time.Duration
+		far     bool
+	}{
+		{20, 0, true}, {20, 10 * time.Second, false}, {20, time.Second, true},
+		{60, 0, true}, {60, 10 * time.Second, true}, {60, time.Minute, true}, {60, 10 * time.Minute, false},
+		{6, 0, false}, {6, time.Second, false}, {6, 100 * time.Millisecond, true}, {3, 0, false},
+	} {
+		lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: c.timeout}
 		est, err := compileText(t, moveProduct(c.n)).EstimateGround(context.Background(), lim)
 		if err != nil {
 			t.Fatal(err)
@@ -92,15 +100,28 @@ func TestFarOver(t *testing.T) {
 			t.Errorf("n = %d: %s, below the %v moves", c.n, est, moves)
 		}
 		if got := est.FarOver(lim); got != c.far {
-			t.Errorf("n = %d: FarOver %v, want %v (%s)", c.n, got, c.far, est)
-		}
-		if long := (GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: 2 * DefaultGroundLimits.Timeout}); est.FarOver(long) {
-			t.Errorf("n = %d: FarOver with twice the default time", c.n)
+			t.Errorf("n = %d, %v: FarOver %v, want %v (%s)", c.n, c.timeout, got, c.far, est)
 		}
 		est.Timed = true
 		if est.FarOver(lim) {
 			t.Errorf("n = %d: FarOver with a probe stopped on time", c.n)
 		}
+	}
+}
+
+// The model of FarOver is the lower envelope of the measured groundings: never above a
+// measured time at its ratio, not decreasing with the ratio, and proportional past the last.
+func TestLeastGroundTime(t *testing.T) {
+	prev := time.Duration(0)
+	for _, m := range groundTimes {
+		if got := leastGroundTime(m.ratio); got > m.cpu || got < prev {
+			t.Errorf("%s (%.3g times the limits, %v): modelled %v, after %v", m.game, m.ratio, m.cpu, got, prev)
+		}
+		prev = leastGroundTime(m.ratio)
+	}
+	last := groundTimes[len(groundTimes)-1]
+	if got, want := leastGroundTime(2*last.ratio), 2*last.cpu; got != want {
+		t.Errorf("twice the last ratio: %v, want %v", got, want)
 	}
 }
 
