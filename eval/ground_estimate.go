@@ -134,7 +134,14 @@ type PassEstimate struct {
 // times over is not (sudoku: 1,937).
 func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
 	lim = lim.withDefaults()
-	return !e.Skipped && !e.Timed && e.Restricted.ratio(lim) > 1 && leastGroundTime(e.Plain.ratio(lim)) > lim.Timeout
+	return !e.Skipped && !e.Timed && e.Restricted.ratio(lim) > 1 && e.LeastTime(lim) > lim.Timeout
+}
+
+// LeastTime is the least time the grounding can be expected to take under lim, by FarOver's
+// model (leastGroundTime): the least time of the measured games whose bound as written is as
+// far over the limits or more.
+func (e *GroundEstimate) LeastTime(lim GroundLimits) time.Duration {
+	return leastGroundTime(e.Plain.ratio(lim.withDefaults()))
 }
 
 // ratio is how many times the limits the bounds are: the smaller of the ratios of atoms and
