@@ -77,12 +77,13 @@ type groundTime struct {
 
 // leastGroundTime is the model of FarOver: the least time the grounding of a game whose bound
 // as written is ratio times the limits can be expected to take. It is the lower envelope of
-// groundTimes: the least time a measured game of that ratio or more took. Past the largest
-// ratio measured it grows in proportion to the ratio, less than the envelope's slope on the
-// corpus (from checkersSmall to merrills the ratio grows 14 times and the time 23 times). The bounds
-// drop the correlations between arguments, so a game can ground much faster than its ratio
-// says (merrills, 305 times, grounds faster than ITALY, 87 times), and no model of the ratio
-// alone can be tighter than this envelope without rejecting a game that grounds.
+// groundTimes (in increasing ratio): the least time a measured game of that ratio or more
+// took. Past the largest ratio measured it grows in proportion to the ratio, less than the
+// envelope's slope on the corpus (from checkersSmall to merrills the ratio grows 14 times and
+// the time 23 times). The bounds drop the correlations between arguments, so a game can ground
+// much faster than its ratio says (merrills, 305 times, grounds faster than ITALY, 87 times),
+// and no model of the ratio alone can be tighter than this envelope without rejecting a game
+// that grounds.
 func leastGroundTime(ratio float64) time.Duration {
 	least, last := time.Duration(math.MaxInt64), groundTimes[len(groundTimes)-1]
 	if ratio > last.ratio {

@@ -113,7 +113,10 @@ func TestFarOver(t *testing.T) {
 // measured time at its ratio, not decreasing with the ratio, and proportional past the last.
 func TestLeastGroundTime(t *testing.T) {
 	prev := time.Duration(0)
-	for _, m := range groundTimes {
+	for i, m := range groundTimes {
+		if i > 0 && m.ratio <= groundTimes[i-1].ratio {
+			t.Errorf("%s: ratio %.3g after %.3g: not in increasing ratio", m.game, m.ratio, groundTimes[i-1].ratio)
+		}
 		if got := leastGroundTime(m.ratio); got > m.cpu || got < prev {
 			t.Errorf("%s (%.3g times the limits, %v): modelled %v, after %v", m.game, m.ratio, m.cpu, got, prev)
 		}
