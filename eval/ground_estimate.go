@@ -25,11 +25,14 @@ import (
 //     exactly giving theirs. A rule's variable holds only what every positive literal of its
 //     body has at its position; its head adds those values; run to the fixpoint. A relation then
 //     has at most the product of its arguments' counts, and at most the solutions of its rules'
-//     bodies, bounded literal by literal (estimator.instances).
+//     bodies, bounded literal by literal (estimator.instances). A rule marked for exclusion
+//     counting makes more ground rules than its body has solutions: its bound is that of the
+//     rules as written or of the counting, the larger (estimator.groundedBy).
 //
 // These are upper bounds: the correlations between arguments are dropped, so they exaggerate,
 // by up to two orders of magnitude on games that ground (pancakes88: 17 times the atom limit,
-// in both ways). FarOver therefore asks for much more than the limits before giving up.
+// in both ways; merrills 305 times). FarOver therefore compares them with the groundings of
+// games as far over (leastGroundTime) before giving up.
 
 // estimateProbeFacts bounds the facts a probe computes: about 10 ms of CPU per 3,000, and
 // enough to complete the components that do not depend on the state in chess-like games.
@@ -41,14 +44,58 @@ const estimateProbeFacts = 30_000
 // would have given up, never give up one it would have tried.
 const estimateProbeTime = 2 * time.Second
 
-// farOver is how far over the atom and ground rule limits the bound of the relaxed program as
-// written must be for FarOver, the bound restricted by magic sets being over them too. On the
-// corpus (581 games, 2026-11-26), the games that ground have a bound as written of at most 28
-// times the limits (mummymaze1p, restricted 0.01 times: magic sets make it ground), or one
-// restricted under them, except pancakes88 (17 times both ways); those far over, at 69 and 4
-// times (chess and its kin), 218 to 1,940 times (gt_two_thirds_6p, merrills, sudoku), do not
-// ground in the default time (merrills takes 5.5 s, ITALY of chess's kin 7.7 s: see FarOver).
-const farOver = 32
+// groundTimes are the measurements behind FarOver's model: corpus games whose bound restricted
+// by magic sets is over the default limits and that ground, with the ratio of their bound as
+// written to the limits (PassEstimate.ratio) and the CPU time of their grounding (Ground, alone
+// in a process at a load of about 15: the grounding is one goroutine, so this is about its
+// wall time on an idle machine), or the wall time on an idle machine when that is less; of
+// two copies of a game, the faster. Measured 2026-11-27 on this project's 2-core machine (see
+// docs/performance.md, "Grounding and the interpreted games"); the games far over that do not
+// ground in 15 s of CPU (chess and its kin, BenderNG's Chess, gt_two_thirds_6p) or are over the
+// limits (sudoku, more than 2 million atoms; amazons, more than 1.5 million ground rules) are
+// not in it. A grounder that gets faster makes these times smaller: measure them again
+// (TestEstimateBoundsGrounding fails on a game FarOver gives up that grounds).
+var groundTimes = []groundTime{
+	{1.05, 120 * time.Millisecond, "hitori (ggpserver)"},
+	{1.2, 3130 * time.Millisecond, "crissrace"},
+	{8.0, 450 * time.Millisecond, "BIRD_S"},
+	{8.45, 1110 * time.Millisecond, "MUZONE_S"},
+	{15.0, 2250 * time.Millisecond, "mummymaze1p"},
+	{19.7, 3480 * time.Millisecond, "blobwars"},
+	{21.8, 240 * time.Millisecond, "checkersSmall"},
+	{28.5, 610 * time.Millisecond, "ad_game_2x2 (ggpserver)"},
+	{87.0, 7700 * time.Millisecond, "ITALY (8.68 s of CPU at a load of 15; 7.7 s of wall time idle)"},
+	{305, 5500 * time.Millisecond, "merrills (7.10 s of CPU at a load of 15; 5.5 s of wall time idle)"},
+}
+
+// A groundTime is one measured grounding (groundTimes).
+type groundTime struct {
+	ratio float64 // the bound as written, in times the limits
+	cpu   time.Duration
+	game  string
+}
+
+// leastGroundTime is the model of FarOver: the least time the grounding of a game whose bound
+// as written is ratio times the limits can be expected to take. It is the lower envelope of
+// groundTimes (in increasing ratio): the least time a measured game of that ratio or more
+// took. Past the largest ratio measured it grows in proportion to the ratio, less than the
+// envelope's slope on the corpus (from checkersSmall to merrills the ratio grows 14 times and
+// the time 23 times). The bounds drop the correlations between arguments, so a game can ground
+// much faster than its ratio says (merrills, 305 times, grounds faster than ITALY, 87 times),
+// and no model of the ratio alone can be tighter than this envelope without rejecting a game
+// that grounds.
+func leastGroundTime(ratio float64) time.Duration {
+	least, last := time.Duration(math.MaxInt64), groundTimes[len(groundTimes)-1]
+	if ratio > last.ratio {
+		return time.Duration(float64(last.cpu) * ratio / last.ratio)
+	}
+	for _, m := range groundTimes {
+		if m.ratio >= ratio {
+			least = min(least, m.cpu)
+		}
+	}
+	return least
+}
 
 // estimateMaxClauses bounds the programs EstimateGround looks at: the estimate compiles the
 // relaxed program twice, as the grounding itself does once, which on a program of megabytes costs
@@ -79,26 +126,32 @@ type PassEstimate struct {
 }
 
 // FarOver reports whether the game is so far over the limits that grounding it is not worth
-// trying: the bounds of the relaxed program as written are farOver times the limits, those of
-// the one restricted by magic sets over them, no probe stopped on time, and lim gives the
-// grounding no more time than DefaultGroundLimits does.
-//
-// farOver is calibrated at the default time: with more, games the bounds put far over ground
-// (2026-11-27, an idle machine: merrills, 361,181 ground rules in 5.5 s of wall time, and
-// ITALY, 727,849 in 7.7 s; c309036 grounded them in 5.6 and 8.4 s). The bounds cannot tell
-// them from the games that do not ground (ITALY's restricted bound is 9.2 million atoms and
-// 176 million ground rules, chess's 9.24 million and 178 million): they drop the correlations
-// between arguments, and ITALY is a chess variant. A caller that grants more time gets the
-// real attempt.
+// trying: its bound restricted by magic sets is over the limits (else the restricted pass
+// fits them, if the bound bounds it), no probe stopped on time, and the games measured with a
+// bound as written as far over them or more took longer than lim's time to ground
+// (leastGroundTime). A caller that grants more time gets the attempt for more games: at the
+// default 5 s, chess and its kin (87 times) are not tried, since no game of their ratio or
+// more grounded in less than merrills' time; at 10 s they are, and only a game more than 555
+// times over is not (sudoku: 1,937).
 func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
 	lim = lim.withDefaults()
-	return !e.Skipped && !e.Timed && lim.Timeout <= DefaultGroundLimits.Timeout &&
-		e.Plain.over(lim, farOver) && e.Restricted.over(lim, 1)
+	return !e.Skipped && !e.Timed && e.Restricted.ratio(lim) > 1 && e.LeastTime(lim) > lim.Timeout
 }
 
-// over reports whether the bounds are k times the limits or more (and bounded).
-func (p PassEstimate) over(lim GroundLimits, k float64) bool {
-	return !math.IsInf(p.Facts, 1) && p.Facts > k*float64(lim.MaxFacts) && p.Rules > k*float64(lim.MaxRules)
+// LeastTime is the least time the grounding can be expected to take under lim, by FarOver's
+// model (leastGroundTime): the least time of the measured games whose bound as written is as
+// far over the limits or more.
+func (e *GroundEstimate) LeastTime(lim GroundLimits) time.Duration {
+	return leastGroundTime(e.Plain.ratio(lim.withDefaults()))
+}
+
+// ratio is how many times the limits the bounds are: the smaller of the ratios of atoms and
+// ground rules; 0 for unbounded (terms nested without bound: nothing is known).
+func (p PassEstimate) ratio(lim GroundLimits) float64 {
+	if math.IsInf(p.Facts, 1) {
+		return 0
+	}
+	return min(p.Facts/float64(lim.MaxFacts), p.Rules/float64(lim.MaxRules))
 }
 
 func (e *GroundEstimate) String() string {
@@ -367,7 +420,7 @@ func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*Ground
 	if est.Plain, est.Timed, err = g.boundGround(ctx, false); err != nil {
 		return nil, err
 	}
-	if !est.Plain.over(lim.withDefaults(), farOver) {
+	if lim = lim.withDefaults(); leastGroundTime(est.Plain.ratio(lim)) <= lim.Timeout {
 		// Not far over as written: FarOver says no whatever the restricted bound, which is
 		// left as the one as written (it bounds the restricted program too).
 		est.Restricted = est.Plain
@@ -453,11 +506,22 @@ func (e *estimator) total(b *grounder) PassEstimate {
 	var p PassEstimate
 	rg := e.rg
 	most := -1.0
+	counted := map[*relation]bool{} // the relations E of exclusion counting: grounded with their rule
+	for _, r := range rg.rels {
+		for _, ru := range r.rules {
+			if ru.excl != nil {
+				counted[ru.excl.e] = true
+			}
+		}
+	}
+	allAtoms := map[*relation]float64{}
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
-			solutions := 0.0 // of its rules' bodies
+			solutions, grounded := 0.0, 0.0 // of its rules' bodies; the ground rules they make
 			for _, ru := range r.rules {
-				solutions += e.instances(ru)
+				n := e.instances(ru)
+				solutions += n
+				grounded += e.groundedBy(ru, n, allAtoms)
 			}
 			atoms := solutions
 			if facts, ok := e.exact[r]; ok {
@@ -472,18 +536,45 @@ func (e *estimator) total(b *grounder) PassEstimate {
 					e.size[r] = atoms
 				}
 			}
+			allAtoms[r] = atoms
 			p.Facts += atoms
 			if atoms > most {
 				most, p.Largest = atoms, r.label()
 			}
 			switch {
-			case r == rg.trueRel || r == rg.doesRel:
+			case r == rg.trueRel || r == rg.doesRel || counted[r]:
 			case b.dynamic(r):
-				p.Rules += solutions // each solution of a body is a ground rule
+				p.Rules += grounded
 			case b.keywordOutput(r):
 				p.Rules += atoms // each fact is a ground rule
 			}
 		}
 	}
 	return p
+}
+
+// groundedBy bounds the ground rules that rule ru, of n solutions, makes (excluder.rule). Each
+// solution of a rule's body is one, except for a rule marked for exclusion counting, which
+// makes those of its relation E too (not grounded on their own) and either the ground rules of
+// the rules as written, when counting does not pay, or E's, at most one per solution of its
+// body for the heads (a counted head has two rules and three solutions or more) and three per
+// atom of E for the chains. atoms has the bounds of the atoms of the relations of the
+// components before ru's.
+func (e *estimator) groundedBy(ru *rule, n float64, atoms map[*relation]float64) float64 {
+	ex := ru.excl
+	if ex == nil {
+		return n
+	}
+	written := 0.0
+	for _, o := range ex.origs {
+		written += e.instances(o)
+	}
+	if ex.e.scc == ru.rel.scc { // recursive: never counted
+		return written
+	}
+	counting := n + 3*atoms[ex.e]
+	for _, er := range ex.e.rules {
+		counting += e.instances(er)
+	}
+	return max(written, counting)
 }

@@ -36,8 +36,8 @@ func moveProduct(n int) string {
 
 // The estimate bounds the grounding: on the team's games and a sample of the corpus (each
 // game that grounds within 10 s, 5 s under -short), a grounding never has more ground rules
-// than the bounds, and a game far over the limits it grounds under does not ground (FarOver
-// says no to 10 s, more than the default time: that check is made under -short).
+// than the bounds, and a game far over the limits and the time it grounds under does not
+// ground (at 10 s, FarOver gives up sudoku; at 5 s, under -short, chess and its kin too).
 func TestEstimateBoundsGrounding(t *testing.T) {
 	type game struct{ name, src string }
 	var games []game
@@ -76,14 +76,22 @@ func TestEstimateBoundsGrounding(t *testing.T) {
 	}
 }
 
-// A game of 20⁴ moves is far over limits of 1,000 atoms and ground rules, and not tried; one of
-// 6⁴ is near them (a bound within 32 times), and tried.
+// FarOver scales with the time granted: a game of 20⁴ moves, 160 times over limits of 1,000
+// atoms and ground rules, is not tried in the default 5 s (no measured game that far over
+// grounded in less than 5 s) but is in 10 s; one of 60⁴ moves, 12,960 times over, is tried in
+// neither, but is in 10 minutes; one of 6⁴ is near the limits (1.3 times): tried in 1 s, not
+// in 0.1 s (no measured game over them grounded in less than 0.12 s).
 func TestFarOver(t *testing.T) {
-	lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000}
 	for _, c := range []struct {
-		n   int
-		far bool
-	}{{20, true}, {6, false}, {3, false}} {
+		n       int
+		timeout time.Duration
+		far     bool
+	}{
+		{20, 0, true}, {20, 10 * time.Second, false}, {20, time.Second, true},
+		{60, 0, true}, {60, 10 * time.Second, true}, {60, time.Minute, true}, {60, 10 * time.Minute, false},
+		{6, 0, false}, {6, time.Second, false}, {6, 100 * time.Millisecond, true}, {3, 0, false},
+	} {
+		lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: c.timeout}
 		est, err := compileText(t, moveProduct(c.n)).EstimateGround(context.Background(), lim)
 		if err != nil {
 			t.Fatal(err)
@@ -92,15 +100,31 @@ func TestFarOver(t *testing.T) {
 			t.Errorf("n = %d: %s, below the %v moves", c.n, est, moves)
 		}
 		if got := est.FarOver(lim); got != c.far {
-			t.Errorf("n = %d: FarOver %v, want %v (%s)", c.n, got, c.far, est)
-		}
-		if long := (GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: 2 * DefaultGroundLimits.Timeout}); est.FarOver(long) {
-			t.Errorf("n = %d: FarOver with twice the default time", c.n)
+			t.Errorf("n = %d, %v: FarOver %v, want %v (%s)", c.n, c.timeout, got, c.far, est)
 		}
 		est.Timed = true
 		if est.FarOver(lim) {
 			t.Errorf("n = %d: FarOver with a probe stopped on time", c.n)
 		}
+	}
+}
+
+// The model of FarOver is the lower envelope of the measured groundings: never above a
+// measured time at its ratio, not decreasing with the ratio, and proportional past the last.
+func TestLeastGroundTime(t *testing.T) {
+	prev := time.Duration(0)
+	for i, m := range groundTimes {
+		if i > 0 && m.ratio <= groundTimes[i-1].ratio {
+			t.Errorf("%s: ratio %.3g after %.3g: not in increasing ratio", m.game, m.ratio, groundTimes[i-1].ratio)
+		}
+		if got := leastGroundTime(m.ratio); got > m.cpu || got < prev {
+			t.Errorf("%s (%.3g times the limits, %v): modelled %v, after %v", m.game, m.ratio, m.cpu, got, prev)
+		}
+		prev = leastGroundTime(m.ratio)
+	}
+	last := groundTimes[len(groundTimes)-1]
+	if got, want := leastGroundTime(2*last.ratio), 2*last.cpu; got != want {
+		t.Errorf("twice the last ratio: %v, want %v", got, want)
 	}
 }
 
@@ -161,5 +185,59 @@ func TestEstimateSkipsLargePrograms(t *testing.T) {
 	}
 	if small.Skipped {
 		t.Fatal("the same game without its filler facts was not estimated")
+	}
+}
+
+// diagonals is a game of queens on an n×n board whose attacks along a diagonal share a sum
+// (sum ?r ?c ?s): the rule of attacked has the shape of exclusion counting, C = (?r, ?c) in
+// (sum ?r ?c ?s) alone, but each square has one witness, so counting does not pay and the
+// rule as written is grounded, one ground rule per queen and square of its diagonal.
+func diagonals(n int) string {
+	var b strings.Builder
+	b.WriteString("(role p) (init (placing 0))\n")
+	b.WriteString("(<= (legal p (place ?r ?c)) (num ?r) (num ?c) (not (attacked ?r ?c)))\n")
+	b.WriteString("(<= (next (q ?r ?c)) (does p (place ?r ?c))) (<= (next (q ?r ?c)) (true (q ?r ?c)))\n")
+	b.WriteString("(<= (attacked ?r ?c) (true (q ?r2 ?c2)) (sum ?r2 ?c2 ?s) (sum ?r ?c ?s))\n")
+	b.WriteString("(<= terminal (true (q ?r ?c))) (goal p 100)\n")
+	for i := range n {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+		for j := range n {
+			fmt.Fprintf(&b, "(sum %d %d s%d)\n", i, j, i+j)
+		}
+	}
+	return b.String()
+}
+
+// The ground rules of a rule marked for exclusion counting are bounded whether counting pays
+// or not: before, the bound counted the marked rule's solutions, one per square, not those of
+// the rule as written grounded in its place, one per queen and square of its diagonal (601
+// ground rules against a bound of 441 for n = 8).
+func TestEstimateBoundsExclusionCounting(t *testing.T) {
+	for _, n := range []int{4, 8, 16} {
+		src := diagonals(n)
+		p := compileText(t, src)
+		marked := false
+		g := p.take()
+		rg := g.relaxed(nil)
+		p.put(g)
+		for _, r := range rg.rels {
+			for _, ru := range r.rules {
+				marked = marked || ru.excl != nil
+			}
+		}
+		if !marked {
+			t.Fatalf("n = %d: no rule marked for exclusion counting", n)
+		}
+		est, err := p.EstimateGround(context.Background(), GroundLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr, err := compileText(t, src).Ground(context.Background(), GroundLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := float64(len(gr.Rules)); got > est.Plain.Rules || got > est.Restricted.Rules {
+			t.Errorf("n = %d: %d ground rules, estimated %s", n, len(gr.Rules), est)
+		}
 	}
 }

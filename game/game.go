@@ -112,7 +112,11 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 			if lim.MaxFacts <= 0 {
 				lim.MaxFacts = eval.DefaultGroundLimits.MaxFacts
 			}
-			g.why = fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s", lim.MaxFacts, est)
+			if lim.Timeout <= 0 {
+				lim.Timeout = eval.DefaultGroundLimits.Timeout
+			}
+			g.why = fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s; no game measured that far over grounded in less than %v, and %v is granted",
+				lim.MaxFacts, est, est.LeastTime(lim).Round(100*time.Millisecond), lim.Timeout)
 			return g, nil
 		}
 	}
