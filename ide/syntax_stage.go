@@ -24,7 +24,7 @@ import (
 // search finds the one at an offset), and its text in lower case (a substring search finds the
 // forms that spell a name). It does not wait for the whole parse: where a scan of the bytes
 // tells where the forms are (syntax.FormBounds: a prefix file whose forms are all closed, about
-// 1 ns a byte against the parse's 50), a form is parsed when a request reads it (form), alone;
+// 3 ns a byte against the parse's 50), a form is parsed when a request reads it (form), alone;
 // the whole file's forms are taken from the snapshot's tree once it is parsed, or when a request
 // reads them all (the outline, completion). Elsewhere (an infix file, a form never closed) the
 // stage is made from the parsed tree. The heads of all forms are made only when a request

@@ -125,7 +125,8 @@ func compareStage(t *testing.T, path, text string, step int) {
 // BenchmarkSyntaxStage is what a request sent with the opening of issue 21's 3 MB hostile file
 // (gengame.UnknownRelations: 67,000 rules, every qI undefined) costs before the model exists,
 // in CPU time per operation: the parse, the syntax stage (one pass over the forms), a hover
-// on a rule's relation from it, the references of role (used by every rule: the worst case, a
+// on a rule's relation from it; the stage, a hover and a definition before the parse (the forms
+// found by a scan of the bytes, those read parsed alone); the references of role (used by every rule: the worst case, a
 // model of every form), the semantic tokens of a screen (60 lines), of the whole file and of a
 // reply (the first 50,001: the server's bound), the outline; beside the model (analysis.Prepare) that the requests no longer wait for.
 //
@@ -147,6 +148,9 @@ func BenchmarkSyntaxStage(b *testing.B) {
 		{"parse", func(s *Snapshot) {}},
 		{"stage", func(s *Snapshot) { s.syntaxStage() }},
 		{"hover", func(s *Snapshot) { Hover(b.Context(), s, at, HoverOptions{Markdown: true}) }},
+		{"stage-unparsed", func(s *Snapshot) { s.syntaxStage() }},
+		{"hover-unparsed", func(s *Snapshot) { Hover(b.Context(), s, at, HoverOptions{Markdown: true}) }},
+		{"definition-unparsed", func(s *Snapshot) { Definition(s, at) }},
 		{"references-of-role", func(s *Snapshot) { References(s, role, true) }},
 		{"tokens-of-a-screen", func(s *Snapshot) { SemanticTokens(s, screen, screen+60*40) }},
 		{"tokens-of-the-file", func(s *Snapshot) { SemanticTokens(s, 0, len(text)) }},
@@ -159,10 +163,11 @@ func BenchmarkSyntaxStage(b *testing.B) {
 			var cpu, wall time.Duration
 			for i := 0; i < b.N; i++ {
 				s := fresh()
-				if step.name != "parse" {
+				unparsed := strings.HasSuffix(step.name, "-unparsed")
+				if step.name != "parse" && !unparsed {
 					s.File()
 				}
-				if step.name != "parse" && step.name != "stage" && step.name != "model" {
+				if step.name != "parse" && step.name != "stage" && step.name != "model" && step.name != "stage-unparsed" {
 					s.syntaxStage()
 				}
 				c0, _ := cputime.Process()

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // checkBounds checks FormBounds and ParseForms against the whole parse f of the prefix text src:
@@ -94,5 +96,17 @@ func TestFormBoundsCorpus(t *testing.T) {
 		if msg := checkBoundsEvery(cf.src, f, step); msg != "" {
 			t.Errorf("%s: %s", cf.path, msg)
 		}
+	}
+}
+
+// BenchmarkFormBounds is the scan of the bytes on issue 21's 3 MB hostile file, beside its parse
+// (BenchmarkParseHostile): about 3 ns a byte against about 50.
+//
+// Run: go test ./syntax -run '^$' -bench FormBounds
+func BenchmarkFormBounds(b *testing.B) {
+	src := gengame.UnknownRelations(3 << 20)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		FormBounds(src)
 	}
 }
