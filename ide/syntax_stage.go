@@ -273,6 +273,26 @@ func (st *syntaxStage) chunkAt(off int) chunk {
 	return st.chunkOf(i, i)
 }
 
+// partOf returns the text of the forms idx (increasing indices), each with the text between it
+// and the form before it in the document (where its doc comment is), one after another; and
+// where offset off of the document is in it (-1 when it is in none of those forms).
+func (st *syntaxStage) partOf(idx []int, off int) (string, int) {
+	text := st.snap.Text()
+	var b strings.Builder
+	at := -1
+	for _, i := range idx {
+		start := 0
+		if i > 0 {
+			start = st.spans[i-1].End
+		}
+		if start <= off && off <= st.spans[i].End {
+			at = b.Len() + off - start
+		}
+		b.WriteString(text[start:st.spans[i].End])
+	}
+	return b.String(), at
+}
+
 // span takes a span of the chunk to the document.
 func (c chunk) span(sp syntax.Span) syntax.Span {
 	return syntax.Span{Start: sp.Start + c.start, End: sp.End + c.start}

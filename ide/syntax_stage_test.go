@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/cputime"
 	"github.com/gdl-lsp/gdl/internal/gengame"
 
@@ -239,5 +240,51 @@ func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
 	}
 	if s.syntaxStage() != nil {
 		t.Error("the syntax stage is still used once the model is built")
+	}
+}
+
+// TestSyntaxStageSignaturesAndHints: while an analysis runs apart, signature help (at every
+// occurrence of the team's games and the checker's cases) and the inlay hints of tictactoe answer
+// from the syntax stage, without building the model, and say what the model's answers say.
+func TestSyntaxStageSignaturesAndHints(t *testing.T) {
+	everyStage(t)
+	paths, _ := filepath.Glob("../testdata/games/*.kif")
+	more, _ := filepath.Glob("../testdata/check/*.kif")
+	hrf, _ := filepath.Glob("../testdata/games/*.hrf")
+	paths = append(append(paths, more...), hrf...)
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		d := syntax.Detect(path, text)
+		model := NewSnapshotIn(1, text, d)
+		stage := NewSnapshotIn(1, text, d)
+		stage.AnalyseApart()
+		m := model.Model()
+		for i := range m.Occurrences {
+			// Inside the list of the occurrence: after its name.
+			off := m.Occurrences[i].Span.End
+			if a, b := SignatureHelp(stage, off, true), SignatureHelp(model, off, true); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: signature help at %d (%s):\nstage %+v\nmodel %+v", filepath.Base(path), off, m.Occurrences[i].Name, a, b)
+			}
+		}
+		if stage.hasModel() {
+			t.Fatalf("%s: signature help from the syntax stage built the model", filepath.Base(path))
+		}
+		if filepath.Base(path) != "tictactoe.kif" {
+			continue
+		}
+		games := NewGames(t.Context(), GamesOptions{})
+		games.Update("tictactoe", model)
+		session := games.Session("tictactoe", model, eval.Limits{Timeout: 20 * time.Second}, analysis.BoardConfig{})
+		a, b := InlayHints(t.Context(), stage, 0, len(text), session, time.Minute), InlayHints(t.Context(), model, 0, len(text), session, time.Minute)
+		if len(b) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("inlay hints:\nstage %v\nmodel %v", a, b)
+		}
+		if stage.hasModel() {
+			t.Fatal("the inlay hints from the syntax stage built the model")
+		}
 	}
 }

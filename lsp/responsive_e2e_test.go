@@ -498,3 +498,35 @@ func TestRequestsBeforeParse(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestSignatureHelpBeforeFirstModel: while the model of a document just opened is being built
+// (held), signature help answers from the syntax stage (the model of the forms that spell the
+// name), the same as the model once built.
+func TestSignatureHelpBeforeFirstModel(t *testing.T) {
+	const uri = "file:///w/signatures.kif"
+	c := startInProcess(t, nil)
+	holding, held, release := holdModels(c.server)
+	holding.Store(true)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	<-held
+	ask := func() []any {
+		var out []any
+		for _, p := range []protocol.Position{pos(9, 8), pos(9, 17), pos(2006, 16), pos(2007, 7)} {
+			var h any
+			c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, p)}, &h)
+			out = append(out, h)
+		}
+		return out
+	}
+	early := ask()
+	if early[1] == nil {
+		t.Errorf("no signature help in (role ?x) before the model: %v", early)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 1)
+	if built := ask(); !reflect.DeepEqual(early, built) {
+		t.Errorf("signature help before the model differs from the model's:\nbefore %v\nmodel  %v", early, built)
+	}
+	c.shutdown()
+}
