@@ -16,9 +16,12 @@ import (
 // instead of waiting: the tree and the text, a few per cent of the model's cost. What needs only
 // one form (a variable, a keyword, the tokens of a form) is exact: it is read from the model of
 // a part of the text alone (chunk), built in time proportional to that part; what needs the
-// whole file (where a relation is defined, its uses) reads the forms that spell the name, or
-// every form's head (the outline, completion). Nothing that needs the analysis (uses counted,
-// arities in use, answers, diagnostics) is said until the model exists.
+// whole file (where a relation is defined, its uses, its signatures) reads the forms that spell
+// the name, or every form's head (the outline, completion). Nothing that needs the analysis
+// (uses counted, arities in use, answers, diagnostics) is said until the model exists: a hover
+// from the stage says so. Rename never answers from the stage: its edits must reach every use,
+// which only the model lists for certain (a name that folds beyond ASCII escapes the spelling
+// search).
 
 // syntaxStage is the syntax stage of one version: where its forms are, in order (a binary
 // search finds the one at an offset), and its text in lower case (a substring search finds the
