@@ -484,15 +484,36 @@ func (p *parser) build(k, limit, base int) Node {
 }
 
 // push stages n: a child of the list being built. The stage of a term nested 750,000 deep holds
-// 2 million nodes (its open lists' '(', heads and blanks); grown by doubling (grow), it is
-// copied about once on its way there, where append's growth by a quarter past 256 elements
-// copies it about four times, write barriers and all (the deep-term family's parse).
+// 2 million nodes (its open lists' '(', heads and blanks), and copying it as it grows (with the
+// write barriers of its pointers) was most of the parse of the deep-term family: it grows by
+// doubling up to bigStage nodes, then eightfold, never past the most the rest of the text can
+// stage (growTo).
 func (p *parser) push(n Node) {
-	if len(p.stage) < cap(p.stage) {
-		p.stage = append(p.stage, n)
-		return
+	if len(p.stage) == cap(p.stage) {
+		p.stage = growTo(p.stage, p.stageBound())
 	}
-	p.stage = grow(p.stage, n)
+	p.stage = append(p.stage, n)
+}
+
+// bigStage is the size past which a stack of the parser grows at once to its bound.
+const bigStage = 1 << 16
+
+// stageBound is the most nodes the stage can hold while the text from p.base is parsed: one per
+// byte (a token takes a byte at least; a list that closes unstages its two parentheses and more)
+// on top of what it holds.
+func (p *parser) stageBound() int { return len(p.stage) + len(p.src) - p.base + 1 }
+
+// growTo returns s with room for one more element: twice its capacity up to bigStage, then
+// eight times (a deep term's stack is copied about 1.1 times its size on its way, not twice),
+// but no more than bound, the most it can ever hold.
+func growTo[T any](s []T, bound int) []T {
+	c := max(64, 2*cap(s))
+	if c > bigStage {
+		c = max(min(8*cap(s), bound), cap(s)+1)
+	}
+	g := make([]T, len(s), c)
+	copy(g, s)
+	return g
 }
 
 // grow appends v to s, doubling its capacity when it is full.
@@ -646,7 +667,10 @@ func (p *parser) checkList(text string, root *Node) {
 				}
 			}
 			if !p.emptyList(e) {
-				stack = grow(stack, checkFrame{n: e})
+				if len(stack) == cap(stack) {
+					stack = growTo(stack, len(text)/2+1) // a list takes two bytes at least
+				}
+				stack = append(stack, checkFrame{n: e})
 			}
 		case Variable:
 			name := text[e.Start:e.End]
