@@ -24,6 +24,14 @@ import (
 // has one.
 func TestSyntaxStageEqualsModel(t *testing.T) {
 	everyStage(t)
+	for path, src := range stageCases(t) {
+		compareStage(t, path, src, 1)
+	}
+}
+
+// stageCases returns the texts of the team's games (prefix and infix) and the checker's cases,
+// by path.
+func stageCases(t *testing.T) map[string]string {
 	var paths []string
 	for _, pattern := range []string{"../testdata/games/*.kif", "../testdata/games/*.hrf", "../testdata/check/*.kif", "../testdata/check/*.hrf"} {
 		ps, _ := filepath.Glob(pattern)
@@ -32,13 +40,24 @@ func TestSyntaxStageEqualsModel(t *testing.T) {
 	if len(paths) < 20 {
 		t.Fatalf("%d games found", len(paths))
 	}
+	out := map[string]string{}
 	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		compareStage(t, path, string(src), 1)
+		out[path] = string(src)
 	}
+	return out
+}
+
+// stagePair returns two snapshots of text: one that answers from its model, one from its syntax
+// stage (an analysis runs apart).
+func stagePair(path, text string) (model, stage *Snapshot) {
+	d := syntax.Detect(path, text)
+	model, stage = NewSnapshotIn(1, text, d), NewSnapshotIn(1, text, d)
+	stage.AnalyseApart()
+	return model, stage
 }
 
 // TestSyntaxStageEqualsModelCorpus is TestSyntaxStageEqualsModel on chess, duplicateStateLarge
@@ -81,10 +100,7 @@ func TestSmallDocumentsWaitForTheModel(t *testing.T) {
 func compareStage(t *testing.T, path, text string, step int) {
 	t.Helper()
 	name := filepath.Base(path)
-	d := syntax.Detect(path, text)
-	model := NewSnapshotIn(1, text, d)
-	stage := NewSnapshotIn(1, text, d)
-	stage.AnalyseApart()
+	model, stage := stagePair(path, text)
 	if stage.syntaxStage() == nil {
 		t.Fatal("no syntax stage while an analysis runs apart")
 	}
@@ -248,20 +264,8 @@ func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
 // from the syntax stage, without building the model, and say what the model's answers say.
 func TestSyntaxStageSignaturesAndHints(t *testing.T) {
 	everyStage(t)
-	paths, _ := filepath.Glob("../testdata/games/*.kif")
-	more, _ := filepath.Glob("../testdata/check/*.kif")
-	hrf, _ := filepath.Glob("../testdata/games/*.hrf")
-	paths = append(append(paths, more...), hrf...)
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := string(data)
-		d := syntax.Detect(path, text)
-		model := NewSnapshotIn(1, text, d)
-		stage := NewSnapshotIn(1, text, d)
-		stage.AnalyseApart()
+	for path, text := range stageCases(t) {
+		model, stage := stagePair(path, text)
 		m := model.Model()
 		for i := range m.Occurrences {
 			// Inside the list of the occurrence: after its name.
