@@ -418,7 +418,7 @@ func (p *parser) buildDirect(pos int) (n Node, end int, ok bool) {
 		pos = e
 		switch kind {
 		case LParen:
-			p.marks = grow(p.marks, int32(len(p.stage)))
+			p.marks = append(p.marks, int32(len(p.stage)))
 			p.push(leaf)
 		case RParen:
 			p.push(leaf)
@@ -459,7 +459,7 @@ func (p *parser) build(k, limit, base int) Node {
 		leaf := Node{Kind: t.kind, Start: t.start - int32(base), End: t.end - int32(base)}
 		switch t.kind {
 		case LParen:
-			p.marks = grow(p.marks, int32(len(p.stage)))
+			p.marks = append(p.marks, int32(len(p.stage)))
 			p.push(leaf)
 		case RParen:
 			p.push(leaf)
@@ -490,10 +490,15 @@ func (p *parser) build(k, limit, base int) Node {
 // stage (growTo).
 func (p *parser) push(n Node) {
 	if len(p.stage) == cap(p.stage) {
-		p.stage = growTo(p.stage, p.stageBound())
+		p.growStage()
 	}
 	p.stage = append(p.stage, n)
 }
+
+// growStage makes room in the stage; apart from push, whose loop stays small.
+//
+//go:noinline
+func (p *parser) growStage() { p.stage = growTo(p.stage, p.stageBound()) }
 
 // bigStage is the size past which a stack of the parser grows at once to its bound.
 const bigStage = 1 << 16
@@ -516,21 +521,12 @@ func growTo[T any](s []T, bound int) []T {
 	return g
 }
 
-// grow appends v to s, doubling its capacity when it is full.
-func grow[T any](s []T, v T) []T {
-	if len(s) == cap(s) {
-		g := make([]T, len(s), max(64, 2*cap(s)))
-		copy(g, s)
-		s = g
-	}
-	return append(s, v)
-}
 
 // alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
 func (p *parser) alloc(n int) []Node {
 	if n > len(p.arena) {
-		// Blocks grow from small (an edit reparses one form) to 4096 nodes (a whole file).
-		p.block = min(max(2*p.block, 64), 4096)
+		// Blocks grow from small (an edit reparses one form) to 1024 nodes (a whole file).
+		p.block = min(max(2*p.block, 64), 1024)
 		p.arena = make([]Node, max(p.block, n))
 	}
 	s := p.arena[:n:n]
@@ -630,6 +626,11 @@ func (p *parser) checkRule(text string, n *Node) {
 	}
 }
 
+// growFrames is growTo for checkList's stack, apart from its loop.
+//
+//go:noinline
+func growFrames(s []checkFrame, bound int) []checkFrame { return growTo(s, bound) }
+
 // checkFrame is a list being checked and how far: the next child and the next element index.
 type checkFrame struct {
 	n          *Node
@@ -668,7 +669,7 @@ func (p *parser) checkList(text string, root *Node) {
 			}
 			if !p.emptyList(e) {
 				if len(stack) == cap(stack) {
-					stack = growTo(stack, len(text)/2+1) // a list takes two bytes at least
+					stack = growFrames(stack, len(text)/2+1) // a list takes two bytes at least
 				}
 				stack = append(stack, checkFrame{n: e})
 			}
