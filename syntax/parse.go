@@ -521,7 +521,6 @@ func growTo[T any](s []T, bound int) []T {
 	return g
 }
 
-
 // alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
 func (p *parser) alloc(n int) []Node {
 	if n > len(p.arena) {
