@@ -97,11 +97,27 @@ func SnapshotOf(version int32, f *syntax.File) *Snapshot {
 // Next makes the snapshot of the next version, f (usually s.File() edited), which reuses this
 // version's model for the forms it shares with it.
 func (s *Snapshot) Next(version int32, f *syntax.File) *Snapshot {
-	next := SnapshotOf(version, f)
+	return s.follow(SnapshotOf(version, f))
+}
+
+// NextText makes the snapshot of the next version from its whole text, in dialect d, parsed on
+// first use: a language server edits a version whose text is not parsed yet (a large file just
+// opened) this way rather than wait for its parse. It takes over what Next does but the tree:
+// nothing of this version's is there to share.
+func (s *Snapshot) NextText(version int32, text string, d syntax.Dialect) *Snapshot {
+	return s.follow(NewSnapshotIn(version, text, d))
+}
+
+// Parsed reports whether the text is parsed already; it never waits.
+func (s *Snapshot) Parsed() bool { return s.parsedFile() != nil }
+
+// follow makes next, a snapshot of the next version, follow this one: the newest model to reuse,
+// the hooks of the tests, and the earlier version to answer from while next's model is built.
+func (s *Snapshot) follow(next *Snapshot) *Snapshot {
 	next.base = s.lastModel()
 	s.mu.Lock()
 	ready, older := s.prepared != nil, s.older
-	next.beforePrepare = s.beforePrepare
+	next.beforePrepare, next.beforeParse = s.beforePrepare, s.beforeParse
 	s.mu.Unlock()
 	lo, hi := changedRegion(s.text, next.text)
 	switch {

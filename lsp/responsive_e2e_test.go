@@ -405,14 +405,18 @@ func TestRequestsWhileEditedModelIsBuilt(t *testing.T) {
 }
 
 // holdParses holds the whole parse of every document opened (Server.parseStarted) until release
-// is closed: a test controls when a tree exists, without a timer. held receives one value per
+// is called (at the latest when the test ends, so that a test that fails while a parse is held
+// ends too): a test controls when a tree exists, without a timer. held receives one value per
 // parse held.
-func holdParses(s *Server) (held chan protocol.DocumentURI, release chan struct{}) {
-	held, release = make(chan protocol.DocumentURI, 4), make(chan struct{})
+func holdParses(t *testing.T, s *Server) (held chan protocol.DocumentURI, release func()) {
+	held, let := make(chan protocol.DocumentURI, 4), make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(let) }) }
 	s.parseStarted = func(u protocol.DocumentURI) {
 		held <- u
-		<-release
+		<-let
 	}
+	t.Cleanup(release)
 	return held, release
 }
 
@@ -454,7 +458,7 @@ func askUnparsed(c *testClient, uri protocol.DocumentURI) answers {
 func TestRequestsBeforeParse(t *testing.T) {
 	const uri = "file:///w/unparsed.kif"
 	c := startInProcess(t, nil)
-	held, release := holdParses(c.server)
+	held, release := holdParses(t, c.server)
 	c.initialize()
 	c.open(uri, hostileRules(2000)+stagedGame)
 	if u := <-held; u != uri {
@@ -469,7 +473,7 @@ func TestRequestsBeforeParse(t *testing.T) {
 		t.Errorf("before the parse: %d references of role, %d highlights of ?x, definitions of f %v, %d token numbers",
 			len(early.refsRole), len(early.highlightsX), early.defF, len(early.rangeTokens))
 	}
-	close(release)
+	release()
 	c.diagnosticsFor(uri, 1)
 	built := askUnparsed(c, uri)
 	early.hover, built.hover = "", ""
@@ -507,6 +511,32 @@ func TestSignatureHelpBeforeFirstModel(t *testing.T) {
 	c.diagnosticsFor(uri, 1)
 	if built := ask(); !reflect.DeepEqual(early, built) {
 		t.Errorf("signature help before the model differs from the model's:\nbefore %v\nmodel  %v", early, built)
+	}
+	c.shutdown()
+}
+
+// TestEditBeforeParse: an edit of a document whose parse is still held (a large file just
+// opened) does not wait for that parse on the read loop: a hover sent after it answers, about
+// the edited text, and once the parses are let go the diagnostics and the model are the edited
+// version's.
+func TestEditBeforeParse(t *testing.T) {
+	const uri = "file:///w/edited-unparsed.kif"
+	c := startInProcess(t, nil)
+	held, release := holdParses(t, c.server)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	<-held
+	c.change(uri, rng(9, 5, 9, 6), "ss") // r5 -> ss5 on line 9: version 2
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || !strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the edited ss5 before the parse: %q", hover.Contents.Value)
+	}
+	release()
+	c.diagnosticsFor(uri, 2)
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the edited ss5 once the model is built: %q", hover.Contents.Value)
 	}
 	c.shutdown()
 }
