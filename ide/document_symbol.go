@@ -56,7 +56,7 @@ func DocumentSymbols(snap *Snapshot, limit int) []DocumentSymbol {
 		// The syntax stage: its heads; a relation is named as its first clause spells it.
 		for i, h := range st.allHeads() {
 			if h.key != "" {
-				cs = append(cs, outlineClause{key: h.key, form: st.forms[i].Span(), head: h.atom, rule: h.rule, body: -1, ruleOf: st.forms[i]})
+				cs = append(cs, outlineClause{key: h.key, form: st.spans[i], head: h.atom, rule: h.rule, body: -1, ruleOf: st.form(i)})
 			}
 		}
 	} else {

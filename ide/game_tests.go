@@ -48,6 +48,17 @@ func IsTestDocument(path string, snap *Snapshot) bool {
 	if !strings.Contains(snap.Text(), "game") {
 		return false
 	}
+	// The first form tells most files apart without the whole parse (a request on a large
+	// file just opened does not wait for it).
+	if spans, ok := snap.formBounds(); ok && snap.parsedFile() == nil {
+		if len(spans) == 0 {
+			return false
+		}
+		first := syntax.ParseForms(snap.Text(), snap.Dialect(), 0, spans[0].End)
+		if len(first) == 0 || gametest.HeadKey(first[len(first)-1].Cursor) != "game" {
+			return false
+		}
+	}
 	return gametest.IsTestFile(path, snap.File())
 }
 

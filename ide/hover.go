@@ -370,7 +370,8 @@ func (st *syntaxStage) hover(off int, opts HoverOptions) *HoverText {
 		forms := st.defining(o.Key)
 		defs := make([]definingForm, len(forms))
 		for i, f := range forms {
-			defs[i] = definingForm{st.forms[f], st.forms[f].IsRule()}
+			fm := st.form(f)
+			defs[i] = definingForm{fm, fm.IsRule()}
 		}
 		hoverDefinitions(b, st.snap, o.Key, defs)
 	case analysis.OccFunction:

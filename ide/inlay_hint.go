@@ -3,6 +3,7 @@ package ide
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -46,8 +47,10 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 			state[analysis.TermKey(t)] = true
 		}
 	}
-	for _, c := range snap.Model().Clauses {
+	clauses, shift := hintClauses(snap, from, to)
+	for _, c := range clauses {
 		span := c.Form.Span()
+		span.Start, span.End = span.Start+shift, span.End+shift
 		if span.End < from || span.Start > to {
 			continue
 		}
@@ -84,6 +87,24 @@ func InlayHints(ctx context.Context, snap *Snapshot, from, to int, ev Evaluation
 		hints = append(hints, InlayHint{Offset: span.End, Label: label, Tooltip: tip, Literal: literal, Fluent: fluent})
 	}
 	return hints
+}
+
+// hintClauses returns the clauses that InlayHints looks at for [from, to], and what to add to
+// their offsets to make them the document's: the model's clauses; while the model is being built
+// (the syntax stage), those of the forms that overlap the range, from their model alone (what a
+// hint says of a clause reads that clause and the evaluation, not the rest of the file).
+func hintClauses(snap *Snapshot, from, to int) ([]*analysis.Clause, int) {
+	st := snap.syntaxStage()
+	if st == nil {
+		return snap.Model().Clauses, 0
+	}
+	lo := sort.Search(len(st.spans), func(i int) bool { return st.spans[i].End >= from })
+	hi := sort.Search(len(st.spans), func(i int) bool { return st.spans[i].Start > to })
+	if lo >= hi {
+		return nil, 0
+	}
+	c := st.chunkOf(lo, hi)
+	return c.snap.prepared.Clauses, c.start
 }
 
 // movesOf extracts the move of each (legal role move) answer, written in notation d.

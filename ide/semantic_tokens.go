@@ -140,9 +140,9 @@ func isNumber(s string) bool {
 // read from chunks of forms, the chunks the range meets.
 func (st *syntaxStage) semanticTokens(from, to, n int) []Token {
 	var out []Token
-	k := sort.Search(len(st.forms), func(i int) bool { return st.forms[i].Span().End >= from })
-	for first := true; first || k < len(st.forms); first, k = false, k+chunkSize {
-		c := st.chunkOf(k, min(k+chunkSize, len(st.forms)))
+	k := sort.Search(len(st.spans), func(i int) bool { return st.spans[i].End >= from })
+	for first := true; first || k < len(st.spans); first, k = false, k+chunkSize {
+		c := st.chunkOf(k, min(k+chunkSize, len(st.spans)))
 		for _, t := range SemanticTokens(c.snap, from-c.start, to-c.start) {
 			t.Span = c.span(t.Span)
 			out = append(out, t)

@@ -38,6 +38,11 @@ type SignatureHelpResult struct {
 // when off is not inside one (or inside a rule's `<=`, `not` or `or`, which take literals). Its
 // documentation is written in Markdown when md is set, else in plain text.
 func SignatureHelp(snap *Snapshot, off int, md bool) *SignatureHelpResult {
+	if st := snap.syntaxStage(); st != nil {
+		if res, ok := st.signatureHelp(off, md); ok {
+			return res
+		}
+	}
 	s, ok := siteAt(snap.File(), off)
 	if !ok || s.rule {
 		return nil
@@ -151,4 +156,42 @@ func codeList(b *markup, values []string) string {
 		parts[i] = b.code(v)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// maxStageForms is the most forms the syntax stage reads to answer signature help for one name:
+// past it (a keyword every rule spells, such as true), the request waits for the model, whose
+// cost the stage would nearly spend.
+const maxStageForms = 4000
+
+// signatureHelp is SignatureHelp from the syntax stage: the same answer, read from the model of
+// the forms that spell the name alone (its uses, heads and doc comments are all in them), with the
+// form before the first of them so that its comments read as in the file. ok is false when the
+// stage cannot tell: the name is spelt in more than maxStageForms forms, or not found by its
+// spelling (a name that folds beyond ASCII); the request then waits for the model.
+func (st *syntaxStage) signatureHelp(off int, md bool) (*SignatureHelpResult, bool) {
+	c := st.chunkAt(off)
+	s, ok := siteAt(c.snap.File(), off-c.start)
+	if !ok || s.rule {
+		return nil, true
+	}
+	_, key := s.head()
+	if key == "" || analysis.Connectives[key] || key == "and" {
+		return nil, true
+	}
+	hits := st.spelling(key)
+	if len(hits) == 0 || len(hits) > maxStageForms {
+		return nil, false
+	}
+	if hits[0] > 0 {
+		hits = append([]int{hits[0] - 1}, hits...)
+	}
+	part, at := st.partOf(hits, off)
+	if at < 0 {
+		return nil, false
+	}
+	f, _ := syntax.ParseDialect(part, st.snap.Dialect())
+	m := analysis.NewModel(f)
+	sub := SnapshotOf(st.snap.Version, f)
+	sub.prepared, sub.nav = m, m
+	return SignatureHelp(sub, at, md), true
 }

@@ -54,11 +54,18 @@ type Snapshot struct {
 	// beforePrepare, when set (by tests, through SetBeforePrepare), is called before the model
 	// is built; it is handed to the next versions.
 	beforePrepare func(ctx context.Context)
+	// beforeParse, when set (by tests, through SetBeforeParse), is called before the whole text
+	// is parsed.
+	beforeParse func()
 	// apart counts the analyses of this version being run apart from the requests
 	// (AnalyseApart). stage is the syntax stage the requests answered from meanwhile (syntax_stage.go),
 	// dropped once the model is built.
 	apart int
 	stage *syntaxStage
+
+	boundsOnce sync.Once
+	bounds     []syntax.Span // the forms' spans by a scan of the bytes (formBounds)
+	boundsOK   bool
 }
 
 // olderVersion is an earlier version of a document and the part of its text that differs from
@@ -90,11 +97,27 @@ func SnapshotOf(version int32, f *syntax.File) *Snapshot {
 // Next makes the snapshot of the next version, f (usually s.File() edited), which reuses this
 // version's model for the forms it shares with it.
 func (s *Snapshot) Next(version int32, f *syntax.File) *Snapshot {
-	next := SnapshotOf(version, f)
+	return s.follow(SnapshotOf(version, f))
+}
+
+// NextText makes the snapshot of the next version from its whole text, in dialect d, parsed on
+// first use: a language server edits a version whose text is not parsed yet (a large file just
+// opened) this way rather than wait for its parse. It takes over what Next does but the tree:
+// nothing of this version's is there to share.
+func (s *Snapshot) NextText(version int32, text string, d syntax.Dialect) *Snapshot {
+	return s.follow(NewSnapshotIn(version, text, d))
+}
+
+// Parsed reports whether the text is parsed already; it never waits.
+func (s *Snapshot) Parsed() bool { return s.parsedFile() != nil }
+
+// follow makes next, a snapshot of the next version, follow this one: the newest model to reuse,
+// the hooks of the tests, and the earlier version to answer from while next's model is built.
+func (s *Snapshot) follow(next *Snapshot) *Snapshot {
 	next.base = s.lastModel()
 	s.mu.Lock()
 	ready, older := s.prepared != nil, s.older
-	next.beforePrepare = s.beforePrepare
+	next.beforePrepare, next.beforeParse = s.beforePrepare, s.beforeParse
 	s.mu.Unlock()
 	lo, hi := changedRegion(s.text, next.text)
 	switch {
@@ -193,6 +216,11 @@ func (s *Snapshot) hasModel() bool {
 // snapshot is shared.
 func (s *Snapshot) SetBeforePrepare(f func(ctx context.Context)) { s.beforePrepare = f }
 
+// SetBeforeParse sets a function called before the whole text of this version is parsed: tests
+// hold the parse with it, as the parse of a large file would take its time. Call it before the
+// snapshot is shared.
+func (s *Snapshot) SetBeforeParse(f func()) { s.beforeParse = f }
+
 // Text returns the document's text.
 func (s *Snapshot) Text() string { return s.text }
 
@@ -203,6 +231,9 @@ func (s *Snapshot) Dialect() syntax.Dialect { return s.dialect }
 func (s *Snapshot) File() *syntax.File {
 	var f *syntax.File
 	_ = s.compute(context.Background(), &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
+		if s.beforeParse != nil {
+			s.beforeParse()
+		}
 		f, _ = syntax.ParseDialect(s.text, s.dialect)
 		s.mu.Lock()
 		s.file = f
@@ -434,4 +465,23 @@ func (s *Snapshot) Release() bool {
 	had := s.file != nil || s.prepared != nil || s.analyzed != nil || s.base != nil || s.older != nil || s.stage != nil
 	s.file, s.prepared, s.analyzed, s.base, s.nav, s.older, s.stage = nil, nil, nil, nil, nil, nil, nil
 	return had
+}
+
+// parsedFile returns the syntax tree when it is parsed already, else nil: it never waits.
+func (s *Snapshot) parsedFile() *syntax.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.file
+}
+
+// formBounds returns the spans of the forms found by a scan of the bytes (syntax.FormBounds),
+// made on first need; ok is false where the scan cannot tell them (an infix text, a form never
+// closed, a word at the top level): then they are the parsed tree's.
+func (s *Snapshot) formBounds() ([]syntax.Span, bool) {
+	s.boundsOnce.Do(func() {
+		if s.dialect == syntax.Prefix {
+			s.bounds, s.boundsOK = syntax.FormBounds(s.text)
+		}
+	})
+	return s.bounds, s.boundsOK
 }

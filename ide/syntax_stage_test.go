@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
+	"github.com/gdl-lsp/gdl/eval"
 	"github.com/gdl-lsp/gdl/internal/cputime"
 	"github.com/gdl-lsp/gdl/internal/gengame"
 
@@ -23,6 +24,14 @@ import (
 // has one.
 func TestSyntaxStageEqualsModel(t *testing.T) {
 	everyStage(t)
+	for path, src := range stageCases(t) {
+		compareStage(t, path, src, 1)
+	}
+}
+
+// stageCases returns the texts of the team's games (prefix and infix) and the checker's cases,
+// by path.
+func stageCases(t *testing.T) map[string]string {
 	var paths []string
 	for _, pattern := range []string{"../testdata/games/*.kif", "../testdata/games/*.hrf", "../testdata/check/*.kif", "../testdata/check/*.hrf"} {
 		ps, _ := filepath.Glob(pattern)
@@ -31,13 +40,24 @@ func TestSyntaxStageEqualsModel(t *testing.T) {
 	if len(paths) < 20 {
 		t.Fatalf("%d games found", len(paths))
 	}
+	out := map[string]string{}
 	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		compareStage(t, path, string(src), 1)
+		out[path] = string(src)
 	}
+	return out
+}
+
+// stagePair returns two snapshots of text: one that answers from its model, one from its syntax
+// stage (an analysis runs apart).
+func stagePair(path, text string) (model, stage *Snapshot) {
+	d := syntax.Detect(path, text)
+	model, stage = NewSnapshotIn(1, text, d), NewSnapshotIn(1, text, d)
+	stage.AnalyseApart()
+	return model, stage
 }
 
 // TestSyntaxStageEqualsModelCorpus is TestSyntaxStageEqualsModel on chess, duplicateStateLarge
@@ -80,10 +100,7 @@ func TestSmallDocumentsWaitForTheModel(t *testing.T) {
 func compareStage(t *testing.T, path, text string, step int) {
 	t.Helper()
 	name := filepath.Base(path)
-	d := syntax.Detect(path, text)
-	model := NewSnapshotIn(1, text, d)
-	stage := NewSnapshotIn(1, text, d)
-	stage.AnalyseApart()
+	model, stage := stagePair(path, text)
 	if stage.syntaxStage() == nil {
 		t.Fatal("no syntax stage while an analysis runs apart")
 	}
@@ -125,7 +142,8 @@ func compareStage(t *testing.T, path, text string, step int) {
 // BenchmarkSyntaxStage is what a request sent with the opening of issue 21's 3 MB hostile file
 // (gengame.UnknownRelations: 67,000 rules, every qI undefined) costs before the model exists,
 // in CPU time per operation: the parse, the syntax stage (one pass over the forms), a hover
-// on a rule's relation from it, the references of role (used by every rule: the worst case, a
+// on a rule's relation from it; the stage, a hover and a definition before the parse (the forms
+// found by a scan of the bytes, those read parsed alone); the references of role (used by every rule: the worst case, a
 // model of every form), the semantic tokens of a screen (60 lines), of the whole file and of a
 // reply (the first 50,001: the server's bound), the outline; beside the model (analysis.Prepare) that the requests no longer wait for.
 //
@@ -147,6 +165,9 @@ func BenchmarkSyntaxStage(b *testing.B) {
 		{"parse", func(s *Snapshot) {}},
 		{"stage", func(s *Snapshot) { s.syntaxStage() }},
 		{"hover", func(s *Snapshot) { Hover(b.Context(), s, at, HoverOptions{Markdown: true}) }},
+		{"stage-unparsed", func(s *Snapshot) { s.syntaxStage() }},
+		{"hover-unparsed", func(s *Snapshot) { Hover(b.Context(), s, at, HoverOptions{Markdown: true}) }},
+		{"definition-unparsed", func(s *Snapshot) { Definition(s, at) }},
 		{"references-of-role", func(s *Snapshot) { References(s, role, true) }},
 		{"tokens-of-a-screen", func(s *Snapshot) { SemanticTokens(s, screen, screen+60*40) }},
 		{"tokens-of-the-file", func(s *Snapshot) { SemanticTokens(s, 0, len(text)) }},
@@ -159,10 +180,11 @@ func BenchmarkSyntaxStage(b *testing.B) {
 			var cpu, wall time.Duration
 			for i := 0; i < b.N; i++ {
 				s := fresh()
-				if step.name != "parse" {
+				unparsed := strings.HasSuffix(step.name, "-unparsed")
+				if step.name != "parse" && !unparsed {
 					s.File()
 				}
-				if step.name != "parse" && step.name != "stage" && step.name != "model" {
+				if step.name != "parse" && step.name != "stage" && step.name != "model" && step.name != "stage-unparsed" {
 					s.syntaxStage()
 				}
 				c0, _ := cputime.Process()
@@ -234,5 +256,39 @@ func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
 	}
 	if s.syntaxStage() != nil {
 		t.Error("the syntax stage is still used once the model is built")
+	}
+}
+
+// TestSyntaxStageSignaturesAndHints: while an analysis runs apart, signature help (at every
+// occurrence of the team's games and the checker's cases) and the inlay hints of tictactoe answer
+// from the syntax stage, without building the model, and say what the model's answers say.
+func TestSyntaxStageSignaturesAndHints(t *testing.T) {
+	everyStage(t)
+	for path, text := range stageCases(t) {
+		model, stage := stagePair(path, text)
+		m := model.Model()
+		for i := range m.Occurrences {
+			// Inside the list of the occurrence: after its name.
+			off := m.Occurrences[i].Span.End
+			if a, b := SignatureHelp(stage, off, true), SignatureHelp(model, off, true); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: signature help at %d (%s):\nstage %+v\nmodel %+v", filepath.Base(path), off, m.Occurrences[i].Name, a, b)
+			}
+		}
+		if stage.hasModel() {
+			t.Fatalf("%s: signature help from the syntax stage built the model", filepath.Base(path))
+		}
+		if filepath.Base(path) != "tictactoe.kif" {
+			continue
+		}
+		games := NewGames(t.Context(), GamesOptions{})
+		games.Update("tictactoe", model)
+		session := games.Session("tictactoe", model, eval.Limits{Timeout: 20 * time.Second}, analysis.BoardConfig{})
+		a, b := InlayHints(t.Context(), stage, 0, len(text), session, time.Minute), InlayHints(t.Context(), model, 0, len(text), session, time.Minute)
+		if len(b) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("inlay hints:\nstage %v\nmodel %v", a, b)
+		}
+		if stage.hasModel() {
+			t.Fatal("the inlay hints from the syntax stage built the model")
+		}
 	}
 }

@@ -310,26 +310,8 @@ type answers struct {
 // askAll asks every request kind of the syntax stage about stagedGame, each within the client's
 // 20 s (a request that waits for a held model fails the test).
 func askAll(c *testClient, uri protocol.DocumentURI) answers {
-	var a answers
-	var hover protocol.Hover
-	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
-	a.hover = hover.Contents.Value
-	def := func(p protocol.Position) (locs []protocol.Location) {
-		c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, p)}, &locs)
-		return locs
-	}
-	a.defR5, a.defX, a.defF, a.defA = def(pos(300, 6)), def(pos(9, 32)), def(pos(2006, 15)), def(pos(0, 6))
-	refs := func(p protocol.Position) (locs []protocol.Location) {
-		c.mustCall("textDocument/references", protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, p),
-			Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &locs)
-		return locs
-	}
-	a.refsRole, a.refsX, a.refsF = refs(pos(9, 15)), refs(pos(9, 10)), refs(pos(2007, 4))
-	hl := func(p protocol.Position) (hs []protocol.DocumentHighlight) {
-		c.mustCall("textDocument/documentHighlight", protocol.DocumentHighlightParams{TextDocumentPositionParams: tdpp(uri, p)}, &hs)
-		return hs
-	}
-	a.highlightsX, a.highlightsRole = hl(pos(9, 10)), hl(pos(0, 2))
+	a := askUnparsed(c, uri)
+	c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, pos(0, 6))}, &a.defA)
 	var completion protocol.CompletionList
 	c.mustCall("textDocument/completion", protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &completion)
 	for _, it := range completion.Items {
@@ -339,8 +321,6 @@ func askAll(c *testClient, uri protocol.DocumentURI) answers {
 	var tokens protocol.SemanticTokens
 	c.mustCall("textDocument/semanticTokens/full", protocol.SemanticTokensParams{TextDocument: docID(uri)}, &tokens)
 	a.tokens = tokens.Data
-	c.mustCall("textDocument/semanticTokens/range", protocol.SemanticTokensRangeParams{TextDocument: docID(uri), Range: rng(250, 3, 2005, 12)}, &tokens)
-	a.rangeTokens = tokens.Data
 	c.mustCall("textDocument/foldingRange", map[string]any{"textDocument": docID(uri)}, &a.folds)
 	return a
 }
@@ -420,6 +400,143 @@ func TestRequestsWhileEditedModelIsBuilt(t *testing.T) {
 	during.hover, after.hover, during.completion, after.completion = "", "", nil, nil
 	if !reflect.DeepEqual(during, after) {
 		t.Errorf("the answers while the model is built differ from the model's:\nbefore %.2000v\nmodel  %.2000v", during, after)
+	}
+	c.shutdown()
+}
+
+// holdParses holds the whole parse of every document opened (Server.parseStarted) until release
+// is called (at the latest when the test ends, so that a test that fails while a parse is held
+// ends too): a test controls when a tree exists, without a timer. held receives one value per
+// parse held.
+func holdParses(t *testing.T, s *Server) (held chan protocol.DocumentURI, release func()) {
+	held, let := make(chan protocol.DocumentURI, 4), make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(let) }) }
+	s.parseStarted = func(u protocol.DocumentURI) {
+		held <- u
+		<-let
+	}
+	t.Cleanup(release)
+	return held, release
+}
+
+// askUnparsed asks what the syntax stage answers before the whole parse (each within the
+// client's 20 s: a request that waits for the held parse fails the test): what needs the forms
+// at an offset and the forms that spell a name, not a list of every form.
+func askUnparsed(c *testClient, uri protocol.DocumentURI) answers {
+	var a answers
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	a.hover = hover.Contents.Value
+	def := func(p protocol.Position) (locs []protocol.Location) {
+		c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, p)}, &locs)
+		return locs
+	}
+	a.defR5, a.defX, a.defF = def(pos(300, 6)), def(pos(9, 32)), def(pos(2006, 15))
+	refs := func(p protocol.Position) (locs []protocol.Location) {
+		c.mustCall("textDocument/references", protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, p),
+			Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &locs)
+		return locs
+	}
+	a.refsRole, a.refsX, a.refsF = refs(pos(9, 15)), refs(pos(9, 10)), refs(pos(2007, 4))
+	hl := func(p protocol.Position) (hs []protocol.DocumentHighlight) {
+		c.mustCall("textDocument/documentHighlight", protocol.DocumentHighlightParams{TextDocumentPositionParams: tdpp(uri, p)}, &hs)
+		return hs
+	}
+	a.highlightsX, a.highlightsRole = hl(pos(9, 10)), hl(pos(0, 2))
+	var tokens protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/range", protocol.SemanticTokensRangeParams{TextDocument: docID(uri), Range: rng(250, 3, 2005, 12)}, &tokens)
+	a.rangeTokens = tokens.Data
+	return a
+}
+
+// TestRequestsBeforeParse: while the whole parse of a document just opened is held (a 3 MB
+// file's takes about 150 ms of CPU, more on a loaded machine), hover, definition, references,
+// highlights and the semantic tokens of a range answer from the syntax stage, which finds the
+// forms by a scan of the bytes and parses only those it reads; once the model is built, every
+// answer but the hover's is the same.
+func TestRequestsBeforeParse(t *testing.T) {
+	const uri = "file:///w/unparsed.kif"
+	c := startInProcess(t, nil)
+	held, release := holdParses(t, c.server)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	if u := <-held; u != uri {
+		t.Fatalf("held the parse of %s", u)
+	}
+	early := askUnparsed(c, uri)
+	if !strings.Contains(early.hover, "r5/1") || !strings.Contains(early.hover, "1 rule, 0 facts; defined on line 10") ||
+		!strings.Contains(early.hover, "being analysed") {
+		t.Errorf("hover on r5 before the parse: %q", early.hover)
+	}
+	if len(early.refsRole) != maxReferences || len(early.highlightsX) != 3 || len(early.defF) != 1 || len(early.rangeTokens) == 0 {
+		t.Errorf("before the parse: %d references of role, %d highlights of ?x, definitions of f %v, %d token numbers",
+			len(early.refsRole), len(early.highlightsX), early.defF, len(early.rangeTokens))
+	}
+	release()
+	c.diagnosticsFor(uri, 1)
+	built := askUnparsed(c, uri)
+	early.hover, built.hover = "", ""
+	if !reflect.DeepEqual(early, built) {
+		t.Errorf("the answers before the parse differ from the model's:\nbefore %.2000v\nmodel  %.2000v", early, built)
+	}
+	c.shutdown()
+}
+
+// TestSignatureHelpBeforeFirstModel: while the model of a document just opened is being built
+// (held), signature help answers from the syntax stage (the model of the forms that spell the
+// name), the same as the model once built.
+func TestSignatureHelpBeforeFirstModel(t *testing.T) {
+	const uri = "file:///w/signatures.kif"
+	c := startInProcess(t, nil)
+	holding, held, release := holdModels(c.server)
+	holding.Store(true)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	<-held
+	ask := func() []any {
+		var out []any
+		for _, p := range []protocol.Position{pos(9, 8), pos(9, 17), pos(2006, 16), pos(2007, 7)} {
+			var h any
+			c.mustCall("textDocument/signatureHelp", protocol.SignatureHelpParams{TextDocumentPositionParams: tdpp(uri, p)}, &h)
+			out = append(out, h)
+		}
+		return out
+	}
+	early := ask()
+	if early[1] == nil {
+		t.Errorf("no signature help in (role ?x) before the model: %v", early)
+	}
+	close(release)
+	c.diagnosticsFor(uri, 1)
+	if built := ask(); !reflect.DeepEqual(early, built) {
+		t.Errorf("signature help before the model differs from the model's:\nbefore %v\nmodel  %v", early, built)
+	}
+	c.shutdown()
+}
+
+// TestEditBeforeParse: an edit of a document whose parse is still held (a large file just
+// opened) does not wait for that parse on the read loop: a hover sent after it answers, about
+// the edited text, and once the parses are let go the diagnostics and the model are the edited
+// version's.
+func TestEditBeforeParse(t *testing.T) {
+	const uri = "file:///w/edited-unparsed.kif"
+	c := startInProcess(t, nil)
+	held, release := holdParses(t, c.server)
+	c.initialize()
+	c.open(uri, hostileRules(2000)+stagedGame)
+	<-held
+	c.change(uri, rng(9, 5, 9, 6), "ss") // r5 -> ss5 on line 9: version 2
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || !strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the edited ss5 before the parse: %q", hover.Contents.Value)
+	}
+	release()
+	c.diagnosticsFor(uri, 2)
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the edited ss5 once the model is built: %q", hover.Contents.Value)
 	}
 	c.shutdown()
 }

@@ -75,6 +75,10 @@ type Server struct {
 	// of a version of a document opened in the session is built, with the context of whoever
 	// builds it: a test holds the building of a model there, as a large file would.
 	prepareStarted func(ctx context.Context, uri protocol.DocumentURI)
+	// parseStarted, when set (by tests, before the session starts), is called before the whole
+	// text of a document opened in the session is parsed: a test holds the parse there, as the
+	// parse of a large file would take its time.
+	parseStarted func(uri protocol.DocumentURI)
 
 	// published, when set (by benchmarks, before the session starts), is told each time
 	// diagnostics are published: the document's version and the server's time from the

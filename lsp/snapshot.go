@@ -103,6 +103,9 @@ func (s *Snapshot) outOfSync(version int32, err error) *Snapshot {
 
 // apply applies the changes to the snapshot's text.
 func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, error) {
+	if !s.Parsed() && ranged(changes) {
+		return s.applyText(version, changes)
+	}
 	f, lines := s.File(), s.m.lines
 	for i, ch := range changes {
 		if ch.Range == nil {
@@ -133,6 +136,41 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 		f, _ = syntax.ParseDialect(f.Source(), d)
 	}
 	next := wrapSnapshot(s.URI, s.Snapshot.Next(version, f), s.m.enc)
+	next.lang = s.lang
+	return next, nil
+}
+
+// ranged reports whether every change has a range.
+func ranged(changes []contentChange) bool {
+	for _, ch := range changes {
+		if ch.Range == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// applyText is apply for ranged changes to a version whose text is not parsed yet (a large file
+// just opened, its parse running on the diagnostics' goroutine): the changes are made to the text,
+// and the next version is parsed on first use, so that the read loop, and every request behind
+// it, does not wait for this version's parse.
+func (s *Snapshot) applyText(version int32, changes []contentChange) (*Snapshot, error) {
+	text, lines := s.Text(), s.m.lines
+	for i, ch := range changes {
+		if i > 0 {
+			lines = syntax.NewLineIndex(text)
+		}
+		m := mapper{lines: lines, enc: s.m.enc}
+		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
+		if start > end {
+			return nil, fmt.Errorf("change %d of version %d: range end %v before start %v", i, version, ch.Range.End, ch.Range.Start)
+		}
+		if size := len(text) - (end - start) + len(ch.Text); size > maxDocumentSize {
+			return nil, tooLargeError{size}
+		}
+		text = text[:start] + ch.Text + text[end:]
+	}
+	next := wrapSnapshot(s.URI, s.Snapshot.NextText(version, text, dialectOf(s.URI, s.lang, text)), s.m.enc)
 	next.lang = s.lang
 	return next, nil
 }

@@ -23,6 +23,9 @@ func handleDidOpen(ctx context.Context, r *request, p *protocol.DidOpenTextDocum
 	if hold := r.s.prepareStarted; hold != nil {
 		snap.SetBeforePrepare(func(ctx context.Context) { hold(ctx, d.URI) })
 	}
+	if hold := r.s.parseStarted; hold != nil {
+		snap.SetBeforeParse(func() { hold(d.URI) })
+	}
 	r.s.updateView(func(docs map[protocol.DocumentURI]*Snapshot, _ *view) { docs[d.URI] = snap })
 	r.s.games.Update(string(d.URI), snap.Snapshot)
 	r.s.cancelRequests(nil, d.URI, errSuperseded)

@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gdl-lsp/gdl/internal/cputime"
+	"github.com/gdl-lsp/gdl/internal/gengame"
 )
 
 // corpusGames returns the texts of the corpus games and their total size.
@@ -236,4 +240,36 @@ func BenchmarkEditUnclosed400KB(b *testing.B) {
 	sp, _ := f.Reparsed()
 	b.ReportMetric(float64(len(f.Source())), "file-bytes")
 	b.ReportMetric(float64(sp.Len()), "reparsed-bytes")
+}
+
+// BenchmarkParseHostile parses issue 21's hostile files (gengame.Families) at 768 KB and 3 MB,
+// and a 3 MB file of corpus games one after another (gengame.Corpus), one sub-benchmark each,
+// with its bytes and allocations: the time per byte at the two sizes gives the growth.
+//
+// Run: go test ./syntax -run '^$' -bench ParseHostile -benchtime 10x
+func BenchmarkParseHostile(b *testing.B) {
+	type input struct{ name, src string }
+	var inputs []input
+	if src, err := gengame.Corpus(corpusDir, 3<<20); err == nil {
+		inputs = append(inputs, input{"corpus-3MB", src})
+	} else {
+		b.Logf("SKIP corpus: %v", err)
+	}
+	for _, fam := range gengame.Families {
+		inputs = append(inputs, input{fam.Name + "-768KB", fam.Make(768 << 10)}, input{fam.Name + "-3MB", fam.Make(3 << 20)})
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.src)))
+			b.ReportAllocs()
+			var cpu time.Duration
+			for b.Loop() {
+				c0, _ := cputime.Process()
+				Parse(in.src)
+				c1, _ := cputime.Process()
+				cpu += c1 - c0
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
 }

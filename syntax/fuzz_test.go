@@ -58,6 +58,11 @@ func checkParse(t *testing.T, src string, d Dialect) {
 		if len(errs) != len(file.Errors()) {
 			t.Fatalf("Parse returned %d errors, Errors() %d", len(errs), len(file.Errors()))
 		}
+		if d == Prefix {
+			if msg := checkBounds(src, file); msg != "" {
+				t.Fatalf("Parse(%q): %s", clip(src), msg)
+			}
+		}
 		for _, fm := range file.Forms() {
 			walkViews(fm)
 			fm.Doc()

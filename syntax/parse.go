@@ -419,17 +419,17 @@ func (p *parser) buildDirect(pos int) (n Node, end int, ok bool) {
 		switch kind {
 		case LParen:
 			p.marks = append(p.marks, int32(len(p.stage)))
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 		case RParen:
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 			list := p.closeList(int(p.marks[len(p.marks)-1]), false)
 			p.marks = p.marks[:len(p.marks)-1]
 			if len(p.marks) == 0 {
 				return list, pos, true
 			}
-			p.stage = append(p.stage, list)
+			p.push(list)
 		default:
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 		}
 		if p.oracle != nil && pos >= p.oracle.next {
 			if closes, known := p.oracle.closes(pos, len(p.marks)); known && !closes {
@@ -460,17 +460,17 @@ func (p *parser) build(k, limit, base int) Node {
 		switch t.kind {
 		case LParen:
 			p.marks = append(p.marks, int32(len(p.stage)))
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 		case RParen:
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 			list := p.closeList(int(p.marks[len(p.marks)-1]), false)
 			p.marks = p.marks[:len(p.marks)-1]
 			if len(p.marks) == 0 {
 				return list
 			}
-			p.stage = append(p.stage, list)
+			p.push(list)
 		default:
-			p.stage = append(p.stage, leaf)
+			p.push(leaf)
 		}
 	}
 	for {
@@ -479,8 +479,46 @@ func (p *parser) build(k, limit, base int) Node {
 		if len(p.marks) == 0 {
 			return list
 		}
-		p.stage = append(p.stage, list)
+		p.push(list)
 	}
+}
+
+// push stages n: a child of the list being built. The stage of a term nested 750,000 deep holds
+// 2 million nodes (its open lists' '(', heads and blanks), and copying it as it grows (with the
+// write barriers of its pointers) was most of the parse of the deep-term family: it grows by
+// doubling up to bigStage nodes, then eightfold, never past the most the rest of the text can
+// stage (growTo).
+func (p *parser) push(n Node) {
+	if len(p.stage) == cap(p.stage) {
+		p.growStage()
+	}
+	p.stage = append(p.stage, n)
+}
+
+// growStage makes room in the stage; apart from push, whose loop stays small.
+//
+//go:noinline
+func (p *parser) growStage() { p.stage = growTo(p.stage, p.stageBound()) }
+
+// bigStage is the size past which a stack of the parser grows at once to its bound.
+const bigStage = 1 << 16
+
+// stageBound is the most nodes the stage can hold while the text from p.base is parsed: one per
+// byte (a token takes a byte at least; a list that closes unstages its two parentheses and more)
+// on top of what it holds.
+func (p *parser) stageBound() int { return len(p.stage) + len(p.src) - p.base + 1 }
+
+// growTo returns s with room for one more element: twice its capacity up to bigStage, then
+// eight times (a deep term's stack is copied about 1.1 times its size on its way, not twice),
+// but no more than bound, the most it can ever hold.
+func growTo[T any](s []T, bound int) []T {
+	c := max(64, 2*cap(s))
+	if c > bigStage {
+		c = max(min(8*cap(s), bound), cap(s)+1)
+	}
+	g := make([]T, len(s), c)
+	copy(g, s)
+	return g
 }
 
 // alloc hands out node slices from a shared arena so that parsing allocates in large blocks.
@@ -587,6 +625,11 @@ func (p *parser) checkRule(text string, n *Node) {
 	}
 }
 
+// growFrames is growTo for checkList's stack, apart from its loop.
+//
+//go:noinline
+func growFrames(s []checkFrame, bound int) []checkFrame { return growTo(s, bound) }
+
 // checkFrame is a list being checked and how far: the next child and the next element index.
 type checkFrame struct {
 	n          *Node
@@ -624,6 +667,9 @@ func (p *parser) checkList(text string, root *Node) {
 				}
 			}
 			if !p.emptyList(e) {
+				if len(stack) == cap(stack) {
+					stack = growFrames(stack, len(text)/2+1) // a list takes two bytes at least
+				}
 				stack = append(stack, checkFrame{n: e})
 			}
 		case Variable:
