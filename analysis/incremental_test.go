@@ -163,18 +163,40 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 	}
 }
 
+// allOccurrences returns m's occurrences, read one by one with Occ, and compares them with
+// those AllOccurrences yields (it panics when they differ).
+func allOccurrences(m *Model) []Occurrence {
+	var out []Occurrence
+	for i, o := range m.AllOccurrences() {
+		if i != len(out) || m.Occ(i) != o {
+			panic(fmt.Sprintf("AllOccurrences and Occ differ at %d", i))
+		}
+		out = append(out, o)
+	}
+	if len(out) != m.NumOccurrences() {
+		panic("AllOccurrences yields another number of occurrences")
+	}
+	return out
+}
+
 // sameResult reports how two analyses differ, or "".
 func sameResult(got, want *Result) string {
 	if g, w := fmt.Sprintf("%+v", got.Diagnostics), fmt.Sprintf("%+v", want.Diagnostics); g != w {
 		return fmt.Sprintf("diagnostics\n got %s\nwant %s", g, w)
 	}
 	gm, wm := got.Model, want.Model
-	if !slices.Equal(gm.Occurrences, wm.Occurrences) {
+	all := allOccurrences(gm)
+	if !slices.Equal(all, allOccurrences(wm)) {
 		return "occurrences differ"
 	}
-	for i := 1; i < len(gm.Occurrences); i++ {
-		if gm.Occurrences[i-1].Span.Start >= gm.Occurrences[i].Span.Start {
+	for i := 1; i < gm.NumOccurrences(); i++ {
+		if gm.Occ(i-1).Span.Start >= gm.Occ(i).Span.Start {
 			return fmt.Sprintf("occurrences %d and %d are out of order", i-1, i)
+		}
+	}
+	for _, c := range gm.Clauses { // a clause's own list is the model's
+		if !slices.Equal(c.Occurrences(gm), all[c.occLo:c.occHi]) {
+			return fmt.Sprintf("the occurrences of clause %d differ from the model's", c.Index)
 		}
 	}
 	if len(gm.Clauses) != len(wm.Clauses) {

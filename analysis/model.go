@@ -51,7 +51,7 @@ type Clause struct {
 	// source order.
 	Vars map[string][]int
 
-	occLo, occHi   int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	occLo, occHi   int // the clause's occurrences: m.Occ(occLo) to m.Occ(occHi-1)
 	edgeLo, edgeHi int // the clause's dependency edges: m.Edges[edgeLo:edgeHi]
 
 	// reused says that the clause is the previous version's, moved (reuseClause).
@@ -107,9 +107,6 @@ func replaceMemo[T any](memos *atomic.Pointer[[]T], e T, keep func(T) bool) {
 	next = append(next, e)
 	memos.Store(&next)
 }
-
-// Occurrences returns the clause's occurrences, in source order.
-func (c *Clause) Occurrences(m *Model) []Occurrence { return m.Occurrences[c.occLo:c.occHi] }
 
 // Key returns the folded name of the clause's head relation.
 func (c *Clause) Key() string { return c.key }
@@ -174,8 +171,7 @@ type Occurrence struct {
 	// `(f ...)`; false for a bare proposition like `terminal`.
 	Parenthesized bool
 	// Arg is the argument index within the atom of Relation, -1 for the relation name. Arg,
-	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96): every version
-	// copies the occurrences of the forms it reuses.
+	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96).
 	Arg    int32
 	Arity  int32 // for relations and functions
 	Clause int32 // index into Model.Clauses
@@ -224,7 +220,7 @@ func (m *Model) Spelling(o *Occurrence) string {
 func (s *Symbol) Name(m *Model) string {
 	best, n := "", -1
 	for _, i := range s.Occs {
-		sp := m.Spelling(&m.Occurrences[i])
+		sp := m.Spelling(m.rawOcc(i))
 		if c := s.Spellings[sp]; c > n {
 			best, n = sp, c
 		}
@@ -249,13 +245,16 @@ type RoleDecl struct {
 
 // Model is the semantic model of one file.
 type Model struct {
-	File        *syntax.File
-	Clauses     []*Clause
-	Occurrences []Occurrence // sorted by position
-	Relations   map[string]*Symbol
-	Functions   map[string]*Symbol
-	Constants   map[string]*Symbol
-	Roles       []RoleDecl
+	File    *syntax.File
+	Clauses []*Clause
+	// The occurrences, sorted by position (Occ, AllOccurrences and NumOccurrences read them),
+	// in segments shared with the models they were made for (see occSeg).
+	occSegs   []occSeg
+	occN      int
+	Relations map[string]*Symbol
+	Functions map[string]*Symbol
+	Constants map[string]*Symbol
+	Roles     []RoleDecl
 	// Broken holds the relations that forms with syntax errors seem to define.
 	Broken map[string]bool
 
@@ -323,6 +322,9 @@ type Model struct {
 	symOf   []int32
 	symbols []*Symbol
 	occRuns []occRun
+	// fresh holds, while building, the occurrences of the forms walked anew (their segments
+	// refer to it once it is complete: finishOccs).
+	fresh []Occurrence
 }
 
 // occRun is a run of n occurrences from lo that are prev's from `from`, moved.
@@ -394,12 +396,12 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.clauseBlock.next = len(prev.Clauses) + 16
 		m.litBlock.next = 2 * len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
-		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
+		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
 		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
 	} else {
 		symbols, forms := symbolCount(f)
-		m.Occurrences = make([]Occurrence, 0, symbols)
+		m.fresh = make([]Occurrence, 0, symbols)
 		m.parts = make([]formPart, 0, forms)
 		m.Clauses = make([]*Clause, 0, forms)
 		m.clauseBlock.next = forms
@@ -426,6 +428,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.addForm(form, prev, find)
 	}
 	m.folded, m.clauseBlock, m.litBlock = nil, block[Clause]{}, block[syntax.Literal]{}
+	m.finishOccs()
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
@@ -446,9 +449,9 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 			return
 		}
 	}
-	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
+	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: m.occN, edgeLo: len(m.Edges)}
 	defer func() {
-		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
+		part.occHi, part.edgeHi = m.occN, len(m.Edges)
 		m.parts = append(m.parts, part)
 		if part.clause >= 0 {
 			c := m.Clauses[part.clause]
@@ -484,7 +487,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
-	c.occLo = len(m.Occurrences)
+	c.occLo = m.occN
+	fresh := len(m.fresh)
 	arrow := form.Rule().Arrow()
 	if c.IsRule && !arrow.IsOperator() {
 		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false)
@@ -496,13 +500,14 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
+	m.addOccRun(nil, fresh, len(m.fresh)-fresh, 0, 0)
 	m.edges(c)
-	for i := c.occLo; i < len(m.Occurrences); i++ {
-		if o := &m.Occurrences[i]; o.Kind == OccVariable {
+	for i := fresh; i < len(m.fresh); i++ {
+		if o := &m.fresh[i]; o.Kind == OccVariable {
 			if c.Vars == nil {
 				c.Vars = map[string][]int{}
 			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i-c.occLo)
+			c.Vars[o.Key] = append(c.Vars[o.Key], i-fresh)
 		}
 	}
 }
@@ -538,20 +543,17 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
-	c.occLo = len(m.Occurrences)
-	// Copy the runs whole, then move them in place: the fields that change hold no pointers.
-	k := len(m.Occurrences)
-	m.Occurrences = append(m.Occurrences, prev.Occurrences[old.occLo:old.occHi]...)
+	c.occLo = m.occN
+	// The occurrences are not copied: the model refers to prev's, moved (see occSeg).
+	k := m.occN
 	if n := old.occHi - old.occLo; n > 0 {
+		occs, sd, sdc := m.prevOccs(prev, old.occLo, old.occHi)
+		m.addOccRun(occs, 0, n, sd+d, sdc+int32(c.Index-oc.Index))
 		if r := len(m.occRuns) - 1; r >= 0 && m.occRuns[r].lo+m.occRuns[r].n == k && m.occRuns[r].from+m.occRuns[r].n == old.occLo {
 			m.occRuns[r].n += n // one run while the forms follow each other in both
 		} else {
 			m.occRuns = append(m.occRuns, occRun{lo: k, from: old.occLo, n: n})
 		}
-	}
-	for i := range m.Occurrences[k:] {
-		o := &m.Occurrences[k+i]
-		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, int32(c.Index)
 	}
 	k = len(m.Edges)
 	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
@@ -561,7 +563,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
 	if m.stable && d == 0 && c.Index == oc.Index && c.occLo == old.occLo {
-		m.stableOccs = len(m.Occurrences)
+		m.stableOccs = m.occN
 	} else {
 		m.stable = false
 	}
@@ -646,7 +648,7 @@ func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel st
 	}
 	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: int32(arity),
 		Clause: int32(c.Index), Def: def, Relation: rel, Arg: int32(arg), Parenthesized: paren, Negated: neg}
-	m.Occurrences = append(m.Occurrences, o)
+	m.fresh = append(m.fresh, o)
 }
 
 // fold returns the case-folded key of a name. Names already in lower case (nearly all) are
@@ -786,7 +788,7 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 		case syntax.TermFunction:
 			m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true, neg)
 			if t.Arity() == 0 {
-				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.Occurrences[len(m.Occurrences)-1].Key, true, rel})
+				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.fresh[len(m.fresh)-1].Key, true, rel})
 			}
 			base := len(stack)
 			for _, a := range t.ArgSeq() {
@@ -806,7 +808,7 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // prev (m.occRuns) find their symbol by prev's number of it (prev.symOf): one look-up per symbol
 // of theirs, not one per occurrence.
 func (m *Model) index(prev *Model, stable int) {
-	x := &indexer{m: m, prev: prev, ord: make([]int32, len(m.Occurrences))}
+	x := &indexer{m: m, prev: prev, ord: make([]int32, m.occN)}
 	x.count(prev)
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
@@ -880,7 +882,7 @@ func (x *indexer) count(prev *Model) {
 	m := x.m
 	var remap []int32 // prev's symbol number -> the number here, or -1
 	runs := m.occRuns
-	if prev != nil && len(prev.symOf) == len(prev.Occurrences) {
+	if prev != nil && len(prev.symOf) == prev.occN {
 		remap = make([]int32, len(prev.symbols))
 		for k := range remap {
 			remap[k] = -1
@@ -888,7 +890,12 @@ func (x *indexer) count(prev *Model) {
 	} else {
 		runs = nil
 	}
-	for i := range m.Occurrences {
+	seg := &occSeg{}
+	for i := range m.occN {
+		if i == seg.lo+len(seg.occs) {
+			seg = &m.occSegs[sort.Search(len(m.occSegs), func(k int) bool { return m.occSegs[k].lo > i })-1]
+		}
+		o := &seg.occs[i-seg.lo] // its kind, key, name and arity (see rawOcc)
 		for len(runs) > 0 && i >= runs[0].lo+runs[0].n {
 			runs = runs[1:]
 		}
@@ -902,11 +909,10 @@ func (x *indexer) count(prev *Model) {
 			moved = runs[0].lo != runs[0].from
 			if k := remap[pk]; k >= 0 {
 				x.moved[k] = x.moved[k] || moved
-				x.add(i, x.order[k])
+				x.add(i, o, x.order[k])
 				continue
 			}
 		}
-		o := &m.Occurrences[i]
 		table, kind := m.table(o.Kind)
 		if table == nil {
 			x.ord[i] = -1
@@ -926,13 +932,12 @@ func (x *indexer) count(prev *Model) {
 		} else {
 			x.src[s.ord] = -1
 		}
-		x.add(i, s)
+		x.add(i, o, s)
 	}
 }
 
-// add counts occurrence i of symbol s.
-func (x *indexer) add(i int, s *Symbol) {
-	o := &x.m.Occurrences[i]
+// add counts occurrence i, o, of symbol s.
+func (x *indexer) add(i int, o *Occurrence, s *Symbol) {
 	if k := s.ord; x.mixed[k] != mixedName|mixedArity && int(x.first[k]) != i {
 		if o.Name != x.names[k] {
 			x.mixed[k] |= mixedName // as written: the spellings may still be one
@@ -956,12 +961,12 @@ func (x *indexer) fill(k int, s *Symbol) {
 	} else if x.mixed[k]&mixedName != 0 {
 		s.indexSpellings(m)
 	} else {
-		s.Spellings = map[string]int{m.Spelling(&m.Occurrences[x.first[k]]): len(s.Occs)}
+		s.Spellings = map[string]int{m.Spelling(m.rawOcc(int(x.first[k]))): len(s.Occs)}
 	}
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{int(m.Occurrences[x.first[k]].Arity): s.Occs}
+		s.Arities = map[int][]int{int(m.rawOcc(int(x.first[k])).Arity): s.Occs}
 	}
 }
 
@@ -999,13 +1004,13 @@ func occKindOf(k SymbolKind) OccKind {
 
 // indexSpellings fills s.Spellings.
 func (s *Symbol) indexSpellings(m *Model) {
-	first := m.Spelling(&m.Occurrences[s.Occs[0]])
+	first := m.Spelling(m.rawOcc(s.Occs[0]))
 	for k, i := range s.Occs[1:] {
-		if m.Spelling(&m.Occurrences[i]) != first {
+		if m.Spelling(m.rawOcc(i)) != first {
 			s.Spellings = make(map[string]int, 2)
 			s.Spellings[first] = k + 1
 			for _, j := range s.Occs[k+1:] {
-				s.Spellings[m.Spelling(&m.Occurrences[j])]++
+				s.Spellings[m.Spelling(m.rawOcc(j))]++
 			}
 			return
 		}
@@ -1016,10 +1021,10 @@ func (s *Symbol) indexSpellings(m *Model) {
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
 // itself (neither is ever changed once built).
 func (s *Symbol) indexArities(m *Model) {
-	a := int(m.Occurrences[s.Occs[0]].Arity)
+	a := int(m.rawOcc(s.Occs[0]).Arity)
 	one := true
 	for _, i := range s.Occs[1:] {
-		if int(m.Occurrences[i].Arity) != a {
+		if int(m.rawOcc(i).Arity) != a {
 			one = false
 			break
 		}
@@ -1030,7 +1035,7 @@ func (s *Symbol) indexArities(m *Model) {
 	}
 	s.Arities = map[int][]int{}
 	for _, i := range s.Occs {
-		a := int(m.Occurrences[i].Arity)
+		a := int(m.rawOcc(i).Arity)
 		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
@@ -1038,9 +1043,11 @@ func (s *Symbol) indexArities(m *Model) {
 // OccurrenceAt returns the occurrence whose span contains off (a cursor right after a token
 // counts), or nil.
 func (m *Model) OccurrenceAt(off int) *Occurrence {
-	i := sort.Search(len(m.Occurrences), func(i int) bool { return m.Occurrences[i].Span.End >= off })
-	if i < len(m.Occurrences) && m.Occurrences[i].Span.Start <= off {
-		return &m.Occurrences[i]
+	i := sort.Search(m.occN, func(i int) bool { return m.Occ(i).Span.End >= off })
+	if i < m.occN {
+		if o := m.Occ(i); o.Span.Start <= off {
+			return &o
+		}
 	}
 	return nil
 }
