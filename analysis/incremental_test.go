@@ -67,6 +67,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(1))
 	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
+	segs, merged := 0, 0 // the most segments of occurrences a model had, and how often they were merged
 	for _, name := range names {
 		f := parseCase(name, inputs[name])
 		prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
@@ -80,6 +81,12 @@ func TestIncrementalEqualsFull(t *testing.T) {
 				t.Fatal(err)
 			}
 			reusedClauses += got.Model.reused
+			if n := len(got.Model.occSegs); n > maxOccSegs {
+				t.Fatalf("%s, edit %d: %d segments of occurrences, at most %d", name, i, n, maxOccSegs)
+			} else if n < len(prev.Model.occSegs)-3 {
+				merged++ // copied into one, or shorter for a removal of many forms
+			}
+			segs = max(segs, len(got.Model.occSegs))
 			if diff := sameResult(got, want); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
 			}
@@ -98,7 +105,12 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if reusedClauses < clauses*9/10 {
 		t.Fatalf("%d of %d clauses reused from the previous version: incremental analysis is not exercised", reusedClauses, clauses)
 	}
-	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis", edits, len(names), reused, reusedClauses, clauses)
+	// The models refer to earlier versions' occurrences (occSeg), and copy them into one now and then.
+	if segs < 16 || merged == 0 {
+		t.Fatalf("at most %d segments of occurrences, merged %d times: their reuse is not exercised", segs, merged)
+	}
+	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis; up to %d segments of occurrences, merged %d times",
+		edits, len(names), reused, reusedClauses, clauses, segs, merged)
 }
 
 // TestCancelledAnalysis checks that a cancelled context stops the analysis with its error.
@@ -428,5 +440,41 @@ func TestIncrementalFailingUses(t *testing.T) {
 			t.Fatalf("edit %d (%q -> %q): incremental analysis differs from a fresh one: %s", i, e.old, e.new, diff)
 		}
 		prev = got
+	}
+}
+
+// TestOccurrenceSegments types a name into one rule after another, from the end of a generated
+// game to its start, so that every version refers to more runs of its predecessors' occurrences
+// (occSeg), until a version copies them into one: every version's occurrences equal a fresh
+// analysis's, and a model never holds more than maxOccSegs segments.
+func TestOccurrenceSegments(t *testing.T) {
+	src := gengame.Layered(40 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	var rules []int // where each rule's head name starts
+	for form := range f.FormSeq() {
+		if form.IsRule() {
+			rules = append(rules, form.Span().Start+len("(<= ("))
+		}
+	}
+	most, merged := 0, false
+	for k := len(rules) - 1; k >= 0 && k > len(rules)-3*maxOccSegs; k -= 2 {
+		f = f.Edit(rules[k], rules[k], "x")
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("after typing into rule %d: incremental analysis differs from a fresh one: %s", k, diff)
+		}
+		n := len(got.Model.occSegs)
+		if n > maxOccSegs {
+			t.Fatalf("after typing into rule %d: %d segments of occurrences, at most %d", k, n, maxOccSegs)
+		}
+		merged = merged || n == 1 && len(prev.Model.occSegs) > 1
+		most, prev = max(most, n), got
+	}
+	if most < maxOccSegs-2 || !merged {
+		t.Fatalf("at most %d segments, merged into one: %v; want about %d, merged", most, merged, maxOccSegs)
 	}
 }
