@@ -54,8 +54,6 @@ type Clause struct {
 	occLo, occHi   int // the clause's occurrences: m.Occ(occLo) to m.Occ(occHi-1)
 	edgeLo, edgeHi int // the clause's dependency edges: m.Edges[edgeLo:edgeHi]
 
-	// reused says that the clause is the previous version's, moved (reuseClause).
-	reused bool
 	// prod is the clause compiled for the producers' fixpoint, made on first need and shared by
 	// the versions the clause is reused in (it holds no position).
 	prod atomic.Pointer[compiled]
@@ -277,6 +275,7 @@ type Model struct {
 	formsMu  sync.Mutex
 	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
 	reused   int                        // clauses taken over from prev (for tests)
+	walked   []int32                    // the clauses not taken over from prev, by index
 	folded   map[string]string          // spelling -> case-folded key, while building
 	// The stacks of the walks of literals and terms, reused from clause to clause while building.
 	litStack  []litStep
@@ -453,9 +452,8 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	defer func() {
 		part.occHi, part.edgeHi = m.occN, len(m.Edges)
 		m.parts = append(m.parts, part)
-		if part.clause >= 0 {
-			c := m.Clauses[part.clause]
-			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi
+		if c := m.clause(part.clause); c != nil && (c.occHi != part.occHi || c.edgeLo != part.edgeLo || c.edgeHi != part.edgeHi) {
+			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi // not a clause shared with prev
 		}
 	}()
 	if old, ok := find.part(part.id); ok {
@@ -486,6 +484,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
 	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
+	m.walked = append(m.walked, int32(c.Index))
 	m.addRole(c)
 	c.occLo = m.occN
 	fresh := len(m.fresh)
@@ -518,32 +517,15 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	oc := prev.Clauses[old.clause]
 	d := form.Span().Start - old.start
-	c := m.clauseBlock.one()
-	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
-	c.reused = true
-	c.prod.Store(oc.prod.Load())
-	c.meets.Store(oc.meets.Load())
-	c.texts.Store(oc.texts.Load())
-	c.failing.Store(oc.failing.Load())
+	c := oc
+	if !m.stable || d != 0 || oc.Index != len(m.Clauses) || old.occLo != m.occN || old.edgeLo != len(m.Edges) || form.Cursor != oc.Form.Cursor {
+		c = m.movedClause(form, oc, d)
+	} // else the form did not move, and nothing before it did: prev's clause itself serves
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}
-	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
-	if d == 0 {
-		// The form did not move (it is before the edit): its literals are the same values, and
-		// neither list is ever changed once built.
-		c.Body = oc.Body
-	} else if oc.Body != nil {
-		c.Body = m.litBlock.take(len(oc.Body))
-		for i, l := range oc.Body {
-			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
-		}
-	}
-	// The visits keep the positions of the version that made them (walkLiterals moves them).
-	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
 	m.Clauses = append(m.Clauses, c)
 	m.addRole(c)
-	c.occLo = m.occN
 	// The occurrences are not copied: the model refers to prev's, moved (see occSeg).
 	k := m.occN
 	if n := old.occHi - old.occLo; n > 0 {
@@ -557,17 +539,53 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	k = len(m.Edges)
 	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
-	for i := range m.Edges[k:] {
-		e := &m.Edges[k+i]
-		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
+	if c != oc {
+		for i := range m.Edges[k:] {
+			e := &m.Edges[k+i]
+			e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
+		}
 	}
-	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
-	if m.stable && d == 0 && c.Index == oc.Index && c.occLo == old.occLo {
+	if m.stable && c == oc {
 		m.stableOccs = m.occN
 	} else {
 		m.stable = false
 	}
 	return c.Index
+}
+
+// movedClause returns a new clause for the model under construction: prev's clause oc, of a
+// form that moved by d bytes or whose clause has another index.
+func (m *Model) movedClause(form syntax.Form, oc *Clause, d int) *Clause {
+	c := m.clauseBlock.one()
+	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
+	c.prod.Store(oc.prod.Load())
+	c.meets.Store(oc.meets.Load())
+	c.texts.Store(oc.texts.Load())
+	c.failing.Store(oc.failing.Load())
+	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
+	if d == 0 {
+		// The form did not move (it is before the edit): its literals are the same values, and
+		// neither list is ever changed once built.
+		c.Body = oc.Body
+	} else if oc.Body != nil {
+		c.Body = m.litBlock.take(len(oc.Body))
+		for i, l := range oc.Body {
+			c.Body[i] = syntax.Literal{Cursor: l.Cursor.Moved(d)}
+		}
+	}
+	// The visits keep the positions of the version that made them (walkLiterals moves them).
+	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
+	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
+	c.occLo = m.occN
+	return c
+}
+
+// clause returns clause i, or nil when i < 0.
+func (m *Model) clause(i int) *Clause {
+	if i < 0 {
+		return nil
+	}
+	return m.Clauses[i]
 }
 
 // addRole records c if it is a role fact.
