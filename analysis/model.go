@@ -392,8 +392,6 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	}
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
-		m.clauseBlock.next = len(prev.Clauses) + 16
-		m.litBlock.next = 2 * len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
 		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
@@ -465,7 +463,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		return
 	}
 	m.stable = false // the occurrences from here on are not prev's
-	c := m.clauseBlock.one()
+	c := m.newClause(prev)
 	c.Index, c.Form = len(m.Clauses), form
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
@@ -519,7 +517,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	d := form.Span().Start - old.start
 	c := oc
 	if !m.stable || d != 0 || oc.Index != len(m.Clauses) || old.occLo != m.occN || old.edgeLo != len(m.Edges) || form.Cursor != oc.Form.Cursor {
-		c = m.movedClause(form, oc, d)
+		c = m.movedClause(form, prev, oc, d)
 	} // else the form did not move, and nothing before it did: prev's clause itself serves
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
@@ -555,8 +553,8 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 
 // movedClause returns a new clause for the model under construction: prev's clause oc, of a
 // form that moved by d bytes or whose clause has another index.
-func (m *Model) movedClause(form syntax.Form, oc *Clause, d int) *Clause {
-	c := m.clauseBlock.one()
+func (m *Model) movedClause(form syntax.Form, prev *Model, oc *Clause, d int) *Clause {
+	c := m.newClause(prev)
 	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
 	c.prod.Store(oc.prod.Load())
 	c.meets.Store(oc.meets.Load())
@@ -586,6 +584,17 @@ func (m *Model) clause(i int) *Clause {
 		return nil
 	}
 	return m.Clauses[i]
+}
+
+// newClause returns a new zero clause. The first one of a model that reuses prev's clauses
+// sizes the blocks for as many clauses as prev has from here on: the clauses before it were
+// shared, and most after it are moved ones.
+func (m *Model) newClause(prev *Model) *Clause {
+	if m.clauseBlock.buf == nil && prev != nil {
+		rest := max(len(prev.Clauses)-len(m.Clauses), 0)
+		m.clauseBlock.next, m.litBlock.next = rest+16, 2*rest
+	}
+	return m.clauseBlock.one()
 }
 
 // addRole records c if it is a role fact.
