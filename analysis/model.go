@@ -315,6 +315,10 @@ type Model struct {
 	// this one reused clauses from's "did you mean" candidates and answers (the producers let
 	// go of prevModel as soon as they are made, often before undefined-relation runs).
 	prevRelCands *relCandidates
+	// reportHint is, per check (by index in Checks), how many diagnostics it reported on this
+	// model, or (from newModel until its checks run) on prev: the reporters start with that
+	// much room.
+	reportHint atomic.Pointer[[]int]
 	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
 	// keywords), kept for the next version's index; occRuns, while building, the runs of
 	// occurrences taken over from prev.
@@ -405,6 +409,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	}
 	m.folded = map[string]string{}
 	m.stable = prev != nil
+	if prev != nil {
+		m.reportHint.Store(prev.reportHint.Load())
+	}
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
 		prev.mu.Lock()
@@ -876,6 +883,9 @@ func (m *Model) index(prev *Model, stable int) {
 	}
 	for k, s := range x.order {
 		if !taken[k] {
+			if x.lazy[k] {
+				x.settle(k, s)
+			}
 			x.fill(k, s)
 		}
 	}
@@ -900,6 +910,9 @@ type indexer struct {
 	// of them is at another index than in prev.
 	src   []int32
 	moved []bool
+	// lazy says that some of the symbol's occurrences were counted without being read (add):
+	// settle completes mixed and defs.
+	lazy []bool
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
@@ -935,8 +948,11 @@ func (x *indexer) count(prev *Model) {
 			}
 			moved = runs[0].lo != runs[0].from
 			if k := remap[pk]; k >= 0 {
-				x.moved[k] = x.moved[k] || moved
-				x.add(i, o, x.order[k])
+				// Counted, not read: most such symbols are prev's own (index), and settle
+				// reads the others' occurrences.
+				x.moved[k], x.lazy[k] = x.moved[k] || moved, true
+				x.ord[i] = k
+				x.order[k].n++
 				continue
 			}
 		}
@@ -952,6 +968,7 @@ func (x *indexer) count(prev *Model) {
 			x.order = append(x.order, s)
 			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
 			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
+			x.lazy = append(x.lazy, false)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
@@ -977,6 +994,25 @@ func (x *indexer) add(i int, o *Occurrence, s *Symbol) {
 	s.n++
 	if o.Def {
 		s.defs++
+	}
+}
+
+// settle completes what add finds (mixed, defs) for symbol number k, s, whose Occs are made and
+// some of whose occurrences were counted without being read. When they are all prev's
+// occurrences of one symbol, they are that symbol's: its defs and arities serve (fill takes
+// its spellings). Else it reads them all.
+func (x *indexer) settle(k int, s *Symbol) {
+	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
+		ps := x.prev.symbols[pk]
+		s.defs = ps.defs
+		if len(ps.Arities) > 1 {
+			x.mixed[k] |= mixedArity
+		}
+		return
+	}
+	x.mixed[k], s.defs, s.n = 0, 0, 0
+	for _, i := range s.Occs {
+		x.add(i, x.m.rawOcc(i), s)
 	}
 }
 
