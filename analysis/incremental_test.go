@@ -477,4 +477,27 @@ func TestOccurrenceSegments(t *testing.T) {
 	if most < maxOccSegs-2 || !merged {
 		t.Fatalf("at most %d segments, merged into one: %v; want about %d, merged", most, merged, maxOccSegs)
 	}
+	// Now from the start to the end: each version shares the clauses before its edit with the
+	// one before, made by ever more versions, until a version shares none.
+	f, _ = syntax.Parse(src)
+	prev, _ = AnalyzeContext(context.Background(), f, nil, nil)
+	renewed := false
+	for k := 0; k < len(rules) && k < 4*maxClauseGens; k++ {
+		f = f.Edit(rules[k]+k, rules[k]+k, "x") // the rules before k are one byte longer each
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("after typing into rule %d, from the start: incremental analysis differs from a fresh one: %s", k, diff)
+		}
+		if n := len(got.Model.gens); n > maxClauseGens {
+			t.Fatalf("after typing into rule %d: the clauses of %d models, at most %d", k, n, maxClauseGens)
+		}
+		renewed = renewed || !got.Model.share
+		prev = got
+	}
+	if !renewed {
+		t.Fatalf("typing into %d rules one after another: every version shared clauses", 4*maxClauseGens)
+	}
 }

@@ -62,6 +62,8 @@ type Clause struct {
 	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
+	// gen is the generation of the model that made the clause (Model.gen).
+	gen uint32
 	// failing remembers which of the clause's uses of a relation a whole-file check found wrong
 	// against the argument sets it read (see Model.failingUses), shared like meets.
 	failing atomic.Pointer[[]failingMemo]
@@ -276,6 +278,13 @@ type Model struct {
 	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
 	reused   int                        // clauses taken over from prev (for tests)
 	walked   []int32                    // the clauses not taken over from prev, by index
+	// gen numbers the models of a document's versions (prev's plus one); gens lists the
+	// generations of the models that made its clauses. A clause shared with prev keeps the
+	// block it was made in alive: a version whose prev's clauses come from maxClauseGens
+	// models or more shares none, so that no chain of blocks stays alive.
+	gen   uint32
+	gens  []uint32
+	share bool // the clauses before the first form that moved or changed are prev's own
 	folded   map[string]string          // spelling -> case-folded key, while building
 	// The stacks of the walks of literals and terms, reused from clause to clause while building.
 	litStack  []litStep
@@ -411,6 +420,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	m.stable = prev != nil
 	if prev != nil {
 		m.reportHint.Store(prev.reportHint.Load())
+		m.gen, m.share = prev.gen+1, len(prev.gens) < maxClauseGens
 	}
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
@@ -523,9 +533,13 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	oc := prev.Clauses[old.clause]
 	d := form.Span().Start - old.start
 	c := oc
-	if !m.stable || d != 0 || oc.Index != len(m.Clauses) || old.occLo != m.occN || old.edgeLo != len(m.Edges) || form.Cursor != oc.Form.Cursor {
+	// same: the form did not move, and nothing before it did.
+	same := m.stable && d == 0 && oc.Index == len(m.Clauses) && old.occLo == m.occN && old.edgeLo == len(m.Edges)
+	if !same || !m.share || form.Cursor != oc.Form.Cursor {
 		c = m.movedClause(form, prev, oc, d)
-	} // else the form did not move, and nothing before it did: prev's clause itself serves
+	} else { // prev's clause itself serves
+		m.addGen(oc.gen)
+	}
 	if m.prevUsed != nil {
 		m.prevUsed[old.clause] = true
 	}
@@ -550,7 +564,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 			e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
 		}
 	}
-	if m.stable && c == oc {
+	if same {
 		m.stableOccs = m.occN
 	} else {
 		m.stable = false
@@ -601,7 +615,20 @@ func (m *Model) newClause(prev *Model) *Clause {
 		rest := max(len(prev.Clauses)-len(m.Clauses), 0)
 		m.clauseBlock.next, m.litBlock.next = rest+16, 2*rest
 	}
-	return m.clauseBlock.one()
+	c := m.clauseBlock.one()
+	c.gen = m.gen
+	m.addGen(m.gen)
+	return c
+}
+
+// maxClauseGens is how many models' clauses a model may share (see Model.gens).
+const maxClauseGens = 4
+
+// addGen records that one of the model's clauses was made by the model of generation g.
+func (m *Model) addGen(g uint32) {
+	if !slices.Contains(m.gens, g) {
+		m.gens = append(m.gens, g)
+	}
 }
 
 // addRole records c if it is a role fact.
