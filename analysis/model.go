@@ -282,10 +282,10 @@ type Model struct {
 	// generations of the models that made its clauses. A clause shared with prev keeps the
 	// block it was made in alive: a version whose prev's clauses come from maxClauseGens
 	// models or more shares none, so that no chain of blocks stays alive.
-	gen   uint32
-	gens  []uint32
-	share bool // the clauses before the first form that moved or changed are prev's own
-	folded   map[string]string          // spelling -> case-folded key, while building
+	gen    uint32
+	gens   []uint32
+	share  bool              // the clauses before the first form that moved or changed are prev's own
+	folded map[string]string // spelling -> case-folded key, while building
 	// The stacks of the walks of literals and terms, reused from clause to clause while building.
 	litStack  []litStep
 	termStack []syntax.Term
