@@ -33,7 +33,7 @@ func init() {
 						continue
 					}
 					major := majorityArity(s)
-					first := m.Occurrences[s.Arities[major][0]]
+					first := m.Occ(s.Arities[major][0])
 					what := "relation"
 					if s.Kind == FunctionSymbol {
 						what = "function"
@@ -43,7 +43,7 @@ func init() {
 							continue
 						}
 						for _, i := range occs {
-							o := m.Occurrences[i]
+							o := m.Occ(i)
 							r.Report(o.Span, fmt.Sprintf("%s %s has %s here but %d elsewhere", what, o.Name, counted(a, "argument", "arguments"), major),
 								[]Related{{Span: first.Span, Message: fmt.Sprintf("%s with %s", first.Name, counted(major, "argument", "arguments"))}})
 						}
@@ -61,7 +61,7 @@ func withoutOldDeclarations(m *Model, s *Symbol) *Symbol {
 	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
 	for a, occs := range s.Arities {
 		for _, i := range occs {
-			o := m.Occurrences[i]
+			o := m.Occ(i)
 			if h := m.Clauses[o.Clause].Head; o.Def && o.Arg >= 0 && lateKeywords[o.Relation] &&
 				h.Arity() != RelationKeywords[o.Relation] {
 				continue
@@ -92,7 +92,7 @@ func withoutAnd(m *Model, s *Symbol) *Symbol {
 	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
 	for a, occs := range s.Arities {
 		for _, i := range occs {
-			if m.Occurrences[i].Relation != "and" {
+			if m.rawOcc(i).Relation != "and" {
 				out.Arities[a] = append(out.Arities[a], i)
 			}
 		}

@@ -83,23 +83,22 @@ func reportSpellings(m *Model, r *Reporter, k string, occs []int, tables []map[s
 	}
 	major, text := "", ""
 	for _, i := range occs { // ties: the spelling written first
-		if sp := m.Spelling(&m.Occurrences[i]); count[sp] == n {
-			major, text = sp, m.Occurrences[i].Name
+		if sp := m.Spelling(m.rawOcc(i)); count[sp] == n {
+			major, text = sp, m.rawOcc(i).Name
 			break
 		}
 	}
 	fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text), Safe: true}
+	var others []Occurrence // the occurrences not spelled major, where they are
 	for _, i := range occs {
-		if o := &m.Occurrences[i]; m.Spelling(o) != major {
+		if m.Spelling(m.rawOcc(i)) != major {
+			o := m.Occ(i)
+			others = append(others, o)
 			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})
 		}
 	}
 	msgs := map[string]string{} // name as written -> message
-	for _, i := range occs {
-		o := &m.Occurrences[i]
-		if m.Spelling(o) == major {
-			continue
-		}
+	for _, o := range others {
 		msg, ok := msgs[o.Name]
 		if !ok {
 			msg = fmt.Sprintf("%s is spelled %s elsewhere (%s)", o.Name, text, counted(n, "time", "times"))

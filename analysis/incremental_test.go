@@ -67,6 +67,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(1))
 	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
+	segs, merged := 0, 0 // the most segments of occurrences a model had, and how often they were merged
 	for _, name := range names {
 		f := parseCase(name, inputs[name])
 		prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
@@ -80,6 +81,12 @@ func TestIncrementalEqualsFull(t *testing.T) {
 				t.Fatal(err)
 			}
 			reusedClauses += got.Model.reused
+			if n := len(got.Model.occSegs); n > maxOccSegs {
+				t.Fatalf("%s, edit %d: %d segments of occurrences, at most %d", name, i, n, maxOccSegs)
+			} else if n < len(prev.Model.occSegs)-3 {
+				merged++ // copied into one, or shorter for a removal of many forms
+			}
+			segs = max(segs, len(got.Model.occSegs))
 			if diff := sameResult(got, want); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
 			}
@@ -98,7 +105,12 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if reusedClauses < clauses*9/10 {
 		t.Fatalf("%d of %d clauses reused from the previous version: incremental analysis is not exercised", reusedClauses, clauses)
 	}
-	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis", edits, len(names), reused, reusedClauses, clauses)
+	// The models refer to earlier versions' occurrences (occSeg), and copy them into one now and then.
+	if segs < 16 || merged == 0 {
+		t.Fatalf("at most %d segments of occurrences, merged %d times: their reuse is not exercised", segs, merged)
+	}
+	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis; up to %d segments of occurrences, merged %d times",
+		edits, len(names), reused, reusedClauses, clauses, segs, merged)
 }
 
 // TestCancelledAnalysis checks that a cancelled context stops the analysis with its error.
@@ -163,18 +175,40 @@ func semanticEdit(rng *rand.Rand, src string) (start, end int, text string) {
 	}
 }
 
+// allOccurrences returns m's occurrences, read one by one with Occ, and compares them with
+// those AllOccurrences yields (it panics when they differ).
+func allOccurrences(m *Model) []Occurrence {
+	var out []Occurrence
+	for i, o := range m.AllOccurrences() {
+		if i != len(out) || m.Occ(i) != o {
+			panic(fmt.Sprintf("AllOccurrences and Occ differ at %d", i))
+		}
+		out = append(out, o)
+	}
+	if len(out) != m.NumOccurrences() {
+		panic("AllOccurrences yields another number of occurrences")
+	}
+	return out
+}
+
 // sameResult reports how two analyses differ, or "".
 func sameResult(got, want *Result) string {
 	if g, w := fmt.Sprintf("%+v", got.Diagnostics), fmt.Sprintf("%+v", want.Diagnostics); g != w {
 		return fmt.Sprintf("diagnostics\n got %s\nwant %s", g, w)
 	}
 	gm, wm := got.Model, want.Model
-	if !slices.Equal(gm.Occurrences, wm.Occurrences) {
+	all := allOccurrences(gm)
+	if !slices.Equal(all, allOccurrences(wm)) {
 		return "occurrences differ"
 	}
-	for i := 1; i < len(gm.Occurrences); i++ {
-		if gm.Occurrences[i-1].Span.Start >= gm.Occurrences[i].Span.Start {
+	for i := 1; i < gm.NumOccurrences(); i++ {
+		if gm.Occ(i-1).Span.Start >= gm.Occ(i).Span.Start {
 			return fmt.Sprintf("occurrences %d and %d are out of order", i-1, i)
+		}
+	}
+	for _, c := range gm.Clauses { // a clause's own list is the model's
+		if !slices.Equal(c.Occurrences(gm), all[c.occLo:c.occHi]) {
+			return fmt.Sprintf("the occurrences of clause %d differ from the model's", c.Index)
 		}
 	}
 	if len(gm.Clauses) != len(wm.Clauses) {
@@ -406,5 +440,64 @@ func TestIncrementalFailingUses(t *testing.T) {
 			t.Fatalf("edit %d (%q -> %q): incremental analysis differs from a fresh one: %s", i, e.old, e.new, diff)
 		}
 		prev = got
+	}
+}
+
+// TestOccurrenceSegments types a name into one rule after another, from the end of a generated
+// game to its start, so that every version refers to more runs of its predecessors' occurrences
+// (occSeg), until a version copies them into one: every version's occurrences equal a fresh
+// analysis's, and a model never holds more than maxOccSegs segments.
+func TestOccurrenceSegments(t *testing.T) {
+	src := gengame.Layered(40 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	var rules []int // where each rule's head name starts
+	for form := range f.FormSeq() {
+		if form.IsRule() {
+			rules = append(rules, form.Span().Start+len("(<= ("))
+		}
+	}
+	most, merged := 0, false
+	for k := len(rules) - 1; k >= 0 && k > len(rules)-3*maxOccSegs; k -= 2 {
+		f = f.Edit(rules[k], rules[k], "x")
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("after typing into rule %d: incremental analysis differs from a fresh one: %s", k, diff)
+		}
+		n := len(got.Model.occSegs)
+		if n > maxOccSegs {
+			t.Fatalf("after typing into rule %d: %d segments of occurrences, at most %d", k, n, maxOccSegs)
+		}
+		merged = merged || n == 1 && len(prev.Model.occSegs) > 1
+		most, prev = max(most, n), got
+	}
+	if most < maxOccSegs-2 || !merged {
+		t.Fatalf("at most %d segments, merged into one: %v; want about %d, merged", most, merged, maxOccSegs)
+	}
+	// Now from the start to the end: each version shares the clauses before its edit with the
+	// one before, made by ever more versions, until a version shares none.
+	f, _ = syntax.Parse(src)
+	prev, _ = AnalyzeContext(context.Background(), f, nil, nil)
+	renewed := false
+	for k := 0; k < len(rules) && k < 4*maxClauseGens; k++ {
+		f = f.Edit(rules[k]+k, rules[k]+k, "x") // the rules before k are one byte longer each
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+			t.Fatalf("after typing into rule %d, from the start: incremental analysis differs from a fresh one: %s", k, diff)
+		}
+		if n := len(got.Model.gens); n > maxClauseGens {
+			t.Fatalf("after typing into rule %d: the clauses of %d models, at most %d", k, n, maxClauseGens)
+		}
+		renewed = renewed || !got.Model.share
+		prev = got
+	}
+	if !renewed {
+		t.Fatalf("typing into %d rules one after another: every version shared clauses", 4*maxClauseGens)
 	}
 }

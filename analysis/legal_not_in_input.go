@@ -33,19 +33,26 @@ func init() {
 				if !givesRole || !givesMove || role && move {
 					continue
 				}
-				args := c.Head.Args()
-				d := m.Notation()
-				var fixes []syntax.Fix
-				if add.ok && isGround(args[0]) && isGround(args[1]) {
-					fact := d.Atom("input", args[0].Text(), args[1].Text())
-					fixes = append(fixes, add.fix("Add "+fact+" to input", fact))
-				}
-				what, span := "the move "+args[1].Text(), args[1].Span()
+				arg, which := 1, "move"
 				if !role {
-					what, span = "the role "+args[0].Text(), args[0].Span()
+					arg, which = 0, "role"
 				}
-				r.Report(span, fmt.Sprintf("the game defines input, but no (input R M) covers %s that this legal rule gives: players that size their tables by input break",
-					what), nil, fixes...)
+				// The message and the fix, with the clause: written once while it is unchanged.
+				texts := c.memoTexts("legal-not-in-input", which+m.Notation().String(), func() [3]string {
+					args := c.Head.Args()
+					msg := fmt.Sprintf("the game defines input, but no (input R M) covers the %s %s that this legal rule gives: players that size their tables by input break",
+						which, args[arg].Text())
+					if !isGround(args[0]) || !isGround(args[1]) {
+						return [3]string{msg}
+					}
+					fact := m.Notation().Atom("input", args[0].Text(), args[1].Text())
+					return [3]string{msg, "Add " + fact + " to input", fact}
+				})
+				var fixes []syntax.Fix
+				if add.ok && texts[1] != "" {
+					fixes = append(fixes, add.fix(texts[1], texts[2]))
+				}
+				r.Report(atomArg(c.Head, arg).Span(), texts[0], nil, fixes...)
 			}
 		},
 	})

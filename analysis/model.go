@@ -51,11 +51,9 @@ type Clause struct {
 	// source order.
 	Vars map[string][]int
 
-	occLo, occHi   int // the clause's occurrences: m.Occurrences[occLo:occHi]
+	occLo, occHi   int // the clause's occurrences: m.Occ(occLo) to m.Occ(occHi-1)
 	edgeLo, edgeHi int // the clause's dependency edges: m.Edges[edgeLo:edgeHi]
 
-	// reused says that the clause is the previous version's, moved (reuseClause).
-	reused bool
 	// prod is the clause compiled for the producers' fixpoint, made on first need and shared by
 	// the versions the clause is reused in (it holds no position).
 	prod atomic.Pointer[compiled]
@@ -64,6 +62,8 @@ type Clause struct {
 	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
+	// gen is the generation of the model that made the clause (Model.gen).
+	gen uint32
 	// failing remembers which of the clause's uses of a relation a whole-file check found wrong
 	// against the argument sets it read (see Model.failingUses), shared like meets.
 	failing atomic.Pointer[[]failingMemo]
@@ -107,9 +107,6 @@ func replaceMemo[T any](memos *atomic.Pointer[[]T], e T, keep func(T) bool) {
 	next = append(next, e)
 	memos.Store(&next)
 }
-
-// Occurrences returns the clause's occurrences, in source order.
-func (c *Clause) Occurrences(m *Model) []Occurrence { return m.Occurrences[c.occLo:c.occHi] }
 
 // Key returns the folded name of the clause's head relation.
 func (c *Clause) Key() string { return c.key }
@@ -174,8 +171,7 @@ type Occurrence struct {
 	// `(f ...)`; false for a bare proposition like `terminal`.
 	Parenthesized bool
 	// Arg is the argument index within the atom of Relation, -1 for the relation name. Arg,
-	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96): every version
-	// copies the occurrences of the forms it reuses.
+	// Arity and Clause are 32 bits wide (an occurrence is 80 bytes, not 96).
 	Arg    int32
 	Arity  int32 // for relations and functions
 	Clause int32 // index into Model.Clauses
@@ -224,7 +220,7 @@ func (m *Model) Spelling(o *Occurrence) string {
 func (s *Symbol) Name(m *Model) string {
 	best, n := "", -1
 	for _, i := range s.Occs {
-		sp := m.Spelling(&m.Occurrences[i])
+		sp := m.Spelling(m.rawOcc(i))
 		if c := s.Spellings[sp]; c > n {
 			best, n = sp, c
 		}
@@ -249,13 +245,16 @@ type RoleDecl struct {
 
 // Model is the semantic model of one file.
 type Model struct {
-	File        *syntax.File
-	Clauses     []*Clause
-	Occurrences []Occurrence // sorted by position
-	Relations   map[string]*Symbol
-	Functions   map[string]*Symbol
-	Constants   map[string]*Symbol
-	Roles       []RoleDecl
+	File    *syntax.File
+	Clauses []*Clause
+	// The occurrences, sorted by position (Occ, AllOccurrences and NumOccurrences read them),
+	// in segments shared with the models they were made for (see occSeg).
+	occSegs   []occSeg
+	occN      int
+	Relations map[string]*Symbol
+	Functions map[string]*Symbol
+	Constants map[string]*Symbol
+	Roles     []RoleDecl
 	// Broken holds the relations that forms with syntax errors seem to define.
 	Broken map[string]bool
 
@@ -278,7 +277,15 @@ type Model struct {
 	formsMu  sync.Mutex
 	byForm   map[syntax.Identity]uint32 // form -> index in parts, made on first need (formIndex)
 	reused   int                        // clauses taken over from prev (for tests)
-	folded   map[string]string          // spelling -> case-folded key, while building
+	walked   []int32                    // the clauses not taken over from prev, by index
+	// gen numbers the models of a document's versions (prev's plus one); gens lists the
+	// generations of the models that made its clauses. A clause shared with prev keeps the
+	// block it was made in alive: a version whose prev's clauses come from maxClauseGens
+	// models or more shares none, so that no chain of blocks stays alive.
+	gen    uint32
+	gens   []uint32
+	share  bool              // the clauses before the first form that moved or changed are prev's own
+	folded map[string]string // spelling -> case-folded key, while building
 	// The stacks of the walks of literals and terms, reused from clause to clause while building.
 	litStack  []litStep
 	termStack []syntax.Term
@@ -317,12 +324,19 @@ type Model struct {
 	// this one reused clauses from's "did you mean" candidates and answers (the producers let
 	// go of prevModel as soon as they are made, often before undefined-relation runs).
 	prevRelCands *relCandidates
+	// reportHint is, per check (by index in Checks), how many diagnostics it reported on this
+	// model, or (from newModel until its checks run) on prev: the reporters start with that
+	// much room.
+	reportHint atomic.Pointer[[]int]
 	// symOf is the number of each occurrence's symbol in symbols (-1 for variables and
 	// keywords), kept for the next version's index; occRuns, while building, the runs of
 	// occurrences taken over from prev.
 	symOf   []int32
 	symbols []*Symbol
 	occRuns []occRun
+	// fresh holds, while building, the occurrences of the forms walked anew (their segments
+	// refer to it once it is complete: finishOccs).
+	fresh []Occurrence
 }
 
 // occRun is a run of n occurrences from lo that are prev's from `from`, moved.
@@ -391,21 +405,23 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	}
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
 	if prev != nil {
-		m.clauseBlock.next = len(prev.Clauses) + 16
-		m.litBlock.next = 2 * len(prev.Clauses)
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
-		m.Occurrences = make([]Occurrence, 0, len(prev.Occurrences)+256)
+		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
 		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
 	} else {
 		symbols, forms := symbolCount(f)
-		m.Occurrences = make([]Occurrence, 0, symbols)
+		m.fresh = make([]Occurrence, 0, symbols)
 		m.parts = make([]formPart, 0, forms)
 		m.Clauses = make([]*Clause, 0, forms)
 		m.clauseBlock.next = forms
 	}
 	m.folded = map[string]string{}
 	m.stable = prev != nil
+	if prev != nil {
+		m.reportHint.Store(prev.reportHint.Load())
+		m.gen, m.share = prev.gen+1, len(prev.gens) < maxClauseGens
+	}
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
 		prev.mu.Lock()
@@ -426,6 +442,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.addForm(form, prev, find)
 	}
 	m.folded, m.clauseBlock, m.litBlock = nil, block[Clause]{}, block[syntax.Literal]{}
+	m.finishOccs()
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
@@ -446,13 +463,12 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 			return
 		}
 	}
-	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: len(m.Occurrences), edgeLo: len(m.Edges)}
+	part := formPart{id: form.Identity(), start: form.Span().Start, clause: -1, occLo: m.occN, edgeLo: len(m.Edges)}
 	defer func() {
-		part.occHi, part.edgeHi = len(m.Occurrences), len(m.Edges)
+		part.occHi, part.edgeHi = m.occN, len(m.Edges)
 		m.parts = append(m.parts, part)
-		if part.clause >= 0 {
-			c := m.Clauses[part.clause]
-			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi
+		if c := m.clause(part.clause); c != nil && (c.occHi != part.occHi || c.edgeLo != part.edgeLo || c.edgeHi != part.edgeHi) {
+			c.occHi, c.edgeLo, c.edgeHi = part.occHi, part.edgeLo, part.edgeHi // not a clause shared with prev
 		}
 	}()
 	if old, ok := find.part(part.id); ok {
@@ -464,7 +480,7 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		return
 	}
 	m.stable = false // the occurrences from here on are not prev's
-	c := m.clauseBlock.one()
+	c := m.newClause(prev)
 	c.Index, c.Form = len(m.Clauses), form
 	if form.IsRule() {
 		head, ok := form.Rule().RuleHead()
@@ -483,8 +499,10 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
 	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
+	m.walked = append(m.walked, int32(c.Index))
 	m.addRole(c)
-	c.occLo = len(m.Occurrences)
+	c.occLo = m.occN
+	fresh := len(m.fresh)
 	arrow := form.Rule().Arrow()
 	if c.IsRule && !arrow.IsOperator() {
 		m.occ(OccKeyword, arrow.Cursor, c, false, "", -1, 0, false, false)
@@ -496,13 +514,14 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	for _, l := range c.Body {
 		m.literal(c, l, false)
 	}
+	m.addOccRun(nil, fresh, len(m.fresh)-fresh, 0, 0)
 	m.edges(c)
-	for i := c.occLo; i < len(m.Occurrences); i++ {
-		if o := &m.Occurrences[i]; o.Kind == OccVariable {
+	for i := fresh; i < len(m.fresh); i++ {
+		if o := &m.fresh[i]; o.Kind == OccVariable {
 			if c.Vars == nil {
 				c.Vars = map[string][]int{}
 			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i-c.occLo)
+			c.Vars[o.Key] = append(c.Vars[o.Key], i-fresh)
 		}
 	}
 }
@@ -513,16 +532,55 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	oc := prev.Clauses[old.clause]
 	d := form.Span().Start - old.start
-	c := m.clauseBlock.one()
+	c := oc
+	// same: the form did not move, and nothing before it did.
+	same := m.stable && d == 0 && oc.Index == len(m.Clauses) && old.occLo == m.occN && old.edgeLo == len(m.Edges)
+	if !same || !m.share || form.Cursor != oc.Form.Cursor {
+		c = m.movedClause(form, prev, oc, d)
+	} else { // prev's clause itself serves
+		m.addGen(oc.gen)
+	}
+	if m.prevUsed != nil {
+		m.prevUsed[old.clause] = true
+	}
+	m.Clauses = append(m.Clauses, c)
+	m.addRole(c)
+	// The occurrences are not copied: the model refers to prev's, moved (see occSeg).
+	k := m.occN
+	if n := old.occHi - old.occLo; n > 0 {
+		occs, sd, sdc := m.prevOccs(prev, old.occLo, old.occHi)
+		m.addOccRun(occs, 0, n, sd+d, sdc+int32(c.Index-oc.Index))
+		if r := len(m.occRuns) - 1; r >= 0 && m.occRuns[r].lo+m.occRuns[r].n == k && m.occRuns[r].from+m.occRuns[r].n == old.occLo {
+			m.occRuns[r].n += n // one run while the forms follow each other in both
+		} else {
+			m.occRuns = append(m.occRuns, occRun{lo: k, from: old.occLo, n: n})
+		}
+	}
+	k = len(m.Edges)
+	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
+	if c != oc {
+		for i := range m.Edges[k:] {
+			e := &m.Edges[k+i]
+			e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
+		}
+	}
+	if same {
+		m.stableOccs = m.occN
+	} else {
+		m.stable = false
+	}
+	return c.Index
+}
+
+// movedClause returns a new clause for the model under construction: prev's clause oc, of a
+// form that moved by d bytes or whose clause has another index.
+func (m *Model) movedClause(form syntax.Form, prev *Model, oc *Clause, d int) *Clause {
+	c := m.newClause(prev)
 	c.Index, c.Form, c.IsRule, c.key, c.arity = len(m.Clauses), form, oc.IsRule, oc.key, oc.arity
-	c.reused = true
 	c.prod.Store(oc.prod.Load())
 	c.meets.Store(oc.meets.Load())
 	c.texts.Store(oc.texts.Load())
 	c.failing.Store(oc.failing.Load())
-	if m.prevUsed != nil {
-		m.prevUsed[old.clause] = true
-	}
 	c.Head = syntax.Atom{Cursor: oc.Head.Cursor.Moved(d)}
 	if d == 0 {
 		// The form did not move (it is before the edit): its literals are the same values, and
@@ -536,36 +594,41 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	// The visits keep the positions of the version that made them (walkLiterals moves them).
 	c.visits, c.visitsAt, c.bare = oc.visits, oc.visitsAt, oc.bare
-	m.Clauses = append(m.Clauses, c)
-	m.addRole(c)
-	c.occLo = len(m.Occurrences)
-	// Copy the runs whole, then move them in place: the fields that change hold no pointers.
-	k := len(m.Occurrences)
-	m.Occurrences = append(m.Occurrences, prev.Occurrences[old.occLo:old.occHi]...)
-	if n := old.occHi - old.occLo; n > 0 {
-		if r := len(m.occRuns) - 1; r >= 0 && m.occRuns[r].lo+m.occRuns[r].n == k && m.occRuns[r].from+m.occRuns[r].n == old.occLo {
-			m.occRuns[r].n += n // one run while the forms follow each other in both
-		} else {
-			m.occRuns = append(m.occRuns, occRun{lo: k, from: old.occLo, n: n})
-		}
-	}
-	for i := range m.Occurrences[k:] {
-		o := &m.Occurrences[k+i]
-		o.Span.Start, o.Span.End, o.Clause = o.Span.Start+d, o.Span.End+d, int32(c.Index)
-	}
-	k = len(m.Edges)
-	m.Edges = append(m.Edges, prev.Edges[old.edgeLo:old.edgeHi]...)
-	for i := range m.Edges[k:] {
-		e := &m.Edges[k+i]
-		e.Span.Start, e.Span.End, e.Clause = e.Span.Start+d, e.Span.End+d, c.Index
-	}
 	c.Vars = oc.Vars // relative to the clause's occurrences, and never changed once built: shared
-	if m.stable && d == 0 && c.Index == oc.Index && c.occLo == old.occLo {
-		m.stableOccs = len(m.Occurrences)
-	} else {
-		m.stable = false
+	c.occLo = m.occN
+	return c
+}
+
+// clause returns clause i, or nil when i < 0.
+func (m *Model) clause(i int) *Clause {
+	if i < 0 {
+		return nil
 	}
-	return c.Index
+	return m.Clauses[i]
+}
+
+// newClause returns a new zero clause. The first one of a model that reuses prev's clauses
+// sizes the blocks for as many clauses as prev has from here on: the clauses before it were
+// shared, and most after it are moved ones.
+func (m *Model) newClause(prev *Model) *Clause {
+	if m.clauseBlock.buf == nil && prev != nil {
+		rest := max(len(prev.Clauses)-len(m.Clauses), 0)
+		m.clauseBlock.next, m.litBlock.next = rest+16, 2*rest
+	}
+	c := m.clauseBlock.one()
+	c.gen = m.gen
+	m.addGen(m.gen)
+	return c
+}
+
+// maxClauseGens is how many models' clauses a model may share (see Model.gens).
+const maxClauseGens = 4
+
+// addGen records that one of the model's clauses was made by the model of generation g.
+func (m *Model) addGen(g uint32) {
+	if !slices.Contains(m.gens, g) {
+		m.gens = append(m.gens, g)
+	}
 }
 
 // addRole records c if it is a role fact.
@@ -646,7 +709,7 @@ func (m *Model) occ(kind OccKind, cur syntax.Cursor, c *Clause, def bool, rel st
 	}
 	o := Occurrence{Kind: kind, Span: cur.Span(), Name: name, Key: key, Arity: int32(arity),
 		Clause: int32(c.Index), Def: def, Relation: rel, Arg: int32(arg), Parenthesized: paren, Negated: neg}
-	m.Occurrences = append(m.Occurrences, o)
+	m.fresh = append(m.fresh, o)
 }
 
 // fold returns the case-folded key of a name. Names already in lower case (nearly all) are
@@ -786,7 +849,7 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 		case syntax.TermFunction:
 			m.occ(OccFunction, t.Name().Cursor, c, def, rel, arg, t.Arity(), true, neg)
 			if t.Arity() == 0 {
-				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.Occurrences[len(m.Occurrences)-1].Key, true, rel})
+				c.bare = append(c.bare, bareList{t.Span(), t.Name().Text(), m.fresh[len(m.fresh)-1].Key, true, rel})
 			}
 			base := len(stack)
 			for _, a := range t.ArgSeq() {
@@ -806,7 +869,7 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // prev (m.occRuns) find their symbol by prev's number of it (prev.symOf): one look-up per symbol
 // of theirs, not one per occurrence.
 func (m *Model) index(prev *Model, stable int) {
-	x := &indexer{m: m, prev: prev, ord: make([]int32, len(m.Occurrences))}
+	x := &indexer{m: m, prev: prev, ord: make([]int32, m.occN)}
 	x.count(prev)
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
@@ -847,6 +910,9 @@ func (m *Model) index(prev *Model, stable int) {
 	}
 	for k, s := range x.order {
 		if !taken[k] {
+			if x.lazy[k] {
+				x.settle(k, s)
+			}
 			x.fill(k, s)
 		}
 	}
@@ -871,6 +937,9 @@ type indexer struct {
 	// of them is at another index than in prev.
 	src   []int32
 	moved []bool
+	// lazy says that some of the symbol's occurrences were counted without being read (add):
+	// settle completes mixed and defs.
+	lazy []bool
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
@@ -880,7 +949,7 @@ func (x *indexer) count(prev *Model) {
 	m := x.m
 	var remap []int32 // prev's symbol number -> the number here, or -1
 	runs := m.occRuns
-	if prev != nil && len(prev.symOf) == len(prev.Occurrences) {
+	if prev != nil && len(prev.symOf) == prev.occN {
 		remap = make([]int32, len(prev.symbols))
 		for k := range remap {
 			remap[k] = -1
@@ -888,7 +957,12 @@ func (x *indexer) count(prev *Model) {
 	} else {
 		runs = nil
 	}
-	for i := range m.Occurrences {
+	seg := &occSeg{}
+	for i := range m.occN {
+		if i == seg.lo+len(seg.occs) {
+			seg = &m.occSegs[sort.Search(len(m.occSegs), func(k int) bool { return m.occSegs[k].lo > i })-1]
+		}
+		o := &seg.occs[i-seg.lo] // its kind, key, name and arity (see rawOcc)
 		for len(runs) > 0 && i >= runs[0].lo+runs[0].n {
 			runs = runs[1:]
 		}
@@ -901,12 +975,14 @@ func (x *indexer) count(prev *Model) {
 			}
 			moved = runs[0].lo != runs[0].from
 			if k := remap[pk]; k >= 0 {
-				x.moved[k] = x.moved[k] || moved
-				x.add(i, x.order[k])
+				// Counted, not read: most such symbols are prev's own (index), and settle
+				// reads the others' occurrences.
+				x.moved[k], x.lazy[k] = x.moved[k] || moved, true
+				x.ord[i] = k
+				x.order[k].n++
 				continue
 			}
 		}
-		o := &m.Occurrences[i]
 		table, kind := m.table(o.Kind)
 		if table == nil {
 			x.ord[i] = -1
@@ -919,6 +995,7 @@ func (x *indexer) count(prev *Model) {
 			x.order = append(x.order, s)
 			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
 			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
+			x.lazy = append(x.lazy, false)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
@@ -926,13 +1003,12 @@ func (x *indexer) count(prev *Model) {
 		} else {
 			x.src[s.ord] = -1
 		}
-		x.add(i, s)
+		x.add(i, o, s)
 	}
 }
 
-// add counts occurrence i of symbol s.
-func (x *indexer) add(i int, s *Symbol) {
-	o := &x.m.Occurrences[i]
+// add counts occurrence i, o, of symbol s.
+func (x *indexer) add(i int, o *Occurrence, s *Symbol) {
 	if k := s.ord; x.mixed[k] != mixedName|mixedArity && int(x.first[k]) != i {
 		if o.Name != x.names[k] {
 			x.mixed[k] |= mixedName // as written: the spellings may still be one
@@ -948,6 +1024,25 @@ func (x *indexer) add(i int, s *Symbol) {
 	}
 }
 
+// settle completes what add finds (mixed, defs) for symbol number k, s, whose Occs are made and
+// some of whose occurrences were counted without being read. When they are all prev's
+// occurrences of one symbol, they are that symbol's: its defs and arities serve (fill takes
+// its spellings). Else it reads them all.
+func (x *indexer) settle(k int, s *Symbol) {
+	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
+		ps := x.prev.symbols[pk]
+		s.defs = ps.defs
+		if len(ps.Arities) > 1 {
+			x.mixed[k] |= mixedArity
+		}
+		return
+	}
+	x.mixed[k], s.defs, s.n = 0, 0, 0
+	for _, i := range s.Occs {
+		x.add(i, x.m.rawOcc(i), s)
+	}
+}
+
 // fill makes the spellings and arities of symbol number k, s, whose Occs are made.
 func (x *indexer) fill(k int, s *Symbol) {
 	m := x.m
@@ -956,12 +1051,12 @@ func (x *indexer) fill(k int, s *Symbol) {
 	} else if x.mixed[k]&mixedName != 0 {
 		s.indexSpellings(m)
 	} else {
-		s.Spellings = map[string]int{m.Spelling(&m.Occurrences[x.first[k]]): len(s.Occs)}
+		s.Spellings = map[string]int{m.Spelling(m.rawOcc(int(x.first[k]))): len(s.Occs)}
 	}
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{int(m.Occurrences[x.first[k]].Arity): s.Occs}
+		s.Arities = map[int][]int{int(m.rawOcc(int(x.first[k])).Arity): s.Occs}
 	}
 }
 
@@ -999,13 +1094,13 @@ func occKindOf(k SymbolKind) OccKind {
 
 // indexSpellings fills s.Spellings.
 func (s *Symbol) indexSpellings(m *Model) {
-	first := m.Spelling(&m.Occurrences[s.Occs[0]])
+	first := m.Spelling(m.rawOcc(s.Occs[0]))
 	for k, i := range s.Occs[1:] {
-		if m.Spelling(&m.Occurrences[i]) != first {
+		if m.Spelling(m.rawOcc(i)) != first {
 			s.Spellings = make(map[string]int, 2)
 			s.Spellings[first] = k + 1
 			for _, j := range s.Occs[k+1:] {
-				s.Spellings[m.Spelling(&m.Occurrences[j])]++
+				s.Spellings[m.Spelling(m.rawOcc(j))]++
 			}
 			return
 		}
@@ -1016,10 +1111,10 @@ func (s *Symbol) indexSpellings(m *Model) {
 // indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
 // itself (neither is ever changed once built).
 func (s *Symbol) indexArities(m *Model) {
-	a := int(m.Occurrences[s.Occs[0]].Arity)
+	a := int(m.rawOcc(s.Occs[0]).Arity)
 	one := true
 	for _, i := range s.Occs[1:] {
-		if int(m.Occurrences[i].Arity) != a {
+		if int(m.rawOcc(i).Arity) != a {
 			one = false
 			break
 		}
@@ -1030,7 +1125,7 @@ func (s *Symbol) indexArities(m *Model) {
 	}
 	s.Arities = map[int][]int{}
 	for _, i := range s.Occs {
-		a := int(m.Occurrences[i].Arity)
+		a := int(m.rawOcc(i).Arity)
 		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
@@ -1038,9 +1133,11 @@ func (s *Symbol) indexArities(m *Model) {
 // OccurrenceAt returns the occurrence whose span contains off (a cursor right after a token
 // counts), or nil.
 func (m *Model) OccurrenceAt(off int) *Occurrence {
-	i := sort.Search(len(m.Occurrences), func(i int) bool { return m.Occurrences[i].Span.End >= off })
-	if i < len(m.Occurrences) && m.Occurrences[i].Span.Start <= off {
-		return &m.Occurrences[i]
+	i := sort.Search(m.occN, func(i int) bool { return m.Occ(i).Span.End >= off })
+	if i < m.occN {
+		if o := m.Occ(i); o.Span.Start <= off {
+			return &o
+		}
 	}
 	return nil
 }

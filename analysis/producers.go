@@ -791,15 +791,8 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 		return false, false
 	}
 	h := cc.head[arg]
-	bs := cc.headBinders[arg]
-	for _, b := range bs {
-		p.node(b.at)
-	}
-	p.run()
-	inputs := make([]*termSet, len(bs))
-	for i, b := range bs {
-		inputs[i] = p.sets[b.at].at(b.arg, b.path)
-	}
+	var buf [8]*termSet // the sub-sets, without an allocation when the memo answers
+	inputs := p.headInputs(cc.headBinders[arg], buf[:0])
 	var oKey any = o
 	if h.kind == syntax.TermFunction && !o.any {
 		oKey = o.funcs[funcKey{h.key, len(h.args)}] // patMeets reads nothing else of o
@@ -830,9 +823,36 @@ func (m *Model) clauseMeets(c *Clause, arg int, o *termSet) (gives, meets bool) 
 			}
 		}
 	}
-	next = append(next, meetsMemo{arg: arg, o: oKey, inputs: inputs, gives: gives, meets: meets})
+	next = append(next, meetsMemo{arg: arg, o: oKey, inputs: slices.Clone(inputs), gives: gives, meets: meets})
 	c.meets.Store(&next)
 	return gives, meets
+}
+
+// headInputs appends to out the sub-sets that the binders bs read (termSet.at), at their
+// fixpoint. The places are nearly always there, at their fixpoint, when the base and input
+// checks ask for clause after clause: then one look-up each, without running anything.
+func (p *producers) headInputs(bs []binder, out []*termSet) []*termSet {
+	if len(p.fresh) == 0 && len(p.queue) == 0 && !p.invalid {
+		for _, b := range bs {
+			s := p.sets[b.at]
+			if s == nil {
+				break
+			}
+			out = append(out, s.at(b.arg, b.path))
+		}
+		if len(out) == len(bs) {
+			return out
+		}
+		out = out[:0]
+	}
+	for _, b := range bs {
+		p.node(b.at)
+	}
+	p.run()
+	for _, b := range bs {
+		out = append(out, p.sets[b.at].at(b.arg, b.path))
+	}
+	return out
 }
 
 // meetsMemo is one answer of clauseMeets, with the sets it was found with: the part of o it read

@@ -55,10 +55,8 @@ func (p *producers) inherit(prev *Model, used []bool) {
 			d.seedClause(c)
 		}
 	}
-	for _, c := range p.m.Clauses {
-		if !c.reused {
-			d.seedClause(c)
-		}
+	for _, i := range p.m.walked {
+		d.seedClause(p.m.Clauses[i])
 	}
 	for k := range p.m.Broken {
 		if !prev.Broken[k] {

@@ -35,7 +35,7 @@ func init() {
 				// terms of a relation and: they are not functions.
 				fi := -1
 				for _, i := range f.Occs {
-					if m.Occurrences[i].Relation != "and" {
+					if m.rawOcc(i).Relation != "and" {
 						fi = i
 						break
 					}
@@ -44,8 +44,8 @@ func init() {
 					continue
 				}
 				rel := m.Relations[key]
-				first := m.Occurrences[rel.Occs[0]]
-				fo := m.Occurrences[fi]
+				first := m.Occ(rel.Occs[0])
+				fo := m.Occ(fi)
 				r.Report(first.Span, fmt.Sprintf("%s is used as a relation here and as a function elsewhere", first.Name),
 					[]Related{{Span: fo.Span, Message: fmt.Sprintf("%s as a function", fo.Name)}})
 			}

@@ -34,7 +34,7 @@ func init() {
 			slices.Sort(uses)        // occurrences are numbered in source order
 			var cands *relCandidates // what a misspelt name may stand for, made on the first use
 			for k, i := range uses {
-				o := &m.Occurrences[i]
+				o := m.Occ(i)
 				msg := "relation " + o.Name + " is used but never defined: no fact or rule has " + o.Name + " as its head"
 				if o.Key == "role" || o.Key == "init" || o.Key == "legal" {
 					msg += "; it never holds"
@@ -46,7 +46,7 @@ func init() {
 				if cands == nil {
 					cands = m.relationCandidates()
 				}
-				more, fixes := relationSuggestions(o, cands)
+				more, fixes := relationSuggestions(&o, cands)
 				r.Report(o.Span, msg+more, nil, fixes...)
 			}
 		},

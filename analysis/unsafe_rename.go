@@ -61,7 +61,7 @@ func renameFixes(m *Model, c *Clause, key string, span syntax.Span) []syntax.Fix
 	var names []string // candidates, in order of first occurrence
 	written := map[string]string{}
 	for i := c.occLo; i < c.occHi; i++ {
-		o := &m.Occurrences[i]
+		o := m.Occ(i)
 		if o.Kind != OccVariable || !bound[o.Key] || inLit[o.Key] || o.Key == key {
 			continue
 		}

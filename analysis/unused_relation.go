@@ -33,7 +33,7 @@ func init() {
 				}
 				// Every occurrence is in a head (a relation's name is its only occurrence
 				// there): the first is the head of the first clause that defines it.
-				o := &m.Occurrences[s.Occs[0]]
+				o := m.Occ(s.Occs[0])
 				r.Report(o.Span, "relation "+o.Name+" is defined but never used", nil)
 			}
 		},
@@ -50,7 +50,7 @@ func usedOutsideHeads(m *Model, s *Symbol, within string) bool {
 		return s.defs < len(s.Occs)
 	}
 	for _, i := range s.Occs {
-		if o := &m.Occurrences[i]; !o.Def && (within == "" || o.Relation == within) {
+		if o := m.rawOcc(i); !o.Def && (within == "" || o.Relation == within) {
 			return true
 		}
 	}

@@ -465,7 +465,7 @@ func (c *compiler) compile() {
 func (c *compiler) compileRules() {
 	g, m := c.g, c.res.Model
 	// Display spellings: the first occurrence of each symbol in the file.
-	for _, o := range m.Occurrences {
+	for _, o := range m.AllOccurrences() {
 		switch o.Kind {
 		case analysis.OccRelation, analysis.OccFunction, analysis.OccConstant:
 			g.st.sym(o.Name)

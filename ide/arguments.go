@@ -152,7 +152,7 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 		occs = occs[:maxInfoOccurrences]
 	}
 	for _, i := range occs {
-		o := &m.Occurrences[i]
+		o := m.Occ(i)
 		if o.Span == skip {
 			continue
 		}

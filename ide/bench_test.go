@@ -23,8 +23,8 @@ func BenchmarkNavigation(b *testing.B) {
 	inputs := gengame.Inputs(corpusDir, b.Logf)
 	for name, text := range inputs {
 		snap := NewSnapshot(1, text)
-		occs := snap.Model().Occurrences
-		if len(occs) == 0 {
+		m := snap.Model()
+		if m.NumOccurrences() == 0 {
 			b.Fatalf("%s: no occurrences", name)
 		}
 		for _, feature := range []string{"hover", "definition", "references"} {
@@ -32,7 +32,7 @@ func BenchmarkNavigation(b *testing.B) {
 				var ds []time.Duration
 				ctx := context.Background()
 				for i := 0; i < b.N; i++ {
-					o := occs[(i*7919)%len(occs)]
+					o := m.Occ((i * 7919) % m.NumOccurrences())
 					off := o.Span.Start + 1
 					start := time.Now()
 					switch feature {

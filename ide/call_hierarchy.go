@@ -42,7 +42,7 @@ func callItem(snap *Snapshot, key string) CallItem {
 	if defs := m.Definitions(key); len(defs) > 0 {
 		it.Span, it.Selection = defs[0].Form.Span(), defs[0].Head.Name().Span()
 	} else if sym != nil && len(sym.Occs) > 0 {
-		o := m.Occurrences[sym.Occs[0]]
+		o := m.Occ(sym.Occs[0])
 		it.Span, it.Selection = o.Span, o.Span
 	}
 	if sym != nil {

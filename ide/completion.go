@@ -135,7 +135,7 @@ func (c *completion) add(label string, kind CompletionKind, detail, snippet, doc
 // typing reports whether the only occurrence of a symbol is the word being typed: it is not
 // one to offer.
 func (c *completion) typing(sym *analysis.Symbol) bool {
-	return len(sym.Occs) == 1 && c.m.Occurrences[sym.Occs[0]].Span.Start == c.start
+	return len(sym.Occs) == 1 && c.m.Occ(sym.Occs[0]).Span.Start == c.start
 }
 
 // symbol is the name of relation (or function) key as offered, its snippet and its most

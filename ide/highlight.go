@@ -41,7 +41,7 @@ func Highlights(snap *Snapshot, off int) []Highlight {
 	}
 	for _, x := range occurrencesOf(m, o) {
 		kind := HighlightRead
-		if (o.Kind == analysis.OccVariable && x == binding) || (o.Kind != analysis.OccVariable && x.Def) {
+		if (o.Kind == analysis.OccVariable && x.Span == binding.Span) || (o.Kind != analysis.OccVariable && x.Def) {
 			kind = HighlightWrite
 		}
 		out = append(out, Highlight{Span: x.Span, Kind: kind})

@@ -35,7 +35,7 @@ func TestNamesInMarkdown(t *testing.T) {
 		games := NewGames(ctx, GamesOptions{})
 		games.Update("names", snap)
 		session := games.Session("names", snap, eval.Limits{Timeout: 20 * time.Second}, analysis.BoardConfig{})
-		for _, o := range snap.Model().Occurrences {
+		for _, o := range snap.Model().AllOccurrences() {
 			off := o.Span.Start + 1
 			if h := Hover(ctx, snap, off, HoverOptions{Markdown: true, Eval: session, Budget: time.Minute}); h != nil {
 				if bad := markdownInjection(h.Text); bad != "" {

@@ -25,7 +25,7 @@ func References(snap *Snapshot, off int, withDecl bool) []syntax.Span {
 	for _, x := range occurrencesOf(m, o) {
 		decl := x.Def
 		if o.Kind == analysis.OccVariable {
-			decl = x == binding
+			decl = x.Span == binding.Span
 		}
 		if decl && !withDecl {
 			continue

@@ -107,10 +107,10 @@ func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, n
 			if !shared {
 				continue
 			}
-			first := m.Occurrences[occs[0]]
+			first := m.Occ(occs[0])
 			for _, i := range occs { // a definition, where there is one, says most
-				if m.Occurrences[i].Def {
-					first = m.Occurrences[i]
+				if m.Occ(i).Def {
+					first = m.Occ(i)
 					break
 				}
 			}
@@ -119,7 +119,7 @@ func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, n
 		}
 	case analysis.OccConstant:
 		if other := m.Constants[key]; other != nil {
-			first := m.Occurrences[other.Occs[0]]
+			first := m.Occ(other.Occs[0])
 			what := "constant"
 			if m.IsRole(key) {
 				what = "role"

@@ -60,8 +60,7 @@ func SemanticTokensFirst(snap *Snapshot, from, to, n int) []Token {
 func modelTokens(snap *Snapshot, from, to int) []Token {
 	m := snap.Model()
 	var toks []Token
-	for i := range m.Occurrences {
-		o := &m.Occurrences[i]
+	for _, o := range m.AllOccurrences() {
 		if o.Span.End < from || o.Span.Start > to {
 			continue
 		}

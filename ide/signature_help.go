@@ -67,7 +67,7 @@ func SignatureHelp(snap *Snapshot, off int, md bool) *SignatureHelpResult {
 		arities = []int{kw}
 	} else if sym != nil {
 		for a, occs := range sym.Arities {
-			if len(occs) > 1 || m.Occurrences[occs[0]].Span != self {
+			if len(occs) > 1 || m.Occ(occs[0]).Span != self {
 				arities = append(arities, a)
 			}
 		}

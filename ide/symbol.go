@@ -40,7 +40,8 @@ func occurrencesOf(m *analysis.Model, o *analysis.Occurrence) []*analysis.Occurr
 	}
 	if s := table[o.Key]; s != nil {
 		for _, i := range s.Occs {
-			out = append(out, &m.Occurrences[i])
+			o := m.Occ(i)
+			out = append(out, &o)
 		}
 	}
 	return out

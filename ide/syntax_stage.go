@@ -331,8 +331,8 @@ func (st *syntaxStage) uses(o *analysis.Occurrence) (spans []syntax.Span, defs [
 		}
 		c := st.chunkOf(hits[k], hits[j-1]+1)
 		m := c.snap.prepared
-		for i := range m.Occurrences {
-			if x := &m.Occurrences[i]; x.Kind == o.Kind && x.Key == o.Key {
+		for _, x := range m.AllOccurrences() {
+			if x.Kind == o.Kind && x.Key == o.Key {
 				spans, defs = append(spans, c.span(x.Span)), append(defs, x.Def)
 			}
 		}

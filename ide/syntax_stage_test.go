@@ -122,19 +122,19 @@ func compareStage(t *testing.T, path, text string, step int) {
 		t.Errorf("%s: outline:\nstage %v\nmodel %v", name, a, b)
 	}
 	m := model.Model()
-	for i := 0; i < len(m.Occurrences); i += step {
-		off := m.Occurrences[i].Span.Start
+	for i := 0; i < m.NumOccurrences(); i += step {
+		off := m.Occ(i).Span.Start
 		if a, b := Definition(stage, off), Definition(model, off); !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: definition at %d (%s):\nstage %v\nmodel %v", name, off, m.Occurrences[i].Name, a, b)
+			t.Errorf("%s: definition at %d (%s):\nstage %v\nmodel %v", name, off, m.Occ(i).Name, a, b)
 		}
 		if a, b := References(stage, off, true), References(model, off, true); !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: references at %d (%s):\nstage %v\nmodel %v", name, off, m.Occurrences[i].Name, a, b)
+			t.Errorf("%s: references at %d (%s):\nstage %v\nmodel %v", name, off, m.Occ(i).Name, a, b)
 		}
 		if a, b := Highlights(stage, off), Highlights(model, off); !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: highlights at %d (%s):\nstage %v\nmodel %v", name, off, m.Occurrences[i].Name, a, b)
+			t.Errorf("%s: highlights at %d (%s):\nstage %v\nmodel %v", name, off, m.Occ(i).Name, a, b)
 		}
 		if a, b := Hover(t.Context(), stage, off, HoverOptions{}), Hover(t.Context(), model, off, HoverOptions{}); (a == nil) != (b == nil) {
-			t.Errorf("%s: hover at %d (%s): stage %v, model %v", name, off, m.Occurrences[i].Name, a, b)
+			t.Errorf("%s: hover at %d (%s): stage %v, model %v", name, off, m.Occ(i).Name, a, b)
 		}
 	}
 }
@@ -216,7 +216,7 @@ func TestSyntaxStageWhileModelIsBuilt(t *testing.T) {
 	text := string(src)
 	model := NewSnapshotIn(1, text, syntax.Prefix)
 	want := DocumentSymbols(model, 0)
-	at := model.Model().Occurrences[len(model.Model().Occurrences)/2].Span.Start
+	at := model.Model().Occ(model.Model().NumOccurrences() / 2).Span.Start
 	wantRefs := References(model, at, true)
 
 	s := NewSnapshotIn(1, text, syntax.Prefix)

@@ -51,7 +51,7 @@ func gameDefinitions(d *TestDoc, leaf syntax.Cursor, path []syntax.Cursor, isHea
 	m := d.Game.Model()
 	key := leaf.Symbol().Key()
 	if literalPlace(leaf, path, isHead) {
-		for _, o := range m.Occurrences {
+		for _, o := range m.AllOccurrences() {
 			if o.Kind == analysis.OccRelation && o.Def && o.Key == key {
 				out = append(out, o.Span)
 			}
@@ -70,7 +70,7 @@ func gameDefinitions(d *TestDoc, leaf syntax.Cursor, path []syntax.Cursor, isHea
 		kind = analysis.OccFunction
 	}
 	first := -1
-	for i, o := range m.Occurrences {
+	for i, o := range m.AllOccurrences() {
 		if o.Kind != kind || o.Key != key {
 			continue
 		}
@@ -83,7 +83,7 @@ func gameDefinitions(d *TestDoc, leaf syntax.Cursor, path []syntax.Cursor, isHea
 		}
 	}
 	if len(out) == 0 && first >= 0 {
-		out = append(out, m.Occurrences[first].Span)
+		out = append(out, m.Occ(first).Span)
 	}
 	return out
 }

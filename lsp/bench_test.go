@@ -266,7 +266,7 @@ func BenchmarkReferenceLocations(b *testing.B) {
 	snap := &Snapshot{Snapshot: ide.NewSnapshot(1, text), URI: "file:///bench/generated.kif"}
 	snap.m = mapper{lines: snap.Lines(), enc: syntax.UTF16}
 	var heavy []int // offsets of names with more references than an answer holds
-	for _, o := range snap.Model().Occurrences {
+	for _, o := range snap.Model().AllOccurrences() {
 		if len(heavy) < 50 && len(ide.References(snap.Snapshot, o.Span.Start, true)) > maxReferences {
 			heavy = append(heavy, o.Span.Start)
 		}
