@@ -267,11 +267,11 @@ func TestSyntaxStageSignaturesAndHints(t *testing.T) {
 	for path, text := range stageCases(t) {
 		model, stage := stagePair(path, text)
 		m := model.Model()
-		for i := range m.Occurrences {
+		for _, o := range m.AllOccurrences() {
 			// Inside the list of the occurrence: after its name.
-			off := m.Occurrences[i].Span.End
+			off := o.Span.End
 			if a, b := SignatureHelp(stage, off, true), SignatureHelp(model, off, true); !reflect.DeepEqual(a, b) {
-				t.Errorf("%s: signature help at %d (%s):\nstage %+v\nmodel %+v", filepath.Base(path), off, m.Occurrences[i].Name, a, b)
+				t.Errorf("%s: signature help at %d (%s):\nstage %+v\nmodel %+v", filepath.Base(path), off, o.Name, a, b)
 			}
 		}
 		if stage.hasModel() {
