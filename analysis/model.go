@@ -497,14 +497,29 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		m.literal(c, l, false)
 	}
 	m.edges(c)
-	for i := c.occLo; i < len(m.Occurrences); i++ {
-		if o := &m.Occurrences[i]; o.Kind == OccVariable {
-			if c.Vars == nil {
-				c.Vars = map[string][]int{}
-			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i-c.occLo)
+	c.Vars = clauseVars(m.Occurrences[c.occLo:])
+}
+
+// clauseVars returns the variables of a clause's occurrences (Clause.Vars). The map is made
+// to the size of the clause's variable occurrences: a rule of 80,000 variables grew its map
+// step by step, and the steps of a map larger than the caches cost more per variable.
+func clauseVars(occs []Occurrence) map[string][]int {
+	n := 0
+	for i := range occs {
+		if occs[i].Kind == OccVariable {
+			n++
 		}
 	}
+	if n == 0 {
+		return nil
+	}
+	vars := make(map[string][]int, n)
+	for i := range occs {
+		if o := &occs[i]; o.Kind == OccVariable {
+			vars[o.Key] = append(vars[o.Key], i)
+		}
+	}
+	return vars
 }
 
 // reuseClause adds the clause of a form that the parser reused since prev was built, moving
