@@ -161,6 +161,7 @@ func (g *depGraph) strata(m *Model) {
 // source order (the clause's visits, so nesting of any depth takes no stack).
 func (m *Model) edges(c *Clause) {
 	from := c.Rel()
+	m.Edges = room(m.Edges, len(c.visits))
 	for _, v := range c.visits {
 		if v.Kind != syntax.LitAtom {
 			continue
@@ -182,7 +183,7 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 		if !ok {
 			v = int32(len(names))
 			id[k] = v
-			names = append(names, k)
+			names = append(room(names, 1), k)
 		}
 		return v
 	}
