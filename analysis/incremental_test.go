@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -256,7 +257,7 @@ func sameSymbols(got, want map[string]*Symbol) string {
 			return fmt.Sprintf("symbol %s missing", k)
 		}
 		if g.Kind != w.Kind || g.Key != w.Key || g.defs != w.defs || !slices.Equal(g.Occs, w.Occs) ||
-			!reflect.DeepEqual(g.Spellings, w.Spellings) || !reflect.DeepEqual(g.Arities, w.Arities) {
+			!reflect.DeepEqual(maps.Collect(g.Spellings()), maps.Collect(w.Spellings())) || !reflect.DeepEqual(maps.Collect(g.Arities()), maps.Collect(w.Arities())) {
 			return fmt.Sprintf("symbol %s differs", k)
 		}
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
@@ -148,7 +149,7 @@ func KeywordRel(key string) Rel {
 // RelName returns how messages name a relation: its name, with its arity when the file uses the
 // name with several arities.
 func (m *Model) RelName(r Rel) string {
-	if s := m.Relations[r.Key]; s != nil && len(s.Arities) > 1 {
+	if s := m.Relations[r.Key]; s != nil && s.ArityCount() > 1 {
 		return r.String()
 	}
 	return r.Key
@@ -198,14 +199,19 @@ const (
 
 // Symbol gathers the occurrences of one name in one namespace.
 type Symbol struct {
-	Kind      SymbolKind
-	Key       string
-	Occs      []int          // occurrence indexes, in source order
-	Spellings map[string]int // spelling -> count
-	Arities   map[int][]int  // arity -> occurrence indexes
-	n         int            // the number of occurrences, while indexing
-	ord       int32          // its number, while indexing
-	defs      int            // how many of its occurrences are in a clause head
+	Kind SymbolKind
+	Key  string
+	Occs []int // occurrence indexes, in source order
+	// The spellings (Spellings) and the arities (Arities) of its occurrences. Nearly every
+	// symbol has one spelling and one arity: spelling and arity say which, and the maps are
+	// nil. Two maps for each symbol were a fifth of the model of a file of 120,000 relations.
+	spellings map[string]int // spelling -> count, when there are several
+	arities   map[int][]int  // arity -> occurrence indexes, when there are several
+	spelling  string
+	arity     int
+	n         int   // the number of occurrences, while indexing
+	ord       int32 // its number, while indexing
+	defs      int   // how many of its occurrences are in a clause head
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -222,14 +228,77 @@ func (m *Model) Spelling(o *Occurrence) string {
 
 // Name returns the most common spelling (ties: the first written), without infix quotes.
 func (s *Symbol) Name(m *Model) string {
+	if s.spellings == nil {
+		return s.spelling
+	}
 	best, n := "", -1
 	for _, i := range s.Occs {
 		sp := m.Spelling(&m.Occurrences[i])
-		if c := s.Spellings[sp]; c > n {
+		if c := s.spellings[sp]; c > n {
 			best, n = sp, c
 		}
 	}
 	return best
+}
+
+// Spellings yields each spelling of the symbol's occurrences (without infix quotes) with how
+// many occurrences spell it, in no particular order.
+func (s *Symbol) Spellings() iter.Seq2[string, int] {
+	return func(yield func(string, int) bool) {
+		if s.spellings == nil {
+			yield(s.spelling, len(s.Occs))
+			return
+		}
+		for sp, n := range s.spellings {
+			if !yield(sp, n) {
+				return
+			}
+		}
+	}
+}
+
+// SpellingCount returns how many spellings the symbol's occurrences have.
+func (s *Symbol) SpellingCount() int {
+	if s.spellings == nil {
+		return 1
+	}
+	return len(s.spellings)
+}
+
+// Arities yields each arity of the symbol's occurrences with those occurrences (indexes into
+// Model.Occurrences, in source order), in no particular order.
+func (s *Symbol) Arities() iter.Seq2[int, []int] {
+	return func(yield func(int, []int) bool) {
+		if s.arities == nil {
+			yield(s.arity, s.Occs)
+			return
+		}
+		for a, occs := range s.arities {
+			if !yield(a, occs) {
+				return
+			}
+		}
+	}
+}
+
+// ArityCount returns how many arities the symbol's occurrences have.
+func (s *Symbol) ArityCount() int {
+	if s.arities == nil {
+		return 1
+	}
+	return len(s.arities)
+}
+
+// OccsOfArity returns the symbol's occurrences of arity a (in source order), nil when it has
+// none.
+func (s *Symbol) OccsOfArity(a int) []int {
+	if s.arities == nil {
+		if a == s.arity {
+			return s.Occs
+		}
+		return nil
+	}
+	return s.arities[a]
 }
 
 // Edge is a dependency of a clause's head relation on a relation of its body.
@@ -979,16 +1048,17 @@ func (x *indexer) add(i int, s *Symbol) {
 func (x *indexer) fill(k int, s *Symbol) {
 	m := x.m
 	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
-		s.Spellings = x.prev.symbols[pk].Spellings // the same occurrences: never changed once built
+		ps := x.prev.symbols[pk] // the same occurrences: never changed once built
+		s.spellings, s.spelling = ps.spellings, ps.spelling
 	} else if x.mixed[k]&mixedName != 0 {
 		s.indexSpellings(m)
 	} else {
-		s.Spellings = map[string]int{m.Spelling(&m.Occurrences[x.first[k]]): len(s.Occs)}
+		s.spelling = m.Spelling(&m.Occurrences[x.first[k]])
 	}
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{int(m.Occurrences[x.first[k]].Arity): s.Occs}
+		s.arity = int(m.Occurrences[x.first[k]].Arity)
 	}
 }
 
@@ -1024,41 +1094,35 @@ func occKindOf(k SymbolKind) OccKind {
 	return OccRelation
 }
 
-// indexSpellings fills s.Spellings.
+// indexSpellings fills s's spellings.
 func (s *Symbol) indexSpellings(m *Model) {
 	first := m.Spelling(&m.Occurrences[s.Occs[0]])
+	s.spelling = first
 	for k, i := range s.Occs[1:] {
 		if m.Spelling(&m.Occurrences[i]) != first {
-			s.Spellings = make(map[string]int, 2)
-			s.Spellings[first] = k + 1
+			s.spellings = make(map[string]int, 2)
+			s.spellings[first] = k + 1
 			for _, j := range s.Occs[k+1:] {
-				s.Spellings[m.Spelling(&m.Occurrences[j])]++
+				s.spellings[m.Spelling(&m.Occurrences[j])]++
 			}
 			return
 		}
 	}
-	s.Spellings = map[string]int{first: len(s.Occs)}
 }
 
-// indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
-// itself (neither is ever changed once built).
+// indexArities fills s's arities.
 func (s *Symbol) indexArities(m *Model) {
 	a := int(m.Occurrences[s.Occs[0]].Arity)
-	one := true
+	s.arity = a
 	for _, i := range s.Occs[1:] {
 		if int(m.Occurrences[i].Arity) != a {
-			one = false
-			break
+			s.arities = map[int][]int{}
+			for _, i := range s.Occs {
+				a := int(m.Occurrences[i].Arity)
+				s.arities[a] = append(s.arities[a], i)
+			}
+			return
 		}
-	}
-	if one {
-		s.Arities = map[int][]int{a: s.Occs}
-		return
-	}
-	s.Arities = map[int][]int{}
-	for _, i := range s.Occs {
-		a := int(m.Occurrences[i].Arity)
-		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
 
