@@ -66,6 +66,13 @@ func (g *depGraph) adjacency(m *Model) [][]int {
 		g.byEdge[fill[v]] = i
 		fill[v]++
 	}
+	heads := 0 // nodes with edges, the entries of m.Out: made to their number
+	for v := range n {
+		if g.deg[v+1] > g.deg[v] {
+			heads++
+		}
+	}
+	m.Out = make(map[Rel][]int, heads)
 	out := make([][]int, n)
 	targets := make([]int, len(g.from))
 	for v := range n {
@@ -176,7 +183,9 @@ func (m *Model) edges(c *Clause) {
 // the edges' targets, in source order) and returns the relations by number and the numbers of
 // each edge's ends.
 func (m *Model) nodes() (names []Rel, from, to []int32) {
-	id := make(map[Rel]int32, m.nodeHint)
+	// Sized like the previous version's, or else for a relation per clause at least (growing a
+	// map of 150,000 relations step by step moved each entry several times).
+	id := make(map[Rel]int32, max(m.nodeHint, len(m.Clauses)))
 	m.relID = id
 	add := func(k Rel) int32 {
 		v, ok := id[k]

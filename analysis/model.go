@@ -446,7 +446,6 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		Relations:    make(map[string]*Symbol, size.rels),
 		Functions:    make(map[string]*Symbol, size.funcs),
 		Constants:    make(map[string]*Symbol, size.consts),
-		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
 		dependsOn:    map[Rel][]bool{},
@@ -459,6 +458,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		prev = nil
 	}
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
+	m.folded = map[string]string{}
 	if prev != nil {
 		m.clauseBlock.next = len(prev.Clauses) + 16
 		m.litBlock.next = 2 * len(prev.Clauses)
@@ -472,8 +472,10 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.parts = make([]formPart, 0, forms)
 		m.Clauses = make([]*Clause, 0, forms)
 		m.clauseBlock.next = forms
+		// Sized for a relation and a spelling per form at least: grown step by step, the
+		// maps of a file of 150,000 relations moved each entry several times.
+		m.Relations, m.folded = make(map[string]*Symbol, forms), make(map[string]string, forms)
 	}
-	m.folded = map[string]string{}
 	m.stable = prev != nil
 	if prev != nil && prev.reusable && completeOnly {
 		m.prevModel, m.prevUsed = prev, make([]bool, len(prev.Clauses))
