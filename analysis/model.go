@@ -328,11 +328,13 @@ type Model struct {
 	// Broken holds the relations that forms with syntax errors seem to define.
 	Broken map[string]bool
 
-	Edges   []Edge
-	Out     map[Rel][]int // relation -> indexes of its outgoing edges
-	SCCs    [][]Rel       // strongly connected components, dependencies first
-	SCCOf   map[Rel]int   // relation -> index into SCCs
-	Stratum map[Rel]int   // relation -> stratum (negation raises the stratum by one)
+	Edges []Edge
+	Out   map[Rel][]int // relation -> indexes of its outgoing edges
+	SCCs  [][]Rel       // strongly connected components, dependencies first (see SCCOf)
+	// sccOf and stratum are, by relation number (relID), its component (an index into SCCs)
+	// and its stratum (see SCCOf and Stratum): slices, not maps by relation, of which a file
+	// of 150,000 relations made two more on every edit.
+	sccOf, stratum []int
 	// Recursive[p] is true when p lies on a cycle (a component of several relations or a
 	// relation that depends on itself).
 	Recursive map[Rel]bool
