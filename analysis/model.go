@@ -244,13 +244,18 @@ func (s *Symbol) Name(m *Model) string {
 // Spellings yields each spelling of the symbol's occurrences (without infix quotes) with how
 // many occurrences spell it, in no particular order.
 func (s *Symbol) Spellings() iter.Seq2[string, int] {
-	return func(yield func(string, int) bool) {
-		if s.spellings == nil {
-			yield(s.spelling, len(s.Occs))
+	return oneOrAll(s.spellings, s.spelling, len(s.Occs))
+}
+
+// oneOrAll yields the entries of all, or k and v when all is nil.
+func oneOrAll[K comparable, V any](all map[K]V, k K, v V) iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		if all == nil {
+			yield(k, v)
 			return
 		}
-		for sp, n := range s.spellings {
-			if !yield(sp, n) {
+		for k, v := range all {
+			if !yield(k, v) {
 				return
 			}
 		}
@@ -268,17 +273,7 @@ func (s *Symbol) SpellingCount() int {
 // Arities yields each arity of the symbol's occurrences with those occurrences (indexes into
 // Model.Occurrences, in source order), in no particular order.
 func (s *Symbol) Arities() iter.Seq2[int, []int] {
-	return func(yield func(int, []int) bool) {
-		if s.arities == nil {
-			yield(s.arity, s.Occs)
-			return
-		}
-		for a, occs := range s.arities {
-			if !yield(a, occs) {
-				return
-			}
-		}
-	}
+	return oneOrAll(s.arities, s.arity, s.Occs)
 }
 
 // ArityCount returns how many arities the symbol's occurrences have.
