@@ -326,7 +326,7 @@ type Reporter struct {
 
 // Report adds a diagnostic with the check's code, category and configured severity.
 func (r *Reporter) Report(span syntax.Span, message string, related []Related, fixes ...syntax.Fix) {
-	r.out = append(r.out, Diagnostic{
+	r.out = append(room(r.out, 1), Diagnostic{
 		Span: span, Severity: r.severity, Code: r.check.Code, Category: r.check.Category,
 		Message: message, Related: related, Fixes: fixes,
 	})

@@ -19,7 +19,7 @@ func init() {
 			for _, table := range []map[string]*Symbol{m.Relations, m.Functions} {
 				var keys []string // the names used with several arities, sorted
 				for key, s := range table {
-					if len(s.Arities) >= 2 {
+					if s.ArityCount() >= 2 {
 						keys = append(keys, key)
 					}
 				}
@@ -29,16 +29,17 @@ func init() {
 					if _, kw := RelationKeywords[key]; kw && s.Kind == RelationSymbol {
 						continue // keyword-arity reports these against the fixed arity
 					}
-					if s = withoutAnd(m, withoutOldDeclarations(m, s)); len(s.Arities) < 2 {
+					by := withoutAnd(m, s.Key, withoutOldDeclarations(m, s))
+					if len(by) < 2 {
 						continue
 					}
-					major := majorityArity(s)
-					first := m.Occ(s.Arities[major][0])
+					major := majorityArity(by)
+					first := m.Occ(by[major][0])
 					what := "relation"
 					if s.Kind == FunctionSymbol {
 						what = "function"
 					}
-					for a, occs := range s.Arities {
+					for a, occs := range by {
 						if a == major {
 							continue
 						}
@@ -54,28 +55,29 @@ func init() {
 	})
 }
 
-// withoutOldDeclarations returns s without its occurrences inside base or input facts of the
-// pre-2010 forms, like (base step (val 1 2 3)): their argument lists are domains, not terms, and
-// late-keyword-as-term already reports those facts.
-func withoutOldDeclarations(m *Model, s *Symbol) *Symbol {
-	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
-	for a, occs := range s.Arities {
+// withoutOldDeclarations returns the occurrences of s by arity but for those inside base or
+// input facts of the pre-2010 forms, like (base step (val 1 2 3)): their argument lists are
+// domains, not terms, and late-keyword-as-term already reports those facts.
+func withoutOldDeclarations(m *Model, s *Symbol) map[int][]int {
+	out := map[int][]int{}
+	for a, occs := range s.Arities() {
 		for _, i := range occs {
 			o := m.Occ(i)
 			if h := m.Clauses[o.Clause].Head; o.Def && o.Arg >= 0 && lateKeywords[o.Relation] &&
 				h.Arity() != RelationKeywords[o.Relation] {
 				continue
 			}
-			out.Arities[a] = append(out.Arities[a], i)
+			out[a] = append(out[a], i)
 		}
 	}
 	return out
 }
 
-// majorityArity returns the arity used most often (ties: the one seen first).
-func majorityArity(s *Symbol) int {
+// majorityArity returns the arity used most often (ties: the one seen first) of occurrences by
+// arity.
+func majorityArity(by map[int][]int) int {
 	best, n, first := -1, -1, 0
-	for a, occs := range s.Arities {
+	for a, occs := range by {
 		if len(occs) > n || (len(occs) == n && occs[0] < first) {
 			best, n, first = a, len(occs), occs[0]
 		}
@@ -83,17 +85,17 @@ func majorityArity(s *Symbol) int {
 	return best
 }
 
-// withoutAnd returns s without the ands of rule bodies and the ands nested in them, which
-// and-not-gdl reports: an and takes any number of literals.
-func withoutAnd(m *Model, s *Symbol) *Symbol {
-	if s.Key != "and" {
-		return s
+// withoutAnd returns occurrences by arity of the symbol of key without the ands of rule bodies
+// and the ands nested in them, which and-not-gdl reports: an and takes any number of literals.
+func withoutAnd(m *Model, key string, by map[int][]int) map[int][]int {
+	if key != "and" {
+		return by
 	}
-	out := &Symbol{Kind: s.Kind, Key: s.Key, Arities: map[int][]int{}}
-	for a, occs := range s.Arities {
+	out := map[int][]int{}
+	for a, occs := range by {
 		for _, i := range occs {
 			if m.rawOcc(i).Relation != "and" {
-				out.Arities[a] = append(out.Arities[a], i)
+				out[a] = append(out[a], i)
 			}
 		}
 	}

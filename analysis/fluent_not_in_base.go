@@ -63,7 +63,7 @@ func coveringSet(m *Model, key string) (covering, bool) {
 	if m.Broken[key] || !m.Defines(key) {
 		return covering{}, false
 	}
-	if s := m.Relations[key]; s == nil || len(s.Arities) != 1 || s.Arities[arity] == nil {
+	if s := m.Relations[key]; s == nil || s.ArityCount() != 1 || s.OccsOfArity(arity) == nil {
 		return covering{}, false // the notation before 2010: late-keyword-as-term says so
 	}
 	var c covering

@@ -89,7 +89,7 @@ func (x *factIndex) factsOf(key string) ([]syntax.Atom, bool) {
 	}
 	var cs []*Clause
 	if s := x.m.Relations[key]; s != nil && !x.m.Broken[key] {
-		for a := range s.Arities {
+		for a := range s.Arities() {
 			cs = append(cs, x.m.clausesOf(Rel{key, a})...)
 		}
 	}

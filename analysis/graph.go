@@ -16,7 +16,7 @@ import (
 func (m *Model) buildGraph(prev *Model) {
 	if prev != nil && prev.sameGraph(m) {
 		m.nodeNames, m.edgeTo, m.relID, m.heads, m.headNodes = prev.nodeNames, prev.edgeTo, prev.relID, prev.heads, prev.headNodes
-		m.Out, m.SCCs, m.SCCOf, m.Stratum, m.Recursive = prev.Out, prev.SCCs, prev.SCCOf, prev.Stratum, prev.Recursive
+		m.Out, m.SCCs, m.sccOf, m.stratum, m.Recursive = prev.Out, prev.SCCs, prev.sccOf, prev.stratum, prev.Recursive
 		m.groupClauses()
 		return
 	}
@@ -66,6 +66,13 @@ func (g *depGraph) adjacency(m *Model) [][]int {
 		g.byEdge[fill[v]] = i
 		fill[v]++
 	}
+	heads := 0 // nodes with edges, the entries of m.Out: made to their number
+	for v := range n {
+		if g.deg[v+1] > g.deg[v] {
+			heads++
+		}
+	}
+	m.Out = make(map[Rel][]int, heads)
 	out := make([][]int, n)
 	targets := make([]int, len(g.from))
 	for v := range n {
@@ -85,7 +92,7 @@ func (g *depGraph) adjacency(m *Model) [][]int {
 func (g *depGraph) members(c int) []int32 { return g.byComp[g.cstart[c]:g.cstart[c+1]] }
 
 // groupComponents groups the members of each component in one block and sets m.SCCs (each
-// sorted) and m.SCCOf.
+// sorted) and m.sccOf.
 func (g *depGraph) groupComponents(m *Model) {
 	n := len(g.names)
 	for _, c := range g.comp {
@@ -113,10 +120,7 @@ func (g *depGraph) groupComponents(m *Model) {
 		}
 		m.SCCs[c] = rels[lo:hi:hi]
 	}
-	m.SCCOf = make(map[Rel]int, n)
-	for v, name := range g.names {
-		m.SCCOf[name] = g.comp[v]
-	}
+	m.sccOf = g.comp
 	for _, c := range m.SCCs {
 		if len(c) > 1 {
 			sort.Slice(c, func(i, j int) bool { return c[i].Key < c[j].Key || c[i].Key == c[j].Key && c[i].Arity < c[j].Arity })
@@ -124,7 +128,7 @@ func (g *depGraph) groupComponents(m *Model) {
 	}
 }
 
-// strata sets m.Stratum: every relation gets the lowest stratum such that a relation is at
+// strata sets m.stratum: every relation gets the lowest stratum such that a relation is at
 // least as high as what it uses and higher than what it negates. A negative edge inside a
 // component cannot be satisfied; it is ignored here and reported by the stratification check.
 // Components come dependencies first.
@@ -151,16 +155,14 @@ func (g *depGraph) strata(m *Model) {
 			stratum[v] = s
 		}
 	}
-	m.Stratum = make(map[Rel]int, len(g.names))
-	for v, name := range g.names {
-		m.Stratum[name] = stratum[v]
-	}
+	m.stratum = stratum
 }
 
 // edges adds the dependency edges of the clause's body: one per atom, nested ones included, in
 // source order (the clause's visits, so nesting of any depth takes no stack).
 func (m *Model) edges(c *Clause) {
 	from := c.Rel()
+	m.Edges = room(m.Edges, len(c.visits))
 	for _, v := range c.visits {
 		if v.Kind != syntax.LitAtom {
 			continue
@@ -175,14 +177,16 @@ func (m *Model) edges(c *Clause) {
 // the edges' targets, in source order) and returns the relations by number and the numbers of
 // each edge's ends.
 func (m *Model) nodes() (names []Rel, from, to []int32) {
-	id := make(map[Rel]int32, m.nodeHint)
+	// Sized like the previous version's, or else for a relation per clause at least (growing a
+	// map of 150,000 relations step by step moved each entry several times).
+	id := make(map[Rel]int32, max(m.nodeHint, len(m.Clauses)))
 	m.relID = id
 	add := func(k Rel) int32 {
 		v, ok := id[k]
 		if !ok {
 			v = int32(len(names))
 			id[k] = v
-			names = append(names, k)
+			names = append(room(names, 1), k)
 		}
 		return v
 	}
@@ -260,9 +264,35 @@ func (m *Model) clausesOf(rel Rel) []*Clause {
 // InCycle reports whether relations a and b lie in one strongly connected component and that
 // component is recursive.
 func (m *Model) InCycle(a, b Rel) bool {
-	ia, oka := m.SCCOf[a]
-	ib, okb := m.SCCOf[b]
+	ia, oka := m.SCCOf(a)
+	ib, okb := m.SCCOf(b)
 	return oka && okb && ia == ib && m.Recursive[a]
+}
+
+// SCCOf returns the strongly connected component of relation r (an index into SCCs), and
+// whether r is a relation of the dependency graph.
+func (m *Model) SCCOf(r Rel) (int, bool) {
+	v, ok := m.relID[r]
+	if !ok {
+		return 0, false
+	}
+	return m.sccOf[v], true
+}
+
+// sccIndex is SCCOf's component, 0 for a relation not in the graph.
+func (m *Model) sccIndex(r Rel) int {
+	c, _ := m.SCCOf(r)
+	return c
+}
+
+// Stratum returns the stratum of relation r (negation raises the stratum by one), and whether r
+// is a relation of the dependency graph.
+func (m *Model) Stratum(r Rel) (int, bool) {
+	v, ok := m.relID[r]
+	if !ok {
+		return 0, false
+	}
+	return m.stratum[v], true
 }
 
 // DependsOn reports whether relation from depends, directly or transitively, on relation to.
@@ -494,8 +524,8 @@ func (m *Model) split() *splitStrata {
 	m.splitMemo = s
 	negative := map[int]bool{} // components with a negative edge inside
 	for _, e := range m.Edges {
-		if e.Negative && m.SCCOf[e.From] == m.SCCOf[e.To] {
-			negative[m.SCCOf[e.From]] = true
+		if e.Negative && m.sccIndex(e.From) == m.sccIndex(e.To) {
+			negative[m.sccIndex(e.From)] = true
 		}
 	}
 	for comp := range negative {

@@ -34,7 +34,7 @@ func init() {
 				ti, k := int(s.Kind), s.Key
 				// A key is written two ways when one of its symbols has two spellings, or when
 				// it names symbols of two tables, spelled differently.
-				if len(s.Spellings) < 2 && (ti == largest || !inOtherTable(tables, ti, k)) {
+				if s.SpellingCount() < 2 && (ti == largest || !inOtherTable(tables, ti, k)) {
 					continue
 				}
 				if _, done := byKey[k]; done {
@@ -69,7 +69,7 @@ func reportSpellings(m *Model, r *Reporter, k string, occs []int, tables []map[s
 	count := map[string]int{} // spelling -> occurrences; "Cell" in infix spells Cell
 	for _, t := range tables {
 		if sym := t[k]; sym != nil {
-			for sp, n := range sym.Spellings {
+			for sp, n := range sym.Spellings() {
 				count[sp] += n
 			}
 		}
@@ -123,7 +123,7 @@ func mixedSpelling(tables []map[string]*Symbol, key string) bool {
 	first := ""
 	for _, t := range tables {
 		if sym := t[key]; sym != nil {
-			for sp := range sym.Spellings {
+			for sp := range sym.Spellings() {
 				if first == "" {
 					first = sp
 				} else if sp != first {

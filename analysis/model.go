@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
@@ -145,7 +146,7 @@ func KeywordRel(key string) Rel {
 // RelName returns how messages name a relation: its name, with its arity when the file uses the
 // name with several arities.
 func (m *Model) RelName(r Rel) string {
-	if s := m.Relations[r.Key]; s != nil && len(s.Arities) > 1 {
+	if s := m.Relations[r.Key]; s != nil && s.ArityCount() > 1 {
 		return r.String()
 	}
 	return r.Key
@@ -194,14 +195,19 @@ const (
 
 // Symbol gathers the occurrences of one name in one namespace.
 type Symbol struct {
-	Kind      SymbolKind
-	Key       string
-	Occs      []int          // occurrence indexes, in source order
-	Spellings map[string]int // spelling -> count
-	Arities   map[int][]int  // arity -> occurrence indexes
-	n         int            // the number of occurrences, while indexing
-	ord       int32          // its number, while indexing
-	defs      int            // how many of its occurrences are in a clause head
+	Kind SymbolKind
+	Key  string
+	Occs []int // occurrence indexes, in source order
+	// The spellings (Spellings) and the arities (Arities) of its occurrences. Nearly every
+	// symbol has one spelling and one arity: spelling and arity say which, and the maps are
+	// nil. Two maps for each symbol were a fifth of the model of a file of 120,000 relations.
+	spellings map[string]int // spelling -> count, when there are several
+	arities   map[int][]int  // arity -> occurrence indexes, when there are several
+	spelling  string
+	arity     int
+	n         int   // the number of occurrences, while indexing
+	ord       int32 // its number, while indexing
+	defs      int   // how many of its occurrences are in a clause head
 }
 
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
@@ -218,14 +224,72 @@ func (m *Model) Spelling(o *Occurrence) string {
 
 // Name returns the most common spelling (ties: the first written), without infix quotes.
 func (s *Symbol) Name(m *Model) string {
+	if s.spellings == nil {
+		return s.spelling
+	}
 	best, n := "", -1
 	for _, i := range s.Occs {
 		sp := m.Spelling(m.rawOcc(i))
-		if c := s.Spellings[sp]; c > n {
+		if c := s.spellings[sp]; c > n {
 			best, n = sp, c
 		}
 	}
 	return best
+}
+
+// Spellings yields each spelling of the symbol's occurrences (without infix quotes) with how
+// many occurrences spell it, in no particular order.
+func (s *Symbol) Spellings() iter.Seq2[string, int] {
+	return oneOrAll(s.spellings, s.spelling, len(s.Occs))
+}
+
+// oneOrAll yields the entries of all, or k and v when all is nil.
+func oneOrAll[K comparable, V any](all map[K]V, k K, v V) iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		if all == nil {
+			yield(k, v)
+			return
+		}
+		for k, v := range all {
+			if !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
+// SpellingCount returns how many spellings the symbol's occurrences have.
+func (s *Symbol) SpellingCount() int {
+	if s.spellings == nil {
+		return 1
+	}
+	return len(s.spellings)
+}
+
+// Arities yields each arity of the symbol's occurrences with those occurrences (indexes into
+// Model.Occurrences, in source order), in no particular order.
+func (s *Symbol) Arities() iter.Seq2[int, []int] {
+	return oneOrAll(s.arities, s.arity, s.Occs)
+}
+
+// ArityCount returns how many arities the symbol's occurrences have.
+func (s *Symbol) ArityCount() int {
+	if s.arities == nil {
+		return 1
+	}
+	return len(s.arities)
+}
+
+// OccsOfArity returns the symbol's occurrences of arity a (in source order), nil when it has
+// none.
+func (s *Symbol) OccsOfArity(a int) []int {
+	if s.arities == nil {
+		if a == s.arity {
+			return s.Occs
+		}
+		return nil
+	}
+	return s.arities[a]
 }
 
 // Edge is a dependency of a clause's head relation on a relation of its body.
@@ -258,11 +322,13 @@ type Model struct {
 	// Broken holds the relations that forms with syntax errors seem to define.
 	Broken map[string]bool
 
-	Edges   []Edge
-	Out     map[Rel][]int // relation -> indexes of its outgoing edges
-	SCCs    [][]Rel       // strongly connected components, dependencies first
-	SCCOf   map[Rel]int   // relation -> index into SCCs
-	Stratum map[Rel]int   // relation -> stratum (negation raises the stratum by one)
+	Edges []Edge
+	Out   map[Rel][]int // relation -> indexes of its outgoing edges
+	SCCs  [][]Rel       // strongly connected components, dependencies first (see SCCOf)
+	// sccOf and stratum are, by relation number (relID), its component (an index into SCCs)
+	// and its stratum (see SCCOf and Stratum): slices, not maps by relation, of which a file
+	// of 150,000 relations made two more on every edit.
+	sccOf, stratum []int
 	// Recursive[p] is true when p lies on a cycle (a component of several relations or a
 	// relation that depends on itself).
 	Recursive map[Rel]bool
@@ -391,7 +457,6 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		Relations:    make(map[string]*Symbol, size.rels),
 		Functions:    make(map[string]*Symbol, size.funcs),
 		Constants:    make(map[string]*Symbol, size.consts),
-		Out:          make(map[Rel][]int, size.nodes),
 		Broken:       map[string]bool{},
 		completeOnly: completeOnly,
 		dependsOn:    map[Rel][]bool{},
@@ -404,6 +469,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		prev = nil
 	}
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
+	m.folded = map[string]string{}
 	if prev != nil {
 		m.parts = make([]formPart, 0, len(prev.parts)+16)
 		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
@@ -415,8 +481,10 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.parts = make([]formPart, 0, forms)
 		m.Clauses = make([]*Clause, 0, forms)
 		m.clauseBlock.next = forms
+		// Sized for a relation and a spelling per form at least: grown step by step, the
+		// maps of a file of 150,000 relations moved each entry several times.
+		m.Relations, m.folded = make(map[string]*Symbol, forms), make(map[string]string, forms)
 	}
-	m.folded = map[string]string{}
 	m.stable = prev != nil
 	if prev != nil {
 		m.reportHint.Store(prev.reportHint.Load())
@@ -516,14 +584,29 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	}
 	m.addOccRun(nil, fresh, len(m.fresh)-fresh, 0, 0)
 	m.edges(c)
-	for i := fresh; i < len(m.fresh); i++ {
-		if o := &m.fresh[i]; o.Kind == OccVariable {
-			if c.Vars == nil {
-				c.Vars = map[string][]int{}
-			}
-			c.Vars[o.Key] = append(c.Vars[o.Key], i-fresh)
+	c.Vars = clauseVars(m.fresh[fresh:])
+}
+
+// clauseVars returns the variables of a clause's occurrences (Clause.Vars). The map is made
+// to the size of the clause's variable occurrences: a rule of 80,000 variables grew its map
+// step by step, and the steps of a map larger than the caches cost more per variable.
+func clauseVars(occs []Occurrence) map[string][]int {
+	n := 0
+	for i := range occs {
+		if occs[i].Kind == OccVariable {
+			n++
 		}
 	}
+	if n == 0 {
+		return nil
+	}
+	vars := make(map[string][]int, n)
+	for i := range occs {
+		if o := &occs[i]; o.Kind == OccVariable {
+			vars[o.Key] = append(vars[o.Key], i)
+		}
+	}
+	return vars
 }
 
 // reuseClause adds the clause of a form that the parser reused since prev was built, moving
@@ -870,6 +953,9 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // of theirs, not one per occurrence.
 func (m *Model) index(prev *Model, stable int) {
 	x := &indexer{m: m, prev: prev, ord: make([]int32, m.occN)}
+	if prev != nil {
+		x.reserve(len(prev.symbols) + 16)
+	}
 	x.count(prev)
 	taken := make([]bool, len(x.order)) // prev's symbol serves
 	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
@@ -992,6 +1078,9 @@ func (x *indexer) count(prev *Model) {
 		if s == nil {
 			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(x.order))}
 			table[o.Key] = s
+			if len(x.order) == cap(x.order) {
+				x.reserve(len(x.order))
+			}
 			x.order = append(x.order, s)
 			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
 			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
@@ -1005,6 +1094,13 @@ func (x *indexer) count(prev *Model) {
 		}
 		x.add(i, o, s)
 	}
+}
+
+// reserve makes room for n more symbols in the lists by symbol (see room).
+func (x *indexer) reserve(n int) {
+	x.order, x.first, x.names = room(x.order, n), room(x.first, n), room(x.names, n)
+	x.arities, x.mixed, x.src, x.moved = room(x.arities, n), room(x.mixed, n), room(x.src, n), room(x.moved, n)
+	x.lazy = room(x.lazy, n)
 }
 
 // add counts occurrence i, o, of symbol s.
@@ -1032,7 +1128,7 @@ func (x *indexer) settle(k int, s *Symbol) {
 	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
 		ps := x.prev.symbols[pk]
 		s.defs = ps.defs
-		if len(ps.Arities) > 1 {
+		if ps.ArityCount() > 1 {
 			x.mixed[k] |= mixedArity
 		}
 		return
@@ -1047,16 +1143,17 @@ func (x *indexer) settle(k int, s *Symbol) {
 func (x *indexer) fill(k int, s *Symbol) {
 	m := x.m
 	if pk := x.src[k]; pk >= 0 && len(x.prev.symbols[pk].Occs) == len(s.Occs) {
-		s.Spellings = x.prev.symbols[pk].Spellings // the same occurrences: never changed once built
+		ps := x.prev.symbols[pk] // the same occurrences: never changed once built
+		s.spellings, s.spelling = ps.spellings, ps.spelling
 	} else if x.mixed[k]&mixedName != 0 {
 		s.indexSpellings(m)
 	} else {
-		s.Spellings = map[string]int{m.Spelling(m.rawOcc(int(x.first[k]))): len(s.Occs)}
+		s.spelling = m.Spelling(m.rawOcc(int(x.first[k])))
 	}
 	if x.mixed[k]&mixedArity != 0 {
 		s.indexArities(m)
 	} else {
-		s.Arities = map[int][]int{int(m.rawOcc(int(x.first[k])).Arity): s.Occs}
+		s.arity = int(m.rawOcc(int(x.first[k])).Arity)
 	}
 }
 
@@ -1092,41 +1189,35 @@ func occKindOf(k SymbolKind) OccKind {
 	return OccRelation
 }
 
-// indexSpellings fills s.Spellings.
+// indexSpellings fills s's spellings.
 func (s *Symbol) indexSpellings(m *Model) {
 	first := m.Spelling(m.rawOcc(s.Occs[0]))
+	s.spelling = first
 	for k, i := range s.Occs[1:] {
 		if m.Spelling(m.rawOcc(i)) != first {
-			s.Spellings = make(map[string]int, 2)
-			s.Spellings[first] = k + 1
+			s.spellings = make(map[string]int, 2)
+			s.spellings[first] = k + 1
 			for _, j := range s.Occs[k+1:] {
-				s.Spellings[m.Spelling(m.rawOcc(j))]++
+				s.spellings[m.Spelling(m.rawOcc(j))]++
 			}
 			return
 		}
 	}
-	s.Spellings = map[string]int{first: len(s.Occs)}
 }
 
-// indexArities fills s.Arities. Nearly every symbol has one arity: its list is then s.Occs
-// itself (neither is ever changed once built).
+// indexArities fills s's arities.
 func (s *Symbol) indexArities(m *Model) {
 	a := int(m.rawOcc(s.Occs[0]).Arity)
-	one := true
+	s.arity = a
 	for _, i := range s.Occs[1:] {
 		if int(m.rawOcc(i).Arity) != a {
-			one = false
-			break
+			s.arities = map[int][]int{}
+			for _, i := range s.Occs {
+				a := int(m.rawOcc(i).Arity)
+				s.arities[a] = append(s.arities[a], i)
+			}
+			return
 		}
-	}
-	if one {
-		s.Arities = map[int][]int{a: s.Occs}
-		return
-	}
-	s.Arities = map[int][]int{}
-	for _, i := range s.Occs {
-		a := int(m.rawOcc(i).Arity)
-		s.Arities[a] = append(s.Arities[a], i)
 	}
 }
 
@@ -1203,6 +1294,16 @@ func (m *Model) Defines(key string) bool {
 		}
 	}
 	return false
+}
+
+// room returns s with room for n more elements: past a few hundred elements append grows an
+// array by a quarter at a time, so a slice built to a million elements is copied about four
+// times over (a third of the memory moves of a 3 MB file's check); room doubles it instead.
+func room[T any](s []T, n int) []T {
+	if len(s)+n > cap(s) {
+		s = slices.Grow(s, max(n, len(s)))
+	}
+	return s
 }
 
 // block hands out values and slices of T from larger allocations, which grow as it is used.

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gdl-lsp/gdl/syntax"
@@ -24,8 +25,13 @@ func init() {
 }
 
 func orderHint(c *Clause, r *Reporter) {
+	// Only a not, a distinct or an or needs variables bound (an atom is always ready): a body
+	// without one, such as a chain of 80,000 atoms, is not walked for its variables at all.
+	if !slices.ContainsFunc(c.Body, mayNeedBound) {
+		return
+	}
 	all := boundVars(c)
-	b := map[string]bool{}
+	b := make(map[string]bool, len(all))
 	type early struct {
 		lit   syntax.Literal
 		names []string // the variables it needs that are not bound yet, as first written
@@ -59,6 +65,16 @@ func orderHint(c *Clause, r *Reporter) {
 	for _, h := range hints {
 		r.Report(h.lit.Span(), "this literal uses "+strings.Join(h.names, ", ")+" before a literal binds it: players that evaluate left to right get it wrong; move it after the literal that binds it", nil, fixes...)
 	}
+}
+
+// mayNeedBound reports whether a literal is of a kind that may need variables bound before it
+// (see needsBound).
+func mayNeedBound(l syntax.Literal) bool {
+	switch l.Kind() {
+	case syntax.LitNot, syntax.LitDistinct, syntax.LitOr:
+		return true
+	}
+	return false
 }
 
 // spellings returns the spelling of each variable key as first written under c.

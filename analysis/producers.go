@@ -343,7 +343,7 @@ type compiled struct {
 }
 
 func compileClause(c *Clause) *compiled {
-	vars := map[string]int{}
+	vars := make(map[string]int, len(c.Vars)) // no bigger than the clause's variables
 	cc := &compiled{head: make([]*pat, 0, c.Head.Arity())}
 	for _, t := range c.Head.ArgSeq() {
 		cc.head = append(cc.head, compilePat(t, vars))

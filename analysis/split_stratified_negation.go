@@ -27,7 +27,7 @@ func init() {
 					if !v.Negated || v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() {
 						return
 					}
-					if q := AtomRel(v.Lit.Atom()); m.SCCOf[q] == m.SCCOf[p] {
+					if q := AtomRel(v.Lit.Atom()); m.sccIndex(q) == m.sccIndex(p) {
 						r.Report(v.Lit.Span(), fmt.Sprintf("%s is negated inside a cycle through %s; it is stratified only because the rules of %s are told apart by their constant arguments (GGP-Base's validator rejects this)",
 							v.Lit.Text(), c.Head.Name().Text(), v.Lit.Atom().Name().Text()), nil)
 					}

@@ -119,8 +119,8 @@ func (m *Model) relationCandidates() *relCandidates {
 // candidateList returns the relations a misspelt name may stand for, sorted by key, and the
 // index of each key in the list.
 func (m *Model) candidateList() ([]relCandidate, map[string]int) {
-	var out []relCandidate
-	at := make(map[string]int, len(m.Relations)) // key -> index in out, or -1: not writable
+	out := make([]relCandidate, 0, len(m.Relations)+len(inputs)) // no more than the relations
+	at := make(map[string]int, len(m.Relations))                 // key -> index in out, or -1: not writable
 	add := func(key string, name func() (string, bool), arity int) {
 		i, ok := at[key]
 		if !ok || i < 0 {

@@ -84,7 +84,7 @@ func negatedAtomAt(c *Clause, span syntax.Span) syntax.Atom {
 // boundVars returns the variables that the body binds: those of its positive atoms and those
 // every branch of an `or` binds.
 func boundVars(c *Clause) map[string]bool {
-	b := map[string]bool{}
+	b := make(map[string]bool, len(c.Vars)) // no bigger than the clause's variables
 	for _, l := range c.Body {
 		Binds(l, b)
 	}

@@ -219,7 +219,7 @@ func chainCandidates(res *analysis.Result) []string {
 	}
 	var cands []candidate
 	for key, sym := range res.Model.Relations {
-		if _, two := sym.Arities[2]; !two || analysis.IsKeyword(key) {
+		if sym.OccsOfArity(2) == nil || analysis.IsKeyword(key) {
 			continue
 		}
 		cands = append(cands, candidate{sym.Name(res.Model), ruled[key]})

@@ -58,12 +58,12 @@ func Compile(res *analysis.Result) *Program {
 		}
 	}
 	for key, sym := range res.Model.Relations {
-		for a := range sym.Arities {
+		for a := range sym.Arities() {
 			note(sh.known, key, a)
 		}
 	}
 	for key, sym := range res.Model.Functions {
-		for a := range sym.Arities {
+		for a := range sym.Arities() {
 			note(sh.functions, key, a)
 		}
 	}

@@ -88,7 +88,7 @@ func (w *sweep) state(name string, s *eval.State, joint []eval.Term, patterns bo
 			continue
 		}
 		var arities []int
-		for a := range sym.Arities {
+		for a := range sym.Arities() {
 			arities = append(arities, a)
 		}
 		slices.Sort(arities)

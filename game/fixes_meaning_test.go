@@ -101,7 +101,7 @@ func sameMeaning(before, after string, d syntax.Dialect) string {
 	rels := map[analysis.Rel]bool{}
 	for _, m := range []*analysis.Model{mb, ma} {
 		for key, s := range m.Relations {
-			for arity := range s.Arities {
+			for arity := range s.Arities() {
 				if key != "true" && key != "does" && key != "distinct" && key != "and" && !analysis.Connectives[key] {
 					rels[analysis.Rel{Key: key, Arity: arity}] = true
 				}

@@ -147,7 +147,7 @@ func argumentInfo(m *analysis.Model, f *syntax.File, key string, arity int, func
 	v := newArgVotes(arity)
 	docs := map[int]bool{} // clauses whose doc comment was read
 	pattern := docPattern(sym.Name(m), arity, d)
-	occs := sym.Arities[arity]
+	occs := sym.OccsOfArity(arity)
 	if len(occs) > maxInfoOccurrences {
 		occs = occs[:maxInfoOccurrences]
 	}

@@ -289,7 +289,7 @@ func (c *completion) argument(s site) bool {
 func (c *completion) writtenConstants(s site, inner syntax.Cursor, name, key string) {
 	arity := len(inner.Elements()) - 1
 	if sym := symbolOf(c.m, key, !s.atom); sym != nil {
-		if _, ok := sym.Arities[arity]; !ok {
+		if sym.OccsOfArity(arity) == nil {
 			arity = mostCommonArity(sym)
 		}
 	}

@@ -185,9 +185,9 @@ func hoverRelation(b *markup, snap *Snapshot, o *analysis.Occurrence) {
 	sym := m.Relations[o.Key]
 	defs := m.Definitions(o.Key)
 	hoverRelationName(b, sym.Name(m), o, snap.Dialect())
-	if len(sym.Arities) > 1 {
+	if sym.ArityCount() > 1 {
 		var as []string
-		for a := range sym.Arities {
+		for a := range sym.Arities() {
 			as = append(as, fmt.Sprint(a))
 		}
 		sort.Strings(as)

@@ -102,9 +102,9 @@ func renameConflict(snap *Snapshot, m *analysis.Model, o *analysis.Occurrence, n
 		if mine == nil || other == nil {
 			return nil
 		}
-		for a := range mine.Arities {
-			occs, shared := other.Arities[a]
-			if !shared {
+		for a := range mine.Arities() {
+			occs := other.OccsOfArity(a)
+			if occs == nil {
 				continue
 			}
 			first := m.Occ(occs[0])

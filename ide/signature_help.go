@@ -66,7 +66,7 @@ func SignatureHelp(snap *Snapshot, off int, md bool) *SignatureHelpResult {
 	if kw, ok := analysis.RelationKeywords[key]; ok && !function {
 		arities = []int{kw}
 	} else if sym != nil {
-		for a, occs := range sym.Arities {
+		for a, occs := range sym.Arities() {
 			if len(occs) > 1 || m.Occ(occs[0]).Span != self {
 				arities = append(arities, a)
 			}

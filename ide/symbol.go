@@ -84,7 +84,7 @@ func Nearest[T any](items []T, start func(T) int, off, n int) []T {
 // mostCommonArity is the arity a symbol is used with most (ties: the smallest).
 func mostCommonArity(s *analysis.Symbol) int {
 	best, n := 0, -1
-	for a, occs := range s.Arities {
+	for a, occs := range s.Arities() {
 		if len(occs) > n || (len(occs) == n && a < best) {
 			best, n = a, len(occs)
 		}

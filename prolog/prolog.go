@@ -126,7 +126,7 @@ func predicates(m *analysis.Model) []predicate {
 		if key == "distinct" {
 			continue
 		}
-		for a := range s.Arities {
+		for a := range s.Arities() {
 			seen[predicate{key, a}] = true
 		}
 	}

@@ -25,7 +25,7 @@ func relationAnswers(ctx context.Context, g *game.Game, name string, arity int) 
 		return nil, false, nil
 	}
 	if sym := m.Relations[name]; sym != nil {
-		for _, a := range slices.Sorted(maps.Keys(sym.Arities)) {
+		for _, a := range slices.Sorted(maps.Keys(maps.Collect(sym.Arities()))) {
 			if a != arity {
 				return nil, false, &legacyError{name, arity, a}
 			}
