@@ -983,6 +983,7 @@ type grounder struct {
 	lim   GroundLimits
 	lits  int
 	excl  *excluder // the rules marked for exclusion counting
+	alias *aliases  // the ground rules of copy rules kept aside (ground_alias.go)
 }
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.
@@ -1013,6 +1014,7 @@ func (b *grounder) instances() error {
 			}
 		}
 	}
+	b.markCopyRules(counts)
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {
@@ -1038,10 +1040,14 @@ func (b *grounder) instances() error {
 			}
 		}
 	}
-	return nil
+	return b.copyRules()
 }
 
 func (b *grounder) add(gr GroundRule) error {
+	gr.Body = b.resolve(gr.Body)
+	if al := b.alias; al != nil && al.aliasable[b.rg.st.rec(gr.Head).fn] {
+		al.real[gr.Head] = true
+	}
 	b.gr.Rules = append(b.gr.Rules, gr)
 	b.lits += len(gr.Body)
 	if len(b.gr.Rules) > b.lim.MaxRules {
@@ -1072,6 +1078,7 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 	p := rg.planAll(ru)
 	var body []GroundLit
 	var failed error
+	made := 0
 	p.answers = func(env []Term) error {
 		body = body[:0]
 		for i := range ru.body {
@@ -1099,11 +1106,14 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 		if known && !rg.has(ru.rel, head) {
 			return nil
 		}
-		if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
+		made++
+		if b.alias != nil && b.alias.copyRule[ru] {
+			b.alias.keep(head, b.resolve(slices.Clone(body)))
+		} else if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
 			failed = err
 			return err
 		}
-		if len(b.gr.Rules)&0xfff == 0 {
+		if made&0xfff == 0 {
 			return rg.check(p)
 		}
 		return nil

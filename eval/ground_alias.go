@@ -1,0 +1,151 @@
+package eval
+
+// Copy rules: ground rules whose body is one atom are not made; their head stands for that atom.
+//
+// Splitting rules (splitRule) leaves rules of the shape H <= S..., A: static literals S that
+// only test H's variables, and one atom A of an auxiliary relation holding the rest. Each atom
+// of H the relaxed program can ask then gets a ground rule that copies A: chess's
+// threatened_with_capture/7 has four rules, three of them copies ((coordinate ?ignorex)
+// (coordinate ?ignorey) (aux ?owner ?cx ?cy ?x ?y): its knights' and pawns' threats do not
+// depend on the square ignored), and 860,000 of its ground rules copied an atom of five
+// arguments for each pair of squares ignored.
+//
+// Such a ground rule is kept aside as an alias of its head: the head holds when one of its
+// aliases holds, or one of its other ground rules' bodies. A rule that reads the head reads
+// the aliases instead: a positive literal the one alias (when the head has no other rule), a
+// negative one the negation of every alias (and of the head, for its other rules). A head read
+// otherwise (positively with two aliases or more, or negated with more than maxNegAliases) gets
+// its copy rules at the end, as before. Only relations outside cycles are done so: every rule
+// that reads one through its body comes after its own rules (instances goes through the
+// components dependencies first), so what a head has is known when it is read. A negative
+// literal the relaxed program left out (rule.dropped) is no dependency: a head read before its
+// relation's rules are made gets its copy rules.
+
+// maxNegAliases is the most aliases a negative literal is replaced with: past it the literal
+// stays, and the head gets its copy rules.
+const maxNegAliases = 4
+
+// aliases is the state of copy rules kept aside in a grounding.
+type aliases struct {
+	copyRule  map[*rule]bool
+	aliasable map[uint32]bool      // functors of relations with copy rules
+	of        map[Term][]GroundLit // per head: its aliases (positive atoms)
+	real      map[Term]bool        // heads of aliasable relations with other ground rules
+	needed    map[Term]bool        // heads that get their copy rules
+	order     []Term               // heads needed, in the order first needed
+}
+
+// markCopyRules finds the copy rules of the relations of the components that are not
+// recursive: rules without dropped literals, whose body holds one literal that depends on the
+// state, a positive atom. counts are the relations grounded by exclusion counting.
+func (b *grounder) markCopyRules(counts map[*relation]bool) {
+	rg := b.rg
+	al := &aliases{copyRule: map[*rule]bool{}, aliasable: map[uint32]bool{}, of: map[Term][]GroundLit{},
+		real: map[Term]bool{}, needed: map[Term]bool{}}
+	for _, c := range rg.comps {
+		if c.recursive || c.done == 0 {
+			continue
+		}
+		for _, r := range c.rels {
+			if r == rg.trueRel || r == rg.doesRel || counts[r] || b.keywordOutput(r) || !b.dynamic(r) {
+				continue
+			}
+			for _, ru := range r.rules {
+				if ru.excl == nil && len(ru.dropped) == 0 && b.oneDynamicAtom(ru) {
+					al.copyRule[ru] = true
+					al.aliasable[r.fn] = true
+				}
+			}
+		}
+	}
+	b.alias = al
+}
+
+// oneDynamicAtom reports whether the only literal of ru's body that depends on the state is a
+// positive atom.
+func (b *grounder) oneDynamicAtom(ru *rule) bool {
+	n := 0
+	for i := range ru.body {
+		l := &ru.body[i]
+		if l.rel == nil || !b.dynamic(l.rel) {
+			continue
+		}
+		if l.kind != litPos {
+			return false
+		}
+		n++
+	}
+	return n == 1
+}
+
+// keep records the ground rule of a copy rule: body is its one literal, already resolved.
+func (al *aliases) keep(head Term, body []GroundLit) {
+	al.of[head] = append(al.of[head], body[0])
+}
+
+// resolve returns body with the literals on heads of aliasable relations replaced by their
+// aliases (see above), marking needed the heads read otherwise.
+func (b *grounder) resolve(body []GroundLit) []GroundLit {
+	al := b.alias
+	if al == nil || len(al.aliasable) == 0 {
+		return body
+	}
+	var out []GroundLit
+	changed := false
+	for i, l := range body {
+		as, ok := al.of[l.Atom]
+		if !ok {
+			if al.aliasable[b.rg.st.rec(l.Atom).fn] {
+				al.need(l.Atom) // read before its relation's rules: it may get aliases
+			}
+			if changed {
+				out = append(out, l)
+			}
+			continue
+		}
+		if !changed {
+			out = append(out, body[:i]...)
+			changed = true
+		}
+		switch {
+		case !l.Neg && len(as) == 1 && !al.real[l.Atom]:
+			out = append(out, as[0])
+		case l.Neg && len(as) <= maxNegAliases:
+			for _, a := range as {
+				out = append(out, GroundLit{Atom: a.Atom, Neg: true})
+			}
+			if al.real[l.Atom] {
+				out = append(out, l)
+			}
+		default:
+			al.need(l.Atom)
+			out = append(out, l)
+		}
+	}
+	if !changed {
+		return body
+	}
+	return out
+}
+
+func (al *aliases) need(t Term) {
+	if !al.needed[t] {
+		al.needed[t] = true
+		al.order = append(al.order, t)
+	}
+}
+
+// copyRules adds the copy rules of the heads needed.
+func (b *grounder) copyRules() error {
+	if b.alias == nil {
+		return nil
+	}
+	for _, h := range b.alias.order {
+		for _, a := range b.alias.of[h] {
+			if err := b.add(GroundRule{Head: h, Body: []GroundLit{a}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
