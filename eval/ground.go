@@ -140,9 +140,19 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	}
 	rg.auxDynamic = map[uint32]bool{}
 	rg.constantFluents()
+	// An auxiliary relation (factorOrs) is dynamic when it reads the state.
+	dynamic := func(l *lit) bool {
+		if d, ok := rg.auxDynamic[l.rel.fn]; ok {
+			return d
+		}
+		return origLayer(l.rel) != layerStatic
+	}
 	for _, r := range slices.Clone(rg.rels) {
 		if origLayer(r) == layerStatic {
 			continue
+		}
+		if magic != nil {
+			rg.factorOrs(r, dynamic)
 		}
 		var split []*rule
 		for _, ru := range r.rules {
@@ -155,7 +165,6 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 				kept = append(kept, l)
 			}
 			ru.body = kept
-			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
 					sr = rg.projectMoves(sr)
@@ -1015,32 +1024,48 @@ func (b *grounder) instances() error {
 		}
 	}
 	b.markCopyRules(counts)
+	// The relations with copy rules first, each after those it reads: a rule can read one
+	// through a negative literal the relaxed program left out (legal reads chess's
+	// threatened_with_capture so), or in a component with it (ground_alias.go).
+	for _, r := range b.alias.first {
+		if err := b.relation(r); err != nil {
+			return err
+		}
+	}
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {
 				continue // the state and the joint move; relations no output needs
 			}
-			if counts[r] {
+			if counts[r] || b.alias.aliasable[r.fn] {
 				continue
 			}
-			if !b.dynamic(r) {
-				if b.keywordOutput(r) {
-					for _, t := range r.facts {
-						if err := b.add(GroundRule{Head: t}); err != nil {
-							return err
-						}
-					}
-				}
-				continue
-			}
-			for _, ru := range r.rules {
-				if err := b.rule(ru); err != nil {
-					return err
-				}
+			if err := b.relation(r); err != nil {
+				return err
 			}
 		}
 	}
 	return b.copyRules()
+}
+
+// relation makes the ground rules of relation r.
+func (b *grounder) relation(r *relation) error {
+	if !b.dynamic(r) {
+		if b.keywordOutput(r) {
+			for _, t := range r.facts {
+				if err := b.add(GroundRule{Head: t}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, ru := range r.rules {
+		if err := b.rule(ru); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (b *grounder) add(gr GroundRule) error {

@@ -1,5 +1,7 @@
 package eval
 
+import "slices"
+
 // Copy rules: ground rules whose body is one atom are not made; their head stands for that atom.
 //
 // Splitting rules (splitRule) leaves rules of the shape H <= S..., A: static literals S that
@@ -15,11 +17,11 @@ package eval
 // the aliases instead: a positive literal the one alias (when the head has no other rule), a
 // negative one the negation of every alias (and of the head, for its other rules). A head read
 // otherwise (positively with two aliases or more, or negated with more than maxNegAliases) gets
-// its copy rules at the end, as before. Only relations outside cycles are done so: every rule
-// that reads one through its body comes after its own rules (instances goes through the
-// components dependencies first), so what a head has is known when it is read. A negative
-// literal the relaxed program left out (rule.dropped) is no dependency: a head read before its
-// relation's rules are made gets its copy rules.
+// its copy rules at the end, as before. So that what a head has is known when it is read, the
+// relations with copy rules are grounded first, each after those it reads (orderReads); those
+// on a cycle of such reads (clear_row_ig/6, whose recursive rule is a copy of itself) keep
+// their copy rules. Reads of a head made before its relation's rules (there are none in that
+// order) would get its copy rules too.
 
 // maxNegAliases is the most aliases a negative literal is replaced with: past it the literal
 // stays, and the head gets its copy rules.
@@ -32,33 +34,143 @@ type aliases struct {
 	of        map[Term][]GroundLit // per head: its aliases (positive atoms)
 	real      map[Term]bool        // heads of aliasable relations with other ground rules
 	needed    map[Term]bool        // heads that get their copy rules
+	first     []*relation          // the relations with copy rules, each after those it reads
 	order     []Term               // heads needed, in the order first needed
 }
 
-// markCopyRules finds the copy rules of the relations of the components that are not
-// recursive: rules without dropped literals, whose body holds one literal that depends on the
-// state, a positive atom. counts are the relations grounded by exclusion counting.
+// markCopyRules finds the copy rules: rules without dropped literals, whose body holds one
+// literal that depends on the state, a positive atom. counts are the relations grounded by
+// exclusion counting. It orders the relations that have copy rules (first) so that each comes
+// after those it reads; those on a cycle of such reads have none.
 func (b *grounder) markCopyRules(counts map[*relation]bool) {
 	rg := b.rg
 	al := &aliases{copyRule: map[*rule]bool{}, aliasable: map[uint32]bool{}, of: map[Term][]GroundLit{},
 		real: map[Term]bool{}, needed: map[Term]bool{}}
+	b.alias = al
+	var cands []*relation
 	for _, c := range rg.comps {
-		if c.recursive || c.done == 0 {
+		if c.done == 0 {
 			continue
 		}
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || counts[r] || b.keywordOutput(r) || !b.dynamic(r) {
 				continue
 			}
-			for _, ru := range r.rules {
-				if ru.excl == nil && len(ru.dropped) == 0 && b.oneDynamicAtom(ru) {
-					al.copyRule[ru] = true
-					al.aliasable[r.fn] = true
+			if slices.ContainsFunc(r.rules, b.isCopyRule) {
+				cands = append(cands, r)
+			}
+		}
+	}
+	al.first = orderReads(cands)
+	for _, r := range al.first {
+		al.aliasable[r.fn] = true
+		for _, ru := range r.rules {
+			if b.isCopyRule(ru) {
+				al.copyRule[ru] = true
+			}
+		}
+	}
+}
+
+func (b *grounder) isCopyRule(ru *rule) bool {
+	return ru.excl == nil && len(ru.dropped) == 0 && b.oneDynamicAtom(ru)
+}
+
+// orderReads returns the relations of rs so that each comes after those of rs it reads (in
+// its rules' bodies and dropped literals, and for a rule marked for exclusion counting, in
+// those of its E and of the rules as written), without those on a cycle.
+func orderReads(rs []*relation) []*relation {
+	in := map[*relation]bool{}
+	for _, r := range rs {
+		in[r] = true
+	}
+	reads := map[*relation]map[*relation]bool{} // per relation, the others of rs it reads
+	readers := map[*relation][]*relation{}
+	for _, r := range rs {
+		reads[r] = map[*relation]bool{}
+		for _, ru := range readRules(r) {
+			for _, ls := range [][]lit{ru.body, ru.dropped} {
+				for _, l := range ls {
+					if l.rel != nil && in[l.rel] && !reads[r][l.rel] {
+						reads[r][l.rel] = true
+						readers[l.rel] = append(readers[l.rel], r)
+					}
 				}
 			}
 		}
 	}
-	b.alias = al
+	// Those on a cycle have no copy rules: what they read imposes no order then.
+	var kept []*relation
+	for _, r := range rs {
+		if reaches(reads, r, r) {
+			in[r] = false
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	var out, ready []*relation
+	waits := map[*relation]int{}
+	for _, r := range kept {
+		for d := range reads[r] {
+			if in[d] {
+				waits[r]++
+			}
+		}
+		if waits[r] == 0 {
+			ready = append(ready, r)
+		}
+	}
+	for len(ready) > 0 {
+		r := ready[0]
+		ready = ready[1:]
+		out = append(out, r)
+		for _, x := range readers[r] {
+			if in[x] {
+				if waits[x]--; waits[x] == 0 {
+					ready = append(ready, x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// reaches reports whether relation to is reachable from the relations from reads, following
+// reads.
+func reaches(reads map[*relation]map[*relation]bool, from, to *relation) bool {
+	seen := map[*relation]bool{}
+	var stack []*relation
+	for d := range reads[from] {
+		stack = append(stack, d)
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if r == to {
+			return true
+		}
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		for d := range reads[r] {
+			stack = append(stack, d)
+		}
+	}
+	return false
+}
+
+// readRules returns the rules whose ground rules are made with r's: its own, and for a rule
+// marked for exclusion counting, E's and the rules as written.
+func readRules(r *relation) []*rule {
+	out := slices.Clone(r.rules)
+	for _, ru := range r.rules {
+		if ru.excl != nil {
+			out = append(out, ru.excl.e.rules...)
+			out = append(out, ru.excl.origs...)
+		}
+	}
+	return out
 }
 
 // oneDynamicAtom reports whether the only literal of ru's body that depends on the state is a
