@@ -1032,6 +1032,7 @@ func (b *grounder) instances() error {
 			return err
 		}
 	}
+	b.alias.complete = true
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {

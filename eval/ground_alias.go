@@ -35,6 +35,7 @@ type aliases struct {
 	real      map[Term]bool        // heads of aliasable relations with other ground rules
 	needed    map[Term]bool        // heads that get their copy rules
 	first     []*relation          // the relations with copy rules, each after those it reads
+	complete  bool                 // their ground rules are made
 	order     []Term               // heads needed, in the order first needed
 }
 
@@ -205,11 +206,14 @@ func (b *grounder) resolve(body []GroundLit) []GroundLit {
 	var out []GroundLit
 	changed := false
 	for i, l := range body {
-		as, ok := al.of[l.Atom]
-		if !ok {
-			if al.aliasable[b.rg.st.rec(l.Atom).fn] {
+		var as []GroundLit
+		ok := false
+		if al.aliasable[b.rg.st.rec(l.Atom).fn] {
+			if as, ok = al.of[l.Atom]; !ok && !al.complete {
 				al.need(l.Atom) // read before its relation's rules: it may get aliases
 			}
+		}
+		if !ok {
 			if changed {
 				out = append(out, l)
 			}
