@@ -993,6 +993,9 @@ type grounder struct {
 	lits  int
 	excl  *excluder // the rules marked for exclusion counting
 	alias *aliases  // the ground rules of copy rules kept aside (ground_alias.go)
+	// restricted: the relaxed program is restricted by magic sets (made when the grounding as
+	// written proved too big)
+	restricted bool
 }
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.

@@ -17,7 +17,13 @@ import "slices"
 // the aliases instead: a positive literal the one alias (when the head has no other rule), a
 // negative one the negation of every alias (and of the head, for its other rules). A head read
 // otherwise (positively with two aliases or more, or negated with more than maxNegAliases) gets
-// its copy rules at the end, as before. So that what a head has is known when it is read, the
+// its copy rules at the end, as before.
+//
+// It is done in the restricted pass only (relaxed with magic sets, made when the grounding as
+// written proved too big), as the other choices that trade ground rules for gates: done on
+// every grounding, it grew the networks of games that ground as written (amazons_10x10 17,441
+// gates to 17,679, doubletoetictac 742 edges to 762: an OR read negated by many rules becomes
+// the negations of its inputs in each). So that what a head has is known when it is read, the
 // relations with copy rules are grounded first, each after those it reads (orderReads); those
 // on a cycle of such reads (clear_row_ig/6, whose recursive rule is a copy of itself) keep
 // their copy rules. Reads of a head made before its relation's rules (there are none in that
@@ -48,6 +54,9 @@ func (b *grounder) markCopyRules(counts map[*relation]bool) {
 	al := &aliases{copyRule: map[*rule]bool{}, aliasable: map[uint32]bool{}, of: map[Term][]GroundLit{},
 		real: map[Term]bool{}, needed: map[Term]bool{}}
 	b.alias = al
+	if !b.restricted {
+		return
+	}
 	var cands []*relation
 	for _, c := range rg.comps {
 		if c.done == 0 {

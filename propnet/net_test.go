@@ -724,11 +724,16 @@ func beacons() string {
 `, 6)
 }
 
+var beaconsMax = 100
+
 // TestCopyRules: copy rules are kept aside where their heads are read as their aliases, kept
-// where they are not (hot, reach), and the network plays as the interpreter.
+// where they are not (hot, reach), and the network plays as the interpreter. Aliases are for
+// the grounding restricted by magic sets, made when the one as written proves too big: here,
+// past 130 ground rules (as written 144; restricted, 126).
 func TestCopyRules(t *testing.T) {
-	walk(t, beacons(), 30, 10)
-	g, gr, _, _ := build(t, beacons(), eval.GroundLimits{})
+	lim := eval.GroundLimits{MaxRules: 130}
+	walkWith(t, beacons(), lim, 30, 10)
+	g, gr, _, _ := build(t, beacons(), lim)
 	heads := map[string]int{}
 	for _, r := range gr.Rules {
 		name := g.String(r.Head)
