@@ -1073,7 +1073,7 @@ func (b *grounder) relation(r *relation) error {
 }
 
 func (b *grounder) add(gr GroundRule) error {
-	gr.Body = b.resolve(gr.Body)
+	gr.Body = b.resolve(gr.Body, len(b.gr.Rules))
 	if al := b.alias; al != nil && al.aliasable[b.rg.st.rec(gr.Head).fn] {
 		al.real[gr.Head] = true
 	}
@@ -1137,7 +1137,7 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 		}
 		made++
 		if b.alias != nil && b.alias.copyRule[ru] {
-			b.alias.keep(head, b.resolve(slices.Clone(body)))
+			b.alias.keep(head, b.resolve(slices.Clone(body), -1))
 		} else if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
 			failed = err
 			return err

@@ -1,6 +1,9 @@
 package eval
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Copy rules: ground rules whose body is one atom are not made; their head stands for that atom.
 //
@@ -13,25 +16,21 @@ import "slices"
 // arguments for each pair of squares ignored.
 //
 // Such a ground rule is kept aside as an alias of its head: the head holds when one of its
-// aliases holds, or one of its other ground rules' bodies. A rule that reads the head reads
-// the aliases instead: a positive literal the one alias (when the head has no other rule), a
-// negative one the negation of every alias (and of the head, for its other rules). A head read
-// otherwise (positively with two aliases or more, or negated with more than maxNegAliases) gets
-// its copy rules at the end, as before.
+// aliases holds, or one of its other ground rules' bodies. A positive literal on a head of one
+// alias (and no other rule) reads the alias instead; a head read negated by one ground rule
+// only, and not otherwise, is replaced there by the negation of every alias (and of the head,
+// for its other rules). A head read otherwise gets its copy rules at the end, as before: read
+// negated by several rules, the OR of its aliases is one gate they share.
 //
 // It is done in the restricted pass only (relaxed with magic sets, made when the grounding as
 // written proved too big), as the other choices that trade ground rules for gates: done on
-// every grounding, it grew the networks of games that ground as written (amazons_10x10 17,441
-// gates to 17,679, doubletoetictac 742 edges to 762: an OR read negated by many rules becomes
-// the negations of its inputs in each). So that what a head has is known when it is read, the
+// every grounding, with every negation replaced, it grew the networks of games that ground as
+// written (amazons_10x10 17,441 gates to 17,679, doubletoetictac 742 edges to 762), and in that
+// pass crissrace's (1,336 gates to 1,381). So that what a head has is known when it is read, the
 // relations with copy rules are grounded first, each after those it reads (orderReads); those
 // on a cycle of such reads (clear_row_ig/6, whose recursive rule is a copy of itself) keep
 // their copy rules. Reads of a head made before its relation's rules (there are none in that
 // order) would get its copy rules too.
-
-// maxNegAliases is the most aliases a negative literal is replaced with: past it the literal
-// stays, and the head gets its copy rules.
-const maxNegAliases = 4
 
 // aliases is the state of copy rules kept aside in a grounding.
 type aliases struct {
@@ -43,6 +42,8 @@ type aliases struct {
 	first     []*relation          // the relations with copy rules, each after those it reads
 	complete  bool                 // their ground rules are made
 	order     []Term               // heads needed, in the order first needed
+	negReader map[Term]int         // per head read negated: the ground rule reading it, -1 for several
+	negOrder  []Term               // heads read negated, in the order first read
 }
 
 // markCopyRules finds the copy rules: rules without dropped literals, whose body holds one
@@ -52,7 +53,7 @@ type aliases struct {
 func (b *grounder) markCopyRules(counts map[*relation]bool) {
 	rg := b.rg
 	al := &aliases{copyRule: map[*rule]bool{}, aliasable: map[uint32]bool{}, of: map[Term][]GroundLit{},
-		real: map[Term]bool{}, needed: map[Term]bool{}}
+		real: map[Term]bool{}, needed: map[Term]bool{}, negReader: map[Term]int{}}
 	b.alias = al
 	if !b.restricted {
 		return
@@ -205,9 +206,10 @@ func (al *aliases) keep(head Term, body []GroundLit) {
 	al.of[head] = append(al.of[head], body[0])
 }
 
-// resolve returns body with the literals on heads of aliasable relations replaced by their
-// aliases (see above), marking needed the heads read otherwise.
-func (b *grounder) resolve(body []GroundLit) []GroundLit {
+// resolve returns body, the body of ground rule at (-1: a copy rule's, kept aside), with the
+// positive literals on heads of one alias replaced by it, and notes the heads read otherwise:
+// needed, or read negated (by rule at).
+func (b *grounder) resolve(body []GroundLit, at int) []GroundLit {
 	al := b.alias
 	if al == nil || len(al.aliasable) == 0 {
 		return body
@@ -222,28 +224,20 @@ func (b *grounder) resolve(body []GroundLit) []GroundLit {
 				al.need(l.Atom) // read before its relation's rules: it may get aliases
 			}
 		}
-		if !ok {
-			if changed {
-				out = append(out, l)
+		if ok && !l.Neg && len(as) == 1 && !al.real[l.Atom] {
+			if !changed {
+				out = append(out, body[:i]...)
+				changed = true
 			}
+			out = append(out, as[0])
 			continue
 		}
-		if !changed {
-			out = append(out, body[:i]...)
-			changed = true
-		}
-		switch {
-		case !l.Neg && len(as) == 1 && !al.real[l.Atom]:
-			out = append(out, as[0])
-		case l.Neg && len(as) <= maxNegAliases:
-			for _, a := range as {
-				out = append(out, GroundLit{Atom: a.Atom, Neg: true})
-			}
-			if al.real[l.Atom] {
-				out = append(out, l)
-			}
-		default:
+		if ok && l.Neg && at >= 0 {
+			al.negRead(l.Atom, at)
+		} else if ok {
 			al.need(l.Atom)
+		}
+		if changed {
 			out = append(out, l)
 		}
 	}
@@ -260,13 +254,63 @@ func (al *aliases) need(t Term) {
 	}
 }
 
-// copyRules adds the copy rules of the heads needed.
-func (b *grounder) copyRules() error {
-	if b.alias == nil {
-		return nil
+// negRead notes that ground rule at reads head t negated.
+func (al *aliases) negRead(t Term, at int) {
+	prev, ok := al.negReader[t]
+	switch {
+	case !ok:
+		al.negReader[t] = at
+		al.negOrder = append(al.negOrder, t)
+	case prev != at:
+		al.negReader[t] = -1 // read by several rules
 	}
-	for _, h := range b.alias.order {
-		for _, a := range b.alias.of[h] {
+}
+
+// copyRules replaces the negation of a head read negated by one rule only, and by no rule
+// otherwise, with the negations of its aliases in that rule (the OR of the aliases had no other
+// reader: the network has one gate fewer and no edge more), and adds the copy rules of the
+// heads needed.
+func (b *grounder) copyRules() error {
+	al := b.alias
+	expand := map[Term]bool{}
+	var rewrite []int
+	for _, h := range al.negOrder {
+		if at := al.negReader[h]; at >= 0 && !al.needed[h] {
+			expand[h] = true
+			rewrite = append(rewrite, at)
+		} else {
+			al.need(h)
+		}
+	}
+	slices.Sort(rewrite)
+	for i, at := range slices.Compact(rewrite) {
+		r := &b.gr.Rules[at]
+		var body []GroundLit
+		for _, l := range r.Body {
+			if !l.Neg || !expand[l.Atom] {
+				body = append(body, l)
+				continue
+			}
+			for _, a := range al.of[l.Atom] {
+				body = append(body, GroundLit{Atom: a.Atom, Neg: true})
+			}
+			if al.real[l.Atom] {
+				body = append(body, l)
+			}
+		}
+		b.lits += len(body) - len(r.Body)
+		r.Body = body
+		if b.lits > b.lim.MaxLits {
+			return &GroundError{Reason: fmt.Sprintf("more than %d literals in ground rules", b.lim.MaxLits), tooBig: true}
+		}
+		if i&0xfff == 0 {
+			if err := b.rg.check(nil); err != nil {
+				return &GroundError{Reason: "the ground rules cannot be enumerated", Err: err}
+			}
+		}
+	}
+	for _, h := range al.order {
+		for _, a := range al.of[h] {
 			if err := b.add(GroundRule{Head: h, Body: []GroundLit{a}}); err != nil {
 				return err
 			}
