@@ -537,7 +537,7 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 	}
 	gr := &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
 		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
-	b := &grounder{g: g, rg: rg, gr: gr, lim: lim}
+	b := &grounder{g: g, rg: rg, gr: gr, lim: lim, restricted: magic != nil}
 	if err := b.instances(); err != nil {
 		return nil, err
 	}

@@ -140,9 +140,19 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	}
 	rg.auxDynamic = map[uint32]bool{}
 	rg.constantFluents()
+	// An auxiliary relation (factorOrs) is dynamic when it reads the state.
+	dynamic := func(l *lit) bool {
+		if d, ok := rg.auxDynamic[l.rel.fn]; ok {
+			return d
+		}
+		return origLayer(l.rel) != layerStatic
+	}
 	for _, r := range slices.Clone(rg.rels) {
 		if origLayer(r) == layerStatic {
 			continue
+		}
+		if magic != nil {
+			rg.factorOrs(r, dynamic)
 		}
 		var split []*rule
 		for _, ru := range r.rules {
@@ -155,7 +165,6 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 				kept = append(kept, l)
 			}
 			ru.body = kept
-			dynamic := func(l *lit) bool { return origLayer(l.rel) != layerStatic }
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
 					sr = rg.projectMoves(sr)
@@ -983,6 +992,10 @@ type grounder struct {
 	lim   GroundLimits
 	lits  int
 	excl  *excluder // the rules marked for exclusion counting
+	alias *aliases  // the ground rules of copy rules kept aside (ground_alias.go)
+	// restricted: the relaxed program is restricted by magic sets (made when the grounding as
+	// written proved too big)
+	restricted bool
 }
 
 // dynamic reports whether relation r of the relaxed program depends on the state in the game.
@@ -1013,35 +1026,57 @@ func (b *grounder) instances() error {
 			}
 		}
 	}
+	b.markCopyRules(counts)
+	// The relations with copy rules first, each after those it reads: a rule can read one
+	// through a negative literal the relaxed program left out (legal reads chess's
+	// threatened_with_capture so), or in a component with it (ground_alias.go).
+	for _, r := range b.alias.first {
+		if err := b.relation(r); err != nil {
+			return err
+		}
+	}
+	b.alias.complete = true
 	for _, c := range rg.comps {
 		for _, r := range c.rels {
 			if r == rg.trueRel || r == rg.doesRel || c.done == 0 {
 				continue // the state and the joint move; relations no output needs
 			}
-			if counts[r] {
+			if counts[r] || b.alias.aliasable[r.fn] {
 				continue
 			}
-			if !b.dynamic(r) {
-				if b.keywordOutput(r) {
-					for _, t := range r.facts {
-						if err := b.add(GroundRule{Head: t}); err != nil {
-							return err
-						}
-					}
-				}
-				continue
+			if err := b.relation(r); err != nil {
+				return err
 			}
-			for _, ru := range r.rules {
-				if err := b.rule(ru); err != nil {
+		}
+	}
+	return b.copyRules()
+}
+
+// relation makes the ground rules of relation r.
+func (b *grounder) relation(r *relation) error {
+	if !b.dynamic(r) {
+		if b.keywordOutput(r) {
+			for _, t := range r.facts {
+				if err := b.add(GroundRule{Head: t}); err != nil {
 					return err
 				}
 			}
+		}
+		return nil
+	}
+	for _, ru := range r.rules {
+		if err := b.rule(ru); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 func (b *grounder) add(gr GroundRule) error {
+	gr.Body = b.resolve(gr.Body, len(b.gr.Rules))
+	if al := b.alias; al != nil && al.aliasable[b.rg.st.rec(gr.Head).fn] {
+		al.real[gr.Head] = true
+	}
 	b.gr.Rules = append(b.gr.Rules, gr)
 	b.lits += len(gr.Body)
 	if len(b.gr.Rules) > b.lim.MaxRules {
@@ -1072,6 +1107,7 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 	p := rg.planAll(ru)
 	var body []GroundLit
 	var failed error
+	made := 0
 	p.answers = func(env []Term) error {
 		body = body[:0]
 		for i := range ru.body {
@@ -1099,11 +1135,14 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 		if known && !rg.has(ru.rel, head) {
 			return nil
 		}
-		if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
+		made++
+		if b.alias != nil && b.alias.copyRule[ru] {
+			b.alias.keep(head, b.resolve(slices.Clone(body), -1))
+		} else if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
 			failed = err
 			return err
 		}
-		if len(b.gr.Rules)&0xfff == 0 {
+		if made&0xfff == 0 {
 			return rg.check(p)
 		}
 		return nil
