@@ -11,6 +11,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	segjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+
 	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
@@ -170,6 +173,48 @@ func BenchmarkDecodeDidOpen(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(params)), "cpu-ns/byte")
+		})
+	}
+}
+
+// BenchmarkReadDidOpen: what messageStream.Read does to the message of that didOpen before its
+// parameters are decoded, in CPU time: the check that it is JSON (segmentio's Valid) and
+// jsonrpc2's DecodeMessage, which copies the parameters out as a json.RawMessage.
+//
+// Run: go test ./lsp -run '^$' -bench ReadDidOpen -benchtime 20x
+func BenchmarkReadDidOpen(b *testing.B) {
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen",
+		"params": protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: "file:///bench/hostile.kif", LanguageID: "gdl", Version: 1, Text: hostileRules(60000)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		step func() error
+	}{
+		{"valid", func() error {
+			if !segjson.Valid(body) {
+				return fmt.Errorf("not valid")
+			}
+			return nil
+		}},
+		{"decode-message", func() error { _, err := jsonrpc2.DecodeMessage(body); return err }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			var cpu time.Duration
+			for b.Loop() {
+				c0, _ := cputime.Process()
+				err := c.step()
+				c1, _ := cputime.Process()
+				cpu += c1 - c0
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(body)), "cpu-ns/byte")
 		})
 	}
 }
