@@ -540,3 +540,42 @@ func TestEditBeforeParse(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestReplaceBeforeParse: a change of the whole text (no range) does not parse the new text on
+// the read loop either: with the parses held, a hover sent after it answers from the syntax
+// stage about the new text, whose version is not parsed yet; once the parses are let go the
+// diagnostics and the model are the new version's.
+func TestReplaceBeforeParse(t *testing.T) {
+	const uri = "file:///w/replaced-unparsed.kif"
+	c := startInProcess(t, nil)
+	held, release := holdParses(t, c.server)
+	c.initialize()
+	text := hostileRules(2000) + stagedGame
+	c.open(uri, text)
+	<-held
+	lines := strings.SplitAfter(text, "\n")
+	lines[9] = lines[9][:5] + "ss" + lines[9][6:] // r5 -> ss5 on line 9
+	c.mu.Lock()
+	c.version[uri]++
+	v := c.version[uri]
+	c.mu.Unlock()
+	c.notify("textDocument/didChange", didChangeParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: v},
+		ContentChanges: []contentChange{{Text: strings.Join(lines, "")}},
+	})
+	var hover protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || !strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the new ss5 before the parse: %q", hover.Contents.Value)
+	}
+	if snap := c.server.currentView().docs[uri]; snap.Version != v || snap.Parsed() {
+		t.Errorf("version %d (of %d) was parsed on the read loop: %v", snap.Version, v, snap.Parsed())
+	}
+	release()
+	c.diagnosticsFor(uri, v)
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
+	if !strings.Contains(hover.Contents.Value, "ss5/1") || strings.Contains(hover.Contents.Value, "being analysed") {
+		t.Errorf("hover on the new ss5 once the model is built: %q", hover.Contents.Value)
+	}
+	c.shutdown()
+}

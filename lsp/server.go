@@ -138,7 +138,7 @@ func (r *request) decode(v any) error {
 	if len(r.params) == 0 {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: missing params", r.method)
 	}
-	if err := json.Unmarshal(r.params, v); err != nil {
+	if err := decodeParams(r.params, v); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", r.method, err)
 	}
 	return nil

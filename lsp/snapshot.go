@@ -75,12 +75,7 @@ func wrapSnapshot(uri protocol.DocumentURI, s *ide.Snapshot, enc syntax.Encoding
 // changes to a document that is out of sync already; a full-text change resynchronises it.
 func (s *Snapshot) edit(version int32, changes []contentChange) *Snapshot {
 	if s.desync != nil {
-		last := -1
-		for i, ch := range changes {
-			if ch.Range == nil {
-				last = i
-			}
-		}
+		last := lastFull(changes)
 		if last < 0 {
 			return s.outOfSync(version, s.desync)
 		}
@@ -101,32 +96,28 @@ func (s *Snapshot) outOfSync(version int32, err error) *Snapshot {
 	return next
 }
 
-// apply applies the changes to the snapshot's text.
+// apply applies the changes to the snapshot's text. A change of the whole text, and ranged changes
+// to a version not parsed yet, make a version parsed on first use (applyText); ranged changes to
+// a parsed version edit its tree.
 func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, error) {
-	if !s.Parsed() && ranged(changes) {
-		return s.applyText(version, changes)
+	if last := lastFull(changes); last >= 0 {
+		text := changes[last].Text
+		if len(text) > maxDocumentSize {
+			return nil, tooLargeError{len(text)}
+		}
+		return s.applyText(version, text, nil, changes, last+1)
+	}
+	if !s.Parsed() {
+		return s.applyText(version, s.Text(), s.m.lines, changes, 0)
 	}
 	f, lines := s.File(), s.m.lines
 	for i, ch := range changes {
-		if ch.Range == nil {
-			if len(ch.Text) > maxDocumentSize {
-				return nil, tooLargeError{len(ch.Text)}
-			}
-			f, _ = syntax.ParseDialect(ch.Text, dialectOf(s.URI, s.lang, ch.Text))
-		} else {
-			if i > 0 {
-				lines = f.Lines()
-			}
-			m := mapper{lines: lines, enc: s.m.enc}
-			start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
-			if start > end {
-				return nil, fmt.Errorf("change %d of version %d: range end %v before start %v", i, version, ch.Range.End, ch.Range.Start)
-			}
-			if size := len(f.Source()) - (end - start) + len(ch.Text); size > maxDocumentSize {
-				return nil, tooLargeError{size}
-			}
-			f = f.Edit(start, end, ch.Text)
+		m := mapper{lines: lines, enc: s.m.enc}
+		start, end, err := changeBounds(m, len(f.Source()), version, i, ch)
+		if err != nil {
+			return nil, err
 		}
+		f = f.Edit(start, end, ch.Text)
 		lines = f.Lines()
 	}
 	// The notation is decided again, as opening the document now would (issue 22, item 16):
@@ -140,35 +131,45 @@ func (s *Snapshot) apply(version int32, changes []contentChange) (*Snapshot, err
 	return next, nil
 }
 
-// ranged reports whether every change has a range.
-func ranged(changes []contentChange) bool {
-	for _, ch := range changes {
-		if ch.Range == nil {
-			return false
+// lastFull returns the index of the last change of the whole text, or -1.
+func lastFull(changes []contentChange) int {
+	for i := len(changes) - 1; i >= 0; i-- {
+		if changes[i].Range == nil {
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
-// applyText is apply for ranged changes to a version whose text is not parsed yet (a large file
-// just opened, its parse running on the diagnostics' goroutine): the changes are made to the text,
-// and the next version is parsed on first use, so that the read loop, and every request behind
-// it, does not wait for this version's parse.
-func (s *Snapshot) applyText(version int32, changes []contentChange) (*Snapshot, error) {
-	text, lines := s.Text(), s.m.lines
-	for i, ch := range changes {
-		if i > 0 {
+// changeBounds returns the byte offsets that ranged change i replaces in a text of size bytes
+// whose lines m maps, or why it cannot be made.
+func changeBounds(m mapper, size int, version int32, i int, ch contentChange) (start, end int, err error) {
+	start, end = m.offset(ch.Range.Start), m.offset(ch.Range.End)
+	if start > end {
+		return 0, 0, fmt.Errorf("change %d of version %d: range end %v before start %v", i, version, ch.Range.End, ch.Range.Start)
+	}
+	if size := size - (end - start) + len(ch.Text); size > maxDocumentSize {
+		return 0, 0, tooLargeError{size}
+	}
+	return start, end, nil
+}
+
+// applyText makes the next version from text (whose line index is lines, or nil) and the ranged
+// changes from changes[from:], parsed on first use: a change of the whole text, or an edit of a
+// version whose text is not parsed yet (a large file just opened, its parse running on the
+// diagnostics' goroutine), so that the read loop, and every request behind it, does not wait for
+// a parse.
+func (s *Snapshot) applyText(version int32, text string, lines *syntax.LineIndex, changes []contentChange, from int) (*Snapshot, error) {
+	for i := from; i < len(changes); i++ {
+		ch := changes[i]
+		if lines == nil {
 			lines = syntax.NewLineIndex(text)
 		}
-		m := mapper{lines: lines, enc: s.m.enc}
-		start, end := m.offset(ch.Range.Start), m.offset(ch.Range.End)
-		if start > end {
-			return nil, fmt.Errorf("change %d of version %d: range end %v before start %v", i, version, ch.Range.End, ch.Range.Start)
+		start, end, err := changeBounds(mapper{lines: lines, enc: s.m.enc}, len(text), version, i, ch)
+		if err != nil {
+			return nil, err
 		}
-		if size := len(text) - (end - start) + len(ch.Text); size > maxDocumentSize {
-			return nil, tooLargeError{size}
-		}
-		text = text[:start] + ch.Text + text[end:]
+		text, lines = text[:start]+ch.Text+text[end:], nil
 	}
 	next := wrapSnapshot(s.URI, s.Snapshot.NextText(version, text, dialectOf(s.URI, s.lang, text)), s.m.enc)
 	next.lang = s.lang
