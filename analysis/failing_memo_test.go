@@ -80,3 +80,35 @@ func TestProducersKeptWhenNeighbourParsedAgain(t *testing.T) {
 		t.Errorf("does's sets computed again after an edit that changed no clause's text")
 	}
 }
+
+// TestProducersKeptWhenClauseAddedToAnything: a legal rule put back beside one whose role is
+// unbound (legal's roles: anything) leaves does's roles as they were: the previous version's
+// set itself.
+func TestProducersKeptWhenClauseAddedToAnything(t *testing.T) {
+	src := "(role a)\n(init (s 0))\n(<= (legal ?r noop) (true (s 0)))\n(<= (legal a (m 1)) (true (s 0)))\n(<= (next (s 1)) (does a (m 1)))\n"
+	at := strings.Index(src, "(<= (legal a") + 1
+	f, _ := syntax.Parse(src)
+	f = f.Edit(at, at, "x") // the rule is gone: (x<= ...) is a fact of another relation
+	prev, err := AnalyzeContext(context.Background(), f, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := prev.Model.producersAt(KeywordRel("does"), 0)
+	if !roles.any {
+		t.Fatal("legal's roles are not anything: the test does not test what it says")
+	}
+	m, err := Prepare(context.Background(), f.Edit(at, at+1, ""), prev.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.producersAt(KeywordRel("does"), 0) != roles {
+		t.Errorf("does's roles computed again after a legal rule was added to a set of anything")
+	}
+	res, err := CheckModel(context.Background(), m, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Analyze(m.File, nil); len(res.Diagnostics) != len(want.Diagnostics) {
+		t.Errorf("%d diagnostics, a full analysis %d", len(res.Diagnostics), len(want.Diagnostics))
+	}
+}
