@@ -377,9 +377,22 @@ func (m *Model) edgesIn() map[Rel][]int {
 // very sets (code names the check), so that a version whose sets are the previous version's
 // (the producers keep a set that no changed clause can reach) asks fails only about the clauses
 // the edit made, and the clauses it reused cost a look at their memo.
+//
+// It visits only the clauses that use rel (the graph's edges into it): the others have nothing to
+// remember, and a version whose sets changed (an edit of a legal rule changes does's) would
+// otherwise store a memo in every clause of the file.
 func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(use) bool) []use {
+	m.mu.Lock()
+	in := m.edgesIn()[rel]
+	m.mu.Unlock()
 	var out []use
-	for _, c := range m.Clauses {
+	last := -1
+	for _, ei := range in {
+		if m.Edges[ei].Clause == last {
+			continue
+		}
+		last = m.Edges[ei].Clause
+		c := m.Clauses[last]
 		if bad, ok := c.failingMemo(code, sets); ok {
 			if len(bad) > 0 {
 				us := m.clauseUses(c, rel)

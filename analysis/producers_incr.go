@@ -50,13 +50,31 @@ func (p *producers) inherit(prev *Model, used []bool) {
 		return
 	}
 	d := &dirt{prev: pp, places: map[place]*dirtyPlace{}}
+	// A clause walked anew whose text is that of a clause of prev the model did not reuse (the
+	// incremental parser parses a form beside the edited one again) contributes what that clause
+	// did: the sets depend on the clauses' texts, not on where they stand, so the two cancel out
+	// and neither makes a part dirty. Without this, a form parsed again beside the edit made
+	// every set it reaches be computed again, and then every clause's failingUses memo (keyed by
+	// the sets) be found again: work in proportion to the file on every edit.
+	gone := map[string]int{}
 	for i, c := range prev.Clauses {
 		if !used[i] {
-			d.seedClause(c)
+			gone[c.Form.Text()]++
 		}
 	}
 	for _, i := range p.m.walked {
-		d.seedClause(p.m.Clauses[i])
+		c := p.m.Clauses[i]
+		if t := c.Form.Text(); gone[t] > 0 {
+			gone[t]--
+			continue
+		}
+		d.seedClause(c, true)
+	}
+	for i, c := range prev.Clauses {
+		if t := c.Form.Text(); !used[i] && gone[t] > 0 {
+			gone[t]--
+			d.seedClause(c, false)
+		}
 	}
 	for k := range p.m.Broken {
 		if !prev.Broken[k] {
@@ -89,12 +107,19 @@ func (p *producers) inherit(prev *Model, used []bool) {
 	}
 }
 
-// seedClause marks what clause c (of either version) contributes to as dirty.
-func (d *dirt) seedClause(c *Clause) {
+// seedClause marks what clause c (of either version) contributes to as dirty; added says that c
+// is a clause of the new version. A clause added to a place whose set was anything leaves it
+// so (the sets only grow with the clauses: no negation takes part), and marks nothing there:
+// an edit that puts back one of 16,000 legal rules does not make legal's roles be computed again.
+func (d *dirt) seedClause(c *Clause, added bool) {
 	cc := compiledOf(c)
 	for i, h := range cc.head {
+		pl := place{c.Rel(), i}
+		if s, ok := d.prev.sets[pl]; added && ok && s.any {
+			continue
+		}
 		k, all := partOf(h)
-		d.mark(place{c.Rel(), i}, k, all)
+		d.mark(pl, k, all)
 	}
 }
 
