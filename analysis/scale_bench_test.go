@@ -48,13 +48,14 @@ func BenchmarkAnalyzeFamily(b *testing.B) {
 }
 
 // BenchmarkReanalyzeFamily is the language server's work per edit on a 3 MB member of each
-// hostile family: a character typed after the first parenthesis past the middle (as
-// BenchmarkScale's edits), or deleted, and the incremental analysis.
+// hostile family: a character typed where Family.EditAt says (after the first parenthesis
+// past the middle; for many-roles, of the first legal rule past it), as BenchmarkScale's edits,
+// or deleted, and the incremental analysis.
 func BenchmarkReanalyzeFamily(b *testing.B) {
 	for _, fam := range gengame.Families {
 		b.Run(fam.Name, func(b *testing.B) {
 			src := fam.Make(3 << 20)
-			reanalyzeEdits(b, src, gengame.MiddleParen(src))
+			reanalyzeEdits(b, src, fam.EditAt(src))
 		})
 	}
 }

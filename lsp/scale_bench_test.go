@@ -32,7 +32,8 @@ import (
 //
 // For each input it prints the CPU time of `gdl check` (user and system, the whole process) and,
 // in a language server that has the file open, the server's CPU time per edit (a character typed
-// into a rule in the middle, then deleted, until that version's diagnostics have arrived) with
+// into the form at the middle, then deleted, until that version's diagnostics have arrived: for
+// a family, the form Family.EditAt picks, the same kind at every size) with
 // the p95 of the edit's wall time; then, per input kind, the growth exponent between its two
 // largest sizes (log of the ratio of the costs over log of the ratio of the sizes: 1 is linear).
 // Last, the time to answer a hover sent right after opening a 3 MB hostile file, while its
@@ -84,7 +85,7 @@ func BenchmarkScale(b *testing.B) {
 			if kb > 1000 {
 				n = max(4, edits/8)
 			}
-			pts = append(pts, measureScale(b, f.Name, src, gengame.MiddleParen(src), n))
+			pts = append(pts, measureScale(b, f.Name, src, f.EditAt(src), n))
 		}
 		summary = append(summary, growthLine(f.Name, pts[len(pts)-2], pts[len(pts)-1]))
 		last := pts[len(pts)-1]
