@@ -392,13 +392,25 @@ func (c *testClient) openAs(uri protocol.DocumentURI, lang, text string) {
 // change sends one incremental edit and returns the new version.
 func (c *testClient) change(uri protocol.DocumentURI, r protocol.Range, text string) int32 {
 	c.t.Helper()
+	return c.sendChange(uri, contentChange{Range: &r, Text: text})
+}
+
+// replace sends a change of the whole text (no range) and returns the new version.
+func (c *testClient) replace(uri protocol.DocumentURI, text string) int32 {
+	c.t.Helper()
+	return c.sendChange(uri, contentChange{Text: text})
+}
+
+// sendChange sends one didChange of the next version and returns it.
+func (c *testClient) sendChange(uri protocol.DocumentURI, ch contentChange) int32 {
+	c.t.Helper()
 	c.mu.Lock()
 	c.version[uri]++
 	v := c.version[uri]
 	c.mu.Unlock()
 	c.notify("textDocument/didChange", didChangeParams{
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: v},
-		ContentChanges: []contentChange{{Range: &r, Text: text}},
+		ContentChanges: []contentChange{ch},
 	})
 	return v
 }

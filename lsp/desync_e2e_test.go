@@ -46,14 +46,7 @@ func TestOutOfSync(t *testing.T) {
 	}
 
 	// A full-text change does.
-	c.mu.Lock()
-	c.version[uri]++
-	v = c.version[uri]
-	c.mu.Unlock()
-	c.notify("textDocument/didChange", didChangeParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: v},
-		ContentChanges: []contentChange{{Text: "(role robot)\n(<= (legal robot ?m) (true (cell ?x)))\n"}},
-	})
+	v = c.replace(uri, "(role robot)\n(<= (legal robot ?m) (true (cell ?x)))\n")
 	ds = c.diagnosticsFor(uri, v)
 	found := false
 	for _, d := range ds {

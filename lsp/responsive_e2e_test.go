@@ -555,14 +555,7 @@ func TestReplaceBeforeParse(t *testing.T) {
 	<-held
 	lines := strings.SplitAfter(text, "\n")
 	lines[9] = lines[9][:5] + "ss" + lines[9][6:] // r5 -> ss5 on line 9
-	c.mu.Lock()
-	c.version[uri]++
-	v := c.version[uri]
-	c.mu.Unlock()
-	c.notify("textDocument/didChange", didChangeParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: v},
-		ContentChanges: []contentChange{{Text: strings.Join(lines, "")}},
-	})
+	v := c.replace(uri, strings.Join(lines, ""))
 	var hover protocol.Hover
 	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, pos(9, 6))}, &hover)
 	if !strings.Contains(hover.Contents.Value, "ss5/1") || !strings.Contains(hover.Contents.Value, "being analysed") {
