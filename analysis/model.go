@@ -74,6 +74,7 @@ type Clause struct {
 type textMemo struct {
 	code, key string
 	texts     [3]string
+	at        syntax.Span // where the finding is, relative to the clause's form (memoFinding)
 }
 
 // memoTexts returns what write writes about the clause for check code, made once per key (what
@@ -81,17 +82,27 @@ type textMemo struct {
 // clauses writes each message once while the clause is unchanged. Two checks that store at once
 // may lose one's entry, which is then made again.
 func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
+	t, _ := c.memoFinding(code, key, func() ([3]string, syntax.Span) { return write(), syntax.Span{} })
+	return t
+}
+
+// memoFinding is memoTexts for a finding with its place: write returns the texts and the span
+// the finding covers, which is remembered relative to the clause's form and returned where the
+// form is now (a moved clause's finding is not looked for in its tree again).
+func (c *Clause) memoFinding(code, key string, write func() ([3]string, syntax.Span)) ([3]string, syntax.Span) {
+	start := c.Form.Span().Start
 	old := c.texts.Load()
 	if old != nil {
 		for _, e := range *old {
 			if e.code == code && e.key == key {
-				return e.texts
+				return e.texts, syntax.Span{Start: e.at.Start + start, End: e.at.End + start}
 			}
 		}
 	}
-	t := write()
-	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t}, func(e textMemo) bool { return e.code != code })
-	return t
+	t, at := write()
+	rel := syntax.Span{Start: at.Start - start, End: at.End - start}
+	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t, at: rel}, func(e textMemo) bool { return e.code != code })
+	return t, at
 }
 
 // replaceMemo stores in memos the entries of its list that keep accepts, then e: a clause's memo
@@ -1288,12 +1299,9 @@ func (m *Model) Defines(key string) bool {
 	if m.Broken[key] {
 		return true
 	}
-	for _, c := range m.Clauses {
-		if c.Key() == key {
-			return true
-		}
-	}
-	return false
+	// A clause's head is an occurrence of its relation in a head: the symbol counts them.
+	s := m.Relations[key]
+	return s != nil && s.defs > 0
 }
 
 // room returns s with room for n more elements: past a few hundred elements append grows an
