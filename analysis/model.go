@@ -1030,9 +1030,9 @@ func (m *Model) index(prev *Model, stable int) {
 
 // indexer is the state of Model.index.
 type indexer struct {
-	m     *Model
-	prev  *Model
-	ord   []int32 // the symbol of each occurrence, by number; -1: none
+	m    *Model
+	prev *Model
+	ord  []int32 // the symbol of each occurrence, by number; -1: none
 	// order holds the symbols by number, in the order of their first occurrence; while counting,
 	// nil for a symbol counted by prev's number only (index makes it).
 	order []*Symbol
