@@ -143,3 +143,16 @@ func (m *Model) clausesByIndex(rels ...Rel) []*Clause {
 	}
 	return out
 }
+
+// clausesOfKey returns the clauses whose head relation is key, of any arity, in source order.
+func (m *Model) clausesOfKey(key string) []*Clause {
+	s := m.Relations[key]
+	if s == nil {
+		return nil
+	}
+	var rels []Rel
+	for a := range s.Arities() {
+		rels = append(rels, Rel{key, a})
+	}
+	return m.clausesByIndex(rels...)
+}

@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -17,10 +19,18 @@ func init() {
 		Fix: "Bound the recursion: bind the argument by a relation outside the cycle (a finite successor " +
 			"relation such as (succ ?n ?m)) or pass a head argument through unchanged.",
 		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
-				if c.IsRule {
-					recursionRestriction(m, c, r)
+			// Only the rules of recursive relations are restricted: those, in source order.
+			var rules []*Clause
+			for rel := range m.Recursive {
+				for _, c := range m.clausesOf(rel) {
+					if c.IsRule {
+						rules = append(rules, c)
+					}
 				}
+			}
+			slices.SortFunc(rules, func(a, b *Clause) int { return cmp.Compare(a.Index, b.Index) })
+			for _, c := range rules {
+				recursionRestriction(m, c, r)
 			}
 		},
 	})
