@@ -1,9 +1,7 @@
 package analysis
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/gdl-lsp/gdl/syntax"
 )
@@ -20,17 +18,10 @@ func init() {
 			"relation such as (succ ?n ?m)) or pass a head argument through unchanged.",
 		Run: func(m *Model, r *Reporter) {
 			// Only the rules of recursive relations are restricted: those, in source order.
-			var rules []*Clause
-			for rel := range m.Recursive {
-				for _, c := range m.clausesOf(rel) {
-					if c.IsRule {
-						rules = append(rules, c)
-					}
+			for _, c := range m.clausesOfRels(m.Recursive) {
+				if c.IsRule {
+					recursionRestriction(m, c, r)
 				}
-			}
-			slices.SortFunc(rules, func(a, b *Clause) int { return cmp.Compare(a.Index, b.Index) })
-			for _, c := range rules {
-				recursionRestriction(m, c, r)
 			}
 		},
 	})
