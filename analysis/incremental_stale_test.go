@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gdl-lsp/gdl/syntax"
 )
 
 // TestIncrementalNotStale edits a game so that each piece the incremental analysis takes over
@@ -39,19 +41,8 @@ func TestIncrementalNotStale(t *testing.T) {
 	f := parseCase("stale.kif", src)
 	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
 	for _, st := range steps {
-		at := strings.Index(f.Source(), st.find)
-		if at < 0 {
-			t.Fatalf("%s: %q is not in the text", st.what, st.find)
-		}
-		f = f.Edit(at, at+len(st.find), st.write)
-		got, err := AnalyzeContext(context.Background(), f, nil, prev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := Analyze(f, nil)
-		if diff := sameResult(got, want); diff != "" {
-			t.Fatalf("%s: the incremental analysis differs from a fresh one: %s", st.what, diff)
-		}
+		var got *Result
+		f, got = replaceAndReanalyze(t, st.what, f, prev, st.find, st.write)
 		if got.Model.reused == 0 {
 			t.Fatalf("%s: no clause taken over from the previous version", st.what)
 		}
@@ -78,4 +69,24 @@ func reports(res *Result, text string) bool {
 		}
 	}
 	return false
+}
+
+// replaceAndReanalyze replaces the first occurrence of from in f's text by to, analyses the new
+// version reusing prev, and fails the test (the edit called what) unless that analysis equals a
+// fresh one. It returns the new version and its analysis.
+func replaceAndReanalyze(t *testing.T, what string, f *syntax.File, prev *Result, from, to string) (*syntax.File, *Result) {
+	t.Helper()
+	at := strings.Index(f.Source(), from)
+	if at < 0 {
+		t.Fatalf("%s: %q is not in the text", what, from)
+	}
+	f = f.Edit(at, at+len(from), to)
+	got, err := AnalyzeContext(context.Background(), f, nil, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := sameResult(got, Analyze(f, nil)); diff != "" {
+		t.Fatalf("%s: the incremental analysis differs from a fresh one: %s", what, diff)
+	}
+	return f, got
 }
