@@ -60,7 +60,7 @@ type Clause struct {
 	prod atomic.Pointer[compiled]
 	// meets remembers clauseMeets's answers, shared by the versions the clause is reused in.
 	meets atomic.Pointer[[]meetsMemo]
-	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
+	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoFinding),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
 	// gen is the generation of the model that made the clause (Model.gen).
@@ -74,21 +74,15 @@ type Clause struct {
 type textMemo struct {
 	code, key string
 	texts     [3]string
-	at        syntax.Span // where the finding is, relative to the clause's form (memoFinding)
+	at        syntax.Span // where the finding is, relative to the clause's form
 }
 
-// memoTexts returns what write writes about the clause for check code, made once per key (what
-// else the texts depend on) and remembered with the clause: a check that reports thousands of
-// clauses writes each message once while the clause is unchanged. Two checks that store at once
-// may lose one's entry, which is then made again.
-func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
-	t, _ := c.memoFinding(code, key, func() ([3]string, syntax.Span) { return write(), syntax.Span{} })
-	return t
-}
-
-// memoFinding is memoTexts for a finding with its place: write returns the texts and the span
-// the finding covers, which is remembered relative to the clause's form and returned where the
-// form is now (a moved clause's finding is not looked for in its tree again).
+// memoFinding returns what write writes about the clause for check code, made once per key
+// (what else the texts depend on) and remembered with the clause: a check that reports
+// thousands of clauses writes each message once while the clause is unchanged. write returns
+// the texts and the span the finding covers, which is remembered relative to the clause's form
+// and returned where the form is now (a moved clause's finding is not looked for in its tree
+// again). Two checks that store at once may lose one's entry, which is then made again.
 func (c *Clause) memoFinding(code, key string, write func() ([3]string, syntax.Span)) ([3]string, syntax.Span) {
 	start := c.Form.Span().Start
 	old := c.texts.Load()
