@@ -23,31 +23,27 @@ func init() {
 				return
 			}
 			add := factAdder(m, "base")
-			initRel, nextRel := KeywordRel("init"), KeywordRel("next")
 			memoKey := add.nl + m.Notation().String() // what the texts depend on besides the clause
-			for _, c := range m.Clauses {
-				if rel := c.Rel(); rel != initRel && rel != nextRel {
-					continue
-				}
+			for _, c := range m.clausesByIndex(KeywordRel("init"), KeywordRel("next")) {
 				if gives, meets := m.clauseMeets(c, 0, base.sets[0]); !gives || meets {
 					continue
 				}
-				// The message, and the fix's title and text, with the clause.
-				texts := c.memoTexts("fluent-not-in-base", memoKey, func() [3]string {
+				// The message, and the fix's title and text, with the clause and the place.
+				texts, at := c.memoFinding("fluent-not-in-base", memoKey, func() ([3]string, syntax.Span) {
 					f := atomArg(c.Head, 0)
 					msg := fmt.Sprintf("the game defines base, but no (base F) covers the fluent %s that this %s produces: players that size their tables by base break",
 						f.Text(), c.Head.Name().Text())
 					if !isGround(f) {
-						return [3]string{msg}
+						return [3]string{msg}, f.Span()
 					}
 					fact := m.Notation().Atom("base", f.Text())
-					return [3]string{msg, "Add " + fact + " to base", add.nl + fact}
+					return [3]string{msg, "Add " + fact + " to base", add.nl + fact}, f.Span()
 				})
 				var fixes []syntax.Fix
 				if add.ok && texts[1] != "" {
 					fixes = append(fixes, add.fixText(texts[1], texts[2]))
 				}
-				r.Report(atomArg(c.Head, 0).Span(), texts[0], nil, fixes...)
+				r.Report(at, texts[0], nil, fixes...)
 			}
 		},
 	})
@@ -88,10 +84,8 @@ type factSite struct {
 // factAdder returns the fact adder of relation key: where its facts go is found once per check.
 func factAdder(m *Model, key string) factSite {
 	end := -1
-	for _, c := range m.Clauses {
-		if c.Key() == key {
-			end = c.Form.Span().End
-		}
+	for _, c := range m.clausesByIndex(KeywordRel(key)) {
+		end = c.Form.Span().End
 	}
 	if end < 0 {
 		return factSite{}

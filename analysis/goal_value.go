@@ -22,10 +22,7 @@ func init() {
 		Run: func(m *Model, r *Reporter) {
 			var facts *factIndex
 			reported := map[syntax.Span]bool{}
-			for _, c := range m.Clauses {
-				if c.Key() != "goal" || c.Head.Arity() != 2 {
-					continue
-				}
+			for _, c := range m.clausesOf(KeywordRel("goal")) {
 				v := atomArg(c.Head, 1)
 				if v.Kind() == syntax.TermVariable {
 					if facts == nil {

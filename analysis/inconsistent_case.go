@@ -28,7 +28,7 @@ func init() {
 				}
 			}
 			var keys []string
-			byKey := map[string][]int{}
+			first := map[string]int{} // key -> its first occurrence, or -1 when spelled one way
 			// The symbols of the three tables, as a list (tables[s.Kind] holds s).
 			for _, s := range m.symbols {
 				ti, k := int(s.Kind), s.Key
@@ -37,38 +37,41 @@ func init() {
 				if s.SpellingCount() < 2 && (ti == largest || !inOtherTable(tables, ti, k)) {
 					continue
 				}
-				if _, done := byKey[k]; done {
+				if _, done := first[k]; done {
 					continue
 				}
-				byKey[k] = nil
+				first[k] = -1
 				if !mixedSpelling(tables, k) {
 					continue
 				}
-				var occs []int
+				at := -1
 				for _, t := range tables {
-					if sym := t[k]; sym != nil {
-						occs = append(occs, sym.Occs...)
+					if sym := t[k]; sym != nil && (at < 0 || sym.Occs[0] < at) {
+						at = sym.Occs[0]
 					}
 				}
-				sort.Ints(occs)
-				byKey[k] = occs
+				first[k] = at
 				keys = append(keys, k)
 			}
-			sort.Slice(keys, func(i, j int) bool { return byKey[keys[i]][0] < byKey[keys[j]][0] })
+			sort.Slice(keys, func(i, j int) bool { return first[keys[i]] < first[keys[j]] })
 			for _, k := range keys {
-				reportSpellings(m, r, k, byKey[k], tables)
+				reportSpellings(m, r, k, tables)
 			}
 		},
 	})
 }
 
-// reportSpellings reports the occurrences occs (in source order) of key k, in tables, that are
-// not spelled the most common way. The spellings are counted from the symbols' counts, and each
-// message is made once per spelling: a constant of thousands of occurrences is common.
-func reportSpellings(m *Model, r *Reporter, k string, occs []int, tables []map[string]*Symbol) {
+// reportSpellings reports the occurrences of key k, in tables, that are not spelled the most
+// common way. The spellings are counted from the symbols' counts, and each message is made once
+// per spelling: a constant of thousands of occurrences is common. Only the occurrences of a
+// symbol of several spellings are read one by one: a symbol spelled one way is all major or
+// all not.
+func reportSpellings(m *Model, r *Reporter, k string, tables []map[string]*Symbol) {
 	count := map[string]int{} // spelling -> occurrences; "Cell" in infix spells Cell
+	var syms []*Symbol
 	for _, t := range tables {
 		if sym := t[k]; sym != nil {
+			syms = append(syms, sym)
 			for sp, n := range sym.Spellings() {
 				count[sp] += n
 			}
@@ -81,21 +84,44 @@ func reportSpellings(m *Model, r *Reporter, k string, occs []int, tables []map[s
 	for _, c := range count {
 		n = max(n, c)
 	}
-	major, text := "", ""
-	for _, i := range occs { // ties: the spelling written first
-		if sp := m.Spelling(m.rawOcc(i)); count[sp] == n {
-			major, text = sp, m.rawOcc(i).Name
-			break
+	at := -1 // ties: the spelling written first
+	for _, sym := range syms {
+		if sym.SpellingCount() == 1 {
+			if count[sym.spelling] == n && (at < 0 || sym.Occs[0] < at) {
+				at = sym.Occs[0]
+			}
+			continue
+		}
+		for _, i := range sym.Occs {
+			if at >= 0 && i > at {
+				break
+			}
+			if count[m.Spelling(m.rawOcc(i))] == n {
+				at = i
+				break
+			}
 		}
 	}
+	major, text := m.Spelling(m.rawOcc(at)), m.rawOcc(at).Name
 	fix := syntax.Fix{Title: fmt.Sprintf("Spell every %s as %s", k, text), Safe: true}
-	var others []Occurrence // the occurrences not spelled major, where they are
-	for _, i := range occs {
-		if m.Spelling(m.rawOcc(i)) != major {
-			o := m.Occ(i)
-			others = append(others, o)
-			fix.Edits = append(fix.Edits, syntax.TextEdit{Span: o.Span, NewText: text})
+	var idx []int // the occurrences not spelled major
+	for _, sym := range syms {
+		switch {
+		case sym.SpellingCount() > 1:
+			for _, i := range sym.Occs {
+				if m.Spelling(m.rawOcc(i)) != major {
+					idx = append(idx, i)
+				}
+			}
+		case sym.spelling != major:
+			idx = append(idx, sym.Occs...)
 		}
+	}
+	sort.Ints(idx)
+	others := make([]Occurrence, len(idx)) // where they are
+	for j, i := range idx {
+		others[j] = m.Occ(i)
+		fix.Edits = append(fix.Edits, syntax.TextEdit{Span: others[j].Span, NewText: text})
 	}
 	msgs := map[string]string{} // name as written -> message
 	for _, o := range others {

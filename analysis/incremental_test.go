@@ -388,18 +388,8 @@ func TestIncrementalGraph(t *testing.T) {
 	f, _ := syntax.Parse(src)
 	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
 	for _, e := range edits {
-		at := strings.Index(f.Source(), e.from)
-		if at < 0 {
-			t.Fatalf("%s: %q not in the text", e.name, e.from)
-		}
-		f = f.Edit(at, at+len(e.from), e.to)
-		got, err := AnalyzeContext(context.Background(), f, nil, prev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := sameResult(got, Analyze(f, nil)); diff != "" {
-			t.Fatalf("%s: incremental analysis differs from a fresh one: %s", e.name, diff)
-		}
+		var got *Result
+		f, got = replaceAndReanalyze(t, e.name, f, prev, e.from, e.to)
 		if same := reflect.ValueOf(got.Model.sccOf).Pointer() == reflect.ValueOf(prev.Model.sccOf).Pointer(); same != e.same {
 			t.Errorf("%s: graph taken over from the previous version: %v, want %v", e.name, same, e.same)
 		}

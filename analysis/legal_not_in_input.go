@@ -23,11 +23,7 @@ func init() {
 				return
 			}
 			add := factAdder(m, "input")
-			legal := KeywordRel("legal")
-			for _, c := range m.Clauses {
-				if c.Rel() != legal {
-					continue
-				}
+			for _, c := range m.clausesOf(KeywordRel("legal")) {
 				givesRole, role := m.clauseMeets(c, 0, input.sets[0])
 				givesMove, move := m.clauseMeets(c, 1, input.sets[1])
 				if !givesRole || !givesMove || role && move {
@@ -37,22 +33,23 @@ func init() {
 				if !role {
 					arg, which = 0, "role"
 				}
-				// The message and the fix, with the clause: written once while it is unchanged.
-				texts := c.memoTexts("legal-not-in-input", which+m.Notation().String(), func() [3]string {
+				// The message and the fix, with the clause and the place: written once while it
+				// is unchanged.
+				texts, at := c.memoFinding("legal-not-in-input", which+m.Notation().String(), func() ([3]string, syntax.Span) {
 					args := c.Head.Args()
 					msg := fmt.Sprintf("the game defines input, but no (input R M) covers the %s %s that this legal rule gives: players that size their tables by input break",
 						which, args[arg].Text())
 					if !isGround(args[0]) || !isGround(args[1]) {
-						return [3]string{msg}
+						return [3]string{msg}, args[arg].Span()
 					}
 					fact := m.Notation().Atom("input", args[0].Text(), args[1].Text())
-					return [3]string{msg, "Add " + fact + " to input", fact}
+					return [3]string{msg, "Add " + fact + " to input", fact}, args[arg].Span()
 				})
 				var fixes []syntax.Fix
 				if add.ok && texts[1] != "" {
 					fixes = append(fixes, add.fix(texts[1], texts[2]))
 				}
-				r.Report(atomArg(c.Head, arg).Span(), texts[0], nil, fixes...)
+				r.Report(at, texts[0], nil, fixes...)
 			}
 		},
 	})

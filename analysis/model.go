@@ -60,7 +60,7 @@ type Clause struct {
 	prod atomic.Pointer[compiled]
 	// meets remembers clauseMeets's answers, shared by the versions the clause is reused in.
 	meets atomic.Pointer[[]meetsMemo]
-	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoTexts),
+	// texts remembers the texts that whole-file checks made for the clause (see Clause.memoFinding),
 	// shared by the versions the clause is reused in.
 	texts atomic.Pointer[[]textMemo]
 	// gen is the generation of the model that made the clause (Model.gen).
@@ -74,24 +74,29 @@ type Clause struct {
 type textMemo struct {
 	code, key string
 	texts     [3]string
+	at        syntax.Span // where the finding is, relative to the clause's form
 }
 
-// memoTexts returns what write writes about the clause for check code, made once per key (what
-// else the texts depend on) and remembered with the clause: a check that reports thousands of
-// clauses writes each message once while the clause is unchanged. Two checks that store at once
-// may lose one's entry, which is then made again.
-func (c *Clause) memoTexts(code, key string, write func() [3]string) [3]string {
+// memoFinding returns what write writes about the clause for check code, made once per key
+// (what else the texts depend on) and remembered with the clause: a check that reports
+// thousands of clauses writes each message once while the clause is unchanged. write returns
+// the texts and the span the finding covers, which is remembered relative to the clause's form
+// and returned where the form is now (a moved clause's finding is not looked for in its tree
+// again). Two checks that store at once may lose one's entry, which is then made again.
+func (c *Clause) memoFinding(code, key string, write func() ([3]string, syntax.Span)) ([3]string, syntax.Span) {
+	start := c.Form.Span().Start
 	old := c.texts.Load()
 	if old != nil {
 		for _, e := range *old {
 			if e.code == code && e.key == key {
-				return e.texts
+				return e.texts, syntax.Span{Start: e.at.Start + start, End: e.at.End + start}
 			}
 		}
 	}
-	t := write()
-	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t}, func(e textMemo) bool { return e.code != code })
-	return t
+	t, at := write()
+	rel := syntax.Span{Start: at.Start - start, End: at.End - start}
+	replaceMemo(&c.texts, textMemo{code: code, key: key, texts: t, at: rel}, func(e textMemo) bool { return e.code != code })
+	return t, at
 }
 
 // replaceMemo stores in memos the entries of its list that keep accepts, then e: a clause's memo
@@ -205,7 +210,6 @@ type Symbol struct {
 	arities   map[int][]int  // arity -> occurrence indexes, when there are several
 	spelling  string
 	arity     int
-	n         int   // the number of occurrences, while indexing
 	ord       int32 // its number, while indexing
 	defs      int   // how many of its occurrences are in a clause head
 }
@@ -950,7 +954,8 @@ func (m *Model) term(c *Clause, t syntax.Term, def bool, rel string, arg int, ne
 // occurrences, which are the same in both models, and that has no other occurrence here is
 // prev's symbol itself (symbols are never changed once built). The occurrences taken over from
 // prev (m.occRuns) find their symbol by prev's number of it (prev.symOf): one look-up per symbol
-// of theirs, not one per occurrence.
+// of theirs, not one per occurrence, and none for a symbol whose key no occurrence walked anew
+// has (count): such a symbol gets its Symbol, or prev's, and its table entry once it is counted.
 func (m *Model) index(prev *Model, stable int) {
 	x := &indexer{m: m, prev: prev, ord: make([]int32, m.occN)}
 	if prev != nil {
@@ -958,34 +963,46 @@ func (m *Model) index(prev *Model, stable int) {
 	}
 	x.count(prev)
 	taken := make([]bool, len(x.order)) // prev's symbol serves
-	if prev != nil && prev.File.Dialect() == m.File.Dialect() {
-		for k, s := range x.order {
-			// prev's symbol serves when its occurrences are the very ones, at the same indexes:
-			// all of them in the stretch before the edit, or (src, not moved) each of them taken
-			// over from prev to the index it had there (an edit that keeps the number of
-			// occurrences before it).
+	same := prev != nil && prev.File.Dialect() == m.File.Dialect()
+	for k, s := range x.order {
+		// prev's symbol serves when its occurrences are the very ones, at the same indexes: all
+		// of them in the stretch before the edit, or (src, not moved) each of them taken over
+		// from prev to the index it had there (an edit that keeps the number of occurrences
+		// before it). A symbol with an occurrence walked anew (src < 0) has one past the
+		// stretch: prev's cannot serve, unless nothing was taken over by number (no remap).
+		var ps *Symbol
+		if pk := x.src[k]; same && pk >= 0 {
+			ps = prev.symbols[pk]
+		} else if same && !x.remapped {
 			pt, _ := prev.table(occKindOf(s.Kind))
-			ps := pt[s.Key]
-			if ps == nil || len(ps.Occs) != s.n {
-				continue
-			}
-			if ps.Occs[len(ps.Occs)-1] < stable || x.src[k] >= 0 && !x.moved[k] && prev.symbols[x.src[k]] == ps {
-				t, _ := m.table(occKindOf(s.Kind))
-				t[s.Key], taken[k], x.order[k] = ps, true, ps
-			}
+			ps = pt[s.Key]
+		}
+		serves := ps != nil && len(ps.Occs) == int(x.n[k]) &&
+			(ps.Occs[len(ps.Occs)-1] < stable || x.src[k] >= 0 && !x.moved[k])
+		switch {
+		case serves:
+			taken[k], x.order[k] = true, ps
+		case s == nil: // counted by prev's number only: made now
+			pks := prev.symbols[x.src[k]]
+			x.order[k] = &Symbol{Kind: pks.Kind, Key: pks.Key, ord: int32(k)}
+		}
+		if s == nil || serves {
+			t, _ := m.table(occKindOf(x.order[k].Kind))
+			t[x.order[k].Key] = x.order[k]
 		}
 	}
 	size := 0
-	for k, s := range x.order {
+	for k := range x.order {
 		if !taken[k] {
-			size += s.n
+			size += int(x.n[k])
 		}
 	}
 	block := make([]int, 0, size)
 	for k, s := range x.order {
 		if !taken[k] {
-			s.Occs = block[len(block) : len(block) : len(block)+s.n]
-			block = block[:len(block)+s.n]
+			n := int(x.n[k])
+			s.Occs = block[len(block) : len(block) : len(block)+n]
+			block = block[:len(block)+n]
 		}
 	}
 	for i, k := range x.ord {
@@ -1007,10 +1024,13 @@ func (m *Model) index(prev *Model, stable int) {
 
 // indexer is the state of Model.index.
 type indexer struct {
-	m     *Model
-	prev  *Model
-	ord   []int32   // the symbol of each occurrence, by number; -1: none
-	order []*Symbol // the symbols by number: in the order of their first occurrence
+	m    *Model
+	prev *Model
+	ord  []int32 // the symbol of each occurrence, by number; -1: none
+	// order holds the symbols by number, in the order of their first occurrence; while counting,
+	// nil for a symbol counted by prev's number only (index makes it).
+	order []*Symbol
+	n     []int32 // per symbol: the number of its occurrences
 	// Per symbol, by number: its first occurrence, its name as written and its arity there, and
 	// whether another occurrence differs from it in either (nearly none does: then its
 	// occurrences are not visited again).
@@ -1026,20 +1046,52 @@ type indexer struct {
 	// lazy says that some of the symbol's occurrences were counted without being read (add):
 	// settle completes mixed and defs.
 	lazy []bool
+	// remapped says that occurrences were taken over from prev by prev's number of their symbol.
+	remapped bool
+}
+
+// walkedKey is the kind and key of a symbol with an occurrence walked anew.
+type walkedKey struct {
+	kind OccKind
+	key  string
+}
+
+// walkedKeys returns the kinds and keys of the symbols of the occurrences that are not in the
+// runs taken over from prev: the forms walked anew, few after an edit.
+func (x *indexer) walkedKeys(runs []occRun) map[walkedKey]bool {
+	keys := map[walkedKey]bool{}
+	add := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if o := x.m.rawOcc(i); o.Kind <= OccConstant {
+				keys[walkedKey{o.Kind, o.Key}] = true
+			}
+		}
+	}
+	at := 0
+	for _, r := range runs {
+		add(at, r.lo)
+		at = r.lo + r.n
+	}
+	add(at, x.m.occN)
+	return keys
 }
 
 // count numbers the symbols and counts their occurrences. An occurrence taken over from prev
 // (a run of m.occRuns) is the symbol that prev numbered pk: remap gives its number here once
-// one occurrence of it was looked up.
+// one occurrence of it was looked up; when no occurrence walked anew has its key, it is not
+// looked up at all (index makes its Symbol and table entry).
 func (x *indexer) count(prev *Model) {
 	m := x.m
 	var remap []int32 // prev's symbol number -> the number here, or -1
+	var walked map[walkedKey]bool
 	runs := m.occRuns
 	if prev != nil && len(prev.symOf) == prev.occN {
 		remap = make([]int32, len(prev.symbols))
 		for k := range remap {
 			remap[k] = -1
 		}
+		x.remapped = true
+		walked = x.walkedKeys(runs)
 	} else {
 		runs = nil
 	}
@@ -1060,12 +1112,17 @@ func (x *indexer) count(prev *Model) {
 				continue
 			}
 			moved = runs[0].lo != runs[0].from
-			if k := remap[pk]; k >= 0 {
+			k := remap[pk]
+			if k < 0 && !walked[walkedKey{o.Kind, o.Key}] {
+				k = x.newSymbol(nil, i, o, pk) // prev's symbol's key: in no table yet
+				remap[pk] = k
+			}
+			if k >= 0 {
 				// Counted, not read: most such symbols are prev's own (index), and settle
 				// reads the others' occurrences.
 				x.moved[k], x.lazy[k] = x.moved[k] || moved, true
 				x.ord[i] = k
-				x.order[k].n++
+				x.n[k]++
 				continue
 			}
 		}
@@ -1076,15 +1133,9 @@ func (x *indexer) count(prev *Model) {
 		}
 		s := table[o.Key]
 		if s == nil {
-			s = &Symbol{Kind: kind, Key: o.Key, ord: int32(len(x.order))}
+			s = &Symbol{Kind: kind, Key: o.Key}
 			table[o.Key] = s
-			if len(x.order) == cap(x.order) {
-				x.reserve(len(x.order))
-			}
-			x.order = append(x.order, s)
-			x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
-			x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
-			x.lazy = append(x.lazy, false)
+			s.ord = x.newSymbol(s, i, o, pk)
 		}
 		if pk >= 0 {
 			remap[pk] = s.ord
@@ -1096,9 +1147,23 @@ func (x *indexer) count(prev *Model) {
 	}
 }
 
+// newSymbol numbers a symbol, s (nil: made by index), whose first occurrence is i, o, taken
+// over from prev's symbol pk (or -1), and returns its number.
+func (x *indexer) newSymbol(s *Symbol, i int, o *Occurrence, pk int32) int32 {
+	if len(x.order) == cap(x.order) {
+		x.reserve(len(x.order))
+	}
+	k := int32(len(x.order))
+	x.order, x.n = append(x.order, s), append(x.n, 0)
+	x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
+	x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
+	x.lazy = append(x.lazy, false)
+	return k
+}
+
 // reserve makes room for n more symbols in the lists by symbol (see room).
 func (x *indexer) reserve(n int) {
-	x.order, x.first, x.names = room(x.order, n), room(x.first, n), room(x.names, n)
+	x.order, x.first, x.names, x.n = room(x.order, n), room(x.first, n), room(x.names, n), room(x.n, n)
 	x.arities, x.mixed, x.src, x.moved = room(x.arities, n), room(x.mixed, n), room(x.src, n), room(x.moved, n)
 	x.lazy = room(x.lazy, n)
 }
@@ -1114,7 +1179,7 @@ func (x *indexer) add(i int, o *Occurrence, s *Symbol) {
 		}
 	}
 	x.ord[i] = s.ord
-	s.n++
+	x.n[s.ord]++
 	if o.Def {
 		s.defs++
 	}
@@ -1133,7 +1198,7 @@ func (x *indexer) settle(k int, s *Symbol) {
 		}
 		return
 	}
-	x.mixed[k], s.defs, s.n = 0, 0, 0
+	x.mixed[k], s.defs, x.n[k] = 0, 0, 0
 	for _, i := range s.Occs {
 		x.add(i, x.m.rawOcc(i), s)
 	}
@@ -1288,12 +1353,9 @@ func (m *Model) Defines(key string) bool {
 	if m.Broken[key] {
 		return true
 	}
-	for _, c := range m.Clauses {
-		if c.Key() == key {
-			return true
-		}
-	}
-	return false
+	// A clause's head is an occurrence of its relation in a head: the symbol counts them.
+	s := m.Relations[key]
+	return s != nil && s.defs > 0
 }
 
 // room returns s with room for n more elements: past a few hundred elements append grows an

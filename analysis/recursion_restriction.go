@@ -17,7 +17,8 @@ func init() {
 		Fix: "Bound the recursion: bind the argument by a relation outside the cycle (a finite successor " +
 			"relation such as (succ ?n ?m)) or pass a head argument through unchanged.",
 		Run: func(m *Model, r *Reporter) {
-			for _, c := range m.Clauses {
+			// Only the rules of recursive relations are restricted: those, in source order.
+			for _, c := range m.clausesOfRels(m.Recursive) {
 				if c.IsRule {
 					recursionRestriction(m, c, r)
 				}

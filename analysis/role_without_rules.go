@@ -80,8 +80,8 @@ func init() {
 // roleTerms returns the roles the (role r) facts declare, as terms.
 func roleTerms(m *Model) []syntax.Term {
 	var out []syntax.Term
-	for _, c := range m.Clauses {
-		if !c.IsRule && c.Key() == "role" && c.Head.Arity() == 1 {
+	for _, c := range m.clausesOf(KeywordRel("role")) {
+		if !c.IsRule {
 			if a := c.Head.Args()[0]; termShape(a) == syntax.TermConstant {
 				out = append(out, a)
 			}

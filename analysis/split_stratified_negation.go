@@ -18,11 +18,8 @@ func init() {
 			"(<= (goal robot 0) (lost robot)) and (<= (goal robot 100) (not (lost robot))).",
 		Run: func(m *Model, r *Reporter) {
 			split := m.split().relations
-			for _, c := range m.Clauses {
+			for _, c := range m.clausesOfRels(split) {
 				p := c.Rel()
-				if !split[p] {
-					continue
-				}
 				walkLiterals(c, func(v literalVisit) {
 					if !v.Negated || v.Kind != syntax.LitAtom || !v.Lit.Atom().Valid() {
 						return

@@ -30,17 +30,8 @@ func init() {
 		Example: "(<= (legal ?p (mark ?x)) (does ?p (mark ?x)))",
 		Fix:     "Compute the relation from facts and the state only: what depends on does belongs in next (or sees).",
 		Run: func(m *Model, r *Reporter) {
-			byKey := map[string][]*Clause{} // the clauses of the relations of forbiddenDeps: one pass
 			for _, fd := range forbiddenDeps {
-				byKey[fd.rel] = nil
-			}
-			for _, c := range m.Clauses {
-				if cs, ok := byKey[c.Key()]; ok {
-					byKey[c.Key()] = append(cs, c)
-				}
-			}
-			for _, fd := range forbiddenDeps {
-				defs := byKey[fd.rel]
+				defs := m.clausesOfKey(fd.rel)
 				targets := make([]Rel, len(fd.targets))
 				for i, tk := range fd.targets {
 					targets[i] = KeywordRel(tk)

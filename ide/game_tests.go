@@ -49,14 +49,17 @@ func IsTestDocument(path string, snap *Snapshot) bool {
 		return false
 	}
 	// The first form tells most files apart without the whole parse (a request on a large
-	// file just opened does not wait for it).
-	if spans, ok := snap.formBounds(); ok && snap.parsedFile() == nil {
-		if len(spans) == 0 {
-			return false
-		}
-		first := syntax.ParseForms(snap.Text(), snap.Dialect(), 0, spans[0].End)
-		if len(first) == 0 || gametest.HeadKey(first[len(first)-1].Cursor) != "game" {
-			return false
+	// file just opened does not wait for it), read from the bytes up to its end only (each edit
+	// of a large file asks).
+	if snap.Dialect() == syntax.Prefix && snap.parsedFile() == nil {
+		if span, found, ok := syntax.FirstFormBounds(snap.Text()); ok {
+			if !found {
+				return false
+			}
+			first := syntax.ParseForms(snap.Text(), snap.Dialect(), 0, span.End)
+			if len(first) == 0 || gametest.HeadKey(first[len(first)-1].Cursor) != "game" {
+				return false
+			}
 		}
 	}
 	return gametest.IsTestFile(path, snap.File())

@@ -16,7 +16,22 @@ import "strings"
 // statement, which the parser reads as one item with what follows it), or a form never closed
 // (the parser cuts it at the next form in the file's layout). A ')' that closes nothing is an
 // item but no form, as in Parse.
-func FormBounds(src string) (spans []Span, ok bool) {
+func FormBounds(src string) (spans []Span, ok bool) { return formBounds(src, -1) }
+
+// FirstFormBounds is FormBounds up to the first form: its span (found is false when the text
+// has no form), read from the bytes before its end only, so that asking what a large file starts
+// with costs the first form. ok is false when the bytes before that end do not tell (see
+// FormBounds).
+func FirstFormBounds(src string) (first Span, found, ok bool) {
+	spans, ok := formBounds(src, 1)
+	if !ok || len(spans) == 0 {
+		return Span{}, false, ok
+	}
+	return spans[0], true, true
+}
+
+// formBounds is FormBounds, stopping after limit forms when limit > 0.
+func formBounds(src string, limit int) (spans []Span, ok bool) {
 	depth, start := 0, 0
 	for i := 0; i < len(src); i++ {
 		c := boundClass[src[i]]
@@ -34,6 +49,9 @@ func FormBounds(src string) (spans []Span, ok bool) {
 				depth--
 				if depth == 0 {
 					spans = append(spans, Span{start, i + 1})
+					if len(spans) == limit {
+						return spans, true
+					}
 				}
 			}
 		case bSemi:

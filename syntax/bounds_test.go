@@ -86,6 +86,35 @@ func TestFormBounds(t *testing.T) {
 	}
 }
 
+// TestFirstFormBounds: the first form's span is FormBounds's first one, told from the bytes up
+// to its end only (what follows it, a top-level word or a form never closed, does not matter).
+func TestFirstFormBounds(t *testing.T) {
+	cases := []struct {
+		src          string
+		first        Span
+		found, ok    bool
+		wholeFileTop bool // FormBounds of the whole text says ok
+	}{
+		{"", Span{}, false, true, true},
+		{" ; only a comment\n", Span{}, false, true, true},
+		{"(a)\n; (b\n(c ; )\n d)", Span{0, 3}, true, true, true},
+		{"\uFEFF (game x)(test)", Span{4, 12}, true, true, true},
+		{"(a) b", Span{0, 3}, true, true, false},      // the word after the first form is not read
+		{"(a (b)) (c", Span{0, 7}, true, true, false}, // nor the form never closed
+		{"b (a)", Span{}, false, false, false},        // a word before it: the bytes do not tell
+		{"(a (b)", Span{}, false, false, false},       // never closed
+	}
+	for _, c := range cases {
+		first, found, ok := FirstFormBounds(c.src)
+		if first != c.first || found != c.found || ok != c.ok {
+			t.Errorf("FirstFormBounds(%q) = %v, %v, %v; want %v, %v, %v", c.src, first, found, ok, c.first, c.found, c.ok)
+		}
+		if spans, ok := FormBounds(c.src); ok != c.wholeFileTop || ok && len(spans) > 0 && spans[0] != first {
+			t.Errorf("FormBounds(%q) = %v, %v; want ok %v and the first span %v", c.src, spans, ok, c.wholeFileTop, first)
+		}
+	}
+}
+
 // TestFormBoundsCorpus checks FormBounds and ParseForms on every file of the shared corpus
 // (with -short, ParseForms on every 16th form).
 func TestFormBoundsCorpus(t *testing.T) {
