@@ -409,6 +409,7 @@ type producers struct {
 	// invalid says that a place with kept parts became anything: the sets are then computed
 	// again from scratch.
 	invalid bool
+	pops    int // the units taken from the queue so far
 }
 
 func newProducers(m *Model) *producers {
@@ -421,13 +422,25 @@ type unit struct {
 	cc     *compiled // the clause whose head argument to.arg gives to, or nil for a copy
 	from   place     // for a copy: the place copied (true from init and next, does from legal)
 	queued bool
+	// For a copy: what of from grew since the copy last ran, all of it (copyAll, as on its
+	// first run) or the parts in copyKeys. A copy carries only those: from is the set of next
+	// or legal, which in a file of many games holds every game's fluents or moves and grows
+	// once per rule, so copying all of it on each growth cost the file's size times its rules.
+	copyAll  bool
+	copyKeys []funcKey
 }
 
 // readers are the units that read a place: all of it, or the function terms of one name and
 // arity (constKey for its constants).
 type readers struct {
-	whole []*unit
-	byKey map[funcKey][]*unit
+	whole  []*unit
+	copies []*unit // the copies of the place (to true or does), which read all of it
+	byKey  map[funcKey][]*unit
+	// wholeAt is p.pops when every unit of whole was last found queued (-1: never): while no
+	// unit has been taken from the queue since, they all still are, and a growth of the place
+	// need not visit them. The place of a relation that 80,000 rules read (num in (<= (p ?x)
+	// (num ?x) (distinct ?x 7))) grows once per fact: each visit of the 80,000 was a cache miss.
+	wholeAt int
 }
 
 // constKey is the part of a set that its constants make.
@@ -502,6 +515,7 @@ func (p *producers) drain() {
 		p.queue[0] = nil
 		p.queue = p.queue[1:]
 		u.queued = false
+		p.pops++
 		p.eval(u)
 	}
 }
@@ -533,9 +547,9 @@ func (p *producers) setUp(pl place) {
 }
 
 func (p *producers) copyUnit(to, from place) {
-	u := &unit{to: to, from: from}
+	u := &unit{to: to, from: from, copyAll: true}
 	p.node(from)
-	p.reader(from).whole = append(p.reader(from).whole, u)
+	p.reader(from).copies = append(p.reader(from).copies, u)
 	p.push(u)
 }
 
@@ -570,7 +584,7 @@ func (p *producers) watchPattern(u *unit, cc *compiled, h *pat) {
 func (p *producers) reader(pl place) *readers {
 	r := p.readers[pl]
 	if r == nil {
-		r = &readers{}
+		r = &readers{wholeAt: -1}
 		p.readers[pl] = r
 	}
 	return r
@@ -591,7 +605,7 @@ func (p *producers) eval(u *unit) {
 		return
 	}
 	if u.cc == nil {
-		p.addTop(u.to, s, p.sets[u.from])
+		p.evalCopy(u, s)
 		return
 	}
 	h := u.cc.head[u.to.arg]
@@ -615,6 +629,45 @@ func (p *producers) eval(u *unit) {
 	}
 }
 
+// evalCopy runs copy unit u into its place's set s: the parts of its source that grew since it
+// last ran, or all of them.
+func (p *producers) evalCopy(u *unit, s *termSet) {
+	o := p.sets[u.from]
+	if u.copyAll || o.any {
+		u.copyAll, u.copyKeys = false, nil
+		p.addTop(u.to, s, o)
+		return
+	}
+	keys := u.copyKeys
+	u.copyKeys = nil
+	parts := p.partial[u.to] // nil, or the parts to compute
+	for _, k := range keys {
+		if parts != nil && !parts[k] {
+			continue
+		}
+		if k == constKey {
+			if !p.addConsts(u.to, s, o) {
+				return
+			}
+			continue
+		}
+		if of := o.funcs[k]; of != nil {
+			p.addFunc(u.to, s, k, of)
+		}
+	}
+}
+
+// noteGrown records, for copy unit u, that part k of its source grew (all of it when all).
+func (u *unit) noteGrown(k funcKey, all bool) {
+	switch {
+	case u.copyAll:
+	case all:
+		u.copyAll, u.copyKeys = true, nil
+	case len(u.copyKeys) == 0 || u.copyKeys[len(u.copyKeys)-1] != k:
+		u.copyKeys = append(u.copyKeys, k)
+	}
+}
+
 // addTop adds every term of o to the set s of place pl, queueing the readers of each part of s
 // that grew.
 func (p *producers) addTop(pl place, s, o *termSet) {
@@ -625,31 +678,43 @@ func (p *producers) addTop(pl place, s, o *termSet) {
 		return
 	}
 	parts := p.partial[pl] // nil, or the parts to compute
-	grewConsts := false
-	for k, n := range o.consts {
-		if parts != nil && !parts[constKey] {
-			break
-		}
-		grewConsts = s.addConst(k, n) || grewConsts
-		if s.any {
-			p.grew(pl, s, constKey, false)
-			return
-		}
-	}
-	if grewConsts {
-		p.grew(pl, s, constKey, true)
+	if (parts == nil || parts[constKey]) && !p.addConsts(pl, s, o) {
+		return
 	}
 	for k, of := range o.funcs {
 		if parts != nil && !parts[k] {
 			continue
 		}
-		f, changed := s.fn(k.key, of.name, k.arity)
-		for i, a := range of.args {
-			changed = f.args[i].addAll(a, top.down(k.arity)) || changed
+		p.addFunc(pl, s, k, of)
+	}
+}
+
+// addConsts adds o's constants to the set s of place pl, queueing the readers of its constants
+// when they grew; it reports false when s became anything.
+func (p *producers) addConsts(pl place, s, o *termSet) bool {
+	grewConsts := false
+	for k, n := range o.consts {
+		grewConsts = s.addConst(k, n) || grewConsts
+		if s.any {
+			p.grew(pl, s, constKey, false)
+			return false
 		}
-		if changed {
-			p.grew(pl, s, k, false)
-		}
+	}
+	if grewConsts {
+		p.grew(pl, s, constKey, true)
+	}
+	return true
+}
+
+// addFunc adds the function terms of, part k of another set, to the set s of place pl, queueing
+// the readers of that part when it grew.
+func (p *producers) addFunc(pl place, s *termSet, k funcKey, of *funcTerm) {
+	f, changed := s.fn(k.key, of.name, k.arity)
+	for i, a := range of.args {
+		changed = f.args[i].addAll(a, top.down(k.arity)) || changed
+	}
+	if changed {
+		p.grew(pl, s, k, false)
 	}
 }
 
@@ -663,8 +728,19 @@ func (p *producers) grew(pl place, s *termSet, k funcKey, isConst bool) {
 	if r == nil {
 		return
 	}
-	for _, u := range r.whole {
+	for _, u := range r.copies {
+		if isConst {
+			u.noteGrown(constKey, s.any)
+		} else {
+			u.noteGrown(k, s.any)
+		}
 		p.push(u)
+	}
+	if r.wholeAt != p.pops {
+		for _, u := range r.whole {
+			p.push(u)
+		}
+		r.wholeAt = p.pops
 	}
 	if s.any {
 		for _, us := range r.byKey {

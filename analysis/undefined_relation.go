@@ -90,20 +90,34 @@ type relAnswer struct {
 
 // relationCandidates lists the relations the file defines and the ones GDL gives (true, does,
 // distinct), sorted by key, with an index of their names; made once per model. The previous
-// version's list serves when it is the same (most edits define no new relation); else its
-// answers serve for the names no changed relation is close to in spelling.
+// version's list serves when it is the same (most edits define no new relation), and is patched
+// where an edit changed a few relations (rel_candidates_reuse.go); then its answers serve for
+// the names no changed relation is close to in spelling.
 func (m *Model) relationCandidates() *relCandidates {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.relCands != nil {
 		return m.relCands
 	}
-	out, index := m.candidateList()
 	prev := m.prevRelCands
 	m.prevRelCands = nil
-	if prev != nil && sameCandidates(prev.list, out) {
-		m.relCands = prev
-		return prev
+	var out []relCandidate
+	var index map[string]int
+	var changed []string
+	if prev != nil {
+		var ok bool
+		out, index, changed, ok = m.patchCandidates(prev)
+		if ok && len(changed) == 0 {
+			m.relCands = prev
+			return prev
+		}
+	}
+	if out == nil {
+		out, index = m.candidateList()
+		changed = nil
+		if prev != nil {
+			changed = changedCandidates(prev, out, index)
+		}
 	}
 	keys := make([]string, len(out))
 	for i, c := range out {
@@ -111,7 +125,7 @@ func (m *Model) relationCandidates() *relCandidates {
 	}
 	m.relCands = &relCandidates{list: out, byKey: index, idx: newNameIndex(keys), memo: map[relQuery]relAnswer{}}
 	if prev != nil {
-		m.relCands.keepAnswers(prev)
+		m.relCands.keepAnswers(prev, changed)
 	}
 	return m.relCands
 }
@@ -119,36 +133,58 @@ func (m *Model) relationCandidates() *relCandidates {
 // candidateList returns the relations a misspelt name may stand for, sorted by key, and the
 // index of each key in the list.
 func (m *Model) candidateList() ([]relCandidate, map[string]int) {
-	out := make([]relCandidate, 0, len(m.Relations)+len(inputs)) // no more than the relations
-	at := make(map[string]int, len(m.Relations))                 // key -> index in out, or -1: not writable
-	add := func(key string, name func() (string, bool), arity int) {
-		i, ok := at[key]
-		if !ok || i < 0 {
-			w, writable := name()
-			if !writable {
-				at[key] = -1
-				return
-			}
-			i = len(out)
-			at[key] = i
-			out = append(out, relCandidate{key: key, name: w})
-		}
-		if !slices.Contains(out[i].arities, arity) {
-			out[i].arities = append(out[i].arities, arity)
-		}
-	}
+	b := m.newCandidateBuilder(len(m.Relations) + len(inputs)) // no more than the relations
 	for _, c := range m.Clauses {
-		add(c.key, func() (string, bool) {
-			name := c.key
-			if s := m.Relations[c.key]; s != nil {
-				name = s.Name(m)
-			}
-			return m.Notation().Name(name)
-		}, c.arity)
+		b.add(c.key, c.arity)
 	}
 	for k := range inputs {
-		add(k, func() (string, bool) { return k, true }, RelationKeywords[k])
+		b.addInput(k)
 	}
+	return b.sorted()
+}
+
+// candidateBuilder makes candidates from clauses and inputs as candidateList reads them.
+type candidateBuilder struct {
+	m   *Model
+	out []relCandidate
+	at  map[string]int // key -> index in out, or -1: not writable
+}
+
+func (m *Model) newCandidateBuilder(n int) *candidateBuilder {
+	return &candidateBuilder{m: m, out: make([]relCandidate, 0, n), at: make(map[string]int, n)}
+}
+
+// add adds a clause of relation key with arity arguments.
+func (b *candidateBuilder) add(key string, arity int) {
+	b.addNamed(key, func() (string, bool) { return b.m.candidateName(key) }, arity)
+}
+
+// addInput adds relation k that GDL gives.
+func (b *candidateBuilder) addInput(k string) {
+	b.addNamed(k, func() (string, bool) { return k, true }, RelationKeywords[k])
+}
+
+func (b *candidateBuilder) addNamed(key string, name func() (string, bool), arity int) {
+	i, ok := b.at[key]
+	if !ok || i < 0 {
+		w, writable := name()
+		if !writable {
+			b.at[key] = -1
+			return
+		}
+		i = len(b.out)
+		b.at[key] = i
+		b.out = append(b.out, relCandidate{key: key, name: w})
+	}
+	if !slices.Contains(b.out[i].arities, arity) {
+		b.out[i].arities = append(b.out[i].arities, arity)
+	}
+}
+
+// sorted returns the candidates sorted by key, each one's arities sorted, and the index of each
+// key in the list.
+func (b *candidateBuilder) sorted() ([]relCandidate, map[string]int) {
+	out, at := b.out, b.at
 	for k, i := range at {
 		if i < 0 {
 			delete(at, k)
@@ -169,27 +205,43 @@ func (m *Model) candidateList() ([]relCandidate, map[string]int) {
 	return sorted, at
 }
 
+// candidateName returns the name of the relation key as a suggestion writes it, and whether it
+// can be written in the file's notation.
+func (m *Model) candidateName(key string) (string, bool) {
+	name := key
+	if s := m.Relations[key]; s != nil {
+		name = s.Name(m)
+	}
+	return m.Notation().Name(name)
+}
+
 // maxChanged bounds the relations an edit may change for the previous version's answers to be
 // checked one by one against them.
 const maxChanged = 16
 
-// keepAnswers takes over prev's answers that no relation changed since (added, removed, or
-// with other arities or spelling) can alter: none of their suggestions changed, no changed
-// relation is close in spelling to the name asked, and, for an answer from the bigram ranking
-// (not exact), none is related to it (shares a deletion variant or a bigram: the ranking reads
-// only those).
-func (c *relCandidates) keepAnswers(prev *relCandidates) {
+// changedCandidates returns the keys of the relations added, removed, or with other arities or
+// spelling in list (indexed by byKey) since prev.
+func changedCandidates(prev *relCandidates, list []relCandidate, byKey map[string]int) []string {
 	var changed []string
-	for _, rc := range c.list {
+	for _, rc := range list {
 		if i, ok := prev.byKey[rc.key]; !ok || !sameCandidate(prev.list[i], rc) {
 			changed = append(changed, rc.key)
 		}
 	}
 	for _, rc := range prev.list {
-		if _, ok := c.byKey[rc.key]; !ok {
+		if _, ok := byKey[rc.key]; !ok {
 			changed = append(changed, rc.key)
 		}
 	}
+	return changed
+}
+
+// keepAnswers takes over prev's answers that no relation changed since (changed: added,
+// removed, or with other arities or spelling) can alter: none of their suggestions changed, no
+// changed relation is close in spelling to the name asked, and, for an answer from the bigram
+// ranking (not exact), none is related to it (shares a deletion variant or a bigram: the ranking
+// reads only those).
+func (c *relCandidates) keepAnswers(prev *relCandidates, changed []string) {
 	if len(changed) > maxChanged || c.idx.scans() != prev.idx.scans() {
 		return
 	}
@@ -233,18 +285,6 @@ func (c *relCandidates) answer(key string, arity int) relAnswer {
 	c.memo[q] = a
 	c.mu.Unlock()
 	return a
-}
-
-func sameCandidates(a, b []relCandidate) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameCandidate(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // relationSuggestions returns "did you mean" for a use of an undefined relation: the relations

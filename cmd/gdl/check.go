@@ -17,6 +17,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/gametest"
+	"github.com/gdl-lsp/gdl/internal/gctune"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -258,6 +259,10 @@ func isGDLFile(p string) bool {
 	return ext == ".kif" || ext == ".gdl" || ext == syntax.InfixExt
 }
 
+// analysisBytesPerByte is about what the tree and the analysis of a file keep per byte of it,
+// at most (files of many unknown names, or of deep terms: 170 bytes).
+const analysisBytesPerByte = 200
+
 func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, error) {
 	path := in.path
 	dir := filepath.Dir(path)
@@ -272,6 +277,8 @@ func checkOne(in found, stdin io.Reader, fix bool, fixOut io.Writer) (checked, e
 	if err != nil {
 		return checked{}, fmt.Errorf("config for %s: %v", shown, err)
 	}
+	// The tree and the analysis of a file keep about 170 bytes per byte of it (gctune.Check).
+	gctune.Expect(int64(len(data)) * analysisBytesPerByte)
 	f := parseInput(path, data)
 	if gametest.IsTestFile(path, f) {
 		// A test file is checked as one (its format, and against its game), never as a game.

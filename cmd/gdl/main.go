@@ -32,8 +32,12 @@ func register(name string, c command) {
 }
 
 func main() {
-	// The language server sets its own policy (runLSP); every other command runs and exits.
-	if len(os.Args) < 2 || os.Args[1] != "lsp" {
+	// The language server sets its own policy (runLSP); every other command runs and exits, and
+	// check keeps what it allocates until it exits.
+	switch {
+	case len(os.Args) >= 2 && os.Args[1] == "check":
+		gctune.Check()
+	case len(os.Args) < 2 || os.Args[1] != "lsp":
 		gctune.Batch()
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

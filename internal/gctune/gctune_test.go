@@ -42,6 +42,28 @@ func TestPolicies(t *testing.T) {
 	if ceiling(server, 2<<30) != 3<<30 || ceiling(batch, 2<<30) != 3<<30 {
 		t.Errorf("the ceiling of a heap with 2 GiB live is not 1 GiB above it")
 	}
+	// Check collects only at its ceiling, which Expect raises above what is live, by at most
+	// maxHeadroom.
+	Check()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("after Check, GOGC %d; want off (-1)", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != check.floor {
+		t.Errorf("after Check, memory limit %d; want %d", got, check.floor)
+	}
+	Expect(500 << 20)
+	if got, want := debug.SetMemoryLimit(-1), liveHeap()+500<<20; got != max(want, ceiling(check, liveHeap())) {
+		t.Errorf("after Expect(500 MiB), memory limit %d MiB; want %d MiB", got>>20, want>>20)
+	}
+	Expect(8 << 30)
+	if got, want := debug.SetMemoryLimit(-1), liveHeap()+maxHeadroom; got != max(want, ceiling(check, liveHeap())) {
+		t.Errorf("after Expect(8 GiB), memory limit %d MiB; want %d MiB", got>>20, want>>20)
+	}
+	Batch()
+	Expect(500 << 20)
+	if got := debug.SetMemoryLimit(-1); got != batch.floor {
+		t.Errorf("Expect changed Batch's memory limit to %d", got)
+	}
 	debug.SetGCPercent(100)
 	t.Setenv("GOGC", "50")
 	Batch()
