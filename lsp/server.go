@@ -131,12 +131,17 @@ type request struct {
 	method string
 	params json.RawMessage
 	view   *view
+	// decoded is the parameters already decoded by the read loop (message_decode.go), or nil.
+	decoded *textSyncMessage
 }
 
 // decode unmarshals the parameters into v; failures become InvalidParams.
 func (r *request) decode(v any) error {
 	if len(r.params) == 0 {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: missing params", r.method)
+	}
+	if r.decoded != nil && r.decoded.assign(v) {
+		return nil
 	}
 	if err := decodeParams(r.params, v); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", r.method, err)
@@ -213,6 +218,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	call, isCall := req.(*jsonrpc2.Call)
 	name := req.Method()
 	r := &request{s: s, method: name, params: json.RawMessage(req.Params())}
+	if s.stream != nil {
+		if m, ok := s.stream.takeDecoded(req); ok {
+			r.params, r.decoded = m.params, &m
+		}
+	}
 
 	s.mu.Lock()
 	state := s.state
