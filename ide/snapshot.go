@@ -229,18 +229,29 @@ func (s *Snapshot) Dialect() syntax.Dialect { return s.dialect }
 
 // File returns the syntax tree of the text, parsed on first use (again if it was released).
 func (s *Snapshot) File() *syntax.File {
+	f, _ := s.fileContext(context.Background())
+	return f
+}
+
+// fileContext is File for a computation that ctx cancels: the parse looks at ctx as it goes
+// (syntax.ParseContext), and gives up, or yields to requests, there.
+func (s *Snapshot) fileContext(ctx context.Context) (*syntax.File, error) {
 	var f *syntax.File
-	_ = s.compute(context.Background(), &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
+	err := s.compute(ctx, &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
 		if s.beforeParse != nil {
 			s.beforeParse()
 		}
-		f, _ = syntax.ParseDialect(s.text, s.dialect)
+		parsed, err := syntax.ParseContext(ctx, s.text, s.dialect)
+		if err != nil {
+			return err
+		}
+		f = parsed
 		s.mu.Lock()
 		s.file = f
 		s.mu.Unlock()
 		return nil
 	})
-	return f
+	return f, err
 }
 
 // compute makes sure that a derived value is computed by one caller at a time: unless known
@@ -363,8 +374,11 @@ func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) 
 		if hold != nil {
 			hold(ctx)
 		}
-		var err error
-		if m, err = analysis.Prepare(ctx, s.File(), base); err != nil {
+		f, err := s.fileContext(ctx)
+		if err != nil {
+			return err
+		}
+		if m, err = analysis.Prepare(ctx, f, base); err != nil {
 			return err
 		}
 		s.mu.Lock()

@@ -41,6 +41,7 @@ type Server struct {
 	state           lifecycle
 	view            *view                     // replaced, never mutated, on every change
 	inflight        map[jsonrpc2.ID]*inflight // requests being computed
+	requests        requestGate               // counts them for the analyses, which yield to them (yield.go)
 	exitCode        int
 	watching        bool // the client watches gdl.json and game files for us
 	diagWorkers     map[protocol.DocumentURI]context.CancelFunc
@@ -276,9 +277,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	s.mu.Lock()
 	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
 	s.mu.Unlock()
+	s.requests.enter()
 	go func() {
 		start := time.Now()
 		res, err := s.safely(rctx, m, r)
+		s.requests.leave()
 		s.mu.Lock()
 		delete(s.inflight, call.ID())
 		s.mu.Unlock()
