@@ -64,7 +64,13 @@ func FormBounds(src string) (spans []Span, ok bool) {
 // or after the parenthesis that closes the form (whose span it appends), or after the comment
 // that a ';' in it starts.
 func formWord(src string, i, depth, start int, spans *[]Span) (int, int) {
-	for m := parenOrSemi(load8(src, i)); m != 0; m &= m - 1 {
+	x := load8(src, i)
+	open, closing := zeros(x^'('*ones), zeros(x^')'*ones)
+	if closes := bits.OnesCount64(closing); closes < depth && zeros(x^';'*ones) == 0 {
+		// No comment, and too few closing parentheses to end the form: only the count matters.
+		return i + 8, depth + bits.OnesCount64(open) - closes
+	}
+	for m := open | closing | zeros(x^';'*ones); m != 0; m &= m - 1 {
 		k := i + bits.TrailingZeros64(m)>>3
 		switch src[k] {
 		case '(':
@@ -93,13 +99,6 @@ func load8(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// parenOrSemi returns the high bit of each byte of x that is '(', ')' or ';' (and no other):
-// a byte of x|1 ^ ')' is zero where x's is '(' or ')', one of x ^ ';' where it is ';', and
-// zeros(v) has the high bit of exactly the zero bytes of v.
-func parenOrSemi(x uint64) uint64 {
-	return zeros((x|ones)^')'*ones) | zeros(x^';'*ones)
 }
 
 // zeros returns the high bit of each zero byte of v: (v&lows)+lows sets the high bit of the
