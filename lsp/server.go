@@ -273,6 +273,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 
+	s.answerApart(call, m, r, uri, reply)
+	return nil
+}
+
+// answerApart answers a request on its own goroutine, with a context that $/cancelRequest and a
+// newer version of its document cancel, counted as running for the analyses (yield.go).
+func (s *Server) answerApart(call *jsonrpc2.Call, m method, r *request, uri protocol.DocumentURI, reply jsonrpc2.Replier) {
+	name := r.method
 	rctx, cancel := context.WithCancelCause(s.ctx)
 	s.mu.Lock()
 	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
@@ -297,7 +305,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		s.send(s.ctx, reply, name, res, err)
 	}()
-	return nil
 }
 
 // safely runs a handler, turning a panic into an error answer and a log entry with the stack.
