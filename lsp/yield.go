@@ -26,6 +26,10 @@ const maxYield = 50 * time.Millisecond
 type requestGate struct {
 	running atomic.Int32 // requests being answered; read without the lock on every poll
 
+	// waits counts the waits of analyses so far; limit, when set (by tests), replaces maxYield.
+	waits atomic.Int64
+	limit time.Duration
+
 	mu    sync.Mutex
 	idle  chan struct{} // closed when the busy stretch ends (running drops to 0); nil when idle
 	spent time.Duration // waited in this busy stretch
@@ -56,12 +60,17 @@ func (g *requestGate) yield(ctx context.Context) {
 	if g.running.Load() == 0 {
 		return
 	}
+	limit := maxYield
+	if g.limit > 0 {
+		limit = g.limit
+	}
 	g.mu.Lock()
-	idle, left := g.idle, maxYield-g.spent
+	idle, left := g.idle, limit-g.spent
 	g.mu.Unlock()
 	if idle == nil || left <= 0 {
 		return
 	}
+	g.waits.Add(1)
 	start := time.Now()
 	t := time.NewTimer(left)
 	defer t.Stop()

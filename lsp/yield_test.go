@@ -49,3 +49,47 @@ func TestYieldingContext(t *testing.T) {
 	}
 	g.leave()
 }
+
+// TestAnalysisYieldsToRequests: while a request is being answered, the analysis of a document
+// opened meanwhile waits at its cancellation points (in its parse: the file has more than 256
+// forms) instead of running beside it, and goes on to its checks once the request is answered.
+// The request is held by a test method and the wait has no time limit here, so nothing depends
+// on timing.
+func TestAnalysisYieldsToRequests(t *testing.T) {
+	held, release := make(chan struct{}), make(chan struct{})
+	c := startInProcess(t, map[string]method{"test/held": {handle: func(ctx context.Context, r *request) (any, error) {
+		close(held)
+		<-release
+		return "answered", nil
+	}}})
+	gate := &c.server.requests
+	gate.limit = time.Hour
+	h := holdAnalyses(c.server)
+	c.initialize()
+	answered := make(chan error, 1)
+	go func() {
+		var out string
+		answered <- c.call("test/held", map[string]any{}, &out)
+	}()
+	<-held
+	const uri = "file:///w/yield.kif"
+	c.open(uri, hostileRules(2000))
+	deadline := time.Now().Add(time.Minute)
+	for gate.waits.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the analysis never waited for the request being answered")
+		}
+		select {
+		case u := <-h.started:
+			t.Fatalf("the analysis of %s reached its checks while a request was being answered", u)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(release)
+	if err := <-answered; err != nil {
+		t.Fatalf("test/held: %v", err)
+	}
+	h.waitHeld(t, uri) // it goes on
+	h.letGo()
+	c.shutdown()
+}
