@@ -3,6 +3,7 @@ package ide
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -62,6 +63,9 @@ type Snapshot struct {
 	// dropped once the model is built.
 	apart int
 	stage *syntaxStage
+
+	// waiters counts the callers of compute waiting for another's computation (Awaited).
+	waiters atomic.Int32
 
 	boundsOnce sync.Once
 	bounds     []syntax.Span // the forms' spans by a scan of the bytes (formBounds)
@@ -272,13 +276,21 @@ func (s *Snapshot) compute(ctx context.Context, running *chan struct{}, known fu
 			return s.run(running, f)
 		}
 		s.mu.Unlock()
+		s.waiters.Add(1)
 		select {
 		case <-wait:
 		case <-ctx.Done():
+			s.waiters.Add(-1)
 			return ctx.Err()
 		}
+		s.waiters.Add(-1)
 	}
 }
+
+// Awaited reports whether a caller is waiting for a value of this snapshot that another is
+// computing (its parse, model or analysis): a language server's analysis, which otherwise
+// yields to the requests being answered, does not yield to one that waits for it.
+func (s *Snapshot) Awaited() bool { return s.waiters.Load() > 0 }
 
 // run runs f as the caller computing a value, then lets the others look again.
 func (s *Snapshot) run(running *chan struct{}, f func() error) error {

@@ -142,7 +142,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				ap := s.analysisProgress(ctx, uri)
 				defer ap.finish()
 				// The analysis yields to the requests answered meanwhile (yield.go).
-				actx := yieldingContext{Context: ctx, gate: &s.requests}
+				actx := yieldingContext{Context: ctx, gate: &s.requests, awaited: snap.Awaited}
 				diags, err = s.documentDiagnostics(actx, v, snap, settings, ap.checked)
 			}()
 			if err != nil {

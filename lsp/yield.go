@@ -14,9 +14,11 @@ import (
 // behind the parse, its garbage and the model's goroutines. So the analysis yields: its context
 // (yieldingContext) is asked for its Err at every point where the analysis looks for its
 // cancellation (every 256 top-level forms of the parse and of the model, between checks), and
-// there it waits while requests are being answered. The wait is bounded: by maxYield in all for
-// each stretch of time during which requests run (a request that itself waits for the analysis,
-// or a long one, costs the analysis that much once), and by the analysis's own cancellation.
+// there it waits while requests are being answered. It does not wait for a request that waits
+// for the analysis itself (ide.(*Snapshot).Awaited: a code lens, or any request on a document
+// under 64 KB, waits for the model), and its wait is bounded: by maxYield in all for each
+// stretch of time during which requests run (a long request costs the analysis that much once),
+// and by the analysis's own cancellation.
 
 // maxYield is how long, in all, the analyses wait for the requests of one busy stretch: the
 // target latency of a request during an analysis (issue 21: 50 ms).
@@ -54,10 +56,15 @@ func (g *requestGate) leave() {
 	}
 }
 
+// yieldStep is how often a waiting analysis looks whether a request now waits for it.
+const yieldStep = 2 * time.Millisecond
+
 // yield waits while requests are being answered, within what is left of maxYield for this busy
-// stretch, or until ctx is done.
-func (g *requestGate) yield(ctx context.Context) {
-	if g.running.Load() == 0 {
+// stretch, or until ctx is done, or until awaited (when not nil) reports that a request waits
+// for the analysis itself (its parse or its model, as a code lens or a document under 64 KB
+// does): yielding to it would only delay both.
+func (g *requestGate) yield(ctx context.Context, awaited func() bool) {
+	if g.running.Load() == 0 || awaited != nil && awaited() {
 		return
 	}
 	limit := maxYield
@@ -74,10 +81,22 @@ func (g *requestGate) yield(ctx context.Context) {
 	start := time.Now()
 	t := time.NewTimer(left)
 	defer t.Stop()
-	select {
-	case <-idle:
-	case <-ctx.Done():
-	case <-t.C:
+	step := time.NewTicker(yieldStep)
+	defer step.Stop()
+wait:
+	for {
+		select {
+		case <-idle:
+			break wait
+		case <-ctx.Done():
+			break wait
+		case <-t.C:
+			break wait
+		case <-step.C:
+			if awaited != nil && awaited() {
+				break wait
+			}
+		}
 	}
 	g.mu.Lock()
 	if g.idle == idle { // the same stretch
@@ -91,10 +110,11 @@ func (g *requestGate) yield(ctx context.Context) {
 // Deadline, Value and the cause are the parent's.
 type yieldingContext struct {
 	context.Context
-	gate *requestGate
+	gate    *requestGate
+	awaited func() bool // whether a request waits for this analysis; may be nil
 }
 
 func (c yieldingContext) Err() error {
-	c.gate.yield(c.Context)
+	c.gate.yield(c.Context, c.awaited)
 	return c.Context.Err()
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -38,6 +39,24 @@ func TestYieldingContext(t *testing.T) {
 	g.mu.Unlock()
 	if err := yc.Err(); err != nil {
 		t.Fatalf("Err with the allowance spent: %v", err)
+	}
+	g.leave()
+
+	// A request that waits for the analysis itself: no waiting for it, from the start or from
+	// when it begins to wait.
+	g.limit = time.Hour
+	var waitsForIt atomic.Bool
+	waitsForIt.Store(true)
+	awaited := yieldingContext{Context: ctx, gate: &g, awaited: waitsForIt.Load}
+	g.enter()
+	if err := awaited.Err(); err != nil {
+		t.Fatalf("Err with a request waiting for the analysis: %v", err)
+	}
+	waitsForIt.Store(false)
+	go func() { done <- awaited.Err() }()
+	waitsForIt.Store(true)
+	if err := <-done; err != nil {
+		t.Fatalf("Err once a request waits for the analysis: %v", err)
 	}
 	g.leave()
 
