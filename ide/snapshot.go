@@ -3,6 +3,7 @@ package ide
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/syntax"
@@ -62,6 +63,9 @@ type Snapshot struct {
 	// dropped once the model is built.
 	apart int
 	stage *syntaxStage
+
+	// waiters counts the callers of compute waiting for another's computation (Awaited).
+	waiters atomic.Int32
 
 	boundsOnce sync.Once
 	bounds     []syntax.Span // the forms' spans by a scan of the bytes (formBounds)
@@ -229,18 +233,29 @@ func (s *Snapshot) Dialect() syntax.Dialect { return s.dialect }
 
 // File returns the syntax tree of the text, parsed on first use (again if it was released).
 func (s *Snapshot) File() *syntax.File {
+	f, _ := s.fileContext(context.Background())
+	return f
+}
+
+// fileContext is File for a computation that ctx cancels: the parse looks at ctx as it goes
+// (syntax.ParseContext), and gives up, or yields to requests, there.
+func (s *Snapshot) fileContext(ctx context.Context) (*syntax.File, error) {
 	var f *syntax.File
-	_ = s.compute(context.Background(), &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
+	err := s.compute(ctx, &s.parsing, func() bool { f = s.file; return f != nil }, func() error {
 		if s.beforeParse != nil {
 			s.beforeParse()
 		}
-		f, _ = syntax.ParseDialect(s.text, s.dialect)
+		parsed, err := syntax.ParseContext(ctx, s.text, s.dialect)
+		if err != nil {
+			return err
+		}
+		f = parsed
 		s.mu.Lock()
 		s.file = f
 		s.mu.Unlock()
 		return nil
 	})
-	return f
+	return f, err
 }
 
 // compute makes sure that a derived value is computed by one caller at a time: unless known
@@ -261,13 +276,21 @@ func (s *Snapshot) compute(ctx context.Context, running *chan struct{}, known fu
 			return s.run(running, f)
 		}
 		s.mu.Unlock()
+		s.waiters.Add(1)
 		select {
 		case <-wait:
 		case <-ctx.Done():
+			s.waiters.Add(-1)
 			return ctx.Err()
 		}
+		s.waiters.Add(-1)
 	}
 }
+
+// Awaited reports whether a caller is waiting for a value of this snapshot that another is
+// computing (its parse, model or analysis): a language server's analysis, which otherwise
+// yields to the requests being answered, does not yield to one that waits for it.
+func (s *Snapshot) Awaited() bool { return s.waiters.Load() > 0 }
 
 // run runs f as the caller computing a value, then lets the others look again.
 func (s *Snapshot) run(running *chan struct{}, f func() error) error {
@@ -363,8 +386,11 @@ func (s *Snapshot) PrepareContext(ctx context.Context) (*analysis.Model, error) 
 		if hold != nil {
 			hold(ctx)
 		}
-		var err error
-		if m, err = analysis.Prepare(ctx, s.File(), base); err != nil {
+		f, err := s.fileContext(ctx)
+		if err != nil {
+			return err
+		}
+		if m, err = analysis.Prepare(ctx, f, base); err != nil {
 			return err
 		}
 		s.mu.Lock()

@@ -213,7 +213,11 @@ func (st *syntaxStage) spelling(key string) []int {
 // asciiLower is s with its ASCII capitals in lower case, of s's length (names are found in it
 // by their key; a key folds more than ASCII only for names outside it, which it then misses).
 func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && !hasUpper(s[i:i+8]) { // 8 bytes at a time while there is no capital
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
 			b := []byte(s)
 			for j := i; j < len(b); j++ {
@@ -225,6 +229,20 @@ func asciiLower(s string) string {
 		}
 	}
 	return s
+}
+
+// hasUpper reports whether one of the 8 bytes of w is an ASCII capital: with x the bytes'
+// low seven bits, x+(0x80-'A') has the high bit of the bytes from 'A' on, x+(0x80-'Z'-1) that of
+// those past 'Z', and no sum carries out of its byte; bytes of 0x80 and more are left out.
+func hasUpper(w string) bool {
+	const (
+		ones = 0x0101010101010101
+		lows = 0x7f7f7f7f7f7f7f7f
+	)
+	v := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	x := v & lows
+	return (x+(0x80-'A')*ones)&^(x+(0x80-'Z'-1)*ones)&^v&^lows != 0
 }
 
 // formAt returns the index of the form whose span holds off (its ends included), or -1.

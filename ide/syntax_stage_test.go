@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -289,6 +290,30 @@ func TestSyntaxStageSignaturesAndHints(t *testing.T) {
 		}
 		if stage.hasModel() {
 			t.Fatal("the inlay hints from the syntax stage built the model")
+		}
+	}
+}
+
+// TestASCIILower: asciiLower, which looks for capitals 8 bytes at a time, lowers the ASCII
+// capitals a byte-at-a-time loop lowers, and nothing else, on random texts of capitals,
+// their neighbours ('@', '[', '`', '{'), non-ASCII bytes and runes in every alignment.
+func TestASCIILower(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	pieces := []string{"a", "z", "A", "Z", "M", "@", "[", "`", "{", "\x7f", "\x80", "\xc1", "\xda", "é", "É", "(role x)", "        "}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(30); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		want := []byte(s)
+		for j, c := range want {
+			if 'A' <= c && c <= 'Z' {
+				want[j] = c + 'a' - 'A'
+			}
+		}
+		if got := asciiLower(s); got != string(want) {
+			t.Fatalf("asciiLower(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

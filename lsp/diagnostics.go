@@ -141,7 +141,9 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 				defer s.slots.release()
 				ap := s.analysisProgress(ctx, uri)
 				defer ap.finish()
-				diags, err = s.documentDiagnostics(ctx, v, snap, settings, ap.checked)
+				// The analysis yields to the requests answered meanwhile (yield.go).
+				actx := yieldingContext{Context: ctx, gate: &s.requests, awaited: snap.Awaited}
+				diags, err = s.documentDiagnostics(actx, v, snap, settings, ap.checked)
 			}()
 			if err != nil {
 				return // a newer version or a closed document cancelled it

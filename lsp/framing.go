@@ -380,6 +380,11 @@ type messageStream struct {
 	// warned is the kinds of problems shown so far. Only the goroutine that reads messages
 	// (jsonrpc2's read loop, through Read) touches it, and note is set before that starts.
 	warned map[string]bool
+	// decoded is the last message Read decoded itself (message_decode.go), which the dispatcher
+	// takes its parameters from (takeDecoded). jsonrpc2's read loop calls the handler of a
+	// message before it reads the next one, on its own goroutine, so only that goroutine
+	// touches it.
+	decoded textSyncMessage
 
 	mu      sync.Mutex
 	queue   []outgoing
@@ -421,6 +426,11 @@ func (s *messageStream) Read(ctx context.Context) (jsonrpc2.Message, int64, erro
 		if err != nil {
 			return nil, 0, err
 		}
+		if m, ok := decodeTextSyncMessage(body); ok {
+			s.decoded = m
+			return m.msg, int64(len(body)), nil
+		}
+		s.decoded = textSyncMessage{}
 		if !segjson.Valid(body) {
 			s.log.Printf("message is not JSON: %s", quote(body))
 			s.reject(nil, jsonrpc2.ParseError, "Parse error: the message is not valid JSON")
@@ -432,6 +442,17 @@ func (s *messageStream) Read(ctx context.Context) (jsonrpc2.Message, int64, erro
 		}
 		s.invalid(body, err)
 	}
+}
+
+// takeDecoded returns the message that Read decoded itself when req is that message, and
+// forgets it.
+func (s *messageStream) takeDecoded(req jsonrpc2.Request) (textSyncMessage, bool) {
+	m := s.decoded
+	if m.msg == nil || jsonrpc2.Request(m.msg) != req {
+		return textSyncMessage{}, false
+	}
+	s.decoded = textSyncMessage{}
+	return m, true
 }
 
 // invalid answers a message that is JSON but not a JSON-RPC message.

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +115,62 @@ func requestsDuringAnalysis(b *testing.B, c *testClient, h *heldAnalyses, text s
 		c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: docID(uri)})
 		b.Logf("%-34s sent with didOpen: %7.1f ms; after an edit: %7.1f ms", kind.method, ms(opened), ms(edited))
 	}
+}
+
+// BenchmarkHoverWithOpen is the worst case of issue 21's target "a hover sent while a 3 MB hostile
+// file is being analysed answers within 50 ms": the hover sent right after the didOpen of that
+// file (hostileRules(60000)), in a fresh document each time, while the server decodes the 3 MB
+// message, makes the version's syntax stage and parses the file for its model (the whole-file
+// checks after that are held, heldAnalyses). Each iteration times one hover, from the moment
+// the server has read the last byte of the didOpen (the client's write returns) until the
+// answer; it prints the distribution (min, median, p95, max) and how many answered within 50 ms.
+//
+// Run: go test ./lsp -run '^$' -bench HoverWithOpen -benchtime 12x
+func BenchmarkHoverWithOpen(b *testing.B) {
+	const rules = 60000
+	text := hostileRules(rules)
+	c := startInProcess(b, nil)
+	h := holdAnalyses(c.server)
+	go func() { // the analyses the closings cancel
+		for range h.cancelled {
+		}
+	}()
+	c.initialize()
+	at := pos(uint32(4+rules/2), 6) // rI of a rule in the middle
+	var walls []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		uri := protocol.DocumentURI(fmt.Sprintf("file:///bench/open-%d.kif", i))
+		c.open(uri, text)
+		start := time.Now()
+		var hover *protocol.Hover
+		c.mustCall("textDocument/hover", tdpp(uri, at), &hover)
+		walls = append(walls, time.Since(start))
+		if hover == nil || !strings.Contains(hover.Contents.Value, fmt.Sprintf("r%d", rules/2)) {
+			b.Fatalf("hover on r%d: %+v", rules/2, hover)
+		}
+		b.StopTimer()
+		h.waitHeld(b, uri)
+		c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: docID(uri)})
+		b.StartTimer()
+	}
+	b.StopTimer()
+	sorted := append([]time.Duration(nil), walls...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	within := sort.Search(len(sorted), func(i int) bool { return sorted[i] > 50*time.Millisecond })
+	b.ReportMetric(percentile(walls, 95), "p95-wall-ms")
+	targetReport(b, "hover sent with didOpen, p95", percentile(walls, 95), 50, "ms wall",
+		fmt.Sprintf("; min %.1f, median %.1f, max %.1f ms; %d of %d within 50 ms; %d KB (%d rules)",
+			ms(sorted[0]), ms(sorted[len(sorted)/2]), ms(sorted[len(sorted)-1]), within, len(sorted), len(text)>>10, rules))
+	b.Logf("walls (ms): %s", durationsMS(walls))
+	c.shutdown()
+}
+
+// durationsMS lists durations in ms, one decimal.
+func durationsMS(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = fmt.Sprintf("%.1f", ms(d))
+	}
+	return strings.Join(parts, " ")
 }

@@ -41,6 +41,7 @@ type Server struct {
 	state           lifecycle
 	view            *view                     // replaced, never mutated, on every change
 	inflight        map[jsonrpc2.ID]*inflight // requests being computed
+	requests        requestGate               // counts them for the analyses, which yield to them (yield.go)
 	exitCode        int
 	watching        bool // the client watches gdl.json and game files for us
 	diagWorkers     map[protocol.DocumentURI]context.CancelFunc
@@ -131,12 +132,17 @@ type request struct {
 	method string
 	params json.RawMessage
 	view   *view
+	// decoded is the parameters already decoded by the read loop (message_decode.go), or nil.
+	decoded *textSyncMessage
 }
 
 // decode unmarshals the parameters into v; failures become InvalidParams.
 func (r *request) decode(v any) error {
 	if len(r.params) == 0 {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: missing params", r.method)
+	}
+	if r.decoded != nil && r.decoded.assign(v) {
+		return nil
 	}
 	if err := decodeParams(r.params, v); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", r.method, err)
@@ -213,6 +219,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	call, isCall := req.(*jsonrpc2.Call)
 	name := req.Method()
 	r := &request{s: s, method: name, params: json.RawMessage(req.Params())}
+	if s.stream != nil {
+		if m, ok := s.stream.takeDecoded(req); ok {
+			r.params, r.decoded = m.params, &m
+		}
+	}
 
 	s.mu.Lock()
 	state := s.state
@@ -262,13 +273,23 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	}
 
+	s.answerApart(call, m, r, uri, reply)
+	return nil
+}
+
+// answerApart answers a request on its own goroutine, with a context that $/cancelRequest and a
+// newer version of its document cancel, counted as running for the analyses (yield.go).
+func (s *Server) answerApart(call *jsonrpc2.Call, m method, r *request, uri protocol.DocumentURI, reply jsonrpc2.Replier) {
+	name := r.method
 	rctx, cancel := context.WithCancelCause(s.ctx)
 	s.mu.Lock()
 	s.inflight[call.ID()] = &inflight{cancel: cancel, uri: uri}
 	s.mu.Unlock()
+	s.requests.enter()
 	go func() {
 		start := time.Now()
 		res, err := s.safely(rctx, m, r)
+		s.requests.leave()
 		s.mu.Lock()
 		delete(s.inflight, call.ID())
 		s.mu.Unlock()
@@ -284,7 +305,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		s.send(s.ctx, reply, name, res, err)
 	}()
-	return nil
 }
 
 // safely runs a handler, turning a panic into an error answer and a log entry with the stack.

@@ -31,6 +31,14 @@ type textScan struct {
 // part of them.
 func decodeTextSync(params []byte, v any) bool {
 	d := &textScan{b: params}
+	ok := d.params(v)
+	d.space()
+	return ok && d.i == len(d.b)
+}
+
+// params decodes the parameters at the cursor into v, as decodeTextSync does, and moves the
+// cursor past them.
+func (d *textScan) params(v any) bool {
 	var ok bool
 	switch p := v.(type) {
 	case *protocol.DidOpenTextDocumentParams:
@@ -43,8 +51,7 @@ func decodeTextSync(params []byte, v any) bool {
 			return d.changes(&p.ContentChanges)
 		})
 	}
-	d.space()
-	return ok && d.i == len(d.b)
+	return ok
 }
 
 // textItem decodes a TextDocumentItem.

@@ -1,6 +1,9 @@
 package syntax
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // What a request needs from a large file before its whole parse is done: where its top-level
 // forms are (FormBounds, a scan of the bytes) and the trees of a few of them (ParseForms). The
@@ -33,18 +36,21 @@ func FirstFormBounds(src string) (first Span, found, ok bool) {
 // formBounds is FormBounds, stopping after limit forms when limit > 0.
 func formBounds(src string, limit int) (spans []Span, ok bool) {
 	depth, start := 0, 0
-	for i := 0; i < len(src); i++ {
-		c := boundClass[src[i]]
-		if c == bNone || c == bToken && depth > 0 {
+	for i := 0; i < len(src); {
+		if depth > 0 && i+8 <= len(src) {
+			// Inside a form only parentheses and comments count: 8 bytes at a time.
+			i, depth = formWord(src, i, depth, start, &spans)
 			continue
 		}
-		switch c {
-		case bOpen:
+		c := boundClass[src[i]]
+		switch {
+		case c == bNone || c == bToken && depth > 0:
+		case c == bOpen:
 			if depth == 0 {
 				start = i
 			}
 			depth++
-		case bClose:
+		case c == bClose:
 			if depth > 0 {
 				depth--
 				if depth == 0 {
@@ -54,20 +60,69 @@ func formBounds(src string, limit int) (spans []Span, ok bool) {
 					}
 				}
 			}
-		case bSemi:
-			i = commentEnd(src, i) - 1
+		case c == bSemi:
+			i = commentEnd(src, i)
+			continue
+		case len(src)-i >= 3 && src[i:i+3] == "\uFEFF":
+			i += 3 // a byte-order mark: whitespace
+			continue
 		default: // part of a token at the top level
-			if len(src)-i >= 3 && src[i:i+3] == "\uFEFF" {
-				i += 2 // a byte-order mark: whitespace
-				continue
-			}
 			return nil, false
 		}
+		i++
 	}
 	if depth > 0 {
 		return nil, false
 	}
 	return spans, true
+}
+
+// formWord reads the 8 bytes at src[i] inside a form (depth > 0) that started at start: it
+// counts their parentheses, and returns where to read on and the depth there: after the word,
+// or after the parenthesis that closes the form (whose span it appends), or after the comment
+// that a ';' in it starts.
+func formWord(src string, i, depth, start int, spans *[]Span) (int, int) {
+	x := load8(src, i)
+	open, closing := zeros(x^'('*ones), zeros(x^')'*ones)
+	if closes := bits.OnesCount64(closing); closes < depth && zeros(x^';'*ones) == 0 {
+		// No comment, and too few closing parentheses to end the form: only the count matters.
+		return i + 8, depth + bits.OnesCount64(open) - closes
+	}
+	for m := open | closing | zeros(x^';'*ones); m != 0; m &= m - 1 {
+		k := i + bits.TrailingZeros64(m)>>3
+		switch src[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				*spans = append(*spans, Span{start, k + 1})
+				return k + 1, 0
+			}
+		default: // ';'
+			return commentEnd(src, k), depth
+		}
+	}
+	return i + 8, depth
+}
+
+const (
+	lows  = 0x7f7f7f7f7f7f7f7f
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 is the 8 bytes of s from i, the first in the lowest byte.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// zeros returns the high bit of each zero byte of v: (v&lows)+lows sets the high bit of the
+// bytes whose low seven bits are not all zero, without a carry out of any byte.
+func zeros(v uint64) uint64 {
+	return ^((v & lows) + lows | v | lows)
 }
 
 // The classes of bytes for FormBounds: those that do not matter (whitespace and control

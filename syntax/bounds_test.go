@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,4 +146,61 @@ func BenchmarkFormBounds(b *testing.B) {
 		cpu += c1 - c0
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// formBoundsByByte is FormBounds read one byte at a time: the reference of TestFormBoundsWords.
+func formBoundsByByte(src string) ([]Span, bool) {
+	var spans []Span
+	depth, start := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch c := boundClass[src[i]]; {
+		case c == bNone || c == bToken && depth > 0:
+		case c == bOpen:
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case c == bClose:
+			if depth > 0 {
+				if depth--; depth == 0 {
+					spans = append(spans, Span{start, i + 1})
+				}
+			}
+		case c == bSemi:
+			i = commentEnd(src, i) - 1
+		case strings.HasPrefix(src[i:], "\uFEFF"):
+			i += 2
+		default:
+			return nil, false
+		}
+	}
+	if depth > 0 {
+		return nil, false
+	}
+	return spans, true
+}
+
+// TestFormBoundsWords: FormBounds, which reads the inside of forms 8 bytes at a time, finds what
+// a scan of one byte at a time finds, on random texts of parentheses, comments, line breaks,
+// words and non-ASCII runes in every alignment (and, where it finds forms, what Parse finds).
+func TestFormBoundsWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	pieces := []string{"(", "(", ")", ")", "; c", ";(", ";)", "\n", "\r", " ", "ab", "?x", "é", "\uFEFF", "(<= (r1 ?x) (role ?x))\n", "\x00"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(40); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		src := b.String()
+		spans, ok := FormBounds(src)
+		wantSpans, wantOK := formBoundsByByte(src)
+		if ok != wantOK || !reflect.DeepEqual(spans, wantSpans) {
+			t.Fatalf("FormBounds(%q) = %v, %v; one byte at a time %v, %v", src, spans, ok, wantSpans, wantOK)
+		}
+		if ok {
+			if f, _ := Parse(src); checkBounds(src, f) != "" {
+				t.Fatalf("%q: %s", src, checkBounds(src, f))
+			}
+		}
+	}
 }
