@@ -40,6 +40,9 @@ func formBounds(src string, limit int) (spans []Span, ok bool) {
 		if depth > 0 && i+8 <= len(src) {
 			// Inside a form only parentheses and comments count: 8 bytes at a time.
 			i, depth = formWord(src, i, depth, start, &spans)
+			if len(spans) == limit {
+				return spans, true
+			}
 			continue
 		}
 		c := boundClass[src[i]]
