@@ -154,7 +154,6 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		if magic != nil {
 			rg.factorOrs(r, dynamic)
 		}
-		var split []*rule
 		for _, ru := range r.rules {
 			kept := ru.body[:0:0]
 			for _, l := range ru.body {
@@ -165,6 +164,12 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 				kept = append(kept, l)
 			}
 			ru.body = kept
+		}
+		if magic != nil {
+			rg.shareGroups(r.rules, dynamic)
+		}
+		var split []*rule
+		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
 					sr = rg.projectMoves(sr)
@@ -173,6 +178,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 			}
 		}
 		r.rules = split
+		rg.share = nil
 		rg.mergeExclusions(r)
 	}
 	trueRel, doesRel := rg.trueRel, rg.doesRel
@@ -770,6 +776,10 @@ func (s *ruleSplit) build(rg *session, binders [][]binder) []*rule {
 		}
 	}
 	for gi, root := range s.order {
+		if l, ok := s.sharedAux(rg, root, binders[gi]); ok {
+			main.body = append(main.body, l)
+			continue
+		}
 		main.body = append(main.body, s.auxRule(rg, s.groups[root], binders[gi]))
 	}
 	return []*rule{main}

@@ -765,3 +765,25 @@ func TestOrOfOneRelation(t *testing.T) {
 		t.Errorf("%d ground rules; 3,364 with the or as one literal, 4,145 expanded", k)
 	}
 }
+
+// guardedTwice is guarded with a second rule of legal ending alike, "the king, left where the
+// token was, is not attacked from the square moved from", whose square moved from a marked
+// square binds: both rules split off (true (king ?k)) (not (attacked ?k ?u)) with other
+// binders. Shared, the group is one auxiliary relation (ground once per square and king square)
+// and each atom of attacked has one reader, so its copy rules are not kept; apart, two
+// relations of that size and the copy rules.
+func guardedTwice() string {
+	return strings.Replace(guarded(), "(<= (legal p wait)",
+		"(init (mark 3)) (<= (next (mark ?v)) (does p (go ?u ?v)))\n"+
+			"(<= (legal p (go ?u ?v)) (true (mark ?u)) (succ ?u ?v) (true (king ?k)) (not (attacked ?k ?u)) (true (clock ?c)))\n"+
+			"(<= (legal p wait)", 1)
+}
+
+// TestSharedGroups: in the grounding restricted by magic sets, a group of literals split off
+// from two rules of legal is one auxiliary relation, and the network plays as the interpreter.
+func TestSharedGroups(t *testing.T) {
+	n := walkWith(t, guardedTwice(), eval.GroundLimits{MaxRules: 5_000}, 20, 10)
+	if k := len(n.gr.Rules); k > 3_500 {
+		t.Errorf("%d ground rules; 3,132 with the group shared, 3,993 apart", k)
+	}
+}
