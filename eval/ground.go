@@ -172,7 +172,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
-					sr = rg.projectMoves(sr)
+					sr = rg.splitByMove(rg.projectMoves(sr))
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
@@ -818,6 +818,9 @@ func (s *ruleSplit) auxRule(rg *session, group []int, binders []binder) lit {
 		rg.auxDynamic[dom.fn] = false // decided by the join: no ground rule mentions it
 		dom.rules = append(dom.rules, &rule{rel: dom, head: datom, body: []lit{*s.all[b.i].l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
 		ar.body = append(ar.body, lit{kind: litPos, rel: dom, atom: datom})
+	}
+	if rg.share != nil { // the restricted pass
+		ar = rg.splitByMove(ar)
 	}
 	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
 	return lit{kind: litPos, rel: aux, atom: atom}
