@@ -26,7 +26,9 @@ import (
 // few: independent groups of literals become auxiliary relations (splitRule; in the restricted
 // program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
-// counted (excludeOthers, ground_exclusion.go).
+// counted (excludeOthers, ground_exclusion.go). In the restricted program, a group split off
+// from several rules is one auxiliary relation (ground_share.go), and a move's parts read per
+// square are read apart (splitByMove, ground_moves.go).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
@@ -628,39 +630,19 @@ func (s *ruleSplit) litVars(i int, vs []bool) {
 // groupLocals groups the literals that hold local variables by the variables they share (a
 // union-find on the literals).
 func (s *ruleSplit) groupLocals() {
-	parent := make([]int, len(s.all))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	owner := make([]int, s.ru.nvars) // a literal holding the local variable, +1
+	u := newUnionFind(len(s.all))
+	owner := make([]int, s.ru.nvars)
 	s.local = make([]bool, len(s.all))
 	for i := range s.all {
 		vs := make([]bool, s.ru.nvars)
 		s.litVars(i, vs)
-		for v, in := range vs {
-			if !in || s.head[v] {
-				continue
-			}
-			s.local[i] = true
-			if owner[v] == 0 {
-				owner[v] = i + 1
-			} else {
-				parent[find(i)] = find(owner[v] - 1)
-			}
-		}
+		s.local[i] = u.linkVars(i, vs, owner, func(v int) bool { return !s.head[v] })
 	}
 	for i := range s.all {
 		if !s.local[i] {
 			continue
 		}
-		root := find(i)
+		root := u.find(i)
 		if _, ok := s.groups[root]; !ok {
 			s.order = append(s.order, root)
 		}

@@ -8,19 +8,21 @@ package eval
 // (next (cell ?x ?y ?p)) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (true (cell ?x ?y ?p))
 // (not (is_castle_move ...)) (not (pawn_capture_en_passant ...)) (different_cells ?x ?y ?x1
 // ?y1) (different_cells ?x ?y ?x2 ?y2), split off "the move does not touch (x, y)" with a
-// ground rule per move and square (472,192); taken apart, the move is read once per move for
-// its kind (not a castle, not en passant), once per move for the square it leaves and once for
-// the square it enters, and those squares per square (x, y): about 40,000.
+// ground rule per move and square (472,192); taken apart, it reads per move the square a move
+// that is not a castle nor en passant leaves, and the square it enters, and those per square
+// (x, y).
 //
 // The literals other than the move are grouped by the local variables they share other than
-// the move's own and its role; a group that reads the move's own variables becomes an
-// auxiliary relation of its head variables and the role, whose rule reads the move projected
-// onto the own variables it mentions (one more auxiliary relation, a ground rule per move), or
-// the move itself when it mentions them all (those groups are one). It is done only where a
-// group reads part of the move's own variables, every group binds its variables by itself (and
-// the projected move), and the rule has head variables the move does not mention; and in the
-// restricted pass only (relaxed with magic sets, made when the grounding as written proved too
-// big), as the other choices that trade ground rules for an auxiliary relation's gates.
+// the move's own and its role's. The groups that read all the move's own variables (the
+// castle and en passant tests) are read with the move by every projection; each group that
+// reads part of them becomes an auxiliary relation of its head variables and the role, of
+// the group and the projection of the move onto the own variables it reads (another
+// auxiliary relation: a ground rule per move). It is done only where a group reads part of
+// the move's own variables, with another group, every group binds its variables by itself
+// (and its projection), the move has two own variables or more and the rule head variables
+// the move does not mention; and in the restricted pass only (relaxed with magic sets, made
+// when the grounding as written proved too big), as the other choices that trade ground rules
+// for an auxiliary relation's gates.
 func (rg *session) splitByMove(ru *rule) *rule {
 	all := ruleVarLits(ru)
 	di := -1
@@ -54,33 +56,14 @@ func (rg *session) splitByMove(ru *rule) *rule {
 		return ru
 	}
 	// Group the other literals by the local variables they share, but the move's and its role's.
-	parent := make([]int, len(all))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	u := newUnionFind(len(all))
 	owner := make([]int, ru.nvars)
 	for i, r := range all {
-		if i == di {
-			continue
-		}
-		for v, in := range r.vars {
-			if !in || head[v] || own[v] || role[v] {
-				continue
-			}
-			if owner[v] == 0 {
-				owner[v] = i + 1
-			} else {
-				parent[find(i)] = find(owner[v] - 1)
-			}
+		if i != di {
+			u.linkVars(i, r.vars, owner, func(v int) bool { return !head[v] && !own[v] && !role[v] })
 		}
 	}
+	find := u.find
 	reads := map[int][]bool{} // per group's root: the own variables it reads
 	var roots []int
 	for i, r := range all {
@@ -107,7 +90,7 @@ func (rg *session) splitByMove(ru *rule) *rule {
 		case n == 0:
 			continue
 		case n == nown && full >= 0:
-			parent[root] = full
+			u[root] = full
 			continue
 		case n == nown:
 			full = root
@@ -150,13 +133,21 @@ func (rg *session) splitByMove(ru *rule) *rule {
 			}
 		}
 	}
+	// The move, with the literals that read all of it: what each projection reads.
+	move := &rule{nvars: ru.nvars}
+	appendLit(move, d)
+	if full >= 0 {
+		for _, i := range members[full] {
+			appendLit(move, all[i])
+		}
+	}
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	for _, root := range roots {
-		ms := members[find(root)]
-		if find(root) != root {
-			continue // merged into the full group
+		ms := members[root]
+		if find(root) != root || root == full {
+			continue // merged into the full group, or read by every projection
 		}
-		if count(reads[root]) == 0 && root != full {
+		if count(reads[root]) == 0 {
 			for _, i := range ms {
 				appendLit(main, all[i])
 			}
@@ -165,27 +156,23 @@ func (rg *session) splitByMove(ru *rule) *rule {
 		iface := make([]bool, ru.nvars)
 		for _, i := range ms {
 			for v, in := range all[i].vars {
-				iface[v] = iface[v] || in && (head[v] || role[v])
+				iface[v] = iface[v] || in && head[v]
 			}
 		}
 		for v := range role {
 			iface[v] = iface[v] || role[v]
 		}
+		pv := make([]bool, ru.nvars)
+		for v := range pv {
+			pv[v] = role[v] || reads[root][v]
+		}
+		proj, patom := rg.auxRelation(pv)
+		rg.auxDynamic[proj.fn] = true
+		proj.rules = append(proj.rules, &rule{rel: proj, head: patom, body: move.body, dropped: move.dropped,
+			nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
 		aux, atom := rg.auxRelation(iface)
 		rg.auxDynamic[aux.fn] = true
-		ar := &rule{rel: aux, head: atom, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
-		if root == full {
-			ar.body = append(ar.body, d.l)
-		} else {
-			pv := make([]bool, ru.nvars)
-			for v := range pv {
-				pv[v] = role[v] || reads[root][v]
-			}
-			proj, patom := rg.auxRelation(pv)
-			rg.auxDynamic[proj.fn] = true
-			proj.rules = append(proj.rules, &rule{rel: proj, head: patom, body: []lit{d.l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
-			ar.body = append(ar.body, lit{kind: litPos, rel: proj, atom: patom})
-		}
+		ar := &rule{rel: aux, head: atom, body: []lit{{kind: litPos, rel: proj, atom: patom}}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 		for _, i := range ms {
 			appendLit(ar, all[i])
 		}
@@ -213,4 +200,42 @@ func count(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// A unionFind groups the literals of a rule: per literal, its parent in its group's tree.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = i
+	}
+	return u
+}
+
+// find returns the root of i's group.
+func (u unionFind) find(i int) int {
+	for u[i] != i {
+		u[i] = u[u[i]]
+		i = u[i]
+	}
+	return i
+}
+
+// linkVars joins literal i, of variables vs, with the literal that first held each of them that
+// links (owner: per variable, that literal + 1, 0 for none yet), and reports whether any did.
+func (u unionFind) linkVars(i int, vs []bool, owner []int, links func(v int) bool) bool {
+	linked := false
+	for v, in := range vs {
+		if !in || !links(v) {
+			continue
+		}
+		linked = true
+		if owner[v] == 0 {
+			owner[v] = i + 1
+		} else {
+			u[u.find(i)] = u.find(owner[v] - 1)
+		}
+	}
+	return linked
 }

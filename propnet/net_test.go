@@ -826,7 +826,7 @@ func shuffle() string {
 // interpreter.
 func TestSplitByMove(t *testing.T) {
 	n := walkWith(t, shuffle(), eval.GroundLimits{MaxRules: 10_000}, 20, 12)
-	if k := len(n.gr.Rules); k > 8_000 {
-		t.Errorf("%d ground rules; 6,658 with the move taken apart, more than 10,000 without", k)
+	if k := len(n.gr.Rules); k > 6_000 {
+		t.Errorf("%d ground rules; 4,930 with the move taken apart, more than 10,000 without", k)
 	}
 }
