@@ -174,7 +174,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
-					sr = rg.splitByMove(rg.projectMoves(sr))
+					sr = rg.splitByMove(rg.projectMoves(sr), dynamic)
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
@@ -802,7 +802,7 @@ func (s *ruleSplit) auxRule(rg *session, group []int, binders []binder) lit {
 		ar.body = append(ar.body, lit{kind: litPos, rel: dom, atom: datom})
 	}
 	if rg.share != nil { // the restricted pass
-		ar = rg.splitByMove(ar)
+		ar = rg.splitByMove(ar, s.dynamic)
 	}
 	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
 	return lit{kind: litPos, rel: aux, atom: atom}

@@ -169,7 +169,7 @@ func (s *ruleSplit) sharedAux(rg *session, root int, binders []binder) (lit, boo
 			rg.auxDynamic[sg.dom.fn] = false // decided by the join: no ground rule mentions it
 			ar.body = append(ar.body, lit{kind: litPos, rel: sg.dom, atom: varsAtom(rg, sg.dom, need)})
 		}
-		sg.aux.rules = append(sg.aux.rules, rg.eliminateVars(rg.splitByMove(ar), s.dynamic))
+		sg.aux.rules = append(sg.aux.rules, rg.eliminateVars(rg.splitByMove(ar, s.dynamic), s.dynamic))
 		sh.made[key] = sg
 	}
 	if sg.dom != nil {
