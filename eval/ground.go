@@ -26,7 +26,9 @@ import (
 // few: independent groups of literals become auxiliary relations (splitRule; in the restricted
 // program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
-// counted (excludeOthers, ground_exclusion.go).
+// counted (excludeOthers, ground_exclusion.go). In the restricted program, a group split off
+// from several rules is one auxiliary relation (ground_share.go), and a move's static tests
+// per square are read through the squares where they fail (splitByMove, ground_moves.go).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
@@ -154,7 +156,6 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		if magic != nil {
 			rg.factorOrs(r, dynamic)
 		}
-		var split []*rule
 		for _, ru := range r.rules {
 			kept := ru.body[:0:0]
 			for _, l := range ru.body {
@@ -165,14 +166,21 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 				kept = append(kept, l)
 			}
 			ru.body = kept
+		}
+		if magic != nil {
+			rg.shareGroups(r.rules, dynamic)
+		}
+		var split []*rule
+		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
-					sr = rg.projectMoves(sr)
+					sr = rg.splitByMove(rg.projectMoves(sr), dynamic)
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
 		}
 		r.rules = split
+		rg.share = nil
 		rg.mergeExclusions(r)
 	}
 	trueRel, doesRel := rg.trueRel, rg.doesRel
@@ -622,39 +630,19 @@ func (s *ruleSplit) litVars(i int, vs []bool) {
 // groupLocals groups the literals that hold local variables by the variables they share (a
 // union-find on the literals).
 func (s *ruleSplit) groupLocals() {
-	parent := make([]int, len(s.all))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	owner := make([]int, s.ru.nvars) // a literal holding the local variable, +1
+	u := newUnionFind(len(s.all))
+	owner := make([]int, s.ru.nvars)
 	s.local = make([]bool, len(s.all))
 	for i := range s.all {
 		vs := make([]bool, s.ru.nvars)
 		s.litVars(i, vs)
-		for v, in := range vs {
-			if !in || s.head[v] {
-				continue
-			}
-			s.local[i] = true
-			if owner[v] == 0 {
-				owner[v] = i + 1
-			} else {
-				parent[find(i)] = find(owner[v] - 1)
-			}
-		}
+		s.local[i] = u.linkVars(i, vs, owner, func(v int) bool { return !s.head[v] })
 	}
 	for i := range s.all {
 		if !s.local[i] {
 			continue
 		}
-		root := find(i)
+		root := u.find(i)
 		if _, ok := s.groups[root]; !ok {
 			s.order = append(s.order, root)
 		}
@@ -770,6 +758,10 @@ func (s *ruleSplit) build(rg *session, binders [][]binder) []*rule {
 		}
 	}
 	for gi, root := range s.order {
+		if l, ok := s.sharedAux(rg, root, binders[gi]); ok {
+			main.body = append(main.body, l)
+			continue
+		}
 		main.body = append(main.body, s.auxRule(rg, s.groups[root], binders[gi]))
 	}
 	return []*rule{main}
@@ -808,6 +800,9 @@ func (s *ruleSplit) auxRule(rg *session, group []int, binders []binder) lit {
 		rg.auxDynamic[dom.fn] = false // decided by the join: no ground rule mentions it
 		dom.rules = append(dom.rules, &rule{rel: dom, head: datom, body: []lit{*s.all[b.i].l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
 		ar.body = append(ar.body, lit{kind: litPos, rel: dom, atom: datom})
+	}
+	if rg.share != nil { // the restricted pass
+		ar = rg.splitByMove(ar, s.dynamic)
 	}
 	aux.rules = append(aux.rules, rg.eliminateVars(ar, s.dynamic))
 	return lit{kind: litPos, rel: aux, atom: atom}
