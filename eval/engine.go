@@ -29,6 +29,7 @@ func (g *session) add(r *relation, t Term) bool {
 	if int(t) >= len(g.stamp) {
 		n := max(1024, g.st.size()*2)
 		stamp := make([]uint64, n)
+		adviseHuge(stamp)
 		copy(stamp, g.stamp)
 		g.stamp = stamp
 	}

@@ -68,6 +68,7 @@ type session struct {
 
 	planGen    uint64                           // changes when indexes are dropped: plans made before must be made again
 	auxDynamic map[uint32]bool                  // the relaxed program of a grounding: its auxiliary relations, and whether they depend on the state
+	lookahead  bool                             // plans look one literal ahead (planner.lookahead): the restricted relaxed program of a grounding
 	constFns   map[uint32]bool                  // the relaxed program of a grounding: the functors of the fluents that never change
 	share      *groupShare                      // the restricted relaxed program of a grounding, while a relation's rules are split: the groups several split off (ground_share.go)
 	over       uint32                           // the restricted relaxed program of a grounding: the relation whose magic set passed its size whole (errMagicOver)

@@ -131,7 +131,7 @@ func (g *session) relaxed(magic *magicPlan) *session { return g.relaxedWith(magi
 // relaxedWith is relaxed; with stateFree, the literals on true and does that only filter are
 // left out too (wholeBounds).
 func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
-	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim}
+	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim, lookahead: magic != nil}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
 	origLayer := func(r *relation) layer {
@@ -986,8 +986,11 @@ type grounder struct {
 	gr    *Grounding
 	lim   GroundLimits
 	lits  int
-	excl  *excluder // the rules marked for exclusion counting
-	alias *aliases  // the ground rules of copy rules kept aside (ground_alias.go)
+	excl  *excluder   // the rules marked for exclusion counting
+	arena []GroundLit // the chunk that keepBody fills
+	// resolved is resolve's scratch body
+	resolved []GroundLit
+	alias    *aliases // the ground rules of copy rules kept aside (ground_alias.go)
 	// restricted: the relaxed program is restricted by magic sets (made when the grounding as
 	// written proved too big)
 	restricted bool
@@ -1067,8 +1070,10 @@ func (b *grounder) relation(r *relation) error {
 	return nil
 }
 
+// add appends a ground rule. Its body is copied (into the grounder's arena): the caller may
+// reuse it.
 func (b *grounder) add(gr GroundRule) error {
-	gr.Body = b.resolve(gr.Body, len(b.gr.Rules))
+	gr.Body = b.keepBody(b.resolve(gr.Body, len(b.gr.Rules)))
 	if al := b.alias; al != nil && al.aliasable[b.rg.st.rec(gr.Head).fn] {
 		al.real[gr.Head] = true
 	}
@@ -1081,6 +1086,24 @@ func (b *grounder) add(gr GroundRule) error {
 		return &GroundError{Reason: fmt.Sprintf("more than %d literals in ground rules", b.lim.MaxLits), tooBig: true}
 	}
 	return nil
+}
+
+// bodyChunk is how many literals of ground rules' bodies one allocation holds (keepBody).
+const bodyChunk = 1 << 14
+
+// keepBody returns a copy of body in the arena of ground rules' bodies: a chunk of literals
+// allocated at once, each body a slice of it capped at its length (so appending to one copies
+// it). Chess's 4.9 million ground rules took as many allocations, one per body.
+func (b *grounder) keepBody(body []GroundLit) []GroundLit {
+	if len(body) == 0 {
+		return nil
+	}
+	if len(b.arena)+len(body) > cap(b.arena) {
+		b.arena = make([]GroundLit, 0, max(bodyChunk, len(body)))
+	}
+	n := len(b.arena)
+	b.arena = append(b.arena, body...)
+	return b.arena[n:len(b.arena):len(b.arena)]
 }
 
 // rule enumerates the instances of one rule of the relaxed program.
@@ -1103,12 +1126,19 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 	var body []GroundLit
 	var failed error
 	made := 0
+	// The literals a ground rule keeps: those on relations that depend on the state (the others
+	// are exact, and decided by the join).
+	dyn := make([]bool, len(ru.body))
+	for i := range ru.body {
+		dyn[i] = ru.body[i].rel != nil && b.dynamic(ru.body[i].rel)
+	}
+	copyRule := b.alias != nil && b.alias.copyRule[ru]
 	p.answers = func(env []Term) error {
 		body = body[:0]
 		for i := range ru.body {
 			l := &ru.body[i]
-			if l.rel == nil || !b.dynamic(l.rel) {
-				continue // exact, and decided by the join
+			if !dyn[i] {
+				continue
 			}
 			a := rg.atomOf(l.rel, l.atom, env, false)
 			switch l.kind {
@@ -1131,9 +1161,9 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 			return nil
 		}
 		made++
-		if b.alias != nil && b.alias.copyRule[ru] {
-			b.alias.keep(head, b.resolve(slices.Clone(body), -1))
-		} else if err := b.add(GroundRule{Head: head, Body: slices.Clone(body)}); err != nil {
+		if copyRule {
+			b.alias.keep(head, b.resolve(body, -1))
+		} else if err := b.add(GroundRule{Head: head, Body: body}); err != nil {
 			failed = err
 			return err
 		}

@@ -208,13 +208,14 @@ func (al *aliases) keep(head Term, body []GroundLit) {
 
 // resolve returns body, the body of ground rule at (-1: a copy rule's, kept aside), with the
 // positive literals on heads of one alias replaced by it, and notes the heads read otherwise:
-// needed, or read negated (by rule at).
+// needed, or read negated (by rule at). What it returns is valid until its next call (it may be
+// the grounder's scratch slice).
 func (b *grounder) resolve(body []GroundLit, at int) []GroundLit {
 	al := b.alias
 	if al == nil || len(al.aliasable) == 0 {
 		return body
 	}
-	var out []GroundLit
+	out := b.resolved[:0]
 	changed := false
 	for i, l := range body {
 		var as []GroundLit
@@ -244,6 +245,7 @@ func (b *grounder) resolve(body []GroundLit, at int) []GroundLit {
 	if !changed {
 		return body
 	}
+	b.resolved = out
 	return out
 }
 

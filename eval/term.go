@@ -70,6 +70,7 @@ func (a *grower[T]) push(vs ...T) int {
 		// a large slice by a quarter, and the copies, and the fresh memory they touch, were a
 		// fifth of chess's first playout.
 		next := make([]T, growCap(len(cur), len(vs)))
+		adviseHuge(next)
 		copy(next, cur[:a.n])
 		cur = next
 		a.pub.Store(&cur)
@@ -157,6 +158,11 @@ func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 
 // size is a bound on the terms interned so far (the length of the term array).
 func (s *store) size() int { return len(s.terms.get()) }
+
+// hugeArray is the size in bytes from which an array read at random asks for huge pages
+// (adviseHuge): only the largest groundings reach it (chess's restricted pass: a hash table of
+// 256 MB).
+const hugeArray = 64 << 20
 
 func hashTerm(fn uint32, args []Term) uint32 {
 	h := uint64(fn)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
@@ -252,6 +258,7 @@ func growCap(c, n int) int {
 func (s *store) grow() {
 	old := *s.table.Load()
 	table := make([]uint64, len(old)*2)
+	adviseHuge(table)
 	mask := uint32(len(table) - 1)
 	terms := s.terms.get()
 	for t := 1; t < s.terms.n; t++ {

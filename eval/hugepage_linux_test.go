@@ -1,0 +1,61 @@
+//go:build linux
+
+package eval
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// vmFlags returns the VmFlags of the mapping of this process that holds address a.
+func vmFlags(t *testing.T, a uintptr) string {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("SKIPPED: no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(line, "%x-%x", &lo, &hi); n == 2 && strings.Contains(line, " ") {
+			in = lo <= a && a < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return line
+		}
+	}
+	t.Fatalf("no mapping holds %#x", a)
+	return ""
+}
+
+// An array of hugeArray bytes asks for huge pages (its mapping is marked hg), one smaller does
+// not, and both keep what is written to them.
+func TestAdviseHuge(t *testing.T) {
+	big := make([]uint64, hugeArray/8)
+	adviseHuge(big)
+	for i := range big {
+		big[i] = uint64(i)
+	}
+	if f := vmFlags(t, uintptr(unsafe.Pointer(&big[len(big)/2]))); !strings.Contains(f, " hg") {
+		t.Errorf("a %d MB array is not advised for huge pages: %s", hugeArray>>20, f)
+	}
+	for i, v := range big {
+		if v != uint64(i) {
+			t.Fatalf("big[%d] = %d", i, v)
+		}
+	}
+	small := make([]uint64, 1<<20) // 8 MB, a mapping of its own or shared with the heap's
+	adviseHuge(small)
+	if f := vmFlags(t, uintptr(unsafe.Pointer(&small[len(small)/2]))); strings.Contains(f, " hg") {
+		t.Errorf("an 8 MB array is advised for huge pages: %s", f)
+	}
+	adviseHuge([]uint64(nil)) // nothing to advise
+}
