@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/gdl-lsp/gdl/syntax"
+import (
+	"sync/atomic"
+
+	"github.com/gdl-lsp/gdl/syntax"
+)
 
 // A place's set holds, among others, the ground terms that its clauses' heads write there (a
 // head argument without a variable adds its term whatever the body gives). When an edit adds or
@@ -20,9 +24,11 @@ import "github.com/gdl-lsp/gdl/syntax"
 // version) counts again.
 
 // groundTree is the counts of the ground terms of one place; owner is the producers whose
-// clauses they count.
+// clauses they count. Only a holder of the owner's model's lock changes the owner or the counts;
+// a version made from an earlier owner reads the owner, under another lock, to find that the
+// counts are no longer its own.
 type groundTree struct {
-	owner *producers
+	owner atomic.Pointer[producers]
 	root  groundNode
 }
 
@@ -169,13 +175,13 @@ func anyNearTop(s *termSet) bool {
 // returns p's counts.
 func (p *producers) countGround(pp *producers, added, removed []*Clause) map[place]*groundTree {
 	for pl, g := range pp.ground {
-		if g.owner != pp {
+		if g.owner.Load() != pp {
 			continue // taken over by another version made from pp
 		}
 		if p.ground == nil {
 			p.ground = map[place]*groundTree{}
 		}
-		g.owner = p
+		g.owner.Store(p)
 		p.ground[pl] = g
 	}
 	built := map[place]bool{}
@@ -213,7 +219,8 @@ func (p *producers) countGround(pp *producers, added, removed []*Clause) map[pla
 
 // countPlace counts the ground terms that the clauses of p's model write at place pl.
 func (p *producers) countPlace(pl place) *groundTree {
-	g := &groundTree{owner: p}
+	g := &groundTree{}
+	g.owner.Store(p)
 	for _, c := range p.m.clausesOf(pl.rel) {
 		if h := compiledOf(c).head; pl.arg < len(h) && patGround(h[pl.arg]) {
 			g.root.add(h[pl.arg], top, 1)
