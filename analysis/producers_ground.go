@@ -153,7 +153,7 @@ func (f *groundFunc) least() string {
 }
 
 // anyNearTop reports whether s is anything, or an argument of one of its function terms is:
-// where a ground term may be absorbed by the counts (termSet.absorbs needs an anything on its
+// where a ground term may be absorbed by the counts (groundNode.absorbs needs an anything on its
 // way). Deeper anythings are not looked for, so that the test costs the set's top, not the set.
 func anyNearTop(s *termSet) bool {
 	if s.any {
