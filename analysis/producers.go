@@ -410,6 +410,9 @@ type producers struct {
 	// again from scratch.
 	invalid bool
 	pops    int // the units taken from the queue so far
+	// ground holds the counts of the ground terms that the heads write at some places, kept
+	// from version to version (see groundTree).
+	ground map[place]*groundTree
 }
 
 func newProducers(m *Model) *producers {
@@ -495,7 +498,9 @@ func (p *producers) run() {
 		for pl := range p.sets {
 			places = append(places, pl)
 		}
+		ground := p.ground
 		*p = *newProducers(p.m)
+		p.ground = ground
 		for _, pl := range places {
 			p.node(pl)
 		}

@@ -28,6 +28,7 @@ type dirtyPlace struct {
 
 type dirt struct {
 	prev   *producers
+	ground map[place]*groundTree // the new version's counts, where kept (see groundTree)
 	places map[place]*dirtyPlace
 	work   []place
 }
@@ -62,19 +63,27 @@ func (p *producers) inherit(prev *Model, used []bool) {
 			gone[c.Form.Text()]++
 		}
 	}
+	var added, removed []*Clause
 	for _, i := range p.m.walked {
 		c := p.m.Clauses[i]
 		if t := c.Form.Text(); gone[t] > 0 {
 			gone[t]--
 			continue
 		}
-		d.seedClause(c, true)
+		added = append(added, c)
 	}
 	for i, c := range prev.Clauses {
 		if t := c.Form.Text(); !used[i] && gone[t] > 0 {
 			gone[t]--
-			d.seedClause(c, false)
+			removed = append(removed, c)
 		}
+	}
+	d.ground = p.countGround(pp, added, removed)
+	for _, c := range added {
+		d.seedClause(c, true)
+	}
+	for _, c := range removed {
+		d.seedClause(c, false)
 	}
 	for k := range p.m.Broken {
 		if !prev.Broken[k] {
@@ -111,11 +120,18 @@ func (p *producers) inherit(prev *Model, used []bool) {
 // is a clause of the new version. A clause added to a place whose set was anything leaves it
 // so (the sets only grow with the clauses: no negation takes part), and marks nothing there:
 // an edit that puts back one of 16,000 legal rules does not make legal's roles be computed again.
+// A ground head argument whose term the counts of the place's ground terms absorb (see
+// groundTree.absorbs) marks nothing either, added or removed: an edit that removes one of
+// 16,000 legal rules leaves legal's roles anything, and its moves (move anything).
 func (d *dirt) seedClause(c *Clause, added bool) {
 	cc := compiledOf(c)
 	for i, h := range cc.head {
 		pl := place{c.Rel(), i}
-		if s, ok := d.prev.sets[pl]; added && ok && s.any {
+		s, ok := d.prev.sets[pl]
+		if added && ok && s.any {
+			continue
+		}
+		if g := d.ground[pl]; ok && g != nil && patGround(h) && g.root.absorbs(top, s, h) {
 			continue
 		}
 		k, all := partOf(h)
