@@ -23,142 +23,188 @@ import "slices"
 // grounding as written proved too big), as the other choices that trade ground rules for an
 // auxiliary relation's gates.
 func (rg *session) splitByMove(ru *rule, dynamic func(*lit) bool) *rule {
-	all := ruleVarLits(ru)
-	di := -1
-	for i, r := range all {
-		if r.l.rel != rg.doesRel {
+	ms, ok := newMoveSplit(ru, rg.doesRel)
+	if !ok {
+		return ru
+	}
+	ms.group()
+	if ms.classify(dynamic) == 0 || !ms.groupsBound() {
+		return ru
+	}
+	return rg.assembleMoveSplit(ms)
+}
+
+// A moveSplit is splitByMove's view of one rule: its literals, the move among them, the
+// variables of the head, of the move's role and the move's own, and the groups of the other
+// literals by the local variables they share.
+type moveSplit struct {
+	ru              *rule
+	all             []varLit
+	di              int // the move's index in all
+	d               varLit
+	head, role, own []bool
+	nown            int
+	u               unionFind
+	reads           map[int][]bool // per group's root: the own variables it reads
+	roots           []int
+	members         map[int][]int
+	full            int // the root of the groups read with the move, or -1
+}
+
+// newMoveSplit finds ru's one positive move literal and its own variables; ok is false where
+// splitByMove does not apply.
+func newMoveSplit(ru *rule, doesRel *relation) (ms *moveSplit, ok bool) {
+	ms = &moveSplit{ru: ru, all: ruleVarLits(ru), di: -1, full: -1}
+	for i, r := range ms.all {
+		if r.l.rel != doesRel {
 			continue
 		}
-		if r.dropped || r.l.kind != litPos || di >= 0 || r.l.atom.kind != pFunc {
-			return ru
+		if r.dropped || r.l.kind != litPos || ms.di >= 0 || r.l.atom.kind != pFunc {
+			return nil, false
 		}
-		di = i
+		ms.di = i
 	}
-	if di < 0 {
-		return ru
+	if ms.di < 0 {
+		return nil, false
 	}
-	head := make([]bool, ru.nvars)
-	markVars(ru.head, head, true)
-	d := all[di]
-	role := make([]bool, ru.nvars)
-	markVars(d.l.atom.args[0], role, true)
-	own := make([]bool, ru.nvars) // the move's own variables: W
-	nown, mult := 0, false
-	for v := range own {
-		own[v] = d.vars[v] && !head[v] && !role[v]
-		if own[v] {
-			nown++
+	ms.head = make([]bool, ru.nvars)
+	markVars(ru.head, ms.head, true)
+	ms.d = ms.all[ms.di]
+	ms.role = make([]bool, ru.nvars)
+	markVars(ms.d.l.atom.args[0], ms.role, true)
+	ms.own = make([]bool, ru.nvars) // the move's own variables: W
+	mult := false
+	for v := range ms.own {
+		ms.own[v] = ms.d.vars[v] && !ms.head[v] && !ms.role[v]
+		if ms.own[v] {
+			ms.nown++
 		}
-		mult = mult || head[v] && !d.vars[v]
+		mult = mult || ms.head[v] && !ms.d.vars[v]
 	}
-	if nown < minProjectedVars || !mult {
-		return ru
-	}
-	// Group the other literals by the local variables they share, but the move's and its role's.
-	u := newUnionFind(len(all))
+	return ms, ms.nown >= minProjectedVars && mult
+}
+
+// group groups the literals other than the move by the local variables they share, but the
+// move's own and its role's, and notes the own variables each group reads.
+func (ms *moveSplit) group() {
+	ru, all := ms.ru, ms.all
+	ms.u = newUnionFind(len(all))
 	owner := make([]int, ru.nvars)
+	local := func(v int) bool { return !ms.head[v] && !ms.own[v] && !ms.role[v] }
 	for i, r := range all {
-		if i != di {
-			u.linkVars(i, r.vars, owner, func(v int) bool { return !head[v] && !own[v] && !role[v] })
+		if i != ms.di {
+			ms.u.linkVars(i, r.vars, owner, local)
 		}
 	}
-	find := u.find
-	reads := map[int][]bool{} // per group's root: the own variables it reads
-	var roots []int
+	ms.reads = map[int][]bool{}
 	for i, r := range all {
-		if i == di {
+		if i == ms.di {
 			continue
 		}
-		root := find(i)
-		ws, ok := reads[root]
+		root := ms.u.find(i)
+		ws, ok := ms.reads[root]
 		if !ok {
 			ws = make([]bool, ru.nvars)
-			reads[root] = ws
-			roots = append(roots, root)
+			ms.reads[root] = ws
+			ms.roots = append(ms.roots, root)
 		}
 		for v, in := range r.vars {
-			ws[v] = ws[v] || in && own[v]
+			ws[v] = ws[v] || in && ms.own[v]
 		}
 	}
-	// A static group that reads part of the move is read through its failures (failedPart); the
-	// other groups that read the move are one, read with it once per move (moved); those that
-	// read none stay in the rule.
-	static := func(root int) bool {
-		n := count(reads[root])
-		if n == 0 || n == nown {
+}
+
+// static tells whether the group of root is static, reads part of the move and a head variable:
+// it is read through its failures (failedPart).
+func (ms *moveSplit) static(root int, dynamic func(*lit) bool) bool {
+	n := count(ms.reads[root])
+	if n == 0 || n == ms.nown {
+		return false
+	}
+	perHead := false // a group of no head variable only filters the move
+	for i, r := range ms.all {
+		if i == ms.di || ms.u.find(i) != root {
+			continue
+		}
+		if r.dropped || r.l.rel != nil && dynamic(&r.l) {
 			return false
 		}
-		perHead := false // a group of no head variable only filters the move
-		for i, r := range all {
-			if i == di || find(i) != root {
-				continue
-			}
-			if r.dropped || r.l.rel != nil && dynamic(&r.l) {
-				return false
-			}
-			for v, in := range r.vars {
-				perHead = perHead || in && head[v]
-			}
+		for v, in := range r.vars {
+			perHead = perHead || in && ms.head[v]
 		}
-		return perHead
 	}
-	full, part := -1, 0
-	for _, root := range roots {
+	return perHead
+}
+
+// classify joins the groups that read the move but are not static into one (full), read with
+// the move once per move (moved); those that read none stay in the rule. It returns the number
+// of static groups and notes each group's members.
+func (ms *moveSplit) classify(dynamic func(*lit) bool) (part int) {
+	for _, root := range ms.roots {
 		switch {
-		case static(root):
+		case ms.static(root, dynamic):
 			part++
-		case count(reads[root]) == 0:
-		case full >= 0:
-			u[root] = full
+		case count(ms.reads[root]) == 0:
+		case ms.full >= 0:
+			ms.u[root] = ms.full
 		default:
-			full = root
+			ms.full = root
 		}
 	}
-	if part == 0 {
-		return ru
-	}
-	members := map[int][]int{}
-	for i := range all {
-		if i != di {
-			members[find(i)] = append(members[find(i)], i)
+	ms.members = map[int][]int{}
+	for i := range ms.all {
+		if i != ms.di {
+			root := ms.u.find(i)
+			ms.members[root] = append(ms.members[root], i)
 		}
 	}
-	// Each group binds its variables by itself (and the move, for the groups read with it): a
-	// static one is a relation of its own.
-	for root, ms := range members {
-		if count(reads[root]) == 0 && root != full {
+	return part
+}
+
+// groupsBound tells whether each group binds its variables by itself (with the move, for the
+// groups read with it): a static one becomes a relation of its own.
+func (ms *moveSplit) groupsBound() bool {
+	for root, members := range ms.members {
+		if count(ms.reads[root]) == 0 && root != ms.full {
 			continue // left in the rule as it was
 		}
-		bound := make([]bool, ru.nvars)
-		if root == full {
-			markVars(d.l.atom, bound, true)
+		bound := make([]bool, ms.ru.nvars)
+		if root == ms.full {
+			markVars(ms.d.l.atom, bound, true)
 		}
-		for _, i := range ms {
-			if !all[i].dropped && all[i].l.kind == litPos {
-				markVars(all[i].l.atom, bound, true)
+		for _, i := range members {
+			if !ms.all[i].dropped && ms.all[i].l.kind == litPos {
+				markVars(ms.all[i].l.atom, bound, true)
 			}
 		}
-		for _, i := range ms {
-			for v, in := range all[i].vars {
+		for _, i := range members {
+			for v, in := range ms.all[i].vars {
 				if in && !bound[v] {
-					return ru
+					return false
 				}
 			}
 		}
 	}
-	// The move, with the groups read with it, of the role and the head variables they mention.
+	return true
+}
+
+// assembleMoveSplit makes the rule that replaces ms.ru: the move with the groups read with it,
+// of the role and the head variables they mention (moved); the static groups through their
+// failures; the rest as it was.
+func (rg *session) assembleMoveSplit(ms *moveSplit) *rule {
+	ru, all, d := ms.ru, ms.all, ms.d
 	main := &rule{rel: ru.rel, head: ru.head, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 	move := &rule{nvars: ru.nvars}
 	appendLit(move, d)
-	ev := slices.Clone(role)
+	ev := slices.Clone(ms.role)
 	for v, in := range d.vars {
-		ev[v] = ev[v] || in && head[v]
+		ev[v] = ev[v] || in && ms.head[v]
 	}
-	if full >= 0 {
-		for _, i := range members[full] {
+	if ms.full >= 0 {
+		for _, i := range ms.members[ms.full] {
 			appendLit(move, all[i])
 			for v, in := range all[i].vars {
-				ev[v] = ev[v] || in && head[v]
+				ev[v] = ev[v] || in && ms.head[v]
 			}
 		}
 	}
@@ -167,15 +213,15 @@ func (rg *session) splitByMove(ru *rule, dynamic func(*lit) bool) *rule {
 	moved.rules = append(moved.rules, &rule{rel: moved, head: matom, body: move.body, dropped: move.dropped,
 		nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
 	main.body = append(main.body, lit{kind: litPos, rel: moved, atom: matom})
-	for _, root := range roots {
+	for _, root := range ms.roots {
 		switch {
-		case find(root) != root || root == full:
-		case count(reads[root]) == 0:
-			for _, i := range members[root] {
+		case ms.u.find(root) != root || root == ms.full:
+		case count(ms.reads[root]) == 0:
+			for _, i := range ms.members[root] {
 				appendLit(main, all[i])
 			}
 		default:
-			rg.failedPart(ru, main, all, members[root], d, role, reads[root], head)
+			rg.failedPart(ru, main, all, ms.members[root], d, ms.role, ms.reads[root], ms.head)
 		}
 	}
 	return main
