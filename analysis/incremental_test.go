@@ -229,8 +229,8 @@ func sameResult(got, want *Result) string {
 		!reflect.DeepEqual(byRelation(gm, gm.SCCOf), byRelation(wm, wm.SCCOf)) || !reflect.DeepEqual(gm.Recursive, wm.Recursive) {
 		return "components or strata differ"
 	}
-	if !equalOut(gm.Out, wm.Out) {
-		return "outgoing edges differ"
+	if d := sameNumbering(gm, wm); d != "" {
+		return d
 	}
 	for _, t := range [][2]map[string]*Symbol{{gm.Relations, wm.Relations}, {gm.Functions, wm.Functions}, {gm.Constants, wm.Constants}} {
 		if d := sameSymbols(t[0], t[1]); d != "" {
@@ -264,20 +264,31 @@ func sameProducers(got, want *Model) string {
 	return ""
 }
 
-// equalOut compares two tables of outgoing edges; a relation without edges may be absent or
-// have an empty list.
-func equalOut(a, b map[Rel][]int) bool {
-	for k, v := range a {
-		if !slices.Equal(v, b[k]) {
-			return false
+// sameNumbering reports how the relations' numbers and outgoing edges of two models differ, or
+// "": the same relations in the same order, each found by its number (relNum) and no other
+// relation found (a relation an earlier version's index knows and this one lost included).
+func sameNumbering(got, want *Model) string {
+	if !slices.Equal(got.nodeNames, want.nodeNames) {
+		return "the graph's relations differ"
+	}
+	for v, r := range got.nodeNames {
+		if g, ok := got.relNum(r); !ok || int(g) != v {
+			return fmt.Sprintf("relation %s is numbered %d (found %v), want %d", r, g, ok, v)
+		}
+		if !slices.Equal(got.OutEdges(r), want.OutEdges(r)) {
+			return fmt.Sprintf("the edges out of %s differ", r)
 		}
 	}
-	for k, v := range b {
-		if !slices.Equal(v, a[k]) {
-			return false
+	for _, x := range []map[Rel]int32{got.rels.base, got.rels.extra} {
+		for r := range x {
+			if _, ok := want.relNum(r); !ok {
+				if v, found := got.relNum(r); found {
+					return fmt.Sprintf("relation %s is no longer in the graph but has number %d", r, v)
+				}
+			}
 		}
 	}
-	return true
+	return ""
 }
 
 // sameSymbols reports how two symbol tables differ, or "".
@@ -496,7 +507,7 @@ func TestOccurrenceSegments(t *testing.T) {
 // byRelation returns what of(r) says of each relation of m's dependency graph (SCCOf, Stratum).
 func byRelation(m *Model, of func(Rel) (int, bool)) map[Rel]int {
 	out := map[Rel]int{}
-	for r := range m.relID {
+	for _, r := range m.nodeNames {
 		if v, ok := of(r); ok {
 			out[r] = v
 		}

@@ -327,8 +327,10 @@ type Model struct {
 	Broken map[string]bool
 
 	Edges []Edge
-	Out   map[Rel][]int // relation -> indexes of its outgoing edges
-	SCCs  [][]Rel       // strongly connected components, dependencies first (see SCCOf)
+	// The edges out of relation number v (OutEdges): outEdges[outStart[v]:outStart[v+1]].
+	outStart []int32
+	outEdges []int
+	SCCs     [][]Rel // strongly connected components, dependencies first (see SCCOf)
 	// sccOf and stratum are, by relation number (relID), its component (an index into SCCs)
 	// and its stratum (see SCCOf and Stratum): slices, not maps by relation, of which a file
 	// of 150,000 relations made two more on every edit.
@@ -372,11 +374,11 @@ type Model struct {
 	incomplete   bool           // some form has syntax errors
 	mu           sync.Mutex     // guards dependsOn, in, splitMemo and prodMemo
 	dependsOn    map[Rel][]bool // memo for DependsOn: the relations that reach a relation, by number
-	in           map[Rel][]int  // edges into each relation, made by edgesIn
 	inStart      []int          // edgesIn's lists by relation number: the edges into v are
 	inEdges      []int          // inEdges[inStart[v]:inStart[v+1]]
 	nodeNames    []Rel          // the graph's relations by number (buildGraph)
-	relID        map[Rel]int32  // the number of each relation
+	rels         *relIndex      // the number of each relation (relNum)
+	prevOf       []prevClause   // while building: the clause of prev each clause is, by index
 	heads        []int32        // the number of each clause's head relation
 	headNodes    int            // how many relations are heads (numbered first)
 	nodeHint     int            // the previous version's number of relations, or 0
@@ -454,7 +456,7 @@ func (m *Model) Incomplete() bool { return m.incomplete }
 func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Model) (*Model, error) {
 	var size struct{ rels, funcs, consts, nodes int } // presized like prev's
 	if prev != nil {
-		size.rels, size.funcs, size.consts, size.nodes = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.relID)
+		size.rels, size.funcs, size.consts, size.nodes = len(prev.Relations), len(prev.Functions), len(prev.Constants), len(prev.nodeNames)
 	}
 	m := &Model{
 		File:         f,
@@ -479,6 +481,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
 		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
+		m.prevOf = make([]prevClause, 0, len(prev.Clauses)+16)
 	} else {
 		symbols, forms := symbolCount(f)
 		m.fresh = make([]Occurrence, 0, symbols)
@@ -519,7 +522,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
 	// The symbol tables and the graph read different parts of the model: made side by side.
 	alongside(func() { m.index(prev, m.stableOccs) }, func() { m.buildGraph(prev) })
-	m.occRuns = nil
+	m.occRuns, m.prevOf = nil, nil
 	return m, nil
 }
 
@@ -571,6 +574,9 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	c.key, c.arity = c.Head.Name().Key(), c.Head.Arity()
 	c.visits, c.visitsAt = literalVisits(c.Body), form.Span().Start
 	m.Clauses = append(m.Clauses, c)
+	if prev != nil {
+		m.prevOf = append(m.prevOf, prevClause{-1, -1})
+	}
 	m.walked = append(m.walked, int32(c.Index))
 	m.addRole(c)
 	c.occLo = m.occN
@@ -631,6 +637,7 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 		m.prevUsed[old.clause] = true
 	}
 	m.Clauses = append(m.Clauses, c)
+	m.prevOf = append(m.prevOf, prevClause{int32(old.clause), int32(old.edgeLo)})
 	m.addRole(c)
 	// The occurrences are not copied: the model refers to prev's, moved (see occSeg).
 	k := m.occN
