@@ -78,6 +78,7 @@ func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, 
 	for _, d := range syntaxDiagnostics(m.File) {
 		keep(d)
 	}
+	starts := []int{0, len(ds)} // the runs sortDiagnostics merges: the parser's, the clauses', each check's
 	for i := range m.parts {
 		for _, d := range m.parts[i].diags {
 			keep(d)
@@ -108,9 +109,10 @@ func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, 
 	}
 	ds = slices.Grow(ds, n-len(ds))
 	for _, out := range outs {
+		starts = append(starts, len(ds))
 		ds = append(ds, out...)
 	}
-	sortDiagnostics(ds)
+	sortDiagnostics(ds, starts)
 	return &Result{Model: m, Diagnostics: ds}, nil
 }
 

@@ -69,22 +69,73 @@ type Diagnostic struct {
 	Fixes    []syntax.Fix // machine-applicable repairs, best first
 }
 
-// sortDiagnostics orders diagnostics by position, then code, for stable output.
-// The diagnostics are large values and mostly in order already (each check reports in source
-// order): an order of indexes is sorted, and the diagnostics are moved once.
-func sortDiagnostics(ds []Diagnostic) {
-	less := func(a, b *Diagnostic) int {
-		if a.Span.Start != b.Span.Start {
-			return cmp.Compare(a.Span.Start, b.Span.Start)
-		}
-		if a.Span.End != b.Span.End {
-			return cmp.Compare(a.Span.End, b.Span.End)
-		}
-		return strings.Compare(a.Code, b.Code)
+// compareDiagnostics orders diagnostics by position, then code.
+func compareDiagnostics(a, b *Diagnostic) int {
+	if a.Span.Start != b.Span.Start {
+		return cmp.Compare(a.Span.Start, b.Span.Start)
 	}
+	if a.Span.End != b.Span.End {
+		return cmp.Compare(a.Span.End, b.Span.End)
+	}
+	return strings.Compare(a.Code, b.Code)
+}
+
+// maxMergedRuns is the most runs of diagnostics sortDiagnostics merges; past it, it sorts them
+// whole.
+const maxMergedRuns = 16
+
+// sortDiagnostics orders diagnostics by position, then code, for stable output (ties keep the
+// order given). ds is made of runs that begin at the offsets starts (ascending; the first is
+// 0), each one check's or the per-clause checks': every run is sorted on its own (most are
+// already: a check reports in source order) and the runs are merged, a pass over the
+// diagnostics of each (a file of 120,000 diagnostics spent 40 ms of each edit sorting them
+// whole). The diagnostics are large values: an order of indexes is made, and they are moved
+// once.
+func sortDiagnostics(ds []Diagnostic, starts []int) {
+	type run struct{ at, end int }
+	var runs []run
+	for k, lo := range starts {
+		hi := len(ds)
+		if k+1 < len(starts) {
+			hi = starts[k+1]
+		}
+		if hi > lo {
+			sortRun(ds[lo:hi])
+			runs = append(runs, run{lo, hi})
+		}
+	}
+	ordered := true
+	for k := 1; k < len(runs) && ordered; k++ {
+		ordered = compareDiagnostics(&ds[runs[k-1].end-1], &ds[runs[k].at]) <= 0
+	}
+	if ordered {
+		return
+	}
+	if len(runs) > maxMergedRuns {
+		sortRun(ds)
+		return
+	}
+	order := make([]int32, 0, len(ds))
+	for len(runs) > 0 {
+		best := 0 // the run whose next diagnostic comes first; ties: the earlier run
+		for k := 1; k < len(runs); k++ {
+			if compareDiagnostics(&ds[runs[k].at], &ds[runs[best].at]) < 0 {
+				best = k
+			}
+		}
+		order = append(order, int32(runs[best].at))
+		if runs[best].at++; runs[best].at == runs[best].end {
+			runs = slices.Delete(runs, best, best+1)
+		}
+	}
+	moveDiagnostics(ds, order)
+}
+
+// sortRun sorts ds by position, then code; ties keep the order given.
+func sortRun(ds []Diagnostic) {
 	sorted := true
 	for i := 1; i < len(ds) && sorted; i++ {
-		sorted = less(&ds[i-1], &ds[i]) <= 0
+		sorted = compareDiagnostics(&ds[i-1], &ds[i]) <= 0
 	}
 	if sorted {
 		return
@@ -113,9 +164,18 @@ func sortDiagnostics(ds []Diagnostic) {
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	moved := make([]Diagnostic, len(ds))
+	idx := make([]int32, len(order))
 	for k, p := range order {
-		moved[k] = ds[p.i]
+		idx[k] = p.i
+	}
+	moveDiagnostics(ds, idx)
+}
+
+// moveDiagnostics puts ds[order[k]] at k.
+func moveDiagnostics(ds []Diagnostic, order []int32) {
+	moved := make([]Diagnostic, len(ds))
+	for k, i := range order {
+		moved[k] = ds[i]
 	}
 	copy(ds, moved)
 }

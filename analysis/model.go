@@ -214,6 +214,19 @@ type Symbol struct {
 	defs      int   // how many of its occurrences are in a clause head
 }
 
+// relationSymbols yields the relation symbols (m.Relations) in the order of their first
+// occurrences: a slice read in order, where ranging over the table of a file of 150,000
+// relations visits its entries at random.
+func (m *Model) relationSymbols() iter.Seq[*Symbol] {
+	return func(yield func(*Symbol) bool) {
+		for _, s := range m.symbols {
+			if s.Kind == RelationSymbol && !yield(s) {
+				return
+			}
+		}
+	}
+}
+
 // Notation returns the notation of the analysed file: messages and fixes write code in it.
 func (m *Model) Notation() syntax.Dialect { return m.File.Dialect() }
 
@@ -396,6 +409,11 @@ type Model struct {
 	// this one reused clauses from's "did you mean" candidates and answers (the producers let
 	// go of prevModel as soon as they are made, often before undefined-relation runs).
 	prevRelCands *relCandidates
+	// touched holds, when touchedOK, the keys of the relations with an occurrence in a clause
+	// walked anew or in a clause of the model this one reused clauses from that it did not
+	// reuse (touchedRelations): the relations whose "did you mean" candidate may differ.
+	touched   []string
+	touchedOK bool
 	// reportHint is, per check (by index in Checks), how many diagnostics it reported on this
 	// model, or (from newModel until its checks run) on prev: the reporters start with that
 	// much room.
@@ -523,6 +541,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 	// The symbol tables and the graph read different parts of the model: made side by side.
 	alongside(func() { m.index(prev, m.stableOccs) }, func() { m.buildGraph(prev) })
 	m.occRuns, m.prevOf = nil, nil
+	if m.prevRelCands != nil && m.prevModel != nil {
+		m.touched, m.touchedOK = m.touchedRelations(m.prevModel, m.prevUsed)
+	}
 	return m, nil
 }
 
