@@ -18,7 +18,7 @@ func init() {
 		Run: func(m *Model, r *Reporter) {
 			for _, kind := range []SymbolKind{RelationSymbol, FunctionSymbol} {
 				table, _ := m.table(occKindOf(kind))
-				var keys []string // the names used with several arities, sorted
+				var keys []string             // the names used with several arities, sorted
 				for _, s := range m.symbols { // in order: ranging over the table visits it at random
 					if s.Kind == kind && s.ArityCount() >= 2 {
 						keys = append(keys, s.Key)
