@@ -73,7 +73,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(1))
 	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
-	segs, merged := 0, 0 // the most segments of occurrences a model had, and how often they were merged
+	segs, merged := 0, 0        // the most segments of occurrences a model had, and how often they were merged
 	renumbered, rebased := 0, 0 // graphs numbered from prev's numbers (renumber), and anew though it changed
 	for _, name := range names {
 		f := parseCase(name, inputs[name])
