@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -78,6 +77,7 @@ func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, 
 	for _, d := range syntaxDiagnostics(m.File) {
 		keep(d)
 	}
+	nSyntax := len(ds)
 	for i := range m.parts {
 		for _, d := range m.parts[i].diags {
 			keep(d)
@@ -102,16 +102,9 @@ func CheckModel(ctx context.Context, m *Model, cfg *Config, progress func(done, 
 	if err != nil {
 		return nil, err
 	}
-	n := len(ds)
-	for _, out := range outs {
-		n += len(out)
-	}
-	ds = slices.Grow(ds, n-len(ds))
-	for _, out := range outs {
-		ds = append(ds, out...)
-	}
-	sortDiagnostics(ds)
-	return &Result{Model: m, Diagnostics: ds}, nil
+	// The runs mergeDiagnostics merges: the parser's, the clauses', each check's.
+	runs := append([][]Diagnostic{ds[:nSyntax], ds[nSyntax:]}, outs...)
+	return &Result{Model: m, Diagnostics: mergeDiagnostics(runs)}, nil
 }
 
 func analyze(ctx context.Context, f *syntax.File, cfg *Config, prev *Model) (*Result, error) {

@@ -16,11 +16,12 @@ func init() {
 		Example: "(init (cell 1 1 b))\n(<= (next (cell ?x ?y)) (true (cell ?x ?y)))",
 		Fix:     "Use one number of arguments for each name everywhere.",
 		Run: func(m *Model, r *Reporter) {
-			for _, table := range []map[string]*Symbol{m.Relations, m.Functions} {
-				var keys []string // the names used with several arities, sorted
-				for key, s := range table {
-					if s.ArityCount() >= 2 {
-						keys = append(keys, key)
+			for _, kind := range []SymbolKind{RelationSymbol, FunctionSymbol} {
+				table, _ := m.table(occKindOf(kind))
+				var keys []string             // the names used with several arities, sorted
+				for _, s := range m.symbols { // in order: ranging over the table visits it at random
+					if s.Kind == kind && s.ArityCount() >= 2 {
+						keys = append(keys, s.Key)
 					}
 				}
 				sort.Strings(keys)

@@ -69,22 +69,73 @@ type Diagnostic struct {
 	Fixes    []syntax.Fix // machine-applicable repairs, best first
 }
 
-// sortDiagnostics orders diagnostics by position, then code, for stable output.
-// The diagnostics are large values and mostly in order already (each check reports in source
-// order): an order of indexes is sorted, and the diagnostics are moved once.
-func sortDiagnostics(ds []Diagnostic) {
-	less := func(a, b *Diagnostic) int {
-		if a.Span.Start != b.Span.Start {
-			return cmp.Compare(a.Span.Start, b.Span.Start)
-		}
-		if a.Span.End != b.Span.End {
-			return cmp.Compare(a.Span.End, b.Span.End)
-		}
-		return strings.Compare(a.Code, b.Code)
+// compareDiagnostics orders diagnostics by position, then code.
+func compareDiagnostics(a, b *Diagnostic) int {
+	if a.Span.Start != b.Span.Start {
+		return cmp.Compare(a.Span.Start, b.Span.Start)
 	}
+	if a.Span.End != b.Span.End {
+		return cmp.Compare(a.Span.End, b.Span.End)
+	}
+	return strings.Compare(a.Code, b.Code)
+}
+
+// maxMergedRuns is the most runs of diagnostics mergeDiagnostics merges; past it, it sorts them
+// whole.
+const maxMergedRuns = 16
+
+// mergeDiagnostics returns the diagnostics of runs, one after another, ordered by position,
+// then code, for stable output (ties keep the order given). Each run is one check's, or the
+// per-clause checks': every run is sorted on its own, in place (most are already: a check
+// reports in source order), and the runs are merged into the result, a pass over the
+// diagnostics of each (a file of 120,000 diagnostics spent 40 ms of each edit sorting them
+// whole, and copied them twice on the way).
+func mergeDiagnostics(runs [][]Diagnostic) []Diagnostic {
+	n, live := 0, runs[:0:0]
+	for _, r := range runs {
+		if len(r) > 0 {
+			sortRun(r)
+			n += len(r)
+			live = append(live, r)
+		}
+	}
+	if len(live) == 1 {
+		return live[0]
+	}
+	ordered := true
+	for k := 1; k < len(live) && ordered; k++ {
+		ordered = compareDiagnostics(&live[k-1][len(live[k-1])-1], &live[k][0]) <= 0
+	}
+	out := make([]Diagnostic, 0, n)
+	if ordered || len(live) > maxMergedRuns {
+		for _, r := range live {
+			out = append(out, r...)
+		}
+		if !ordered {
+			sortRun(out)
+		}
+		return out
+	}
+	for len(live) > 0 {
+		best := 0 // the run whose next diagnostic comes first; ties: the earlier run
+		for k := 1; k < len(live); k++ {
+			if compareDiagnostics(&live[k][0], &live[best][0]) < 0 {
+				best = k
+			}
+		}
+		out = append(out, live[best][0])
+		if live[best] = live[best][1:]; len(live[best]) == 0 {
+			live = slices.Delete(live, best, best+1)
+		}
+	}
+	return out
+}
+
+// sortRun sorts ds by position, then code; ties keep the order given.
+func sortRun(ds []Diagnostic) {
 	sorted := true
 	for i := 1; i < len(ds) && sorted; i++ {
-		sorted = less(&ds[i-1], &ds[i]) <= 0
+		sorted = compareDiagnostics(&ds[i-1], &ds[i]) <= 0
 	}
 	if sorted {
 		return
@@ -113,9 +164,18 @@ func sortDiagnostics(ds []Diagnostic) {
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	moved := make([]Diagnostic, len(ds))
+	idx := make([]int32, len(order))
 	for k, p := range order {
-		moved[k] = ds[p.i]
+		idx[k] = p.i
+	}
+	moveDiagnostics(ds, idx)
+}
+
+// moveDiagnostics puts ds[order[k]] at k.
+func moveDiagnostics(ds []Diagnostic, order []int32) {
+	moved := make([]Diagnostic, len(ds))
+	for k, i := range order {
+		moved[k] = ds[i]
 	}
 	copy(ds, moved)
 }

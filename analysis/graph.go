@@ -15,13 +15,17 @@ import (
 // term, a comment, the layout), prev's graph is the model's (it is never changed once built).
 func (m *Model) buildGraph(prev *Model) {
 	if prev != nil && prev.sameGraph(m) {
-		m.nodeNames, m.edgeTo, m.relID, m.heads, m.headNodes = prev.nodeNames, prev.edgeTo, prev.relID, prev.heads, prev.headNodes
-		m.Out, m.SCCs, m.sccOf, m.stratum, m.Recursive = prev.Out, prev.SCCs, prev.sccOf, prev.stratum, prev.Recursive
+		m.nodeNames, m.edgeTo, m.rels, m.heads, m.headNodes = prev.nodeNames, prev.edgeTo, prev.rels, prev.heads, prev.headNodes
+		m.outStart, m.outEdges = prev.outStart, prev.outEdges
+		m.SCCs, m.sccOf, m.stratum, m.Recursive = prev.SCCs, prev.sccOf, prev.stratum, prev.Recursive
 		m.groupClauses()
 		return
 	}
 	g := &depGraph{}
-	g.names, g.from, g.to = m.nodes()
+	var ok bool
+	if g.names, g.from, g.to, ok = m.renumber(prev); !ok {
+		g.names, g.from, g.to = m.nodes()
+	}
 	m.nodeNames, m.edgeTo = g.names, g.to
 	out := g.adjacency(m)
 	g.comp = tarjan(len(g.names), out)
@@ -49,7 +53,7 @@ type depGraph struct {
 	cstart, byComp []int32
 }
 
-// adjacency indexes the edges by node (one block, cut per node), sets m.Out and returns the
+// adjacency indexes the edges by node (one block, cut per node; OutEdges reads it) and returns the
 // target nodes of each node, for tarjan.
 func (g *depGraph) adjacency(m *Model) [][]int {
 	n := len(g.names)
@@ -66,13 +70,7 @@ func (g *depGraph) adjacency(m *Model) [][]int {
 		g.byEdge[fill[v]] = i
 		fill[v]++
 	}
-	heads := 0 // nodes with edges, the entries of m.Out: made to their number
-	for v := range n {
-		if g.deg[v+1] > g.deg[v] {
-			heads++
-		}
-	}
-	m.Out = make(map[Rel][]int, heads)
+	m.outStart, m.outEdges = g.deg, g.byEdge
 	out := make([][]int, n)
 	targets := make([]int, len(g.from))
 	for v := range n {
@@ -81,11 +79,24 @@ func (g *depGraph) adjacency(m *Model) [][]int {
 			targets[k] = int(g.to[g.byEdge[k]])
 		}
 		out[v] = targets[lo:hi:hi]
-		if hi > lo {
-			m.Out[g.names[v]] = g.byEdge[lo:hi:hi]
-		}
 	}
 	return out
+}
+
+// OutEdges returns the indexes (into Edges) of the edges out of relation r, in source order: its
+// dependencies, one per body atom of its rules.
+func (m *Model) OutEdges(r Rel) []int {
+	v, ok := m.relNum(r)
+	if !ok || int(v)+1 >= len(m.outStart) {
+		return nil
+	}
+	lo, hi := m.outStart[v], m.outStart[v+1]
+	return m.outEdges[lo:hi:hi]
+}
+
+// edgeComps returns the components (see SCCOf) of the ends of edge ei, by their numbers.
+func (m *Model) edgeComps(ei int) (from, to int) {
+	return m.sccOf[m.heads[m.Edges[ei].Clause]], m.sccOf[m.edgeTo[ei]]
 }
 
 // members returns the nodes of component c, ascending.
@@ -180,7 +191,7 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 	// Sized like the previous version's, or else for a relation per clause at least (growing a
 	// map of 150,000 relations step by step moved each entry several times).
 	id := make(map[Rel]int32, max(m.nodeHint, len(m.Clauses)))
-	m.relID = id
+	m.rels = &relIndex{base: id}
 	add := func(k Rel) int32 {
 		v, ok := id[k]
 		if !ok {
@@ -197,14 +208,8 @@ func (m *Model) nodes() (names []Rel, from, to []int32) {
 	}
 	m.headNodes = len(names)
 	m.groupClauses()
-	// The edges of a clause come together and share its head.
-	last, lastID := Rel{}, int32(-1)
-	for i := range m.Edges {
-		e := &m.Edges[i]
-		if lastID < 0 || e.From != last {
-			last, lastID = e.From, id[e.From]
-		}
-		from[i] = lastID
+	for i := range m.Edges { // an edge's source is its clause's head
+		from[i] = m.heads[m.Edges[i].Clause]
 	}
 	for i := range m.Edges {
 		to[i] = add(m.Edges[i].To)
@@ -255,7 +260,7 @@ func (m *Model) sameGraph(n *Model) bool {
 
 // clausesOf returns the clauses whose head is relation rel, in source order.
 func (m *Model) clausesOf(rel Rel) []*Clause {
-	if v, ok := m.relID[rel]; ok && int(v) < len(m.defs) {
+	if v, ok := m.relNum(rel); ok && int(v) < len(m.defs) {
 		return m.defs[v]
 	}
 	return nil
@@ -272,7 +277,7 @@ func (m *Model) InCycle(a, b Rel) bool {
 // SCCOf returns the strongly connected component of relation r (an index into SCCs), and
 // whether r is a relation of the dependency graph.
 func (m *Model) SCCOf(r Rel) (int, bool) {
-	v, ok := m.relID[r]
+	v, ok := m.relNum(r)
 	if !ok {
 		return 0, false
 	}
@@ -288,7 +293,7 @@ func (m *Model) sccIndex(r Rel) int {
 // Stratum returns the stratum of relation r (negation raises the stratum by one), and whether r
 // is a relation of the dependency graph.
 func (m *Model) Stratum(r Rel) (int, bool) {
-	v, ok := m.relID[r]
+	v, ok := m.relNum(r)
 	if !ok {
 		return 0, false
 	}
@@ -301,7 +306,7 @@ func (m *Model) Stratum(r Rel) (int, bool) {
 func (m *Model) DependsOn(from, to Rel) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	v, ok := m.relID[from]
+	v, ok := m.relNum(from)
 	return ok && m.reachers(to)[v]
 }
 
@@ -322,7 +327,7 @@ func (m *Model) reachers(to Rel) []bool {
 	}
 	reach := make([]bool, len(m.nodeNames))
 	m.dependsOn[to] = reach
-	v, ok := m.relID[to]
+	v, ok := m.relNum(to)
 	if !ok {
 		return reach
 	}
@@ -341,34 +346,40 @@ func (m *Model) reachers(to Rel) []bool {
 	return reach
 }
 
-// edgesIn returns, for each relation, the indexes of the edges into it (its uses in rule
-// bodies), in source order; made on first use. m.mu must be held.
-func (m *Model) edgesIn() map[Rel][]int {
-	if m.in == nil {
-		// Grouped by the numbers of their targets (buildGraph's): one list per relation.
-		n := len(m.nodeNames)
-		start := make([]int, n+1)
-		for _, w := range m.edgeTo {
-			start[w+1]++
-		}
-		for v := 1; v <= n; v++ {
-			start[v] += start[v-1]
-		}
-		byTarget := make([]int, len(m.edgeTo))
-		fill := append([]int(nil), start[:n]...)
-		for i, w := range m.edgeTo {
-			byTarget[fill[w]] = i
-			fill[w]++
-		}
-		m.inStart, m.inEdges = start, byTarget
-		m.in = make(map[Rel][]int, n)
-		for v, name := range m.nodeNames {
-			if lo, hi := start[v], start[v+1]; hi > lo {
-				m.in[name] = byTarget[lo:hi:hi]
-			}
-		}
+// edgesIn groups the edges by the numbers of their targets (buildGraph's), made on first use:
+// the edges into relation number v are inEdges[inStart[v]:inStart[v+1]], in source order.
+// m.mu must be held.
+func (m *Model) edgesIn() {
+	if m.inStart != nil {
+		return
 	}
-	return m.in
+	n := len(m.nodeNames)
+	start := make([]int, n+1)
+	for _, w := range m.edgeTo {
+		start[w+1]++
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	byTarget := make([]int, len(m.edgeTo))
+	fill := append([]int(nil), start[:n]...)
+	for i, w := range m.edgeTo {
+		byTarget[fill[w]] = i
+		fill[w]++
+	}
+	m.inStart, m.inEdges = start, byTarget
+}
+
+// edgesInto returns the indexes of the edges into relation rel (its uses in rule bodies), in
+// source order. m.mu must be held.
+func (m *Model) edgesInto(rel Rel) []int {
+	m.edgesIn()
+	v, ok := m.relNum(rel)
+	if !ok {
+		return nil
+	}
+	lo, hi := m.inStart[v], m.inStart[v+1]
+	return m.inEdges[lo:hi:hi]
 }
 
 // failingUses returns the uses of relation rel (its atoms in the rule bodies, nested in not and
@@ -383,7 +394,7 @@ func (m *Model) edgesIn() map[Rel][]int {
 // otherwise store a memo in every clause of the file.
 func (m *Model) failingUses(code string, rel Rel, sets [2]*termSet, fails func(use) bool) []use {
 	m.mu.Lock()
-	in := m.edgesIn()[rel]
+	in := m.edgesInto(rel)
 	m.mu.Unlock()
 	var out []use
 	last := -1
@@ -468,7 +479,7 @@ func (m *Model) PathTo(from, to Rel) []Edge {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for _, ei := range m.Out[v] {
+		for _, ei := range m.OutEdges(v) {
 			w := m.Edges[ei].To
 			if _, seen := prev[w]; seen {
 				continue
@@ -536,9 +547,11 @@ func (m *Model) split() *splitStrata {
 	s := &splitStrata{cyclic: map[syntax.Span]bool{}, relations: map[Rel]bool{}}
 	m.splitMemo = s
 	negative := map[int]bool{} // components with a negative edge inside
-	for _, e := range m.Edges {
-		if e.Negative && m.sccIndex(e.From) == m.sccIndex(e.To) {
-			negative[m.sccIndex(e.From)] = true
+	for ei := range m.Edges {
+		if m.Edges[ei].Negative {
+			if from, to := m.edgeComps(ei); from == to {
+				negative[from] = true
+			}
 		}
 	}
 	for comp := range negative {

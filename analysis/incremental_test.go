@@ -52,6 +52,11 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		// Misspelt relations among more names than are scanned whole: the name index's answers,
 		// at distance 1 and 2, taken over from version to version.
 		inputs["unknown-relations-12KB"] = gengame.UnknownRelations(12 << 10)
+		// The other hostile families, small: one relation of many rules, a long body, a deep
+		// term, many roles, one name of many arities.
+		for _, fam := range gengame.Families[1:] {
+			inputs[fam.Name+"-6KB"] = fam.Make(6 << 10)
+		}
 		var b strings.Builder
 		b.WriteString("(role a)\n")
 		for i := range 150 {
@@ -68,7 +73,8 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	sort.Strings(names)
 	rng := rand.New(rand.NewSource(1))
 	edits, reused, reusedClauses, clauses := 0, 0, 0, 0
-	segs, merged := 0, 0 // the most segments of occurrences a model had, and how often they were merged
+	segs, merged := 0, 0        // the most segments of occurrences a model had, and how often they were merged
+	renumbered, rebased := 0, 0 // graphs numbered from prev's numbers (renumber), and anew though it changed
 	for _, name := range names {
 		f := parseCase(name, inputs[name])
 		prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
@@ -88,6 +94,13 @@ func TestIncrementalEqualsFull(t *testing.T) {
 				merged++ // copied into one, or shorter for a removal of many forms
 			}
 			segs = max(segs, len(got.Model.occSegs))
+			switch gm, pm := got.Model, prev.Model; {
+			case gm.rels == pm.rels: // the same graph (sameGraph)
+			case reflect.ValueOf(gm.rels.base).UnsafePointer() == reflect.ValueOf(pm.rels.base).UnsafePointer():
+				renumbered++
+			default:
+				rebased++
+			}
 			if diff := sameResult(got, want); diff != "" {
 				t.Fatalf("%s, edit %d (%d..%d -> %q): incremental analysis differs from a fresh one: %s", name, i, start, end, text, diff)
 			}
@@ -106,12 +119,17 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if reusedClauses < clauses*9/10 {
 		t.Fatalf("%d of %d clauses reused from the previous version: incremental analysis is not exercised", reusedClauses, clauses)
 	}
+	// The graph of a version numbered from its previous version's, and anew when that lost or
+	// gained too many relations.
+	if renumbered < 100 || rebased == 0 {
+		t.Fatalf("graphs renumbered from the previous version's %d times, numbered anew %d times: both must occur", renumbered, rebased)
+	}
 	// The models refer to earlier versions' occurrences (occSeg), and copy them into one now and then.
 	if segs < 16 || merged == 0 {
 		t.Fatalf("at most %d segments of occurrences, merged %d times: their reuse is not exercised", segs, merged)
 	}
-	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis; up to %d segments of occurrences, merged %d times",
-		edits, len(names), reused, reusedClauses, clauses, segs, merged)
+	t.Logf("%d edits over %d games: %d items reused by the parser, %d of %d clauses by the analysis; up to %d segments of occurrences, merged %d times; graphs renumbered %d times, numbered anew %d",
+		edits, len(names), reused, reusedClauses, clauses, segs, merged, renumbered, rebased)
 }
 
 // TestCancelledAnalysis checks that a cancelled context stops the analysis with its error.
@@ -229,8 +247,8 @@ func sameResult(got, want *Result) string {
 		!reflect.DeepEqual(byRelation(gm, gm.SCCOf), byRelation(wm, wm.SCCOf)) || !reflect.DeepEqual(gm.Recursive, wm.Recursive) {
 		return "components or strata differ"
 	}
-	if !equalOut(gm.Out, wm.Out) {
-		return "outgoing edges differ"
+	if d := sameNumbering(gm, wm); d != "" {
+		return d
 	}
 	for _, t := range [][2]map[string]*Symbol{{gm.Relations, wm.Relations}, {gm.Functions, wm.Functions}, {gm.Constants, wm.Constants}} {
 		if d := sameSymbols(t[0], t[1]); d != "" {
@@ -264,20 +282,31 @@ func sameProducers(got, want *Model) string {
 	return ""
 }
 
-// equalOut compares two tables of outgoing edges; a relation without edges may be absent or
-// have an empty list.
-func equalOut(a, b map[Rel][]int) bool {
-	for k, v := range a {
-		if !slices.Equal(v, b[k]) {
-			return false
+// sameNumbering reports how the relations' numbers and outgoing edges of two models differ, or
+// "": the same relations in the same order, each found by its number (relNum) and no other
+// relation found (a relation an earlier version's index knows and this one lost included).
+func sameNumbering(got, want *Model) string {
+	if !slices.Equal(got.nodeNames, want.nodeNames) {
+		return "the graph's relations differ"
+	}
+	for v, r := range got.nodeNames {
+		if g, ok := got.relNum(r); !ok || int(g) != v {
+			return fmt.Sprintf("relation %s is numbered %d (found %v), want %d", r, g, ok, v)
+		}
+		if !slices.Equal(got.OutEdges(r), want.OutEdges(r)) {
+			return fmt.Sprintf("the edges out of %s differ", r)
 		}
 	}
-	for k, v := range b {
-		if !slices.Equal(v, a[k]) {
-			return false
+	for _, x := range []map[Rel]int32{got.rels.base, got.rels.extra} {
+		for r := range x {
+			if _, ok := want.relNum(r); !ok {
+				if v, found := got.relNum(r); found {
+					return fmt.Sprintf("relation %s is no longer in the graph but has number %d", r, v)
+				}
+			}
 		}
 	}
-	return true
+	return ""
 }
 
 // sameSymbols reports how two symbol tables differ, or "".
@@ -496,7 +525,7 @@ func TestOccurrenceSegments(t *testing.T) {
 // byRelation returns what of(r) says of each relation of m's dependency graph (SCCOf, Stratum).
 func byRelation(m *Model, of func(Rel) (int, bool)) map[Rel]int {
 	out := map[Rel]int{}
-	for r := range m.relID {
+	for _, r := range m.nodeNames {
 		if v, ok := of(r); ok {
 			out[r] = v
 		}

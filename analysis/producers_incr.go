@@ -221,7 +221,7 @@ func (d *dirt) carry(m *Model, q place) {
 		d.markParts(place{KeywordRel("does"), q.arg}, all, keys)
 	}
 	last := -1
-	for _, ei := range m.edgesIn()[q.rel] {
+	for _, ei := range m.edgesInto(q.rel) {
 		e := &m.Edges[ei]
 		if e.Negative || e.Clause == last {
 			continue

@@ -14,6 +14,9 @@ import (
 // 100 ms. ok is false when more than maxChanged relations differ, or in a case it does not
 // decide; the caller then builds the list.
 func (m *Model) patchCandidates(prev *relCandidates) (list []relCandidate, byKey map[string]int, changed []string, ok bool) {
+	if m.touchedOK {
+		return m.patchTouched(prev)
+	}
 	dirty, ok := m.candidatesDiffering(prev)
 	if !ok || len(dirty) == 0 {
 		return nil, nil, nil, ok
@@ -68,7 +71,7 @@ func (m *Model) candidatesDiffering(prev *relCandidates) (dirty map[string]bool,
 		if dirty[c.key] || unwritable[c.key] {
 			continue
 		}
-		i, ok := prev.byKey[c.key]
+		i, ok := prev.index(c.key)
 		if !ok {
 			// candidateList leaves out a relation whose name cannot be written.
 			if _, writable := m.candidateName(c.key); writable {
@@ -100,7 +103,7 @@ func (m *Model) candidatesDiffering(prev *relCandidates) (dirty map[string]bool,
 		if dirty[k] {
 			continue
 		}
-		i, ok := prev.byKey[k]
+		i, ok := prev.index(k)
 		if !ok || !named[i] && list[i].name != k || !foundArity(found, list, i, RelationKeywords[k]) {
 			if !mark(k) {
 				return nil, false
@@ -125,4 +128,108 @@ func foundArity(found []uint64, list []relCandidate, i, arity int) bool {
 	}
 	found[i] |= 1 << j
 	return true
+}
+
+// maxTouched bounds the relations touchedRelations lists; past it the candidates are compared
+// with the previous version's relation by relation (candidatesDiffering).
+const maxTouched = 4 * maxChanged
+
+// touchedRelations returns the keys of the relations that have an occurrence in a clause walked
+// anew or in a clause of prev that m did not reuse (used[i] says prev's clause i was reused),
+// sorted: a relation's candidate (the arities of its clauses, its most common spelling) depends
+// on its occurrences alone, so only these may have another candidate than in prev. ok is false
+// when they are more than maxTouched or the notations differ.
+func (m *Model) touchedRelations(prev *Model, used []bool) (keys []string, ok bool) {
+	if prev.File.Dialect() != m.File.Dialect() || len(used) != len(prev.Clauses) {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	add := func(mm *Model, c *Clause) bool {
+		for i := c.occLo; i < c.occHi; i++ {
+			if o := mm.rawOcc(i); o.Kind == OccRelation && !seen[o.Key] {
+				seen[o.Key] = true
+				keys = append(keys, o.Key)
+			}
+		}
+		return len(keys) <= maxTouched
+	}
+	for _, i := range m.walked {
+		if !add(m, m.Clauses[i]) {
+			return nil, false
+		}
+	}
+	for i, u := range used {
+		if !u && !add(prev, prev.Clauses[i]) {
+			return nil, false
+		}
+	}
+	slices.Sort(keys)
+	return keys, true
+}
+
+// patchTouched is patchCandidates when m knows the relations an edit touched (touchedRelations):
+// only their candidates are made and compared with prev's, and the list is not indexed by a map
+// (relCandidates.index searches it): an edit of a file of 150,000 relations read every clause
+// and made a map of every relation.
+func (m *Model) patchTouched(prev *relCandidates) (list []relCandidate, byKey map[string]int, changed []string, ok bool) {
+	var fresh []relCandidate
+	for _, k := range m.touched {
+		nc, has := m.candidateOf(k)
+		i, had := prev.index(k)
+		if has != had || has && !sameCandidate(prev.list[i], nc) {
+			if changed = append(changed, k); len(changed) > maxChanged {
+				return nil, nil, nil, false
+			}
+			if has {
+				fresh = append(fresh, nc)
+			}
+		}
+	}
+	if len(changed) == 0 {
+		return nil, nil, nil, true
+	}
+	list = make([]relCandidate, 0, len(prev.list)+len(fresh))
+	gone := changed // sorted, as fresh is
+	for _, c := range prev.list {
+		for len(fresh) > 0 && fresh[0].key < c.key {
+			list, fresh = append(list, fresh[0]), fresh[1:]
+		}
+		for len(gone) > 0 && gone[0] < c.key {
+			gone = gone[1:]
+		}
+		if len(gone) == 0 || gone[0] != c.key {
+			list = append(list, c)
+		}
+	}
+	return append(list, fresh...), nil, changed, true
+}
+
+// candidateOf returns the candidate of relation key as candidateList makes it, and whether there
+// is one (a relation some clause defines, or one GDL gives, whose name the notation can write).
+func (m *Model) candidateOf(key string) (relCandidate, bool) {
+	b := m.newCandidateBuilder(1)
+	if s := m.Relations[key]; s != nil {
+		for a := range s.Arities() {
+			if len(m.clausesOf(Rel{key, a})) > 0 {
+				b.add(key, a)
+			}
+		}
+	}
+	if inputs[key] {
+		b.addInput(key)
+	}
+	out, _ := b.sorted()
+	if len(out) == 0 {
+		return relCandidate{}, false
+	}
+	return out[0], true
+}
+
+// index returns the position of key in the list, and whether it is there.
+func (c *relCandidates) index(key string) (int, bool) {
+	if c.byKey != nil {
+		i, ok := c.byKey[key]
+		return i, ok
+	}
+	return slices.BinarySearchFunc(c.list, key, func(rc relCandidate, k string) int { return strings.Compare(rc.key, k) })
 }

@@ -24,7 +24,8 @@ func init() {
 			"relations of close spelling with as many arguments, or else those with another number of arguments.",
 		Run: func(m *Model, r *Reporter) {
 			var uses []int
-			for key, s := range m.Relations {
+			for s := range m.relationSymbols() {
+				key := s.Key
 				// A relation some clause defines has an occurrence in that clause's head.
 				if s.defs > 0 || m.Broken[key] || inputs[key] || key == "and" {
 					continue
@@ -224,12 +225,12 @@ const maxChanged = 16
 func changedCandidates(prev *relCandidates, list []relCandidate, byKey map[string]int) []string {
 	var changed []string
 	for _, rc := range list {
-		if i, ok := prev.byKey[rc.key]; !ok || !sameCandidate(prev.list[i], rc) {
+		if i, ok := prev.index(rc.key); !ok || !sameCandidate(prev.list[i], rc) {
 			changed = append(changed, rc.key)
 		}
 	}
 	for _, rc := range prev.list {
-		if _, ok := byKey[rc.key]; !ok {
+		if _, ok := (&relCandidates{list: list, byKey: byKey}).index(rc.key); !ok {
 			changed = append(changed, rc.key)
 		}
 	}
@@ -256,6 +257,12 @@ next:
 		}
 		c.memo[q] = a
 	}
+}
+
+// at returns the position of key, a key of the list, in the list.
+func (c *relCandidates) at(key string) int {
+	i, _ := c.index(key)
+	return i
 }
 
 func sameCandidate(a, b relCandidate) bool {
@@ -295,7 +302,7 @@ func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.
 	a := cands.answer(o.Key, int(o.Arity))
 	var ss []suggestion
 	for _, k := range a.keys {
-		ss = append(ss, suggestion{span: o.Span, from: o.Name, to: cands.list[cands.byKey[k]].name, dist: a.dist})
+		ss = append(ss, suggestion{span: o.Span, from: o.Name, to: cands.list[cands.at(k)].name, dist: a.dist})
 	}
 	if a.same {
 		return didYouMean(bestSuggestions(ss))
@@ -304,7 +311,7 @@ func relationSuggestions(o *Occurrence, cands *relCandidates) (string, []syntax.
 	var fixes []syntax.Fix
 	for _, s := range bestSuggestions(ss) {
 		for _, k := range a.keys {
-			c := cands.list[cands.byKey[k]]
+			c := cands.list[cands.at(k)]
 			if c.name != s.to {
 				continue
 			}

@@ -15,7 +15,10 @@ func init() {
 			// The negated atoms are the negative edges: only those inside a component are read.
 			for ei := range m.Edges {
 				e := &m.Edges[ei]
-				if !e.Negative || m.sccIndex(e.From) != m.sccIndex(e.To) || !m.StaysUnstratified(e.Span) {
+				if !e.Negative {
+					continue
+				}
+				if from, to := m.edgeComps(ei); from != to || !m.StaysUnstratified(e.Span) {
 					continue // stratified, or stratified once the relations are split by constants
 				}
 				c, p, q := m.Clauses[e.Clause], e.From, e.To
