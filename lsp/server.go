@@ -45,6 +45,7 @@ type Server struct {
 	exitCode        int
 	watching        bool // the client watches gdl.json and game files for us
 	diagWorkers     map[protocol.DocumentURI]context.CancelFunc
+	diagMemos       map[protocol.DocumentURI]*diagMemo // open documents' (diagnostics_memo.go)
 	settingsSeq     uint64            // refreshes of the settings started, in arrival order
 	settingsApplied uint64            // the newest refresh applied
 	configShown     map[string]string // gdl.json path -> the problem last shown with window/showMessage
@@ -168,6 +169,7 @@ func NewServer(logw io.Writer) *Server {
 		log:         log.New(logw, "gdl lsp: ", log.Ltime|log.Lmicroseconds),
 		inflight:    map[jsonrpc2.ID]*inflight{},
 		diagWorkers: map[protocol.DocumentURI]context.CancelFunc{},
+		diagMemos:   map[protocol.DocumentURI]*diagMemo{},
 		slots:       newSlots(),
 		exited:      make(chan struct{}),
 		view:        &view{docs: map[protocol.DocumentURI]*Snapshot{}, enc: syntax.UTF16, settings: defaultSettings()},
@@ -409,7 +411,7 @@ func (s *Server) publishDiagnostics(p protocol.PublishDiagnosticsParams, still f
 	var raw []byte
 	if s.stream != nil {
 		var err error
-		if raw, err = diagnosticsNotification(p); err != nil {
+		if raw, err = diagnosticsNotification(p, s.diagMemo(p.URI)); err != nil {
 			s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
 			return false
 		}
