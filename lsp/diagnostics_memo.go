@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -9,14 +10,16 @@ import (
 )
 
 // An edit changes few of a large file's diagnostics (thousands for 400 KB of real games), yet
-// each version's were converted to LSP and written as JSON whole: about 1.5 ms of the server's
+// each version's were converted to LSP and written as JSON whole: about 1.4 ms of the server's
 // CPU per edit at 400 KB, and a megabyte of garbage. A document's diagMemo keeps what its last
-// publication converted and wrote: a diagnostic of the next version equal to one of the last
-// (the same code, severity, message, and range, related information and fixes at the same
-// positions) takes the last one's LSP value, and an LSP diagnostic equal to one written last
-// time takes its JSON. The JSON memo is keyed by the LSP values, their slices by identity:
-// those are never changed once made, and the memo's keys keep them alive, so that an address
-// never comes back with other contents. Each publication keeps only what it used.
+// publication converted and wrote, in order: a diagnostic of the next version equal to the one
+// at the same place in the last list (the same code, severity, message, and range, related
+// information and fixes at the same positions) takes the last one's LSP value, and an LSP
+// diagnostic equal to the last one written there takes its JSON. The diagnostics are sorted by
+// position, so an edit inserts into, removes from or changes the list where it is, and the
+// lists are walked side by side (match). The JSON is reused for an LSP value with the same
+// members and the same slices (by identity: they are never changed once made, and the memo
+// keeps them alive, so that an address never comes back with other contents).
 
 // memoMin is the number of diagnostics from which a document's are memoised: below it the
 // work is small, and the memo would only hold memory (685 files open at once).
@@ -26,19 +29,28 @@ const memoMin = 64
 // from several goroutines (an analysis being cancelled while the next version's runs).
 type diagMemo struct {
 	mu   sync.Mutex
-	conv map[convKey][]protocol.Diagnostic // the LSP values of the last conversion
-	json map[jsonKey][]byte                // the JSON of the last publication's diagnostics
-	hits int                               // values and JSON taken from the memo (for the tests)
+	conv []protocol.Diagnostic // the last conversion's LSP values
+	pub  []protocol.Diagnostic // the last publication's diagnostics
+	raw  [][]byte              // and their JSON
+	size int                   // the length of the last publication's JSON
+	hits int                   // values and JSON taken from the memo (for the tests)
 }
 
-// convKey is what the LSP value of a diagnostic is looked up by; a hit is then compared on its
-// related information and fixes (sameExtras).
-type convKey struct {
-	code, message string
-	sev           protocol.DiagnosticSeverity
-	rng           protocol.Range
-	related       int
-	fixes         int
+// matchWindow is how far past the expected place match looks for a diagnostic of the last
+// list: as many as an edit removes at one place, or more, and the rest are made again.
+const matchWindow = 8
+
+// match returns the index in the last list (of n) of the one equal to the next new diagnostic
+// (same(i)), looking at *at, where the one after the last match is, and a few after it; it
+// moves *at past the match. It returns -1 when none is.
+func match(at *int, n int, same func(i int) bool) int {
+	for i := *at; i < n && i <= *at+matchWindow; i++ {
+		if same(i) {
+			*at = i + 1
+			return i
+		}
+	}
+	return -1
 }
 
 // convert is Snapshot.diagnostic through the memo: the LSP values of ds (all of whose codes
@@ -56,31 +68,28 @@ func (m *diagMemo) convert(s *Snapshot, settings Settings, ds []analysis.Diagnos
 	m.mu.Lock()
 	prev := m.conv
 	m.mu.Unlock()
-	next := make(map[convKey][]protocol.Diagnostic, len(ds))
-	hits := 0
-	for _, d := range ds {
+	at, hits := 0, 0
+	for k := range ds {
+		d := &ds[k]
 		sev, on := settings.severity(d.Code, lspSeverity(d.Severity))
 		if !on {
 			continue
 		}
-		k := convKey{code: d.Code, message: d.Message, sev: sev, rng: s.m.span(d.Span), related: len(d.Related), fixes: len(d.Fixes)}
-		pd, found := protocol.Diagnostic{}, false
-		for _, c := range prev[k] {
-			if s.sameExtras(d, &c) {
-				pd, found = c, true
-				break
-			}
-		}
-		if found {
+		rng := s.m.span(d.Span)
+		i := match(&at, len(prev), func(i int) bool {
+			c := &prev[i]
+			code, _ := c.Code.(string)
+			return c.Range == rng && c.Severity == sev && code == d.Code && c.Message == d.Message && s.sameExtras(d, c)
+		})
+		if i >= 0 {
+			out = append(out, prev[i])
 			hits++
-		} else {
-			pd, _ = s.diagnostic(settings, d)
+		} else if pd, ok := s.diagnostic(settings, *d); ok {
+			out = append(out, pd)
 		}
-		next[k] = append(next[k], pd)
-		out = append(out, pd)
 	}
 	m.mu.Lock()
-	m.conv = next
+	m.conv = out
 	m.hits += hits
 	m.mu.Unlock()
 	return out
@@ -88,7 +97,7 @@ func (m *diagMemo) convert(s *Snapshot, settings Settings, ds []analysis.Diagnos
 
 // sameExtras reports whether pd, an LSP diagnostic of the same code, message, severity and
 // range as d, has the related information and fixes that d has in this snapshot.
-func (s *Snapshot) sameExtras(d analysis.Diagnostic, pd *protocol.Diagnostic) bool {
+func (s *Snapshot) sameExtras(d *analysis.Diagnostic, pd *protocol.Diagnostic) bool {
 	if len(pd.RelatedInformation) != len(d.Related) {
 		return false
 	}
@@ -119,51 +128,30 @@ func (s *Snapshot) sameExtras(d analysis.Diagnostic, pd *protocol.Diagnostic) bo
 	return true
 }
 
-// jsonKey is an LSP diagnostic whose JSON is memoised: its members, its slices by identity.
-type jsonKey struct {
-	rng                   protocol.Range
-	sev                   protocol.DiagnosticSeverity
-	code, source, message string
-	href                  *protocol.CodeDescription
-	tags                  *protocol.DiagnosticTag
-	related               *protocol.DiagnosticRelatedInformation
-	nTags, nRelated       int
-	data                  bool // Data is a fixData (else nil)
-	fixes                 *fixEdit
-	witness               *[]string
-	nFixes, nWitness      int
-	hasWitness            bool
+// sameJSON reports whether the LSP diagnostics a and b are written alike: the same members,
+// the same slices (by identity), data of type fixData or none, a code that is a string or none.
+func sameJSON(a, b *protocol.Diagnostic) bool {
+	if a.Range != b.Range || a.Severity != b.Severity || a.Message != b.Message || a.Source != b.Source ||
+		a.CodeDescription != b.CodeDescription || !sameSlice(a.Tags, b.Tags) || !sameSlice(a.RelatedInformation, b.RelatedInformation) {
+		return false
+	}
+	ac, aok := a.Code.(string)
+	bc, bok := b.Code.(string)
+	if ac != bc || aok != bok || !aok && (a.Code != nil || b.Code != nil) {
+		return false
+	}
+	if a.Data == nil || b.Data == nil {
+		return a.Data == nil && b.Data == nil
+	}
+	ad, aok := a.Data.(fixData)
+	bd, bok := b.Data.(fixData)
+	return aok && bok && sameSlice(ad.Fixes, bd.Fixes) && sameSlice(ad.Witness, bd.Witness) && ad.HasWitness == bd.HasWitness
 }
 
-// jsonKeyOf returns the memo's key of d; ok is false for a diagnostic the memo leaves out (a
-// code that is not a string, data of another type).
-func jsonKeyOf(d *protocol.Diagnostic) (k jsonKey, ok bool) {
-	code, isString := d.Code.(string)
-	if d.Code != nil && !isString {
-		return jsonKey{}, false
-	}
-	k = jsonKey{rng: d.Range, sev: d.Severity, code: code, source: d.Source, message: d.Message, href: d.CodeDescription,
-		nTags: len(d.Tags), nRelated: len(d.RelatedInformation)}
-	if len(d.Tags) > 0 {
-		k.tags = &d.Tags[0]
-	}
-	if len(d.RelatedInformation) > 0 {
-		k.related = &d.RelatedInformation[0]
-	}
-	switch data := d.Data.(type) {
-	case nil:
-	case fixData:
-		k.data, k.nFixes, k.nWitness, k.hasWitness = true, len(data.Fixes), len(data.Witness), data.HasWitness
-		if len(data.Fixes) > 0 {
-			k.fixes = &data.Fixes[0]
-		}
-		if len(data.Witness) > 0 {
-			k.witness = &data.Witness[0]
-		}
-	default:
-		return jsonKey{}, false
-	}
-	return k, true
+// sameSlice reports whether a and b are the same slice: the same length and, unless empty, the
+// same first element.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // appendDiagnostics writes ds as the members of a JSON array, taking the JSON of those written
@@ -173,47 +161,42 @@ func (m *diagMemo) appendDiagnostics(b []byte, ds []protocol.Diagnostic) ([]byte
 		return appendDiagnosticList(b, ds)
 	}
 	m.mu.Lock()
-	prev := m.json
+	prev, prevRaw, size := m.pub, m.raw, m.size
 	m.mu.Unlock()
-	next := make(map[jsonKey][]byte, len(ds))
-	type miss struct {
-		k          jsonKey
-		start, end int
-	}
-	var misses []miss
-	hits := 0
-	for i := range ds {
-		if i > 0 {
+	b = slices.Grow(b, size+len(ds))
+	raw := make([][]byte, len(ds))
+	var spans []int // the diagnostics written afresh: index, start and end in b
+	at, hits := 0, 0
+	for j := range ds {
+		if j > 0 {
 			b = append(b, ',')
 		}
-		k, ok := jsonKeyOf(&ds[i])
-		if raw, hit := prev[k]; ok && hit {
-			b = append(b, raw...)
-			next[k] = raw
+		if i := match(&at, len(prev), func(i int) bool { return sameJSON(&ds[j], &prev[i]) }); i >= 0 {
+			b = append(b, prevRaw[i]...)
+			raw[j] = prevRaw[i]
 			hits++
 			continue
 		}
 		start := len(b)
 		var err error
-		if b, err = appendDiagnostic(b, &ds[i]); err != nil {
+		if b, err = appendDiagnostic(b, &ds[j]); err != nil {
 			return nil, err
 		}
-		if ok {
-			misses = append(misses, miss{k, start, len(b)})
-		}
+		spans = append(spans, j, start, len(b))
 	}
 	// The new JSON is copied out of b, which goes to the client, into one block of its own.
 	n := 0
-	for _, x := range misses {
-		n += x.end - x.start
+	for k := 0; k < len(spans); k += 3 {
+		n += spans[k+2] - spans[k+1]
 	}
 	block := make([]byte, 0, n)
-	for _, x := range misses {
-		block = append(block, b[x.start:x.end]...)
-		next[x.k] = block[len(block)-(x.end-x.start):]
+	for k := 0; k < len(spans); k += 3 {
+		from := len(block)
+		block = append(block, b[spans[k+1]:spans[k+2]]...)
+		raw[spans[k]] = block[from:len(block):len(block)]
 	}
 	m.mu.Lock()
-	m.json = next
+	m.pub, m.raw, m.size = ds, raw, len(b)
 	m.hits += hits
 	m.mu.Unlock()
 	return b, nil
