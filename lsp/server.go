@@ -45,14 +45,15 @@ type Server struct {
 	exitCode        int
 	watching        bool // the client watches gdl.json and game files for us
 	diagWorkers     map[protocol.DocumentURI]context.CancelFunc
-	diagMemos       map[protocol.DocumentURI]*diagMemo // open documents' (diagnostics_memo.go)
-	settingsSeq     uint64                             // refreshes of the settings started, in arrival order
-	settingsApplied uint64                             // the newest refresh applied
-	configShown     map[string]string                  // gdl.json path -> the problem last shown with window/showMessage
-	wsDiags         workspaceDiags                     // the diagnostics of the workspace's files that are not open
-	hot             hotSet                             // the open documents by last use; the others' trees are released
-	progress        progresses                         // progress reports in flight (progress.go)
-	verifications   verifications                      // the last verification of each document (verify.go)
+	settingsSeq     uint64            // refreshes of the settings started, in arrival order
+	settingsApplied uint64            // the newest refresh applied
+	configShown     map[string]string // gdl.json path -> the problem last shown with window/showMessage
+	wsDiags         workspaceDiags    // the diagnostics of the workspace's files that are not open
+	hot             hotSet            // the open documents by last use; the others' trees are released
+	progress        progresses        // progress reports in flight (progress.go)
+	verifications   verifications     // the last verification of each document (verify.go)
+
+	diagMemos map[protocol.DocumentURI]*diagMemo // the open documents' (diagnostics_memo.go)
 
 	exited   chan struct{} // closed by the exit notification
 	index    *ide.Index    // the game files of the workspace folders, for workspace/symbol
