@@ -193,21 +193,50 @@ func (st *syntaxStage) allHeads() []stageHead {
 	return st.heads
 }
 
-// spelling returns the forms whose text spells key (case-blind), in order.
+// spelling returns the forms whose text spells key (case-blind) as a whole name, in order: a
+// spelling within a longer name or a variable's is no use of key, and a short key (x, a
+// constant of many games) is spelled so in nearly every form: the stage would build the model
+// of the whole file in chunks for every request about it.
 func (st *syntaxStage) spelling(key string) []int {
 	var hits []int
 	needle := asciiLower(key)
+	if needle == "" {
+		return nil
+	}
+	text := st.lowerText()
 	for at := 0; ; {
-		i := strings.Index(st.lowerText()[at:], needle)
+		i := strings.Index(text[at:], needle)
 		if i < 0 {
 			return hits
 		}
 		at += i
-		if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
-			hits = append(hits, f)
+		if !withinName(text, needle, at) {
+			if f := st.formAt(at); f >= 0 && (len(hits) == 0 || hits[len(hits)-1] != f) {
+				hits = append(hits, f)
+			}
 		}
 		at += len(needle)
 	}
+}
+
+// withinName reports whether the spelling of needle at offset at of the text (in lower case)
+// belongs to a longer name or a variable, in either notation: a letter, digit or underscore
+// next to it continues the token (a name of prefix GDL ends at a space, a parenthesis or a
+// semicolon; an identifier of infix GDL at anything but those), and a question mark before it
+// makes it a variable. A needle that starts or ends with another byte is taken as it is.
+func withinName(text, needle string, at int) bool {
+	if at > 0 && isNameByte(needle[0]) {
+		if c := text[at-1]; isNameByte(c) || c == '?' {
+			return true
+		}
+	}
+	end := at + len(needle)
+	return end < len(text) && isNameByte(needle[len(needle)-1]) && isNameByte(text[end])
+}
+
+// isNameByte reports whether c, of a text in lower case, is a letter, a digit or an underscore.
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // asciiLower is s with its ASCII capitals in lower case, of s's length (names are found in it

@@ -297,6 +297,26 @@ func TestSyntaxStageSignaturesAndHints(t *testing.T) {
 // TestASCIILower: asciiLower, which looks for capitals 8 bytes at a time, lowers the ASCII
 // capitals a byte-at-a-time loop lowers, and nothing else, on random texts of capitals,
 // their neighbours ('@', '[', '`', '{'), non-ASCII bytes and runes in every alignment.
+// TestSpellingWholeNames: the stage looks for a relation's uses in the forms that spell its
+// name as a whole name, in either notation, not in those that spell it within a longer name
+// or a variable's (forms 0, 2 and 5 below): a request about x (a constant of many games)
+// would build the model of every form that has a variable ?x.
+func TestSpellingWholeNames(t *testing.T) {
+	for _, c := range []struct {
+		path, text string
+		want       []int
+	}{
+		{"a.kif", "(<= (p ?x) (q ?x))\n(next X)\n(boxed 1 xx)\n(cell 1 1 x)\n(<= (r) (x) (not (x_1)))\n(f 1x)\n(x)", []int{1, 3, 4, 6}},
+		{"a.hrf", "p(X) :- q(X, xy).\nnext(x).\nr :- x & x2.", []int{0, 1, 2}},
+	} {
+		snap := NewSnapshotIn(1, c.text, syntax.Detect(c.path, c.text))
+		st := newSyntaxStage(snap)
+		if got := st.spelling("x"); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: the forms that spell x: %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
 func TestASCIILower(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
 	pieces := []string{"a", "z", "A", "Z", "M", "@", "[", "`", "{", "\x7f", "\x80", "\xc1", "\xda", "é", "É", "(role x)", "        "}

@@ -80,6 +80,9 @@ type testClient struct {
 	// lastRead is when the last bytes from the server arrived (UnixNano): the benchmarks time
 	// a response's arrival with it, apart from the client's own decoding.
 	lastRead atomic.Int64
+	// lastDiag is when the last publishDiagnostics arrived (UnixNano, from lastRead: jsonrpc2
+	// hands a message to the client's handler as soon as it is read).
+	lastDiag atomic.Int64
 }
 
 // timedReader records when each read from the server returns data.
@@ -241,6 +244,7 @@ func startInProcess(t testing.TB, extra map[string]method) *testClient {
 func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	switch req.Method() {
 	case "textDocument/publishDiagnostics":
+		c.lastDiag.Store(c.lastRead.Load())
 		var p protocol.PublishDiagnosticsParams
 		// segmentio's decoder (as jsonrpc2's): the benchmarks time the client's decoding of
 		// large publications too, and a real client's JSON.parse is as fast.

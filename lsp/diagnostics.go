@@ -44,9 +44,10 @@ func lspSeverity(s analysis.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityHint
 }
 
-// diagnostics converts the snapshot's diagnostics to LSP under the given settings, telling
-// progress (when not nil) how far the whole-file checks have come. It gives up when ctx is done.
-func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, progress func(done, total int)) ([]protocol.Diagnostic, error) {
+// diagnostics converts the snapshot's diagnostics to LSP under the given settings, through the
+// document's memo (nil: none), telling progress (when not nil) how far the whole-file checks
+// have come. It gives up when ctx is done.
+func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, memo *diagMemo, progress func(done, total int)) ([]protocol.Diagnostic, error) {
 	ds, err := snap.DiagnosticsProgress(ctx, progress)
 	if err != nil {
 		return nil, err
@@ -58,14 +59,7 @@ func diagnostics(ctx context.Context, snap *Snapshot, settings Settings, progres
 			on = append(on, d)
 		}
 	}
-	on = analysis.Shown(snap.File(), on)
-	out := make([]protocol.Diagnostic, 0, len(on))
-	for _, d := range on {
-		if pd, ok := snap.diagnostic(settings, d); ok {
-			out = append(out, pd)
-		}
-	}
-	return out, nil
+	return memo.convert(snap, settings, analysis.Shown(snap.File(), on)), nil
 }
 
 // diagnostic converts one diagnostic under the settings; ok is false when its code is off.
@@ -110,6 +104,9 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.diagWorkers[uri] = cancel
+	if s.diagMemos[uri] == nil {
+		s.diagMemos[uri] = &diagMemo{}
+	}
 	v := s.view
 	s.mu.Unlock()
 	snap, ok := v.docs[uri]
@@ -249,6 +246,14 @@ func (s *Server) closeDocument(uri protocol.DocumentURI) {
 		c()
 		delete(s.diagWorkers, uri)
 	}
+	delete(s.diagMemos, uri)
 	s.mu.Unlock()
 	s.publishDiagnostics(protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}}, nil)
+}
+
+// diagMemo returns the memo of uri's diagnostics: an open document's, else nil.
+func (s *Server) diagMemo(uri protocol.DocumentURI) *diagMemo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.diagMemos[uri]
 }

@@ -16,8 +16,9 @@ import (
 // code that is not a string, is left to the JSON encoder.
 
 // diagnosticsNotification returns the framed body of a textDocument/publishDiagnostics
-// notification.
-func diagnosticsNotification(p protocol.PublishDiagnosticsParams) ([]byte, error) {
+// notification, taking the JSON of the diagnostics written last time from the document's memo
+// (nil: none).
+func diagnosticsNotification(p protocol.PublishDiagnosticsParams, memo *diagMemo) ([]byte, error) {
 	b := make([]byte, 0, 128+len(p.Diagnostics)*256)
 	b = append(b, `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":`...)
 	b = appendString(b, string(p.URI))
@@ -26,14 +27,9 @@ func diagnosticsNotification(p protocol.PublishDiagnosticsParams) ([]byte, error
 		b = strconv.AppendUint(b, uint64(p.Version), 10)
 	}
 	b = append(b, `,"diagnostics":[`...)
-	for i := range p.Diagnostics {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = appendDiagnostic(b, &p.Diagnostics[i]); err != nil {
-			return nil, err
-		}
+	b, err := memo.appendDiagnostics(b, p.Diagnostics)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, "]}}"...), nil
 }

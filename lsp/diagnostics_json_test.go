@@ -67,7 +67,7 @@ func TestDiagnosticsNotification(t *testing.T) {
 		if p.Diagnostics == nil {
 			p.Diagnostics = []protocol.Diagnostic{}
 		}
-		got, err := diagnosticsNotification(p)
+		got, err := diagnosticsNotification(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,7 +80,7 @@ func limitsOf(v *view, u protocol.DocumentURI) eval.Limits { return testOptions(
 func (s *Server) documentDiagnostics(ctx context.Context, v *view, snap *Snapshot, settings Settings, progress func(done, total int)) ([]protocol.Diagnostic, error) {
 	td, ok := s.testDoc(v, snap)
 	if !ok {
-		return diagnostics(ctx, snap, settings, progress)
+		return diagnostics(ctx, snap, settings, s.diagMemo(snap.URI), progress)
 	}
 	ds, err := ide.TestDiagnostics(ctx, td)
 	if err != nil {

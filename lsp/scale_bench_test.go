@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -21,11 +22,14 @@ import (
 // BenchmarkScale measures how the checker's costs grow with the input, on inputs nobody tuned
 // for (issue 21), with the real gdl binary:
 //
-// GDL_SCALE_EDITS sets the number of edits per input (40; an eighth of it at 3 MB), and
-// GDL_SCALE_ONLY a regular expression of the inputs to run (corpus, a family's name, hover).
+// GDL_SCALE_EDITS sets the number of edits per input (40; an eighth of it at 3 MB),
+// GDL_SCALE_ONLY a regular expression of the inputs to run (corpus, requests, a family's name,
+// hover), and GDL_SCALE_KB the sizes of the corpus-made files (50,100,200,400,800).
 //
 //   - corpus: files made of the real corpus's games one after another, each game's names renamed
 //     (gengame.Corpus), at 50, 100, 200, 400 and 800 KB;
+//   - requests: the 400 KB one edited as above, with the requests VS Code sends after each
+//     keystroke (editsWithRequests);
 //   - the hostile families of gengame.Families (many unknown names, many rules of one relation, a
 //     long rule, a deep term, many roles, many arities of one name), at 192 KB, 4x and 16x that
 //     (3 MB).
@@ -53,7 +57,7 @@ func BenchmarkScale(b *testing.B) {
 	only := os.Getenv("GDL_SCALE_ONLY") // a regular expression: only the inputs it matches
 	run := func(name string) bool { ok, _ := regexp.MatchString(only, name); return ok }
 	var corpus []scalePoint
-	for _, kb := range []int{50, 100, 200, 400, 800} {
+	for _, kb := range corpusSizes() {
 		if !run("corpus") {
 			break
 		}
@@ -64,6 +68,11 @@ func BenchmarkScale(b *testing.B) {
 		}
 		p := measureScale(b, "corpus", src, gengame.MiddleRule(src), edits)
 		corpus = append(corpus, p)
+	}
+	if run("requests") {
+		if src, err := gengame.Corpus(corpusDir, 400<<10); err == nil {
+			editsWithRequests(b, src, gengame.MiddleRule(src), edits)
+		}
 	}
 	var summary []string
 	if n := len(corpus); n >= 2 {
@@ -98,6 +107,22 @@ func BenchmarkScale(b *testing.B) {
 	if run("hover") {
 		hoverDuringAnalysis(b)
 	}
+}
+
+// corpusSizes are the sizes of the corpus-made files, in KB: 50 to 800, or GDL_SCALE_KB's
+// (a list separated by commas).
+func corpusSizes() []int {
+	sizes := []int{50, 100, 200, 400, 800}
+	if s := os.Getenv("GDL_SCALE_KB"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			var kb int
+			if _, err := fmt.Sscan(f, &kb); err == nil && kb > 0 {
+				sizes = append(sizes, kb)
+			}
+		}
+	}
+	return sizes
 }
 
 // say prints a line of the report on standard output (benchmark logs are cut after a few lines).
@@ -165,6 +190,66 @@ func measureScale(b *testing.B, name, src string, at, n int) scalePoint {
 	p.editWallP95 = time.Duration(percentile(walls, 95) * float64(time.Millisecond))
 	say("| %s | %d KB | %.1f ms | %.1f ms | %.1f ms | %.1f ms |", name, len(src)>>10, ms(p.check), ms(p.editCPU), ms(p.editP95), ms(p.editWallP95))
 	return p
+}
+
+// editsWithRequests edits src n times at offset at in a server, as measureScale does, and sends
+// right after each change the requests VS Code sends after a keystroke (a hover and the
+// highlights at the cursor, the semantic tokens of the lines around it, the code lenses), all
+// at once, as VS Code does: the server's CPU time per edit, requests included, the p95 of the
+// wall time until the version's diagnostics arrived and until every answer had.
+func editsWithRequests(b *testing.B, src string, at, n int) {
+	c := startServer(b)
+	c.initialize()
+	pid := c.cmd.Process.Pid
+	uri := protocol.DocumentURI("file:///bench/corpus-requests.kif")
+	c.open(uri, src)
+	waitDiagnostics(b, c, uri, 1)
+	pos := syntax.NewLineIndex(src).Position(at, syntax.UTF16)
+	lp := protocol.Position{Line: uint32(pos.Line), Character: uint32(pos.Column)}
+	visible := protocol.Range{Start: protocol.Position{Line: lp.Line - min(lp.Line, 30)}, End: protocol.Position{Line: lp.Line + 30}}
+	requests := []struct {
+		method string
+		params any
+	}{
+		{"textDocument/hover", tdpp(uri, lp)},
+		{"textDocument/documentHighlight", tdpp(uri, lp)},
+		{"textDocument/semanticTokens/range", protocol.SemanticTokensRangeParams{TextDocument: docID(uri), Range: visible}},
+		{"textDocument/codeLens", protocol.CodeLensParams{TextDocument: docID(uri)}},
+	}
+	var cpus, diagWalls, answerWalls []time.Duration
+	for i := 0; i < n; i++ {
+		cpu := serverCPU(pid)
+		start := time.Now()
+		end, text := lp, "x" // typed, then deleted
+		if i%2 == 1 {
+			end.Character, text = end.Character+1, ""
+		}
+		v := c.change(uri, protocol.Range{Start: lp, End: end}, text)
+		answered := make(chan time.Time, len(requests))
+		for _, r := range requests {
+			go func() {
+				var res json.RawMessage
+				if err := c.call(r.method, r.params, &res); err != nil {
+					b.Errorf("%s after edit %d: %v", r.method, i, err)
+				}
+				answered <- time.Now()
+			}()
+		}
+		var last time.Time
+		for range requests {
+			if t := <-answered; t.After(last) {
+				last = t
+			}
+		}
+		waitDiagnostics(b, c, uri, v)
+		diagWalls = append(diagWalls, time.Unix(0, c.lastDiag.Load()).Sub(start))
+		answerWalls = append(answerWalls, last.Sub(start))
+		cpus = append(cpus, serverCPU(pid)-cpu)
+	}
+	c.shutdown()
+	say("| corpus, requests after each edit | %d KB | | %.1f ms | %.1f ms | %.1f ms |", len(src)>>10, mean(cpus), percentile(cpus, 95), percentile(diagWalls, 95))
+	say("corpus %d KB with requests after each edit (hover, documentHighlight, semanticTokens/range, codeLens): edit CPU %.1f ms mean, diagnostics p95 %.1f ms wall, every answer p95 %.1f ms wall",
+		len(src)>>10, mean(cpus), percentile(diagWalls, 95), percentile(answerWalls, 95))
 }
 
 // waitDiagnostics waits (up to five minutes) for the diagnostics of a version of uri, and forgets

@@ -53,6 +53,8 @@ type Server struct {
 	progress        progresses        // progress reports in flight (progress.go)
 	verifications   verifications     // the last verification of each document (verify.go)
 
+	diagMemos map[protocol.DocumentURI]*diagMemo // the open documents' (diagnostics_memo.go)
+
 	exited   chan struct{} // closed by the exit notification
 	index    *ide.Index    // the game files of the workspace folders, for workspace/symbol
 	slots    *slots        // bounds the analyses for diagnostics that run at once
@@ -168,6 +170,7 @@ func NewServer(logw io.Writer) *Server {
 		log:         log.New(logw, "gdl lsp: ", log.Ltime|log.Lmicroseconds),
 		inflight:    map[jsonrpc2.ID]*inflight{},
 		diagWorkers: map[protocol.DocumentURI]context.CancelFunc{},
+		diagMemos:   map[protocol.DocumentURI]*diagMemo{},
 		slots:       newSlots(),
 		exited:      make(chan struct{}),
 		view:        &view{docs: map[protocol.DocumentURI]*Snapshot{}, enc: syntax.UTF16, settings: defaultSettings()},
@@ -409,7 +412,7 @@ func (s *Server) publishDiagnostics(p protocol.PublishDiagnosticsParams, still f
 	var raw []byte
 	if s.stream != nil {
 		var err error
-		if raw, err = diagnosticsNotification(p); err != nil {
+		if raw, err = diagnosticsNotification(p, s.diagMemo(p.URI)); err != nil {
 			s.log.Printf("notify textDocument/publishDiagnostics: %v", err)
 			return false
 		}

@@ -68,6 +68,9 @@ func (f *File) edit(start, end int, text string, restart int) *File {
 		}
 	}
 	nf := &File{src: src, dialect: f.dialect, reused: a}
+	if f.linesMade.Load() {
+		nf.lineEdit = &lineEdit{f.lines, start, end, text}
+	}
 	f.spliceErrors(nf, items, a, from)
 	if tail {
 		items = f.reuseTail(nf, items, b, delta)

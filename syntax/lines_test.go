@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"math/rand"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -186,6 +187,41 @@ func TestLineIndexRange(t *testing.T) {
 					if ws, we := li.Position(start, enc), li.Position(end, enc); s != ws || e != we {
 						t.Fatalf("%q: Range(%d, %d, %d) = %v, %v; Position gives %v, %v", src, start, end, enc, s, e, ws, we)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestLineIndexEdited: the line index of an edited text made from the old one's (Edited, as
+// File.Edit does once the old file's lines are made) equals the one made from the whole text,
+// on random texts of line feeds, carriage returns and other bytes (ASCII and not) and random
+// edits at their starts, ends and everywhere between, one after another.
+func TestLineIndexEdited(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	pieces := []string{"\n", "\r", "\r\n", "a", "(x)", "é", "\n\r", ""}
+	piece := func(n int) string {
+		var b strings.Builder
+		for ; n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		return b.String()
+	}
+	for round := 0; round < 300; round++ {
+		f, _ := Parse(piece(rng.Intn(12)))
+		f.Lines()
+		for k := 0; k < 20; k++ {
+			src := f.Source()
+			start := rng.Intn(len(src) + 1)
+			end := start + rng.Intn(len(src)-start+1)
+			text := piece(rng.Intn(4))
+			li := f.Lines().Edited(src[:start]+text+src[end:], start, end, text)
+			f = f.Edit(start, end, text)
+			want := NewLineIndex(f.Source())
+			for _, got := range []*LineIndex{li, f.Lines()} {
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q with [%d, %d) replaced by %q: lines %v (ascii %v), want %v (ascii %v)",
+						src, start, end, text, got.lines, got.ascii, want.lines, want.ascii)
 				}
 			}
 		}

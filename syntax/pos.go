@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -60,6 +61,41 @@ func NewLineIndex(src string) *LineIndex {
 	}
 	li.ascii = isASCII(src)
 	return li
+}
+
+// lineEdit is an edit of the text of a line index: [start, end) replaced by text.
+type lineEdit struct {
+	from       *LineIndex
+	start, end int
+	text       string
+}
+
+// Edited returns the line index of src, the text of li with [start, end) replaced by text
+// (0 <= start <= end <= the length of li's text), made from li's: the line starts before the
+// edit are kept, those after it shifted, and those from the byte before the edit to the byte
+// after what it inserted found anew (whether a position starts a line depends on the byte
+// before it and the one at it: a carriage return the edit brings before a line feed, or takes
+// from one, changes the line starts at its two ends only).
+func (li *LineIndex) Edited(src string, start, end int, text string) *LineIndex {
+	delta := len(text) - (end - start)
+	newEnd := start + len(text)
+	keep := sort.SearchInts(li.lines, start) // lines[:keep] < start: kept
+	skip := sort.SearchInts(li.lines, end+2) // lines[skip:] > end+1: shifted
+	out := &LineIndex{src: src, lines: make([]int, 0, len(li.lines)+strings.Count(text, "\n")+1)}
+	out.lines = append(out.lines, li.lines[:keep]...)
+	if keep == 0 {
+		out.lines = append(out.lines, 0) // the edit is at the start
+	}
+	for p := max(start, 1); p <= min(newEnd+1, len(src)); p++ {
+		if c := src[p-1]; c == '\n' || c == '\r' && (p == len(src) || src[p] != '\n') {
+			out.lines = append(out.lines, p)
+		}
+	}
+	for _, p := range li.lines[skip:] {
+		out.lines = append(out.lines, p+delta)
+	}
+	out.ascii = li.ascii && isASCII(text) || !li.ascii && isASCII(src)
+	return out
 }
 
 // mergeBareCRs adds to lines (the starts after each line feed, sorted) the starts after each

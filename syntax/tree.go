@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Node is a node of the lossless syntax tree. Leaves are tokens; a List holds its parentheses,
@@ -100,9 +101,13 @@ type File struct {
 	unclosed []int   // indices of the items that are unclosed forms, in order
 	lineOnce sync.Once
 	lines    *LineIndex
-	reparsed Span  // for a File made by Edit: the region that was parsed anew
-	reused   int   // for a File made by Edit: how many items were taken over unchanged
-	extra    int32 // an upper bound of the extra of its items (see unit.extra)
+	// linesMade is set once lines is (and lines never changes again); lineEdit, for a File made
+	// by Edit from one whose lines were made, is how to make lines from those (LineIndex.Edited).
+	linesMade atomic.Bool
+	lineEdit  *lineEdit
+	reparsed  Span  // for a File made by Edit: the region that was parsed anew
+	reused    int   // for a File made by Edit: how many items were taken over unchanged
+	extra     int32 // an upper bound of the extra of its items (see unit.extra)
 
 	// sufLow[i] is the lowest running parenthesis balance over the prefixes of the text from
 	// item i to the end. Edit uses it to tell, without scanning the rest of the file, that a
@@ -147,9 +152,16 @@ func (f *File) ErrorCount() int { return f.errCount }
 // Lines returns the line index of the source, built on first use (safe for concurrent use).
 func (f *File) Lines() *LineIndex {
 	f.lineOnce.Do(func() {
-		if f.lines == nil {
+		switch {
+		case f.lines != nil:
+		case f.lineEdit != nil:
+			e := f.lineEdit
+			f.lines = e.from.Edited(f.src, e.start, e.end, e.text)
+		default:
 			f.lines = NewLineIndex(f.src)
 		}
+		f.lineEdit = nil
+		f.linesMade.Store(true)
 	})
 	return f.lines
 }

@@ -36,6 +36,9 @@ func TestPolicies(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != server.floor {
 		t.Errorf("after Server, memory limit %d; want %d", got, server.floor)
 	}
+	if got := debug.SetGCPercent(serverPercent); got != 400 {
+		t.Errorf("after Server, GOGC %d; want 400 (a small heap grows to five times what is live)", got)
+	}
 	if ceiling(server, 256<<20) != 3*256<<20 || ceiling(server, 1<<20) != server.floor {
 		t.Errorf("the server's ceiling is not max(floor, 3 x live)")
 	}
