@@ -149,8 +149,12 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		}
 		return origLayer(l.rel) != layerStatic
 	}
+	static := func(r *relation) bool { return origLayer(r) == layerStatic && !rg.auxDynamic[r.fn] }
+	if magic != nil {
+		rg.liftParams(static)
+	}
 	for _, r := range slices.Clone(rg.rels) {
-		if origLayer(r) == layerStatic {
+		if static(r) {
 			continue
 		}
 		if magic != nil {
