@@ -178,7 +178,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
-					sr = rg.splitByMove(rg.projectMoves(sr), dynamic)
+					sr = rg.splitByMove(rg.projectMoves(sr, dynamic), dynamic)
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}
