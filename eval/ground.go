@@ -163,7 +163,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			kept := ru.body[:0:0]
 			for _, l := range ru.body {
-				if l.kind == litNeg && origLayer(l.rel) != layerStatic {
+				if l.kind == litNeg && !static(l.rel) {
 					ru.dropped = append(ru.dropped, l)
 					continue
 				}
