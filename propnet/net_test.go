@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
 var bg = context.Background()
@@ -890,4 +895,24 @@ func TestSplitByMove(t *testing.T) {
 	if k := len(n.gr.Rules); k > 5_000 {
 		t.Errorf("%d ground rules; 4,448 with the move taken apart, more than 10,000 without", k)
 	}
+}
+
+// TestChessNetwork grounds chess.kif (ggp-repository) past the default limit of time and walks
+// its network against the interpreter: 8 walks of 40 joint moves. It takes about a minute of
+// CPU and 3 GB: run it with GDL_CHESS_GROUND=1. It logs the CPU time of the grounding and the
+// network's construction.
+func TestChessNetwork(t *testing.T) {
+	if os.Getenv("GDL_CHESS_GROUND") == "" {
+		t.Skip("SKIPPED: set GDL_CHESS_GROUND=1 to ground chess.kif and walk its network (a minute of CPU, 3 GB)")
+	}
+	src, err := os.ReadFile(filepath.Join(corpus.Dir(), "ggp-org__ggp-repository/war/root/games/chess/chess.kif"))
+	if err != nil {
+		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpus.Dir(), err)
+	}
+	lim := eval.DefaultGroundLimits
+	lim.Timeout = time.Hour
+	cpu0 := cputime.Now()
+	_, gr, n, _ := build(t, string(src), lim)
+	t.Logf("%d ground rules, network %+v, built in %.1f s of CPU", len(gr.Rules), n.Stats(), (cputime.Now() - cpu0).Seconds())
+	walkWith(t, string(src), lim, 8, 40)
 }
