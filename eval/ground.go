@@ -27,8 +27,10 @@ import (
 // program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
 // counted (excludeOthers, ground_exclusion.go). In the restricted program, a group split off
-// from several rules is one auxiliary relation (ground_share.go), and a move's static tests
-// per square are read through the squares where they fail (splitByMove, ground_moves.go).
+// from several rules is one auxiliary relation (ground_share.go), a move's static tests per
+// square are read through the squares where they fail (splitByMove, ground_moves.go), and a
+// parameter that a recursion passes on unchanged is lifted out of its family of relations
+// (liftParams, ground_lift.go).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
