@@ -508,6 +508,27 @@ func guarded() string {
 `, 20)
 }
 
+// guardedEven is guarded with a mark raised next to the king's seat by a move from an even
+// square: the rule's move has ?u, tested by (even ?u), and ?v of its own, and its role joins the
+// rest, one group of five literals. Projected, the move takes its static test along, "some move
+// from an even square".
+func guardedEven() string {
+	var b strings.Builder
+	b.WriteString(strings.Replace(guarded(), "(<= (legal p wait)",
+		"(init (seat p 0))\n(<= (next (seat p ?k)) (true (king ?k)))\n"+
+			"(<= (next (mark ?k)) (does ?r (go ?u ?v)) (even ?u) (true (seat ?r ?s)) (true (king ?s)) (succ ?s ?k))\n(<= (legal p wait)", 1))
+	for i := 0; i < 20; i += 2 {
+		fmt.Fprintf(&b, "(even %d)\n", i)
+	}
+	return b.String()
+}
+
+// TestProjectionTakesStaticTests: in the grounding restricted by magic sets, a projected move
+// keeps the static tests of its own variables, and the network plays as the interpreter.
+func TestProjectionTakesStaticTests(t *testing.T) {
+	walkWith(t, guardedEven(), eval.GroundLimits{MaxRules: 5_000}, 30, 10)
+}
+
 // TestSplitByDomain: a group of literals whose head variable only a literal on the state binds
 // is split off with the domain of that variable, and the network plays as the interpreter.
 func TestSplitByDomain(t *testing.T) {
