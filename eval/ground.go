@@ -27,8 +27,10 @@ import (
 // program also those bound only by the state, with a domain), and so do the roles'
 // moves joined through one variable (eliminateVars); "some witness other than this one" is
 // counted (excludeOthers, ground_exclusion.go). In the restricted program, a group split off
-// from several rules is one auxiliary relation (ground_share.go), and a move's static tests
-// per square are read through the squares where they fail (splitByMove, ground_moves.go).
+// from several rules is one auxiliary relation (ground_share.go), a move's static tests per
+// square are read through the squares where they fail (splitByMove, ground_moves.go), and a
+// parameter that a recursion passes on unchanged is lifted out of its family of relations
+// (liftParams, ground_lift.go).
 
 // GroundLit is a literal of a ground rule: an atom, negated or not.
 type GroundLit struct {
@@ -149,8 +151,12 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		}
 		return origLayer(l.rel) != layerStatic
 	}
+	static := func(r *relation) bool { return origLayer(r) == layerStatic && !rg.auxDynamic[r.fn] }
+	if magic != nil {
+		rg.liftParams(static)
+	}
 	for _, r := range slices.Clone(rg.rels) {
-		if origLayer(r) == layerStatic {
+		if static(r) {
 			continue
 		}
 		if magic != nil {
@@ -159,7 +165,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			kept := ru.body[:0:0]
 			for _, l := range ru.body {
-				if l.kind == litNeg && origLayer(l.rel) != layerStatic {
+				if l.kind == litNeg && !static(l.rel) {
 					ru.dropped = append(ru.dropped, l)
 					continue
 				}
@@ -174,7 +180,7 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		for _, ru := range r.rules {
 			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
 				if magic != nil {
-					sr = rg.splitByMove(rg.projectMoves(sr), dynamic)
+					sr = rg.splitByMove(rg.projectMoves(sr, dynamic), dynamic)
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
 			}

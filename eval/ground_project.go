@@ -1,5 +1,7 @@
 package eval
 
+import "slices"
+
 // projectMoves takes out of a rule the variables that only a literal of does mentions. Chess's
 // discovered check, (next (check ?player queen ?x ?y)) <= (does ?opponent (move ?piece ?u ?v
 // ?x1 ?y1)) ... (queen_threatens ?opponent ?x ?y ?kx ?ky ?u ?v), asks only whether the opponent
@@ -17,12 +19,52 @@ package eval
 // unprojected). Done on shorter rules or single own variables, it grew the networks of crissrace
 // (1,336 gates to 1,352, rules of 2 to 4 literals) and merrills (13,032 to 13,127; makes_a_mill,
 // one own variable).
-func (rg *session) projectMoves(ru *rule) *rule {
+func (rg *session) projectMoves(ru *rule, dynamic func(*lit) bool) *rule {
 	all := ruleVarLits(ru)
 	if len(all) < 2 {
 		return ru
 	}
-	uses := make([]int, ru.nvars) // per variable: the head (once) and the literals that mention it
+	uses := varUses(ru, all)
+	var out *rule
+	absorbed := make([]bool, len(ru.body))
+	for i, r := range all {
+		if r.dropped || r.l.kind != litPos || r.l.rel != rg.doesRel {
+			continue
+		}
+		keep, own, with := moveVars(all, i, uses, dynamic)
+		if own < minProjectedVars || len(all) < minProjectedLits {
+			continue
+		}
+		if out == nil {
+			out = &rule{rel: ru.rel, head: ru.head, body: append([]lit(nil), ru.body...), dropped: ru.dropped,
+				nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+		}
+		aux, atom := rg.auxRelation(keep)
+		rg.auxDynamic[aux.fn] = true
+		ar := &rule{rel: aux, head: atom, body: []lit{r.l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
+		for _, j := range with {
+			ar.body = append(ar.body, all[j].l)
+			absorbed[j] = true
+		}
+		aux.rules = append(aux.rules, ar)
+		out.body[i] = lit{kind: litPos, rel: aux, atom: atom} // ruleVarLits lists the body first
+	}
+	if out == nil {
+		return ru
+	}
+	body := out.body[:0]
+	for i, l := range out.body {
+		if !absorbed[i] {
+			body = append(body, l)
+		}
+	}
+	out.body = body
+	return out
+}
+
+// varUses returns per variable of ru how many of its head (once) and literals all mention it.
+func varUses(ru *rule, all []varLit) []int {
+	uses := make([]int, ru.nvars)
 	head := make([]bool, ru.nvars)
 	markVars(ru.head, head, true)
 	for v, in := range head {
@@ -37,35 +79,58 @@ func (rg *session) projectMoves(ru *rule) *rule {
 			}
 		}
 	}
-	var out *rule
-	for i, r := range all {
-		if r.dropped || r.l.kind != litPos || r.l.rel != rg.doesRel {
+	return uses
+}
+
+// moveVars returns, for the literal of does all[i], the variables it shares with the rest of
+// the rule, how many are its own, and the static literals of the body it takes with it: those
+// that mention only its variables, one of its own among them (chess's discovered check reads
+// the square moved from, (coordinate ?u), once the threat ignoring it is taken apart: "some
+// move from a square").
+func moveVars(all []varLit, i int, uses []int, dynamic func(*lit) bool) (keep []bool, own int, with []int) {
+	d := all[i].vars
+	uses = slices.Clone(uses)
+	var cands []int
+	for j, r := range all {
+		if j == i || r.dropped || r.l.rel != nil && dynamic(&r.l) || !subsetVars(r.vars, d) {
 			continue
 		}
-		keep, own := make([]bool, ru.nvars), 0
+		cands = append(cands, j)
 		for v, in := range r.vars {
-			if in && uses[v] == 1 {
-				own++
-			} else if in {
-				keep[v] = true
+			if in {
+				uses[v]--
 			}
 		}
-		if own < minProjectedVars || len(all) < minProjectedLits {
-			continue
-		}
-		if out == nil {
-			out = &rule{rel: ru.rel, head: ru.head, body: append([]lit(nil), ru.body...), dropped: ru.dropped,
-				nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
-		}
-		aux, atom := rg.auxRelation(keep)
-		rg.auxDynamic[aux.fn] = true
-		aux.rules = append(aux.rules, &rule{rel: aux, head: atom, body: []lit{r.l}, nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause})
-		out.body[i] = lit{kind: litPos, rel: aux, atom: atom} // ruleVarLits lists the body first
 	}
-	if out == nil {
-		return ru
+	keep = make([]bool, len(d))
+	for v, in := range d {
+		if in && uses[v] == 1 {
+			own++
+		} else if in {
+			keep[v] = true
+		}
 	}
-	return out
+	for _, j := range cands {
+		for v, in := range all[j].vars {
+			if in && !keep[v] {
+				with = append(with, j)
+				break
+			}
+		}
+	}
+	return keep, own, with
+}
+
+// subsetVars reports whether the variables set in a, one at least, are all set in b.
+func subsetVars(a, b []bool) bool {
+	some := false
+	for v, in := range a {
+		if in && !b[v] {
+			return false
+		}
+		some = some || in
+	}
+	return some
 }
 
 // The least variables of its own a literal of does has, and literals with variables its rule

@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/eval"
+	"github.com/gdl-lsp/gdl/internal/corpus"
+	"github.com/gdl-lsp/gdl/internal/cputime"
 )
 
 var bg = context.Background()
@@ -503,6 +508,27 @@ func guarded() string {
 `, 20)
 }
 
+// guardedEven is guarded with a mark raised next to the king's seat by a move from an even
+// square: the rule's move has ?u, tested by (even ?u), and ?v of its own, and its role joins the
+// rest, one group of five literals. Projected, the move takes its static test along, "some move
+// from an even square".
+func guardedEven() string {
+	var b strings.Builder
+	b.WriteString(strings.Replace(guarded(), "(<= (legal p wait)",
+		"(init (seat p 0))\n(<= (next (seat p ?k)) (true (king ?k)))\n"+
+			"(<= (next (mark ?k)) (does ?r (go ?u ?v)) (even ?u) (true (seat ?r ?s)) (true (king ?s)) (succ ?s ?k))\n(<= (legal p wait)", 1))
+	for i := 0; i < 20; i += 2 {
+		fmt.Fprintf(&b, "(even %d)\n", i)
+	}
+	return b.String()
+}
+
+// TestProjectionTakesStaticTests: in the grounding restricted by magic sets, a projected move
+// keeps the static tests of its own variables, and the network plays as the interpreter.
+func TestProjectionTakesStaticTests(t *testing.T) {
+	walkWith(t, guardedEven(), eval.GroundLimits{MaxRules: 5_000}, 30, 10)
+}
+
 // TestSplitByDomain: a group of literals whose head variable only a literal on the state binds
 // is split off with the domain of that variable, and the network plays as the interpreter.
 func TestSplitByDomain(t *testing.T) {
@@ -821,6 +847,67 @@ func shuffle() string {
 	return numbered(b.String(), 24)
 }
 
+// rays is a game on a line of 40 squares: blockers move to empty squares and the king steps,
+// but a blocker may not leave the king on a clear line to a slider, nor the king step onto one
+// (clear ?a ?b ?i: the squares between a and b are empty but for i, the square ignored, passed
+// on unchanged by the recursion and named by one rule only); and a move that uncovers such a
+// line raises an alarm, the threat read with the square moved from as the one ignored. As
+// written clear/3 and line/3 are made once per square ignored; with the parameter lifted, once,
+// and per square ignored between the ends. Lifting is for the grounding restricted by magic
+// sets, made when the one as written proves too big: here, past 60,000 ground rules.
+func rays() string {
+	var b strings.Builder
+	b.WriteString(`(role p)
+(init (clock 0))
+(<= (legal p (move ?u ?v)) (true (cell ?u b)) (true (cell ?v e)) (true (cell ?k k)) (not (threat ?k ?u)))
+(<= (legal p (step ?k ?j)) (true (cell ?k k)) (adj ?k ?j) (true (cell ?j e)) (not (threat ?j ?k)))
+(<= (legal p wait) (true (clock ?c)))
+(<= (adj ?a ?b) (succ ?a ?b) (num ?b))
+(<= (adj ?a ?b) (succ ?b ?a))
+(<= (next (cell ?u e)) (does p (move ?u ?v)))
+(<= (next (cell ?v b)) (does p (move ?u ?v)))
+(<= (next (cell ?k e)) (does p (step ?k ?j)))
+(<= (next (cell ?j k)) (does p (step ?k ?j)))
+(<= (next (cell ?x ?c)) (true (cell ?x ?c)) (not (touched ?x)))
+(<= (touched ?x) (does p (move ?x ?v)))
+(<= (touched ?x) (does p (move ?u ?x)))
+(<= (touched ?x) (does p (step ?x ?j)))
+(<= (touched ?x) (does p (step ?k ?x)))
+(<= (next (alarm ?s)) (does p (move ?u ?v)) (true (cell ?s s)) (true (cell ?k k)) (line ?s ?k ?u))
+(<= (next (alarm ?s)) (true (alarm ?s)))
+(<= (threat ?k ?i) (true (cell ?s s)) (line ?s ?k ?i))
+(<= (threat ?k ?i) (true (cell ?n n)) (adj ?n ?k) (num ?i))
+(<= (line ?s ?k ?i) (clear ?s ?k ?i))
+(<= (line ?s ?k ?i) (clear ?k ?s ?i))
+(<= (clear ?a ?b ?i) (succ ?a ?b) (num ?i))
+(<= (clear ?a ?b ?i) (succ ?a ?i) (clear ?i ?b ?i))
+(<= (clear ?a ?b ?i) (succ ?a ?c) (true (cell ?c e)) (clear ?c ?b ?i))
+(<= (next (clock ?n)) (true (clock ?m)) (succ ?m ?n))
+(<= alarmed (true (alarm ?s)))
+(<= terminal (true (clock 12)))
+(<= (goal p 100) alarmed)
+(<= (goal p 0) (not alarmed))
+`)
+	pieces := map[int]string{0: "s", 1: "b", 5: "b", 9: "k", 14: "b", 19: "b", 20: "s", 21: "b", 30: "n", 38: "b", 39: "s"}
+	for x := 0; x < 40; x++ {
+		c, ok := pieces[x]
+		if !ok {
+			c = "e"
+		}
+		fmt.Fprintf(&b, "(init (cell %d %s))\n", x, c)
+	}
+	return numbered(b.String(), 40)
+}
+
+// TestLiftedParameters: in the grounding restricted by magic sets, a parameter passed along a
+// family of relations is lifted, and the network plays as the interpreter.
+func TestLiftedParameters(t *testing.T) {
+	n := walkWith(t, rays(), eval.GroundLimits{MaxRules: 60_000}, 30, 12)
+	if k := len(n.gr.Rules); k > 50_000 {
+		t.Errorf("%d ground rules; 46,782 lifted, 88,795 without (120,418 as written)", k)
+	}
+}
+
 // TestSplitByMove: in the grounding restricted by magic sets, a rule that reads parts of a
 // move per value of other variables reads each part on its own, and the network plays as the
 // interpreter.
@@ -829,4 +916,24 @@ func TestSplitByMove(t *testing.T) {
 	if k := len(n.gr.Rules); k > 5_000 {
 		t.Errorf("%d ground rules; 4,448 with the move taken apart, more than 10,000 without", k)
 	}
+}
+
+// TestChessNetwork grounds chess.kif (ggp-repository) past the default limit of time and walks
+// its network against the interpreter: 8 walks of 40 joint moves. It takes about a minute of
+// CPU and 3 GB: run it with GDL_CHESS_GROUND=1. It logs the CPU time of the grounding and the
+// network's construction.
+func TestChessNetwork(t *testing.T) {
+	if os.Getenv("GDL_CHESS_GROUND") == "" {
+		t.Skip("SKIPPED: set GDL_CHESS_GROUND=1 to ground chess.kif and walk its network (a minute of CPU, 3 GB)")
+	}
+	src, err := os.ReadFile(filepath.Join(corpus.Dir(), "ggp-org__ggp-repository/war/root/games/chess/chess.kif"))
+	if err != nil {
+		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpus.Dir(), err)
+	}
+	lim := eval.DefaultGroundLimits
+	lim.Timeout = time.Hour
+	cpu0 := cputime.Now()
+	_, gr, n, _ := build(t, string(src), lim)
+	t.Logf("%d ground rules, network %+v, built in %.1f s of CPU", len(gr.Rules), n.Stats(), (cputime.Now() - cpu0).Seconds())
+	walkWith(t, string(src), lim, 8, 40)
 }
