@@ -50,16 +50,14 @@ func (g *session) has(r *relation, t Term) bool {
 }
 
 // wrap returns the atom (r t) of a unary relation, interning it when create is set (else 0 when
-// it was never made). A per-relation table saves the hash lookup for the most frequent atoms:
-// those of true, next and init.
+// it was never made). A per-relation table saves the store's lookup for the most frequent
+// atoms: those of true, next and init.
 func (g *session) wrap(r *relation, t Term, create bool) Term {
 	if t == 0 {
 		return 0
 	}
-	if int(t) < len(r.wraps) {
-		if a := r.wraps[t]; a != 0 {
-			return a
-		}
+	if a := r.wraps.get(t); a != 0 {
+		return a
 	}
 	var a Term
 	args := [1]Term{t}
@@ -68,13 +66,7 @@ func (g *session) wrap(r *relation, t Term, create bool) Term {
 	} else if a = g.st.find(r.fn, args[:]); a == 0 {
 		return 0
 	}
-	if int(t) >= len(r.wraps) {
-		n := max(256, g.st.size()*2)
-		w := make([]Term, n)
-		copy(w, r.wraps)
-		r.wraps = w
-	}
-	r.wraps[t] = a
+	r.wraps.put(t, a)
 	return a
 }
 
