@@ -542,5 +542,6 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 		return nil, err
 	}
 	b.keywords()
+	g.st.store.commitGrounding(rg.st.store, gr)
 	return gr, nil
 }
