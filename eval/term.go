@@ -173,8 +173,8 @@ func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 func (s *store) size() int { return len(s.terms.get()) }
 
 // hugeArray is the size in bytes from which an array read at random asks for huge pages
-// (adviseHuge): only the largest groundings reach it (chess's restricted pass: a hash table of
-// 256 MB).
+// (adviseHuge): only the largest groundings reach it (chess's last restricted pass, in its
+// scratch store: a hash table of 64 MB and as much of term records).
 const hugeArray = 64 << 20
 
 func hashTerm(fn uint32, args []Term) uint32 {
