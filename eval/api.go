@@ -436,6 +436,7 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 	lim = lim.withDefaults()
 	g := p.take()
 	defer p.put(g)
+	defer func() { g.spare = nil }() // a pass's store is not kept with the session
 	if err := g.refused(); err != nil {
 		return nil, &GroundError{Err: err}
 	}
@@ -497,8 +498,13 @@ type magicOver struct{ fns []uint32 }
 func (e *magicOver) Error() string { return errMagicOver.Error() }
 
 // ground grounds the game over its relaxed program (with magic, restricted by magic sets).
-func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, magic *magicPlan) (*Grounding, error) {
+func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, magic *magicPlan) (gr *Grounding, err error) {
 	rg := g.relaxed(magic)
+	defer func() {
+		if err != nil {
+			g.recycle(rg)
+		}
+	}()
 	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)
 	// The outputs, and the relations of the negative literals left out of the relaxed rules:
@@ -535,7 +541,7 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 		}
 		return nil, &GroundError{Reason: "the atoms that can hold cannot be computed", Err: err}
 	}
-	gr := &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
+	gr = &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
 		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
 	b := &grounder{g: g, rg: rg, gr: gr, lim: lim, restricted: magic != nil}
 	if err := b.instances(); err != nil {

@@ -132,7 +132,7 @@ func (g *session) relaxed(magic *magicPlan) *session { return g.relaxedWith(magi
 // left out too (wholeBounds).
 func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	sh := *g.shared
-	sh.st = g.shared.st.scratch() // dropped with the pass, or kept (commitGrounding)
+	sh.st = g.scratchStore() // dropped with the pass, or kept (commitGrounding)
 	rg := &session{shared: &sh, st: newView(sh.st), relByFn: map[uint32]*relation{}, lim: g.lim, lookahead: magic != nil}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()

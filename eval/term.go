@@ -52,7 +52,7 @@ type store struct {
 
 	published atomic.Uint32 // the length of terms once the last term added is in it (see view)
 
-	base int // a scratch store: the terms of its parent when it was made
+	base, argsBase int // a scratch store: the lengths of its parent's terms and arguments when made
 }
 
 // names are the symbols and functors of a store, shared with its scratch stores: a functor

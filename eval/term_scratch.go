@@ -14,13 +14,36 @@ import (
 func (s *store) scratch() *store {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &store{names: s.names, count: s.count, base: s.terms.n}
+	c := &store{names: s.names, count: s.count, base: s.terms.n, argsBase: s.args.n}
 	c.terms.cloneOf(&s.terms)
 	c.args.cloneOf(&s.args)
 	table := slices.Clone(*s.table.Load())
 	c.table.Store(&table)
 	c.published.Store(uint32(c.terms.n))
 	return c
+}
+
+// truncate drops the terms c, a scratch store no longer read, interned after its parent's, and
+// keeps its arrays and table for the next pass: the passes of chess's grounding each grew a
+// store of millions of terms from its parent's thousands, copying the arrays at each growth
+// and placing the table's terms again, and the grown memory came fresh from the system.
+func (c *store) truncate() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.terms.n, c.args.n = c.base, c.argsBase
+	c.count = c.base - 1
+	c.published.Store(uint32(c.base))
+	table := *c.table.Load()
+	clear(table)
+	mask := uint32(len(table) - 1)
+	terms := c.terms.get()
+	for t := 1; t < c.base; t++ {
+		i := terms[t].hash & mask
+		for table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		table[i] = uint64(terms[t].hash)<<32 | uint64(t)
+	}
 }
 
 // cloneOf makes a an array of b's capacity holding b's entries (b's store's mu is held).
@@ -166,5 +189,24 @@ func (gr *Grounding) sortByID() {
 	}
 	for _, ps := range gr.Sees {
 		slices.SortStableFunc(ps, func(a, b Percept) int { return cmp.Compare(a.Atom, b.Atom) })
+	}
+}
+
+// scratchStore returns a scratch store of g's store for a relaxed program: the one a failed pass of
+// this grounding left (spare), emptied, or a new one.
+func (g *session) scratchStore() *store {
+	if c := g.spare; c != nil {
+		g.spare = nil
+		c.truncate()
+		return c
+	}
+	return g.shared.st.scratch()
+}
+
+// recycle keeps the scratch store of rg, a relaxed program of g no longer used, for g's next
+// pass (scratchStore).
+func (g *session) recycle(rg *session) {
+	if c := rg.st.store; c != g.shared.st && c.names == g.shared.st.names {
+		g.spare = c
 	}
 }

@@ -71,6 +71,36 @@ func termText(s *store, t Term) string {
 	return b.String()
 }
 
+// TestScratchTruncate checks that a scratch store emptied for the next pass finds its parent's
+// terms and none of its own, and interns anew from where its parent's end, in a table grown past
+// its parent's.
+func TestScratchTruncate(t *testing.T) {
+	s := newStore()
+	a := s.constant("a")
+	f := s.functor(s.sym("f"), 1)
+	fa := s.intern(f, []Term{a})
+	c := s.scratch()
+	first := c.intern(f, []Term{fa})
+	x := first
+	for i := 0; i < 100_000; i++ { // the table and arrays grow
+		x = c.intern(f, []Term{x})
+	}
+	c.truncate()
+	v := newView(c)
+	if v.find(f, []Term{a}) != fa || v.find(f, []Term{fa}) != 0 || v.find(f, []Term{x}) != 0 {
+		t.Fatal("after truncate, a scratch store's own terms are found or its parent's are not")
+	}
+	if got := c.intern(f, []Term{a, a}); int(got) != c.base {
+		t.Fatalf("the first term after truncate is %d, want %d", got, c.base)
+	}
+	if termText(c, c.intern(f, []Term{fa})) != "(f (f a))" || c.count != c.terms.n-1 {
+		t.Fatal("a term interned after truncate is not what it was made of")
+	}
+	if !s.adopt(c) || termText(s, Term(c.base)) != "(f a a)" {
+		t.Fatal("a truncated scratch store is not adopted with its new terms")
+	}
+}
+
 // TestCommitGroundingCopies grounds a game in a scratch store whose parent interns a term
 // meanwhile, so that commitGrounding copies the grounding's terms into the parent instead of
 // adopting them, and checks the copy against the grounding made as usual: the same rules in the
