@@ -80,7 +80,7 @@ type relation struct {
 
 	refused []analysis.Diagnostic // non-nil: the relation's meaning is undefined
 
-	wraps []Term // unary relations: argument term -> the atom (rel arg), 0 if not made yet
+	wraps termMap // unary relations: argument term -> the atom (rel arg), when made
 
 	demand    *demand // non-nil: evaluated per subgoal, on demand (demand.go)
 	inlined   uint64  // the query (session.askGen) that last read it rule by rule (inline)

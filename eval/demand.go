@@ -649,11 +649,12 @@ func (g *session) fromWhole(c *component, t *table) error {
 		d.whole[t.mask] = ix
 	}
 	h := hashKeys(t.vals)
-	for e := ix.heads[h&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
-		if ix.hashes[e-1] != h {
+	for e := ix.heads[h&uint32(len(ix.heads)-1)]; e != 0; e = ix.entries[e-1].next {
+		x := &ix.entries[e-1]
+		if x.hash != h {
 			continue
 		}
-		args := g.st.argsOf(ix.facts[e-1])
+		args := g.st.argsOf(x.fact)
 		same, k := true, 0
 		for j := range args {
 			if t.mask&(1<<uint(j)) != 0 {
@@ -665,7 +666,7 @@ func (g *session) fromWhole(c *component, t *table) error {
 			}
 		}
 		if same {
-			t.answers = append(t.answers, ix.facts[e-1])
+			t.answers = append(t.answers, x.fact)
 		}
 	}
 	// The index lists the newest facts first.

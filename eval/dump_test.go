@@ -42,7 +42,7 @@ func (g *session) dumpPlans() string {
 						fmt.Fprintf(&b, " %s", g.patString(s.pat))
 					}
 					if s.idx != nil {
-						fmt.Fprintf(&b, " idx(keys=%d,n=%d)", s.idx.nkeys, len(s.idx.facts))
+						fmt.Fprintf(&b, " idx(keys=%d,n=%d)", s.idx.nkeys, len(s.idx.entries))
 					}
 					if s.delta {
 						b.WriteString(" delta")

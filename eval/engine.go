@@ -50,16 +50,14 @@ func (g *session) has(r *relation, t Term) bool {
 }
 
 // wrap returns the atom (r t) of a unary relation, interning it when create is set (else 0 when
-// it was never made). A per-relation table saves the hash lookup for the most frequent atoms:
-// those of true, next and init.
+// it was never made). A per-relation table saves the store's lookup for the most frequent
+// atoms: those of true, next and init.
 func (g *session) wrap(r *relation, t Term, create bool) Term {
 	if t == 0 {
 		return 0
 	}
-	if int(t) < len(r.wraps) {
-		if a := r.wraps[t]; a != 0 {
-			return a
-		}
+	if a := r.wraps.get(t); a != 0 {
+		return a
 	}
 	var a Term
 	args := [1]Term{t}
@@ -68,13 +66,7 @@ func (g *session) wrap(r *relation, t Term, create bool) Term {
 	} else if a = g.st.find(r.fn, args[:]); a == 0 {
 		return 0
 	}
-	if int(t) >= len(r.wraps) {
-		n := max(256, g.st.size()*2)
-		w := make([]Term, n)
-		copy(w, r.wraps)
-		r.wraps = w
-	}
-	r.wraps[t] = a
+	r.wraps.put(t, a)
 	return a
 }
 
@@ -329,14 +321,15 @@ func (g *session) scanFacts(p *plan, i int, s *step) error {
 // index (those at [p.lo, p.hi) of the relation when s.delta).
 func (g *session) scanIndex(p *plan, i int, s *step) error {
 	ix := s.idx
-	n := len(ix.facts)
+	n := len(ix.entries)
 	for e := 0; e < n; e++ {
+		x := &ix.entries[e]
 		if s.delta {
-			if pos := int(ix.pos[e]); pos < p.lo || pos >= p.hi {
+			if pos := int(x.pos); pos < p.lo || pos >= p.hi {
 				continue
 			}
 		}
-		if g.match(s.pat, ix.facts[e], p.env) {
+		if g.match(s.pat, x.fact, p.env) {
 			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 				return err
 			}
@@ -356,12 +349,13 @@ func (g *session) scanKeys(p *plan, i int, s *step) error {
 		h ^= h >> 31
 	}
 	hh := uint32(h ^ h>>32)
-	for e := ix.heads[hh&uint32(len(ix.heads)-1)]; e != 0; e = ix.next[e-1] {
-		if ix.hashes[e-1] != hh {
+	for e := ix.heads[hh&uint32(len(ix.heads)-1)]; e != 0; e = ix.entries[e-1].next {
+		x := &ix.entries[e-1]
+		if x.hash != hh {
 			continue
 		}
 		if s.delta {
-			pos := int(ix.pos[e-1])
+			pos := int(x.pos)
 			if pos >= p.hi {
 				continue
 			}
@@ -369,7 +363,7 @@ func (g *session) scanKeys(p *plan, i int, s *step) error {
 				break
 			}
 		}
-		if g.match(s.pat, ix.facts[e-1], env) {
+		if g.match(s.pat, x.fact, env) {
 			if err := g.join(p, i+1); err != nil || p.jump >= 0 {
 				return err
 			}

@@ -90,6 +90,7 @@ type session struct {
 	partialAt    int
 	gen          uint64
 	stamp        []uint64 // per term: the generation of the relation it is a fact of
+	spare        *store   // during Ground: the scratch store of a pass that failed, for the next (scratchStore)
 	scratch      []Term
 
 	cur        *State // the state whose facts are computed

@@ -133,7 +133,9 @@ func (g *session) relaxed(magic *magicPlan) *session { return g.relaxedWith(magi
 // relaxedWith is relaxed; with stateFree, the literals on true and does that only filter are
 // left out too (wholeBounds).
 func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
-	rg := &session{shared: g.shared, st: newView(g.shared.st), relByFn: map[uint32]*relation{}, lim: g.lim, lookahead: magic != nil}
+	sh := *g.shared
+	sh.st = g.scratchStore() // dropped with the pass, or kept (commitGrounding)
+	rg := &session{shared: &sh, st: newView(sh.st), relByFn: map[uint32]*relation{}, lim: g.lim, lookahead: magic != nil}
 	c := &compiler{g: rg, res: g.res}
 	c.compileRules()
 	origLayer := func(r *relation) layer {

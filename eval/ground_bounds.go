@@ -22,6 +22,7 @@ import (
 // and the relations that read it get no bound), and the time stops the computation.
 func (g *session) wholeBounds(ctx context.Context, lim GroundLimits) map[uint32]int {
 	rg := g.relaxedWith(nil, true)
+	defer g.recycle(rg)
 	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)
 	free := rg.stateFreeRelations()

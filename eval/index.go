@@ -27,21 +27,25 @@ type fnode struct {
 // of fitting facts. Entries are chained newest first, so a walk started before an insertion is
 // not disturbed by it, and a walk over a range of fact positions can stop early.
 type index struct {
-	filter *fnode
-	nkeys  int
-	heads  []int32 // per bucket: entry+1 of the newest entry, 0 when empty
-	next   []int32 // per entry: entry+1 of the next older entry in the bucket
-	hashes []uint32
-	facts  []Term
-	pos    []int32 // position of the fact in its relation's list
-	keybuf []Term
+	filter  *fnode
+	nkeys   int
+	heads   []int32   // per bucket: entry+1 of the newest entry, 0 when empty
+	entries []ixEntry // in the order of insertion
+	keybuf  []Term
+}
+
+// An ixEntry is a fact of an index, with what a walk of its bucket reads before matching it,
+// in one record: a walk that read them from four arrays missed the cache on each (the hash
+// indexes of chess's relaxed programs hold millions of facts).
+type ixEntry struct {
+	fact Term
+	pos  int32  // position of the fact in its relation's list
+	hash uint32 // of the fact's key values (an index with keys)
+	next int32  // entry+1 of the next older entry in the bucket (an index with keys)
 }
 
 func (ix *index) reset() {
-	ix.next = ix.next[:0]
-	ix.hashes = ix.hashes[:0]
-	ix.facts = ix.facts[:0]
-	ix.pos = ix.pos[:0]
+	ix.entries = ix.entries[:0]
 	if ix.nkeys > 0 {
 		clear(ix.heads)
 	}
@@ -85,34 +89,33 @@ func (ix *index) insert(st *view, t Term, pos int) {
 	if !ix.fits(st, ix.filter, t) {
 		return
 	}
-	e := int32(len(ix.facts))
-	ix.facts = append(ix.facts, t)
-	ix.pos = append(ix.pos, int32(pos))
+	e := int32(len(ix.entries))
 	if ix.nkeys == 0 {
+		ix.entries = append(ix.entries, ixEntry{fact: t, pos: int32(pos)})
 		return
 	}
 	h := hashKeys(ix.keybuf)
-	ix.hashes = append(ix.hashes, h)
-	if len(ix.facts) > len(ix.heads) {
+	if len(ix.entries) >= len(ix.heads) {
+		ix.entries = append(ix.entries, ixEntry{fact: t, pos: int32(pos), hash: h})
 		ix.rehash()
 		return
 	}
 	b := h & uint32(len(ix.heads)-1)
-	ix.next = append(ix.next, ix.heads[b])
+	ix.entries = append(ix.entries, ixEntry{fact: t, pos: int32(pos), hash: h, next: ix.heads[b]})
 	ix.heads[b] = e + 1
 }
 
 func (ix *index) rehash() {
 	n := max(16, len(ix.heads)*2)
-	for n < len(ix.facts) {
+	for n < len(ix.entries) {
 		n *= 2
 	}
 	ix.heads = make([]int32, n)
-	ix.next = ix.next[:0]
 	mask := uint32(n - 1)
-	for e, h := range ix.hashes {
-		b := h & mask
-		ix.next = append(ix.next, ix.heads[b])
+	for e := range ix.entries {
+		x := &ix.entries[e]
+		b := x.hash & mask
+		x.next = ix.heads[b]
 		ix.heads[b] = int32(e) + 1
 	}
 }

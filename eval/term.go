@@ -37,19 +37,32 @@ type termRec struct {
 // with atomic stores, a term's record and arguments are written before the table slot that
 // makes it findable, and an array that grows is copied into a new one, so an array a reader
 // holds stays valid for every term it can know of; symbols and functors are looked up by name in
-// sync.Maps. Adding a term, a symbol or a functor takes mu.
+// sync.Maps. Adding a term takes mu; a symbol or a functor, names.mu.
+//
+// A grounding interns the terms of its relaxed programs into a scratch store (scratch): one
+// with the terms of its parent when made and the parent's names, whose terms are dropped with
+// it when the pass fails, and become the parent's when it succeeds (adopt, or commitGrounding).
 type store struct {
+	*names
+	mu    sync.Mutex
+	terms grower[termRec] // terms[0] is unused: Term 0 is "no term"
+	args  grower[Term]
+	table atomic.Pointer[[]uint64] // open addressing: hash<<32 | term, 0 = empty slot; read with atomic loads
+	count int                      // the terms in table (mu)
+
+	published atomic.Uint32 // the length of terms once the last term added is in it (see view)
+
+	base, argsBase int // a scratch store: the lengths of its parent's terms and arguments when made
+}
+
+// names are the symbols and functors of a store, shared with its scratch stores: a functor
+// means the same in a grounding's passes and in the Program.
+type names struct {
 	mu     sync.Mutex
 	symIdx sync.Map       // folded name -> symbol (uint32); stored under mu
 	fnIdx  sync.Map       // functor -> its index (uint32); stored under mu
 	syms   grower[string] // display spelling per symbol
 	fns    grower[functor]
-	terms  grower[termRec] // terms[0] is unused: Term 0 is "no term"
-	args   grower[Term]
-	table  atomic.Pointer[[]uint64] // open addressing: hash<<32 | term, 0 = empty slot; read with atomic loads
-	count  int                      // the terms in table (mu)
-
-	published atomic.Uint32 // the length of terms once the last term added is in it (see view)
 }
 
 // A grower is an append-only array that readers index without a lock: the whole backing
@@ -88,7 +101,7 @@ func (a *grower[T]) init(n int) {
 }
 
 func newStore() *store {
-	s := &store{}
+	s := &store{names: &names{}}
 	s.syms.init(64)
 	s.fns.init(64)
 	s.terms.init(1024)
@@ -125,8 +138,8 @@ func addIndexed[K comparable, V any](s *store, idx *sync.Map, key K, a *grower[V
 	if id, ok := idx.Load(key); ok {
 		return id.(uint32)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.names.mu.Lock()
+	defer s.names.mu.Unlock()
 	if id, ok := idx.Load(key); ok {
 		return id.(uint32)
 	}
@@ -160,8 +173,8 @@ func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 func (s *store) size() int { return len(s.terms.get()) }
 
 // hugeArray is the size in bytes from which an array read at random asks for huge pages
-// (adviseHuge): only the largest groundings reach it (chess's restricted pass: a hash table of
-// 256 MB).
+// (adviseHuge): only the largest groundings reach it (chess's last restricted pass, in its
+// scratch store: a hash table of 64 MB and as much of term records).
 const hugeArray = 64 << 20
 
 func hashTerm(fn uint32, args []Term) uint32 {
