@@ -157,11 +157,31 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	if magic != nil {
 		rg.liftParams(static)
 	}
+	rg.transformRules(magic != nil, static, dynamic)
+	trueRel, doesRel := rg.trueRel, rg.doesRel
+	rg.addCopyRules()
+	if magic != nil {
+		rg.magicSets(magic)
+	}
+	if stateFree {
+		rg.dropState()
+	}
+	// true and does are derived relations here: no layer is above static.
+	rg.trueRel, rg.doesRel = nil, nil
+	rg.components()
+	rg.trueRel, rg.doesRel = trueRel, doesRel
+	return rg
+}
+
+// transformRules rewrites the rules of the relations that depend on the state: negations of
+// such relations dropped (kept aside), and in the restricted pass the or-factoring, shared
+// groups, split moves and projections; every pass splits rules and eliminates variables.
+func (rg *session) transformRules(restricted bool, static func(*relation) bool, dynamic func(*lit) bool) {
 	for _, r := range slices.Clone(rg.rels) {
 		if static(r) {
 			continue
 		}
-		if magic != nil {
+		if restricted {
 			rg.factorOrs(r, dynamic)
 		}
 		for _, ru := range r.rules {
@@ -175,13 +195,13 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 			}
 			ru.body = kept
 		}
-		if magic != nil {
+		if restricted {
 			rg.shareGroups(r.rules, dynamic)
 		}
 		var split []*rule
 		for _, ru := range r.rules {
-			for _, sr := range rg.splitRule(ru, dynamic, magic != nil) {
-				if magic != nil {
+			for _, sr := range rg.splitRule(ru, dynamic, restricted) {
+				if restricted {
 					sr = rg.splitByMove(rg.projectMoves(sr, dynamic), dynamic)
 				}
 				split = append(split, rg.excludeOthers(rg.eliminateVars(sr, dynamic), dynamic))
@@ -191,6 +211,11 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		rg.share = nil
 		rg.mergeExclusions(r)
 	}
+}
+
+// addCopyRules adds the rules that copy next into true, init into true and legal into does:
+// in the relaxed program true and does are derived relations.
+func (rg *session) addCopyRules() {
 	trueRel, doesRel := rg.trueRel, rg.doesRel
 	x := func(v int) *pnode { return &pnode{kind: pVar, v: v} }
 	unary := func(r *relation) *pnode { return &pnode{kind: pFunc, fn: r.fn, args: []*pnode{x(0)}, flat: true} }
@@ -202,17 +227,6 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 		&rule{rel: trueRel, head: unary(trueRel), body: []lit{{kind: litPos, rel: rg.nextRel, atom: unary(rg.nextRel)}}, nvars: 1, varNames: []string{"?x"}, clause: -1})
 	doesRel.rules = append(doesRel.rules,
 		&rule{rel: doesRel, head: binary(doesRel), body: []lit{{kind: litPos, rel: rg.legalRel, atom: binary(rg.legalRel)}}, nvars: 2, varNames: []string{"?r", "?m"}, clause: -1})
-	if magic != nil {
-		rg.magicSets(magic)
-	}
-	if stateFree {
-		rg.dropState()
-	}
-	// true and does are derived relations here: no layer is above static.
-	rg.trueRel, rg.doesRel = nil, nil
-	rg.components()
-	rg.trueRel, rg.doesRel = trueRel, doesRel
-	return rg
 }
 
 // constantFluents reads the fluents that never change from init. A functor whose only next
@@ -413,13 +427,13 @@ func (ms *magicRewrite) candidates(out map[*relation]bool) {
 	}
 }
 
-// argsOf returns the argument patterns of an atom (a ground atom is a constant pattern).
-func (ms *magicRewrite) argsOf(p *pnode) []*pnode {
+// argPatterns returns the argument patterns of an atom (a ground atom is a constant pattern).
+func (rg *session) argPatterns(p *pnode) []*pnode {
 	if p.kind == pFunc {
 		return p.args
 	}
 	var out []*pnode
-	for _, a := range ms.rg.st.argsOf(p.t) {
+	for _, a := range rg.st.argsOf(p.t) {
 		out = append(out, &pnode{kind: pConst, t: a})
 	}
 	return out
@@ -432,7 +446,7 @@ func (ms *magicRewrite) uses(each func(ru *rule, l *lit, avail []bool)) {
 		for _, ru := range c.rules {
 			head := make([]bool, ru.nvars)
 			if bs := ms.bound[c]; bs != nil {
-				for i, a := range ms.argsOf(ru.head) {
+				for i, a := range ms.rg.argPatterns(ru.head) {
 					if bs[i] {
 						markVars(a, head, true)
 					}
@@ -475,7 +489,7 @@ func (ms *magicRewrite) narrow() {
 		ms.uses(func(ru *rule, l *lit, avail []bool) {
 			bs := ms.bound[l.rel]
 			for i := range bs {
-				if bs[i] && !allBound(ms.argsOf(l.atom)[i], avail) {
+				if bs[i] && !allBound(ms.rg.argPatterns(l.atom)[i], avail) {
 					bs[i] = false
 					changed = true
 				}
@@ -516,7 +530,7 @@ func (ms *magicRewrite) makeRelations(plan *magicPlan) {
 func (ms *magicRewrite) project(r *relation, atom *pnode) *pnode {
 	m := ms.magic[r]
 	var args []*pnode
-	all := ms.argsOf(atom)
+	all := ms.rg.argPatterns(atom)
 	for i, b := range ms.bound[r] {
 		if b {
 			args = append(args, all[i])

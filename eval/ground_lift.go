@@ -421,18 +421,6 @@ func (pl *paramLift) atom(fn uint32, args []*pnode) *pnode {
 	return &pnode{kind: pFunc, fn: fn, args: args, flat: flat}
 }
 
-// argsOf returns the argument patterns of an atom pattern.
-func (pl *paramLift) argsOf(p *pnode) []*pnode {
-	if p.kind == pFunc {
-		return p.args
-	}
-	var out []*pnode
-	for _, a := range pl.rg.st.argsOf(p.t) {
-		out = append(out, &pnode{kind: pConst, t: a})
-	}
-	return out
-}
-
 // without returns args without the positions ps.
 func without(args []*pnode, ps []int) []*pnode {
 	var out []*pnode
@@ -447,7 +435,7 @@ func without(args []*pnode, ps []int) []*pnode {
 // retarget returns a copy of ru as a rule of rel with the given head's arguments, its body
 // copied.
 func (pl *paramLift) retarget(ru *rule, rel *relation, head *pnode) *rule {
-	return &rule{rel: rel, head: pl.atom(rel.fn, pl.argsOf(head)), body: slices.Clone(ru.body), dropped: slices.Clone(ru.dropped),
+	return &rule{rel: rel, head: pl.atom(rel.fn, pl.rg.argPatterns(head)), body: slices.Clone(ru.body), dropped: slices.Clone(ru.dropped),
 		nvars: ru.nvars, varNames: ru.varNames, span: ru.span, clause: ru.clause}
 }
 
@@ -523,9 +511,9 @@ func (pl *paramLift) expandReads(ru *rule) []*rule {
 			l := r.body[i]
 			q := l.rel
 			gen := pl.retarget(r, r.rel, r.head)
-			gen.body = slices.Concat(r.body[:i], pl.liftAlternative(q, pl.argsOf(l.atom)), r.body[i+1:])
+			gen.body = slices.Concat(r.body[:i], pl.liftAlternative(q, pl.rg.argPatterns(l.atom)), r.body[i+1:])
 			spec := pl.retarget(r, r.rel, r.head)
-			spec.body[i] = lit{kind: litPos, rel: pl.specRel[q], atom: pl.atom(pl.specRel[q].fn, pl.argsOf(l.atom))}
+			spec.body[i] = lit{kind: litPos, rel: pl.specRel[q], atom: pl.atom(pl.specRel[q].fn, pl.rg.argPatterns(l.atom))}
 			next = append(next, gen, spec)
 		}
 		out = next
