@@ -433,6 +433,12 @@ func (g *session) refused() error {
 // without a defined meaning, a relation needs a demand-driven evaluation (it would be too big
 // whole), or a limit is reached.
 func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, error) {
+	return p.ground(ctx, lim, true)
+}
+
+// ground is Ground; without predict, the pass as written is tried whatever writtenOver says
+// (TestWrittenOver compares the two ways).
+func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*Grounding, error) {
 	lim = lim.withDefaults()
 	g := p.take()
 	defer p.put(g)
@@ -455,17 +461,29 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 	// that runs out of time is not tried again: under a heavy load a game that grounds in 2
 	// seconds (pancakes88) would lose its time to a second try. The first way measures the
 	// relations it can compute whole; a restricted pass whose magic set of one of them asks
-	// more atoms than it has whole is made again with that relation whole.
+	// more atoms than it has whole is made again with that relation whole. A program whose
+	// bound as written is far over the limit of atoms (writtenOver: chess) starts restricted.
 	start := time.Now()
-	gr, err := g.ground(ctx, lim, init, nil)
 	var ge *GroundError
-	if err == nil || ctx.Err() != nil || !errors.As(err, &ge) || !ge.tooBig {
-		return gr, err
+	var bound PassEstimate
+	over := false
+	if predict {
+		bound, over = p.writtenOver(ctx, g, lim)
 	}
-	// The pass as written stopped at a limit of size: its store, grown to millions of terms
-	// (chess: 6 million), is let go; the restricted passes are smaller (chess: 2.2 million), and
-	// reusing it kept 200 MB more resident.
-	g.spare = nil
+	if over {
+		// Predicted to stop at the limit of atoms (writtenOver): the seconds it would take to
+		// get there (chess: 2.4 s of CPU at the default limits) go to the restricted pass.
+		ge = &GroundError{Reason: fmt.Sprintf("more than %d atoms can hold: estimated %s as written", lim.MaxFacts, countText(bound.Facts)), tooBig: true}
+	} else {
+		gr, err := g.ground(ctx, lim, init, nil)
+		if err == nil || ctx.Err() != nil || !errors.As(err, &ge) || !ge.tooBig {
+			return gr, err
+		}
+		// The pass as written stopped at a limit of size: its store, grown to millions of
+		// terms (chess: 6 million), is let go; the restricted passes are smaller (chess: 2.2
+		// million), and reusing it kept 200 MB more resident.
+		g.spare = nil
+	}
 	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
 	// limit of facts: a relation bigger than that whole would take much of the relaxed
 	// program's facts, and its bound costs as many.
@@ -484,7 +502,7 @@ func (p *Program) Ground(ctx context.Context, lim GroundLimits) (*Grounding, err
 			ge.Reason += ", and no time was left to ground it restricted to what its rules ask"
 			return nil, ge
 		}
-		gr, err = g.ground(ctx, rest, init, plan)
+		gr, err := g.ground(ctx, rest, init, plan)
 		var over *magicOver
 		if !errors.As(err, &over) {
 			return gr, err

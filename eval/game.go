@@ -32,6 +32,9 @@ type Program struct {
 	free    []*session              // other idle sessions, the last given back last
 	initial atomic.Pointer[State]
 	static  sync.Map // the first relation's functor of a static component -> its staticFacts
+	// written is the bound of the relaxed program as written (EstimateGround's Plain), made
+	// once by EstimateGround or Ground: Ground skips that pass when it is far over (writtenOver).
+	written atomic.Pointer[PassEstimate]
 }
 
 // shared is what the sessions of a Program share: immutable after Compile, but for the term

@@ -18,8 +18,9 @@ import (
 // rules) and logs its ground rules per relation, the figures of docs/performance.md's "Why
 // chess.kif is not compiled". An auxiliary relation is named by the line of the clause it was
 // made from. It takes a minute of CPU and about 2 GB: run it with GDL_CHESS_GROUND=1 and -v
-// (GDL_CHESS_GROUND=game.kif grounds another game, and GDL_GROUND_MAX_RULES=n lowers the limit
-// of ground rules, to see a small game's restricted pass).
+// (GDL_CHESS_GROUND=game.kif grounds another game, GDL_GROUND_MAX_RULES=n lowers the limit of
+// ground rules, to see a small game's restricted pass, and GDL_GROUND_MAX_FACTS=n sets the limit
+// of atoms, 4 million here: at the default 2 million, chess starts restricted, writtenOver).
 func TestChessGroundSize(t *testing.T) {
 	if os.Getenv("GDL_CHESS_GROUND") == "" {
 		t.Skip("SKIPPED: set GDL_CHESS_GROUND=1 to ground chess.kif (a minute of CPU, 2 GB)")
@@ -32,13 +33,17 @@ func TestChessGroundSize(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("GDL_GROUND_MAX_RULES")); err == nil {
 		maxRules = n // lower: to make a small game ground restricted
 	}
+	maxFacts := 4_000_000
+	if n, err := strconv.Atoi(os.Getenv("GDL_GROUND_MAX_FACTS")); err == nil {
+		maxFacts = n
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("SKIPPED: the shared corpus (%s) is not there: %v", corpusDir, err)
 	}
 	p, _ := Load(string(src))
 	cpu0 := cputime.Now()
-	gr, err := p.Ground(context.Background(), GroundLimits{Timeout: 3600 * time.Second, MaxRules: maxRules, MaxLits: 300_000_000, MaxFacts: 4_000_000})
+	gr, err := p.Ground(context.Background(), GroundLimits{Timeout: 3600 * time.Second, MaxRules: maxRules, MaxLits: 300_000_000, MaxFacts: maxFacts})
 	cpu := cputime.Now() - cpu0
 	if err != nil {
 		t.Fatalf("%v (after %v of CPU)", err, cpu)

@@ -420,6 +420,9 @@ func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*Ground
 	if est.Plain, est.Timed, err = g.boundGround(ctx, false); err != nil {
 		return nil, err
 	}
+	if !est.Timed {
+		p.written.Store(&est.Plain)
+	}
 	if lim = lim.withDefaults(); leastGroundTime(est.Plain.ratio(lim)) <= lim.Timeout {
 		// Not far over as written: FarOver says no whatever the restricted bound, which is
 		// left as the one as written (it bounds the restricted program too).
@@ -432,6 +435,39 @@ func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*Ground
 	}
 	est.Timed = est.Timed || timed
 	return est, nil
+}
+
+// writtenOverRatio is how many times the limit of atoms the bound of the relaxed program as
+// written (PassEstimate.Facts) must be for Ground to skip that pass (writtenOver). The bound is
+// no proof: it drops the correlations between arguments, and games ground as written with
+// bounds far over the limit. On the corpus (2026-11-27, the default limits) the games whose
+// pass as written grounds have bounds up to 68.3 times the limit (the checkers games; then
+// ad_game_2x2 28.5, pancakes88 25.2, checkersSmall 21.8), and every game 80 times over or more
+// stops at the limit of atoms or of time as written: chess and its kin (87.1 to 87.3), merrills
+// (305), gt_two_thirds_6p (219, on time), sudoku (1,937). TestWrittenOver fails when a change of
+// the estimate or of the grounder moves a game across.
+const writtenOverRatio = 80
+
+// writtenOver reports whether the relaxed program as written is predicted to stop at lim's
+// limit of atoms (its bound is writtenOverRatio times the limit or more), with that bound. The
+// bound is made once per Program (EstimateGround's, or g's probe here, about 0.1 s for chess);
+// a probe stopped on its time (a heavy load) leaves the bound looser, and then the prediction
+// is no, the pass tried as before.
+func (p *Program) writtenOver(ctx context.Context, g *session, lim GroundLimits) (PassEstimate, bool) {
+	if g.res != nil && len(g.res.Model.Clauses) > estimateMaxClauses {
+		return PassEstimate{}, false
+	}
+	bound := p.written.Load()
+	if bound == nil {
+		pe, timed, err := g.boundGround(ctx, false)
+		if err != nil || timed {
+			return pe, false
+		}
+		p.written.Store(&pe)
+		bound = &pe
+	}
+	over := !math.IsInf(bound.Facts, 1) && bound.Facts >= writtenOverRatio*float64(lim.withDefaults().MaxFacts)
+	return *bound, over
 }
 
 // boundGround bounds one way of grounding: the relaxed program, with magicSets restricted by
