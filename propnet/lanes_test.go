@@ -53,30 +53,16 @@ var errNoNet = errors.New("no network")
 // initial state, so lanes are at different points of their games. It returns the states
 // compared.
 func laneWalk(src string, lim eval.GroundLimits, steps, withInterp int, seed uint64) (int, error) {
-	g, _ := eval.Load(src)
-	gr, err := g.Ground(bg, lim)
+	g, gr, n, err := buildNet(src, lim)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errNoNet, err)
+		return 0, err
 	}
-	n, err := New(bg, g, gr, Limits{})
-	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errNoNet, err)
-	}
-	fluent := map[eval.Term]int{}
-	for i, f := range gr.Fluents {
-		fluent[f] = i
-	}
-	bitsOf := func(s *eval.State) ([]uint64, error) {
-		b := make([]uint64, n.Words())
-		for _, f := range s.Fluents() {
-			i, ok := fluent[f]
-			if !ok {
-				return nil, fmt.Errorf("fluent %s is not a base proposition", g.String(f))
-			}
-			b[i>>6] |= 1 << uint(i&63)
-		}
-		return b, nil
-	}
+	return laneWalkNet(g, gr, n, steps, withInterp, seed)
+}
+
+// laneWalkNet is laneWalk on a network built.
+func laneWalkNet(g *eval.Program, gr *eval.Grounding, n *Net, steps, withInterp int, seed uint64) (int, error) {
+	bitsOf := fluentBits(g, gr, n)
 	s0, err := g.Initial(bg)
 	if err != nil {
 		return 0, err
