@@ -72,7 +72,7 @@ type laneProg struct {
 // phased reports whether Playouts should keep its lanes in phase: whether some role has a
 // group of moves with a guard, and the words that a step skips when a guard holds in no lane
 // (the groups' conditions, and the gates that need a guard, laneSeg.guard) are a quarter or
-// more of the words that a step evaluates (speedChess 62%, chess 93%, breakthrough 35%;
+// more of the words that a step evaluates (speedChess 62%, chess about 90%, breakthrough 35%;
 // ticTacToe 12%, connectFour 3%): a lane held back costs a step, a group or segment skipped in
 // every lane its words.
 func (p *laneProg) phased() bool {
