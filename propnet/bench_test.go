@@ -2,6 +2,7 @@ package propnet
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -87,4 +88,63 @@ func BenchmarkLanes(b *testing.B) {
 // shared with other jobs the steadier figure.
 func reportCPU(b *testing.B, cpu0 time.Duration) {
 	b.ReportMetric(float64(cputime.Now()-cpu0)/float64(b.N)/1e3, "cpu-us/op")
+}
+
+// chessDepth is the length of the chess playouts of the speed target: 20 joint moves, as the
+// Prolog side plays them (scripts/bench-playouts.sh).
+const chessDepth = 20
+
+// chessRates plays playouts of chessDepth joint moves on the Machine and on Lanes for budget of
+// CPU each and returns their numbers per CPU second.
+func chessRates(n *Net, init []uint64, budget time.Duration) (machine, lanes float64) {
+	m := n.NewMachine()
+	rng := rand.New(rand.NewPCG(1, 2))
+	count := 0
+	cpu0 := cputime.Now()
+	for cputime.Now()-cpu0 < budget {
+		m.Playout(init, rng, chessDepth, nil)
+		count++
+	}
+	machine = float64(count) / (cputime.Now() - cpu0).Seconds()
+	l := n.NewLanes()
+	cpu0 = cputime.Now()
+	ended := l.Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: chessDepth, Count: math.MaxInt32,
+		End: func(PlayoutEnd) bool { return true }, Stop: func() bool { return cputime.Now()-cpu0 >= budget }})
+	lanes = float64(ended) / (cputime.Now() - cpu0).Seconds()
+	return machine, lanes
+}
+
+// On chess's network (GDL_CHESS_GROUND=1, chessNet), every lane of Lanes agrees with the
+// Machine, and the first two with the interpreter, along random walks: 12 steps of 64 lanes.
+// It logs the playouts of 20 joint moves per CPU second on both.
+func TestChessLanes(t *testing.T) {
+	c := chessNet(t)
+	states, err := laneWalkNet(c.g, c.gr, c.n, 12, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d lane states agree", states)
+	machine, lanes := chessRates(c.n, initBits(c.n, c.gr), 3*time.Second)
+	t.Logf("playouts of %d joint moves per CPU second: Machine %.1f, Lanes %.1f", chessDepth, machine, lanes)
+}
+
+// BenchmarkChess measures random playouts of 20 joint moves through chess's network
+// (GDL_CHESS_GROUND=1, chessNet) on the Machine and on Lanes: one op is one playout.
+func BenchmarkChess(b *testing.B) {
+	c := chessNet(b)
+	init := initBits(c.n, c.gr)
+	b.Run("Machine", func(b *testing.B) {
+		m := c.n.NewMachine()
+		rng := rand.New(rand.NewPCG(1, 2))
+		cpu0 := cputime.Now()
+		for range b.N {
+			m.Playout(init, rng, chessDepth, nil)
+		}
+		reportCPU(b, cpu0)
+	})
+	b.Run("Lanes", func(b *testing.B) {
+		cpu0 := cputime.Now()
+		c.n.NewLanes().Playouts(LaneRun{Start: init, Seed: 1, MaxDepth: chessDepth, Count: b.N, End: func(PlayoutEnd) bool { return true }})
+		reportCPU(b, cpu0)
+	})
 }

@@ -70,26 +70,42 @@ type laneProg struct {
 }
 
 // phased reports whether Playouts should keep its lanes in phase: whether some role has a
-// group of moves with a guard, and the groups' conditions are a quarter or more of the words
-// that a step evaluates (speedChess 62%, breakthrough 35%; ticTacToe 12%, connectFour 3%): a
-// lane held back costs a step, a group skipped in every lane its conditions.
+// group of moves with a guard, and the words that a step skips when a guard holds in no lane
+// (the groups' conditions, and the gates that need a guard, laneSeg.guard) are a quarter or
+// more of the words that a step evaluates (speedChess 62%, chess about 90%, breakthrough 35%;
+// ticTacToe 12%, connectFour 3%): a lane held back costs a step, a group or segment skipped in
+// every lane its words.
 func (p *laneProg) phased() bool {
-	guarded, words := false, 0
+	guarded, words, all := false, 0, len(p.a)+len(p.a2)+len(p.b)
 	for _, grps := range p.groups {
 		for _, g := range grps {
-			guarded = guarded || g.guard != 1<<1
+			guarded = guarded || g.guard != laneAll
 			words += len(g.recs)
 		}
 	}
-	return guarded && 4*words >= len(p.a)+len(p.a2)+len(p.b)+words
+	all += words
+	for _, segs := range [][]laneSeg{p.aSegs, p.a2Segs, p.bSegs} {
+		for _, sg := range segs {
+			if sg.guard != laneAll {
+				words += int(sg.rec1 - sg.rec0)
+			}
+		}
+	}
+	return guarded && 4*words >= all
 }
 
 // A laneSeg is a run of records: [rec0, rec1) of a pass, whose gates have the slots from slot0.
+// Its gates matter only in the lanes where guard (slot << 1 | inverted; 1 << 1, true, for
+// every lane) holds (laneBuilder.need): run skips it when it holds in no lane that plays.
 type laneSeg struct {
 	rec0, rec1, slot0 int32
 	gates             int32
+	guard             uint32
 	cycle             bool
 }
+
+// laneAll is the guard of a laneSeg whose gates matter in every lane: slot 1, true.
+const laneAll = 1 << 1
 
 // A laneGrp is a group of legal moves that share a guard: the guard, and the conditions of its
 // moves as blocks of records of one shape, in runs that share a first input (gatherBlocks). A move's condition is the gate that only it reads (laneOrder's tail),
@@ -152,6 +168,7 @@ func newLaneProg(n *Net) *laneProg {
 	b.pushMoves(b.findPushed())
 	b.gateInputs()
 	b.findDerived()
+	b.findNeeds()
 	orders := b.slotGates()
 	b.slotDerived()
 	b.p.a, b.p.aSegs = b.emit(orders[0])
@@ -183,6 +200,10 @@ type laneBuilder struct {
 	after     []bool
 	// pushOf: per gate, the slot of the OR of moves it reads as one input (pushMin), or -1.
 	pushOf []int32
+	// need (findNeeds): nil, or per node 0, or 1 + the index in guards of the guard that must
+	// hold in a lane for the node's value there to matter.
+	need   []int32
+	guards []ref
 	// A gate's inputs as its record reads them: gin[ginOff[i]:ginOff[i+1]].
 	ginOff []int32
 	gin    []ref
@@ -357,13 +378,13 @@ func (b *laneBuilder) slotGates() [3][]int32 {
 			if b.after != nil {
 				orders[2] = slices.DeleteFunc(slices.Clone(order), func(i int32) bool { return !b.after[i] })
 				order = slices.DeleteFunc(order, func(i int32) bool { return b.after[i] })
-				orders[2] = n.laneLevels(orders[2], len(orders[2]), b.fanin, inputs)
+				orders[2] = n.laneLevels(orders[2], len(orders[2]), b.fanin, inputs, b.need)
 			}
 			tail = len(order)
 		}
 		orders[pass] = order
 		if !slices.ContainsFunc(order, func(i int32) bool { return n.scc[i] != 0 }) {
-			orders[pass] = n.laneLevels(order, tail, b.fanin, inputs)
+			orders[pass] = n.laneLevels(order, tail, b.fanin, inputs, b.need)
 		}
 	}
 	for _, pass := range []int{0, 2, 1} {
@@ -500,6 +521,92 @@ func readersOfDerived(n *Net, derived []int32) ([]bool, bool) {
 	return after, some
 }
 
+// findNeeds finds the gates whose value matters only where a guard of a group of legal moves
+// holds (need), so that a step skips them when it holds in no lane (laneSeg.guard): in a game
+// of turns, such as chess, the half of the network that decides the legal moves of the player
+// not in control. The guards are those that are fluents (always evaluated before any gate).
+// A legal condition of a group matters where its guard holds (gather reads it only there); a
+// gate that is the AND of a guard and other inputs is false where the guard does not hold,
+// and an OR of a negated guard true, whatever those inputs; so those inputs matter only where
+// the guard holds, or where the gate matters, when that is narrower. A node matters in every
+// lane if an output other than a legal condition reads it, or gates that need different
+// guards. Nodes are numbered in topological order (Net.finish), so a walk from the last to the
+// first sees every reader of a node before the node; a network with cycles gets no guards.
+func (b *laneBuilder) findNeeds() {
+	n := b.n
+	if len(n.cycles) > 0 {
+		return
+	}
+	idx := map[ref]int32{}
+	for _, gs := range n.groups {
+		for _, g := range gs {
+			if _, ok := idx[g]; !ok && n.kind[g.node()] == kBase {
+				b.guards = append(b.guards, g)
+				idx[g] = int32(len(b.guards))
+			}
+		}
+	}
+	if len(b.guards) == 0 {
+		return
+	}
+	need := make([]int32, len(n.kind))
+	for i := range need {
+		need[i] = -1 // read by nothing seen yet
+	}
+	mark := func(x ref, k int32) {
+		switch i := x.node(); need[i] {
+		case -1:
+			need[i] = k
+		case k:
+		default:
+			need[i] = 0
+		}
+	}
+	for _, x := range n.next {
+		mark(x, 0)
+	}
+	for _, rs := range [][][]ref{n.goals, n.sees, n.groups} {
+		for _, xs := range rs {
+			for _, x := range xs {
+				mark(x, 0)
+			}
+		}
+	}
+	mark(n.terminal, 0)
+	for r, rs := range n.legal {
+		for m, x := range rs {
+			mark(x, idx[n.groups[r][n.groupOf[r][m]]])
+		}
+	}
+	for i := len(n.kind) - 1; i >= 0; i-- {
+		k := need[i]
+		if k < 0 || n.kind[i] != kAnd && n.kind[i] != kOr {
+			continue
+		}
+		ins := n.ins[n.inOff[i]:n.inOff[i+1]]
+		// lit is an input as the gate's AND reads it (an OR is the negated AND of its negated
+		// inputs); guard, the guard that the AND reads, if the gate matters in every lane.
+		lit := func(in ref) ref {
+			if n.kind[i] == kOr {
+				return in.not()
+			}
+			return in
+		}
+		guard := refFalse
+		for _, in := range ins {
+			if j, ok := idx[lit(in)]; ok && k == 0 {
+				guard, k = lit(in), j
+			}
+		}
+		for _, in := range ins {
+			if lit(in) != guard {
+				mark(in, k)
+			}
+		}
+	}
+	b.need = need
+}
+
 // slotDerived gives the derived gates their slots, after every gate's.
 func (b *laneBuilder) slotDerived() {
 	if b.derived == nil {
@@ -540,8 +647,12 @@ func (b *laneBuilder) emit(order []int32) ([]uint32, []laneSeg) {
 	head := -1       // the block being made
 	for _, i := range order {
 		shape := uint32(b.fanin(i))<<1 | b2u(n.kind[i] == kOr)
-		if c := n.scc[i]; len(segs) == 0 || c != cur {
-			segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: b.slot[i], cycle: c != 0})
+		guard := uint32(laneAll)
+		if b.need != nil && b.need[i] > 0 {
+			guard = b.ref(b.guards[b.need[i]-1])
+		}
+		if c := n.scc[i]; len(segs) == 0 || c != cur || guard != segs[len(segs)-1].guard {
+			segs = append(segs, laneSeg{rec0: int32(len(recs)), slot0: b.slot[i], guard: guard, cycle: c != 0})
 			cur = c
 			head = -1
 		}
@@ -758,11 +869,12 @@ func (n *Net) laneOrder(reads []bool, pass bool, derived []int32) ([]int32, int)
 }
 
 // laneLevels orders the gates of an order without cycles by level (a gate comes after the
-// gates of order it reads: 1 + their highest level), then by shape (AND or OR, the number of
-// its inputs), so that eval runs through blocks of gates of one shape without a branch per
-// gate that the processor cannot predict. The gates that only legal moves read (the tail of
-// laneOrder) stay last.
-func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32) []ref) []int32 {
+// gates of order it reads: 1 + their highest level), then by the guard they need (need, per
+// node, as laneBuilder's; may be nil), then by shape (AND or OR, the number of its inputs), so
+// that eval runs through blocks of gates of one shape without a branch per gate that the
+// processor cannot predict, and skips the gates of a guard that holds in no lane. The gates
+// that only legal moves read (the tail of laneOrder) stay last.
+func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs func(int32) []ref, need []int32) []int32 {
 	level := make([]int32, len(n.kind)) // 0: not a gate of order
 	top := int32(0)
 	for _, i := range order {
@@ -786,6 +898,9 @@ func (n *Net) laneLevels(order []int32, tail int, fanin func(int32) int, inputs 
 	slices.SortFunc(out, func(x, y int32) int {
 		if d := level[x] - level[y]; d != 0 {
 			return int(d)
+		}
+		if need != nil && need[x] != need[y] {
+			return int(need[x] - need[y])
 		}
 		if d := int(n.kind[x]) - int(n.kind[y]); d != 0 {
 			return d
@@ -826,9 +941,12 @@ func (l *Lanes) put(slot int, v uint64) {
 	l.val[2*slot+1] = ^v
 }
 
-// run evaluates a pass's segments.
-func (l *Lanes) run(recs []uint32, segs []laneSeg) {
+// run evaluates a pass's segments, but for those whose guard holds in no lane of live.
+func (l *Lanes) run(recs []uint32, segs []laneSeg, live uint64) {
 	for _, sg := range segs {
+		if l.val[sg.guard]&live == 0 {
+			continue
+		}
 		if !sg.cycle {
 			evalBlocks(l.val, recs[sg.rec0:sg.rec1], int(sg.slot0))
 			continue
@@ -971,15 +1089,16 @@ func (l *Lanes) setMove(r int, mv int32, mask uint64) {
 // stateEval evaluates what the current states decide in the lanes of live (in the others, a
 // gate that reads a derived gate may be wrong): legal moves, goals, terminal.
 func (l *Lanes) stateEval(live uint64) {
-	l.evalState()
+	l.evalState(live)
 	l.evalLegal(live)
 }
 
-// evalState unsets the moves played and evaluates pass A, but for the gates that read a derived
+// evalState unsets the moves played and evaluates pass A in the lanes of live (in the others,
+// a gate whose guard does not hold there may be wrong), but for the gates that read a derived
 // gate.
-func (l *Lanes) evalState() {
+func (l *Lanes) evalState(live uint64) {
 	l.clearMoves()
-	l.run(l.p.a, l.p.aSegs)
+	l.run(l.p.a, l.p.aSegs, live)
 }
 
 // evalLegal completes stateEval after evalState. With derived gates (findDerived), it gathers
@@ -995,10 +1114,10 @@ func (l *Lanes) evalLegal(live uint64) {
 				}
 			}
 		}
-		l.run(l.p.a2, l.p.a2Segs)
+		l.run(l.p.a2, l.p.a2Segs, live)
 	}
 	if l.p.twoPass {
-		l.run(l.p.b, l.p.bSegs)
+		l.run(l.p.b, l.p.bSegs, live)
 	}
 }
 
@@ -1226,9 +1345,10 @@ func countPlanes(cnt []uint64, ms []uint64) {
 	}
 }
 
-// nextState computes, after the moves are set, the lanes' next states into l.tmp.
-func (l *Lanes) nextState() {
-	l.run(l.p.b, l.p.bSegs)
+// nextState computes, after the moves are set, the next states of the lanes of live into
+// l.tmp (in the others, a fluent may be wrong).
+func (l *Lanes) nextState(live uint64) {
+	l.run(l.p.b, l.p.bSegs, live)
 	for f, x := range l.p.next {
 		l.tmp[f] = l.get(x)
 	}
@@ -1302,7 +1422,7 @@ func (l *Lanes) Playouts(run LaneRun) int {
 		if run.Stop != nil && run.Stop() {
 			return pr.ended
 		}
-		l.evalState()
+		l.evalState(pr.active)
 		hold := pr.holdLanes(step)
 		live := pr.active &^ hold
 		l.evalLegal(live)
@@ -1319,7 +1439,7 @@ func (l *Lanes) Playouts(run LaneRun) int {
 			continue
 		}
 		l.choose(moving)
-		l.nextState()
+		l.nextState(moving)
 		pr.advance(restart)
 	}
 	return pr.ended
@@ -1515,7 +1635,7 @@ func (l *Lanes) Replay(start []uint64, seed uint64, maxDepth int, rec *[]int32) 
 		}
 		l.choose(1)
 		*rec = append(*rec, l.recJoint...)
-		l.nextState()
+		l.nextState(1)
 		for f, x := range l.tmp {
 			l.put(baseSlot+f, x&1)
 		}
@@ -1567,7 +1687,7 @@ func (l *Lanes) PlayLanes(r int, mv int32, mask uint64) { l.setMove(r, mv, mask)
 
 // Next computes every lane's next state under the moves set by Play (after Eval); NextState
 // reads them.
-func (l *Lanes) Next() { l.nextState() }
+func (l *Lanes) Next() { l.nextState(^uint64(0)) }
 
 // NextState writes the next state of lane i (after Next) into out (Words() words).
 func (l *Lanes) NextState(i int, out []uint64) {

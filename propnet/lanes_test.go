@@ -24,7 +24,7 @@ var laneLimits = eval.GroundLimits{Timeout: 2 * time.Minute}
 func laneGames() map[string]string {
 	return map[string]string{"cutGraph": cutGraph, "manyMoves": manyMoves, "inertPass": inertPass,
 		"shiftRing": shiftRing(), "corridor": corridor, "chase": chase(), "lowestUniqueBid": lowestUniqueBid(),
-		"stuck": stuck(false), "stuckUnguarded": stuck(true)}
+		"stuck": stuck(false), "stuckUnguarded": stuck(true), "turns": turns()}
 }
 
 // testdataGames are the prefix games of testdata/games.
@@ -53,30 +53,16 @@ var errNoNet = errors.New("no network")
 // initial state, so lanes are at different points of their games. It returns the states
 // compared.
 func laneWalk(src string, lim eval.GroundLimits, steps, withInterp int, seed uint64) (int, error) {
-	g, _ := eval.Load(src)
-	gr, err := g.Ground(bg, lim)
+	g, gr, n, err := buildNet(src, lim)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errNoNet, err)
+		return 0, err
 	}
-	n, err := New(bg, g, gr, Limits{})
-	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errNoNet, err)
-	}
-	fluent := map[eval.Term]int{}
-	for i, f := range gr.Fluents {
-		fluent[f] = i
-	}
-	bitsOf := func(s *eval.State) ([]uint64, error) {
-		b := make([]uint64, n.Words())
-		for _, f := range s.Fluents() {
-			i, ok := fluent[f]
-			if !ok {
-				return nil, fmt.Errorf("fluent %s is not a base proposition", g.String(f))
-			}
-			b[i>>6] |= 1 << uint(i&63)
-		}
-		return b, nil
-	}
+	return laneWalkNet(g, gr, n, steps, withInterp, seed)
+}
+
+// laneWalkNet is laneWalk on a network built.
+func laneWalkNet(g *eval.Program, gr *eval.Grounding, n *Net, steps, withInterp int, seed uint64) (int, error) {
+	bitsOf := fluentBits(g, gr, n)
 	s0, err := g.Initial(bg)
 	if err != nil {
 		return 0, err
@@ -641,5 +627,64 @@ func TestLanesPhase(t *testing.T) {
 		if name == "stuck" && same {
 			t.Errorf("%s: in phase, the playouts end in the same order: no lane was held back", name)
 		}
+	}
+}
+
+// turns is a game of turns whose legal moves read gates that only the player in control needs:
+// two tokens on a line of nine cells, each player stepping to a free cell next to its token
+// (near: a gate read by the player's legal conditions only) or staying.
+func turns() string {
+	src := `(role white) (role black)
+(init (control white)) (init (at white 1)) (init (at black 9)) (init (step 0))
+(<= (adj ?a ?b) (succ ?a ?b))
+(<= (adj ?a ?b) (succ ?b ?a))
+(<= (near ?p ?c) (true (at ?p ?a)) (adj ?a ?c))
+(<= (taken ?c) (true (at ?p ?c)))
+(<= (free ?c) (cell ?c) (not (taken ?c)))
+(<= (legal ?p (go ?c)) (true (control ?p)) (near ?p ?c) (free ?c))
+(<= (legal ?p stay) (true (control ?p)))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (next (at ?p ?c)) (does ?p (go ?c)))
+(<= (next (at ?p ?a)) (true (at ?p ?a)) (not (moved ?p)))
+(<= (moved ?p) (does ?p (go ?c)))
+(<= (next (control white)) (true (control black)))
+(<= (next (control black)) (true (control white)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 9)))
+(<= (goal ?p 100) (true (at ?p 5)))
+(<= (goal ?p 0) (role ?p) (not (true (at ?p 5))))
+`
+	for i := 1; i <= 9; i++ {
+		src += fmt.Sprintf("(cell %d) (succ %d %d)\n", i, i-1, i)
+	}
+	return src
+}
+
+// Lanes skips the gates that only the player in control needs (findNeeds): turns's layout has
+// segments of gates that need (control white) and (control black), and its lanes agree with
+// the Machine in every step (TestLanesAgree, with lanes at both players' turns) and in
+// Playouts, which skips those segments when no lane needs them, against Replay, which
+// evaluates one lane (TestLanesPlayoutsReplay); both have turns among their games.
+func TestLanesGuardedSegments(t *testing.T) {
+	_, gr, n, _ := build(t, turns(), laneLimits)
+	p := n.lanes()
+	guarded := map[uint32]int{}
+	for _, sg := range p.aSegs {
+		if sg.guard != laneAll {
+			guarded[sg.guard] += int(sg.gates)
+		}
+	}
+	var want []uint32
+	for _, f := range []string{"(control white)", "(control black)"} {
+		i := slices.IndexFunc(gr.Fluents, func(t eval.Term) bool { return n.g.String(t) == f })
+		want = append(want, uint32(baseSlot+i)<<1)
+	}
+	for _, g := range want {
+		if guarded[g] == 0 {
+			t.Errorf("no gate needs guard %d: segments guarded %v", g, guarded)
+		}
+	}
+	if !p.phase {
+		t.Errorf("the lanes are not kept in phase")
 	}
 }

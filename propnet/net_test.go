@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,37 +30,70 @@ func walk(t *testing.T, src string, walks, steps int) *Net {
 // build grounds src within lim and builds its network; bitsOf gives a state's base propositions.
 func build(t *testing.T, src string, lim eval.GroundLimits) (*eval.Program, *eval.Grounding, *Net, func(*eval.State) []uint64) {
 	t.Helper()
+	g, gr, n, err := buildNet(src, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, gr, n, stateBits(t, g, gr, n)
+}
+
+// buildNet grounds src within lim and builds its network; a game that does not ground or
+// build is errNoNet.
+func buildNet(src string, lim eval.GroundLimits) (*eval.Program, *eval.Grounding, *Net, error) {
 	g, _ := eval.Load(src)
 	gr, err := g.Ground(bg, lim)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, nil, fmt.Errorf("%w: %v", errNoNet, err)
 	}
 	n, err := New(bg, g, gr, Limits{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, nil, fmt.Errorf("%w: %v", errNoNet, err)
 	}
+	return g, gr, n, nil
+}
+
+// fluentBits returns what gives a state's base propositions as a bit vector of n's states.
+func fluentBits(g *eval.Program, gr *eval.Grounding, n *Net) func(*eval.State) ([]uint64, error) {
 	fluent := map[eval.Term]int{}
 	for i, f := range gr.Fluents {
 		fluent[f] = i
 	}
-	bitsOf := func(s *eval.State) []uint64 {
+	return func(s *eval.State) ([]uint64, error) {
 		b := make([]uint64, n.Words())
 		for _, f := range s.Fluents() {
 			i, ok := fluent[f]
 			if !ok {
-				t.Fatalf("fluent %s is not a base proposition", g.String(f))
+				return nil, fmt.Errorf("fluent %s is not a base proposition", g.String(f))
 			}
 			b[i>>6] |= 1 << uint(i&63)
 		}
+		return b, nil
+	}
+}
+
+// stateBits is fluentBits failing t on a fluent that is not a base proposition.
+func stateBits(t *testing.T, g *eval.Program, gr *eval.Grounding, n *Net) func(*eval.State) []uint64 {
+	bits := fluentBits(g, gr, n)
+	return func(s *eval.State) []uint64 {
+		b, err := bits(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return b
 	}
-	return g, gr, n, bitsOf
 }
 
 // walkWith is walk with grounding limits.
 func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int) *Net {
 	t.Helper()
 	g, gr, n, bitsOf := build(t, src, lim)
+	walkNet(t, g, gr, n, bitsOf, walks, steps)
+	return n
+}
+
+// walkNet is walk on a network built.
+func walkNet(t *testing.T, g *eval.Program, gr *eval.Grounding, n *Net, bitsOf func(*eval.State) []uint64, walks, steps int) {
+	t.Helper()
 	m := n.NewMachine()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for w := 0; w < walks; w++ {
@@ -121,7 +155,6 @@ func walkWith(t *testing.T, src string, lim eval.GroundLimits, walks, steps int)
 			}
 		}
 	}
-	return n
 }
 
 // A path relation over a graph whose edges the moves cut and restore: the atoms of the path
@@ -919,21 +952,50 @@ func TestSplitByMove(t *testing.T) {
 }
 
 // TestChessNetwork grounds chess.kif (ggp-repository) past the default limit of time and walks
-// its network against the interpreter: 8 walks of 40 joint moves. It takes about a minute of
-// CPU and 3 GB: run it with GDL_CHESS_GROUND=1. It logs the CPU time of the grounding and the
-// network's construction.
+// its network against the interpreter: 8 walks of 40 joint moves. Run it with
+// GDL_CHESS_GROUND=1 (chessNet). It logs the CPU time of the grounding and the network's
+// construction.
 func TestChessNetwork(t *testing.T) {
+	c := chessNet(t)
+	walkNet(t, c.g, c.gr, c.n, stateBits(t, c.g, c.gr, c.n), 8, 40)
+}
+
+// chessBuild is chess.kif grounded and built (chessNet).
+type chessBuild struct {
+	once sync.Once
+	g    *eval.Program
+	gr   *eval.Grounding
+	n    *Net
+	err  error
+}
+
+// chessGame is chess.kif grounded and built, once per test binary.
+var chessGame chessBuild
+
+// chessNet grounds chess.kif (ggp-repository) past the default limit of time and builds its
+// network, once for every test and benchmark of the run that asks; it skips tb unless
+// GDL_CHESS_GROUND is set (some 15 s of CPU and 1.5 GB).
+func chessNet(tb testing.TB) *chessBuild {
+	tb.Helper()
 	if os.Getenv("GDL_CHESS_GROUND") == "" {
-		t.Skip("SKIPPED: set GDL_CHESS_GROUND=1 to ground chess.kif and walk its network (a minute of CPU, 3 GB)")
+		tb.Skip("SKIPPED: set GDL_CHESS_GROUND=1 to ground chess.kif and build its network (15 s of CPU, 1.5 GB)")
 	}
 	src, err := os.ReadFile(filepath.Join(corpus.Dir(), "ggp-org__ggp-repository/war/root/games/chess/chess.kif"))
 	if err != nil {
-		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpus.Dir(), err)
+		corpus.Skipf(tb, "SKIPPED: the shared corpus (%s) is not there: %v", corpus.Dir(), err)
 	}
-	lim := eval.DefaultGroundLimits
-	lim.Timeout = time.Hour
-	cpu0 := cputime.Now()
-	_, gr, n, _ := build(t, string(src), lim)
-	t.Logf("%d ground rules, network %+v, built in %.1f s of CPU", len(gr.Rules), n.Stats(), (cputime.Now() - cpu0).Seconds())
-	walkWith(t, string(src), lim, 8, 40)
+	c := &chessGame
+	c.once.Do(func() {
+		lim := eval.DefaultGroundLimits
+		lim.Timeout = time.Hour
+		cpu0 := cputime.Now()
+		c.g, c.gr, c.n, c.err = buildNet(string(src), lim)
+		if c.err == nil {
+			tb.Logf("chess: %d ground rules, network %+v, built in %.1f s of CPU", len(c.gr.Rules), c.n.Stats(), (cputime.Now() - cpu0).Seconds())
+		}
+	})
+	if c.err != nil {
+		tb.Fatal(c.err)
+	}
+	return c
 }
