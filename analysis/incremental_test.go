@@ -532,3 +532,45 @@ func byRelation(m *Model, of func(Rel) (int, bool)) map[Rel]int {
 	}
 	return out
 }
+
+// TestPartFinderTable checks how the next version finds the parts of prev: an edit inside one
+// form (which the parser answers by parsing it and the form before it anew) finds the rest by
+// looking ahead, without the table of prev's identities, which is made of every form of the file;
+// removing many forms finds the forms after them through that table.
+func TestPartFinderTable(t *testing.T) {
+	src := gengame.ManyRoles(64 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	at := gengame.Families[slices.IndexFunc(gengame.Families, func(fam gengame.Family) bool { return fam.Name == "many-roles" })].EditAt(src)
+	g := f.Edit(at, at, "x")
+	got, err := AnalyzeContext(context.Background(), g, nil, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev.Model.byForm != nil {
+		t.Errorf("a character typed into a form made the table of the previous version's %d forms", len(prev.Model.parts))
+	}
+	if n := len(got.Model.Clauses); got.Model.reused < n-3 {
+		t.Errorf("%d of %d clauses reused after a character typed", got.Model.reused, n)
+	}
+	// Remove 200 forms from the middle: the forms after them are found in the table.
+	from := strings.Index(src[len(src)/3:], "(role ") + len(src)/3
+	to := from
+	for range 200 {
+		to += strings.Index(src[to+1:], "(role ") + 1
+	}
+	h := g.Edit(from, to, "")
+	again, err := AnalyzeContext(context.Background(), h, nil, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(again.Model.Clauses); again.Model.reused < n-indexMisses-3 {
+		t.Errorf("%d of %d clauses reused after 600 forms removed", again.Model.reused, n)
+	}
+	if got.Model.byForm == nil {
+		t.Errorf("600 forms removed: the forms after them were not looked up in the table")
+	}
+	if !reflect.DeepEqual(diagLines(Analyze(h, nil).Diagnostics), diagLines(again.Diagnostics)) {
+		t.Errorf("after 600 forms removed: incremental diagnostics differ from a full analysis")
+	}
+}

@@ -759,8 +759,13 @@ func (m *Model) addRole(c *Clause) {
 // partFinder finds the parts of prev (what each form contributed to it) for the forms of a new
 // version, in order. The forms the parser shared between the versions come in the same order in
 // both, so it looks a few parts ahead of the last one found; a form not among them is most often
-// one parsed anew (it is then analysed again, which is always correct). After two misses in a
-// row (many forms removed, or added) it looks forms up in prev's table of identities.
+// one parsed anew (it is then analysed again, which is always correct). After indexMisses misses
+// in a row (many forms removed) it looks forms up in prev's table of identities. That table is
+// made of all of prev's forms; an edit that the parser answers by parsing a few forms anew (a
+// character typed into a form makes the parser read the form before it again too) must not make
+// it: in a file of 150,000 forms it was a tenth of the edit's work and grew faster than the file.
+// Forms added, however many, need no table (the next shared form is among the parts ahead); forms
+// removed cost at most indexMisses-1 shared forms analysed again before the table finds the rest.
 type partFinder struct {
 	prev   *Model
 	next   int // the index in prev.parts after the last part found
@@ -769,6 +774,10 @@ type partFinder struct {
 
 // lookahead is how many parts of prev partFinder tries before it counts a miss.
 const lookahead = 8
+
+// indexMisses is how many forms in a row partFinder misses before it looks them up in prev's
+// table of identities (Model.formIndex).
+const indexMisses = 16
 
 func (pf *partFinder) part(id syntax.Identity) (formPart, bool) {
 	if pf.prev == nil || !pf.prev.reusable {
@@ -784,7 +793,7 @@ func (pf *partFinder) part(id syntax.Identity) (formPart, bool) {
 			return parts[k], true
 		}
 	}
-	if pf.misses++; pf.misses < 2 {
+	if pf.misses++; pf.misses < indexMisses {
 		return formPart{}, false
 	}
 	i, ok := pf.prev.formIndex()[id]
