@@ -574,3 +574,39 @@ func TestPartFinderTable(t *testing.T) {
 		t.Errorf("after 600 forms removed: incremental diagnostics differ from a full analysis")
 	}
 }
+
+// TestIncrementalRoles checks the role declarations a version takes over from the previous one
+// (moved, not read again from the facts) against a fresh analysis, after edits before, among and
+// inside the role facts.
+func TestIncrementalRoles(t *testing.T) {
+	src := gengame.ManyRoles(8 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	mid := strings.Index(src[len(src)/2:], "(role ") + len(src)/2
+	edits := []struct {
+		at, end int
+		text    string
+	}{
+		{0, 0, "; a comment\n"},                // every role moves
+		{mid, mid, "(role extra)\n"},           // a role added among them
+		{mid + 6, mid + 7, "E"},                // that role renamed: "(role Extra)"
+		{mid, mid + len("(role Extra)\n"), ""}, // and removed
+		{mid + 1, mid + 1, "x"},                // a role fact made another relation's fact
+		{mid + 1, mid + 2, ""},                 // and back
+	}
+	for i, e := range edits {
+		f = f.Edit(e.at, e.end, e.text)
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Analyze(f, nil)
+		if !reflect.DeepEqual(got.Model.Roles, want.Model.Roles) {
+			t.Fatalf("edit %d: roles differ from a fresh analysis:\n got %v\nwant %v", i, got.Model.Roles[:min(5, len(got.Model.Roles))], want.Model.Roles[:min(5, len(want.Model.Roles))])
+		}
+		if got.Model.reused == 0 {
+			t.Fatalf("edit %d: nothing reused", i)
+		}
+		prev = got
+	}
+}

@@ -440,6 +440,10 @@ type formPart struct {
 	clause         int // its clause's index, or -1 when it makes no clause
 	occLo, occHi   int // its occurrences
 	edgeLo, edgeHi int // its dependency edges
+	// role is 1 + the index in that model's Roles of the role its fact declares, or 0: the next
+	// version moves the declaration instead of reading the fact again (in a file of 16,000 role
+	// facts, reading them was a tenth of an edit's work).
+	role int32
 	// diags is what the per-clause checks found in the clause (default severities), once
 	// checked is set: by the analysis, or by reuse from the previous version's part.
 	diags   []Diagnostic
@@ -501,6 +505,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
 		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
 		m.prevOf = make([]prevClause, 0, len(prev.Clauses)+16)
+		if len(prev.Roles) > 0 {
+			m.Roles = make([]RoleDecl, 0, len(prev.Roles)+1)
+		}
 	} else {
 		symbols, forms := symbolCount(f)
 		m.fresh = make([]Occurrence, 0, symbols)
@@ -536,6 +543,9 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.addForm(form, prev, find)
 	}
 	m.folded, m.clauseBlock, m.litBlock = nil, block[Clause]{}, block[syntax.Literal]{}
+	if len(m.Roles) == 0 {
+		m.Roles = nil // as a model made afresh has them
+	}
 	m.finishOccs()
 	// Occurrences are added in source order (OccurrenceAt searches them, and each clause's are
 	// one run of them); TestIncrementalEqualsFull checks that they stay sorted.
@@ -570,6 +580,13 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 	}()
 	if old, ok := find.part(part.id); ok {
 		part.clause = m.reuseClause(form, prev, old)
+		if old.role > 0 {
+			r := prev.Roles[old.role-1]
+			d := part.start - old.start
+			r.Span.Start, r.Span.End = r.Span.Start+d, r.Span.End+d
+			m.Roles = append(m.Roles, r)
+			part.role = int32(len(m.Roles))
+		}
 		if old.checked && m.completeOnly {
 			part.diags, part.checked = movedDiagnostics(old.diags, part.start-old.start), true
 		}
@@ -600,7 +617,9 @@ func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
 		m.prevOf = append(m.prevOf, prevClause{-1, -1})
 	}
 	m.walked = append(m.walked, int32(c.Index))
-	m.addRole(c)
+	if m.addRole(c) {
+		part.role = int32(len(m.Roles))
+	}
 	c.occLo = m.occN
 	fresh := len(m.fresh)
 	arrow := form.Rule().Arrow()
@@ -660,7 +679,6 @@ func (m *Model) reuseClause(form syntax.Form, prev *Model, old formPart) int {
 	}
 	m.Clauses = append(m.Clauses, c)
 	m.prevOf = append(m.prevOf, prevClause{int32(old.clause), int32(old.edgeLo)})
-	m.addRole(c)
 	// The occurrences are not copied: the model refers to prev's, moved (see occSeg).
 	k := m.occN
 	if n := old.occHi - old.occLo; n > 0 {
@@ -747,13 +765,15 @@ func (m *Model) addGen(g uint32) {
 	}
 }
 
-// addRole records c if it is a role fact.
-func (m *Model) addRole(c *Clause) {
+// addRole records c if it is a role fact, and reports whether it is one.
+func (m *Model) addRole(c *Clause) bool {
 	if !c.IsRule && c.key == "role" && c.Head.Arity() == 1 {
 		if a := c.Head.Args()[0]; a.Kind() == syntax.TermConstant {
 			m.Roles = append(m.Roles, RoleDecl{Name: a.Name().Name(), Key: a.Name().Key(), Span: a.Span()})
+			return true
 		}
 	}
+	return false
 }
 
 // partFinder finds the parts of prev (what each form contributed to it) for the forms of a new
