@@ -1137,6 +1137,15 @@ type indexer struct {
 	remapped   bool
 	remap      []int32
 	walkedSyms map[walkedKey]*Symbol
+	// from is, per symbol, prev's number of the symbol of its occurrences taken over from prev
+	// (-1: none), and takenDefs how many of those that count read (add) are in a clause head;
+	// goneDefs counts, per symbol of prev, its occurrences in a clause head of a clause of prev's
+	// that this model did not take over (made on first need). With them settle completes defs
+	// without reading the occurrences counted unread.
+	from      []int32
+	takenDefs []int32
+	goneDefs  map[int32]int
+	goneOK    bool
 }
 
 // walkedKey is the kind and key of a symbol with an occurrence walked anew.
@@ -1227,6 +1236,10 @@ func (x *indexer) count(prev *Model) {
 		if pk >= 0 {
 			remap[pk] = s.ord
 			x.moved[s.ord] = x.moved[s.ord] || moved
+			x.from[s.ord] = pk
+			if o.Def {
+				x.takenDefs[s.ord]++
+			}
 		} else {
 			x.src[s.ord] = -1
 		}
@@ -1270,6 +1283,7 @@ func (x *indexer) newSymbol(s *Symbol, i int, o *Occurrence, pk int32) int32 {
 	x.first, x.names, x.arities = append(x.first, int32(i)), append(x.names, o.Name), append(x.arities, int(o.Arity))
 	x.mixed, x.src, x.moved = append(x.mixed, 0), append(x.src, pk), append(x.moved, false)
 	x.lazy = append(x.lazy, false)
+	x.from, x.takenDefs = append(x.from, pk), append(x.takenDefs, 0)
 	return k
 }
 
@@ -1278,6 +1292,7 @@ func (x *indexer) reserve(n int) {
 	x.order, x.first, x.names, x.n = room(x.order, n), room(x.first, n), room(x.names, n), room(x.n, n)
 	x.arities, x.mixed, x.src, x.moved = room(x.arities, n), room(x.mixed, n), room(x.src, n), room(x.moved, n)
 	x.lazy = room(x.lazy, n)
+	x.from, x.takenDefs = room(x.from, n), room(x.takenDefs, n)
 }
 
 // add counts occurrence i, o, of symbol s.
@@ -1310,10 +1325,62 @@ func (x *indexer) settle(k int, s *Symbol) {
 		}
 		return
 	}
+	if x.settleFromPrev(k, s) {
+		return
+	}
 	x.mixed[k], s.defs, x.n[k] = 0, 0, 0
 	for _, i := range s.Occs {
 		x.add(i, x.m.rawOcc(i), s)
 	}
+}
+
+// settleFromPrev is settle for a symbol some of whose occurrences were read (walked anew, or
+// the first one taken over) and the others counted unread, when those are of a symbol of prev,
+// ps, whose occurrences all have one name as written and one arity: the unread ones have them
+// too, so that mixed compares that name and arity with the first occurrence's, and their defs
+// are ps's less those in the clauses prev had and this model did not take over (goneDefs) and
+// those read. In a file of 16,000 legal rules, an edit of one of them read the 16,000
+// occurrences of legal, of move, of true...: a sixth of the edit, growing faster than the file.
+// It reports false when it cannot tell (then settle reads them all).
+func (x *indexer) settleFromPrev(k int, s *Symbol) bool {
+	pk, prev := x.from[k], x.prev
+	if pk < 0 || x.m.prevUsed == nil || x.m.prevModel != prev || prev.File.Dialect() == syntax.Infix ||
+		prev.File.Dialect() != x.m.File.Dialect() {
+		return false
+	}
+	ps := prev.symbols[pk]
+	if ps.spellings != nil || ps.arities != nil {
+		return false
+	}
+	if !x.goneOK {
+		x.goneDefs, x.goneOK = prev.goneDefs(x.m.prevUsed), true
+	}
+	s.defs += ps.defs - x.goneDefs[pk] - int(x.takenDefs[k])
+	if ps.spelling != x.names[k] {
+		x.mixed[k] |= mixedName
+	}
+	if ps.arity != x.arities[k] {
+		x.mixed[k] |= mixedArity
+	}
+	return true
+}
+
+// goneDefs counts, per symbol number, m's occurrences in a clause head in the clauses that the
+// next version did not take over (used, by clause index): the work is that of those clauses'
+// occurrences and of a pass over the parts.
+func (m *Model) goneDefs(used []bool) map[int32]int {
+	gone := map[int32]int{}
+	for _, p := range m.parts {
+		if p.clause < 0 || used[p.clause] {
+			continue
+		}
+		for i := p.occLo; i < p.occHi; i++ {
+			if k := m.symOf[i]; k >= 0 && m.rawOcc(i).Def {
+				gone[k]++
+			}
+		}
+	}
+	return gone
 }
 
 // fill makes the spellings and arities of symbol number k, s, whose Occs are made.
