@@ -532,3 +532,81 @@ func byRelation(m *Model, of func(Rel) (int, bool)) map[Rel]int {
 	}
 	return out
 }
+
+// TestPartFinderTable checks how the next version finds the parts of prev: an edit inside one
+// form (which the parser answers by parsing it and the form before it anew) finds the rest by
+// looking ahead, without the table of prev's identities, which is made of every form of the file;
+// removing many forms finds the forms after them through that table.
+func TestPartFinderTable(t *testing.T) {
+	src := gengame.ManyRoles(64 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	at := gengame.Families[slices.IndexFunc(gengame.Families, func(fam gengame.Family) bool { return fam.Name == "many-roles" })].EditAt(src)
+	g := f.Edit(at, at, "x")
+	got, err := AnalyzeContext(context.Background(), g, nil, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev.Model.byForm != nil {
+		t.Errorf("a character typed into a form made the table of the previous version's %d forms", len(prev.Model.parts))
+	}
+	if n := len(got.Model.Clauses); got.Model.reused < n-3 {
+		t.Errorf("%d of %d clauses reused after a character typed", got.Model.reused, n)
+	}
+	// Remove 200 forms from the middle: the forms after them are found in the table.
+	from := strings.Index(src[len(src)/3:], "(role ") + len(src)/3
+	to := from
+	for range 200 {
+		to += strings.Index(src[to+1:], "(role ") + 1
+	}
+	h := g.Edit(from, to, "")
+	again, err := AnalyzeContext(context.Background(), h, nil, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(again.Model.Clauses); again.Model.reused < n-indexMisses-3 {
+		t.Errorf("%d of %d clauses reused after 600 forms removed", again.Model.reused, n)
+	}
+	if got.Model.byForm == nil {
+		t.Errorf("600 forms removed: the forms after them were not looked up in the table")
+	}
+	if !reflect.DeepEqual(diagLines(Analyze(h, nil).Diagnostics), diagLines(again.Diagnostics)) {
+		t.Errorf("after 600 forms removed: incremental diagnostics differ from a full analysis")
+	}
+}
+
+// TestIncrementalRoles checks the role declarations a version takes over from the previous one
+// (moved, not read again from the facts) against a fresh analysis, after edits before, among and
+// inside the role facts.
+func TestIncrementalRoles(t *testing.T) {
+	src := gengame.ManyRoles(8 << 10)
+	f, _ := syntax.Parse(src)
+	prev, _ := AnalyzeContext(context.Background(), f, nil, nil)
+	mid := strings.Index(src[len(src)/2:], "(role ") + len(src)/2
+	edits := []struct {
+		at, end int
+		text    string
+	}{
+		{0, 0, "; a comment\n"},                // every role moves
+		{mid, mid, "(role extra)\n"},           // a role added among them
+		{mid + 6, mid + 7, "E"},                // that role renamed: "(role Extra)"
+		{mid, mid + len("(role Extra)\n"), ""}, // and removed
+		{mid + 1, mid + 1, "x"},                // a role fact made another relation's fact
+		{mid + 1, mid + 2, ""},                 // and back
+	}
+	for i, e := range edits {
+		f = f.Edit(e.at, e.end, e.text)
+		got, err := AnalyzeContext(context.Background(), f, nil, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Analyze(f, nil)
+		if !reflect.DeepEqual(got.Model.Roles, want.Model.Roles) {
+			t.Fatalf("edit %d: roles differ from a fresh analysis:\n got %v\nwant %v", i, got.Model.Roles[:min(5, len(got.Model.Roles))], want.Model.Roles[:min(5, len(want.Model.Roles))])
+		}
+		if got.Model.reused == 0 {
+			t.Fatalf("edit %d: nothing reused", i)
+		}
+		prev = got
+	}
+}
