@@ -498,26 +498,7 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		prev = nil
 	}
 	m.indexed = completeOnly // only the checks' models are reused; see parts and index
-	m.folded = map[string]string{}
-	if prev != nil {
-		m.parts = make([]formPart, 0, len(prev.parts)+16)
-		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
-		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
-		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
-		m.prevOf = make([]prevClause, 0, len(prev.Clauses)+16)
-		if len(prev.Roles) > 0 {
-			m.Roles = make([]RoleDecl, 0, len(prev.Roles)+1)
-		}
-	} else {
-		symbols, forms := symbolCount(f)
-		m.fresh = make([]Occurrence, 0, symbols)
-		m.parts = make([]formPart, 0, forms)
-		m.Clauses = make([]*Clause, 0, forms)
-		m.clauseBlock.next = forms
-		// Sized for a relation and a spelling per form at least: grown step by step, the
-		// maps of a file of 150,000 relations moved each entry several times.
-		m.Relations, m.folded = make(map[string]*Symbol, forms), make(map[string]string, forms)
-	}
+	m.presize(f, prev)
 	m.stable = prev != nil
 	if prev != nil {
 		m.reportHint.Store(prev.reportHint.Load())
@@ -556,6 +537,31 @@ func newModel(ctx context.Context, f *syntax.File, completeOnly bool, prev *Mode
 		m.touched, m.touchedOK = m.touchedRelations(m.prevModel, m.prevUsed)
 	}
 	return m, nil
+}
+
+// presize makes the model's lists and maps: as large as prev's, or as f's symbols and forms
+// ask when there is no prev.
+func (m *Model) presize(f *syntax.File, prev *Model) {
+	m.folded = map[string]string{}
+	if prev != nil {
+		m.parts = make([]formPart, 0, len(prev.parts)+16)
+		m.occSegs = make([]occSeg, 0, len(prev.occSegs)+4)
+		m.Edges = make([]Edge, 0, len(prev.Edges)+64)
+		m.Clauses = make([]*Clause, 0, len(prev.Clauses)+16)
+		m.prevOf = make([]prevClause, 0, len(prev.Clauses)+16)
+		if len(prev.Roles) > 0 {
+			m.Roles = make([]RoleDecl, 0, len(prev.Roles)+1)
+		}
+	} else {
+		symbols, forms := symbolCount(f)
+		m.fresh = make([]Occurrence, 0, symbols)
+		m.parts = make([]formPart, 0, forms)
+		m.Clauses = make([]*Clause, 0, forms)
+		m.clauseBlock.next = forms
+		// Sized for a relation and a spelling per form at least: grown step by step, the
+		// maps of a file of 150,000 relations moved each entry several times.
+		m.Relations, m.folded = make(map[string]*Symbol, forms), make(map[string]string, forms)
+	}
 }
 
 func (m *Model) addForm(form syntax.Form, prev *Model, find *partFinder) {
