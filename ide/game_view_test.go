@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -196,5 +197,33 @@ func TestWaitingCommandCutsLaterThinking(t *testing.T) {
 	defer ss.thinking("doc", stop)()
 	if think.Err() != nil {
 		t.Error("thinking cut short with no command waiting")
+	}
+}
+
+// The game view's computer move and playouts do not wait for a network that takes seconds to
+// build (chess, once it fits the budget of grounding): after fastWait they run on the
+// document's interpreter while the build goes on, and on the network once it is made.
+func TestFastGameDoesNotWaitForTheBuild(t *testing.T) {
+	ctx := context.Background()
+	s := gameSession(t, "tictactoe.kif")
+	c := s.game()
+	slow := newResult[*game.Game]() // a build that has not finished
+	c.view.mu.Lock()
+	c.view.build = slow
+	c.view.mu.Unlock()
+	st, err := s.ComputerMove(ctx, ComputerOptions{MoveTime: 50 * time.Millisecond})
+	if err != nil || st.Error != "" || len(st.Computer) != 1 || st.Computer[0].Engine != game.Interpreted {
+		t.Fatalf("while the network is built: %+v, %v", st, err)
+	}
+	if rep := s.Playouts(ctx, 10, 1, time.Minute); rep.Error != "" || rep.Report.Engine != game.Interpreted {
+		t.Fatalf("playouts while the network is built: %+v", rep)
+	}
+	fg, err := game.New(ctx, c.g.Analysis(), game.Options{Engine: game.Compiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow.finish(fg, nil)
+	if st, err = s.ComputerMove(ctx, ComputerOptions{MoveTime: 50 * time.Millisecond}); err != nil || len(st.Computer) != 1 || st.Computer[0].Engine != game.Compiled {
+		t.Fatalf("once the network is built: %+v, %v", st, err)
 	}
 }
