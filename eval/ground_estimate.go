@@ -31,8 +31,8 @@ import (
 //
 // These are upper bounds: the correlations between arguments are dropped, so they exaggerate,
 // by up to two orders of magnitude on games that ground (pancakes88: 17 times the atom limit,
-// in both ways; merrills 305 times). FarOver therefore compares them with the groundings of
-// games as far over (leastGroundTime) before giving up.
+// in both ways; merrills 305 times). FarOver therefore compares them with measured games
+// (buildTime, ground_times.go) before giving up.
 
 // estimateProbeFacts bounds the facts a probe computes: about 10 ms of CPU per 3,000, and
 // enough to complete the components that do not depend on the state in chess-like games.
@@ -43,59 +43,6 @@ const estimateProbeFacts = 30_000
 // than on an idle machine, and FarOver then says no: a load can make gdl try a grounding it
 // would have given up, never give up one it would have tried.
 const estimateProbeTime = 2 * time.Second
-
-// groundTimes are the measurements behind FarOver's model: corpus games whose bound restricted
-// by magic sets is over the default limits and that ground, with the ratio of their bound as
-// written to the limits (PassEstimate.ratio) and the CPU time of their grounding (Ground, alone
-// in a process at a load of about 15: the grounding is one goroutine, so this is about its
-// wall time on an idle machine), or the wall time on an idle machine when that is less; of
-// two copies of a game, the faster. Measured 2026-11-27 on this project's 2-core machine (see
-// docs/performance.md, "Grounding and the interpreted games"); the games far over that do not
-// ground in 15 s of CPU (chess and its kin, BenderNG's Chess, gt_two_thirds_6p) or are over the
-// limits (sudoku, more than 2 million atoms; amazons, more than 1.5 million ground rules) are
-// not in it. A grounder that gets faster makes these times smaller: measure them again
-// (TestEstimateBoundsGrounding fails on a game FarOver gives up that grounds).
-var groundTimes = []groundTime{
-	{1.05, 120 * time.Millisecond, "hitori (ggpserver)"},
-	{1.2, 3130 * time.Millisecond, "crissrace"},
-	{8.0, 450 * time.Millisecond, "BIRD_S"},
-	{8.45, 1110 * time.Millisecond, "MUZONE_S"},
-	{15.0, 2250 * time.Millisecond, "mummymaze1p"},
-	{19.7, 3480 * time.Millisecond, "blobwars"},
-	{21.8, 240 * time.Millisecond, "checkersSmall"},
-	{28.5, 610 * time.Millisecond, "ad_game_2x2 (ggpserver)"},
-	{87.0, 7700 * time.Millisecond, "ITALY (8.68 s of CPU at a load of 15; 7.7 s of wall time idle)"},
-	{305, 5500 * time.Millisecond, "merrills (7.10 s of CPU at a load of 15; 5.5 s of wall time idle)"},
-}
-
-// A groundTime is one measured grounding (groundTimes).
-type groundTime struct {
-	ratio float64 // the bound as written, in times the limits
-	cpu   time.Duration
-	game  string
-}
-
-// leastGroundTime is the model of FarOver: the least time the grounding of a game whose bound
-// as written is ratio times the limits can be expected to take. It is the lower envelope of
-// groundTimes (in increasing ratio): the least time a measured game of that ratio or more
-// took. Past the largest ratio measured it grows in proportion to the ratio, less than the
-// envelope's slope on the corpus (from checkersSmall to merrills the ratio grows 14 times and
-// the time 23 times). The bounds drop the correlations between arguments, so a game can ground
-// much faster than its ratio says (merrills, 305 times, grounds faster than ITALY, 87 times),
-// and no model of the ratio alone can be tighter than this envelope without rejecting a game
-// that grounds.
-func leastGroundTime(ratio float64) time.Duration {
-	least, last := time.Duration(math.MaxInt64), groundTimes[len(groundTimes)-1]
-	if ratio > last.ratio {
-		return time.Duration(float64(last.cpu) * ratio / last.ratio)
-	}
-	for _, m := range groundTimes {
-		if m.ratio >= ratio {
-			least = min(least, m.cpu)
-		}
-	}
-	return least
-}
 
 // estimateMaxClauses bounds the programs EstimateGround looks at: the estimate compiles the
 // relaxed program twice, as the grounding itself does once, which on a program of megabytes costs
@@ -127,22 +74,22 @@ type PassEstimate struct {
 
 // FarOver reports whether the game is so far over the limits that grounding it is not worth
 // trying: its bound restricted by magic sets is over the limits (else the restricted pass
-// fits them, if the bound bounds it), no probe stopped on time, and the games measured with a
-// bound as written as far over them or more took longer than lim's time to ground
-// (leastGroundTime). A caller that grants more time gets the attempt for more games: at the
-// default 5 s, chess and its kin (87 times) are not tried, since no game of their ratio or
-// more grounded in less than merrills' time; at 10 s they are, and only a game more than 555
-// times over is not (sudoku: 1,937).
+// fits them, if the bound bounds it), no probe stopped on time, and by the measured games
+// (ExpectedTime) grounding it and building its network would take longer than lim's time. A
+// caller that grants more time gets the attempt for more games. At the default 5 s, chess and
+// its kin (87 times over; 6.8 to 10.8 s of CPU) are not tried, ITALY with them (2.2 s, but its
+// bounds are those of GERMANY, 8.2 s), nor BenderNG's Chess, gt_two_thirds_6p and sudoku,
+// which do not ground; merrills (305 times over, 2.4 s) is.
 func (e *GroundEstimate) FarOver(lim GroundLimits) bool {
 	lim = lim.withDefaults()
-	return !e.Skipped && !e.Timed && e.Restricted.ratio(lim) > 1 && e.LeastTime(lim) > lim.Timeout
+	return !e.Skipped && !e.Timed && e.Restricted.ratio(lim) > 1 && e.ExpectedTime(lim) > lim.Timeout
 }
 
-// LeastTime is the least time the grounding can be expected to take under lim, by FarOver's
-// model (leastGroundTime): the least time of the measured games whose bound as written is as
-// far over the limits or more.
-func (e *GroundEstimate) LeastTime(lim GroundLimits) time.Duration {
-	return leastGroundTime(e.Plain.ratio(lim.withDefaults()))
+// ExpectedTime is the time grounding the game and building its network can be expected to
+// take under lim, by FarOver's model (buildTime): that of the slowest measured game whose
+// bound as written is alike, else the least time of those as far over the limits or more.
+func (e *GroundEstimate) ExpectedTime(lim GroundLimits) time.Duration {
+	return buildTime(e.Plain.ratio(lim.withDefaults()))
 }
 
 // ratio is how many times the limits the bounds are: the smaller of the ratios of atoms and
@@ -423,7 +370,7 @@ func (p *Program) EstimateGround(ctx context.Context, lim GroundLimits) (*Ground
 	if !est.Timed {
 		p.written.Store(&est.Plain)
 	}
-	if lim = lim.withDefaults(); leastGroundTime(est.Plain.ratio(lim)) <= lim.Timeout {
+	if lim = lim.withDefaults(); buildTime(est.Plain.ratio(lim)) <= lim.Timeout {
 		// Not far over as written: FarOver says no whatever the restricted bound, which is
 		// left as the one as written (it bounds the restricted program too).
 		est.Restricted = est.Plain

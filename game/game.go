@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -108,15 +109,7 @@ func New(ctx context.Context, res *analysis.Result, opts Options) (*Game, error)
 	if opts.Engine == Auto {
 		// A game far over the limits is not worth seconds of grounding to find out.
 		if est, err := ev.EstimateGround(ctx, opts.Ground); err == nil && est.FarOver(opts.Ground) {
-			lim := opts.Ground
-			if lim.MaxFacts <= 0 {
-				lim.MaxFacts = eval.DefaultGroundLimits.MaxFacts
-			}
-			if lim.Timeout <= 0 {
-				lim.Timeout = eval.DefaultGroundLimits.Timeout
-			}
-			g.why = fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s; no game measured that far over grounded in less than %v, and %v is granted",
-				lim.MaxFacts, est, est.LeastTime(lim).Round(100*time.Millisecond), lim.Timeout)
+			g.why = farOverWhy(est, opts.Ground)
 			return g, nil
 		}
 	}
@@ -150,6 +143,21 @@ func Load(ctx context.Context, src string, opts Options) (*Game, *analysis.Resul
 	res := analysis.Analyze(f, nil)
 	g, err := New(ctx, res, opts)
 	return g, res, err
+}
+
+// farOverWhy says why Auto did not try to ground a game est finds far over lim (FarOver).
+func farOverWhy(est *eval.GroundEstimate, lim eval.GroundLimits) string {
+	if lim.MaxFacts <= 0 {
+		lim.MaxFacts = eval.DefaultGroundLimits.MaxFacts
+	}
+	if lim.Timeout <= 0 {
+		lim.Timeout = eval.DefaultGroundLimits.Timeout
+	}
+	took := "do not ground within the limits"
+	if t := est.ExpectedTime(lim); t < math.MaxInt64 {
+		took = fmt.Sprintf("say grounding it and building its network would take %v, and %v is granted", t.Round(100*time.Millisecond), lim.Timeout)
+	}
+	return fmt.Sprintf("grounding would go far over its limit of %d atoms: estimated %s; the games measured with such bounds %s", lim.MaxFacts, est, took)
 }
 
 // build grounds the game and builds its network.

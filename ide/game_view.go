@@ -34,6 +34,8 @@ type viewState struct {
 	mu      sync.Mutex
 	layouts map[string]*board.Layout // by board section (JSON)
 	fast    *game.Game               // the game the players search
+	build   *result[*game.Game]      // the compiled game being made, or made (fast)
+	began   time.Time                // when build began
 	players map[int]*player.MCTS     // by role
 }
 
@@ -266,9 +268,33 @@ func (s *Session) computerSearch(ctx context.Context, c *docGame, fg *game.Game,
 	return cs, nil
 }
 
-// fast returns the game the players and the playouts run on: compiled when the game grounds.
+// fastWait is how long the requests wait for the game the players and the playouts run on
+// after its making began (fast): a game that grounds in milliseconds, as most do, is compiled
+// for the first computer move; one whose network takes seconds (chess, once it fits the budget
+// of grounding) is built in the background while the requests run on the document's
+// interpreter, as before the build began, without waiting again.
+const fastWait = 500 * time.Millisecond
+
+// fast returns the game the players and the playouts run on: compiled when the game grounds,
+// the document's interpreter while the compiled game is still being made after fastWait.
 func (c *docGame) fast(ctx context.Context) (*game.Game, error) {
-	g, err := c.cache.Game(ctx, c.g.Analysis(), game.Options{Engine: game.Auto, Limits: c.limits})
+	c.view.mu.Lock()
+	r := c.view.build
+	if r == nil {
+		r = newResult[*game.Game]()
+		c.view.build, c.view.began = r, time.Now()
+		go func() {
+			r.finish(protect(c.ctx, func(ctx context.Context) (*game.Game, error) {
+				return c.cache.Game(ctx, c.g.Analysis(), game.Options{Engine: game.Auto, Limits: c.limits})
+			}))
+		}()
+	}
+	wait := fastWait - time.Since(c.view.began)
+	c.view.mu.Unlock()
+	g, err := r.wait(ctx, max(wait, 0))
+	if errors.Is(err, ErrStillRunning) {
+		g, err = c.g, nil
+	}
 	if err != nil {
 		return nil, err
 	}

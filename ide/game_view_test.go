@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdl-lsp/gdl/analysis"
 	"github.com/gdl-lsp/gdl/board"
+	"github.com/gdl-lsp/gdl/game"
 	"github.com/gdl-lsp/gdl/syntax"
 )
 
@@ -152,5 +154,76 @@ func TestViewAs(t *testing.T) {
 	contestant := m.ViewAs(ctx, st, "contestant")
 	if !slices.Contains(contestant.UnknownOthers, "prize") || slices.Contains(contestant.UnknownOthers, "shown") || contestant.States != 2 {
 		t.Errorf("contestant: %+v", contestant)
+	}
+}
+
+// A state command that waits for the document's turn while the computer move that holds it
+// has not begun to think yet (it replays the history and finds the legal moves first) cuts the
+// thinking short when it begins. It used to wait for the whole search: a minute with a playout
+// budget, and the lsp test TestComputerMoveYields failed once on CI.
+func TestWaitingCommandCutsLaterThinking(t *testing.T) {
+	var ss sessions
+	release, err := ss.take(context.Background(), "doc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() {
+		back, err := ss.take(context.Background(), "doc")
+		if err == nil {
+			back()
+		}
+		waited <- err
+	}()
+	// Let the command reach its wait: were the thinking to begin first, the command would find
+	// it and cut it short anyway, so the test passes either way with the fix.
+	time.Sleep(50 * time.Millisecond)
+	think, stop := context.WithCancel(context.Background())
+	forget := ss.thinking("doc", stop)
+	select {
+	case <-think.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the thinking that began while a command waited was not cut short")
+	}
+	forget()
+	release()
+	if err := <-waited; err != nil {
+		t.Fatal(err)
+	}
+	// Thinking with no command waiting (the one that waited has had its turn) runs on.
+	release, _ = ss.take(context.Background(), "doc")
+	defer release()
+	think, stop = context.WithCancel(context.Background())
+	defer ss.thinking("doc", stop)()
+	if think.Err() != nil {
+		t.Error("thinking cut short with no command waiting")
+	}
+}
+
+// The game view's computer move and playouts do not wait for a network that takes seconds to
+// build (chess, once it fits the budget of grounding): after fastWait they run on the
+// document's interpreter while the build goes on, and on the network once it is made.
+func TestFastGameDoesNotWaitForTheBuild(t *testing.T) {
+	ctx := context.Background()
+	s := gameSession(t, "tictactoe.kif")
+	c := s.game()
+	slow := newResult[*game.Game]() // a build that has not finished
+	c.view.mu.Lock()
+	c.view.build = slow
+	c.view.mu.Unlock()
+	st, err := s.ComputerMove(ctx, ComputerOptions{MoveTime: 50 * time.Millisecond})
+	if err != nil || st.Error != "" || len(st.Computer) != 1 || st.Computer[0].Engine != game.Interpreted {
+		t.Fatalf("while the network is built: %+v, %v", st, err)
+	}
+	if rep := s.Playouts(ctx, 10, 1, time.Minute); rep.Error != "" || rep.Report.Engine != game.Interpreted {
+		t.Fatalf("playouts while the network is built: %+v", rep)
+	}
+	fg, err := game.New(ctx, c.g.Analysis(), game.Options{Engine: game.Compiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow.finish(fg, nil)
+	if st, err = s.ComputerMove(ctx, ComputerOptions{MoveTime: 50 * time.Millisecond}); err != nil || len(st.Computer) != 1 || st.Computer[0].Engine != game.Compiled {
+		t.Fatalf("once the network is built: %+v, %v", st, err)
 	}
 }

@@ -423,6 +423,11 @@ type sessions struct {
 	// move): a command that has to wait for the turn calls it, so that it waits a moment, not
 	// for a whole search.
 	stops map[string]func()
+	// waiting counts, per document, the commands waiting for its turn: thinking that starts
+	// while one waits (the computer move took the turn, then replayed the history and found
+	// the legal moves before it began to search) is cut short at once, or the command would
+	// wait for the whole search (a minute with a playout budget).
+	waiting map[string]int
 }
 
 type line struct {
@@ -507,8 +512,19 @@ func (ss *sessions) take(ctx context.Context, name string) (func(), error) {
 	default:
 	}
 	ss.mu.Lock()
+	if ss.waiting == nil {
+		ss.waiting = map[string]int{}
+	}
+	ss.waiting[name]++
 	stop := ss.stops[name]
 	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		if ss.waiting[name]--; ss.waiting[name] <= 0 {
+			delete(ss.waiting, name)
+		}
+	}()
 	if stop != nil {
 		stop()
 	}
@@ -521,7 +537,8 @@ func (ss *sessions) take(ctx context.Context, name string) (func(), error) {
 }
 
 // thinking records, for the command holding the document's turn, how to cut its thinking
-// short (see stops), and returns the function that forgets it.
+// short (see stops), and returns the function that forgets it. When a command already waits
+// for the turn, the thinking is cut short at once.
 func (ss *sessions) thinking(name string, stop func()) func() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -529,6 +546,9 @@ func (ss *sessions) thinking(name string, stop func()) func() {
 		ss.stops = map[string]func(){}
 	}
 	ss.stops[name] = stop
+	if ss.waiting[name] > 0 {
+		stop()
+	}
 	return func() {
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
