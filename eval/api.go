@@ -487,7 +487,7 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
 	// limit of facts: a relation bigger than that whole would take much of the relaxed
 	// program's facts, and its bound costs as many.
-	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100}
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: true}
 	if rest := lim.Timeout - time.Since(start); rest > 0 {
 		bl := lim
 		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
