@@ -355,6 +355,8 @@ type magicPlan struct {
 	// existential: the rules are evaluated with their existential groups apart
 	// (splitExistentials); off for the estimate, whose bounds read the rules as grounded
 	existential bool
+	// inline: the relations read only negated are read through their rules (inlinable)
+	inline bool
 }
 
 // overMagic returns the functors of the relations whose magic relations hold more atoms than
@@ -1014,11 +1016,15 @@ func (rg *session) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) 
 // grounder enumerates the ground rules of a relaxed program.
 type grounder struct {
 	g, rg *session
-	gr    *Grounding
-	lim   GroundLimits
-	lits  int
-	excl  *excluder   // the rules marked for exclusion counting
-	arena []GroundLit // the chunk that keepBody fills
+	// inlined are the relations read through their rules (ground_inline.go); vals and tenv
+	// the scratch of readThrough
+	inlined    map[*relation]bool
+	vals, tenv []Term
+	gr         *Grounding
+	lim        GroundLimits
+	lits       int
+	excl       *excluder   // the rules marked for exclusion counting
+	arena      []GroundLit // the chunk that keepBody fills
 	// resolved is resolve's scratch body
 	resolved []GroundLit
 	alias    *aliases // the ground rules of copy rules kept aside (ground_alias.go)
@@ -1187,6 +1193,10 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 		}
 		for i := range ru.dropped {
 			l := &ru.dropped[i]
+			if b.inlined[l.rel] {
+				body = b.readThrough(body, l, env)
+				continue
+			}
 			if a := rg.atomOf(l.rel, l.atom, env, false); a != 0 && rg.has(l.rel, a) {
 				body = append(body, GroundLit{Atom: a, Neg: true})
 			}
