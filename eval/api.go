@@ -487,7 +487,7 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
 	// limit of facts: a relation bigger than that whole would take much of the relaxed
 	// program's facts, and its bound costs as many.
-	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100}
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: existentialGroups, inline: inlineNegations}
 	if rest := lim.Timeout - time.Since(start); rest > 0 {
 		bl := lim
 		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
@@ -513,6 +513,14 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 	}
 }
 
+// existentialGroups says that the restricted passes evaluate existential groups apart
+// (splitExistentials); tests turn it off to compare the groundings.
+var existentialGroups = true
+
+// inlineNegations says that the restricted passes read the relations read only negated
+// through their rules (ground_inline.go); tests turn it off to compare the groundings.
+var inlineNegations = true
+
 // magicOver is the failure of a restricted pass whose magic sets of the relations of functors
 // fns asked more atoms than the relations have whole (magicSets).
 type magicOver struct{ fns []uint32 }
@@ -533,6 +541,10 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 	// the ground rules keep those literals.
 	need := []*relation{rg.legalRel, rg.nextRel, rg.goalRel, rg.terminalRel, rg.seesRel}
 	asked := map[*relation]bool{}
+	b := &grounder{g: g, rg: rg, lim: lim, restricted: magic != nil}
+	if magic != nil && magic.inline {
+		b.inlined = rg.inlinable(b.dynamic)
+	}
 	for len(need) > 0 {
 		r := need[len(need)-1]
 		need = need[:len(need)-1]
@@ -540,6 +552,16 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 			continue
 		}
 		asked[r] = true
+		if b.inlined[r] { // read through its rules (ground_inline.go): what they read instead
+			for _, ru := range r.rules {
+				for _, l := range ru.body {
+					if l.rel != nil {
+						need = append(need, l.rel)
+					}
+				}
+			}
+			continue
+		}
 		err := rg.ensure(r)
 		if err == nil && r.scc >= 0 {
 			for _, ci := range rg.needs(r.scc) {
@@ -565,7 +587,7 @@ func (g *session) ground(ctx context.Context, lim GroundLimits, init []Term, mag
 	}
 	gr = &Grounding{Roles: slices.Clone(g.roles), Init: slices.Clone(init),
 		StateOnly: g.legalRel.layer < layerMove && g.goalRel.layer < layerMove && g.terminalRel.layer < layerMove}
-	b := &grounder{g: g, rg: rg, gr: gr, lim: lim, restricted: magic != nil}
+	b.gr = gr
 	if err := b.instances(); err != nil {
 		return nil, err
 	}

@@ -69,13 +69,15 @@ type session struct {
 
 	trueRel, doesRel, roleRel, initRel, legalRel, nextRel, goalRel, terminalRel, seesRel *relation
 
-	planGen    uint64                           // changes when indexes are dropped: plans made before must be made again
-	auxDynamic map[uint32]bool                  // the relaxed program of a grounding: its auxiliary relations, and whether they depend on the state
-	lookahead  bool                             // plans look one literal ahead (planner.lookahead): the restricted relaxed program of a grounding
-	constFns   map[uint32]bool                  // the relaxed program of a grounding: the functors of the fluents that never change
-	share      *groupShare                      // the restricted relaxed program of a grounding, while a relation's rules are split: the groups several split off (ground_share.go)
-	over       uint32                           // the restricted relaxed program of a grounding: the relation whose magic set passed its size whole (errMagicOver)
-	broken     map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
+	planGen     uint64                           // changes when indexes are dropped: plans made before must be made again
+	auxDynamic  map[uint32]bool                  // the relaxed program of a grounding: its auxiliary relations, and whether they depend on the state
+	evalRules   map[*rule]*rule                  // the restricted relaxed program of a grounding: per rule, the rule evaluated in its place (ground_exists.go)
+	groundRules map[*rule]*rule                  // and the rule as written, grounded in its place
+	lookahead   bool                             // plans look one literal ahead (planner.lookahead): the restricted relaxed program of a grounding
+	constFns    map[uint32]bool                  // the relaxed program of a grounding: the functors of the fluents that never change
+	share       *groupShare                      // the restricted relaxed program of a grounding, while a relation's rules are split: the groups several split off (ground_share.go)
+	over        uint32                           // the restricted relaxed program of a grounding: the relation whose magic set passed its size whole (errMagicOver)
+	broken      map[string][]analysis.Diagnostic // relation key -> syntax errors of the forms defining it
 
 	lim Limits
 	bud budget

@@ -162,6 +162,9 @@ func (g *session) relaxedWith(magic *magicPlan, stateFree bool) *session {
 	rg.addCopyRules()
 	if magic != nil {
 		rg.magicSets(magic)
+		if magic.existential {
+			rg.splitExistentials()
+		}
 	}
 	if stateFree {
 		rg.dropState()
@@ -338,6 +341,9 @@ func (rg *session) magicSets(plan *magicPlan) {
 	}
 	ms.makeRelations(plan)
 	ms.rewrite()
+	if plan.existential {
+		ms.mergeCopies()
+	}
 }
 
 // A magicPlan says how magicSets restricts a relaxed program: which relations it leaves whole,
@@ -346,6 +352,11 @@ type magicPlan struct {
 	sizes  map[uint32]int  // per relation's functor: its facts whole (absent: not known)
 	whole  map[uint32]bool // per relation's functor: computed whole, its magic set cost more
 	minCap int             // the least cap of a magic set: smaller ones cost little either way
+	// existential: the rules are evaluated with their existential groups apart
+	// (splitExistentials); off for the estimate, whose bounds read the rules as grounded
+	existential bool
+	// inline: the relations read only negated are read through their rules (inlinable)
+	inline bool
 }
 
 // overMagic returns the functors of the relations whose magic relations hold more atoms than
@@ -1005,11 +1016,15 @@ func (rg *session) projectOut(ru *rule, all []varLit, v int, dynamic func(*lit) 
 // grounder enumerates the ground rules of a relaxed program.
 type grounder struct {
 	g, rg *session
-	gr    *Grounding
-	lim   GroundLimits
-	lits  int
-	excl  *excluder   // the rules marked for exclusion counting
-	arena []GroundLit // the chunk that keepBody fills
+	// inlined are the relations read through their rules (ground_inline.go); vals and tenv
+	// the scratch of readThrough
+	inlined    map[*relation]bool
+	vals, tenv []Term
+	gr         *Grounding
+	lim        GroundLimits
+	lits       int
+	excl       *excluder   // the rules marked for exclusion counting
+	arena      []GroundLit // the chunk that keepBody fills
 	// resolved is resolve's scratch body
 	resolved []GroundLit
 	alias    *aliases // the ground rules of copy rules kept aside (ground_alias.go)
@@ -1144,7 +1159,11 @@ func (b *grounder) rule(ru *rule) error {
 // restricted by magic sets).
 func (b *grounder) enumerate(ru *rule, known bool) error {
 	rg := b.rg
-	p := rg.planAll(ru)
+	written := ru
+	if w := rg.groundRules[ru]; w != nil {
+		written = w // without the atoms of its existential groups (splitExistentials)
+	}
+	p := rg.planAll(written)
 	var body []GroundLit
 	var failed error
 	made := 0
@@ -1174,6 +1193,10 @@ func (b *grounder) enumerate(ru *rule, known bool) error {
 		}
 		for i := range ru.dropped {
 			l := &ru.dropped[i]
+			if b.inlined[l.rel] {
+				body = b.readThrough(body, l, env)
+				continue
+			}
 			if a := rg.atomOf(l.rel, l.atom, env, false); a != 0 && rg.has(l.rel, a) {
 				body = append(body, GroundLit{Atom: a, Neg: true})
 			}

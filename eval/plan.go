@@ -582,6 +582,9 @@ func matchPattern(p *pnode, bound []bool) *pnode {
 func (g *session) planComponent(ci int) {
 	c := g.comps[ci]
 	for _, r := range c.rules {
+		if ev := g.evalRules[r]; ev != nil {
+			r = ev // the rule evaluated with its existential groups apart (ground_exists.go)
+		}
 		c.full = append(c.full, g.planRule(r, -1, ci))
 		if !c.recursive {
 			continue
