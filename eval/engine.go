@@ -154,7 +154,7 @@ func (g *session) match(p *pnode, t Term, env []Term) bool {
 	if r.fn != p.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.argsAt(r)
 	for i, a := range p.args {
 		if !g.match(a, args[i], env) {
 			return false
@@ -198,7 +198,7 @@ func (g *session) equal(a, b *pnode, env []Term) bool {
 	if r.fn != b.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.argsAt(r)
 	for i, x := range b.args {
 		if !g.equal(&pnode{kind: pConst, t: args[i]}, x, env) {
 			return false
