@@ -27,7 +27,9 @@ func (g *session) resetRel(r *relation) {
 // add inserts fact t into r; it reports whether t is new.
 func (g *session) add(r *relation, t Term) bool {
 	if int(t) >= len(g.stamp) {
-		n := max(1024, g.st.size()*2)
+		// A quarter more than t: the terms are numbered in order, and a stamp array twice the
+		// store's was chess's largest array but for the store's (36 MB).
+		n := max(1024, int(t)+int(t)/4)
 		stamp := make([]uint64, n)
 		adviseHuge(stamp)
 		copy(stamp, g.stamp)

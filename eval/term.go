@@ -235,12 +235,6 @@ func (s *store) symName(sym uint32) string { return s.syms.get()[sym] }
 // fnName returns the display spelling of functor f's name.
 func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 
-// size is a bound on the terms interned so far (the length of the term array).
-func (s *store) size() int {
-	d := s.terms.dir()
-	return (len(d)-1)<<segBits + len(d[len(d)-1])
-}
-
 // hugeArray is the size in bytes from which an array read at random asks for huge pages
 // (adviseHuge): only the largest groundings reach it (chess's last restricted pass, in its
 // scratch store: a hash table of 64 MB and as much of term records).
