@@ -100,15 +100,16 @@ func (a *grower[T]) init(n int) {
 	a.pub.Store(&s)
 }
 
-// Segments: the terms and arguments of a store are arrays in segments of segLen entries, the
-// first grown by copying until it is that long, the others made whole. A big store grows
-// without copying what it holds: chess's grounding copied its arrays of arguments (tens of
-// megabytes) at each growth and held both copies at its peak of memory, and the arrays, grown
-// by half, were a third empty.
+// Segments: the terms and arguments of a store are arrays in segments (of 2^termBits records,
+// 2^argBits arguments: 4 MB each), the first grown by copying until it is that long, the others
+// made whole. A big store grows without copying what it holds: chess's grounding copied its
+// arrays of arguments (tens of megabytes) at each growth and held both copies at its peak of
+// memory, and the arrays, grown by half, were a third empty.
 const (
-	segBits = 18
-	segLen  = 1 << segBits
-	segMask = segLen - 1
+	termBits = 18
+	termMask = 1<<termBits - 1
+	argBits  = 20
+	argMask  = 1<<argBits - 1
 )
 
 // A segmented is an append-only array in segments that readers index without a lock: the
@@ -116,29 +117,31 @@ const (
 // segment is a longer copy) when full; a segment a reader holds keeps what it holds. n (the
 // index of the next entry) is read and written under the store's mu.
 type segmented[T any] struct {
-	pub atomic.Pointer[[][]T]
-	n   int
+	pub  atomic.Pointer[[][]T]
+	n    int
+	bits int // a segment holds 2^bits entries
 }
 
 func (a *segmented[T]) dir() [][]T { return *a.pub.Load() }
 
-// init gives a a first segment of n entries.
-func (a *segmented[T]) init(n int) {
+// init gives a a first segment of n entries, in segments of 2^bits.
+func (a *segmented[T]) init(n, bits int) {
 	d := [][]T{make([]T, n)}
 	a.pub.Store(&d)
+	a.bits = bits
 }
 
 // at returns entry i.
-func (a *segmented[T]) at(i uint32) *T { return &a.dir()[i>>segBits][i&segMask] }
+func (a *segmented[T]) at(i uint32) *T { return &a.dir()[i>>a.bits][i&(1<<a.bits-1)] }
 
 // push appends vs (mu is held), in one segment, and returns the index of the first: when the
 // rest of the last segment is too short for them (arguments), they start the next.
 func (a *segmented[T]) push(vs ...T) int {
-	i := a.n
-	if i&segMask+len(vs) > segLen {
-		i = (i>>segBits + 1) << segBits
+	i, size := a.n, 1<<a.bits
+	if i&(size-1)+len(vs) > size {
+		i = (i>>a.bits + 1) << a.bits
 	}
-	seg, off := i>>segBits, i&segMask
+	seg, off := i>>a.bits, i&(size-1)
 	dir := a.dir()
 	if seg == len(dir) || off+len(vs) > len(dir[seg]) {
 		dir = a.extend(seg, off+len(vs))
@@ -149,17 +152,18 @@ func (a *segmented[T]) push(vs ...T) int {
 }
 
 // extend publishes a directory in which segment seg holds n entries at least: a new segment
-// segLen long, or the first grown (mu is held).
+// 2^bits long, or the first grown (mu is held).
 func (a *segmented[T]) extend(seg, n int) [][]T {
 	old := a.dir()
 	dir := make([][]T, max(len(old), seg+1))
 	copy(dir, old)
 	if seg < len(old) {
-		next := make([]T, min(segLen, max(2*len(old[seg]), n)))
-		copy(next, old[seg][:a.n-seg<<segBits])
+		next := make([]T, min(1<<a.bits, max(2*len(old[seg]), n)))
+		adviseHuge(next)
+		copy(next, old[seg][:a.n-seg<<a.bits])
 		dir[seg] = next
 	} else {
-		dir[seg] = make([]T, segLen)
+		dir[seg] = make([]T, 1<<a.bits)
 		adviseHuge(dir[seg])
 	}
 	a.pub.Store(&dir)
@@ -170,8 +174,8 @@ func newStore() *store {
 	s := &store{names: &names{}}
 	s.syms.init(64)
 	s.fns.init(64)
-	s.terms.init(1024)
-	s.args.init(1024)
+	s.terms.init(1024, termBits)
+	s.args.init(1024, argBits)
 	s.terms.n = 1
 	s.published.Store(1)
 	table := make([]uint64, 1024)
@@ -236,9 +240,11 @@ func (s *store) symName(sym uint32) string { return s.syms.get()[sym] }
 func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 
 // hugeArray is the size in bytes from which an array read at random asks for huge pages
-// (adviseHuge): only the largest groundings reach it (chess's last restricted pass, in its
-// scratch store: a hash table of 64 MB and as much of term records).
-const hugeArray = 64 << 20
+// (adviseHuge): a store's segments once it holds 2^18 terms (2^20 arguments), its hash table
+// from 128K terms, the fact stamps of a session from 500K. Chess's grounding (hash table 32 MB,
+// records and arguments 65 MB) took 10% less CPU with them than at 64 MB, the threshold before,
+// which only its hash table reached (BenchmarkStoreLookup: as fast to half the time).
+const hugeArray = 4 << 20
 
 func hashTerm(fn uint32, args []Term) uint32 {
 	h := uint64(fn)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
@@ -343,7 +349,7 @@ func (s *store) grow() {
 func (s *store) place(table []uint64, n int) {
 	mask := uint32(len(table) - 1)
 	for k, seg := range s.terms.dir() {
-		lo, hi := k<<segBits, min(n, k<<segBits+len(seg))
+		lo, hi := k<<termBits, min(n, k<<termBits+len(seg))
 		for t := max(lo, 1); t < hi; t++ {
 			h := seg[t-lo].hash
 			i := h & mask
@@ -362,8 +368,8 @@ func (s *store) constant(name string) Term {
 
 func (s *store) argsOf(t Term) []Term {
 	r := s.rec(t)
-	o := r.args & segMask
-	return s.args.dir()[r.args>>segBits][o : o+uint32(r.arity)]
+	o := r.args & argMask
+	return s.args.dir()[r.args>>argBits][o : o+uint32(r.arity)]
 }
 
 func (s *store) name(t Term) string { return s.fnName(s.rec(t).fn) }
@@ -403,7 +409,7 @@ func (v *view) rec(t Term) *termRec {
 	if uint32(t) >= v.n {
 		v.load()
 	}
-	return &v.terms[t>>segBits][t&segMask]
+	return &v.terms[t>>termBits][t&termMask]
 }
 
 // argsOf returns t's arguments.
@@ -411,8 +417,8 @@ func (v *view) argsOf(t Term) []Term { return v.argsAt(v.rec(t)) }
 
 // argsAt returns the arguments of r, a record rec returned.
 func (v *view) argsAt(r *termRec) []Term {
-	o := r.args & segMask
-	return v.args[r.args>>segBits][o : o+uint32(r.arity)]
+	o := r.args & argMask
+	return v.args[r.args>>argBits][o : o+uint32(r.arity)]
 }
 
 // load loads the arrays again (outside rec, which is inlined).

@@ -42,11 +42,11 @@ func (c *store) truncate() {
 // segments, which neither adds to, and copies the one b adds to next.
 func (a *segmented[T]) cloneOf(b *segmented[T]) {
 	cur := b.dir()
-	k := min(b.n>>segBits, len(cur)-1)
+	k := min(b.n>>b.bits, len(cur)-1)
 	next := slices.Clone(cur[:k+1])
 	next[k] = slices.Clone(cur[k])
 	a.pub.Store(&next)
-	a.n = b.n
+	a.n, a.bits = b.n, b.bits
 }
 
 // adopt makes the terms of c, a scratch store of s no longer used, s's own, with the same IDs,

@@ -22,9 +22,9 @@ func TestSegmentedStore(t *testing.T) {
 	want := []Term{a}
 	args := [][]Term{nil}
 	x := a
-	for i := 0; s.terms.n < 2*segLen+segLen/2 || s.args.n < 3*segLen; i++ {
-		if i%1000 == 999 {
-			n := 1 + i/1000%300
+	for i := 0; s.terms.n < 2<<termBits+1<<termBits/2 || s.args.n < 2<<argBits+1<<argBits/2; i++ {
+		if i%50 == 49 {
+			n := 1 + i/50%300
 			as := make([]Term, n)
 			for j := range as {
 				as[j] = want[(i*7+j*13)%len(want)]
@@ -51,7 +51,7 @@ func TestSegmentedStore(t *testing.T) {
 	}
 	check("the store", newView(s))
 	check("a view loaded before", early)
-	if d := s.terms.dir(); len(d) != 3 || len(d[0]) != segLen || len(d[2]) != segLen {
+	if d := s.terms.dir(); len(d) < 3 || len(d[0]) != 1<<termBits || len(d[2]) != 1<<termBits {
 		t.Fatalf("the terms are in %d segments, the first %d long", len(d), len(d[0]))
 	}
 	// A scratch store shares the full segments and copies the last: both add after it.
@@ -64,7 +64,7 @@ func TestSegmentedStore(t *testing.T) {
 	check("the scratch store", newView(c))
 	c2 := s.scratch()
 	y := want[len(want)-1]
-	for i := 0; i < segLen+10; i++ {
+	for i := 0; i < 1<<termBits+10; i++ {
 		y = c2.intern(f, []Term{y})
 	}
 	c2.truncate()
@@ -77,4 +77,40 @@ func TestSegmentedStore(t *testing.T) {
 		t.Fatal("a truncated scratch store grown again is not adopted with its terms")
 	}
 	check("the store after adopt", newView(s))
+}
+
+// BenchmarkStoreLookup looks terms up at random in a store of two million terms of arity 6 (as
+// big as chess's last restricted pass): one op is one lookup, a hit (find of an interned
+// term) or a miss, in turn.
+func BenchmarkStoreLookup(b *testing.B) {
+	s := newStore()
+	var consts []Term
+	for i := 0; i < 64; i++ {
+		consts = append(consts, s.constant("c"+string(rune('0'+i))))
+	}
+	f := s.functor(s.sym("f"), 6)
+	rng := uint64(1)
+	next := func() Term {
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		return consts[rng%64]
+	}
+	const n = 2_000_000
+	keys := make([][6]Term, n)
+	for i := range keys {
+		for j := range keys[i] {
+			keys[i][j] = next()
+		}
+		s.intern(f, keys[i][:])
+	}
+	v := newView(s)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := keys[(uint64(i)*0x9E3779B97F4A7C15>>40)%n]
+		if i&1 == 1 {
+			k[5] = 1 // a constant no key holds there: a miss
+		}
+		v.find(f, k[:])
+	}
 }
