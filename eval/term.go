@@ -243,7 +243,7 @@ func (s *store) fnName(f uint32) string { return s.symName(s.fn(f).sym) }
 // (adviseHuge): a store's segments once it holds 2^18 terms (2^20 arguments), its hash table
 // from 128K terms, the fact stamps of a session from 500K. Chess's grounding (hash table 32 MB,
 // records and arguments 65 MB) took 10% less CPU with them than at 64 MB, the threshold before,
-// which only its hash table reached (BenchmarkStoreLookup: as fast to half the time).
+// which none of them reached (BenchmarkStoreLookup: as fast to half the time).
 const hugeArray = 4 << 20
 
 func hashTerm(fn uint32, args []Term) uint32 {
