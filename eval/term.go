@@ -397,6 +397,8 @@ func (s *store) format(b *strings.Builder, t Term) {
 // indexing) cost what they cost with a store of one's own.
 type view struct {
 	*store
+	first []termRec   // the terms published when loaded that are in the first segment
+	args0 []Term      // the first segment of arguments when loaded
 	n     uint32      // the terms published when loaded
 	terms [][]termRec // the segments of the terms and arguments when loaded
 	args  [][]Term
@@ -404,10 +406,25 @@ type view struct {
 
 func newView(s *store) *view { return &view{store: s} }
 
-// rec returns t's record.
+// rec returns t's record. The terms of the first segment (every term of a store of fewer than
+// 2^18) are read as they were before the segments, with one index: a game's playouts spent 3%
+// to 6% more in the directory's load.
 func (v *view) rec(t Term) *termRec {
+	if int(t) < len(v.first) {
+		return &v.first[t]
+	}
+	return v.recSeg(t)
+}
+
+// recSeg is rec for a term outside first.
+//
+//go:noinline
+func (v *view) recSeg(t Term) *termRec {
 	if uint32(t) >= v.n {
 		v.load()
+		if int(t) < len(v.first) {
+			return &v.first[t]
+		}
 	}
 	return &v.terms[t>>termBits][t&termMask]
 }
@@ -417,15 +434,18 @@ func (v *view) argsOf(t Term) []Term { return v.argsAt(v.rec(t)) }
 
 // argsAt returns the arguments of r, a record rec returned.
 func (v *view) argsAt(r *termRec) []Term {
+	if r.args < uint32(len(v.args0)) {
+		return v.args0[r.args : r.args+uint32(r.arity)]
+	}
 	o := r.args & argMask
 	return v.args[r.args>>argBits][o : o+uint32(r.arity)]
 }
 
 // load loads the arrays again (outside rec, which is inlined).
-//
-//go:noinline
 func (v *view) load() {
 	v.n = v.store.published.Load()
 	v.terms = v.store.terms.dir()
 	v.args = v.store.args.dir()
+	v.first = v.terms[0][:min(int(v.n), len(v.terms[0]))]
+	v.args0 = v.args[0]
 }
