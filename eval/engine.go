@@ -27,7 +27,9 @@ func (g *session) resetRel(r *relation) {
 // add inserts fact t into r; it reports whether t is new.
 func (g *session) add(r *relation, t Term) bool {
 	if int(t) >= len(g.stamp) {
-		n := max(1024, g.st.size()*2)
+		// A quarter more than t: the terms are numbered in order, and a stamp array twice the
+		// store's was chess's largest array but for the store's (36 MB).
+		n := max(1024, int(t)+int(t)/4)
 		stamp := make([]uint64, n)
 		adviseHuge(stamp)
 		copy(stamp, g.stamp)
@@ -154,7 +156,7 @@ func (g *session) match(p *pnode, t Term, env []Term) bool {
 	if r.fn != p.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.argsAt(r)
 	for i, a := range p.args {
 		if !g.match(a, args[i], env) {
 			return false
@@ -198,7 +200,7 @@ func (g *session) equal(a, b *pnode, env []Term) bool {
 	if r.fn != b.fn {
 		return false
 	}
-	args := g.st.args[r.args : r.args+uint32(r.arity)]
+	args := g.st.argsAt(r)
 	for i, x := range b.args {
 		if !g.equal(&pnode{kind: pConst, t: args[i]}, x, env) {
 			return false

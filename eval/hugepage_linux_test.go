@@ -52,10 +52,10 @@ func TestAdviseHuge(t *testing.T) {
 			t.Fatalf("big[%d] = %d", i, v)
 		}
 	}
-	small := make([]uint64, 1<<20) // 8 MB, a mapping of its own or shared with the heap's
+	small := make([]uint64, hugeArray/16) // half of hugeArray, a mapping of its own or shared with the heap's
 	adviseHuge(small)
 	if f := vmFlags(t, uintptr(unsafe.Pointer(&small[len(small)/2]))); strings.Contains(f, " hg") {
-		t.Errorf("an 8 MB array is advised for huge pages: %s", f)
+		t.Errorf("a %d KB array is advised for huge pages: %s", hugeArray>>11, f)
 	}
 	adviseHuge([]uint64(nil)) // nothing to advise
 }

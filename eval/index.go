@@ -76,7 +76,7 @@ func (ix *index) fits(st *view, f *fnode, t Term) bool {
 	if r.fn != f.fn {
 		return false
 	}
-	args := st.args[r.args : r.args+uint32(r.arity)] // rec loaded them
+	args := st.argsAt(r) // rec loaded them
 	for i, a := range f.args {
 		if !ix.fits(st, a, args[i]) {
 			return false

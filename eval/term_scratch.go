@@ -35,25 +35,18 @@ func (c *store) truncate() {
 	c.published.Store(uint32(c.base))
 	table := *c.table.Load()
 	clear(table)
-	mask := uint32(len(table) - 1)
-	terms := c.terms.get()
-	for t := 1; t < c.base; t++ {
-		i := terms[t].hash & mask
-		for table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		table[i] = uint64(terms[t].hash)<<32 | uint64(t)
-	}
+	c.place(table, c.base)
 }
 
-// cloneOf makes a an array of b's capacity holding b's entries (b's store's mu is held).
-func (a *grower[T]) cloneOf(b *grower[T]) {
-	cur := b.get()
-	next := make([]T, len(cur))
-	adviseHuge(next)
-	copy(next, cur[:b.n])
+// cloneOf makes a an array holding b's entries (b's store's mu is held): it shares b's full
+// segments, which neither adds to, and copies the one b adds to next.
+func (a *segmented[T]) cloneOf(b *segmented[T]) {
+	cur := b.dir()
+	k := min(b.n>>b.bits, len(cur)-1)
+	next := slices.Clone(cur[:k+1])
+	next[k] = slices.Clone(cur[k])
 	a.pub.Store(&next)
-	a.n = b.n
+	a.n, a.bits = b.n, b.bits
 }
 
 // adopt makes the terms of c, a scratch store of s no longer used, s's own, with the same IDs,
