@@ -17,7 +17,7 @@ const unresolved = ^ref(0)
 // ground rules, and the numbers of Tarjan's algorithm while it is resolved.
 type atomTable struct {
 	lo      eval.Term
-	node    []ref   // its node, or unresolved
+	node    []ref   // 1 + its node: 0 (make's zero, no pass to fill) is unresolved
 	ruleOff []int32 // the indices of its ground rules: rules[ruleOff[i]:ruleOff[i+1]]
 	rules   []int32
 	index   []int32 // 1 + the order in which resolve visited it; 0 before
@@ -48,9 +48,6 @@ func newAtomTable(gr *eval.Grounding) *atomTable {
 	span := int(hi-lo) + 1
 	t := &atomTable{lo: lo, node: make([]ref, span), ruleOff: make([]int32, span+2),
 		rules: make([]int32, len(gr.Rules)), index: make([]int32, span), low: make([]int32, span)}
-	for i := range t.node {
-		t.node[i] = unresolved
-	}
 	// Counting sort by head: counts at ruleOff[h+2], starts at ruleOff[h+1] after the sums,
 	// ends at ruleOff[h+1] (the start of h+1) after the fill.
 	for i := range gr.Rules {
@@ -95,9 +92,9 @@ func eachGroundingAtom(gr *eval.Grounding, see func(eval.Term)) {
 }
 
 // get returns the node of atom a, or unresolved.
-func (t *atomTable) get(a eval.Term) ref { return t.node[a-t.lo] }
+func (t *atomTable) get(a eval.Term) ref { return t.node[a-t.lo] - 1 }
 
-func (t *atomTable) set(a eval.Term, r ref) { t.node[a-t.lo] = r }
+func (t *atomTable) set(a eval.Term, r ref) { t.node[a-t.lo] = r + 1 }
 
 // rulesOf returns the indices of a's ground rules.
 func (t *atomTable) rulesOf(a eval.Term) []int32 {
