@@ -143,9 +143,11 @@ func New(ctx context.Context, g *eval.Program, gr *eval.Grounding, lim Limits) (
 	if err := b.resolveOutputs(n); err != nil {
 		return nil, err
 	}
+	b.at = nil // the atoms are all resolved: their table can go at the next collection
 	if err := b.guardLegal(n); err != nil {
 		return nil, err
 	}
+	b.gates.slots = nil
 	b.finish(n)
 	n.keepMoves = n.movesOnlyInNext()
 	if err := n.checkCycles(); err != nil {
