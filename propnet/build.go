@@ -17,7 +17,6 @@
 package propnet
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"slices"
@@ -61,9 +60,11 @@ const (
 	kOr
 )
 
+// bnode is a node under construction; its inputs are builder.edges[off:off+n].
 type bnode struct {
 	kind uint8
-	ins  []ref
+	off  int32
+	n    int32
 }
 
 // builder turns a grounding into a simplified network.
@@ -72,11 +73,9 @@ type builder struct {
 	g     *eval.Program
 	gr    *eval.Grounding
 	nodes []bnode
-	gates map[string]int32 // kind and sorted inputs -> the gate with them
-	atom  map[eval.Term]ref
-	rules map[eval.Term][]int // head -> indices of its ground rules
-	state map[eval.Term]uint8 // atoms being resolved (1) or resolved (2)
-	key   []byte
+	edges []ref     // the inputs of the nodes
+	gates gateTable // kind and sorted inputs -> the gate with them
+	at    *atomTable
 	limit int
 
 	cyclic bool // some atoms depend on each other (cycle)
@@ -84,9 +83,34 @@ type builder struct {
 	// complement: exactly one input per role is true whenever a gate that reads inputs matters
 	// (Grounding.StateOnly), so the OR of many moves of a role is the negated OR of the others.
 	complement bool
-	inputOf    map[int32][2]int32 // input node -> role, move
-	roleInputs [][]int32          // per role, its input nodes
-	inert      map[int32]bool     // input nodes that no ground rule reads (noop, typically)
+	firstInput int32     // the node of the first move; moves are numbered together
+	inputRole  []int32   // per input node (from firstInput): its role
+	roleInputs [][]int32 // per role, its input nodes
+	inert      []bool    // per input node: no ground rule reads it (noop, typically)
+	marked     []bool    // per input node: scratch of complementRole
+	roleCount  []int     // per role: scratch of mostlyPlayed
+
+	// Tarjan's algorithm (resolve): the atoms on the stack and the calls.
+	stack []eval.Term
+	calls []resolveFrame
+
+	// Stacks of scratch memory for gate, orOf and factor (reserve).
+	lits  []ref
+	alts  [][]ref
+	spans []int32
+	occs  []uint64
+	heap  []heapItem
+	flags []bool
+	ints  []int32
+
+	litCount []int32 // per literal (a ref): scratch of sharedOccs
+}
+
+// resolveFrame is an atom that resolve is visiting.
+type resolveFrame struct {
+	atom eval.Term
+	rule int32 // index into the atom's rules of the next rule to look at
+	lit  int32 // index into that rule's body of the next literal to look at
 }
 
 // Limits bound the network that New builds.
@@ -114,17 +138,18 @@ func New(ctx context.Context, g *eval.Program, gr *eval.Grounding, lim Limits) (
 	if lim.MaxNodes <= 0 {
 		lim.MaxNodes = DefaultLimits.MaxNodes
 	}
-	b := &builder{ctx: ctx, g: g, gr: gr, gates: map[string]int32{}, atom: map[eval.Term]ref{},
-		rules: map[eval.Term][]int{}, state: map[eval.Term]uint8{}, limit: lim.MaxNodes}
+	b := &builder{ctx: ctx, g: g, gr: gr, at: newAtomTable(gr), limit: lim.MaxNodes}
 	b.nodes = append(b.nodes, bnode{kind: kConst}, bnode{kind: kConst})
 	n := &Net{g: g, gr: gr}
 	b.addInputs(n)
 	if err := b.resolveOutputs(n); err != nil {
 		return nil, err
 	}
+	b.at = nil // the atoms are all resolved: their table can go at the next collection
 	if err := b.guardLegal(n); err != nil {
 		return nil, err
 	}
+	b.gates.slots = nil
 	b.finish(n)
 	n.keepMoves = n.movesOnlyInNext()
 	if err := n.checkCycles(); err != nil {
@@ -142,33 +167,42 @@ func (b *builder) addInputs(n *Net) {
 	gr := b.gr
 	for _, a := range gr.TrueAtoms {
 		id := b.newNode(kBase, nil)
-		b.atom[a] = mkRef(id, false)
+		b.at.set(a, mkRef(id, false))
 		n.base = append(n.base, id)
 	}
 	n.input = make([][]int32, len(gr.Roles))
 	b.complement = gr.StateOnly
-	b.inputOf = map[int32][2]int32{}
+	b.firstInput = int32(len(b.nodes))
 	for i, atoms := range gr.DoesAtoms {
-		for j, a := range atoms {
+		for _, a := range atoms {
 			id := b.newNode(kInput, nil)
-			b.atom[a] = mkRef(id, false)
+			b.at.set(a, mkRef(id, false))
 			n.input[i] = append(n.input[i], id)
-			b.inputOf[id] = [2]int32{int32(i), int32(j)}
+			b.inputRole = append(b.inputRole, int32(i))
 		}
 	}
 	b.roleInputs = n.input
-	b.inert = map[int32]bool{}
-	for id := range b.inputOf {
-		b.inert[id] = true
+	b.roleCount = make([]int, len(gr.Roles))
+	b.marked = make([]bool, len(b.inputRole))
+	b.inert = make([]bool, len(b.inputRole))
+	for i := range b.inert {
+		b.inert[i] = true
 	}
-	for i, r := range gr.Rules {
-		b.rules[r.Head] = append(b.rules[r.Head], i)
-		for _, l := range r.Body {
-			if x, ok := b.atom[l.Atom]; ok {
-				delete(b.inert, x.node())
+	for i := range gr.Rules {
+		for _, l := range gr.Rules[i].Body {
+			if x := b.at.get(l.Atom); x != unresolved {
+				if k, ok := b.inputIndex(x.node()); ok {
+					b.inert[k] = false
+				}
 			}
 		}
 	}
+}
+
+// inputIndex returns the index of node id among the input nodes, if it is one.
+func (b *builder) inputIndex(id int32) (int32, bool) {
+	k := id - b.firstInput
+	return k, k >= 0 && int(k) < len(b.inputRole)
 }
 
 // resolveAtom is b.resolve, but atom 0 (none) is false.
@@ -314,8 +348,15 @@ func (n *Net) lazyEdges() {
 }
 
 func (b *builder) newNode(kind uint8, ins []ref) int32 {
-	b.nodes = append(b.nodes, bnode{kind: kind, ins: ins})
+	b.nodes = append(b.nodes, bnode{kind: kind, off: int32(len(b.edges)), n: int32(len(ins))})
+	b.edges = append(b.edges, ins...)
 	return int32(len(b.nodes) - 1)
+}
+
+// insOf returns the inputs of node id.
+func (b *builder) insOf(id int32) []ref {
+	nd := b.nodes[id]
+	return b.edges[nd.off : nd.off+nd.n : nd.off+nd.n]
 }
 
 // resolve returns the ref of a derived atom, building its gates first: the atoms it depends on
@@ -323,89 +364,87 @@ func (b *builder) newNode(kind uint8, ins []ref) int32 {
 // chains cannot overflow the goroutine's stack). Atoms that depend on each other (a path
 // relation over a graph with cycles) are built together (cycle).
 func (b *builder) resolve(a eval.Term) (ref, error) {
-	if r, ok := b.atom[a]; ok {
+	t := b.at
+	if r := t.get(a); r != unresolved {
 		return r, nil
 	}
-	type frame struct {
-		atom eval.Term
-		rule int // index into the atom's rules of the next rule to look at
-		lit  int // index into that rule's body of the next literal to look at
-	}
-	index := map[eval.Term]int{}
-	low := map[eval.Term]int{}
-	var stack []eval.Term
-	onStack := map[eval.Term]bool{}
-	visit := func(x eval.Term) frame {
-		index[x], low[x] = len(index), len(index)
-		stack = append(stack, x)
-		onStack[x] = true
-		return frame{atom: x}
-	}
-	calls := []frame{visit(a)}
-	for len(calls) > 0 {
-		f := &calls[len(calls)-1]
-		rs := b.rules[f.atom]
-		var child eval.Term
-		for child == 0 && f.rule < len(rs) {
-			body := b.gr.Rules[rs[f.rule]].Body
-			for child == 0 && f.lit < len(body) {
-				x := body[f.lit].Atom
-				f.lit++
-				if _, done := b.atom[x]; done {
-					continue
-				}
-				if _, seen := index[x]; !seen {
-					child = x
-				} else if onStack[x] {
-					low[f.atom] = min(low[f.atom], index[x])
-				}
-			}
-			if child == 0 {
-				f.rule++
-				f.lit = 0
-			}
-		}
-		if child != 0 {
-			calls = append(calls, visit(child))
+	b.stack, b.calls = b.stack[:0], b.calls[:0]
+	b.visit(a)
+	for len(b.calls) > 0 {
+		f := &b.calls[len(b.calls)-1]
+		if child := b.nextChild(f); child != 0 {
+			b.visit(child)
 			continue
 		}
 		// Every dependency of f.atom is resolved or on the stack.
 		x := f.atom
-		calls = calls[:len(calls)-1]
-		if len(calls) > 0 {
-			p := calls[len(calls)-1].atom
-			low[p] = min(low[p], low[x])
+		xi := x - t.lo
+		b.calls = b.calls[:len(b.calls)-1]
+		if len(b.calls) > 0 {
+			p := b.calls[len(b.calls)-1].atom - t.lo
+			t.low[p] = min(t.low[p], t.low[xi])
 		}
-		if low[x] != index[x] {
+		if t.low[xi] != t.index[xi] {
 			continue
 		}
-		i := len(stack) - 1
-		for stack[i] != x {
+		i := len(b.stack) - 1
+		for b.stack[i] != x {
 			i--
 		}
-		comp := slices.Clone(stack[i:])
-		stack = stack[:i]
-		for _, y := range comp {
-			delete(onStack, y)
-		}
+		comp := b.stack[i:]
+		b.stack = b.stack[:i]
 		if len(comp) == 1 && !b.selfLoop(x) {
 			r, err := b.gate(x)
 			if err != nil {
 				return 0, err
 			}
-			b.atom[x] = r
+			t.set(x, r)
 			continue
 		}
-		if err := b.cycle(comp); err != nil {
+		if err := b.cycle(slices.Clone(comp)); err != nil {
 			return 0, err
 		}
 	}
-	return b.atom[a], nil
+	return t.get(a), nil
+}
+
+// visit pushes atom x on Tarjan's stack and its call.
+func (b *builder) visit(x eval.Term) {
+	t := b.at
+	t.visits++
+	t.index[x-t.lo], t.low[x-t.lo] = t.visits, t.visits
+	b.stack = append(b.stack, x)
+	b.calls = append(b.calls, resolveFrame{atom: x})
+}
+
+// nextChild returns the next literal of f's rules not yet visited, or 0 when there is none
+// left; it lowers f's low link by those on the stack. An atom visited and not resolved is on
+// the stack: the atoms of a component are resolved when it is popped.
+func (b *builder) nextChild(f *resolveFrame) eval.Term {
+	t := b.at
+	rs := t.rulesOf(f.atom)
+	for ; int(f.rule) < len(rs); f.rule, f.lit = f.rule+1, 0 {
+		body := b.gr.Rules[rs[f.rule]].Body
+		for int(f.lit) < len(body) {
+			x := body[f.lit].Atom
+			f.lit++
+			if t.get(x) != unresolved {
+				continue
+			}
+			xi := x - t.lo
+			if t.index[xi] == 0 {
+				return x
+			}
+			fi := f.atom - t.lo
+			t.low[fi] = min(t.low[fi], t.index[xi])
+		}
+	}
+	return 0
 }
 
 // selfLoop reports whether an atom's rules read the atom itself.
 func (b *builder) selfLoop(a eval.Term) bool {
-	for _, ri := range b.rules[a] {
+	for _, ri := range b.at.rulesOf(a) {
 		for _, l := range b.gr.Rules[ri].Body {
 			if l.Atom == a {
 				return true
@@ -425,7 +464,7 @@ func (b *builder) cycle(comp []eval.Term) error {
 		in[a] = true
 	}
 	for _, a := range comp {
-		for _, ri := range b.rules[a] {
+		for _, ri := range b.at.rulesOf(a) {
 			for _, l := range b.gr.Rules[ri].Body {
 				if l.Neg && in[l.Atom] {
 					return &CycleError{Atom: b.g.String(a), Negated: true}
@@ -436,7 +475,7 @@ func (b *builder) cycle(comp []eval.Term) error {
 	holders := make([]int32, len(comp))
 	for i, a := range comp {
 		holders[i] = b.newNode(kOr, nil)
-		b.atom[a] = mkRef(holders[i], false)
+		b.at.set(a, mkRef(holders[i], false))
 	}
 	for i, a := range comp {
 		r, err := b.gate(a)
@@ -447,7 +486,8 @@ func (b *builder) cycle(comp []eval.Term) error {
 		case refFalse:
 		case mkRef(holders[i], false):
 		default:
-			b.nodes[holders[i]].ins = []ref{r}
+			b.nodes[holders[i]] = bnode{kind: kOr, off: int32(len(b.edges)), n: 1}
+			b.edges = append(b.edges, r)
 		}
 	}
 	b.cyclic = true
@@ -457,12 +497,17 @@ func (b *builder) cycle(comp []eval.Term) error {
 // gate builds the OR of the atom's rules, each the AND of its literals, folding constants and
 // factoring out literals that several rules share.
 func (b *builder) gate(a eval.Term) (ref, error) {
-	var alts [][]ref
-	for _, ri := range b.rules[a] {
-		var ins []ref
+	lmark, amark := len(b.lits), len(b.alts)
+	defer b.release(lmark, amark)
+	b.spans = b.spans[:0]
+	for _, ri := range b.at.rulesOf(a) {
+		start := len(b.lits)
 		dead := false
 		for _, l := range b.gr.Rules[ri].Body {
-			r := b.atom[l.Atom]
+			r := b.at.get(l.Atom)
+			if r == unresolved {
+				r = refFalse
+			}
 			if l.Neg {
 				r = r.not()
 			}
@@ -473,16 +518,23 @@ func (b *builder) gate(a eval.Term) (ref, error) {
 				dead = true
 				break
 			}
-			ins = append(ins, r)
+			b.lits = append(b.lits, r)
 		}
 		if dead {
+			b.lits = b.lits[:start]
 			continue
 		}
-		if len(ins) == 0 {
+		if len(b.lits) == start {
 			return refTrue, nil
 		}
+		ins := b.lits[start:]
 		slices.Sort(ins)
-		alts = append(alts, slices.Compact(ins))
+		b.lits = b.lits[:start+len(slices.Compact(ins))]
+		b.spans = append(b.spans, int32(start), int32(len(b.lits)))
+	}
+	alts := reserve(&b.alts, len(b.spans)/2)
+	for i := 0; i < len(b.spans); i += 2 {
+		alts = append(alts, b.lits[b.spans[i]:b.spans[i+1]:b.spans[i+1]])
 	}
 	if len(b.nodes)&0xffff == 0 {
 		if err := b.ctx.Err(); err != nil {
@@ -490,6 +542,11 @@ func (b *builder) gate(a eval.Term) (ref, error) {
 		}
 	}
 	return b.orOf(alts)
+}
+
+// release truncates the stacks of literals and alternatives to their lengths at a mark.
+func (b *builder) release(lits, alts int) {
+	b.lits, b.alts = b.lits[:lits], b.alts[:alts]
 }
 
 // orOf builds the OR of conjunctions (each sorted, none empty). A literal in several of them is
@@ -500,33 +557,38 @@ func (b *builder) orOf(alts [][]ref) (ref, error) {
 	if len(alts) == 1 {
 		return b.combine(kAnd, alts[0])
 	}
-	occs, h := sharedLiterals(alts)
+	lmark, omark, hmark, fmark := len(b.lits), len(b.occs), len(b.heap), len(b.flags)
+	defer func() {
+		b.lits, b.occs, b.heap, b.flags = b.lits[:lmark], b.occs[:omark], b.heap[:hmark], b.flags[:fmark]
+	}()
+	occs, h := b.sharedLiterals(alts)
 	// Greedy: the literal in the most alternatives not yet factored goes first. Counts only
 	// fall as alternatives are taken, so a literal whose count is stale is counted again and
 	// put back (lazy greedy).
-	taken := make([]bool, len(alts))
-	var terms []ref
-	var group []int32
-	for h.Len() > 0 {
-		it := heap.Pop(h).(heapItem)
-		group = group[:0]
+	taken := reserve(&b.flags, len(alts))[:len(alts)]
+	terms := reserve(&b.lits, len(alts))
+	for len(h.items) > 0 {
+		it := h.pop()
+		gmark := len(b.ints)
+		group := reserve(&b.ints, int(it.hi-it.lo))
 		for _, o := range occs[it.lo:it.hi] {
-			if !taken[o.alt] {
-				group = append(group, o.alt)
+			if a := int32(uint32(o)); !taken[a] {
+				group = append(group, a)
 			}
 		}
-		if len(group) < 2 {
-			continue
-		}
-		if len(group) < it.n && h.Len() > 0 && h.items[0].n > len(group) {
-			it.n = len(group)
-			heap.Push(h, it)
+		if len(group) < 2 || len(group) < int(it.n) && len(h.items) > 0 && int(h.items[0].n) > len(group) {
+			if len(group) >= 2 {
+				it.n = int32(len(group))
+				h.push(it)
+			}
+			b.ints = b.ints[:gmark]
 			continue
 		}
 		for _, a := range group {
 			taken[a] = true
 		}
-		t, err := b.factor(occs[it.lo].lit, group, alts)
+		t, err := b.factor(ref(occs[it.lo]>>32), group, alts)
+		b.ints = b.ints[:gmark]
 		if err != nil {
 			return 0, err
 		}
@@ -545,80 +607,156 @@ func (b *builder) orOf(alts [][]ref) (ref, error) {
 	return b.combine(kOr, terms)
 }
 
-// A litOcc is a literal of alternative alt (orOf).
-type litOcc struct {
-	lit ref
-	alt int32
-}
-
-// sharedLiterals returns which alternatives each literal is in, sorted by literal, and a heap of
-// the runs of the literals in more than one, the most shared first.
-func sharedLiterals(alts [][]ref) ([]litOcc, *runHeap) {
-	var occs []litOcc
-	for i, alt := range alts {
-		for _, l := range alt {
-			occs = append(occs, litOcc{l, int32(i)})
-		}
+// sharedLiterals returns which alternatives each literal in more than one of them is in,
+// literal<<32 | alternative, sorted, and a heap of their runs, the most shared first.
+func (b *builder) sharedLiterals(alts [][]ref) ([]uint64, runHeap) {
+	total := 0
+	for _, alt := range alts {
+		total += len(alt)
 	}
-	slices.SortFunc(occs, func(x, y litOcc) int {
-		if x.lit != y.lit {
-			return int(x.lit) - int(y.lit)
+	occs := reserve(&b.occs, total)
+	if total <= 16 {
+		for i, alt := range alts {
+			for _, l := range alt {
+				occs = append(occs, uint64(l)<<32|uint64(i))
+			}
 		}
-		return int(x.alt) - int(y.alt)
-	})
-	h := &runHeap{}
+	} else {
+		occs = b.sharedOccs(alts, occs)
+	}
+	slices.Sort(occs)
+	runs := 0
 	for i := 0; i < len(occs); {
 		j := i + 1
-		for j < len(occs) && occs[j].lit == occs[i].lit {
+		for j < len(occs) && occs[j]>>32 == occs[i]>>32 {
 			j++
 		}
 		if j-i >= 2 {
-			h.items = append(h.items, heapItem{n: j - i, lo: i, hi: j})
+			runs++
 		}
 		i = j
 	}
-	heap.Init(h)
+	h := runHeap{items: reserve(&b.heap, runs)}
+	for i := 0; i < len(occs); {
+		j := i + 1
+		for j < len(occs) && occs[j]>>32 == occs[i]>>32 {
+			j++
+		}
+		if j-i >= 2 {
+			h.items = append(h.items, heapItem{n: int32(j - i), lo: int32(i), hi: int32(j)})
+		}
+		i = j
+	}
+	h.init()
 	return occs, h
+}
+
+// sharedOccs appends to occs the occurrences of the literals in more than one alternative (each
+// alternative has a literal once), counted in b.litCount, which it leaves all zero: sorting
+// only these costs less than sorting all, and their runs come in the same order.
+func (b *builder) sharedOccs(alts [][]ref, occs []uint64) []uint64 {
+	if need := 2*len(b.nodes) + 2; len(b.litCount) < need {
+		b.litCount = append(b.litCount, make([]int32, 2*need-len(b.litCount))...)
+	}
+	for _, alt := range alts {
+		for _, l := range alt {
+			b.litCount[l]++
+		}
+	}
+	for i, alt := range alts {
+		for _, l := range alt {
+			if b.litCount[l] >= 2 {
+				occs = append(occs, uint64(l)<<32|uint64(i))
+			}
+		}
+	}
+	for _, alt := range alts {
+		for _, l := range alt {
+			b.litCount[l] = 0
+		}
+	}
+	return occs
 }
 
 // factor builds the OR of the alternatives group, which all contain literal best: best AND the
 // OR of the rest of each, or best alone when one of them is best alone (it absorbs the others).
 func (b *builder) factor(best ref, group []int32, alts [][]ref) (ref, error) {
-	var with [][]ref
+	lmark, amark := len(b.lits), len(b.alts)
+	defer b.release(lmark, amark)
+	with := reserve(&b.alts, len(group))
 	for _, a := range group {
 		alt := alts[a]
 		if len(alt) == 1 {
 			return best, nil
 		}
 		i := slices.Index(alt, best)
-		with = append(with, slices.Delete(slices.Clone(alt), i, i+1))
+		rest := reserve(&b.lits, len(alt)-1)
+		with = append(with, append(append(rest, alt[:i]...), alt[i+1:]...))
 	}
 	inner, err := b.orOf(with)
 	if err != nil {
 		return 0, err
 	}
-	return b.combine(kAnd, []ref{best, inner})
+	return b.combine(kAnd, append(reserve(&b.lits, 2), best, inner))
 }
 
-type heapItem struct{ n, lo, hi int }
+type heapItem struct{ n, lo, hi int32 }
 
 // runHeap orders literals by the number of alternatives they are in, most first (ties: the
-// smaller literal, for a deterministic network).
+// smaller literal, for a deterministic network). The order is total (lo differs), so the
+// literals come out in one order whatever the heap's layout.
 type runHeap struct{ items []heapItem }
 
-func (h *runHeap) Len() int { return len(h.items) }
-func (h *runHeap) Less(i, j int) bool {
+func (h *runHeap) less(i, j int) bool {
 	if h.items[i].n != h.items[j].n {
 		return h.items[i].n > h.items[j].n
 	}
 	return h.items[i].lo < h.items[j].lo
 }
-func (h *runHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *runHeap) Push(x any)    { h.items = append(h.items, x.(heapItem)) }
-func (h *runHeap) Pop() any {
-	it := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return it
+
+func (h *runHeap) init() {
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *runHeap) push(it heapItem) {
+	h.items = append(h.items, it)
+	for j := len(h.items) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h.items[i], h.items[j] = h.items[j], h.items[i]
+		j = i
+	}
+}
+
+func (h *runHeap) pop() heapItem {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	h.down(0)
+	return top
+}
+
+func (h *runHeap) down(i int) {
+	n := len(h.items)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h.items[i], h.items[c] = h.items[c], h.items[i]
+		i = c
+	}
 }
 
 // combine returns the AND or OR of ins: a constant, the only input, or a shared gate.
@@ -649,18 +787,16 @@ func (b *builder) combine(kind uint8, ins []ref) (ref, error) {
 	case 1:
 		return ins[0], nil
 	}
-	b.key = append(b.key[:0], kind)
-	for _, r := range ins {
-		b.key = append(b.key, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
-	}
-	if id, ok := b.gates[string(b.key)]; ok {
+	h := hashGate(kind, ins)
+	id, slot := b.findGate(kind, ins, h)
+	if id != 0 {
 		return mkRef(id, false), nil
 	}
 	if len(b.nodes) >= b.limit {
 		return 0, fmt.Errorf("the network would have more than %d gates", b.limit)
 	}
-	id := b.newNode(kind, slices.Clone(ins))
-	b.gates[string(b.key)] = id
+	id = b.newNode(kind, ins)
+	b.addGate(id, h, slot)
 	return mkRef(id, false), nil
 }
 
@@ -715,25 +851,18 @@ func (b *builder) complementMoves(ins []ref) ([]ref, error) {
 // mostlyPlayed returns, in order, the roles more than half of whose moves are among ins (not
 // negated).
 func (b *builder) mostlyPlayed(ins []ref) []int32 {
-	var perRole map[int32]int
 	for _, r := range ins {
-		if r.inv() {
-			continue
-		}
-		if rm, ok := b.inputOf[r.node()]; ok {
-			if perRole == nil {
-				perRole = map[int32]int{}
-			}
-			perRole[rm[0]]++
+		if k, ok := b.inputIndex(r.node()); ok && !r.inv() {
+			b.roleCount[b.inputRole[k]]++
 		}
 	}
 	var roles []int32
-	for role, k := range perRole {
+	for role, k := range b.roleCount {
 		if 2*k > len(b.roleInputs[role]) {
-			roles = append(roles, role)
+			roles = append(roles, int32(role))
 		}
+		b.roleCount[role] = 0
 	}
-	slices.Sort(roles)
 	return roles
 }
 
@@ -749,20 +878,21 @@ type movePart struct {
 // ins without them and the role's movePart. always reports that ins holds every move of role,
 // so the OR is true.
 func (b *builder) complementRole(ins []ref, role int32) (kept []ref, p movePart, always bool, err error) {
-	in := map[int32]bool{}
 	kept = ins[:0:0]
 	for _, r := range ins {
-		if rm, ok := b.inputOf[r.node()]; ok && !r.inv() && rm[0] == role {
-			in[r.node()] = true
+		if i, ok := b.inputIndex(r.node()); ok && !r.inv() && b.inputRole[i] == role {
+			b.marked[i] = true
 			continue
 		}
 		kept = append(kept, r)
 	}
 	var k, t []ref
 	for _, id := range b.roleInputs[role] {
+		i := id - b.firstInput
 		switch {
-		case in[id]:
-		case b.inert[id]:
+		case b.marked[i]:
+			b.marked[i] = false
+		case b.inert[i]:
 			k = append(k, mkRef(id, false))
 		default:
 			t = append(t, mkRef(id, false))
@@ -857,7 +987,7 @@ func (b *builder) guardLegal(n *Net) error {
 			if x.inv() || b.nodes[x.node()].kind != kAnd {
 				return []ref{x}
 			}
-			return b.nodes[x.node()].ins
+			return b.insOf(x.node())
 		}
 		for len(n.groups[r]) < 8 {
 			count := map[ref]int{}
@@ -984,7 +1114,7 @@ func (b *builder) usedNodes(n *Net) []bool {
 	for len(stack) > 0 {
 		id := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, in := range b.nodes[id].ins {
+		for _, in := range b.insOf(id) {
 			mark(in)
 		}
 	}
@@ -1002,15 +1132,16 @@ func (b *builder) layOut(n *Net, order, renum []int32) {
 	fanout := make([]int32, nn+1)
 	edges := 0
 	for _, id := range order {
-		edges += len(b.nodes[id].ins)
+		edges += int(b.nodes[id].n)
 	}
 	n.ins = make([]ref, 0, edges)
 	for i, id := range order {
 		nd := &b.nodes[id]
+		ins := b.insOf(id)
 		n.kind[i] = nd.kind
 		switch nd.kind {
 		case kAnd:
-			n.thresh[i] = int32(len(nd.ins))
+			n.thresh[i] = int32(len(ins))
 		case kConst:
 			if id == nodeTrue {
 				n.thresh[i] = 0
@@ -1020,8 +1151,8 @@ func (b *builder) layOut(n *Net, order, renum []int32) {
 		default:
 			n.thresh[i] = 1
 		}
-		n.inOff[i+1] = n.inOff[i] + int32(len(nd.ins))
-		for _, in := range nd.ins {
+		n.inOff[i+1] = n.inOff[i] + int32(len(ins))
+		for _, in := range ins {
 			n.ins = append(n.ins, mkRef(renum[in.node()], in.inv()))
 			fanout[renum[in.node()]+1]++
 		}
@@ -1093,7 +1224,7 @@ func (b *builder) topoOrder(used []bool) ([]int32, [][]int32) {
 		calls := []frame{{node: int32(root)}}
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
-			ins := b.nodes[f.node].ins
+			ins := b.insOf(f.node)
 			if f.in < len(ins) {
 				w := ins[f.in].node()
 				f.in++
@@ -1128,7 +1259,7 @@ func (b *builder) topoOrder(used []bool) ([]int32, [][]int32) {
 			}
 			order = append(order, comp...)
 			self := false
-			for _, in := range b.nodes[v].ins {
+			for _, in := range b.insOf(v) {
 				self = self || in.node() == v
 			}
 			if len(comp) > 1 || self {
