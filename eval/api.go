@@ -484,15 +484,10 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 		// million), and reusing it kept 200 MB more resident.
 		g.spare = nil
 	}
-	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
-	// limit of facts: a relation bigger than that whole would take much of the relaxed
-	// program's facts, and its bound costs as many.
-	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: existentialGroups, inline: inlineNegations}
-	if rest := lim.Timeout - time.Since(start); rest > 0 {
-		bl := lim
-		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
-		plan.sizes = g.wholeBounds(ctx, bl)
-	}
+	// The bounds of relations whole that cap magic sets (wholeBounds) are computed when a magic
+	// set first passes the least cap (plan.free: lazyBounds).
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: existentialGroups, inline: inlineNegations,
+		sizes: map[uint32]int{}, free: g.boundable(), tried: map[uint32]bool{}}
 	for {
 		rest := lim
 		rest.Timeout = lim.Timeout - time.Since(start)
@@ -506,6 +501,9 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 		var over *magicOver
 		if !errors.As(err, &over) {
 			return gr, err
+		}
+		if !g.lazyBounds(ctx, lim, start, plan, over.fns) {
+			continue // a cap was only tentative: the pass again with the bound
 		}
 		for _, fn := range over.fns {
 			plan.whole[fn] = true
