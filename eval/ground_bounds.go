@@ -129,6 +129,7 @@ func (g *session) lazyBounds(ctx context.Context, lim GroundLimits, start time.T
 	}
 	return stands
 }
+
 // dropState leaves out of every rule but those of true and does the positive literals on true
 // and does whose variables the rule's other positive literals bind (see wholeBounds).
 func (rg *session) dropState() {
