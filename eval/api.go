@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -484,14 +485,12 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 		// million), and reusing it kept 200 MB more resident.
 		g.spare = nil
 	}
-	// The bounds of relations whole that cap magic sets (wholeBounds), within a quarter of the
-	// limit of facts: a relation bigger than that whole would take much of the relaxed
-	// program's facts, and its bound costs as many.
-	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: existentialGroups, inline: inlineNegations}
-	if rest := lim.Timeout - time.Since(start); rest > 0 {
-		bl := lim
-		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
-		plan.sizes = g.wholeBounds(ctx, bl)
+	// The bounds of relations whole that cap magic sets (wholeBounds) are computed when a magic
+	// set first passes the least cap (plan.free: lazyBounds).
+	plan := &magicPlan{whole: map[uint32]bool{}, minCap: lim.MaxFacts / 100, existential: existentialGroups, inline: inlineNegations,
+		sizes: map[uint32]int{}, free: g.boundable(), tried: map[uint32]bool{}}
+	if !lazyMagicBounds {
+		g.lazyBounds(ctx, lim, start, plan, slices.Collect(maps.Keys(plan.free)))
 	}
 	for {
 		rest := lim
@@ -507,6 +506,9 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 		if !errors.As(err, &over) {
 			return gr, err
 		}
+		if !g.lazyBounds(ctx, lim, start, plan, over.fns) {
+			continue // a cap was only tentative: the pass again with the bound
+		}
 		for _, fn := range over.fns {
 			plan.whole[fn] = true
 		}
@@ -516,6 +518,11 @@ func (p *Program) ground(ctx context.Context, lim GroundLimits, predict bool) (*
 // existentialGroups says that the restricted passes evaluate existential groups apart
 // (splitExistentials); tests turn it off to compare the groundings.
 var existentialGroups = true
+
+// lazyMagicBounds says that the bounds of relations whole are computed when a magic set passes
+// the least cap (lazyBounds), not all before the restricted passes; tests turn it off to
+// compare the groundings.
+var lazyMagicBounds = true
 
 // inlineNegations says that the restricted passes read the relations read only negated
 // through their rules (ground_inline.go); tests turn it off to compare the groundings.

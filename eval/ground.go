@@ -349,9 +349,12 @@ func (rg *session) magicSets(plan *magicPlan) {
 // A magicPlan says how magicSets restricts a relaxed program: which relations it leaves whole,
 // and the sizes whole of those the pass as written could compute.
 type magicPlan struct {
-	sizes  map[uint32]int  // per relation's functor: its facts whole (absent: not known)
-	whole  map[uint32]bool // per relation's functor: computed whole, its magic set cost more
-	minCap int             // the least cap of a magic set: smaller ones cost little either way
+	sizes map[uint32]int // per relation's functor: its facts whole (absent: not known)
+	// free: the relations wholeBounds can bound, capped at minCap until tried says their bound
+	// was computed (lazyBounds); nil: sizes is all there is
+	free, tried map[uint32]bool
+	whole       map[uint32]bool // per relation's functor: computed whole, its magic set cost more
+	minCap      int             // the least cap of a magic set: smaller ones cost little either way
 	// existential: the rules are evaluated with their existential groups apart
 	// (splitExistentials); off for the estimate, whose bounds read the rules as grounded
 	existential bool
@@ -530,6 +533,8 @@ func (ms *magicRewrite) makeRelations(plan *magicPlan) {
 			m := rg.relation(fmt.Sprintf("magic %d", len(ms.magic)), n)
 			if size, ok := plan.sizes[r.fn]; ok {
 				m.askCap, m.askFor = max(size, plan.minCap, 1), r.fn
+			} else if plan.free[r.fn] && !plan.tried[r.fn] { // its bound not computed yet
+				m.askCap, m.askFor = max(plan.minCap, 1), r.fn
 			}
 			ms.magic[r] = m
 			rg.auxDynamic[m.fn] = false

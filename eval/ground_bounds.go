@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Bounds of the relations of a relaxed program whole, for magicSets: a magic set that asks more
@@ -16,16 +17,18 @@ import (
 // in the relaxed program, are computed as a static relation's.
 
 // wholeBounds returns per relation's functor an upper bound of its facts in the relaxed
-// program, for each relation that reads true and does only through literals whose variables
-// the rule's other positive literals bind (and reads no relation that does otherwise), computed
-// under lim: a component that passes the limit of facts is dropped (its facts no longer count,
-// and the relations that read it get no bound), and the time stops the computation.
-func (g *session) wholeBounds(ctx context.Context, lim GroundLimits) map[uint32]int {
+// program, for each relation of want and those they read that reads true and does only through
+// literals whose variables the rule's other positive literals bind (and reads no relation that
+// does otherwise), computed under lim: a component that passes the limit of facts is dropped
+// (its facts no longer count, and the relations that read it get no bound), and the time stops
+// the computation.
+func (g *session) wholeBounds(ctx context.Context, lim GroundLimits, want []uint32) map[uint32]int {
 	rg := g.relaxedWith(nil, true)
 	defer g.recycle(rg)
 	rg.lim = Limits{Timeout: lim.Timeout, MaxFacts: lim.MaxFacts, MaxDepth: g.lim.MaxDepth}
 	rg.begin(ctx)
 	free := rg.stateFreeRelations()
+	needed := rg.componentsOf(want)
 	out := map[uint32]int{}
 	failed := make([]bool, len(rg.comps))
 	for ci, c := range rg.comps { // dependencies first
@@ -35,7 +38,7 @@ func (g *session) wholeBounds(ctx context.Context, lim GroundLimits) map[uint32]
 		for _, d := range c.deps {
 			failed[ci] = failed[ci] || failed[d]
 		}
-		if failed[ci] || len(c.rules) == 0 {
+		if failed[ci] || !needed[ci] || len(c.rules) == 0 {
 			continue
 		}
 		before := rg.bud.facts
@@ -57,6 +60,74 @@ func (g *session) wholeBounds(ctx context.Context, lim GroundLimits) map[uint32]
 		}
 	}
 	return out
+}
+
+// componentsOf returns which components the relations of functors want are in or read.
+func (rg *session) componentsOf(want []uint32) []bool {
+	needed := make([]bool, len(rg.comps))
+	wanted := map[uint32]bool{}
+	for _, fn := range want {
+		wanted[fn] = true
+	}
+	for ci, c := range rg.comps {
+		for _, r := range c.rels {
+			needed[ci] = needed[ci] || wanted[r.fn]
+		}
+	}
+	for ci := len(rg.comps) - 1; ci >= 0; ci-- { // dependents after their dependencies
+		if needed[ci] {
+			for _, d := range rg.comps[ci].deps {
+				needed[d] = true
+			}
+		}
+	}
+	return needed
+}
+
+// boundable returns the functors of the relations wholeBounds can bound.
+func (g *session) boundable() map[uint32]bool {
+	rg := g.relaxedWith(nil, true)
+	defer g.recycle(rg)
+	out := map[uint32]bool{}
+	for r := range rg.stateFreeRelations() {
+		if len(r.rules) > 0 {
+			out[r.fn] = true
+		}
+	}
+	return out
+}
+
+// lazyBounds computes, after a restricted pass stopped by the magic sets of the relations of
+// functors fns, the bounds of those whose magic sets were capped only tentatively (at minCap:
+// plan.free), within a quarter of the limit of facts (a relation bigger than that whole would
+// take much of the relaxed program's facts, and its bound costs as many) and the time left. It
+// says whether the pass stopped as it would have with every bound known: a tentative cap is
+// the least one, so the pass is the same up to the first magic set past it. chess computes 3
+// of the 44 bounds it can: the others' magic sets stay far under the least cap.
+func (g *session) lazyBounds(ctx context.Context, lim GroundLimits, start time.Time, plan *magicPlan, fns []uint32) bool {
+	var untried []uint32
+	for _, fn := range fns {
+		if _, ok := plan.sizes[fn]; !ok && plan.free[fn] && !plan.tried[fn] {
+			untried = append(untried, fn)
+		}
+	}
+	if len(untried) == 0 {
+		return true
+	}
+	if rest := lim.Timeout - time.Since(start); rest > 0 {
+		bl := lim
+		bl.Timeout, bl.MaxFacts = rest, lim.MaxFacts/4
+		for fn, n := range g.wholeBounds(ctx, bl, untried) {
+			plan.sizes[fn] = n
+		}
+	}
+	stands := true
+	for _, fn := range untried {
+		plan.tried[fn] = true
+		size, ok := plan.sizes[fn]
+		stands = stands && ok && size <= max(plan.minCap, 1)
+	}
+	return stands
 }
 
 // dropState leaves out of every rule but those of true and does the positive literals on true
