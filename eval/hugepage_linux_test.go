@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -36,10 +37,23 @@ func vmFlags(t *testing.T, a uintptr) string {
 	return ""
 }
 
+// fresh returns n uint64s in an anonymous mapping of their own, unmapped at the end of the
+// test: a Go heap array could share a mapping (and its VmFlags) with memory an earlier test
+// advised.
+func fresh(t *testing.T, n int) []uint64 {
+	t.Helper()
+	b, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("SKIPPED: no anonymous mapping of %d bytes: %v", n*8, err)
+	}
+	t.Cleanup(func() { _ = syscall.Munmap(b) })
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n)
+}
+
 // An array of hugeArray bytes asks for huge pages (its mapping is marked hg), one smaller does
 // not, and both keep what is written to them.
 func TestAdviseHuge(t *testing.T) {
-	big := make([]uint64, hugeArray/8)
+	big := fresh(t, hugeArray/8)
 	adviseHuge(big)
 	for i := range big {
 		big[i] = uint64(i)
@@ -52,7 +66,7 @@ func TestAdviseHuge(t *testing.T) {
 			t.Fatalf("big[%d] = %d", i, v)
 		}
 	}
-	small := make([]uint64, hugeArray/16) // half of hugeArray, a mapping of its own or shared with the heap's
+	small := fresh(t, hugeArray/16) // half of hugeArray
 	adviseHuge(small)
 	if f := vmFlags(t, uintptr(unsafe.Pointer(&small[len(small)/2]))); strings.Contains(f, " hg") {
 		t.Errorf("a %d KB array is advised for huge pages: %s", hugeArray>>11, f)
