@@ -42,10 +42,10 @@ func newAtomTable(gr *eval.Grounding) *atomTable {
 			see(l.Atom)
 		}
 	}
-	if hi < lo {
-		lo, hi = 1, 0
+	span := 0 // no atom at all: an empty table (hi - lo would wrap around to 2³² - 1)
+	if lo <= hi {
+		span = int(hi-lo) + 1
 	}
-	span := int(hi-lo) + 1
 	t := &atomTable{lo: lo, node: make([]ref, span), ruleOff: make([]int32, span+2),
 		rules: make([]int32, len(gr.Rules)), index: make([]int32, span), low: make([]int32, span)}
 	// Counting sort by head: counts at ruleOff[h+2], starts at ruleOff[h+1] after the sums,
