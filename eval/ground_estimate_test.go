@@ -73,10 +73,10 @@ func TestEstimateBoundsGrounding(t *testing.T) {
 }
 
 // FarOver scales with the time granted: a game of 20⁴ moves, 160 times over limits of 1,000
-// atoms and ground rules, is tried in the default 5 s (merrills, 305 times over, builds in 2.4
-// s) but not in 1 s; one of 60⁴ moves, 12,960 times over, is tried in neither, nor in a minute
-// (in proportion to merrills, 1.7 minutes), but is in 10 minutes; one of 6⁴ is near the limits
-// (1.3 times): tried in 1 s, not in 0.1 s (no measured game further over built in less than 0.3 s).
+// atoms and ground rules, is tried in the default 5 s (merrills, 305 times over, builds in 1.4
+// s) but not in 1 s; one of 60⁴ moves, 12,960 times over, is tried in neither, nor in 30 s (in
+// proportion to merrills, 59 s), but is in 10 minutes; one of 6⁴ is near the limits (1.3
+// times): tried in 1 s, not in 0.1 s (no measured game further over built in less than 0.2 s).
 func TestFarOver(t *testing.T) {
 	for _, c := range []struct {
 		n       int
@@ -84,7 +84,7 @@ func TestFarOver(t *testing.T) {
 		far     bool
 	}{
 		{20, 0, false}, {20, 10 * time.Second, false}, {20, time.Second, true},
-		{60, 0, true}, {60, 10 * time.Second, true}, {60, time.Minute, true}, {60, 10 * time.Minute, false},
+		{60, 0, true}, {60, 10 * time.Second, true}, {60, 30 * time.Second, true}, {60, 10 * time.Minute, false},
 		{6, 0, false}, {6, time.Second, false}, {6, 100 * time.Millisecond, true}, {3, 0, false},
 	} {
 		lim := GroundLimits{MaxFacts: 1000, MaxRules: 1000, Timeout: c.timeout}
@@ -114,8 +114,8 @@ func TestBuildTimeModel(t *testing.T) {
 		if i > 0 && m.ratio < groundTimes[i-1].ratio {
 			t.Errorf("%s: ratio %.4g after %.4g: not in increasing ratio", m.path, m.ratio, groundTimes[i-1].ratio)
 		}
-		if m.build < m.ground {
-			t.Errorf("%s: builds in %v, grounds in %v", m.path, m.build, m.ground)
+		if m.build < m.ground/2 {
+			t.Errorf("%s: builds in %v, grounds in %v of CPU", m.path, m.build, m.ground)
 		}
 		got := buildTime(m.ratio)
 		if got < m.build {
@@ -129,10 +129,10 @@ func TestBuildTimeModel(t *testing.T) {
 		}
 	}
 	italy, chess := buildTime(87.06), buildTime(87.32)
-	if italy != chess || chess != 10800*time.Millisecond {
-		t.Errorf("the chess family: %v and %v, want chess's 10.8 s", italy, chess)
+	if italy != chess || chess != 4460*time.Millisecond { // PORTUGAL, the slowest of them
+		t.Errorf("the chess family: %v and %v, want PORTUGAL's 4.46 s", italy, chess)
 	}
-	if got := buildTime(50); got != 2240*time.Millisecond { // ITALY is the fastest further over
+	if got := buildTime(50); got != 910*time.Millisecond { // ITALY is the fastest further over
 		t.Errorf("50 times over: %v", got)
 	}
 	if got := buildTime(1937); got != neverBuilds { // sudoku

@@ -37,7 +37,7 @@ Prints every ground answer of each query once, one per line, sorted; a query wit
 prints itself when it holds and false when it does not. Several queries are printed one after
 the other, each under a header '; QUERY'; the JSON output has one object per query.
 A query of a relation the game never mentions, or with an arity it never uses, is an error.
---timeout bounds the whole command (grounding the game takes at most half of it).
+--timeout bounds the whole command (grounding the game takes at most half of it, and 1 s).
 GAME may be - for standard input. Exit status: 0 success, 1 the game or a move is wrong or an
 evaluation limit was reached, 2 usage or I/O problems (a malformed query or one naming an
 unknown relation or arity included).
@@ -103,6 +103,23 @@ func groundWithin(d time.Duration) eval.GroundLimits {
 		return eval.GroundLimits{}
 	}
 	return eval.GroundLimits{Timeout: max(d/2, time.Millisecond)}
+}
+
+// fewStatesGround bounds the grounding of a command that evaluates a few states (query,
+// render): a network that takes longer than that to build costs more than the interpreter
+// spends on those states (chess: 4.5 s to build, 0.07 s to answer a query interpreted), so
+// Auto interprets a game expected to take longer (eval.GroundEstimate.FarOver) and stops one
+// that does.
+const fewStatesGround = time.Second
+
+// groundFewStates is groundWithin(d) for a command that evaluates a few states: at most
+// fewStatesGround.
+func groundFewStates(d time.Duration) eval.GroundLimits {
+	lim := groundWithin(d)
+	if lim.Timeout <= 0 || lim.Timeout > fewStatesGround {
+		lim.Timeout = fewStatesGround
+	}
+	return lim
 }
 
 // loadGame reads, analyses and makes a game ready to play; path "-" reads stdin. A game that
@@ -209,7 +226,7 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := commandContext(*qf.ef.timeout)
 	defer cancel()
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: qf.ef.limits(), Ground: groundWithin(*qf.ef.timeout), RememberFailures: true})
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: qf.ef.limits(), Ground: groundFewStates(*qf.ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl query: %v\n", err)
 		return code

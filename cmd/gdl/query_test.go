@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gdl-lsp/gdl/game"
+	"github.com/gdl-lsp/gdl/internal/corpus"
 )
 
 // gdlBinary is the real binary, built once by TestMain for the tests that drive it over stdio.
@@ -274,5 +275,26 @@ func TestQueryPerQuery(t *testing.T) {
 	if len(js.Queries) != 2 || js.Queries[0].Query != "(role ?r)" || len(js.Queries[0].Answers) != 2 ||
 		js.Queries[1].Query != "terminal" || len(js.Queries[1].Answers) != 0 {
 		t.Errorf("json: one object per query, got %+v", js.Queries)
+	}
+}
+
+// A query evaluates a state or two: it does not spend seconds building a network. chess.kif
+// (ggp-repository), whose network takes some 4.5 s to build, is answered by the interpreter at
+// once; connect four, which builds in milliseconds, by the compiled engine.
+func TestQueryGroundsFewStates(t *testing.T) {
+	chess := filepath.Join(corpus.Dir(), "ggp-org__ggp-repository/war/root/games/chess/chess.kif")
+	if _, err := os.Stat(chess); err != nil {
+		corpus.Skipf(t, "SKIPPED: the shared corpus (%s) is not there: %v", corpus.Dir(), err)
+	}
+	bin := buildGDL(t)
+	for _, c := range []struct{ game, engine string }{{chess, "interpreted"}, {"../../testdata/games/connectfour.kif", "compiled"}} {
+		stdout, stderr, code := gdl(t, bin, "query", "--format", "json", c.game, "(role ?r)")
+		var out struct{ Engine string }
+		if err := json.Unmarshal([]byte(stdout), &out); code != 0 || err != nil {
+			t.Fatalf("%s: exit %d, %v: %s", c.game, code, err, stderr)
+		}
+		if out.Engine != c.engine {
+			t.Errorf("%s: engine %s, want %s", c.game, out.Engine, c.engine)
+		}
 	}
 }

@@ -39,7 +39,7 @@ gdl.json is then looked for from the current folder). In a GDL-II game, --as ROL
 state as ROLE knows it from its own moves and percepts, as the editor's "View as" does: "?" on
 each square whose content differs between the states it may be in, and the relations off the
 boards it does not know listed as unknown. --timeout bounds the whole command: grounding takes
-at most half of it, finding the boards at most 2 s and half of what is left.
+at most half of it and 1 s, finding the boards at most 2 s and half of what is left.
 Exit status: 0 success, 1 the game or a move is wrong, 2 usage or I/O problems.
 `
 
@@ -94,7 +94,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := commandContext(*ef.timeout)
 	defer cancel()
-	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundWithin(*ef.timeout), RememberFailures: true})
+	g, res, path, code, err := loadGame(ctx, pos[0], stdin, game.Options{Engine: eng, Limits: ef.limits(), Ground: groundFewStates(*ef.timeout), RememberFailures: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "gdl render: %v\n", err)
 		return code
