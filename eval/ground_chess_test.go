@@ -15,8 +15,8 @@ import (
 )
 
 // TestChessGroundSize grounds chess.kif past the default limits (an hour, 30 million ground
-// rules) and logs its ground rules per relation, the figures of docs/performance.md's "Why
-// chess.kif is not compiled". An auxiliary relation is named by the line of the clause it was
+// rules) and logs its ground rules per relation, the figures of docs/performance.md's "How
+// chess.kif compiles". An auxiliary relation is named by the line of the clause it was
 // made from. It takes a minute of CPU and about 2 GB: run it with GDL_CHESS_GROUND=1 and -v
 // (GDL_CHESS_GROUND=game.kif grounds another game, GDL_GROUND_MAX_RULES=n lowers the limit of
 // ground rules, to see a small game's restricted pass, and GDL_GROUND_MAX_FACTS=n sets the limit
