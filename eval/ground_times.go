@@ -43,7 +43,7 @@ const neverBuilds = time.Duration(math.MaxInt64)
 // (TestMeasureGroundTimes) and of the wall time `gdl play GAME --engine compiled --playouts 1`
 // reports as compile_seconds, the lower of two rounds, on an idle machine (its collector runs
 // on the other core: the chess family builds in 3.8 to 4.9 s of wall time, 4.7 to 5.7 s of
-// CPU). Measured on 67e85b4 on 2026-11-27 at a load of 1.0 to 1.3 on this project's 2-core
+// CPU). Measured on 45f2e44 on 2026-11-27 at a load of 1.0 to 1.3 on this project's 2-core
 // machine, with a grounding budget of 40 s (see docs/performance.md, "Grounding and the
 // interpreted games").
 var groundTimes = []groundTime{
